@@ -1,0 +1,35 @@
+// A fixed pool of worker threads implementing the engine's Executor (native builds).
+#pragma once
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "engine/exec/executor.h"
+
+namespace voxnav::native {
+
+class ThreadPool final : public detail::Executor {
+ public:
+  /// Starts `threads` workers (DESIGN: two on servers). threads must be 1..4.
+  explicit ThreadPool(int threads = 2);
+  ~ThreadPool() override;
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+
+  int worker_count() const override { return static_cast<int>(threads_.size()); }
+  void submit(detail::Job job) override;
+  void wait_idle() override;
+
+ private:
+  void loop(int worker);
+  std::mutex mu_;
+  std::condition_variable cv_, idle_cv_;
+  std::deque<detail::Job> queue_;
+  int busy_ = 0;
+  bool stop_ = false;
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace voxnav::native

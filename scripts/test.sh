@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Runs every test: installs what is missing, builds the native release, wasm and debug
+# (ASan + UBSan) presets, runs each one's ctest (the same GoogleTest suites natively, under node,
+# and sanitized), then the node tests in tests/web and the examples. Keeps going after a failure,
+# prints a summary, and exits non-zero if anything failed.
+#
+#   scripts/test.sh [--no-debug] [--no-install]
+#
+# Environment: VOXNAV_TEST_DEBUG=0 is the same as --no-debug; VOXNAV_CHROMIUM=1/0 forces
+# installing Chromium for browser tests on or off (default: installed when a tests/web test file
+# mentions chromium); VOXNAV_BUILD_ROOT and VOXNAV_JOBS as in scripts/lib.sh.
+set -uo pipefail
+# shellcheck source=scripts/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+run_debug=${VOXNAV_TEST_DEBUG:-1}
+install=1
+for arg in "$@"; do
+  case $arg in
+    --no-debug) run_debug=0 ;;
+    --no-install) install=0 ;;
+    -h | --help) sed -n '2,11p' "$0"; exit 0 ;;
+    *) die "test.sh: unknown argument '$arg'" ;;
+  esac
+done
+cd "$VOXNAV_ROOT" || exit 1
+
+names=() results=() times=()
+failed=0
+# step NAME COMMAND...: runs one step, records its result and time.
+step() {
+  local name=$1 start=$SECONDS rc
+  shift
+  log "[$name] $*"
+  "$@"
+  rc=$?
+  names+=("$name") times+=($((SECONDS - start)))
+  if ((rc == 0)); then
+    results+=(ok)
+  else
+    results+=("FAILED (exit $rc)")
+    failed=1
+  fi
+  return "$rc"
+}
+skip() { names+=("$1") times+=(0) results+=("skipped: $2"); }
+
+web_tests=()
+if [[ -d tests/web ]]; then
+  mapfile -t web_tests < <(find tests/web -name node_modules -prune -o -name '*.test.mjs' -print | sort)
+fi
+
+total_start=$SECONDS
+if ((install)); then
+  chromium=${VOXNAV_CHROMIUM:-}
+  if [[ -z $chromium ]]; then
+    chromium=0
+    ((${#web_tests[@]})) && grep -qil chromium "${web_tests[@]}" && chromium=1
+  fi
+  deps_args=()
+  ((chromium == 1)) && deps_args+=(--chromium)
+  step install-deps bash scripts/install-deps.sh "${deps_args[@]}" ||
+    { echo "test.sh: cannot install the dependencies; stopping" >&2; exit 1; }
+fi
+
+presets=(release wasm)
+((run_debug)) && presets+=(debug)
+for preset in "${presets[@]}"; do
+  if step "build $preset" build_preset "$preset"; then
+    step "ctest $preset" test_preset "$preset"
+  else
+    skip "ctest $preset" "build failed"
+  fi
+done
+((run_debug)) || skip "build debug" "--no-debug"
+
+# Node tests of the npm package and the server worker (they use the wasm build).
+export VOXNAV_WASM_BUILD_DIR VOXNAV_NATIVE_BUILD_DIR
+VOXNAV_WASM_BUILD_DIR=$(build_dir wasm)
+VOXNAV_NATIVE_BUILD_DIR=$(build_dir release)
+npm_install() {
+  local d
+  for d in web tests/web examples; do
+    [[ -f $d/package.json && ! -d $d/node_modules ]] || continue
+    if [[ -f $d/package-lock.json ]]; then
+      (cd "$d" && npm ci --no-audit --no-fund) || return
+    else
+      (cd "$d" && npm install --no-audit --no-fund) || return
+    fi
+  done
+}
+if ((${#web_tests[@]})); then
+  step "npm install" npm_install && step "node --test tests/web" node --test tests/web/
+else
+  skip "node --test tests/web" "no tests/web/*.test.mjs"
+fi
+
+if [[ -f examples/run.sh ]]; then
+  step "examples" bash examples/run.sh
+else
+  skip "examples" "no examples/run.sh"
+fi
+
+echo
+echo "================ voxnav test summary ================"
+for i in "${!names[@]}"; do
+  printf '  %-26s %6s s  %s\n' "${names[$i]}" "${times[$i]}" "${results[$i]}"
+done
+echo "  total: $((SECONDS - total_start)) s"
+if ((failed)); then
+  echo "RESULT: FAILED"
+  exit 1
+fi
+echo "RESULT: all passed"

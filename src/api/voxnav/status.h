@@ -1,0 +1,25 @@
+// voxnav - status codes returned by every fallible call of the C++ API.
+#pragma once
+#include <cstdint>
+
+namespace voxnav {
+
+/// Result of a fallible API call. No exceptions cross the C++ API: every call that can fail
+/// returns a Status (or a struct carrying one) and leaves the world and every agent unchanged
+/// when it is not `Ok`.
+enum class [[nodiscard]] Status : std::uint8_t {
+  Ok = 0,
+  InvalidArgument,  ///< an argument is malformed (wrong length, NaN, negative size, bad name ...)
+  OutOfRange,       ///< a coordinate or index is outside what the space or registry allows
+  NotLoaded,        ///< the chunk holding a cell is not loaded (or its navigation is not built)
+  NotFound,         ///< a named thing (profile, block, file entry) does not exist
+  StaleHandle,      ///< a PathHandle / AgentId whose slot was released or reused
+  BadFormat,        ///< a byte buffer is not a valid world / registry / profile document
+  Unsupported,      ///< a valid input that this build does not handle (e.g. an unknown version)
+  Busy,             ///< the call is not allowed now (e.g. a chunk load while one is pending)
+};
+
+/// Short stable name of a status ("Ok", "InvalidArgument", ...), used by the JS VoxnavError.
+const char* status_name(Status s) noexcept;
+
+}  // namespace voxnav

@@ -1,0 +1,147 @@
+// Layer 0 (per-cell classification) and the per-cell move words of layer 2, stored per chunk.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/world/space.h"
+
+namespace voxnav::detail {
+
+/// Layer 0 kinds: what a body of the class standing with its feet in a cell meets.
+enum class CellKind : std::uint8_t {
+  Blocked = 0,  ///< the envelope intersects collision (or reaches into unloaded space)
+  Air,          ///< envelope clear but nothing to stand on
+  Walkable,     ///< supported and clear
+  Water,        ///< the feet are in a swimmable fluid
+  Climbable,
+  DoorOpen,
+  DoorClosed,
+  DamageFire,   ///< fire, lava, magma under or in the body: impassable unless priced
+  DamageOther,  ///< cactus, berry bush ...
+  DangerFire,   ///< walkable, within one cell of a fire hazard
+  DangerOther,  ///< walkable, within one cell of another hazard
+  Slow,         ///< walkable but slowed (cobweb, honey, soul sand)
+};
+
+inline bool kind_standable(CellKind k) {
+  return k == CellKind::Walkable || k == CellKind::Slow || k == CellKind::DangerFire ||
+         k == CellKind::DangerOther;
+}
+
+/// The body envelope of a movement class, in 1/64 cell units (kHeightUnits).
+struct ClassEnvelope {
+  int half_width_q = 19;  ///< 0.3 cell: a 0.6 wide body
+  int height_q = 116;     ///< 1.8 cells (rounded up)
+  int step_q = 38;        ///< 0.6 cell step height
+  int jump_q = 80;        ///< 1.25 cells jump apex
+  int max_drop = 3;       ///< cells a walker drops without a search refusing it
+};
+
+/// Edge kinds of layer 2 moves (also the waypoint kinds of corridors).
+enum class EdgeKind : std::uint8_t { Start = 0, Walk, StepUp, StepDown, Jump, Drop, GapJump, Climb, Swim, Door, Fly };
+const char* edge_kind_name(EdgeKind k);
+
+/// A move code (4 bits per direction in a cell's move word) stands for (dy, kind).
+struct MoveCode {
+  std::int8_t dy;
+  EdgeKind kind;
+};
+inline constexpr int kMoveCodeCount = 13;
+inline constexpr MoveCode kMoveCodes[kMoveCodeCount] = {
+    {0, EdgeKind::Start},      // 0: no move
+    {0, EdgeKind::Walk},       // 1
+    {0, EdgeKind::Jump},       // 2: a rise above step height inside the same cell row
+    {1, EdgeKind::StepUp},     // 3
+    {1, EdgeKind::Jump},       // 4
+    {-1, EdgeKind::StepDown},  // 5
+    {-1, EdgeKind::Drop},      // 6
+    {-2, EdgeKind::Drop},  {-3, EdgeKind::Drop}, {-4, EdgeKind::Drop},
+    {-5, EdgeKind::Drop},  {-6, EdgeKind::Drop}, {-7, EdgeKind::Drop},
+};
+
+/// The 8 horizontal directions; 0..3 cardinal (+x, +z, -x, -z), 4..7 diagonal.
+inline constexpr int kDirDx[8] = {1, 0, -1, 0, 1, -1, -1, 1};
+inline constexpr int kDirDz[8] = {0, 1, 0, -1, 1, 1, -1, -1};
+/// For a diagonal direction d (4..7), its two cardinal components.
+inline constexpr int kDiagA[8] = {-1, -1, -1, -1, 0, 2, 2, 0};
+inline constexpr int kDiagB[8] = {-1, -1, -1, -1, 1, 1, 3, 3};
+
+inline int move_code(std::uint32_t word, int dir) { return (word >> (dir * 4)) & 15; }
+
+inline constexpr int kMaxSearchers = 4;
+
+/// Navigation data of one chunk for one class.
+struct NavChunk {
+  ChunkPos pos;
+  /// When `uniform` is set the arrays are empty and every cell has `uniform_kind` (Blocked or
+  /// Air) with no moves.
+  bool uniform = false;
+  CellKind uniform_kind = CellKind::Air;
+  std::unique_ptr<std::uint8_t[]> kind;    // CellKind per cell
+  std::unique_ptr<std::uint8_t[]> floor;   // standing height inside the cell, 1/64 units
+  std::unique_ptr<std::uint8_t[]> clear;   // free height above the feet, 1/64 (capped 255)
+  std::unique_ptr<std::uint32_t[]> moves;  // 8 x 4-bit move codes per standable cell
+  std::unique_ptr<std::uint32_t[]> scc;    // layer 1: strongly connected component + 1 (0: none)
+  int standable = 0;                       // number of standable cells
+  /// Neighbour chunks (dx,dy,dz in -1..1 -> (dx+1) + 3*((dz+1) + 3*(dy+1))), null if absent.
+  std::array<NavChunk*, 27> nb{};
+  /// Per-searcher scratch for the search arena (stamp, block index); searchers own one slot each.
+  struct SearchSlot {
+    std::uint32_t stamp = 0;
+    std::uint32_t block = 0;
+  };
+  mutable std::array<SearchSlot, kMaxSearchers> slot{};
+
+  CellKind kind_at(int i) const { return uniform ? uniform_kind : static_cast<CellKind>(kind[i]); }
+  std::uint32_t moves_at(int i) const { return uniform ? 0u : moves[i]; }
+};
+
+inline int nb_index(int dx, int dy, int dz) { return (dx + 1) + 3 * ((dz + 1) + 3 * (dy + 1)); }
+
+/// All navigation chunks of one class in one space.
+class NavGrid {
+ public:
+  explicit NavGrid(ClassEnvelope env) : env_(env) {}
+  const ClassEnvelope& envelope() const { return env_; }
+
+  NavChunk* chunk(ChunkPos p) const;
+  /// Rebuilds layer 0 of chunk `p` from the space (creates or drops the nav chunk to follow
+  /// the space's loaded set). Moves are not updated: call rebuild_moves after.
+  void classify_chunk(const Space& space, ChunkPos p);
+  /// Recomputes the move words of every standable cell of chunk `p`.
+  void rebuild_moves(ChunkPos p);
+  /// Links neighbour pointers of `p` and its 26 neighbours.
+  void link(ChunkPos p);
+
+  // Cell accessors (any cell; unloaded cells read as Blocked).
+  CellKind kind(Cell c) const;
+  int floor_q(Cell c) const;
+  std::uint32_t moves(Cell c) const;
+  bool standable(Cell c) const { return kind_standable(kind(c)); }
+
+  /// Chunks in deterministic (chunk_key) order.
+  const std::vector<NavChunk*>& ordered_chunks() const;
+  std::size_t chunk_count() const { return chunks_.size(); }
+
+ private:
+  void compute_moves_for_cell(NavChunk& ch, int i, Cell c);
+  ClassEnvelope env_;
+  std::unordered_map<std::uint64_t, std::unique_ptr<NavChunk>> chunks_;  // lookup only
+  mutable std::vector<NavChunk*> ordered_;
+  mutable bool ordered_dirty_ = true;
+};
+
+/// Resolves a cell offset from a chunk through its neighbour pointers (offsets within +-16).
+inline NavChunk* step_chunk(NavChunk* ch, int lx, int ly, int lz, int& li) {
+  const int cx = lx < 0 ? -1 : (lx > 15 ? 1 : 0);
+  const int cy = ly < 0 ? -1 : (ly > 15 ? 1 : 0);
+  const int cz = lz < 0 ? -1 : (lz > 15 ? 1 : 0);
+  li = (lx & 15) | ((lz & 15) << 4) | ((ly & 15) << 8);
+  if ((cx | cy | cz) == 0) return ch;
+  return ch->nb[nb_index(cx, cy, cz)];
+}
+
+}  // namespace voxnav::detail

@@ -1,0 +1,47 @@
+// Corridors: string-pulled waypoints over a search's cell path.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "engine/classify/nav_grid.h"
+
+namespace voxnav::detail {
+
+/// A waypoint: the feet position a body should pass (metres = cells), and the kind of the edge
+/// that arrives at it. `cell` is the layer 2 cell it stands in.
+struct Waypoint {
+  float x, y, z;
+  EdgeKind kind;
+  Cell cell;
+};
+
+struct Corridor {
+  std::vector<Waypoint> points;   ///< points[0] is the start
+  std::vector<Cell> cells;        ///< the search's cell path (for validation and repair)
+  std::vector<EdgeKind> kinds;    ///< edge entering each cell
+  std::uint32_t epoch = 0;        ///< changes whenever the corridor is installed or replaced
+};
+
+/// Feet position of a standable cell (centre of the cell, standing height from layer 0).
+Waypoint waypoint_of(const NavGrid& grid, Cell c, EdgeKind kind);
+
+/// Whether a body can walk straight from cell a to cell b on one level (same y): every cell the
+/// body's footprint sweeps is standable at that y and within step height of a's floor.
+bool line_walkable_level(const NavGrid& grid, Cell a, Cell b);
+
+/// String pulling: keeps the first and last cells and every cell where the edge kind is not a
+/// level walk, and drops intermediate level cells whose neighbours see each other in a straight
+/// walkable line. Output waypoints carry the kind of the edge that reaches them.
+void string_pull(const NavGrid& grid, const std::vector<Cell>& cells,
+                 const std::vector<EdgeKind>& kinds, std::vector<Waypoint>& out);
+
+/// Length in cells of an 8-connected cell path measured in x/z (1 per straight, sqrt 2 per
+/// diagonal step), as Moving AI scores it.
+double path_length_xz(const std::vector<Cell>& cells);
+
+/// Whether every move of `cells` from index `from` on still exists in the grid with the same
+/// edge kind (a cheap corridor validity check after edits).
+bool path_still_valid(const NavGrid& grid, const std::vector<Cell>& cells,
+                      const std::vector<EdgeKind>& kinds, std::size_t from);
+
+}  // namespace voxnav::detail

@@ -1,0 +1,122 @@
+// The one movement step shared by players and agents: gravity, swept box collision against the
+// block collision boxes of a Space, step-up, landing, walk / fly / swim / climb, knock and carry,
+// motion overrides. Units: metres = cells (cell_size 1), seconds. Everything is computed in double
+// precision in a fixed order with IEEE +,-,*,/,sqrt only (no libm transcendental decides a result),
+// so the same inputs give bit-identical results natively and in wasm. See docs/integrator.md.
+#pragma once
+#include <cstdint>
+
+#include "engine/world/space.h"
+
+namespace voxnav::detail {
+
+/// A 3-vector of the integrator (metres or metres per second, y up).
+struct MotionVec3 {
+  double x = 0.0, y = 0.0, z = 0.0;
+  friend bool operator==(const MotionVec3&, const MotionVec3&) = default;
+};
+
+/// Movement mode. Walk and Climb switch between themselves automatically (a body with a positive
+/// climb_speed that overlaps a climbable cell climbs); Fly and Swim are chosen by the caller.
+enum class MotionMode : std::uint8_t { Walk = 0, Fly, Swim, Climb };
+
+/// What a climbing body wants to do.
+enum class ClimbIntent : std::uint8_t { None = 0, Up, Down, Hold };
+
+/// The body's state, owned by the caller and updated by each step.
+struct CharacterState {
+  MotionVec3 position;  ///< feet: centre of the bottom face of the body box
+  MotionVec3 velocity;  ///< y is persistent (gravity, jumps); x/z report the last step's velocity
+  bool on_ground = false;
+  MotionMode mode = MotionMode::Walk;
+  MotionVec3 carry;  ///< knock carried over steps (horizontal; also vertical when flying/swimming)
+};
+
+/// The drive of one step (keys of a player, or the follower's output for an agent).
+struct DriveInput {
+  double move_x = 0.0;  ///< desired horizontal velocity, m/s (world frame)
+  double move_z = 0.0;
+  bool jump = false;                      ///< jumps when on the ground (Walk)
+  ClimbIntent climb = ClimbIntent::None;  ///< used while climbing
+  double vertical = 0.0;                  ///< vertical velocity for Fly and Swim (in fluid), m/s
+};
+
+/// A scripted displacement (root motion, ability) replacing the drive for `ticks` steps starting at
+/// `start_tick`. Carry is not added to it; jump and climb intents are ignored while it applies.
+struct MotionOverride {
+  MotionVec3 velocity;           ///< m/s; world frame, or character frame (-Z forward) rotated by frame_yaw
+  bool character_frame = false;  ///< true: velocity x/z are rotated by the step's frame_yaw
+  bool has_vertical = false;     ///< true: velocity.y replaces vertical motion and gravity is suspended
+  std::uint32_t start_tick = 0;
+  std::uint32_t ticks = 1;  ///< applies while start_tick <= tick < start_tick + ticks
+};
+
+/// The body and its physics. Defaults are the standard walker (0.6 x 1.8, step 0.6, apex 1.25).
+struct BodyParams {
+  double width = 0.6;             ///< square footprint side
+  double height = 1.8;
+  double step_height = 0.6;       ///< highest rise taken without a jump (0 disables step-up)
+  double gravity = 32.0;          ///< m/s^2 (Minecraft's 0.08 blocks/tick^2 at 20 ticks/s)
+  double jump_velocity = 8.94427190999915878564;  ///< sqrt(2 * 32 * 1.25): apex 1.25
+  double terminal_speed = 78.4;   ///< fastest fall, m/s (Minecraft's 3.92 blocks/tick)
+  double climb_speed = 0.0;       ///< > 0 lets the body climb climbable cells (players keep 0)
+};
+
+/// sqrt(2 g apex): the take-off speed that reaches `apex` (IEEE sqrt, deterministic).
+double jump_velocity_for_apex(double gravity, double apex);
+
+/// Axes a step was blocked on (bit flags of IntegrateReport::hit_wall).
+enum HitAxis : std::uint8_t { kHitX = 1u << 0, kHitZ = 1u << 1 };
+
+/// Requested vs achieved displacement of a step that applied an override.
+struct OverrideReport {
+  bool applied = false;
+  MotionVec3 requested;  ///< what the override asked for this step (gravity's share when !has_vertical)
+  MotionVec3 achieved;
+  bool stopped = false;  ///< a collision cut a requested component (x, z, or y when has_vertical)
+};
+
+/// What one step did.
+struct IntegrateReport {
+  bool valid = true;        ///< false: non-finite or out-of-range input; nothing moved
+  MotionVec3 displacement;  ///< achieved (position after - position before)
+  std::uint8_t hit_wall = 0;  ///< HitAxis bits: a horizontal axis stopped by a box (after step-up)
+  double wall_speed = 0.0;    ///< impact sample: largest speed into a blocking wall, m/s
+  bool hit_ceiling = false;   ///< an upward move stopped by a box
+  bool landed = false;        ///< came down onto a box this step after not being on the ground
+  double landing_speed = 0.0; ///< impact sample: downward speed at the landing, m/s
+  bool stepped_up = false;    ///< a blocked horizontal move was taken by step-up
+  double step_rise = 0.0;     ///< how much higher the feet ended when stepped_up
+  bool climbing = false;      ///< the climb branch moved the body this step
+  bool in_fluid = false;      ///< Swim mode with the body in a swimmable fluid
+  OverrideReport override_report;
+};
+
+/// One movement step. `motion` may be null (no override); `knock` is a one-shot world-frame
+/// velocity change (zero for none); `frame_yaw` is the facing as a 16-bit binary angle (65536 = one
+/// turn, counter-clockwise seen from above, 0 faces -Z) used by character-frame overrides; `tick`
+/// selects whether the override applies. Cells of unloaded chunks collide as full blocks.
+/// Allocation-free; `state` is left unchanged when the report is not valid.
+IntegrateReport integrate_character_tick(CharacterState& state, const DriveInput& input,
+                                         const MotionOverride* motion, const MotionVec3& knock,
+                                         std::uint16_t frame_yaw, std::uint32_t tick,
+                                         const Space& world, const BodyParams& params, double dt);
+
+/// The same step without override, facing or tick.
+inline IntegrateReport integrate_character_tick(CharacterState& state, const DriveInput& input,
+                                                const MotionVec3& knock, const BodyParams& params,
+                                                const Space& world, double dt) {
+  return integrate_character_tick(state, input, nullptr, knock, 0, 0, world, params, dt);
+}
+
+/// Carry decay rates (1/s) and cap (m/s), and the speed under which carry is dropped to zero.
+inline constexpr double kCarryDecayGrounded = 12.0;  ///< also flying and swimming
+inline constexpr double kCarryDecayAir = 0.5;
+inline constexpr double kCarryCap = 80.0;
+inline constexpr double kCarryRest = 1e-4;
+/// Climbing with ClimbIntent::None slides down at this fraction of climb_speed.
+inline constexpr double kClimbSlideFraction = 0.15;
+/// Largest displacement per axis of one step, in cells (guards huge dt or drive).
+inline constexpr double kMaxStepDisplacement = 64.0;
+
+}  // namespace voxnav::detail

@@ -1,0 +1,258 @@
+#include "engine/nav/nav_world.h"
+
+#include <algorithm>
+#include <chrono>
+
+namespace voxnav::detail {
+
+const char* fail_reason_name(FailReason r) {
+  switch (r) {
+    case FailReason::None: return "none";
+    case FailReason::Unreachable: return "unreachable";
+    case FailReason::NoPath: return "no_path";
+    case FailReason::BudgetExhausted: return "budget_exhausted";
+    case FailReason::BadStart: return "bad_start";
+    case FailReason::BadGoal: return "bad_goal";
+    case FailReason::NotLoaded: return "not_loaded";
+  }
+  return "?";
+}
+
+const char* reach_reason_name(ReachReason r) {
+  switch (r) {
+    case ReachReason::None: return "none";
+    case ReachReason::NotLoaded: return "not_loaded";
+    case ReachReason::StartNotStandable: return "start_not_standable";
+    case ReachReason::GoalNotStandable: return "goal_not_standable";
+    case ReachReason::DoorGated: return "door_gated";
+    case ReachReason::ProfileRestricted: return "profile_restricted";
+    case ReachReason::FlightSearch: return "flight_search";
+  }
+  return "?";
+}
+
+NavWorld::NavWorld(Space& space, ClassEnvelope env, Executor* executor, int lockstep_delay)
+    : space_(space), grid_(env), exec_(executor ? executor : &sync_), lockstep_delay_(lockstep_delay) {
+  main_searcher_ = std::make_unique<AStar>(0);
+  const int workers = std::min(exec_->worker_count(), kMaxSearchers - 1);
+  for (int w = 0; w < workers; ++w) searchers_.push_back(std::make_unique<AStar>(w + 1));
+}
+
+NavWorld::~NavWorld() { exec_->wait_idle(); }
+
+bool NavWorld::update() {
+  exec_->wait_idle();
+  ++tick_;
+  // 1. Apply finished searches in request order.
+  std::size_t kept = 0;
+  for (std::uint32_t idx : in_flight_) {
+    RequestSlot& s = slots_[idx];
+    if (s.deliver_tick > tick_) {
+      in_flight_[kept++] = idx;
+      continue;
+    }
+    const SearchOutcome o = s.result.outcome;
+    stats_.nodes_expanded += s.result.expanded;
+    ++stats_.searches;
+    if (o == SearchOutcome::Found || (o == SearchOutcome::Partial && s.spec.toward)) {
+      s.state = RequestState::Ready;
+      s.partial = o == SearchOutcome::Partial;
+    } else {
+      s.state = RequestState::Failed;
+      s.fail = o == SearchOutcome::BudgetExhausted ? FailReason::BudgetExhausted
+               : o == SearchOutcome::BadStart      ? FailReason::BadStart
+               : o == SearchOutcome::Partial       ? FailReason::BudgetExhausted
+                                                   : FailReason::NoPath;
+    }
+  }
+  in_flight_.resize(kept);
+
+  // 2. Maintenance from the change log.
+  std::vector<Change> changes;
+  space_.changes_since(processed_serial_, changes);
+  bool changed = false;
+  if (!changes.empty()) {
+    const auto t0 = std::chrono::steady_clock::now();
+    maintain(changes);
+    processed_serial_ = changes.back().serial;
+    space_.trim_changes(processed_serial_);
+    last_changes_ = std::move(changes);
+    ++epoch_;
+    ++stats_.maintenance_runs;
+    stats_.last_maintenance_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    changed = true;
+  } else {
+    last_changes_.clear();
+  }
+
+  // 3. Dispatch queued requests.
+  const std::uint64_t delay = lockstep_delay_ > 0 ? static_cast<std::uint64_t>(lockstep_delay_) : 1;
+  for (std::uint32_t idx : queued_) {
+    RequestSlot& s = slots_[idx];
+    s.state = RequestState::Searching;
+    s.deliver_tick = tick_ + delay;
+    s.epoch = epoch_;
+    in_flight_.push_back(idx);
+    RequestSlot* sp = &s;
+    exec_->submit([this, sp](int worker) {
+      AStar& a = *searchers_[static_cast<std::size_t>(worker) % searchers_.size()];
+      SearchParams p{sp->spec.start, sp->spec.goal, sp->spec.goal_range, sp->spec.max_nodes,
+                     sp->spec.max_distance, sp->spec.toward};
+      sp->result = a.run(grid_, p, sp->spec.costs);
+      sp->corridor.cells = sp->result.cells;
+      sp->corridor.kinds = sp->result.kinds;
+      string_pull(grid_, sp->result.cells, sp->result.kinds, sp->corridor.points);
+    });
+  }
+  queued_.clear();
+  return changed;
+}
+
+void NavWorld::maintain(const std::vector<Change>& changes) {
+  const ClassEnvelope& env = grid_.envelope();
+  std::vector<std::uint64_t> keys;  // chunks to reclassify (as packed keys with positions)
+  std::vector<ChunkPos> classify;
+  auto add_box = [&](Cell mn, Cell mx) {
+    const ChunkPos a = chunk_of(mn), b = chunk_of(mx);
+    for (int cy = a.y; cy <= b.y; ++cy)
+      for (int cz = a.z; cz <= b.z; ++cz)
+        for (int cx = a.x; cx <= b.x; ++cx) classify.push_back({cx, cy, cz});
+  };
+  for (const Change& c : changes) {
+    if (c.kind == Change::Kind::Load || c.kind == Change::Kind::Unload) {
+      add_box(Cell{c.min.x, c.min.y - 16, c.min.z}, Cell{c.max.x, c.max.y + 16, c.max.z});
+    } else {
+      // Dependency box of an edited cell: the cells whose envelope or support can touch it.
+      add_box(Cell{c.min.x, c.min.y - 3, c.min.z}, Cell{c.max.x, c.max.y + 1, c.max.z});
+    }
+  }
+  auto sort_unique = [](std::vector<ChunkPos>& v) {
+    std::sort(v.begin(), v.end(), [](const ChunkPos& a, const ChunkPos& b) {
+      return chunk_key(a) < chunk_key(b);
+    });
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+  };
+  sort_unique(classify);
+  for (const ChunkPos& p : classify) grid_.classify_chunk(space_, p);
+  for (const ChunkPos& p : classify) grid_.link(p);
+  // Moves of a cell read layer 0 one column around it, one cell up and max_drop cells down.
+  std::vector<ChunkPos> moves;
+  moves.reserve(classify.size() * 3);
+  for (const ChunkPos& p : classify)
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dz = -1; dz <= 1; ++dz)
+        for (int dx = -1; dx <= 1; ++dx) moves.push_back({p.x + dx, p.y + dy, p.z + dz});
+  sort_unique(moves);
+  (void)env;
+  for (const ChunkPos& p : moves) grid_.rebuild_moves(p);
+  islands_.rebuild(grid_);
+}
+
+Reach NavWorld::reachable(Cell from, Cell goal, int goal_range) {
+  Reach r;
+  r.epoch = epoch_;
+  if (!cell_in_range(from) || !cell_in_range(goal)) {
+    r.reason = ReachReason::NotLoaded;
+    return r;
+  }
+  const NavChunk* fc = grid_.chunk(chunk_of(from));
+  const NavChunk* gc = grid_.chunk(chunk_of(goal));
+  if (!fc || !gc) {
+    r.reason = ReachReason::NotLoaded;
+    return r;
+  }
+  const std::uint32_t a = Islands::component(grid_, from);
+  if (!a) {
+    r.reason = ReachReason::StartNotStandable;
+    return r;
+  }
+  const std::uint32_t b = Islands::component(grid_, goal);
+  if (!b) {
+    r.reason = ReachReason::GoalNotStandable;
+    return r;
+  }
+  if (islands_.reaches(a, b)) {
+    r.answer = ReachAnswer::Yes;
+  } else if (goal_range > 0) {
+    r.answer = ReachAnswer::Unknown;  // another cell within range may still be reachable
+  } else {
+    r.answer = ReachAnswer::No;
+  }
+  return r;
+}
+
+Handle NavWorld::request(const RequestSpec& spec) {
+  std::uint32_t idx;
+  if (!free_.empty()) {
+    idx = free_.back();
+    free_.pop_back();
+  } else {
+    idx = static_cast<std::uint32_t>(slots_.size());
+    slots_.emplace_back();
+  }
+  RequestSlot& s = slots_[idx];
+  s.spec = spec;
+  s.result = SearchResult{};
+  s.corridor = Corridor{};
+  s.fail = FailReason::None;
+  s.partial = false;
+  s.order = ++order_;
+  const Reach r = reachable(spec.start, spec.goal, spec.goal_range);
+  if (r.answer == ReachAnswer::No && !spec.toward) {
+    s.state = RequestState::Failed;
+    s.fail = FailReason::Unreachable;
+  } else if (r.answer == ReachAnswer::Unknown && r.reason == ReachReason::NotLoaded) {
+    s.state = RequestState::Failed;
+    s.fail = FailReason::NotLoaded;
+  } else if (r.answer == ReachAnswer::Unknown && r.reason == ReachReason::StartNotStandable) {
+    s.state = RequestState::Failed;
+    s.fail = FailReason::BadStart;
+  } else if (r.answer == ReachAnswer::Unknown && r.reason == ReachReason::GoalNotStandable &&
+             spec.goal_range == 0) {
+    s.state = RequestState::Failed;
+    s.fail = FailReason::BadGoal;
+  } else {
+    s.state = RequestState::Queued;
+    queued_.push_back(idx);
+  }
+  return Handle{idx, s.generation};
+}
+
+const RequestSlot* NavWorld::slot(Handle h) const {
+  if (h.generation == 0 || h.index >= slots_.size()) return nullptr;
+  const RequestSlot& s = slots_[h.index];
+  if (s.generation != h.generation || s.state == RequestState::Free) return nullptr;
+  return &s;
+}
+
+RequestState NavWorld::state(Handle h, FailReason* why) const {
+  const RequestSlot* s = slot(h);
+  if (!s) return RequestState::Free;
+  if (why) *why = s->fail;
+  return s->state;
+}
+
+bool NavWorld::release(Handle h) {
+  if (!slot(h)) return false;
+  RequestSlot& s = slots_[h.index];
+  if (s.state == RequestState::Searching) {
+    exec_->wait_idle();  // its job may still write the slot
+    in_flight_.erase(std::remove(in_flight_.begin(), in_flight_.end(), h.index), in_flight_.end());
+  }
+  if (s.state == RequestState::Queued)
+    queued_.erase(std::remove(queued_.begin(), queued_.end(), h.index), queued_.end());
+  s.state = RequestState::Free;
+  if (++s.generation == 0) s.generation = 1;
+  s.result = SearchResult{};
+  s.corridor = Corridor{};
+  free_.push_back(h.index);
+  return true;
+}
+
+SearchResult NavWorld::search_now(const RequestSpec& spec) {
+  SearchParams p{spec.start, spec.goal, spec.goal_range, spec.max_nodes, spec.max_distance, spec.toward};
+  return main_searcher_->run(grid_, p, spec.costs);
+}
+
+}  // namespace voxnav::detail

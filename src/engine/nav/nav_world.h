@@ -1,0 +1,129 @@
+// NavWorld: one space's navigation for one movement class: layers 0-2 kept up to date from the
+// space's change log, reachability, and budgeted path requests run on the executor.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include "engine/classify/nav_grid.h"
+#include "engine/corridor/corridor.h"
+#include "engine/exec/executor.h"
+#include "engine/islands/islands.h"
+#include "engine/search/astar.h"
+#include "engine/world/space.h"
+
+namespace voxnav::detail {
+
+enum class ReachAnswer : std::uint8_t { Yes, No, Unknown };
+enum class ReachReason : std::uint8_t {
+  None,
+  NotLoaded,       ///< a cell's chunk (or its navigation) is not loaded
+  StartNotStandable,
+  GoalNotStandable,
+  DoorGated,
+  ProfileRestricted,
+  FlightSearch,
+};
+struct Reach {
+  ReachAnswer answer = ReachAnswer::Unknown;
+  ReachReason reason = ReachReason::None;
+  std::uint64_t epoch = 0;
+};
+
+enum class RequestState : std::uint8_t { Free, Queued, Searching, Ready, Failed };
+enum class FailReason : std::uint8_t { None, Unreachable, NoPath, BudgetExhausted, BadStart, BadGoal, NotLoaded };
+const char* fail_reason_name(FailReason r);
+const char* reach_reason_name(ReachReason r);
+
+struct RequestSpec {
+  Cell start;
+  Cell goal;
+  int goal_range = 0;
+  std::uint32_t max_nodes = 200000;
+  int max_distance = 0;
+  bool toward = false;  ///< request_toward: a partial route is a success
+  CostTable costs;
+};
+
+struct RequestSlot {
+  std::uint32_t generation = 1;
+  RequestState state = RequestState::Free;
+  FailReason fail = FailReason::None;
+  RequestSpec spec;
+  SearchResult result;
+  Corridor corridor;
+  std::uint64_t order = 0;          ///< request order (results apply in this order)
+  std::uint64_t deliver_tick = 0;   ///< tick at which a finished search is applied
+  bool partial = false;
+  std::uint64_t epoch = 0;          ///< navigation epoch the search ran against
+};
+
+struct Handle {
+  std::uint32_t index = 0;
+  std::uint32_t generation = 0;  // 0 = invalid
+};
+
+struct NavStats {
+  std::uint64_t searches = 0;
+  std::uint64_t nodes_expanded = 0;
+  std::uint64_t maintenance_runs = 0;
+  double last_maintenance_ms = 0;
+};
+
+class NavWorld {
+ public:
+  /// `executor` may be null (synchronous). `lockstep_delay` > 0 delivers results that many
+  /// ticks after dispatch; otherwise results are delivered at the next update.
+  NavWorld(Space& space, ClassEnvelope env, Executor* executor, int lockstep_delay = 0);
+  ~NavWorld();
+
+  /// Reads the change log and brings layers 0-2 up to date; applies finished requests in request
+  /// order; dispatches queued requests. Call once per tick. Returns true when layers changed.
+  bool update();
+  std::uint64_t tick() const { return tick_; }
+  std::uint64_t epoch() const { return epoch_; }
+
+  Reach reachable(Cell from, Cell goal, int goal_range = 0);
+
+  Handle request(const RequestSpec& spec);
+  RequestState state(Handle h, FailReason* why = nullptr) const;
+  const RequestSlot* slot(Handle h) const;
+  bool release(Handle h);
+
+  /// Runs one search on the calling thread (searcher slot 0), bypassing the request queue.
+  SearchResult search_now(const RequestSpec& spec);
+
+  const NavGrid& grid() const { return grid_; }
+  NavGrid& grid() { return grid_; }
+  Islands& islands() { return islands_; }
+  const Space& space() const { return space_; }
+  /// Changes (boxes of cells) processed by the last update that changed layers.
+  const std::vector<Change>& last_changes() const { return last_changes_; }
+  const NavStats& stats() const { return stats_; }
+
+ private:
+  void maintain(const std::vector<Change>& changes);
+  void finish(RequestSlot& s, SearchResult&& r);
+
+  Space& space_;
+  NavGrid grid_;
+  Islands islands_;
+  Executor* exec_;
+  SyncExecutor sync_;
+  int lockstep_delay_;
+  std::vector<std::unique_ptr<AStar>> searchers_;  // one per worker, slot = worker + 1
+  std::unique_ptr<AStar> main_searcher_;            // slot 0
+  std::deque<RequestSlot> slots_;  // deque: stable addresses while jobs write results
+  std::vector<std::uint32_t> free_;
+  std::vector<std::uint32_t> in_flight_;  // dispatched, result not yet applied (request order)
+  std::vector<std::uint32_t> queued_;     // waiting for dispatch (request order)
+  std::uint64_t processed_serial_ = 0;
+  std::uint64_t epoch_ = 1;
+  std::uint64_t tick_ = 0;
+  std::uint64_t order_ = 0;
+  std::vector<Change> last_changes_;
+  NavStats stats_;
+};
+
+}  // namespace voxnav::detail

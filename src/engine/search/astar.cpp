@@ -1,0 +1,140 @@
+#include "engine/search/astar.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "engine/islands/islands.h"
+
+namespace voxnav::detail {
+
+
+AStar::AStar(int slot) : slot_(slot) {}
+
+std::uint32_t* AStar::block_for(NavChunk* ch) {
+  NavChunk::SearchSlot& s = ch->slot[slot_];
+  if (s.stamp == stamp_) return blocks_[s.block].get();
+  if (blocks_used_ == blocks_.size()) blocks_.push_back(std::make_unique<std::uint32_t[]>(kChunkCells));
+  std::uint32_t* b = blocks_[blocks_used_].get();
+  std::memset(b, 0xFF, sizeof(std::uint32_t) * kChunkCells);
+  s.stamp = stamp_;
+  s.block = static_cast<std::uint32_t>(blocks_used_++);
+  return b;
+}
+
+SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTable& costs) {
+  SearchResult res;
+  NavChunk* sc = grid.chunk(chunk_of(p.start));
+  const int si = index_in_chunk(p.start);
+  if (!sc || !kind_standable(sc->kind_at(si))) {
+    res.outcome = SearchOutcome::BadStart;
+    return res;
+  }
+  if (++stamp_ == 0) {  // stamps wrapped: forget every slot
+    for (NavChunk* ch : grid.ordered_chunks()) ch->slot[slot_] = {};
+    stamp_ = 1;
+  }
+  blocks_used_ = 0;
+  nodes_.clear();
+  heap_.clear();
+  const int r = p.goal_range;
+  auto heuristic = [&](const Cell& c) {
+    int dx = c.x - p.goal.x, dz = c.z - p.goal.z;
+    dx = dx < 0 ? -dx : dx;
+    dz = dz < 0 ? -dz : dz;
+    return octile(dx > r ? dx - r : 0, dz > r ? dz - r : 0);
+  };
+  auto at_goal = [&](const Cell& c) {
+    return std::abs(c.x - p.goal.x) <= r && std::abs(c.y - p.goal.y) <= std::max(r, 0) &&
+           std::abs(c.z - p.goal.z) <= r;
+  };
+  auto cmp = [](const Open& a, const Open& b) {  // max-heap comparator -> smallest on top
+    if (a.f != b.f) return a.f > b.f;
+    if (a.h != b.h) return a.h > b.h;
+    return a.key > b.key;
+  };
+
+  block_for(sc)[si] = 0;
+  nodes_.push_back(Node{p.start, sc, 0, 0xFFFFFFFFu, static_cast<std::uint16_t>(si), 0,
+                        static_cast<std::uint8_t>(EdgeKind::Start)});
+  const std::uint32_t h0 = heuristic(p.start);
+  heap_.push_back(Open{h0, h0, cell_key(p.start), 0});
+  std::uint32_t best = 0, best_h = h0;
+  std::uint32_t found = 0xFFFFFFFFu;
+  bool budget_hit = false;
+
+  while (!heap_.empty()) {
+    std::pop_heap(heap_.begin(), heap_.end(), cmp);
+    const Open top = heap_.back();
+    heap_.pop_back();
+    Node& n = nodes_[top.node];
+    if (n.closed) continue;
+    if (top.f - top.h != n.g) continue;  // stale duplicate
+    n.closed = 1;
+    if (at_goal(n.c)) {
+      found = top.node;
+      break;
+    }
+    if (res.expanded >= p.max_nodes) {
+      budget_hit = true;
+      break;
+    }
+    ++res.expanded;
+    if (top.h < best_h || (top.h == best_h && n.g < nodes_[best].g)) {
+      best = top.node;
+      best_h = top.h;
+    }
+    const Cell c = n.c;
+    const std::uint32_t g = n.g;
+    NavChunk* ch = n.ch;
+    const int ci = n.idx;
+    const std::uint32_t parent = top.node;
+    for_each_move(ch, ci, c, [&](NavChunk* tc, int ti, const Cell& t, int dir, int code) {
+      const MoveCode mc = kMoveCodes[code];
+      if (mc.kind == EdgeKind::Drop && -mc.dy > costs.max_drop) return;
+      if (p.max_distance > 0 &&
+          (std::abs(t.x - p.start.x) > p.max_distance || std::abs(t.z - p.start.z) > p.max_distance))
+        return;
+      const std::uint32_t ng = g + move_cost(costs, dir, code, tc->kind_at(ti));
+      std::uint32_t* blk = block_for(tc);
+      std::uint32_t id = blk[ti];
+      if (id == 0xFFFFFFFFu) {
+        id = static_cast<std::uint32_t>(nodes_.size());
+        blk[ti] = id;
+        nodes_.push_back(Node{t, tc, ng, parent, static_cast<std::uint16_t>(ti), 0,
+                              static_cast<std::uint8_t>(mc.kind)});
+      } else {
+        Node& m = nodes_[id];
+        if (m.closed || m.g <= ng) return;
+        m.g = ng;
+        m.parent = parent;
+        m.kind = static_cast<std::uint8_t>(mc.kind);
+      }
+      const std::uint32_t h = heuristic(t);
+      heap_.push_back(Open{ng + h, h, cell_key(t), id});
+      std::push_heap(heap_.begin(), heap_.end(), cmp);
+    });
+  }
+
+  std::uint32_t end = found;
+  if (found != 0xFFFFFFFFu) {
+    res.outcome = SearchOutcome::Found;
+  } else {
+    res.outcome = budget_hit ? SearchOutcome::BudgetExhausted : SearchOutcome::NoPath;
+    if (p.partial && best != 0) {
+      end = best;
+      res.outcome = SearchOutcome::Partial;
+    }
+  }
+  if (end != 0xFFFFFFFFu) {
+    for (std::uint32_t k = end; k != 0xFFFFFFFFu; k = nodes_[k].parent) {
+      res.cells.push_back(nodes_[k].c);
+      res.kinds.push_back(static_cast<EdgeKind>(nodes_[k].kind));
+    }
+    std::reverse(res.cells.begin(), res.cells.end());
+    std::reverse(res.kinds.begin(), res.kinds.end());
+    res.cost = nodes_[end].g;
+  }
+  return res;
+}
+
+}  // namespace voxnav::detail

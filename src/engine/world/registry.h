@@ -1,0 +1,86 @@
+// Block registry: what each uint16 block value is (name, collision boxes, navigation traits).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "voxnav/status.h"
+
+namespace voxnav::detail {
+
+/// Axis-aligned box inside a cell, in cell units (x, y, z min then max). A full block is
+/// {0,0,0,1,1,1}; a bottom slab {0,0,0,1,0.5,1}; a fence reaches y = 1.5.
+struct Box {
+  float min[3];
+  float max[3];
+};
+
+/// Navigation traits of a block value (bit flags).
+enum BlockTrait : std::uint32_t {
+  kTraitDoor = 1u << 0,         ///< a door; `open_value` is the value it becomes when toggled
+  kTraitDoorOpen = 1u << 1,     ///< this door value is the open one
+  kTraitClimbable = 1u << 2,    ///< ladder, vine, scaffolding ...
+  kTraitHazardFire = 1u << 3,   ///< fire, lava, campfire, magma ...
+  kTraitHazardOther = 1u << 4,  ///< cactus, sweet berry bush, wither rose, powder snow ...
+  kTraitSlow = 1u << 5,         ///< cobweb, honey, soul sand ...
+  kTraitFluidSwim = 1u << 6,    ///< water (a body can swim in it)
+  kTraitFluidHarm = 1u << 7,    ///< lava (a body cannot swim in it)
+  kTraitFallback = 1u << 8,     ///< stands for a block name the registry did not know
+};
+
+/// One registry entry.
+struct BlockType {
+  std::string name;        ///< e.g. "oak_stairs" (no namespace); states share the block's name
+  std::vector<Box> boxes;  ///< collision boxes; empty for air, fluids, flowers ...
+  std::uint32_t traits = 0;
+  std::uint16_t open_value = 0;  ///< for doors: the value after toggling open/closed
+};
+
+/// Heights are quantised to 1/64 of a cell for classification (integers decide, not floats).
+inline constexpr int kHeightUnits = 64;
+
+/// The block registry of a space. Values are dense indices 0..size()-1; value 0 is air.
+class BlockRegistry {
+ public:
+  BlockRegistry();
+
+  /// Appends a block value; returns it. Boxes are clamped to [0,1] in x/z and [0,1.5] in y.
+  std::uint16_t add(BlockType t);
+  /// Replaces the whole registry (used by loaders). Keeps value 0 = air requirement.
+  void clear();
+
+  std::size_t size() const { return types_.size(); }
+  const BlockType& type(std::uint16_t v) const { return types_[v]; }
+  bool valid(std::uint16_t v) const { return v < types_.size(); }
+
+  /// Value of the first entry with this name (its default state for Minecraft registries), or
+  /// `fallback()` when unknown.
+  std::uint16_t find(std::string_view name) const;
+  bool has(std::string_view name) const;
+  /// Value used for block names nobody knows: a solid full block flagged kTraitFallback.
+  std::uint16_t fallback() const { return fallback_; }
+
+  // ---- derived, quantised shape data used by layer 0 (filled by add) ----
+  /// Highest box top (1/64 cell, up to 96 for fences) over the footprint square
+  /// [c-h, c+h]^2 (h = half width in 1/64 units, c = 32), or -1 when no box touches it.
+  int top_in_footprint(std::uint16_t v, int half_width_q) const;
+  /// Lowest box bottom over the footprint that lies above `above_q` (1/64 cell), or
+  /// kHeightUnits*2 when none: the ceiling a body standing at `above_q` meets in this cell.
+  int ceiling_in_footprint(std::uint16_t v, int half_width_q, int above_q) const;
+  bool has_collision(std::uint16_t v) const { return !types_[v].boxes.empty(); }
+  std::uint32_t traits(std::uint16_t v) const { return types_[v].traits; }
+
+ private:
+  struct QBox {
+    std::int16_t min[3];
+    std::int16_t max[3];
+  };
+  std::vector<BlockType> types_;
+  std::vector<std::vector<QBox>> qboxes_;
+  std::unordered_map<std::string, std::uint16_t> by_name_;  // lookup only
+  std::uint16_t fallback_ = 0;
+};
+
+}  // namespace voxnav::detail

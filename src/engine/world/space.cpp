@@ -1,0 +1,148 @@
+#include "engine/world/space.h"
+
+#include <algorithm>
+
+namespace voxnav::detail {
+
+namespace {
+bool chunk_in_range(ChunkPos p) {
+  return cell_in_range(Cell{p.x * kChunkSize, p.y * kChunkSize, p.z * kChunkSize}) &&
+         cell_in_range(Cell{p.x * kChunkSize + 15, p.y * kChunkSize + 15, p.z * kChunkSize + 15});
+}
+Cell chunk_min(ChunkPos p) { return {p.x * kChunkSize, p.y * kChunkSize, p.z * kChunkSize}; }
+Cell chunk_max(ChunkPos p) {
+  return {p.x * kChunkSize + 15, p.y * kChunkSize + 15, p.z * kChunkSize + 15};
+}
+}  // namespace
+
+void Space::log(Change::Kind kind, Cell min, Cell max) {
+  ++serial_;
+  log_.push_back(Change{serial_, kind, min, max});
+}
+
+Status Space::load_chunk(ChunkPos pos, std::span<const std::uint16_t> values) {
+  if (values.size() != static_cast<std::size_t>(kChunkCells)) return Status::InvalidArgument;
+  if (!chunk_in_range(pos)) return Status::OutOfRange;
+  const std::size_t n = registry_->size();
+  bool uniform = true;
+  for (std::uint16_t v : values) {
+    if (v >= n) return Status::OutOfRange;
+    uniform = uniform && v == values[0];
+  }
+  Chunk ch;
+  ch.pos = pos;
+  ch.uniform = uniform;
+  ch.uniform_value = values[0];
+  if (!uniform) {
+    ch.values = std::make_unique<std::uint16_t[]>(kChunkCells);
+    std::copy(values.begin(), values.end(), ch.values.get());
+  }
+  log(Change::Kind::Load, chunk_min(pos), chunk_max(pos));
+  ch.stamp = ChunkStamp{serial_, 0};
+  chunks_[chunk_key(pos)] = std::move(ch);
+  return Status::Ok;
+}
+
+Status Space::load_uniform_chunk(ChunkPos pos, std::uint16_t value) {
+  if (!chunk_in_range(pos)) return Status::OutOfRange;
+  if (value >= registry_->size()) return Status::OutOfRange;
+  Chunk ch;
+  ch.pos = pos;
+  ch.uniform = true;
+  ch.uniform_value = value;
+  log(Change::Kind::Load, chunk_min(pos), chunk_max(pos));
+  ch.stamp = ChunkStamp{serial_, 0};
+  chunks_[chunk_key(pos)] = std::move(ch);
+  return Status::Ok;
+}
+
+Status Space::unload_chunk(ChunkPos pos) {
+  auto it = chunks_.find(chunk_key(pos));
+  if (it == chunks_.end()) return Status::NotLoaded;
+  chunks_.erase(it);
+  log(Change::Kind::Unload, chunk_min(pos), chunk_max(pos));
+  return Status::Ok;
+}
+
+Chunk& Space::ensure_array(Chunk& ch) {
+  if (ch.uniform) {
+    ch.values = std::make_unique<std::uint16_t[]>(kChunkCells);
+    std::fill(ch.values.get(), ch.values.get() + kChunkCells, ch.uniform_value);
+    ch.uniform = false;
+  }
+  return ch;
+}
+
+Status Space::set_block(Cell c, std::uint16_t value) {
+  if (!cell_in_range(c) || value >= registry_->size()) return Status::OutOfRange;
+  auto it = chunks_.find(chunk_key(chunk_of(c)));
+  if (it == chunks_.end()) return Status::NotLoaded;
+  Chunk& ch = it->second;
+  if (ch.get(index_in_chunk(c)) == value) return Status::Ok;  // no change, nothing logged
+  ensure_array(ch).values[index_in_chunk(c)] = value;
+  ++ch.stamp.generation;
+  log(Change::Kind::SetBlock, c, c);
+  return Status::Ok;
+}
+
+Status Space::set_box(Cell mn, Cell mx, std::uint16_t value) {
+  if (!cell_in_range(mn) || !cell_in_range(mx) || value >= registry_->size())
+    return Status::OutOfRange;
+  if (mn.x > mx.x || mn.y > mx.y || mn.z > mx.z) return Status::InvalidArgument;
+  const std::int64_t cells = std::int64_t(mx.x - mn.x + 1) * (mx.y - mn.y + 1) * (mx.z - mn.z + 1);
+  if (cells > (1 << 24)) return Status::InvalidArgument;
+  const ChunkPos a = chunk_of(mn), b = chunk_of(mx);
+  for (int cy = a.y; cy <= b.y; ++cy)
+    for (int cz = a.z; cz <= b.z; ++cz)
+      for (int cx = a.x; cx <= b.x; ++cx)
+        if (!is_loaded({cx, cy, cz})) return Status::NotLoaded;
+  for (int cy = a.y; cy <= b.y; ++cy)
+    for (int cz = a.z; cz <= b.z; ++cz)
+      for (int cx = a.x; cx <= b.x; ++cx) {
+        Chunk& ch = ensure_array(chunks_.at(chunk_key({cx, cy, cz})));
+        ++ch.stamp.generation;
+        const int x0 = std::max(mn.x, cx * 16), x1 = std::min(mx.x, cx * 16 + 15);
+        const int y0 = std::max(mn.y, cy * 16), y1 = std::min(mx.y, cy * 16 + 15);
+        const int z0 = std::max(mn.z, cz * 16), z1 = std::min(mx.z, cz * 16 + 15);
+        for (int y = y0; y <= y1; ++y)
+          for (int z = z0; z <= z1; ++z)
+            for (int x = x0; x <= x1; ++x) ch.values[index_in_chunk({x, y, z})] = value;
+      }
+  log(Change::Kind::SetBox, mn, mx);
+  return Status::Ok;
+}
+
+std::uint16_t Space::block(Cell c) const {
+  const Chunk* ch = chunk(chunk_of(c));
+  return ch ? ch->get(index_in_chunk(c)) : 0;
+}
+
+const Chunk* Space::chunk(ChunkPos p) const {
+  auto it = chunks_.find(chunk_key(p));
+  return it == chunks_.end() ? nullptr : &it->second;
+}
+
+void Space::changes_since(std::uint64_t after, std::vector<Change>& out) const {
+  auto it = std::upper_bound(log_.begin(), log_.end(), after,
+                             [](std::uint64_t s, const Change& c) { return s < c.serial; });
+  out.insert(out.end(), it, log_.end());
+}
+
+void Space::trim_changes(std::uint64_t upto) {
+  auto it = std::upper_bound(log_.begin(), log_.end(), upto,
+                             [](std::uint64_t s, const Change& c) { return s < c.serial; });
+  log_.erase(log_.begin(), it);
+}
+
+std::vector<ChunkPos> Space::loaded_chunks() const {
+  std::vector<std::uint64_t> keys;
+  keys.reserve(chunks_.size());
+  for (const auto& [k, ch] : chunks_) keys.push_back(k);
+  std::sort(keys.begin(), keys.end());
+  std::vector<ChunkPos> out;
+  out.reserve(keys.size());
+  for (std::uint64_t k : keys) out.push_back(chunks_.at(k).pos);
+  return out;
+}
+
+}  // namespace voxnav::detail

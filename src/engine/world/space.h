@@ -1,0 +1,125 @@
+// Space: the mirror of one world (dimension) that the host feeds, plus its change log.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/world/registry.h"
+#include "voxnav/status.h"
+
+namespace voxnav::detail {
+
+inline constexpr int kChunkBits = 4;
+inline constexpr int kChunkSize = 16;
+inline constexpr int kChunkCells = kChunkSize * kChunkSize * kChunkSize;
+/// Cells are limited to |x|,|z| < 2^25 and |y| < 2^20 so packed keys and float positions stay exact.
+inline constexpr std::int32_t kMaxHorizontal = 1 << 25;
+inline constexpr std::int32_t kMaxVertical = 1 << 20;
+
+struct Cell {
+  std::int32_t x = 0, y = 0, z = 0;
+  friend bool operator==(const Cell&, const Cell&) = default;
+};
+
+inline bool cell_in_range(const Cell& c) {
+  return c.x > -kMaxHorizontal && c.x < kMaxHorizontal && c.z > -kMaxHorizontal &&
+         c.z < kMaxHorizontal && c.y > -kMaxVertical && c.y < kMaxVertical;
+}
+
+/// Chunk coordinate (cell >> 4 on each axis).
+struct ChunkPos {
+  std::int32_t x = 0, y = 0, z = 0;
+  friend bool operator==(const ChunkPos&, const ChunkPos&) = default;
+};
+
+inline ChunkPos chunk_of(const Cell& c) { return {c.x >> kChunkBits, c.y >> kChunkBits, c.z >> kChunkBits}; }
+/// Index of a cell inside its chunk: x + 16 * (z + 16 * y) (Minecraft's section order).
+inline int index_in_chunk(const Cell& c) {
+  return (c.x & 15) | ((c.z & 15) << 4) | ((c.y & 15) << 8);
+}
+/// A 64-bit key for a chunk position, ordered (used for deterministic sorting and lookups).
+inline std::uint64_t chunk_key(const ChunkPos& p) {
+  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(p.y) & 0xFFFFFu) << 44) |
+         (static_cast<std::uint64_t>(static_cast<std::uint32_t>(p.z) & 0x3FFFFFu) << 22) |
+         (static_cast<std::uint64_t>(static_cast<std::uint32_t>(p.x) & 0x3FFFFFu));
+}
+/// A 64-bit key for a cell: the tie-break "cell index" of searches. Orders by y, then z, then x.
+inline std::uint64_t cell_key(const Cell& c) {
+  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(c.y + kMaxVertical)) << 52) |
+         (static_cast<std::uint64_t>(static_cast<std::uint32_t>(c.z + kMaxHorizontal)) << 26) |
+         static_cast<std::uint64_t>(static_cast<std::uint32_t>(c.x + kMaxHorizontal));
+}
+
+struct ChunkStamp {
+  std::uint64_t load_serial = 0;  ///< serial of the change that loaded the chunk
+  std::uint32_t generation = 0;   ///< bumped by every edit inside the chunk
+};
+
+/// Block storage of one loaded chunk; `uniform` chunks (all one value) store no array.
+struct Chunk {
+  ChunkPos pos;
+  ChunkStamp stamp;
+  bool uniform = true;
+  std::uint16_t uniform_value = 0;
+  std::unique_ptr<std::uint16_t[]> values;  // kChunkCells when !uniform
+  std::uint16_t get(int i) const { return uniform ? uniform_value : values[i]; }
+};
+
+/// One entry of the change log. Cells are inclusive boxes; a load/unload covers its chunk.
+struct Change {
+  enum class Kind : std::uint8_t { Load, Unload, SetBlock, SetBox };
+  std::uint64_t serial = 0;
+  Kind kind = Kind::SetBlock;
+  Cell min, max;
+};
+
+class Space {
+ public:
+  explicit Space(const BlockRegistry* registry) : registry_(registry) {}
+
+  const BlockRegistry& registry() const { return *registry_; }
+
+  /// Loads (or replaces) a chunk from kChunkCells values in index_in_chunk order.
+  /// Errors: InvalidArgument (wrong length), OutOfRange (a value not in the registry, position
+  /// out of range). Nothing changes on error.
+  Status load_chunk(ChunkPos pos, std::span<const std::uint16_t> values);
+  /// Loads a chunk holding one value everywhere (air above the terrain, stone below ...).
+  Status load_uniform_chunk(ChunkPos pos, std::uint16_t value);
+  Status unload_chunk(ChunkPos pos);
+  /// Sets one block. Errors: OutOfRange (value or cell), NotLoaded (chunk not loaded).
+  Status set_block(Cell c, std::uint16_t value);
+  /// Sets every block of the inclusive box [min, max]; all its chunks must be loaded. At most
+  /// 2^24 cells per call.
+  Status set_box(Cell min, Cell max, std::uint16_t value);
+
+  bool is_loaded(ChunkPos p) const { return chunks_.count(chunk_key(p)) != 0; }
+  bool is_cell_loaded(Cell c) const { return is_loaded(chunk_of(c)); }
+  /// Block value at a cell; air (0) when the chunk is not loaded.
+  std::uint16_t block(Cell c) const;
+  const Chunk* chunk(ChunkPos p) const;
+
+  /// Serial of the latest change (0 before any change).
+  std::uint64_t serial() const { return serial_; }
+  /// Appends every change with serial > `after` to `out`, oldest first.
+  void changes_since(std::uint64_t after, std::vector<Change>& out) const;
+  /// Forgets changes with serial <= `upto` (the navigation side calls it once processed).
+  void trim_changes(std::uint64_t upto);
+
+  /// Positions of every loaded chunk, sorted by chunk_key (deterministic).
+  std::vector<ChunkPos> loaded_chunks() const;
+  std::size_t chunk_count() const { return chunks_.size(); }
+
+ private:
+  Chunk& ensure_array(Chunk& ch);
+  void log(Change::Kind kind, Cell min, Cell max);
+
+  const BlockRegistry* registry_;
+  std::unordered_map<std::uint64_t, Chunk> chunks_;  // lookup only; never iterated for results
+  std::vector<Change> log_;
+  std::uint64_t serial_ = 0;
+};
+
+}  // namespace voxnav::detail

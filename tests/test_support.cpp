@@ -1,0 +1,1 @@
+// Shared helpers for the GoogleTest suites (linked into every suite). Intentionally empty for now.
