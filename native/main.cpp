@@ -1,7 +1,37 @@
-// Placeholder for the voxnav command-line tool (replaced by the real CLI).
+// voxnav - the command-line tool: run (the main job), route (plan and explain one route),
+// scen (solve a Moving AI benchmark).
 #include <cstdio>
+#include <cstring>
+#include <string>
 
-int main() {
-  std::puts("voxnav: not built yet");
-  return 0;
+#include "cli_common.h"
+
+namespace {
+void usage() {
+  std::puts(
+      "usage: voxnav <command> [options]\n"
+      "  run [WORLD] [--agents N] [--ticks T] [--seed S] [--edits-per-second E] [--threads K] [--json]\n"
+      "      walker agents go to random reachable goals while blocks change; prints a summary.\n"
+      "      WORLD defaults to the region shipped in data/worlds.\n"
+      "  route WORLD --from X,Y,Z --to X,Y,Z [--profile FILE] [--json]\n"
+      "      plans one route and explains it: reachability, status, cost, cells, corridor.\n"
+      "  scen MAP SCEN [--json]\n"
+      "      solves every row of a Moving AI .map/.scen pair and compares with the optimal lengths.\n"
+      "WORLD is a Minecraft region (.mca), a Sponge schematic (.schem) or a Moving AI map (.map).");
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") ||
+      !std::strcmp(argv[1], "help")) {
+    usage();
+    return argc < 2 ? 2 : 0;
+  }
+  const std::string cmd = argv[1];
+  if (cmd == "run") return voxnav::cli::cmd_run(argc - 2, argv + 2);
+  if (cmd == "route") return voxnav::cli::cmd_route(argc - 2, argv + 2);
+  if (cmd == "scen") return voxnav::cli::cmd_scen(argc - 2, argv + 2);
+  std::fprintf(stderr, "voxnav: unknown command '%s'\n", cmd.c_str());
+  usage();
+  return 2;
 }

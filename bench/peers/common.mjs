@@ -1,5 +1,6 @@
 // Small helpers shared by the peer benchmark scripts (no dependencies).
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { createRequire } from 'node:module'
 
@@ -120,5 +121,12 @@ export function mulberry32 (seed) {
 }
 
 export function environment () {
-  return { node: process.version, platform: `${process.platform}-${process.arch}` }
+  // loadavg: the machine's 1/5/15-minute load when the run ended (timings are noisy when it is
+  // above the core count)
+  return {
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+    cpus: os.cpus().length,
+    loadavg: os.loadavg().map(v => round(v, 2))
+  }
 }

@@ -3,6 +3,7 @@
 // grid search benchmark. See bench/README.md.
 import fs from 'node:fs'
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import {
   require, packageVersion, parseArgs, die, intOpt, timeStats, round, emitJson, environment
 } from './common.mjs'
@@ -216,4 +217,5 @@ function main () {
     `matches ${matches}/${out.rows}\n`)
 }
 
-if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('pathfinding_movingai.mjs')) main()
+// Run when executed, not when imported (readMap, readScen, selectRows, pathLength are exported).
+if (process.argv[1] && fs.realpathSync(process.argv[1]) === fs.realpathSync(fileURLToPath(import.meta.url))) main()

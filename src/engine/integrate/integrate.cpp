@@ -124,9 +124,9 @@ struct Body {
 };
 
 struct AxisClip {
-  double d = 0.0;         ///< allowed displacement
-  bool clipped = false;   ///< a box stopped the move
-  double contact = 0.0;   ///< the box face the body stopped against (world coordinate)
+  double d = 0.0;        ///< allowed displacement
+  bool clipped = false;  ///< a box stopped the move
+  double contact = 0.0;  ///< the box face the body stopped against (world coordinate)
 };
 
 /// Sweeps `body` along axis `a` by `d` against every box it could touch; the classic per-axis clip.
@@ -229,8 +229,7 @@ bool params_valid(const BodyParams& p) {
   return std::isfinite(p.width) && p.width > 0.0 && p.width <= 16.0 && std::isfinite(p.height) &&
          p.height > 0.0 && p.height <= 16.0 && std::isfinite(p.step_height) &&
          p.step_height >= 0.0 && std::isfinite(p.gravity) && std::isfinite(p.jump_velocity) &&
-         std::isfinite(p.terminal_speed) && p.terminal_speed >= 0.0 &&
-         std::isfinite(p.climb_speed);
+         std::isfinite(p.terminal_speed) && p.terminal_speed >= 0.0 && std::isfinite(p.climb_speed);
 }
 
 bool position_in_range(const MotionVec3& p) {
@@ -293,8 +292,8 @@ IntegrateReport integrate_character_tick(CharacterState& state, const DriveInput
   }
 
   // ---- 2. velocity of this step ----
-  const bool override_active = motion != nullptr && tick >= motion->start_tick &&
-                               tick - motion->start_tick < motion->ticks;
+  const bool override_active =
+      motion != nullptr && tick >= motion->start_tick && tick - motion->start_tick < motion->ticks;
   double hx = 0.0, hz = 0.0;  // horizontal velocity
   double vy = state.velocity.y;
   double dy = 0.0;
@@ -335,16 +334,21 @@ IntegrateReport integrate_character_tick(CharacterState& state, const DriveInput
       vy = input.vertical + state.carry.y;
       dy = vy * dt;
     } else {
-      const bool can_climb_mode =
-          state.mode == MotionMode::Walk || state.mode == MotionMode::Climb;
+      const bool can_climb_mode = state.mode == MotionMode::Walk || state.mode == MotionMode::Climb;
       const bool jumping = input.jump && state.on_ground;
       climbing = can_climb_mode && params.climb_speed > 0.0 && !jumping && knock.y == 0.0 &&
                  col.body_overlaps_trait(body.at(start), kTraitClimbable);
       if (climbing) {
         switch (input.climb) {
-          case ClimbIntent::Up: vy = params.climb_speed; break;
-          case ClimbIntent::Down: vy = -params.climb_speed; break;
-          case ClimbIntent::Hold: vy = 0.0; break;
+          case ClimbIntent::Up:
+            vy = params.climb_speed;
+            break;
+          case ClimbIntent::Down:
+            vy = -params.climb_speed;
+            break;
+          case ClimbIntent::Hold:
+            vy = 0.0;
+            break;
           case ClimbIntent::None: {
             // Slides down, or climbs while the drive presses the body into a wall.
             bool pressing = false;
@@ -456,8 +460,7 @@ IntegrateReport integrate_character_tick(CharacterState& state, const DriveInput
     o.requested = MotionVec3{req_dx, req_dy, req_dz};
     o.achieved = report.displacement;
     o.stopped = (m.clip[0] && dx != 0.0) || (m.clip[2] && dz != 0.0) ||
-                (motion->has_vertical && m.clip[1]) || dx != req_dx || dz != req_dz ||
-                dy != req_dy;
+                (motion->has_vertical && m.clip[1]) || dx != req_dx || dz != req_dz || dy != req_dy;
   }
   return report;
 }

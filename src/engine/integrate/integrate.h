@@ -44,22 +44,24 @@ struct DriveInput {
 /// A scripted displacement (root motion, ability) replacing the drive for `ticks` steps starting at
 /// `start_tick`. Carry is not added to it; jump and climb intents are ignored while it applies.
 struct MotionOverride {
-  MotionVec3 velocity;           ///< m/s; world frame, or character frame (-Z forward) rotated by frame_yaw
+  /// m/s; world frame, or character frame (-Z forward) rotated by frame_yaw.
+  MotionVec3 velocity;
   bool character_frame = false;  ///< true: velocity x/z are rotated by the step's frame_yaw
-  bool has_vertical = false;     ///< true: velocity.y replaces vertical motion and gravity is suspended
+  /// true: velocity.y replaces vertical motion and gravity is suspended.
+  bool has_vertical = false;
   std::uint32_t start_tick = 0;
   std::uint32_t ticks = 1;  ///< applies while start_tick <= tick < start_tick + ticks
 };
 
 /// The body and its physics. Defaults are the standard walker (0.6 x 1.8, step 0.6, apex 1.25).
 struct BodyParams {
-  double width = 0.6;             ///< square footprint side
+  double width = 0.6;  ///< square footprint side
   double height = 1.8;
-  double step_height = 0.6;       ///< highest rise taken without a jump (0 disables step-up)
-  double gravity = 32.0;          ///< m/s^2 (Minecraft's 0.08 blocks/tick^2 at 20 ticks/s)
+  double step_height = 0.6;  ///< highest rise taken without a jump (0 disables step-up)
+  double gravity = 32.0;     ///< m/s^2 (Minecraft's 0.08 blocks/tick^2 at 20 ticks/s)
   double jump_velocity = 8.94427190999915878564;  ///< sqrt(2 * 32 * 1.25): apex 1.25
-  double terminal_speed = 78.4;   ///< fastest fall, m/s (Minecraft's 3.92 blocks/tick)
-  double climb_speed = 0.0;       ///< > 0 lets the body climb climbable cells (players keep 0)
+  double terminal_speed = 78.4;  ///< fastest fall, m/s (Minecraft's 3.92 blocks/tick)
+  double climb_speed = 0.0;      ///< > 0 lets the body climb climbable cells (players keep 0)
 };
 
 /// sqrt(2 g apex): the take-off speed that reaches `apex` (IEEE sqrt, deterministic).
@@ -71,24 +73,25 @@ enum HitAxis : std::uint8_t { kHitX = 1u << 0, kHitZ = 1u << 1 };
 /// Requested vs achieved displacement of a step that applied an override.
 struct OverrideReport {
   bool applied = false;
-  MotionVec3 requested;  ///< what the override asked for this step (gravity's share when !has_vertical)
+  /// What the override asked for this step (gravity's share on y when !has_vertical).
+  MotionVec3 requested;
   MotionVec3 achieved;
   bool stopped = false;  ///< a collision cut a requested component (x, z, or y when has_vertical)
 };
 
 /// What one step did.
 struct IntegrateReport {
-  bool valid = true;        ///< false: non-finite or out-of-range input; nothing moved
-  MotionVec3 displacement;  ///< achieved (position after - position before)
-  std::uint8_t hit_wall = 0;  ///< HitAxis bits: a horizontal axis stopped by a box (after step-up)
-  double wall_speed = 0.0;    ///< impact sample: largest speed into a blocking wall, m/s
-  bool hit_ceiling = false;   ///< an upward move stopped by a box
-  bool landed = false;        ///< came down onto a box this step after not being on the ground
-  double landing_speed = 0.0; ///< impact sample: downward speed at the landing, m/s
-  bool stepped_up = false;    ///< a blocked horizontal move was taken by step-up
-  double step_rise = 0.0;     ///< how much higher the feet ended when stepped_up
-  bool climbing = false;      ///< the climb branch moved the body this step
-  bool in_fluid = false;      ///< Swim mode with the body in a swimmable fluid
+  bool valid = true;           ///< false: non-finite or out-of-range input; nothing moved
+  MotionVec3 displacement;     ///< achieved (position after - position before)
+  std::uint8_t hit_wall = 0;   ///< HitAxis bits: a horizontal axis stopped by a box (after step-up)
+  double wall_speed = 0.0;     ///< impact sample: largest speed into a blocking wall, m/s
+  bool hit_ceiling = false;    ///< an upward move stopped by a box
+  bool landed = false;         ///< came down onto a box this step after not being on the ground
+  double landing_speed = 0.0;  ///< impact sample: downward speed at the landing, m/s
+  bool stepped_up = false;     ///< a blocked horizontal move was taken by step-up
+  double step_rise = 0.0;      ///< how much higher the feet ended when stepped_up
+  bool climbing = false;       ///< the climb branch moved the body this step
+  bool in_fluid = false;       ///< Swim mode with the body in a swimmable fluid
   OverrideReport override_report;
 };
 

@@ -46,10 +46,18 @@ inline SinCos det_sin_cos(std::uint16_t angle) {
   }
   SinCos r;
   switch (quadrant) {
-    case 0: r = {s, c}; break;
-    case 1: r = {c, -s}; break;
-    case 2: r = {-s, -c}; break;
-    default: r = {-c, s}; break;
+    case 0:
+      r = {s, c};
+      break;
+    case 1:
+      r = {c, -s};
+      break;
+    case 2:
+      r = {-s, -c};
+      break;
+    default:
+      r = {-c, s};
+      break;
   }
   r.sin = r.sin + 0.0;  // turn -0 into +0 so hashes of results never see a signed zero
   r.cos = r.cos + 0.0;

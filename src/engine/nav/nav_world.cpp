@@ -54,6 +54,7 @@ bool NavWorld::update() {
     const SearchOutcome o = s.result.outcome;
     stats_.nodes_expanded += s.result.expanded;
     ++stats_.searches;
+    stats_.search_us.push_back(s.search_us);
     if (o == SearchOutcome::Found || (o == SearchOutcome::Partial && s.spec.toward)) {
       s.state = RequestState::Ready;
       s.partial = o == SearchOutcome::Partial;
@@ -99,7 +100,10 @@ bool NavWorld::update() {
       AStar& a = *searchers_[static_cast<std::size_t>(worker) % searchers_.size()];
       SearchParams p{sp->spec.start, sp->spec.goal, sp->spec.goal_range, sp->spec.max_nodes,
                      sp->spec.max_distance, sp->spec.toward};
+      const auto t0 = std::chrono::steady_clock::now();
       sp->result = a.run(grid_, p, sp->spec.costs);
+      sp->search_us =
+          std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
       sp->corridor.cells = sp->result.cells;
       sp->corridor.kinds = sp->result.kinds;
       string_pull(grid_, sp->result.cells, sp->result.kinds, sp->corridor.points);

@@ -57,6 +57,7 @@ struct RequestSlot {
   std::uint64_t deliver_tick = 0;   ///< tick at which a finished search is applied
   bool partial = false;
   std::uint64_t epoch = 0;          ///< navigation epoch the search ran against
+  double search_us = 0;             ///< wall time of the search job (not part of any decision)
 };
 
 struct Handle {
@@ -66,6 +67,7 @@ struct Handle {
 
 struct NavStats {
   std::uint64_t searches = 0;
+  std::vector<double> search_us;  ///< wall time of every applied search (for percentiles)
   std::uint64_t nodes_expanded = 0;
   std::uint64_t maintenance_runs = 0;
   double last_maintenance_ms = 0;

@@ -48,16 +48,15 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
            std::abs(c.z - p.goal.z) <= r;
   };
   auto cmp = [](const Open& a, const Open& b) {  // max-heap comparator -> smallest on top
-    if (a.f != b.f) return a.f > b.f;
-    if (a.h != b.h) return a.h > b.h;
-    return a.key > b.key;
+    return a.fh != b.fh ? a.fh > b.fh : a.key > b.key;
   };
+  auto pack = [](std::uint32_t f, std::uint32_t h) { return (std::uint64_t(f) << 32) | h; };
 
   block_for(sc)[si] = 0;
   nodes_.push_back(Node{p.start, sc, 0, 0xFFFFFFFFu, static_cast<std::uint16_t>(si), 0,
                         static_cast<std::uint8_t>(EdgeKind::Start)});
   const std::uint32_t h0 = heuristic(p.start);
-  heap_.push_back(Open{h0, h0, cell_key(p.start), 0});
+  heap_.push_back(Open{pack(h0, h0), cell_key(p.start), 0});
   std::uint32_t best = 0, best_h = h0;
   std::uint32_t found = 0xFFFFFFFFu;
   bool budget_hit = false;
@@ -68,7 +67,8 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
     heap_.pop_back();
     Node& n = nodes_[top.node];
     if (n.closed) continue;
-    if (top.f - top.h != n.g) continue;  // stale duplicate
+    const std::uint32_t top_h = static_cast<std::uint32_t>(top.fh);
+    if (static_cast<std::uint32_t>(top.fh >> 32) - top_h != n.g) continue;  // stale duplicate
     n.closed = 1;
     if (at_goal(n.c)) {
       found = top.node;
@@ -79,9 +79,9 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
       break;
     }
     ++res.expanded;
-    if (top.h < best_h || (top.h == best_h && n.g < nodes_[best].g)) {
+    if (top_h < best_h || (top_h == best_h && n.g < nodes_[best].g)) {
       best = top.node;
-      best_h = top.h;
+      best_h = top_h;
     }
     const Cell c = n.c;
     const std::uint32_t g = n.g;
@@ -110,7 +110,7 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
         m.kind = static_cast<std::uint8_t>(mc.kind);
       }
       const std::uint32_t h = heuristic(t);
-      heap_.push_back(Open{ng + h, h, cell_key(t), id});
+      heap_.push_back(Open{pack(ng + h, h), cell_key(t), id});
       std::push_heap(heap_.begin(), heap_.end(), cmp);
     });
   }

@@ -80,8 +80,8 @@ class AStar {
     std::uint8_t kind;  // EdgeKind entering
   };
   struct Open {
-    std::uint32_t f, h;
-    std::uint64_t key;
+    std::uint64_t fh;   // f << 32 | h
+    std::uint64_t key;  // cell_key
     std::uint32_t node;
   };
   std::uint32_t* block_for(NavChunk* ch);

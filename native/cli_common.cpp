@@ -1,0 +1,114 @@
+#include "cli_common.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+
+#include "engine/nav/world_state.h"
+
+namespace voxnav::cli {
+
+std::string data_dir() {
+  if (const char* env = std::getenv("VOXNAV_DATA_DIR")) return env;
+  return VOXNAV_SOURCE_DATA_DIR;
+}
+
+bool load_world(World& world, const std::string& path, native::WorldLoadReport& report,
+                double* nav_build_ms) {
+  detail::WorldState& st = world.internal();
+  std::string msg;
+  if (native::load_minecraft_registry_files(data_dir() + "/blocks", st.registry, st.blocks, msg) !=
+      Status::Ok) {
+    std::fprintf(stderr, "voxnav: cannot load the block registry from %s/blocks: %s\n",
+                 data_dir().c_str(), msg.c_str());
+    return false;
+  }
+  const Status s = native::load_world_file(path, st.blocks, st.space, report);
+  if (s != Status::Ok) {
+    std::fprintf(stderr, "voxnav: cannot load world %s: %s (%s)\n", path.c_str(),
+                 report.message.c_str(), status_name(s));
+    return false;
+  }
+  if (report.unknown_blocks) {
+    std::string names;
+    for (const std::string& n : report.unknown_names) names += (names.empty() ? "" : ", ") + n;
+    std::fprintf(stderr,
+                 "voxnav: warning: %llu cells had unknown block names and load as solid full "
+                 "blocks (%s)\n",
+                 static_cast<unsigned long long>(report.unknown_blocks), names.c_str());
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  world.update();
+  if (nav_build_ms)
+    *nav_build_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return true;
+}
+
+bool parse_cell(const std::string& s, CellPos& out) {
+  long v[3];
+  const char* p = s.c_str();
+  for (int i = 0; i < 3; ++i) {
+    char* end = nullptr;
+    v[i] = std::strtol(p, &end, 10);
+    if (end == p) return false;
+    if (i < 2) {
+      if (*end != ',') return false;
+      p = end + 1;
+    } else if (*end != '\0') {
+      return false;
+    }
+    if (v[i] < -(1L << 30) || v[i] > (1L << 30)) return false;
+  }
+  out = CellPos{static_cast<std::int32_t>(v[0]), static_cast<std::int32_t>(v[1]),
+                static_cast<std::int32_t>(v[2])};
+  return true;
+}
+
+bool add_profile(World& world, const std::string& file, ProfileId& id) {
+  Profile p;
+  std::string err, warn;
+  if (!file.empty()) {
+    std::vector<std::uint8_t> bytes;
+    if (native::read_file_bytes(file, bytes, err) != Status::Ok) {
+      std::fprintf(stderr, "voxnav: cannot read profile %s: %s\n", file.c_str(), err.c_str());
+      return false;
+    }
+    const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    if (parse_profile_json(text, p, &err, &warn, file) != Status::Ok) {
+      std::fprintf(stderr, "voxnav: %s\n", err.c_str());
+      return false;
+    }
+    if (!warn.empty()) std::fprintf(stderr, "voxnav: warning: %s\n", warn.c_str());
+  }
+  if (world.add_profile(p, &id, &err) != Status::Ok) {
+    std::fprintf(stderr, "voxnav: %s\n", err.c_str());
+    return false;
+  }
+  return true;
+}
+
+double percentile(std::vector<double> v, double p) {
+  if (v.empty()) return 0.0;
+  std::sort(v.begin(), v.end());
+  const double rank = p / 100.0 * static_cast<double>(v.size() - 1);
+  const std::size_t i = static_cast<std::size_t>(rank);
+  const double f = rank - static_cast<double>(i);
+  return i + 1 < v.size() ? v[i] * (1 - f) + v[i + 1] * f : v[i];
+}
+
+std::string json_escape(const std::string& s) {
+  std::string o;
+  for (char c : s) {
+    if (c == '"' || c == '\\') o += '\\', o += c;
+    else if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      o += buf;
+    } else o += c;
+  }
+  return o;
+}
+
+}  // namespace voxnav::cli

@@ -1,0 +1,35 @@
+// Shared pieces of the voxnav command-line tool: argument parsing, world loading, output.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "voxnav/world.h"
+#include "world_files.h"
+
+namespace voxnav::cli {
+
+/// Directory holding data/blocks and data/worlds: $VOXNAV_DATA_DIR, else the source tree's data/.
+std::string data_dir();
+
+/// Loads the block registry (data/blocks) and a world file into `world`, then builds navigation.
+/// Prints errors to stderr; returns false on failure.
+bool load_world(World& world, const std::string& path, native::WorldLoadReport& report,
+                double* nav_build_ms);
+
+/// Parses "X,Y,Z".
+bool parse_cell(const std::string& s, CellPos& out);
+
+/// Adds the default walker profile, or the profile in a JSON file.
+bool add_profile(World& world, const std::string& file, ProfileId& id);
+
+/// Percentile (0..100) of a list (sorted copy), 0 for an empty list.
+double percentile(std::vector<double> v, double p);
+
+std::string json_escape(const std::string& s);
+
+int cmd_run(int argc, char** argv);
+int cmd_route(int argc, char** argv);
+int cmd_scen(int argc, char** argv);
+
+}  // namespace voxnav::cli

@@ -1,0 +1,277 @@
+// voxnav run [WORLD]: the main job. Walker agents go to random reachable goals (again on arrival)
+// on a real world at 20 Hz while blocks change near their corridors; prints a summary.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli_common.h"
+#include "engine/nav/world_state.h"
+#include "thread_pool.h"
+
+namespace voxnav::cli {
+
+namespace {
+
+/// splitmix64: a tiny deterministic generator (same numbers on every platform).
+struct Rng {
+  std::uint64_t s;
+  std::uint64_t next() {
+    std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  int below(int n) { return static_cast<int>(next() % static_cast<std::uint64_t>(n)); }
+};
+
+struct Options {
+  std::string world;
+  int agents = 200;
+  int ticks = 1200;
+  std::uint64_t seed = 1;
+  double edits_per_second = 2.0;
+  int threads = 2;
+  bool json = false;
+};
+
+std::uint64_t fnv(std::uint64_t h, const void* data, std::size_t n) {
+  const auto* p = static_cast<const unsigned char*>(data);
+  for (std::size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 0x100000001B3ull;
+  return h;
+}
+
+}  // namespace
+
+int cmd_run(int argc, char** argv) {
+  Options o;
+  for (int i = 0; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto next = [&](double& v, double lo, double hi) {
+      if (i + 1 >= argc) return false;
+      char* end = nullptr;
+      v = std::strtod(argv[++i], &end);
+      return *end == '\0' && v >= lo && v <= hi;
+    };
+    double v = 0;
+    if (a == "--agents") {
+      if (!next(v, 0, 100000)) return std::fprintf(stderr, "voxnav run: --agents expects 0..100000\n"), 2;
+      o.agents = static_cast<int>(v);
+    } else if (a == "--ticks") {
+      if (!next(v, 0, 10000000)) return std::fprintf(stderr, "voxnav run: --ticks expects 0..10^7\n"), 2;
+      o.ticks = static_cast<int>(v);
+    } else if (a == "--seed") {
+      if (!next(v, 0, 1e15)) return std::fprintf(stderr, "voxnav run: --seed expects a non-negative integer\n"), 2;
+      o.seed = static_cast<std::uint64_t>(v);
+    } else if (a == "--edits-per-second") {
+      if (!next(v, 0, 10000)) return std::fprintf(stderr, "voxnav run: --edits-per-second expects 0..10000\n"), 2;
+      o.edits_per_second = v;
+    } else if (a == "--threads") {
+      if (!next(v, 0, 3)) return std::fprintf(stderr, "voxnav run: --threads expects 0..3 (0 = synchronous)\n"), 2;
+      o.threads = static_cast<int>(v);
+    } else if (a == "--json") {
+      o.json = true;
+    } else if (o.world.empty() && a[0] != '-') {
+      o.world = a;
+    } else {
+      std::fprintf(stderr, "voxnav run: unexpected argument '%s'\n", a.c_str());
+      return 2;
+    }
+  }
+  if (o.world.empty()) o.world = data_dir() + "/worlds/r.0.-1.mca";  // Minecraft 1.16, 253 full chunks
+
+  std::unique_ptr<native::ThreadPool> pool;
+  if (o.threads > 0) pool = std::make_unique<native::ThreadPool>(o.threads);
+  World world(WorldDef{pool.get(), 0});
+  native::WorldLoadReport report;
+  double build_ms = 0;
+  const auto load0 = std::chrono::steady_clock::now();
+  if (!load_world(world, o.world, report, &build_ms)) return 1;
+  const double load_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - load0).count() - build_ms;
+  ProfileId prof;
+  if (!add_profile(world, "", prof)) return 1;
+  detail::WorldState& st = world.internal();
+  detail::NavWorld& nav = *st.walker;
+
+  // Spawn cells: standable cells of islands big enough to walk around in (deterministic order).
+  std::vector<detail::Cell> spawn;
+  for (const detail::NavChunk* ch : nav.grid().ordered_chunks()) {
+    if (ch->uniform || !ch->scc) continue;
+    for (int i = 0; i < detail::kChunkCells; ++i)
+      if (ch->scc[i] && nav.islands().size_of(ch->scc[i]) >= 500) spawn.push_back(detail::cell_of(ch, i));
+  }
+  if (spawn.empty() && o.agents > 0) {
+    std::fprintf(stderr, "voxnav run: the world has no island of 500+ standable cells to spawn agents in\n");
+    return 1;
+  }
+  Rng rng{o.seed * 0x2545F4914F6CDD1Dull + 1};
+  std::uint16_t stone = 0;
+  (void)world.block_value("stone", &stone);
+
+  std::vector<AgentId> agents;
+  for (int i = 0; i < o.agents; ++i) {
+    const detail::Cell c = spawn[static_cast<std::size_t>(rng.next() % spawn.size())];
+    double feet = 0;
+    (void)world.standing_height(prof, CellPos{c.x, c.y, c.z}, &feet);
+    AgentId id;
+    if (world.add_agent(AgentDef{prof, Vec3{c.x + 0.5, feet, c.z + 0.5}}, &id) == Status::Ok) agents.push_back(id);
+  }
+
+  std::uint64_t reach_yes = 0, reach_no = 0, reach_unknown = 0, goals = 0, goal_misses = 0;
+  // A goal: a random standable cell within 40 cells (x/z) that reachability says Yes to.
+  auto pick_goal = [&](AgentId id) {
+    AgentState s;
+    if (world.agent_state(id, &s) != Status::Ok) return;
+    const detail::Cell from{static_cast<std::int32_t>(std::floor(s.feet.x)),
+                            static_cast<std::int32_t>(std::floor(s.feet.y + 1e-3)),
+                            static_cast<std::int32_t>(std::floor(s.feet.z))};
+    for (int attempt = 0; attempt < 24; ++attempt) {
+      const int gx = from.x + rng.below(81) - 40, gz = from.z + rng.below(81) - 40;
+      // Every standable cell of the column within 8 cells of the agent's height, top down.
+      for (int gy = from.y + 8; gy >= from.y - 8; --gy) {
+        const detail::Cell g{gx, gy, gz};
+        if (!nav.grid().standable(g)) continue;
+        const Reach r = world.reachable(prof, CellPos{from.x, from.y, from.z}, CellPos{g.x, g.y, g.z});
+        if (r.answer == ReachAnswer::Yes) ++reach_yes;
+        else if (r.answer == ReachAnswer::No) ++reach_no;
+        else ++reach_unknown;
+        if (r.answer == ReachAnswer::Yes) {
+          (void)world.set_agent_goal(id, CellPos{g.x, g.y, g.z});
+          ++goals;
+          return;
+        }
+      }
+    }
+    ++goal_misses;  // tries again next tick
+  };
+  for (AgentId id : agents) pick_goal(id);
+
+  const double dt = 1.0 / 20.0;
+  double edit_budget = 0;
+  std::uint64_t edits = 0, stuck_events = 0, failed_events = 0;
+  std::vector<double> tick_ms;
+  tick_ms.reserve(static_cast<std::size_t>(o.ticks));
+  std::vector<std::string> stuck_reasons;
+  std::vector<AgentMode> last_mode(agents.size(), AgentMode::Planning);
+  for (int t = 0; t < o.ticks; ++t) {
+    // Random edits near corridors: block a corridor cell, or dig out the ground under one.
+    edit_budget += o.edits_per_second * dt;
+    while (edit_budget >= 1.0 && !agents.empty()) {
+      edit_budget -= 1.0;
+      const AgentId id = agents[static_cast<std::size_t>(rng.below(static_cast<int>(agents.size())))];
+      const detail::AgentRecord* a = st.agents.get(detail::AgentSlot{id.index, id.generation});
+      if (!a || a->corridor.cells.empty()) continue;
+      const detail::Cell c = a->corridor.cells[static_cast<std::size_t>(rng.below(static_cast<int>(a->corridor.cells.size())))];
+      const detail::Cell e{c.x + rng.below(3) - 1, c.y + (rng.below(2) ? 0 : -1), c.z + rng.below(3) - 1};
+      const std::uint16_t value = e.y == c.y ? stone : 0;
+      if (world.set_block(CellPos{e.x, e.y, e.z}, value) == Status::Ok) ++edits;
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    (void)world.tick(dt);
+    tick_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    for (std::size_t i = 0; i < agents.size(); ++i) {
+      AgentState s;
+      if (world.agent_state(agents[i], &s) != Status::Ok) continue;
+      if (s.mode != last_mode[i]) {
+        if (s.mode == AgentMode::Stuck) {
+          ++stuck_events;
+          std::string why;
+          (void)world.agent_reason(agents[i], &why);
+          if (stuck_reasons.size() < 10) stuck_reasons.push_back("agent " + std::to_string(i) + ": " + why);
+        }
+        if (s.mode == AgentMode::Failed) ++failed_events;
+        last_mode[i] = s.mode;
+      }
+      if (s.mode == AgentMode::Arrived || s.mode == AgentMode::Failed || s.mode == AgentMode::Idle ||
+          s.mode == AgentMode::Stuck)
+        pick_goal(agents[i]);
+    }
+  }
+
+  // Summary.
+  std::uint64_t arrivals = 0, replans = 0, requests = 0, hash = 0xcbf29ce484222325ull;
+  int agents_arrived = 0, stuck_now = 0, arrived_twice = 0;
+  std::vector<std::string> stuck_now_reasons;
+  for (std::size_t i = 0; i < agents.size(); ++i) {
+    AgentState s;
+    if (world.agent_state(agents[i], &s) != Status::Ok) continue;
+    arrivals += s.arrivals;
+    replans += s.replans;
+    requests += s.requests;
+    agents_arrived += s.arrivals > 0;
+    arrived_twice += s.arrivals > 1;
+    if (s.mode == AgentMode::Stuck) {
+      ++stuck_now;
+      std::string why;
+      (void)world.agent_reason(agents[i], &why);
+      stuck_now_reasons.push_back("agent " + std::to_string(i) + ": " + why);
+    }
+    hash = fnv(hash, &s.feet, sizeof s.feet);
+    hash = fnv(hash, &s.arrivals, sizeof s.arrivals);
+  }
+  const WorldStats ws = world.stats();
+  const std::span<const double> times = world.search_times_us();
+  const std::vector<double> search_us(times.begin(), times.end());
+  double tick_sum = 0;
+  for (double x : tick_ms) tick_sum += x;
+  const double tick_mean = tick_ms.empty() ? 0 : tick_sum / tick_ms.size();
+  if (o.json) {
+    std::printf("{\"world\":\"%s\",\"format\":\"%s\",\"chunks\":%zu,\"unknown_blocks\":%llu,"
+                "\"load_ms\":%.1f,\"nav_build_ms\":%.1f,\"standable_cells\":%llu,\"islands\":%llu,"
+                "\"agents\":%zu,\"ticks\":%d,\"seed\":%llu,\"edits\":%llu,\"requests\":%llu,"
+                "\"reach\":{\"yes\":%llu,\"no\":%llu,\"unknown\":%llu},\"goals\":%llu,"
+                "\"searches\":%llu,\"nodes_expanded\":%llu,\"search_us_p50\":%.1f,\"search_us_p99\":%.1f,"
+                "\"arrivals\":%llu,\"agents_arrived\":%d,\"agents_arrived_twice\":%d,\"replans\":%llu,"
+                "\"stuck_events\":%llu,\"stuck_now\":%d,\"failed_events\":%llu,"
+                "\"tick_ms_mean\":%.3f,\"tick_ms_p99\":%.3f,\"state_hash\":\"%016llx\",\"stuck\":[",
+                json_escape(o.world).c_str(), report.format.c_str(), report.chunks_loaded,
+                static_cast<unsigned long long>(report.unknown_blocks), load_ms, build_ms,
+                static_cast<unsigned long long>(ws.standable_cells), static_cast<unsigned long long>(ws.islands),
+                agents.size(), o.ticks, static_cast<unsigned long long>(o.seed),
+                static_cast<unsigned long long>(edits), static_cast<unsigned long long>(requests),
+                static_cast<unsigned long long>(reach_yes), static_cast<unsigned long long>(reach_no),
+                static_cast<unsigned long long>(reach_unknown), static_cast<unsigned long long>(goals),
+                static_cast<unsigned long long>(ws.searches), static_cast<unsigned long long>(ws.nodes_expanded),
+                percentile(search_us, 50), percentile(search_us, 99), static_cast<unsigned long long>(arrivals),
+                agents_arrived, arrived_twice, static_cast<unsigned long long>(replans),
+                static_cast<unsigned long long>(stuck_events), stuck_now,
+                static_cast<unsigned long long>(failed_events), tick_mean, percentile(tick_ms, 99),
+                static_cast<unsigned long long>(hash));
+    for (std::size_t i = 0; i < stuck_now_reasons.size(); ++i)
+      std::printf("%s\"%s\"", i ? "," : "", json_escape(stuck_now_reasons[i]).c_str());
+    std::printf("]}\n");
+  } else {
+    std::printf("world        %s (%s): %zu chunks, loaded in %.0f ms, navigation built in %.0f ms\n",
+                o.world.c_str(), report.format.c_str(), report.chunks_loaded, load_ms, build_ms);
+    std::printf("navigation   %llu standable cells, %llu islands\n",
+                static_cast<unsigned long long>(ws.standable_cells), static_cast<unsigned long long>(ws.islands));
+    std::printf("run          %zu agents, %d ticks (%.1f s at 20 Hz), seed %llu, %llu block edits\n",
+                agents.size(), o.ticks, o.ticks * dt, static_cast<unsigned long long>(o.seed),
+                static_cast<unsigned long long>(edits));
+    std::printf("reachable    yes %llu, no %llu, unknown %llu (goal picks: %llu, misses %llu)\n",
+                static_cast<unsigned long long>(reach_yes), static_cast<unsigned long long>(reach_no),
+                static_cast<unsigned long long>(reach_unknown), static_cast<unsigned long long>(goals),
+                static_cast<unsigned long long>(goal_misses));
+    std::printf("requests     %llu (searches %llu), nodes expanded %llu, search time p50 %.1f us, p99 %.1f us\n",
+                static_cast<unsigned long long>(requests), static_cast<unsigned long long>(ws.searches),
+                static_cast<unsigned long long>(ws.nodes_expanded), percentile(search_us, 50),
+                percentile(search_us, 99));
+    std::printf("agents       arrivals %llu, arrived at least once %d, twice or more %d, replans %llu\n",
+                static_cast<unsigned long long>(arrivals), agents_arrived, arrived_twice,
+                static_cast<unsigned long long>(replans));
+    std::printf("stuck        %llu stuck events, %d stuck at the end, %llu failed requests\n",
+                static_cast<unsigned long long>(stuck_events), stuck_now,
+                static_cast<unsigned long long>(failed_events));
+    for (const std::string& r : stuck_reasons) std::printf("  %s\n", r.c_str());
+    std::printf("tick         mean %.3f ms, p99 %.3f ms, max %.3f ms (wall time)\n", tick_mean,
+                percentile(tick_ms, 99), tick_ms.empty() ? 0.0 : *std::max_element(tick_ms.begin(), tick_ms.end()));
+    std::printf("state hash   %016llx (same seed, same hash)\n", static_cast<unsigned long long>(hash));
+  }
+  return 0;
+}
+
+}  // namespace voxnav::cli

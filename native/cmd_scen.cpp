@@ -1,0 +1,114 @@
+// voxnav scen MAP SCEN: Moving AI benchmark rows solved by a walker on the voxel version of the map.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <string>
+
+#include "cli_common.h"
+#include "engine/io/movingai.h"
+#include "engine/nav/world_state.h"
+
+namespace voxnav::cli {
+
+int cmd_scen(int argc, char** argv) {
+  std::string map_path, scen_path;
+  bool json = false;
+  for (int i = 0; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--json") json = true;
+    else if (map_path.empty()) map_path = a;
+    else if (scen_path.empty()) scen_path = a;
+    else {
+      std::fprintf(stderr, "voxnav scen: unexpected argument '%s'\n", a.c_str());
+      return 2;
+    }
+  }
+  if (scen_path.empty()) {
+    std::fprintf(stderr, "usage: voxnav scen MAP SCEN [--json]\n");
+    return 2;
+  }
+  World world;
+  native::WorldLoadReport report;
+  double build_ms = 0;
+  if (!load_world(world, map_path, report, &build_ms)) return 1;
+  std::vector<std::uint8_t> bytes;
+  std::string msg;
+  if (native::read_file_bytes(scen_path, bytes, msg) != Status::Ok) {
+    std::fprintf(stderr, "voxnav scen: cannot read %s: %s\n", scen_path.c_str(), msg.c_str());
+    return 1;
+  }
+  std::vector<detail::MovingAiScenario> rows;
+  if (detail::parse_movingai_scen(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()),
+                                  rows, msg) != Status::Ok) {
+    std::fprintf(stderr, "voxnav scen: %s: %s\n", scen_path.c_str(), msg.c_str());
+    return 1;
+  }
+  detail::NavWorld& nav = *world.internal().walker;
+  struct Bucket {
+    int rows = 0, passed = 0;
+    double ms = 0;
+    std::uint64_t expanded = 0;
+  };
+  std::map<int, Bucket> buckets;
+  int passed = 0, failed = 0;
+  std::uint64_t expanded = 0;
+  double total_ms = 0;
+  for (const detail::MovingAiScenario& r : rows) {
+    detail::RequestSpec spec;
+    spec.start = detail::Cell{r.start_x, detail::kMovingAiStandY, r.start_y};
+    spec.goal = detail::Cell{r.goal_x, detail::kMovingAiStandY, r.goal_y};
+    spec.max_nodes = 100000000;
+    const auto t0 = std::chrono::steady_clock::now();
+    const detail::Reach reach = nav.reachable(spec.start, spec.goal);
+    const detail::SearchResult res = nav.search_now(spec);
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    const double len = detail::path_length_xz(res.cells);
+    const bool ok = res.outcome == detail::SearchOutcome::Found &&
+                    reach.answer == detail::ReachAnswer::Yes &&
+                    std::fabs(len - r.optimal) <= 1e-4 * std::max(1.0, r.optimal);
+    Bucket& b = buckets[r.bucket];
+    ++b.rows;
+    b.ms += ms;
+    b.expanded += res.expanded;
+    total_ms += ms;
+    expanded += res.expanded;
+    if (ok) {
+      ++passed;
+      ++b.passed;
+    } else {
+      ++failed;
+      if (failed <= 10)
+        std::fprintf(stderr, "FAIL bucket %d: (%d,%d) -> (%d,%d): optimal %.8f, got %.8f (%s, reach %d)\n",
+                     r.bucket, r.start_x, r.start_y, r.goal_x, r.goal_y, r.optimal, len,
+                     res.outcome == detail::SearchOutcome::Found ? "found" : "not found",
+                     static_cast<int>(reach.answer));
+    }
+  }
+  const double mexp = total_ms > 0 ? static_cast<double>(expanded) / total_ms / 1000.0 : 0.0;
+  if (json) {
+    std::printf("{\"map\":\"%s\",\"rows\":%zu,\"passed\":%d,\"failed\":%d,\"nav_build_ms\":%.3f,"
+                "\"mean_ms\":%.5f,\"nodes_expanded\":%llu,\"mexp_per_s\":%.3f,\"buckets\":[",
+                json_escape(map_path).c_str(), rows.size(), passed, failed, build_ms,
+                rows.empty() ? 0.0 : total_ms / rows.size(), static_cast<unsigned long long>(expanded), mexp);
+    bool first = true;
+    for (const auto& [k, b] : buckets) {
+      std::printf("%s{\"bucket\":%d,\"rows\":%d,\"passed\":%d,\"mean_ms\":%.5f}", first ? "" : ",", k,
+                  b.rows, b.passed, b.ms / b.rows);
+      first = false;
+    }
+    std::printf("]}\n");
+  } else {
+    std::printf("map %s: %zu rows, navigation built in %.1f ms\n", map_path.c_str(), rows.size(), build_ms);
+    std::printf("bucket  rows  passed  mean ms  mean nodes\n");
+    for (const auto& [k, b] : buckets)
+      std::printf("%6d %5d %7d %8.3f %11.0f\n", k, b.rows, b.passed, b.ms / b.rows,
+                  static_cast<double>(b.expanded) / b.rows);
+    std::printf("search: %.3f ms per row, %.2f M node expansions/s\n",
+                rows.empty() ? 0.0 : total_ms / rows.size(), mexp);
+    std::printf("%d passed, %d failed\n", passed, failed);
+  }
+  return failed == 0 ? 0 : 1;
+}
+
+}  // namespace voxnav::cli

@@ -1,0 +1,30 @@
+// voxnav - small value types shared by the public API.
+#pragma once
+#include <cstdint>
+
+namespace voxnav {
+
+/// An integer cell (block) position: x east, y up, z south. One cell = one block = cell_size
+/// metres (1 for Minecraft-like worlds). |x|, |z| < 2^25 and |y| < 2^20.
+struct CellPos {
+  std::int32_t x = 0, y = 0, z = 0;
+  friend bool operator==(const CellPos&, const CellPos&) = default;
+};
+
+/// A chunk position: cell >> 4 on each axis (chunks are 16 x 16 x 16 cells).
+struct ChunkPos {
+  std::int32_t x = 0, y = 0, z = 0;
+  friend bool operator==(const ChunkPos&, const ChunkPos&) = default;
+};
+
+/// A position in metres (cells when cell_size is 1). Agent and waypoint positions are feet
+/// positions: the centre of the bottom of the body box.
+struct Vec3 {
+  double x = 0, y = 0, z = 0;
+};
+
+/// Cells per chunk edge, and values per chunk array (index x + 16 * (z + 16 * y)).
+inline constexpr int kChunkEdge = 16;
+inline constexpr int kChunkValues = 16 * 16 * 16;
+
+}  // namespace voxnav

@@ -1,0 +1,241 @@
+// voxnav - the World: one space's block mirror, its navigation, path requests and agents.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "voxnav/executor.h"
+#include "voxnav/profile.h"
+#include "voxnav/status.h"
+#include "voxnav/types.h"
+
+namespace voxnav {
+
+namespace detail {
+struct WorldState;
+}
+
+/// Identifies a profile added to a World (index order of add_profile).
+struct ProfileId {
+  std::uint32_t index = 0xFFFFFFFFu;
+};
+
+/// Opaque, generation-checked handle of a path request. Passed by value; a released handle (or
+/// one whose slot was reused) is rejected with Status::StaleHandle.
+struct PathHandle {
+  std::uint32_t index = 0;
+  std::uint32_t generation = 0;  ///< 0 is never valid
+};
+
+/// Opaque, generation-checked agent id.
+struct AgentId {
+  std::uint32_t index = 0;
+  std::uint32_t generation = 0;  ///< 0 is never valid
+};
+
+/// Answer of a reachability query. `No` is never wrong for the profile's class; `Unknown` says
+/// why it cannot answer (the search decides). Store `epoch` with a give-up and ask again once
+/// World::nav_epoch() has moved on.
+enum class ReachAnswer : std::uint8_t { Yes, No, Unknown };
+enum class ReachReason : std::uint8_t {
+  None,               ///< Yes or No
+  NotLoaded,          ///< a cell's chunk is not loaded (or out of range)
+  StartNotStandable,  ///< the start cell is not standable for the class
+  GoalNotStandable,   ///< the goal cell is not standable for the class
+  DoorGated,
+  ProfileRestricted,
+  FlightSearch,
+};
+struct Reach {
+  ReachAnswer answer = ReachAnswer::Unknown;
+  ReachReason reason = ReachReason::None;
+  std::uint64_t epoch = 0;
+};
+const char* reach_answer_name(ReachAnswer a) noexcept;
+const char* reach_reason_name(ReachReason r) noexcept;
+
+/// A path request. Goal: the cell `goal`, or any cell within `goal_range` cells of it on every
+/// axis. `toward`: a route that gets as close as the search budget allows is a success (partial).
+struct NavRequest {
+  ProfileId profile;
+  CellPos start;  ///< a standable cell (feet cell)
+  CellPos goal;
+  int goal_range = 0;  ///< 0 .. 64 cells
+  bool toward = false;
+};
+
+enum class PathState : std::uint8_t { Searching, Ready, Failed };
+enum class PathFailure : std::uint8_t {
+  None, Unreachable, NoPath, BudgetExhausted, BadStart, BadGoal, NotLoaded
+};
+struct PathStatus {
+  PathState state = PathState::Failed;
+  PathFailure failure = PathFailure::None;
+  bool partial = false;           ///< Ready with a route that stops short (request_toward)
+  std::uint32_t cost = 0;         ///< integer cost: 10000 per cell, 14142 per diagonal, + extras
+  std::uint32_t nodes_expanded = 0;
+  std::uint32_t cell_count = 0;   ///< cells of the search path
+  std::uint32_t waypoint_count = 0;
+};
+const char* path_state_name(PathState s) noexcept;
+const char* path_failure_name(PathFailure f) noexcept;
+
+/// Edge kinds of moves and corridor waypoints.
+enum class EdgeKind : std::uint8_t { Start = 0, Walk, StepUp, StepDown, Jump, Drop, GapJump, Climb, Swim, Door, Fly };
+const char* edge_kind_name(EdgeKind k) noexcept;
+
+/// One corridor waypoint: a feet position in metres and the kind of edge that reaches it.
+struct Waypoint {
+  Vec3 position;
+  EdgeKind kind = EdgeKind::Walk;
+  CellPos cell;
+};
+/// One cell of a search path with the kind of the edge entering it.
+struct PathCell {
+  CellPos cell;
+  EdgeKind kind = EdgeKind::Walk;
+};
+
+/// Agent states. Stuck and Failed come with a reason (World::agent_reason).
+enum class AgentMode : std::uint8_t { Idle, Planning, Moving, Arrived, Failed, Stuck };
+const char* agent_mode_name(AgentMode m) noexcept;
+
+struct AgentDef {
+  ProfileId profile;
+  Vec3 feet;  ///< initial feet position, metres
+};
+struct AgentState {
+  AgentMode mode = AgentMode::Idle;
+  Vec3 feet;
+  Vec3 velocity;
+  bool on_ground = false;
+  std::uint32_t corridor_epoch = 0;  ///< changes when the corridor is installed or replaced
+  std::uint32_t next_waypoint = 0;
+  std::uint32_t arrivals = 0, replans = 0, requests = 0;
+  PathFailure failure = PathFailure::None;
+};
+
+/// How a World runs its jobs.
+struct WorldDef {
+  /// Where searches run; null = synchronously at dispatch. Not owned; must outlive the World.
+  Executor* executor = nullptr;
+  /// > 0: lockstep mode, every search result is applied exactly this many ticks after dispatch.
+  /// 0: results are applied at the next update. Both are deterministic whatever the executor.
+  int lockstep_delay = 0;
+};
+
+/// Navigation statistics since the World was made.
+struct WorldStats {
+  std::uint64_t searches = 0;
+  std::uint64_t nodes_expanded = 0;
+  std::uint64_t maintenance_runs = 0;
+  double last_maintenance_ms = 0;
+  std::uint64_t standable_cells = 0;
+  std::uint64_t islands = 0;
+};
+
+/// One space (a world or dimension): the host's block mirror, walker navigation, requests and
+/// agents. Not thread-safe: call it from one thread; searches run on the executor.
+///
+/// The usual loop, once per tick (20 Hz): edit blocks as the game does, then `tick(dt)`, then
+/// read agent states and corridors.
+class World {
+ public:
+  explicit World(const WorldDef& def = {});
+  ~World();
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
+
+  // ---- block registry ----
+  /// Loads the Minecraft block registry from minecraft-data JSON (blocks.pc-1.21.1.json and
+  /// blockCollisionShapes.pc-1.20.5.json, see docs/formats.md): one value per block state.
+  /// Only allowed before any chunk is loaded (else Busy). BadFormat with `error` on bad JSON.
+  Status load_minecraft_blocks(std::span<const std::uint8_t> blocks_json,
+                               std::span<const std::uint8_t> shapes_json, std::string* error = nullptr);
+  /// Value of a block state written "name[prop=value,...]" (namespace optional). Unknown names
+  /// give the fallback value (a solid full block) and NotFound.
+  Status block_value(std::string_view state, std::uint16_t* value) const;
+  /// Number of registry values.
+  std::size_t block_count() const;
+
+  // ---- chunks and edits (all recorded in the change log) ----
+  /// Loads a chunk from kChunkValues values (index x + 16 * (z + 16 * y)). InvalidArgument when
+  /// the count is wrong, OutOfRange for a value not in the registry or a position out of range.
+  Status load_chunk(ChunkPos pos, std::span<const std::uint16_t> values);
+  /// NotLoaded when the chunk is not loaded.
+  Status unload_chunk(ChunkPos pos);
+  /// OutOfRange (cell or value), NotLoaded (chunk not loaded).
+  Status set_block(CellPos cell, std::uint16_t value);
+  /// Sets every block of the inclusive box (at most 2^24 cells; every chunk loaded).
+  Status set_box(CellPos min, CellPos max, std::uint16_t value);
+  /// Block value of a cell; NotLoaded when its chunk is not loaded.
+  Status get_block(CellPos cell, std::uint16_t* value) const;
+
+  // ---- profiles ----
+  /// Adds a validated profile (see validate_profile). Unsupported for classes other than walker
+  /// in this build; InvalidArgument with `error` for a bad profile or a duplicate id.
+  Status add_profile(const Profile& profile, ProfileId* id, std::string* error = nullptr);
+  Status find_profile(std::string_view id, ProfileId* out) const;
+
+  // ---- navigation ----
+  /// Brings navigation up to date with the change log, applies finished searches (in request
+  /// order) and dispatches new ones. tick() calls it; call it yourself when not using agents.
+  void update();
+  /// Navigation epoch: advances whenever an update changed navigation data.
+  std::uint64_t nav_epoch() const;
+  /// Constant-time reachability for the profile's class (see Reach).
+  Reach reachable(ProfileId profile, CellPos from, CellPos goal) const;
+  /// Whether a body of the profile's class can stand with its feet in `cell`.
+  bool is_standable(ProfileId profile, CellPos cell) const;
+  /// Feet height (metres) of a standable cell, or NotLoaded / NotFound.
+  Status standing_height(ProfileId profile, CellPos cell, double* feet_y) const;
+  /// Nearest standable cell to `near` within `radius` cells (search order: distance, then y, z,
+  /// x); NotFound when none.
+  Status nearest_standable(ProfileId profile, CellPos near, int radius, CellPos* out) const;
+
+  /// Starts a path request; never blocks. A reachability No fails the handle at once
+  /// (PathFailure::Unreachable) without a search. InvalidArgument for a bad profile or range.
+  Status request(const NavRequest& req, PathHandle* out);
+  /// StaleHandle for a released or unknown handle.
+  Status status(PathHandle h, PathStatus* out) const;
+  /// Copies up to `capacity` waypoints of a Ready request; `count` gets the total.
+  Status corridor(PathHandle h, Waypoint* out, std::size_t capacity, std::size_t* count) const;
+  /// Copies up to `capacity` path cells of a Ready request; `count` gets the total.
+  Status path_cells(PathHandle h, PathCell* out, std::size_t capacity, std::size_t* count) const;
+  /// Frees a handle (its slot is reused with a new generation).
+  Status release(PathHandle h);
+
+  // ---- agents ----
+  /// Adds an agent whose body stands at `def.feet`. InvalidArgument for a bad profile or
+  /// non-finite position.
+  Status add_agent(const AgentDef& def, AgentId* out);
+  Status remove_agent(AgentId id);
+  /// Sends an agent to a goal cell (the search starts at the next tick).
+  Status set_agent_goal(AgentId id, CellPos goal);
+  Status agent_state(AgentId id, AgentState* out) const;
+  /// Reason text of a Stuck or Failed agent (empty otherwise).
+  Status agent_reason(AgentId id, std::string* out) const;
+  /// Waypoints of the agent's current corridor.
+  Status agent_corridor(AgentId id, Waypoint* out, std::size_t capacity, std::size_t* count) const;
+  Status teleport_agent(AgentId id, Vec3 feet);
+
+  /// One simulation tick: update(), then every agent follows its corridor and moves with the
+  /// shared integrator. dt in seconds (0 < dt <= 1).
+  Status tick(double dt);
+
+  WorldStats stats() const;
+  /// Wall time (microseconds) of every search applied so far (for percentiles; timing only).
+  std::span<const double> search_times_us() const;
+
+  /// Engine internals for voxnav's own tools (loaders, CLI, tests). Not a stable API.
+  detail::WorldState& internal() { return *state_; }
+  const detail::WorldState& internal() const { return *state_; }
+
+ private:
+  std::unique_ptr<detail::WorldState> state_;
+};
+
+}  // namespace voxnav

@@ -1,0 +1,380 @@
+#include "voxnav/world.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "engine/nav/class_envelopes.h"
+#include "engine/nav/world_state.h"
+
+namespace voxnav {
+
+using detail::Cell;
+
+namespace detail {
+
+ClassEnvelope walker_envelope() {
+  const ClassLimits& l = class_limits(MovementClass::Walker);
+  ClassEnvelope e;
+  e.half_width_q = static_cast<int>(std::ceil(l.width * 0.5 * kHeightUnits - 1e-9));
+  e.height_q = static_cast<int>(std::ceil(l.height * kHeightUnits - 1e-9));
+  e.step_q = static_cast<int>(std::floor(l.step_height * kHeightUnits + 1e-9));
+  e.jump_q = static_cast<int>(std::floor(l.jump_apex * kHeightUnits + 1e-9));
+  e.max_drop = l.max_drop;
+  return e;
+}
+
+AgentMotion compile_profile(const Profile& p) {
+  AgentMotion m;
+  m.body.width = p.width;
+  m.body.height = p.height;
+  m.body.step_height = p.step_height;
+  m.body.jump_velocity = jump_velocity_for_apex(m.body.gravity, p.jump_apex);
+  m.body.climb_speed = p.can_climb ? p.climb_speed : 0.0;
+  m.walk_speed = p.walk_speed;
+  m.arrive_radius = p.arrive_radius;
+  m.costs.max_drop = static_cast<std::uint8_t>(p.max_drop);
+  m.costs.drop_extra = static_cast<std::uint32_t>(p.drop_malus) * (kCostStraight / 4);
+  m.max_nodes = p.search_max_nodes;
+  m.max_distance = p.search_max_distance;
+  return m;
+}
+
+}  // namespace detail
+
+namespace {
+Cell to_cell(CellPos c) { return Cell{c.x, c.y, c.z}; }
+CellPos to_pos(Cell c) { return CellPos{c.x, c.y, c.z}; }
+detail::ChunkPos to_chunk(ChunkPos p) { return detail::ChunkPos{p.x, p.y, p.z}; }
+bool finite(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+}  // namespace
+
+const char* reach_answer_name(ReachAnswer a) noexcept {
+  return a == ReachAnswer::Yes ? "yes" : a == ReachAnswer::No ? "no" : "unknown";
+}
+const char* reach_reason_name(ReachReason r) noexcept {
+  return detail::reach_reason_name(static_cast<detail::ReachReason>(r));
+}
+const char* path_state_name(PathState s) noexcept {
+  return s == PathState::Searching ? "searching" : s == PathState::Ready ? "ready" : "failed";
+}
+const char* path_failure_name(PathFailure f) noexcept {
+  return detail::fail_reason_name(static_cast<detail::FailReason>(f));
+}
+const char* edge_kind_name(EdgeKind k) noexcept {
+  return detail::edge_kind_name(static_cast<detail::EdgeKind>(k));
+}
+const char* agent_mode_name(AgentMode m) noexcept {
+  return detail::agent_mode_name(static_cast<detail::AgentMode>(m));
+}
+
+World::World(const WorldDef& def) : state_(std::make_unique<detail::WorldState>()) {
+  state_->walker = std::make_unique<detail::NavWorld>(state_->space, detail::walker_envelope(),
+                                                      def.executor, std::max(0, def.lockstep_delay));
+}
+
+World::~World() = default;
+
+Status World::load_minecraft_blocks(std::span<const std::uint8_t> blocks_json,
+                                    std::span<const std::uint8_t> shapes_json, std::string* error) {
+  if (state_->space.chunk_count() != 0) {
+    if (error) *error = "load_minecraft_blocks: chunks are already loaded";
+    return Status::Busy;
+  }
+  detail::BlockRegistry reg;
+  detail::MinecraftBlocks blocks;
+  std::string msg;
+  const Status st = blocks.load(blocks_json, shapes_json, reg, msg);
+  if (st != Status::Ok) {
+    if (error) *error = msg;
+    return st;
+  }
+  state_->registry = std::move(reg);
+  // MinecraftBlocks keeps a pointer to the registry it filled: reload it against ours.
+  const Status st2 = state_->blocks.load(blocks_json, shapes_json, state_->registry, msg);
+  if (error) *error = msg;
+  return st2;
+}
+
+Status World::block_value(std::string_view state, std::uint16_t* value) const {
+  if (!value) return Status::InvalidArgument;
+  if (state_->blocks.loaded()) {
+    detail::LookupTally tally;
+    *value = state_->blocks.value_from_string(state, &tally);
+    return tally.unknown_blocks ? Status::NotFound : Status::Ok;
+  }
+  *value = state_->registry.find(state);
+  return state_->registry.has(state) ? Status::Ok : Status::NotFound;
+}
+
+std::size_t World::block_count() const { return state_->registry.size(); }
+
+Status World::load_chunk(ChunkPos pos, std::span<const std::uint16_t> values) {
+  return state_->space.load_chunk(to_chunk(pos), values);
+}
+Status World::unload_chunk(ChunkPos pos) { return state_->space.unload_chunk(to_chunk(pos)); }
+Status World::set_block(CellPos cell, std::uint16_t value) {
+  return state_->space.set_block(to_cell(cell), value);
+}
+Status World::set_box(CellPos mn, CellPos mx, std::uint16_t value) {
+  return state_->space.set_box(to_cell(mn), to_cell(mx), value);
+}
+Status World::get_block(CellPos cell, std::uint16_t* value) const {
+  if (!value) return Status::InvalidArgument;
+  if (!detail::cell_in_range(to_cell(cell))) return Status::OutOfRange;
+  if (!state_->space.is_cell_loaded(to_cell(cell))) return Status::NotLoaded;
+  *value = state_->space.block(to_cell(cell));
+  return Status::Ok;
+}
+
+Status World::add_profile(const Profile& profile, ProfileId* id, std::string* error) {
+  if (!id) return Status::InvalidArgument;
+  const Status st = validate_profile(profile, error);
+  if (st != Status::Ok) return st;
+  if (profile.movement_class != MovementClass::Walker) {
+    if (error)
+      *error = "profile \"" + profile.id + "\": field \"class\": " +
+               movement_class_name(profile.movement_class) + " is not navigable in this build (walker only)";
+    return Status::Unsupported;
+  }
+  for (const Profile& p : state_->profiles)
+    if (p.id == profile.id) {
+      if (error) *error = "profile \"" + profile.id + "\": field \"id\": already added";
+      return Status::InvalidArgument;
+    }
+  state_->profiles.push_back(profile);
+  state_->profile_motion.push_back(state_->agents.add_motion(detail::compile_profile(profile)));
+  id->index = static_cast<std::uint32_t>(state_->profiles.size() - 1);
+  return Status::Ok;
+}
+
+Status World::find_profile(std::string_view id, ProfileId* out) const {
+  if (!out) return Status::InvalidArgument;
+  for (std::size_t i = 0; i < state_->profiles.size(); ++i)
+    if (state_->profiles[i].id == id) {
+      out->index = static_cast<std::uint32_t>(i);
+      return Status::Ok;
+    }
+  return Status::NotFound;
+}
+
+void World::update() { state_->walker->update(); }
+std::uint64_t World::nav_epoch() const { return state_->walker->epoch(); }
+
+Reach World::reachable(ProfileId profile, CellPos from, CellPos goal) const {
+  Reach r;
+  r.epoch = state_->walker->epoch();
+  if (profile.index >= state_->profiles.size()) {
+    r.reason = ReachReason::NotLoaded;
+    return r;
+  }
+  const detail::Reach d = state_->walker->reachable(to_cell(from), to_cell(goal));
+  r.answer = static_cast<ReachAnswer>(d.answer);
+  r.reason = static_cast<ReachReason>(d.reason);
+  r.epoch = d.epoch;
+  return r;
+}
+
+bool World::is_standable(ProfileId profile, CellPos cell) const {
+  if (profile.index >= state_->profiles.size() || !detail::cell_in_range(to_cell(cell))) return false;
+  return state_->walker->grid().standable(to_cell(cell));
+}
+
+Status World::standing_height(ProfileId profile, CellPos cell, double* feet_y) const {
+  if (!feet_y || profile.index >= state_->profiles.size()) return Status::InvalidArgument;
+  if (!detail::cell_in_range(to_cell(cell))) return Status::OutOfRange;
+  const detail::NavGrid& g = state_->walker->grid();
+  if (!g.chunk(detail::chunk_of(to_cell(cell)))) return Status::NotLoaded;
+  if (!g.standable(to_cell(cell))) return Status::NotFound;
+  *feet_y = cell.y + static_cast<double>(g.floor_q(to_cell(cell))) / detail::kHeightUnits;
+  return Status::Ok;
+}
+
+Status World::nearest_standable(ProfileId profile, CellPos near, int radius, CellPos* out) const {
+  if (!out || profile.index >= state_->profiles.size() || radius < 0 || radius > 64)
+    return Status::InvalidArgument;
+  if (!detail::cell_in_range(to_cell(near))) return Status::OutOfRange;
+  const detail::NavGrid& g = state_->walker->grid();
+  for (int r = 0; r <= radius; ++r) {  // shells of growing Chebyshev radius
+    for (int dy = -r; dy <= r; ++dy)
+      for (int dz = -r; dz <= r; ++dz)
+        for (int dx = -r; dx <= r; ++dx) {
+          if (std::max({std::abs(dx), std::abs(dy), std::abs(dz)}) != r) continue;
+          const Cell c{near.x + dx, near.y + dy, near.z + dz};
+          if (detail::cell_in_range(c) && g.standable(c)) {
+            *out = to_pos(c);
+            return Status::Ok;
+          }
+        }
+  }
+  return Status::NotFound;
+}
+
+Status World::request(const NavRequest& req, PathHandle* out) {
+  if (!out) return Status::InvalidArgument;
+  if (req.profile.index >= state_->profiles.size()) return Status::InvalidArgument;
+  if (req.goal_range < 0 || req.goal_range > 64) return Status::InvalidArgument;
+  if (!detail::cell_in_range(to_cell(req.start)) || !detail::cell_in_range(to_cell(req.goal)))
+    return Status::OutOfRange;
+  const detail::AgentMotion& m =
+      state_->agents.motion(state_->profile_motion[req.profile.index]);
+  detail::RequestSpec spec;
+  spec.start = to_cell(req.start);
+  spec.goal = to_cell(req.goal);
+  spec.goal_range = req.goal_range;
+  spec.toward = req.toward;
+  spec.costs = m.costs;
+  spec.max_nodes = m.max_nodes;
+  spec.max_distance = m.max_distance;
+  const detail::Handle h = state_->walker->request(spec);
+  *out = PathHandle{h.index, h.generation};
+  return Status::Ok;
+}
+
+Status World::status(PathHandle h, PathStatus* out) const {
+  if (!out) return Status::InvalidArgument;
+  const detail::RequestSlot* s = state_->walker->slot(detail::Handle{h.index, h.generation});
+  if (!s) return Status::StaleHandle;
+  PathStatus ps;
+  switch (s->state) {
+    case detail::RequestState::Queued:
+    case detail::RequestState::Searching: ps.state = PathState::Searching; break;
+    case detail::RequestState::Ready: ps.state = PathState::Ready; break;
+    default: ps.state = PathState::Failed; break;
+  }
+  ps.failure = static_cast<PathFailure>(s->fail);
+  if (s->state == detail::RequestState::Ready || s->state == detail::RequestState::Failed) {
+    ps.partial = s->partial;
+    ps.cost = s->result.cost;
+    ps.nodes_expanded = s->result.expanded;
+    if (s->state == detail::RequestState::Ready) {
+      ps.cell_count = static_cast<std::uint32_t>(s->result.cells.size());
+      ps.waypoint_count = static_cast<std::uint32_t>(s->corridor.points.size());
+    }
+  }
+  *out = ps;
+  return Status::Ok;
+}
+
+namespace {
+void copy_points(const std::vector<detail::Waypoint>& pts, Waypoint* out, std::size_t cap) {
+  for (std::size_t i = 0; i < pts.size() && i < cap; ++i) {
+    const detail::Waypoint& w = pts[i];
+    out[i] = Waypoint{Vec3{w.x, w.y, w.z}, static_cast<EdgeKind>(w.kind), to_pos(w.cell)};
+  }
+}
+}  // namespace
+
+Status World::corridor(PathHandle h, Waypoint* out, std::size_t capacity, std::size_t* count) const {
+  if (!count || (capacity && !out)) return Status::InvalidArgument;
+  const detail::RequestSlot* s = state_->walker->slot(detail::Handle{h.index, h.generation});
+  if (!s) return Status::StaleHandle;
+  if (s->state != detail::RequestState::Ready) return Status::Busy;
+  *count = s->corridor.points.size();
+  copy_points(s->corridor.points, out, capacity);
+  return Status::Ok;
+}
+
+Status World::path_cells(PathHandle h, PathCell* out, std::size_t capacity, std::size_t* count) const {
+  if (!count || (capacity && !out)) return Status::InvalidArgument;
+  const detail::RequestSlot* s = state_->walker->slot(detail::Handle{h.index, h.generation});
+  if (!s) return Status::StaleHandle;
+  if (s->state != detail::RequestState::Ready) return Status::Busy;
+  *count = s->result.cells.size();
+  for (std::size_t i = 0; i < s->result.cells.size() && i < capacity; ++i)
+    out[i] = PathCell{to_pos(s->result.cells[i]), static_cast<EdgeKind>(s->result.kinds[i])};
+  return Status::Ok;
+}
+
+Status World::release(PathHandle h) {
+  return state_->walker->release(detail::Handle{h.index, h.generation}) ? Status::Ok : Status::StaleHandle;
+}
+
+Status World::add_agent(const AgentDef& def, AgentId* out) {
+  if (!out || def.profile.index >= state_->profiles.size() || !finite(def.feet))
+    return Status::InvalidArgument;
+  if (!detail::cell_in_range(Cell{static_cast<std::int32_t>(std::floor(def.feet.x)),
+                                  static_cast<std::int32_t>(std::floor(def.feet.y)),
+                                  static_cast<std::int32_t>(std::floor(def.feet.z))}))
+    return Status::OutOfRange;
+  const detail::AgentSlot s = state_->agents.add(state_->profile_motion[def.profile.index],
+                                                 detail::MotionVec3{def.feet.x, def.feet.y, def.feet.z});
+  *out = AgentId{s.index, s.generation};
+  return Status::Ok;
+}
+
+Status World::remove_agent(AgentId id) {
+  return state_->agents.remove(*state_->walker, detail::AgentSlot{id.index, id.generation})
+             ? Status::Ok : Status::StaleHandle;
+}
+
+Status World::set_agent_goal(AgentId id, CellPos goal) {
+  if (!detail::cell_in_range(to_cell(goal))) return Status::OutOfRange;
+  return state_->agents.set_goal(*state_->walker, detail::AgentSlot{id.index, id.generation}, to_cell(goal))
+             ? Status::Ok : Status::StaleHandle;
+}
+
+Status World::agent_state(AgentId id, AgentState* out) const {
+  if (!out) return Status::InvalidArgument;
+  const detail::AgentRecord* a = state_->agents.get(detail::AgentSlot{id.index, id.generation});
+  if (!a) return Status::StaleHandle;
+  AgentState s;
+  s.mode = static_cast<AgentMode>(a->mode);
+  s.feet = Vec3{a->body.position.x, a->body.position.y, a->body.position.z};
+  s.velocity = Vec3{a->body.velocity.x, a->body.velocity.y, a->body.velocity.z};
+  s.on_ground = a->body.on_ground;
+  s.corridor_epoch = a->corridor.epoch;
+  s.next_waypoint = static_cast<std::uint32_t>(a->next);
+  s.arrivals = a->arrivals;
+  s.replans = a->replans;
+  s.requests = a->requests;
+  s.failure = static_cast<PathFailure>(a->fail);
+  *out = s;
+  return Status::Ok;
+}
+
+Status World::agent_reason(AgentId id, std::string* out) const {
+  if (!out) return Status::InvalidArgument;
+  const detail::AgentRecord* a = state_->agents.get(detail::AgentSlot{id.index, id.generation});
+  if (!a) return Status::StaleHandle;
+  *out = a->reason;
+  return Status::Ok;
+}
+
+Status World::agent_corridor(AgentId id, Waypoint* out, std::size_t capacity, std::size_t* count) const {
+  if (!count || (capacity && !out)) return Status::InvalidArgument;
+  const detail::AgentRecord* a = state_->agents.get(detail::AgentSlot{id.index, id.generation});
+  if (!a) return Status::StaleHandle;
+  *count = a->corridor.points.size();
+  copy_points(a->corridor.points, out, capacity);
+  return Status::Ok;
+}
+
+Status World::teleport_agent(AgentId id, Vec3 feet) {
+  if (!finite(feet)) return Status::InvalidArgument;
+  return state_->agents.teleport(detail::AgentSlot{id.index, id.generation},
+                                 detail::MotionVec3{feet.x, feet.y, feet.z})
+             ? Status::Ok : Status::StaleHandle;
+}
+
+Status World::tick(double dt) {
+  if (!(dt > 0.0 && dt <= 1.0)) return Status::InvalidArgument;
+  state_->walker->update();
+  state_->agents.step(*state_->walker, state_->space, dt);
+  return Status::Ok;
+}
+
+WorldStats World::stats() const {
+  const detail::NavStats& n = state_->walker->stats();
+  WorldStats s;
+  s.searches = n.searches;
+  s.nodes_expanded = n.nodes_expanded;
+  s.maintenance_runs = n.maintenance_runs;
+  s.last_maintenance_ms = n.last_maintenance_ms;
+  s.standable_cells = state_->walker->islands().cell_count();
+  s.islands = state_->walker->islands().component_count();
+  return s;
+}
+
+std::span<const double> World::search_times_us() const { return state_->walker->stats().search_us; }
+
+}  // namespace voxnav

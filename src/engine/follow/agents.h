@@ -1,0 +1,99 @@
+// Agents: bodies that follow corridors with the shared movement integrator, replan when the
+// world changes under them, and report when they are stuck.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/integrate/integrate.h"
+#include "engine/nav/nav_world.h"
+
+namespace voxnav::detail {
+
+/// Compiled per-profile movement settings used by the follower.
+struct AgentMotion {
+  BodyParams body;
+  double walk_speed = 4.3;     ///< m/s
+  double arrive_radius = 0.5;  ///< cells
+  CostTable costs;
+  std::uint32_t max_nodes = 100000;
+  int max_distance = 0;
+};
+
+enum class AgentMode : std::uint8_t { Idle, Planning, Moving, Arrived, Failed, Stuck };
+const char* agent_mode_name(AgentMode m);
+
+struct AgentRecord {
+  std::uint32_t generation = 1;
+  bool alive = false;
+  std::uint32_t motion = 0;  ///< index into the motion table
+  CharacterState body;
+  Cell goal;
+  int goal_range = 0;
+  bool has_goal = false;
+  AgentMode mode = AgentMode::Idle;
+  Handle request;
+  Corridor corridor;
+  std::size_t next = 0;        ///< next waypoint index
+  std::size_t cell_index = 0;  ///< progress along corridor.cells (for validation)
+  Cell last_cell;              ///< last standable cell the body stood in
+  double best_dist = 1e30;
+  int ticks_without_progress = 0;
+  int replans_in_row = 0;
+  bool last_hit_wall = false;
+  std::string reason;  ///< why the agent is Failed or Stuck
+  FailReason fail = FailReason::None;
+  // counters
+  std::uint32_t arrivals = 0;
+  std::uint32_t replans = 0;
+  std::uint32_t requests = 0;
+};
+
+struct AgentSlot {
+  std::uint32_t index = 0;
+  std::uint32_t generation = 0;
+};
+
+class AgentSystem {
+ public:
+  /// Ticks without getting closer to the next waypoint before a replan, and replans in a row
+  /// (without reaching a waypoint) before the agent is reported Stuck.
+  static constexpr int kStuckTicks = 40;
+  static constexpr int kMaxReplansInRow = 3;
+
+  std::uint32_t add_motion(const AgentMotion& m) {
+    motions_.push_back(m);
+    return static_cast<std::uint32_t>(motions_.size() - 1);
+  }
+  const AgentMotion& motion(std::uint32_t i) const { return motions_[i]; }
+  std::size_t motion_count() const { return motions_.size(); }
+
+  AgentSlot add(std::uint32_t motion, const MotionVec3& feet);
+  bool remove(NavWorld& nav, AgentSlot id);
+  AgentRecord* get(AgentSlot id);
+  const AgentRecord* get(AgentSlot id) const;
+  /// Sends the agent to a goal cell (a request is made at the next step).
+  bool set_goal(NavWorld& nav, AgentSlot id, Cell goal, int range = 0);
+  /// Moves the agent's body (teleport): clears velocity and carry, bumps the corridor epoch.
+  bool teleport(AgentSlot id, const MotionVec3& feet);
+
+  /// One tick for every agent, in index order: install finished requests, check corridors against
+  /// the last layer change, follow, integrate, arrival and stuck watch. Call after NavWorld::update.
+  void step(NavWorld& nav, const Space& space, double dt);
+
+  std::size_t capacity() const { return agents_.size(); }
+  const AgentRecord& at(std::size_t i) const { return agents_[i]; }
+
+ private:
+  void plan(NavWorld& nav, AgentRecord& a);
+  void install(NavWorld& nav, AgentRecord& a);
+  void follow(NavWorld& nav, const Space& space, AgentRecord& a, double dt);
+  Cell current_cell(const NavGrid& grid, AgentRecord& a) const;
+
+  std::vector<AgentRecord> agents_;
+  std::vector<std::uint32_t> free_;
+  std::vector<AgentMotion> motions_;
+  std::uint32_t corridor_epoch_ = 0;
+};
+
+}  // namespace voxnav::detail
