@@ -122,31 +122,48 @@ int cmd_run(int argc, char** argv) {
   }
 
   std::uint64_t reach_yes = 0, reach_no = 0, reach_unknown = 0, goals = 0, goal_misses = 0;
-  // A goal: a random standable cell within 40 cells (x/z) that reachability says Yes to.
+  // Cells of each island (strongly connected component), rebuilt whenever the epoch moves.
+  std::vector<std::vector<detail::Cell>> island_cells;
+  std::uint64_t island_epoch = 0;
+  auto refresh_islands = [&] {
+    if (island_epoch == nav.epoch()) return;
+    island_epoch = nav.epoch();
+    island_cells.assign(nav.islands().component_count() + 1, {});
+    for (const detail::NavChunk* ch : nav.grid().ordered_chunks()) {
+      if (ch->uniform || !ch->scc) continue;
+      for (int i = 0; i < detail::kChunkCells; ++i)
+        if (ch->scc[i]) island_cells[ch->scc[i]].push_back(detail::cell_of(ch, i));
+    }
+  };
+  // A goal: a random cell of the agent's own island, preferably within 48 cells (x/z); the
+  // reachability answer is asked (and counted) for it as a game's brain would.
   auto pick_goal = [&](AgentId id) {
     AgentState s;
     if (world.agent_state(id, &s) != Status::Ok) return;
-    const detail::Cell from{static_cast<std::int32_t>(std::floor(s.feet.x)),
-                            static_cast<std::int32_t>(std::floor(s.feet.y + 1e-3)),
-                            static_cast<std::int32_t>(std::floor(s.feet.z))};
-    for (int attempt = 0; attempt < 24; ++attempt) {
-      const int gx = from.x + rng.below(81) - 40, gz = from.z + rng.below(81) - 40;
-      // Every standable cell of the column within 8 cells of the agent's height, top down.
-      for (int gy = from.y + 8; gy >= from.y - 8; --gy) {
-        const detail::Cell g{gx, gy, gz};
-        if (!nav.grid().standable(g)) continue;
-        const Reach r = world.reachable(prof, CellPos{from.x, from.y, from.z}, CellPos{g.x, g.y, g.z});
-        if (r.answer == ReachAnswer::Yes) ++reach_yes;
-        else if (r.answer == ReachAnswer::No) ++reach_no;
-        else ++reach_unknown;
-        if (r.answer == ReachAnswer::Yes) {
-          (void)world.set_agent_goal(id, CellPos{g.x, g.y, g.z});
-          ++goals;
-          return;
-        }
-      }
+    const detail::AgentRecord* a = st.agents.get(detail::AgentSlot{id.index, id.generation});
+    const detail::Cell from = a->last_cell;
+    refresh_islands();
+    const std::uint32_t comp = detail::Islands::component(nav.grid(), from);
+    if (comp == 0 || island_cells[comp].size() < 2) {
+      ++goal_misses;
+      return;
     }
-    ++goal_misses;  // tries again next tick
+    const std::vector<detail::Cell>& cells = island_cells[comp];
+    detail::Cell g = cells[static_cast<std::size_t>(rng.next() % cells.size())];
+    for (int attempt = 0; attempt < 16; ++attempt) {
+      if (std::abs(g.x - from.x) <= 48 && std::abs(g.z - from.z) <= 48 && !(g == from)) break;
+      g = cells[static_cast<std::size_t>(rng.next() % cells.size())];
+    }
+    const Reach r = world.reachable(prof, CellPos{from.x, from.y, from.z}, CellPos{g.x, g.y, g.z});
+    if (r.answer == ReachAnswer::Yes) ++reach_yes;
+    else if (r.answer == ReachAnswer::No) ++reach_no;
+    else ++reach_unknown;
+    if (r.answer == ReachAnswer::No) {
+      ++goal_misses;
+      return;
+    }
+    (void)world.set_agent_goal(id, CellPos{g.x, g.y, g.z});
+    ++goals;
   };
   for (AgentId id : agents) pick_goal(id);
 
