@@ -22,7 +22,8 @@ std::string slot_name(int index) {
 
 }  // namespace
 
-Status inflate_bytes(std::span<const std::uint8_t> in, std::vector<std::uint8_t>& out, std::string& message) {
+Status inflate_bytes(std::span<const std::uint8_t> in, std::vector<std::uint8_t>& out,
+                     std::string& message) {
   out.clear();
   z_stream zs{};
   // 15 + 32: zlib or gzip header, detected automatically.
@@ -50,7 +51,8 @@ Status inflate_bytes(std::span<const std::uint8_t> in, std::vector<std::uint8_t>
   const std::string zmsg = zs.msg != nullptr ? zs.msg : "";
   inflateEnd(&zs);
   if (rc != Z_STREAM_END) {
-    message = "compressed data is corrupt or truncated" + (zmsg.empty() ? std::string() : " (" + zmsg + ")");
+    message = "compressed data is corrupt or truncated" +
+              (zmsg.empty() ? std::string() : " (" + zmsg + ")");
     out.clear();
     return Status::BadFormat;
   }
@@ -72,13 +74,14 @@ Status list_region_chunks(std::span<const std::uint8_t> file, std::vector<Region
     const std::uint32_t sector = loc >> 8, count = loc & 0xFF;
     if (sector == 0 && count == 0) continue;
     if (sector < 2) {
-      message = slot_name(i) + " points at sector " + std::to_string(sector) + ", inside the header";
+      message =
+          slot_name(i) + " points at sector " + std::to_string(sector) + ", inside the header";
       return Status::BadFormat;
     }
     if (count == 0 || static_cast<std::size_t>(sector) + count > total_sectors) {
       message = slot_name(i) + " occupies sectors " + std::to_string(sector) + ".." +
-                std::to_string(sector + count) + " but the file has " + std::to_string(total_sectors) +
-                " sectors (truncated file?)";
+                std::to_string(sector + count) + " but the file has " +
+                std::to_string(total_sectors) + " sectors (truncated file?)";
       return Status::BadFormat;
     }
     out.push_back(RegionChunkEntry{i, sector, count});
@@ -97,7 +100,8 @@ Status read_region_chunk(std::span<const std::uint8_t> file, const RegionChunkEn
   }
   const std::uint32_t length = be32(file.data() + start);
   const std::uint8_t type = file[start + 4];
-  if (length < 1 || static_cast<std::size_t>(length) + 4 > static_cast<std::size_t>(e.sectors) * kSector ||
+  if (length < 1 ||
+      static_cast<std::size_t>(length) + 4 > static_cast<std::size_t>(e.sectors) * kSector ||
       start + 4 + length > file.size()) {
     message = slot_name(e.index) + ": length " + std::to_string(length) + " exceeds its " +
               std::to_string(e.sectors) + " sectors or the file (truncated file?)";
@@ -159,7 +163,8 @@ Status decode_region(std::span<const std::uint8_t> file, const detail::Minecraft
       message = slot_name(e.index) + ": " + msg;
       return s;
     }
-    const bool proto = !col.status.empty() && col.status != "full" && col.status != "minecraft:full";
+    const bool proto =
+        !col.status.empty() && col.status != "full" && col.status != "minecraft:full";
     if (options.full_chunks_only && proto) continue;
     if (options.skip_empty_proto_chunks && proto && !col.has_blocks) {
       ++stats.empty_proto;

@@ -16,7 +16,8 @@
 namespace voxnav::native {
 
 /// Inflates gzip or zlib data (auto-detected) into `out`. Errors: BadFormat with zlib's message.
-Status inflate_bytes(std::span<const std::uint8_t> in, std::vector<std::uint8_t>& out, std::string& message);
+Status inflate_bytes(std::span<const std::uint8_t> in, std::vector<std::uint8_t>& out,
+                     std::string& message);
 
 struct RegionChunkEntry {
   int index = 0;              ///< slot 0..1023 (local x + 32 * local z)
@@ -37,9 +38,9 @@ Status read_region_chunk(std::span<const std::uint8_t> file, const RegionChunkEn
                          std::vector<std::uint8_t>& nbt_out, bool& skipped, std::string& message);
 
 struct RegionDecodeStats {
-  std::size_t columns = 0;        ///< chunk columns decoded
-  std::size_t skipped = 0;        ///< present but not decodable by this build (LZ4, external)
-  std::size_t empty_proto = 0;    ///< not-"full" proto-chunks without any block (left out)
+  std::size_t columns = 0;      ///< chunk columns decoded
+  std::size_t skipped = 0;      ///< present but not decodable by this build (LZ4, external)
+  std::size_t empty_proto = 0;  ///< not-"full" proto-chunks without any block (left out)
   std::int32_t data_version_min = 0, data_version_max = 0;
   std::string first_skip_reason;
 };

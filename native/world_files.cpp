@@ -63,7 +63,9 @@ bool looks_like_movingai(const std::vector<std::uint8_t>& b) {
   return b.size() >= kType.size() && std::equal(kType.begin(), kType.end(), b.begin());
 }
 
-bool is_gzip(const std::vector<std::uint8_t>& b) { return b.size() >= 2 && b[0] == 0x1f && b[1] == 0x8b; }
+bool is_gzip(const std::vector<std::uint8_t>& b) {
+  return b.size() >= 2 && b[0] == 0x1f && b[1] == 0x8b;
+}
 
 Status load_region(const std::vector<std::uint8_t>& file, const detail::MinecraftBlocks& blocks,
                    detail::Space& space, WorldLoadReport& r, const WorldLoadOptions& o) {
@@ -71,7 +73,8 @@ Status load_region(const std::vector<std::uint8_t>& file, const detail::Minecraf
   detail::LookupTally tally;
   RegionDecodeStats stats;
   std::string msg;
-  if (Status s = decode_region(file, blocks, o.region, columns, tally, stats, msg); s != Status::Ok) {
+  if (Status s = decode_region(file, blocks, o.region, columns, tally, stats, msg);
+      s != Status::Ok) {
     r.message = msg;
     return s;
   }
@@ -99,7 +102,8 @@ Status load_region(const std::vector<std::uint8_t>& file, const detail::Minecraf
   copy_tally(tally, r);
   if (stats.skipped > 0) {
     r.message += (r.message.empty() ? "" : "; ") + std::string("warning: ") +
-                 std::to_string(stats.skipped) + " chunks skipped (" + stats.first_skip_reason + ")";
+                 std::to_string(stats.skipped) + " chunks skipped (" + stats.first_skip_reason +
+                 ")";
   }
   return Status::Ok;
 }
@@ -140,8 +144,9 @@ Status load_schematic(const std::vector<std::uint8_t>& file, const detail::Minec
   r.format = "sponge-v" + std::to_string(sch.version);
   r.data_version = sch.data_version;
   r.chunks_loaded = sch.chunks.size();
-  r.uniform_chunks = static_cast<std::size_t>(std::count_if(
-      sch.chunks.begin(), sch.chunks.end(), [](const detail::DecodedChunk& c) { return c.data.uniform; }));
+  r.uniform_chunks = static_cast<std::size_t>(
+      std::count_if(sch.chunks.begin(), sch.chunks.end(),
+                    [](const detail::DecodedChunk& c) { return c.data.uniform; }));
   extend_bounds(r, sch.min, sch.max);
   copy_tally(tally, r);
   return Status::Ok;
@@ -171,7 +176,8 @@ Status load_movingai(const std::vector<std::uint8_t>& file, const detail::Minecr
 
 }  // namespace
 
-Status read_file_bytes(const std::string& path, std::vector<std::uint8_t>& out, std::string& message) {
+Status read_file_bytes(const std::string& path, std::vector<std::uint8_t>& out,
+                       std::string& message) {
   out.clear();
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) {
@@ -198,7 +204,8 @@ Status load_minecraft_registry_files(const std::string& dir, detail::BlockRegist
                                      detail::MinecraftBlocks& blocks, std::string& message) {
   std::vector<std::uint8_t> bj, sj, lj;
   std::string msg;
-  if (Status s = read_file_bytes(join_path(dir, "blocks.pc-1.21.1.json"), bj, msg); s != Status::Ok) {
+  if (Status s = read_file_bytes(join_path(dir, "blocks.pc-1.21.1.json"), bj, msg);
+      s != Status::Ok) {
     message = msg;
     return s;
   }
@@ -224,8 +231,9 @@ Status load_minecraft_registry_files(const std::string& dir, detail::BlockRegist
   return Status::Ok;
 }
 
-Status load_world_file(const std::string& path, const detail::MinecraftBlocks& blocks, detail::Space& space,
-                       WorldLoadReport& report, const WorldLoadOptions& options) {
+Status load_world_file(const std::string& path, const detail::MinecraftBlocks& blocks,
+                       detail::Space& space, WorldLoadReport& report,
+                       const WorldLoadOptions& options) {
   const auto t0 = std::chrono::steady_clock::now();
   report = WorldLoadReport{};
   report.path = path;
@@ -243,8 +251,9 @@ Status load_world_file(const std::string& path, const detail::MinecraftBlocks& b
   } else if (looks_like_movingai(file) || ends_with(path, ".map")) {
     st = load_movingai(file, blocks, space, report);
   } else {
-    report.message = "unknown world format (expected an .mca region, a .schem Sponge schematic "
-                     "or a Moving AI .map)";
+    report.message =
+        "unknown world format (expected an .mca region, a .schem Sponge schematic "
+        "or a Moving AI .map)";
     st = Status::Unsupported;
   }
   if (st != Status::Ok && report.message.empty()) report.message = status_name(st);

@@ -26,26 +26,26 @@
 namespace voxnav::native {
 
 struct WorldLoadOptions {
-  RegionOptions region;                       ///< proto-chunk handling for .mca files
-  detail::Cell schematic_origin{0, 0, 0};     ///< where a schematic's minimum corner goes
+  RegionOptions region;                    ///< proto-chunk handling for .mca files
+  detail::Cell schematic_origin{0, 0, 0};  ///< where a schematic's minimum corner goes
 };
 
 struct WorldLoadReport {
-  std::string format;             ///< "anvil-1.12", "anvil-1.13", "anvil-1.18", "sponge-v2", "movingai-map"
+  std::string format;  ///< "anvil-1.12", "anvil-1.13", "anvil-1.18", "sponge-v2", "movingai-map"
   std::string path;
-  std::size_t columns_loaded = 0;  ///< chunk columns (regions) or 0
-  std::size_t chunks_loaded = 0;   ///< 16^3 chunks loaded into the space
-  std::size_t uniform_chunks = 0;  ///< of those, loaded with load_uniform_chunk
-  std::size_t chunks_skipped = 0;  ///< region chunks not decodable by this build (LZ4, .mcc)
-  std::size_t empty_proto_chunks = 0;  ///< region proto-chunks without blocks, left out
-  std::int32_t data_version = 0;   ///< highest DataVersion seen (0 when none)
+  std::size_t columns_loaded = 0;        ///< chunk columns (regions) or 0
+  std::size_t chunks_loaded = 0;         ///< 16^3 chunks loaded into the space
+  std::size_t uniform_chunks = 0;        ///< of those, loaded with load_uniform_chunk
+  std::size_t chunks_skipped = 0;        ///< region chunks not decodable by this build (LZ4, .mcc)
+  std::size_t empty_proto_chunks = 0;    ///< region proto-chunks without blocks, left out
+  std::int32_t data_version = 0;         ///< highest DataVersion seen (0 when none)
   std::uint64_t unknown_blocks = 0;      ///< cells whose name / id was unknown -> fallback
   std::uint64_t unknown_properties = 0;  ///< property values not valid for their block
   std::vector<std::string> unknown_names;  ///< first few unknown names (first-seen order)
   bool has_bounds = false;
-  detail::Cell min, max;           ///< cells covered by the loaded chunks (inclusive)
-  double seconds = 0;              ///< wall time of read + decode + load
-  std::string message;             ///< the error on failure; warnings (unknown names ...) on success
+  detail::Cell min, max;  ///< cells covered by the loaded chunks (inclusive)
+  double seconds = 0;     ///< wall time of read + decode + load
+  std::string message;    ///< the error on failure; warnings (unknown names ...) on success
 };
 
 /// Reads the registry JSON files from `dir`. `blocks.pc-1.12.json` is optional (without it
@@ -58,10 +58,12 @@ Status load_minecraft_registry_files(const std::string& dir, detail::BlockRegist
 /// Errors: NotFound (cannot open), Unsupported (unknown format / version), BadFormat (malformed
 /// or truncated file), InvalidArgument (registry mismatch, 1.12 table not loaded). On error
 /// `report.message` explains and the space is unchanged.
-Status load_world_file(const std::string& path, const detail::MinecraftBlocks& blocks, detail::Space& space,
-                       WorldLoadReport& report, const WorldLoadOptions& options = {});
+Status load_world_file(const std::string& path, const detail::MinecraftBlocks& blocks,
+                       detail::Space& space, WorldLoadReport& report,
+                       const WorldLoadOptions& options = {});
 
 /// Reads a whole file. Errors: NotFound.
-Status read_file_bytes(const std::string& path, std::vector<std::uint8_t>& out, std::string& message);
+Status read_file_bytes(const std::string& path, std::vector<std::uint8_t>& out,
+                       std::string& message);
 
 }  // namespace voxnav::native

@@ -40,7 +40,10 @@ struct Loaded {
   MinecraftBlocks blocks;
   Status status;
   std::string message;
-  Loaded() { status = native::load_minecraft_registry_files(kShared + "/minecraft/blocks", registry, blocks, message); }
+  Loaded() {
+    status = native::load_minecraft_registry_files(kShared + "/minecraft/blocks", registry, blocks,
+                                                   message);
+  }
 };
 
 const Loaded& loaded() {
@@ -78,7 +81,8 @@ Census census(const Space& space) {
     c.by_name[t.name] += per_value[v];
     if (v != 0) c.non_air += per_value[v];
     if (t.traits & detail::kTraitFluidSwim) c.swim += per_value[v];
-    if ((t.traits & detail::kTraitDoor) && (t.traits & detail::kTraitDoorOpen)) c.doors_open += per_value[v];
+    if ((t.traits & detail::kTraitDoor) && (t.traits & detail::kTraitDoorOpen))
+      c.doors_open += per_value[v];
   }
   c.non_air_below_zero = below_total;
   return c;
@@ -98,10 +102,11 @@ class WorldFilesTest : public ::testing::Test {
   Status load(const std::string& path, Space& space, WorldLoadReport& r,
               const native::WorldLoadOptions& o = {}) {
     const Status s = native::load_world_file(path, mc(), space, r, o);
-    std::printf("[ load     ] %s: %s, %.1f ms, %zu columns, %zu chunks (%zu uniform), %llu unknown, %s\n",
-                path.substr(path.rfind('/') + 1).c_str(), r.format.c_str(), r.seconds * 1e3, r.columns_loaded,
-                r.chunks_loaded, r.uniform_chunks, static_cast<unsigned long long>(r.unknown_blocks),
-                r.message.c_str());
+    std::printf(
+        "[ load     ] %s: %s, %.1f ms, %zu columns, %zu chunks (%zu uniform), %llu unknown, %s\n",
+        path.substr(path.rfind('/') + 1).c_str(), r.format.c_str(), r.seconds * 1e3,
+        r.columns_loaded, r.chunks_loaded, r.uniform_chunks,
+        static_cast<unsigned long long>(r.unknown_blocks), r.message.c_str());
     return s;
   }
 };
@@ -110,11 +115,14 @@ TEST_F(WorldFilesTest, RegistryFromRepositoryCopyMatchesShared) {
   BlockRegistry registry;
   MinecraftBlocks blocks;
   std::string msg;
-  ASSERT_EQ(native::load_minecraft_registry_files(kRepoData + "/blocks", registry, blocks, msg), Status::Ok) << msg;
+  ASSERT_EQ(native::load_minecraft_registry_files(kRepoData + "/blocks", registry, blocks, msg),
+            Status::Ok)
+      << msg;
   EXPECT_EQ(registry.size(), reg().size());
   EXPECT_TRUE(blocks.legacy_loaded());
   EXPECT_NE(msg.find("254 pre-1.13 ids mapped"), std::string::npos) << msg;
-  EXPECT_EQ(native::load_minecraft_registry_files("/nonexistent", registry, blocks, msg), Status::NotFound);
+  EXPECT_EQ(native::load_minecraft_registry_files("/nonexistent", registry, blocks, msg),
+            Status::NotFound);
 }
 
 TEST_F(WorldFilesTest, Region_1_12_2) {
@@ -161,7 +169,9 @@ TEST_F(WorldFilesTest, Region_1_12_2_PairsDoublePlantHalves) {
     if (ch->uniform) continue;
     for (int i = 0; i < detail::kChunkCells; ++i) {
       const std::uint16_t v = ch->values[static_cast<std::size_t>(i)];
-      if (mc().property(v, "half") != "upper" || reg().type(v).name.find("door") != std::string::npos) continue;
+      if (mc().property(v, "half") != "upper" ||
+          reg().type(v).name.find("door") != std::string::npos)
+        continue;
       const Cell cell{p.x * 16 + (i & 15), p.y * 16 + (i >> 8), p.z * 16 + ((i >> 4) & 15)};
       const std::uint16_t below = space.block({cell.x, cell.y - 1, cell.z});
       EXPECT_EQ(reg().type(below).name, reg().type(v).name);
@@ -206,14 +216,14 @@ TEST_F(WorldFilesTest, Region_1_12_2_FenceConnectionsAndDoorHalves) {
       for (int x = 0; x < 16; ++x) put(x, y, z, 0, 0);
     }
   }
-  put(1, 5, 3, 1, 0);    // stone
+  put(1, 5, 3, 1, 0);                                // stone
   for (int x = 2; x <= 5; ++x) put(x, 5, 3, 85, 0);  // oak fence line along x
-  put(6, 5, 3, 107, 0);  // fence gate
-  put(3, 5, 4, 85, 0);   // a branch to the south of x = 3
-  put(10, 5, 3, 113, 0); // lone nether brick fence next to ...
-  put(11, 5, 3, 85, 0);  // ... an oak fence: they do not connect
-  put(8, 5, 8, 64, 4 | 1);  // door lower half: facing south, open
-  put(8, 6, 8, 64, 8 | 1);  // door upper half: hinge right
+  put(6, 5, 3, 107, 0);                              // fence gate
+  put(3, 5, 4, 85, 0);                               // a branch to the south of x = 3
+  put(10, 5, 3, 113, 0);                             // lone nether brick fence next to ...
+  put(11, 5, 3, 85, 0);                              // ... an oak fence: they do not connect
+  put(8, 5, 8, 64, 4 | 1);                           // door lower half: facing south, open
+  put(8, 6, 8, 64, 8 | 1);                           // door upper half: hinge right
   detail::DecodedColumn col;
   detail::LookupTally tally;
   ASSERT_EQ(detail::decode_anvil_chunk(doc.root, mc(), col, tally, msg), Status::Ok) << msg;
@@ -221,15 +231,23 @@ TEST_F(WorldFilesTest, Region_1_12_2_FenceConnectionsAndDoorHalves) {
   Space space(&reg());
   ASSERT_EQ(detail::load_decoded_column(col, space), Status::Ok);
   const int bx = col.x * 16, bz = col.z * 16, y = 64 + 5;
-  auto at = [&](int x, int yy, int z) { return mc().state_string(space.block({bx + x, yy, bz + z})); };
-  EXPECT_EQ(at(2, y, 3), "oak_fence[east=true,north=false,south=false,waterlogged=false,west=true]");
+  auto at = [&](int x, int yy, int z) {
+    return mc().state_string(space.block({bx + x, yy, bz + z}));
+  };
+  EXPECT_EQ(at(2, y, 3),
+            "oak_fence[east=true,north=false,south=false,waterlogged=false,west=true]");
   EXPECT_EQ(at(3, y, 3), "oak_fence[east=true,north=false,south=true,waterlogged=false,west=true]");
-  EXPECT_EQ(at(5, y, 3), "oak_fence[east=true,north=false,south=false,waterlogged=false,west=true]");
-  EXPECT_EQ(at(3, y, 4), "oak_fence[east=false,north=true,south=false,waterlogged=false,west=false]");
-  EXPECT_EQ(at(10, y, 3), "nether_brick_fence[east=false,north=false,south=false,waterlogged=false,west=false]");
-  EXPECT_EQ(at(11, y, 3), "oak_fence[east=false,north=false,south=false,waterlogged=false,west=false]");
+  EXPECT_EQ(at(5, y, 3),
+            "oak_fence[east=true,north=false,south=false,waterlogged=false,west=true]");
+  EXPECT_EQ(at(3, y, 4),
+            "oak_fence[east=false,north=true,south=false,waterlogged=false,west=false]");
+  EXPECT_EQ(at(10, y, 3),
+            "nether_brick_fence[east=false,north=false,south=false,waterlogged=false,west=false]");
+  EXPECT_EQ(at(11, y, 3),
+            "oak_fence[east=false,north=false,south=false,waterlogged=false,west=false]");
   EXPECT_EQ(at(8, y, 8), "oak_door[facing=south,half=lower,hinge=right,open=true,powered=false]");
-  EXPECT_EQ(at(8, y + 1, 8), "oak_door[facing=south,half=upper,hinge=right,open=true,powered=false]");
+  EXPECT_EQ(at(8, y + 1, 8),
+            "oak_door[facing=south,half=upper,hinge=right,open=true,powered=false]");
   const std::uint16_t lower = space.block({bx + 8, y, bz + 8});
   EXPECT_EQ(reg().traits(lower), detail::kTraitDoor | detail::kTraitDoorOpen);
 }
@@ -331,7 +349,8 @@ TEST_F(WorldFilesTest, SpongeSchematicSmallHouse) {
     EXPECT_TRUE(reg().traits(v) & detail::kTraitClimbable);
   }
   const std::uint16_t open_lower = space.block({10, 1, 13});
-  EXPECT_EQ(mc().state_string(open_lower), "oak_door[facing=south,half=lower,hinge=left,open=true,powered=false]");
+  EXPECT_EQ(mc().state_string(open_lower),
+            "oak_door[facing=south,half=lower,hinge=left,open=true,powered=false]");
   EXPECT_EQ(mc().state_string(reg().type(open_lower).open_value),
             "oak_door[facing=south,half=lower,hinge=left,open=false,powered=false]");
   EXPECT_EQ(mc().state_string(space.block({10, 2, 5})),
@@ -369,7 +388,9 @@ TEST_F(WorldFilesTest, UnknownSchematicNamesAreCountedAndReported) {
   EXPECT_EQ(renamed, 2u);
   detail::DecodedSchematic sch;
   detail::LookupTally tally;
-  ASSERT_EQ(detail::decode_sponge_schematic(doc.root, mc(), Cell{0, 0, 0}, sch, tally, msg), Status::Ok) << msg;
+  ASSERT_EQ(detail::decode_sponge_schematic(doc.root, mc(), Cell{0, 0, 0}, sch, tally, msg),
+            Status::Ok)
+      << msg;
   EXPECT_EQ(tally.unknown_blocks, 53u);  // every lantern cell
   ASSERT_EQ(tally.first_unknown.size(), 2u);
   EXPECT_EQ(tally.first_unknown[0].rfind("somemod:glow_lamp[", 0), 0u) << tally.first_unknown[0];
@@ -385,7 +406,8 @@ TEST_F(WorldFilesTest, MovingAiMapFile) {
   EXPECT_EQ(r.format, "movingai-map");
   EXPECT_EQ(r.max, (Cell{64, 4, 80}));
   EXPECT_EQ(r.chunks_loaded, 5u * 6 * 2);
-  EXPECT_EQ(census(space).by_name["stone"], 65u * 81 + (65u * 81 - 2445) * 4 + (80u * 96 - 65 * 81) * 5);
+  EXPECT_EQ(census(space).by_name["stone"],
+            65u * 81 + (65u * 81 - 2445) * 4 + (80u * 96 - 65 * 81) * 5);
 }
 
 // ---- errors ----
@@ -407,7 +429,8 @@ TEST_F(WorldFilesTest, TruncatedRegionIsACleanError) {
   std::size_t data_end = 0;
   for (const auto& e : entries) {
     const std::size_t start = static_cast<std::size_t>(e.sector) * 4096;
-    const std::size_t len = (std::size_t{file[start]} << 24) | (std::size_t{file[start + 1]} << 16) |
+    const std::size_t len = (std::size_t{file[start]} << 24) |
+                            (std::size_t{file[start + 1]} << 16) |
                             (std::size_t{file[start + 2]} << 8) | file[start + 3];
     data_end = std::max(data_end, start + 4 + len);
   }
@@ -486,7 +509,8 @@ TEST_F(WorldFilesTest, TruncatedChunkNbtNeverCrashes) {
   lengths.push_back(chunk.size() - 1);
   for (std::size_t len : lengths) {
     detail::nbt::Document doc;
-    EXPECT_EQ(detail::nbt::parse(std::span<const std::uint8_t>(chunk.data(), len), doc, msg), Status::BadFormat)
+    EXPECT_EQ(detail::nbt::parse(std::span<const std::uint8_t>(chunk.data(), len), doc, msg),
+              Status::BadFormat)
         << len;
   }
   detail::DecodedColumn col;
@@ -510,12 +534,14 @@ TEST_F(WorldFilesTest, MutatedChunksNeverCrash) {
     std::vector<native::RegionChunkEntry> entries;
     ASSERT_EQ(native::list_region_chunks(file, entries, msg), Status::Ok);
     bool skipped = false;
-    ASSERT_EQ(native::read_region_chunk(file, entries[entries.size() / 2], chunk, skipped, msg), Status::Ok);
+    ASSERT_EQ(native::read_region_chunk(file, entries[entries.size() / 2], chunk, skipped, msg),
+              Status::Ok);
     std::size_t ok = 0, bad = 0;
     for (int round = 0; round < 150; ++round) {
       std::vector<std::uint8_t> m = chunk;
       const int flips = 1 + static_cast<int>(next() % 8);
-      for (int k = 0; k < flips; ++k) m[next() % m.size()] ^= static_cast<std::uint8_t>(1u << (next() % 8));
+      for (int k = 0; k < flips; ++k)
+        m[next() % m.size()] ^= static_cast<std::uint8_t>(1u << (next() % 8));
       detail::DecodedColumn col;
       detail::LookupTally tally;
       const Status s = detail::decode_anvil_chunk_bytes(m, mc(), col, tally, msg);
@@ -523,7 +549,8 @@ TEST_F(WorldFilesTest, MutatedChunksNeverCrash) {
       (s == Status::Ok ? ok : bad) += 1;
       if (s == Status::Ok) {
         for (const auto& sec : col.sections) {
-          ASSERT_TRUE(sec.uniform || sec.values.size() == static_cast<std::size_t>(detail::kChunkCells));
+          ASSERT_TRUE(sec.uniform ||
+                      sec.values.size() == static_cast<std::size_t>(detail::kChunkCells));
           for (std::uint16_t v : sec.values) ASSERT_TRUE(reg().valid(v));
         }
       }
@@ -534,7 +561,8 @@ TEST_F(WorldFilesTest, MutatedChunksNeverCrash) {
 
 TEST_F(WorldFilesTest, UnknownFormatIsUnsupported) {
   const std::string text = "this is not a world\n";
-  const std::string path = temp_file("unknown.dat", std::vector<std::uint8_t>(text.begin(), text.end()));
+  const std::string path =
+      temp_file("unknown.dat", std::vector<std::uint8_t>(text.begin(), text.end()));
   Space space(&reg());
   WorldLoadReport r;
   EXPECT_EQ(load(path, space, r), Status::Unsupported);

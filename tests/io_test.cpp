@@ -20,7 +20,8 @@ namespace {
 
 std::vector<std::uint8_t> read_bytes(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
-  return std::vector<std::uint8_t>(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+  return std::vector<std::uint8_t>(std::istreambuf_iterator<char>(f),
+                                   std::istreambuf_iterator<char>());
 }
 
 const std::string kBlocksDir = std::string(VOXNAV_SHARED_DATA) + "/minecraft/blocks/";
@@ -34,9 +35,11 @@ struct Loaded {
   std::string message, legacy_message;
   Loaded() {
     status = blocks.load(read_bytes(kBlocksDir + "blocks.pc-1.21.1.json"),
-                         read_bytes(kBlocksDir + "blockCollisionShapes.pc-1.20.5.json"), registry, message);
+                         read_bytes(kBlocksDir + "blockCollisionShapes.pc-1.20.5.json"), registry,
+                         message);
     if (status == Status::Ok) {
-      legacy_status = blocks.load_legacy(read_bytes(kBlocksDir + "blocks.pc-1.12.json"), legacy_message);
+      legacy_status =
+          blocks.load_legacy(read_bytes(kBlocksDir + "blocks.pc-1.12.json"), legacy_message);
     }
   }
 };
@@ -62,7 +65,8 @@ TEST_F(McRegistryTest, SizesAndNumbering) {
   EXPECT_EQ(mc().blocks().size(), 1060u);
   EXPECT_EQ(reg().size(), 26684u + MinecraftBlocks::kStateValueOffset);  // states 0..26683
   EXPECT_EQ(mc().blocks_without_shapes(), 0u);
-  EXPECT_NE(loaded().message.find("1060 blocks, 26684 states"), std::string::npos) << loaded().message;
+  EXPECT_NE(loaded().message.find("1060 blocks, 26684 states"), std::string::npos)
+      << loaded().message;
   // stone is state 1 -> value 3; registry.find agrees.
   EXPECT_EQ(v("stone"), 3);
   EXPECT_EQ(reg().find("stone"), 3);
@@ -81,13 +85,15 @@ TEST_F(McRegistryTest, StateIdsLastPropertyFastest) {
   // waterlogged=false.
   const std::uint16_t def = mc().default_value("minecraft:oak_stairs");
   EXPECT_EQ(def, 2885 + 2);
-  EXPECT_EQ(v("minecraft:oak_stairs[facing=north,half=bottom,shape=straight,waterlogged=false]"), def);
+  EXPECT_EQ(v("minecraft:oak_stairs[facing=north,half=bottom,shape=straight,waterlogged=false]"),
+            def);
   EXPECT_EQ(v("oak_stairs[waterlogged=false,shape=straight,half=bottom,facing=north]"), def);
   EXPECT_EQ(v("oak_stairs[waterlogged=true]"), 2884 + 2);  // last property flips fastest
   EXPECT_EQ(v("oak_stairs[facing=north,half=top,shape=straight,waterlogged=true]"), 2874 + 2);
   EXPECT_EQ(v("oak_stairs[facing=east,half=bottom,shape=outer_right,waterlogged=false]"),
             2874 + 2 + 3 * 20 + 10 + 4 * 2 + 1);
-  EXPECT_EQ(mc().state_string(def), "oak_stairs[facing=north,half=bottom,shape=straight,waterlogged=false]");
+  EXPECT_EQ(mc().state_string(def),
+            "oak_stairs[facing=north,half=bottom,shape=straight,waterlogged=false]");
   EXPECT_EQ(mc().property(def, "half"), "bottom");
   // oak_door defaultState 4601 = facing=north, half=lower, hinge=left, open=false, powered=false.
   EXPECT_EQ(mc().default_value("oak_door"), 4601 + 2);
@@ -174,8 +180,10 @@ TEST_F(McRegistryTest, Traits) {
 }
 
 TEST_F(McRegistryTest, DoorsPairOpenAndClosed) {
-  const std::uint16_t closed = v("oak_door[facing=west,half=lower,hinge=left,open=false,powered=false]");
-  const std::uint16_t open = v("oak_door[facing=west,half=lower,hinge=left,open=true,powered=false]");
+  const std::uint16_t closed =
+      v("oak_door[facing=west,half=lower,hinge=left,open=false,powered=false]");
+  const std::uint16_t open =
+      v("oak_door[facing=west,half=lower,hinge=left,open=true,powered=false]");
   ASSERT_NE(closed, open);
   EXPECT_EQ(reg().traits(closed), kTraitDoor);
   EXPECT_EQ(reg().traits(open), kTraitDoor | kTraitDoorOpen);
@@ -227,7 +235,8 @@ TEST_F(McRegistryTest, UnknownNamesFallBackAndAreCounted) {
 TEST_F(McRegistryTest, BlockStateStringParser) {
   BlockStateString s;
   std::string msg;
-  ASSERT_EQ(parse_block_state_string("minecraft:oak_door[half=upper,open=true]", s, msg), Status::Ok);
+  ASSERT_EQ(parse_block_state_string("minecraft:oak_door[half=upper,open=true]", s, msg),
+            Status::Ok);
   EXPECT_EQ(s.name, "oak_door");
   ASSERT_EQ(s.properties.size(), 2u);
   EXPECT_EQ(s.properties[1].first, "open");
@@ -257,21 +266,24 @@ TEST_F(McRegistryTest, LegacyIdsAndMetadata) {
   EXPECT_EQ(lv(44, 8), "smooth_stone_slab[type=top,waterlogged=false]");
   EXPECT_EQ(lv(126, 1), "spruce_slab[type=bottom,waterlogged=false]");
   EXPECT_EQ(lv(65, 5), "ladder[facing=east,waterlogged=false]");
-  EXPECT_EQ(lv(67, 6), "cobblestone_stairs[facing=south,half=top,shape=straight,waterlogged=false]");
+  EXPECT_EQ(lv(67, 6),
+            "cobblestone_stairs[facing=south,half=top,shape=straight,waterlogged=false]");
   EXPECT_EQ(lv(78, 2), "snow[layers=3]");
   EXPECT_EQ(lv(80, 0), "snow_block");
   EXPECT_EQ(lv(30, 0), "cobweb");
   EXPECT_EQ(lv(88, 0), "soul_sand");
   EXPECT_EQ(lv(213, 0), "magma_block");
   EXPECT_EQ(lv(159, 11), "blue_terracotta");
-  EXPECT_EQ(lv(96, 12), "oak_trapdoor[facing=north,half=top,open=true,powered=false,waterlogged=false]");
+  EXPECT_EQ(lv(96, 12),
+            "oak_trapdoor[facing=north,half=top,open=true,powered=false,waterlogged=false]");
   EXPECT_EQ(lv(107, 6), "oak_fence_gate[facing=north,in_wall=false,open=true,powered=false]");
   // Doors keep facing/open in the lower block and hinge in the upper one.
   EXPECT_EQ(mc().state_string(mc().legacy_two_half_value(64, 4 | 1, 8 | 1, false)),
             "oak_door[facing=south,half=lower,hinge=right,open=true,powered=false]");
   EXPECT_EQ(mc().state_string(mc().legacy_two_half_value(64, 4 | 1, 8 | 1, true)),
             "oak_door[facing=south,half=upper,hinge=right,open=true,powered=false]");
-  EXPECT_EQ(mc().state_string(mc().legacy_two_half_value(175, 4, 8, true)), "rose_bush[half=upper]");
+  EXPECT_EQ(mc().state_string(mc().legacy_two_half_value(175, 4, 8, true)),
+            "rose_bush[half=upper]");
   EXPECT_TRUE(mc().legacy_two_half(71));  // iron_door
   EXPECT_FALSE(mc().legacy_two_half(1));
   EXPECT_EQ(mc().legacy_connect_kind(85), 1);
@@ -291,18 +303,34 @@ TEST_F(McRegistryTest, LegacyIdsAndMetadata) {
       << loaded().legacy_message;
 }
 
+TEST_F(McRegistryTest, RebindAfterCopyingTheRegistry) {
+  BlockRegistry copy = reg();
+  MinecraftBlocks blocks = mc();
+  blocks.rebind(copy);
+  EXPECT_EQ(&blocks.registry(), &copy);
+  LookupTally tally;
+  EXPECT_EQ(blocks.value_from_string("oak_stairs[half=top]", &tally), v("oak_stairs[half=top]"));
+  EXPECT_EQ(blocks.value_from_string("nope", &tally), copy.fallback());
+  EXPECT_EQ(tally.unknown_blocks, 1u);
+  EXPECT_EQ(blocks.legacy_value(65, 3), mc().legacy_value(65, 3));
+}
+
 TEST(McRegistryErrors, MalformedJsonIsBadFormat) {
   BlockRegistry registry;
   MinecraftBlocks blocks;
   std::string msg;
   const std::string bad = "[{\"name\": \"stone\"";
   const std::string shapes = "{\"blocks\": {}, \"shapes\": {}}";
-  const std::span<const std::uint8_t> b(reinterpret_cast<const std::uint8_t*>(bad.data()), bad.size());
-  const std::span<const std::uint8_t> s(reinterpret_cast<const std::uint8_t*>(shapes.data()), shapes.size());
+  const std::span<const std::uint8_t> b(reinterpret_cast<const std::uint8_t*>(bad.data()),
+                                        bad.size());
+  const std::span<const std::uint8_t> s(reinterpret_cast<const std::uint8_t*>(shapes.data()),
+                                        shapes.size());
   EXPECT_EQ(blocks.load(b, s, registry, msg), Status::BadFormat);
   EXPECT_FALSE(msg.empty());
-  const std::string gap = "[{\"name\":\"stone\",\"minStateId\":5,\"maxStateId\":5,\"defaultState\":5}]";
-  const std::span<const std::uint8_t> g(reinterpret_cast<const std::uint8_t*>(gap.data()), gap.size());
+  const std::string gap =
+      "[{\"name\":\"stone\",\"minStateId\":5,\"maxStateId\":5,\"defaultState\":5}]";
+  const std::span<const std::uint8_t> g(reinterpret_cast<const std::uint8_t*>(gap.data()),
+                                        gap.size());
   EXPECT_EQ(blocks.load(g, s, registry, msg), Status::BadFormat);
   EXPECT_NE(msg.find("not dense"), std::string::npos) << msg;
   EXPECT_FALSE(blocks.loaded());
@@ -320,9 +348,14 @@ struct NbtBytes {
   }
   NbtBytes& u16(int v) { return u8(v >> 8).u8(v); }
   NbtBytes& i32(std::int32_t v) {
-    return u8(static_cast<int>((v >> 24) & 0xFF)).u8((v >> 16) & 0xFF).u8((v >> 8) & 0xFF).u8(v & 0xFF);
+    return u8(static_cast<int>((v >> 24) & 0xFF))
+        .u8((v >> 16) & 0xFF)
+        .u8((v >> 8) & 0xFF)
+        .u8(v & 0xFF);
   }
-  NbtBytes& i64(std::int64_t v) { return i32(static_cast<std::int32_t>(v >> 32)).i32(static_cast<std::int32_t>(v)); }
+  NbtBytes& i64(std::int64_t v) {
+    return i32(static_cast<std::int32_t>(v >> 32)).i32(static_cast<std::int32_t>(v));
+  }
   NbtBytes& name(const std::string& s) {
     u16(static_cast<int>(s.size()));
     b.insert(b.end(), s.begin(), s.end());
@@ -330,7 +363,8 @@ struct NbtBytes {
   }
 };
 
-// A 1.18-style section: {Y: -4b, block_states: {palette: [{Name: "minecraft:stone"}], data: [L; 2 longs]}}.
+// A 1.18-style section: {Y: -4b, block_states: {palette: [{Name: "minecraft:stone"}], data: [L; 2
+// longs]}}.
 NbtBytes section_doc() {
   NbtBytes n;
   n.u8(10).name("");
@@ -434,13 +468,16 @@ TEST(MovingAi, ParsesRealMaps) {
     std::size_t passable;
   };
   // Passable counts ('.', 'G', 'S') counted independently from the map files.
-  const Expect maps[] = {{"arena", 49, 49, 2054},       {"den312d", 65, 81, 2445},
-                         {"maze512-1-0", 512, 512, 131071}, {"random512-10-0", 512, 512, 235900},
+  const Expect maps[] = {{"arena", 49, 49, 2054},
+                         {"den312d", 65, 81, 2445},
+                         {"maze512-1-0", 512, 512, 131071},
+                         {"random512-10-0", 512, 512, 235900},
                          {"AcrosstheCape", 768, 768, 392287}};
   for (const Expect& e : maps) {
     MovingAiMap m;
     std::string msg;
-    ASSERT_EQ(parse_movingai_map(read_text(kMovingAi + "maps/" + e.name + ".map"), m, msg), Status::Ok)
+    ASSERT_EQ(parse_movingai_map(read_text(kMovingAi + "maps/" + e.name + ".map"), m, msg),
+              Status::Ok)
         << e.name << ": " << msg;
     EXPECT_EQ(m.width, e.w) << e.name;
     EXPECT_EQ(m.height, e.h) << e.name;
@@ -458,7 +495,9 @@ TEST(MovingAi, ParsesRealMaps) {
 TEST(MovingAi, ParsesRealScenarios) {
   std::vector<MovingAiScenario> rows;
   std::string msg;
-  ASSERT_EQ(parse_movingai_scen(read_text(kMovingAi + "scens/arena.map.scen"), rows, msg), Status::Ok) << msg;
+  ASSERT_EQ(parse_movingai_scen(read_text(kMovingAi + "scens/arena.map.scen"), rows, msg),
+            Status::Ok)
+      << msg;
   ASSERT_EQ(rows.size(), 130u);
   EXPECT_EQ(rows[0].map, "arena.map");
   EXPECT_EQ(rows[0].start_x, 19);
@@ -468,7 +507,8 @@ TEST(MovingAi, ParsesRealScenarios) {
   EXPECT_DOUBLE_EQ(rows[0].optimal, 3.0);
   EXPECT_EQ(rows.back().bucket, 12);
   EXPECT_DOUBLE_EQ(rows.back().optimal, 48.38477631);
-  ASSERT_EQ(parse_movingai_scen(read_text(kMovingAi + "scens/maze512-1-0.map.scen"), rows, msg), Status::Ok);
+  ASSERT_EQ(parse_movingai_scen(read_text(kMovingAi + "scens/maze512-1-0.map.scen"), rows, msg),
+            Status::Ok);
   EXPECT_EQ(rows.size(), 12120u);
   EXPECT_EQ(rows[0].map_width, 512);
 }
@@ -476,16 +516,23 @@ TEST(MovingAi, ParsesRealScenarios) {
 TEST(MovingAi, MalformedFilesAreRejected) {
   MovingAiMap m;
   std::string msg;
-  EXPECT_EQ(parse_movingai_map("type octile\nheight 2\nwidth 3\nmap\n...\n..\n", m, msg), Status::BadFormat);
+  EXPECT_EQ(parse_movingai_map("type octile\nheight 2\nwidth 3\nmap\n...\n..\n", m, msg),
+            Status::BadFormat);
   EXPECT_NE(msg.find("line 6"), std::string::npos) << msg;
-  EXPECT_EQ(parse_movingai_map("type octile\nheight 2\nwidth 3\nmap\n...\n.x.\n", m, msg), Status::BadFormat);
+  EXPECT_EQ(parse_movingai_map("type octile\nheight 2\nwidth 3\nmap\n...\n.x.\n", m, msg),
+            Status::BadFormat);
   EXPECT_NE(msg.find("unknown tile 'x'"), std::string::npos) << msg;
-  EXPECT_EQ(parse_movingai_map("type octile\nheight 3\nwidth 3\nmap\n...\n...\n", m, msg), Status::BadFormat);
-  EXPECT_EQ(parse_movingai_map("type hex\nheight 1\nwidth 1\nmap\n.\n", m, msg), Status::Unsupported);
-  EXPECT_EQ(parse_movingai_map("type octile\r\nheight 1\r\nwidth 2\r\nmap\r\n.@\r\n", m, msg), Status::Ok) << msg;
+  EXPECT_EQ(parse_movingai_map("type octile\nheight 3\nwidth 3\nmap\n...\n...\n", m, msg),
+            Status::BadFormat);
+  EXPECT_EQ(parse_movingai_map("type hex\nheight 1\nwidth 1\nmap\n.\n", m, msg),
+            Status::Unsupported);
+  EXPECT_EQ(parse_movingai_map("type octile\r\nheight 1\r\nwidth 2\r\nmap\r\n.@\r\n", m, msg),
+            Status::Ok)
+      << msg;
   EXPECT_EQ(m.passable_count(), 1u);
   std::vector<MovingAiScenario> rows;
-  EXPECT_EQ(parse_movingai_scen("version 1\n0\tarena.map\t49\t49\t19\t26\t19\n", rows, msg), Status::BadFormat);
+  EXPECT_EQ(parse_movingai_scen("version 1\n0\tarena.map\t49\t49\t19\t26\t19\n", rows, msg),
+            Status::BadFormat);
   EXPECT_NE(msg.find("line 2"), std::string::npos) << msg;
   EXPECT_EQ(parse_movingai_scen("", rows, msg), Status::BadFormat);
 }
@@ -522,7 +569,8 @@ TEST_F(McRegistryTest, MovingAiVoxelWorld) {
   EXPECT_EQ(space.block({60, 2, 10}), stone);
   EXPECT_TRUE(space.is_cell_loaded({10, 20, 10}));
   EXPECT_EQ(space.chunk({0, 1, 0})->uniform, true);
-  EXPECT_EQ(build_movingai_world(m, 0, space, nullptr), Status::InvalidArgument);  // air is not solid
+  EXPECT_EQ(build_movingai_world(m, 0, space, nullptr),
+            Status::InvalidArgument);  // air is not solid
 }
 
 }  // namespace

@@ -103,6 +103,9 @@ async function main () {
     }
   }
 
+  if (pairsDoc.region && path.basename(pairsDoc.region) !== path.basename(regionFile)) {
+    process.stderr.write(`warning: ${pairsFile} was made for ${pairsDoc.region}, running on ${regionFile}\n`)
+  }
   const region = await loadRegion(regionFile, version)
   if (region.columns.length === 0) die(`${regionFile}: no chunks loaded`)
   const bot = stubBot(region, version)

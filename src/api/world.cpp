@@ -89,10 +89,10 @@ Status World::load_minecraft_blocks(std::span<const std::uint8_t> blocks_json,
     return st;
   }
   state_->registry = std::move(reg);
-  // MinecraftBlocks keeps a pointer to the registry it filled: reload it against ours.
-  const Status st2 = state_->blocks.load(blocks_json, shapes_json, state_->registry, msg);
-  if (error) *error = msg;
-  return st2;
+  state_->blocks = std::move(blocks);
+  state_->blocks.rebind(state_->registry);  // it points at the registry it filled
+  if (error) error->clear();
+  return Status::Ok;
 }
 
 Status World::block_value(std::string_view state, std::uint16_t* value) const {

@@ -50,20 +50,22 @@ void fill_range(DecodedColumn& col, std::map<std::int32_t, DecodedSection>& by_y
       col.sections.push_back(std::move(air));
     }
   }
-  col.has_blocks = std::any_of(col.sections.begin(), col.sections.end(), [](const DecodedSection& s) {
-    return !s.uniform || s.uniform_value != 0;
-  });
+  col.has_blocks =
+      std::any_of(col.sections.begin(), col.sections.end(),
+                  [](const DecodedSection& s) { return !s.uniform || s.uniform_value != 0; });
 }
 
 // ---- palette formats (1.13+) ----
 
 /// Resolves a palette (list of {Name, Properties}) to values. Unknown names stay marked so the
 /// caller can count their cells.
-Status resolve_palette(const Tag& palette, const MinecraftBlocks& blocks, std::vector<std::uint16_t>& values,
-                       std::vector<std::string>& unknown_names, LookupTally& tally, std::string& message) {
+Status resolve_palette(const Tag& palette, const MinecraftBlocks& blocks,
+                       std::vector<std::uint16_t>& values, std::vector<std::string>& unknown_names,
+                       LookupTally& tally, std::string& message) {
   values.clear();
   unknown_names.clear();
-  if (palette.type != TagType::List || (palette.list_type != TagType::Compound && !palette.list.empty())) {
+  if (palette.type != TagType::List ||
+      (palette.list_type != TagType::Compound && !palette.list.empty())) {
     message = "palette is not a list of compounds";
     return Status::BadFormat;
   }
@@ -92,8 +94,8 @@ Status resolve_palette(const Tag& palette, const MinecraftBlocks& blocks, std::v
 }
 
 Status decode_palette_section(const Tag& palette, const Tag* data, bool spanning, std::int32_t y,
-                              const MinecraftBlocks& blocks, DecodedSection& out, LookupTally& tally,
-                              std::string& message) {
+                              const MinecraftBlocks& blocks, DecodedSection& out,
+                              LookupTally& tally, std::string& message) {
   std::vector<std::uint16_t> pal;
   std::vector<std::string> unknown;
   if (Status s = resolve_palette(palette, blocks, pal, unknown, tally, message); s != Status::Ok) {
@@ -118,7 +120,8 @@ Status decode_palette_section(const Tag& palette, const Tag* data, bool spanning
       const std::size_t n = data->longs.size();
       int bits = std::max(4, ceil_log2(pal.size()));
       auto expected = [&](int b) -> std::size_t {
-        if (spanning) return static_cast<std::size_t>(kChunkCells) * static_cast<std::size_t>(b) / 64;
+        if (spanning)
+          return static_cast<std::size_t>(kChunkCells) * static_cast<std::size_t>(b) / 64;
         const int per = 64 / b;
         return static_cast<std::size_t>((kChunkCells + per - 1) / per);
       };
@@ -198,7 +201,8 @@ Status decode_palette_column(const Tag& level, const Tag& sections, bool modern,
       continue;  // sections that only carry light (e.g. Y = -1 before 1.18)
     }
     DecodedSection sec;
-    if (Status st = decode_palette_section(*palette, data, spanning, y, blocks, sec, tally, message);
+    if (Status st =
+            decode_palette_section(*palette, data, spanning, y, blocks, sec, tally, message);
         st != Status::Ok) {
       return st;
     }
@@ -251,7 +255,8 @@ bool connects(const MinecraftBlocks& blocks, int kind, int group, int id, int me
   const std::string_view n = blocks.legacy_name(id);
   if (n.empty() || id == 0) return false;
   const int nk = legacy_connect_kind_of(n);
-  const bool gate = n == "fence_gate" || (n.size() > 11 && n.substr(n.size() - 11) == "_fence_gate");
+  const bool gate =
+      n == "fence_gate" || (n.size() > 11 && n.substr(n.size() - 11) == "_fence_gate");
   if (kind == 1) {
     if (nk == 1) return legacy_fence_group(n) == group;
     if (gate) return true;
@@ -286,7 +291,8 @@ Status decode_legacy_column(const Tag& sections, const MinecraftBlocks& blocks, 
     if (b == nullptr) continue;
     if (b->bytes.size() != kChunkCells || d == nullptr || d->bytes.size() != kChunkCells / 2 ||
         (a != nullptr && a->bytes.size() != kChunkCells / 2)) {
-      message = "section " + std::to_string(y) + ": Blocks must hold 4096 bytes and Data / Add 2048";
+      message =
+          "section " + std::to_string(y) + ": Blocks must hold 4096 bytes and Data / Add 2048";
       return Status::BadFormat;
     }
     RawSection& raw = col.sections[y];
@@ -330,8 +336,9 @@ Status decode_legacy_column(const Tag& sections, const MinecraftBlocks& blocks, 
           bool c[4];
           for (int k = 0; k < 4; ++k) {
             int nid = 0, nmeta = 0;
-            const bool known = col.raw(x + kSides[static_cast<std::size_t>(k)].second[0], y,
-                                       z + kSides[static_cast<std::size_t>(k)].second[1], nid, nmeta);
+            const bool known =
+                col.raw(x + kSides[static_cast<std::size_t>(k)].second[0], y,
+                        z + kSides[static_cast<std::size_t>(k)].second[1], nid, nmeta);
             c[k] = known && connects(blocks, kind, group, nid, nmeta);
           }
           props.clear();
@@ -340,7 +347,8 @@ Status decode_legacy_column(const Tag& sections, const MinecraftBlocks& blocks, 
             props.emplace_back(kSides[static_cast<std::size_t>(k)].first, on);
           }
           if (kind == 3) {
-            const bool straight = (c[0] && c[2] && !c[1] && !c[3]) || (c[1] && c[3] && !c[0] && !c[2]);
+            const bool straight =
+                (c[0] && c[2] && !c[1] && !c[3]) || (c[1] && c[3] && !c[0] && !c[2]);
             props.emplace_back("up", straight ? "false" : "true");
           }
           v = blocks.value(blocks.registry().type(v).name, props, &tally);
@@ -365,16 +373,19 @@ Status decode_legacy_column(const Tag& sections, const MinecraftBlocks& blocks, 
 
 const char* anvil_format_name(AnvilFormat f) noexcept {
   switch (f) {
-    case AnvilFormat::Legacy112: return "anvil-1.12";
-    case AnvilFormat::Palette113: return "anvil-1.13";
-    case AnvilFormat::Sections118: return "anvil-1.18";
+    case AnvilFormat::Legacy112:
+      return "anvil-1.12";
+    case AnvilFormat::Palette113:
+      return "anvil-1.13";
+    case AnvilFormat::Sections118:
+      return "anvil-1.18";
   }
   return "?";
 }
 
 std::size_t DecodedColumn::uniform_count() const {
-  return static_cast<std::size_t>(
-      std::count_if(sections.begin(), sections.end(), [](const DecodedSection& s) { return s.uniform; }));
+  return static_cast<std::size_t>(std::count_if(sections.begin(), sections.end(),
+                                                [](const DecodedSection& s) { return s.uniform; }));
 }
 
 bool unpack_indices(std::span<const std::int64_t> longs, int bits, bool spanning, int count,
@@ -382,7 +393,8 @@ bool unpack_indices(std::span<const std::int64_t> longs, int bits, bool spanning
   if (bits < 1 || bits > 16 || count < 0) return false;
   const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
   if (spanning) {
-    const std::size_t need = (static_cast<std::size_t>(count) * static_cast<std::size_t>(bits) + 63) / 64;
+    const std::size_t need =
+        (static_cast<std::size_t>(count) * static_cast<std::size_t>(bits) + 63) / 64;
     if (longs.size() < need) return false;
     for (int i = 0; i < count; ++i) {
       const std::size_t bit = static_cast<std::size_t>(i) * static_cast<std::size_t>(bits);
@@ -466,8 +478,9 @@ Status decode_anvil_chunk(const Tag& root, const MinecraftBlocks& blocks, Decode
   return st;
 }
 
-Status decode_anvil_chunk_bytes(std::span<const std::uint8_t> nbt_bytes, const MinecraftBlocks& blocks,
-                                DecodedColumn& out, LookupTally& tally, std::string& message) {
+Status decode_anvil_chunk_bytes(std::span<const std::uint8_t> nbt_bytes,
+                                const MinecraftBlocks& blocks, DecodedColumn& out,
+                                LookupTally& tally, std::string& message) {
   nbt::Document doc;
   if (Status s = nbt::parse(nbt_bytes, doc, message); s != Status::Ok) return s;
   return decode_anvil_chunk(doc.root, blocks, out, tally, message);

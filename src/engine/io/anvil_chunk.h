@@ -25,21 +25,21 @@ namespace voxnav::detail {
 inline constexpr std::int32_t kDataVersionNoSpan = 2566;
 
 struct DecodedSection {
-  std::int32_t y = 0;                  ///< chunk y (cell y >> 4)
-  bool uniform = true;                 ///< one value everywhere: use load_uniform_chunk
+  std::int32_t y = 0;   ///< chunk y (cell y >> 4)
+  bool uniform = true;  ///< one value everywhere: use load_uniform_chunk
   std::uint16_t uniform_value = 0;
-  std::vector<std::uint16_t> values;   ///< kChunkCells values (index_in_chunk order) when !uniform
+  std::vector<std::uint16_t> values;  ///< kChunkCells values (index_in_chunk order) when !uniform
 };
 
 enum class AnvilFormat : std::uint8_t { Legacy112, Palette113, Sections118 };
 const char* anvil_format_name(AnvilFormat f) noexcept;
 
 struct DecodedColumn {
-  std::int32_t x = 0, z = 0;         ///< chunk column coordinates (xPos, zPos)
-  std::int32_t data_version = 0;     ///< 0 when the chunk has none (before 1.9)
+  std::int32_t x = 0, z = 0;      ///< chunk column coordinates (xPos, zPos)
+  std::int32_t data_version = 0;  ///< 0 when the chunk has none (before 1.9)
   AnvilFormat format = AnvilFormat::Legacy112;
-  std::string status;                ///< generation status ("full", "features" ...; "" before 1.13)
-  bool has_blocks = false;           ///< any value other than air
+  std::string status;       ///< generation status ("full", "features" ...; "" before 1.13)
+  bool has_blocks = false;  ///< any value other than air
   std::vector<DecodedSection> sections;  ///< ascending y, every section of the column's range
 
   std::size_t uniform_count() const;
@@ -55,8 +55,9 @@ Status decode_anvil_chunk(const nbt::Tag& root, const MinecraftBlocks& blocks, D
                           LookupTally& tally, std::string& message);
 
 /// Convenience: parses uncompressed NBT bytes, then decode_anvil_chunk.
-Status decode_anvil_chunk_bytes(std::span<const std::uint8_t> nbt_bytes, const MinecraftBlocks& blocks,
-                                DecodedColumn& out, LookupTally& tally, std::string& message);
+Status decode_anvil_chunk_bytes(std::span<const std::uint8_t> nbt_bytes,
+                                const MinecraftBlocks& blocks, DecodedColumn& out,
+                                LookupTally& tally, std::string& message);
 
 /// Unpacks `count` palette indices of `bits` bits from a long array. `spanning`: 1.13-1.15
 /// packing (an index may continue in the next long). Returns false when the array is too short.

@@ -7,9 +7,10 @@ namespace voxnav::detail {
 namespace {
 
 constexpr std::array<const char*, 16> kColours = {
-    "white", "orange", "magenta", "light_blue", "yellow", "lime", "pink", "gray",
-    "light_gray", "cyan", "purple", "blue", "brown", "green", "red", "black"};
-constexpr std::array<const char*, 6> kWoods = {"oak", "spruce", "birch", "jungle", "acacia", "dark_oak"};
+    "white",      "orange", "magenta", "light_blue", "yellow", "lime",  "pink", "gray",
+    "light_gray", "cyan",   "purple",  "blue",       "brown",  "green", "red",  "black"};
+constexpr std::array<const char*, 6> kWoods = {"oak",    "spruce", "birch",
+                                               "jungle", "acacia", "dark_oak"};
 // Horizontal facing index of 1.12 (beds, fence gates, pumpkins ...): south, west, north, east.
 constexpr std::array<const char*, 4> kHorizontal = {"south", "west", "north", "east"};
 // 1.12 stairs: meta & 3 -> east, west, south, north.
@@ -20,18 +21,22 @@ constexpr std::array<const char*, 4> kTrapdoorFacing = {"north", "south", "west"
 constexpr std::array<const char*, 4> kDoorFacing = {"east", "south", "west", "north"};
 // Stone slab variants (stone_slab / double_stone_slab, meta & 7).
 constexpr std::array<const char*, 8> kStoneSlabs = {
-    "smooth_stone_slab", "sandstone_slab", "petrified_oak_slab", "cobblestone_slab",
-    "brick_slab", "stone_brick_slab", "nether_brick_slab", "quartz_slab"};
-constexpr std::array<const char*, 6> kDoublePlants = {"sunflower", "lilac",     "tall_grass",
+    "smooth_stone_slab", "sandstone_slab",   "petrified_oak_slab", "cobblestone_slab",
+    "brick_slab",        "stone_brick_slab", "nether_brick_slab",  "quartz_slab"};
+constexpr std::array<const char*, 6> kDoublePlants = {"sunflower",  "lilac",     "tall_grass",
                                                       "large_fern", "rose_bush", "peony"};
 
 /// Facing from a full 3D index (2 north, 3 south, 4 west, 5 east); others -> north.
 const char* facing6(int meta) {
   switch (meta) {
-    case 3: return "south";
-    case 4: return "west";
-    case 5: return "east";
-    default: return "north";
+    case 3:
+      return "south";
+    case 4:
+      return "west";
+    case 5:
+      return "east";
+    default:
+      return "north";
   }
 }
 
@@ -44,9 +49,7 @@ const char* pick(const std::array<const char*, N>& a, int i) {
 
 std::string with(std::string name, std::string props) { return name + "[" + props + "]"; }
 
-bool is_stairs(std::string_view n) {
-  return n.size() > 7 && n.substr(n.size() - 7) == "_stairs";
-}
+bool is_stairs(std::string_view n) { return n.size() > 7 && n.substr(n.size() - 7) == "_stairs"; }
 
 const char* door_name(std::string_view n) {
   if (n == "wooden_door") return "oak_door";
@@ -63,7 +66,8 @@ std::string log_state(const char* wood, int meta) {
   const int axis = (meta >> 2) & 3;
   if (axis == 3) return std::string(wood) + "_wood";  // bark on all six sides
   static constexpr std::array<const char*, 3> kAxis = {"y", "x", "z"};
-  return with(std::string(wood) + "_log", std::string("axis=") + kAxis[static_cast<std::size_t>(axis)]);
+  return with(std::string(wood) + "_log",
+              std::string("axis=") + kAxis[static_cast<std::size_t>(axis)]);
 }
 
 std::string slab_state(const char* slab, int meta) {
@@ -76,12 +80,13 @@ bool legacy_is_two_half(std::string_view name) {
   return door_name(name) != nullptr || name == "double_plant";
 }
 
-std::string legacy_two_half_string(std::string_view name, int lower_meta, int upper_meta, bool upper) {
+std::string legacy_two_half_string(std::string_view name, int lower_meta, int upper_meta,
+                                   bool upper) {
   if (const char* door = door_name(name)) {
     std::string p = std::string("facing=") + pick(kDoorFacing, lower_meta & 3) +
-                    ",half=" + (upper ? "upper" : "lower") + ",hinge=" +
-                    ((upper_meta & 1) != 0 ? "right" : "left") + ",open=" + tf((lower_meta & 4) != 0) +
-                    ",powered=" + tf((upper_meta & 2) != 0);
+                    ",half=" + (upper ? "upper" : "lower") +
+                    ",hinge=" + ((upper_meta & 1) != 0 ? "right" : "left") +
+                    ",open=" + tf((lower_meta & 4) != 0) + ",powered=" + tf((upper_meta & 2) != 0);
     return with(door, p);
   }
   if (name == "double_plant") {
@@ -118,9 +123,9 @@ std::string legacy_state_string(std::string_view n, int m) {
   }
   // ---- renamed or split by metadata ----
   if (n == "stone") {
-    static constexpr std::array<const char*, 7> k = {"stone",   "granite",          "polished_granite",
-                                                     "diorite", "polished_diorite", "andesite",
-                                                     "polished_andesite"};
+    static constexpr std::array<const char*, 7> k = {
+        "stone",    "granite",          "polished_granite", "diorite", "polished_diorite",
+        "andesite", "polished_andesite"};
     return pick(k, m);
   }
   if (n == "grass") return "grass_block[snowy=false]";
@@ -146,8 +151,8 @@ std::string legacy_state_string(std::string_view n, int m) {
   }
   if (n == "noteblock") return "note_block";
   if (n == "bed") {
-    return with("red_bed", std::string("facing=") + pick(kHorizontal, m & 3) +
-                               ",occupied=" + tf((m & 4) != 0) + ",part=" + ((m & 8) != 0 ? "head" : "foot"));
+    return with("red_bed", std::string("facing=") + pick(kHorizontal, m & 3) + ",occupied=" +
+                               tf((m & 4) != 0) + ",part=" + ((m & 8) != 0 ? "head" : "foot"));
   }
   if (n == "golden_rail") return "powered_rail";
   if (n == "web") return "cobweb";
@@ -160,9 +165,9 @@ std::string legacy_state_string(std::string_view n, int m) {
   if (n == "piston_extension") return "moving_piston";
   if (n == "yellow_flower") return "dandelion";
   if (n == "red_flower") {
-    static constexpr std::array<const char*, 9> k = {
-        "poppy", "blue_orchid", "allium", "azure_bluet", "red_tulip", "orange_tulip",
-        "white_tulip", "pink_tulip", "oxeye_daisy"};
+    static constexpr std::array<const char*, 9> k = {"poppy",       "blue_orchid", "allium",
+                                                     "azure_bluet", "red_tulip",   "orange_tulip",
+                                                     "white_tulip", "pink_tulip",  "oxeye_daisy"};
     return pick(k, m);
   }
   if (n == "double_stone_slab") {
@@ -172,9 +177,12 @@ std::string legacy_state_string(std::string_view n, int m) {
     return with(pick(kStoneSlabs, m & 7), "type=double");
   }
   if (n == "stone_slab") return slab_state(pick(kStoneSlabs, m & 7), m);
-  if (n == "double_wooden_slab") return with(std::string(pick(kWoods, m & 7)) + "_slab", "type=double");
-  if (n == "wooden_slab") return slab_state((std::string(pick(kWoods, m & 7)) + "_slab").c_str(), m);
-  if (n == "double_stone_slab2") return m == 8 ? "smooth_red_sandstone" : "red_sandstone_slab[type=double]";
+  if (n == "double_wooden_slab")
+    return with(std::string(pick(kWoods, m & 7)) + "_slab", "type=double");
+  if (n == "wooden_slab")
+    return slab_state((std::string(pick(kWoods, m & 7)) + "_slab").c_str(), m);
+  if (n == "double_stone_slab2")
+    return m == 8 ? "smooth_red_sandstone" : "red_sandstone_slab[type=double]";
   if (n == "stone_slab2") return slab_state("red_sandstone_slab", m);
   if (n == "purpur_double_slab") return "purpur_slab[type=double]";
   if (n == "purpur_slab") return slab_state("purpur_slab", m);
@@ -185,15 +193,16 @@ std::string legacy_state_string(std::string_view n, int m) {
     if (m >= 1 && m <= 4) {
       static constexpr std::array<const char*, 4> k = {"east", "west", "south", "north"};
       return with(redstone ? "redstone_wall_torch" : "wall_torch",
-                  std::string("facing=") + k[static_cast<std::size_t>(m - 1)] + (redstone ? "," + lit : ""));
+                  std::string("facing=") + k[static_cast<std::size_t>(m - 1)] +
+                      (redstone ? "," + lit : ""));
     }
     return redstone ? with("redstone_torch", lit) : "torch";
   }
   if (n == "mob_spawner") return "spawner";
   if (is_stairs(n)) {
     const std::string s = n == "stone_stairs" ? "cobblestone_stairs" : name;
-    return with(s, std::string("facing=") + pick(kStairFacing, m & 3) + ",half=" +
-                       ((m & 4) != 0 ? "top" : "bottom") + ",shape=straight");
+    return with(s, std::string("facing=") + pick(kStairFacing, m & 3) +
+                       ",half=" + ((m & 4) != 0 ? "top" : "bottom") + ",shape=straight");
   }
   if (n == "furnace" || n == "lit_furnace") {
     return with("furnace", std::string("facing=") + facing6(m) + ",lit=" + tf(n == "lit_furnace"));
@@ -213,8 +222,10 @@ std::string legacy_state_string(std::string_view n, int m) {
   if (n == "cactus") return with("cactus", "age=" + std::to_string(m));
   if (n == "reeds") return "sugar_cane";
   if (n == "fence") return "oak_fence";
-  if (n == "pumpkin") return with("carved_pumpkin", std::string("facing=") + pick(kHorizontal, m & 3));
-  if (n == "lit_pumpkin") return with("jack_o_lantern", std::string("facing=") + pick(kHorizontal, m & 3));
+  if (n == "pumpkin")
+    return with("carved_pumpkin", std::string("facing=") + pick(kHorizontal, m & 3));
+  if (n == "lit_pumpkin")
+    return with("jack_o_lantern", std::string("facing=") + pick(kHorizontal, m & 3));
   if (n == "portal") return with("nether_portal", (m & 3) == 2 ? "axis=z" : "axis=x");
   if (n == "cake") return with("cake", "bites=" + std::to_string(m <= 6 ? m : 0));
   if (n == "unpowered_repeater" || n == "powered_repeater") {
@@ -225,19 +236,21 @@ std::string legacy_state_string(std::string_view n, int m) {
   if (n == "stained_glass") return std::string(pick(kColours, m)) + "_stained_glass";
   if (n == "trapdoor" || n == "iron_trapdoor") {
     return with(n == "trapdoor" ? "oak_trapdoor" : "iron_trapdoor",
-                std::string("facing=") + pick(kTrapdoorFacing, m & 3) + ",half=" +
-                    ((m & 8) != 0 ? "top" : "bottom") + ",open=" + tf((m & 4) != 0));
+                std::string("facing=") + pick(kTrapdoorFacing, m & 3) +
+                    ",half=" + ((m & 8) != 0 ? "top" : "bottom") + ",open=" + tf((m & 4) != 0));
   }
   if (n == "monster_egg") {
-    static constexpr std::array<const char*, 6> k = {
-        "infested_stone", "infested_cobblestone", "infested_stone_bricks",
-        "infested_mossy_stone_bricks", "infested_cracked_stone_bricks",
-        "infested_chiseled_stone_bricks"};
+    static constexpr std::array<const char*, 6> k = {"infested_stone",
+                                                     "infested_cobblestone",
+                                                     "infested_stone_bricks",
+                                                     "infested_mossy_stone_bricks",
+                                                     "infested_cracked_stone_bricks",
+                                                     "infested_chiseled_stone_bricks"};
     return pick(k, m);
   }
   if (n == "stonebrick") {
-    static constexpr std::array<const char*, 4> k = {"stone_bricks", "mossy_stone_bricks",
-                                                     "cracked_stone_bricks", "chiseled_stone_bricks"};
+    static constexpr std::array<const char*, 4> k = {
+        "stone_bricks", "mossy_stone_bricks", "cracked_stone_bricks", "chiseled_stone_bricks"};
     return pick(k, m);
   }
   if (n == "brown_mushroom_block" || n == "red_mushroom_block") {
@@ -279,7 +292,8 @@ std::string legacy_state_string(std::string_view n, int m) {
   if (n == "stained_glass_pane") return std::string(pick(kColours, m)) + "_stained_glass_pane";
   if (n == "slime") return "slime_block";
   if (n == "prismarine") {
-    static constexpr std::array<const char*, 3> k = {"prismarine", "prismarine_bricks", "dark_prismarine"};
+    static constexpr std::array<const char*, 3> k = {"prismarine", "prismarine_bricks",
+                                                     "dark_prismarine"};
     return pick(k, m);
   }
   if (n == "carpet") return std::string(pick(kColours, m)) + "_carpet";
@@ -293,16 +307,16 @@ std::string legacy_state_string(std::string_view n, int m) {
   if (n == "concrete") return std::string(pick(kColours, m)) + "_concrete";
   if (n == "concrete_powder") return std::string(pick(kColours, m)) + "_concrete_powder";
   if (n == "end_portal_frame") {
-    return with("end_portal_frame", std::string("facing=") + pick(kHorizontal, m & 3) +
-                                        ",eye=" + tf((m & 4) != 0));
+    return with("end_portal_frame",
+                std::string("facing=") + pick(kHorizontal, m & 3) + ",eye=" + tf((m & 4) != 0));
   }
   if (n == "cocoa") {
     return with("cocoa", std::string("facing=") + pick(kHorizontal, m & 3) +
                              ",age=" + std::to_string(((m >> 2) & 3) <= 2 ? (m >> 2) & 3 : 2));
   }
   if (n == "farmland") return with("farmland", "moisture=" + std::to_string(m & 7));
-  if (n == "wheat" || n == "beetroots" || n == "carrots" || n == "potatoes" ||
-      n == "nether_wart" || n == "pumpkin_stem" || n == "melon_stem") {
+  if (n == "wheat" || n == "beetroots" || n == "carrots" || n == "potatoes" || n == "nether_wart" ||
+      n == "pumpkin_stem" || n == "melon_stem") {
     return name;  // growth stage does not change collision
   }
   // ---- same name in 1.21.1, default state ----

@@ -14,7 +14,8 @@ std::string legacy_state_string(std::string_view name, int meta);
 /// Doors and double plants store half of their state in each of their two blocks.
 bool legacy_is_two_half(std::string_view name);
 /// "name[props]" of a two-half block from the metadata of its lower and upper block.
-std::string legacy_two_half_string(std::string_view name, int lower_meta, int upper_meta, bool upper);
+std::string legacy_two_half_string(std::string_view name, int lower_meta, int upper_meta,
+                                   bool upper);
 
 /// 1.12 blocks whose side connections were computed, not stored: 0 none, 1 fence, 2 pane /
 /// iron bars, 3 wall. Wooden fences connect to wooden fences, the nether brick fence only to

@@ -27,9 +27,9 @@ bool is_air_name(std::string_view n) { return n == "air" || n == "cave_air" || n
 
 /// Names that were renamed after the flattening (1.13+) and no longer exist in 1.21.1.
 std::string_view renamed(std::string_view n) {
-  if (n == "grass") return "short_grass";  // 1.20.3
-  if (n == "grass_path") return "dirt_path";  // 1.17
-  if (n == "sign") return "oak_sign";  // 1.14
+  if (n == "grass") return "short_grass";        // 1.20.3
+  if (n == "grass_path") return "dirt_path";     // 1.17
+  if (n == "sign") return "oak_sign";            // 1.14
   if (n == "wall_sign") return "oak_wall_sign";  // 1.14
   return {};
 }
@@ -119,8 +119,8 @@ std::uint32_t traits_of(const McBlock& b, const std::vector<std::uint32_t>& idx)
   }
   if (n == "cobweb" || n == "honey_block" || n == "soul_sand") t |= kTraitSlow;
   // Kelp and seagrass only exist under water (they are implicitly waterlogged).
-  if (n == "water" || n == "bubble_column" || n == "kelp" || n == "kelp_plant" ||
-      n == "seagrass" || n == "tall_seagrass" || prop("waterlogged") == "true") {
+  if (n == "water" || n == "bubble_column" || n == "kelp" || n == "kelp_plant" || n == "seagrass" ||
+      n == "tall_seagrass" || prop("waterlogged") == "true") {
     t |= kTraitFluidSwim;
   }
   if (n == "lava") t |= kTraitFluidHarm;
@@ -225,7 +225,8 @@ Status MinecraftBlocks::load(std::span<const std::uint8_t> blocks_json,
   for (const Json& jb : blocks) {
     McBlock b;
     if (!get_string(jb, "name", b.name) || !get_uint(jb, "minStateId", b.min_state) ||
-        !get_uint(jb, "maxStateId", b.max_state) || !get_uint(jb, "defaultState", b.default_state)) {
+        !get_uint(jb, "maxStateId", b.max_state) ||
+        !get_uint(jb, "defaultState", b.default_state)) {
       message = "blocks JSON: block #" + std::to_string(list.size()) +
                 " lacks name / minStateId / maxStateId / defaultState";
       return Status::BadFormat;
@@ -374,6 +375,7 @@ Status MinecraftBlocks::load(std::span<const std::uint8_t> blocks_json,
   by_name_.clear();
   for (std::size_t i = 0; i < blocks_.size(); ++i) {
     by_name_.emplace(blocks_[i].name, static_cast<int>(i));
+    registry.set_default(blocks_[i].name, value_of_state(blocks_[i].default_state));
     for (std::uint32_t s = blocks_[i].min_state; s <= blocks_[i].max_state; ++s) {
       block_of_state_[s] = static_cast<std::int32_t>(i);
     }
@@ -414,15 +416,16 @@ std::uint16_t MinecraftBlocks::state_value(std::uint32_t state_id) const {
 }
 
 std::int64_t MinecraftBlocks::state_of_value(std::uint16_t v) const {
-  if (v < kStateValueOffset || static_cast<std::size_t>(v - kStateValueOffset) >= block_of_state_.size()) {
+  if (v < kStateValueOffset ||
+      static_cast<std::size_t>(v - kStateValueOffset) >= block_of_state_.size()) {
     return -1;
   }
   return v - kStateValueOffset;
 }
 
-std::uint32_t MinecraftBlocks::state_index(const McBlock& b,
-                                           std::span<const std::pair<std::string, std::string>> props,
-                                           LookupTally* tally) const {
+std::uint32_t MinecraftBlocks::state_index(
+    const McBlock& b, std::span<const std::pair<std::string, std::string>> props,
+    LookupTally* tally) const {
   std::vector<std::uint32_t> idx;
   decode_indices(b, b.default_state - b.min_state, idx);
   for (const auto& [k, v] : props) {
@@ -443,9 +446,9 @@ std::uint32_t MinecraftBlocks::state_index(const McBlock& b,
   return encode_indices(b, idx);
 }
 
-std::uint16_t MinecraftBlocks::value(std::string_view name,
-                                     std::span<const std::pair<std::string, std::string>> properties,
-                                     LookupTally* tally) const {
+std::uint16_t MinecraftBlocks::value(
+    std::string_view name, std::span<const std::pair<std::string, std::string>> properties,
+    LookupTally* tally) const {
   const int bi = block_index(name);
   if (bi < 0) {
     if (tally != nullptr) tally->note_unknown(strip_namespace(name));
@@ -473,7 +476,8 @@ std::uint16_t MinecraftBlocks::value_from_string(std::string_view state, LookupT
 std::string MinecraftBlocks::state_string(std::uint16_t v) const {
   const std::int64_t s = state_of_value(v);
   if (s < 0) return registry_ != nullptr && registry_->valid(v) ? registry_->type(v).name : "?";
-  const McBlock& b = blocks_[static_cast<std::size_t>(block_of_state_[static_cast<std::size_t>(s)])];
+  const McBlock& b =
+      blocks_[static_cast<std::size_t>(block_of_state_[static_cast<std::size_t>(s)])];
   std::vector<std::uint32_t> idx;
   decode_indices(b, static_cast<std::uint32_t>(s) - b.min_state, idx);
   std::string out = b.name;
@@ -491,7 +495,8 @@ std::string MinecraftBlocks::state_string(std::uint16_t v) const {
 std::string_view MinecraftBlocks::property(std::uint16_t v, std::string_view prop) const {
   const std::int64_t s = state_of_value(v);
   if (s < 0) return {};
-  const McBlock& b = blocks_[static_cast<std::size_t>(block_of_state_[static_cast<std::size_t>(s)])];
+  const McBlock& b =
+      blocks_[static_cast<std::size_t>(block_of_state_[static_cast<std::size_t>(s)])];
   const int p = find_property(b, prop);
   if (p < 0) return {};
   std::vector<std::uint32_t> idx;
@@ -549,7 +554,8 @@ Status MinecraftBlocks::load_legacy(std::span<const std::uint8_t> blocks_112_jso
       ++mapped_ids;
     } else {
       ++unmapped_ids;
-      if (unmapped_ids <= LookupTally::kMaxNames) unmapped_list += " " + names[static_cast<std::size_t>(id)];
+      if (unmapped_ids <= LookupTally::kMaxNames)
+        unmapped_list += " " + names[static_cast<std::size_t>(id)];
     }
   }
   legacy_names_ = std::move(names);
@@ -564,17 +570,20 @@ Status MinecraftBlocks::load_legacy(std::span<const std::uint8_t> blocks_112_jso
         static_cast<std::int16_t>(legacy_halves_.size() / 64);
     for (int k = 0; k < 64; ++k) {
       const int lower = k & 7, upper = (k >> 3) & 3, half = k >> 5;
-      const std::uint16_t v = value_from_legacy_string(legacy_two_half_string(n, lower, upper, half != 0));
+      const std::uint16_t v =
+          value_from_legacy_string(legacy_two_half_string(n, lower, upper, half != 0));
       legacy_halves_.push_back(v);
     }
   }
   message = std::to_string(mapped_ids) + " pre-1.13 ids mapped, " + std::to_string(unmapped_ids) +
-            " unmapped" + (unmapped_list.empty() ? std::string() : " (" + unmapped_list.substr(1) + ")");
+            " unmapped" +
+            (unmapped_list.empty() ? std::string() : " (" + unmapped_list.substr(1) + ")");
   return Status::Ok;
 }
 
 std::uint16_t MinecraftBlocks::legacy_value(int id, int meta) const {
-  if (id < 0 || id >= 4096 || meta < 0 || meta > 15 || legacy_.empty()) return registry_->fallback();
+  if (id < 0 || id >= 4096 || meta < 0 || meta > 15 || legacy_.empty())
+    return registry_->fallback();
   return legacy_[static_cast<std::size_t>(id * 16 + meta)];
 }
 

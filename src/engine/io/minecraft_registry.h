@@ -71,6 +71,11 @@ class MinecraftBlocks {
   /// Errors: BadFormat, InvalidArgument (load not called).
   Status load_legacy(std::span<const std::uint8_t> blocks_112_json, std::string& message);
 
+  /// Points this lookup at `registry`, which must hold exactly what `load` put into the
+  /// registry it was given (e.g. that registry after a move or copy). Avoids parsing the JSON
+  /// twice when the registry is moved into its final place.
+  void rebind(BlockRegistry& registry) { registry_ = &registry; }
+
   bool loaded() const { return registry_ != nullptr; }
   const BlockRegistry& registry() const { return *registry_; }
   const std::vector<McBlock>& blocks() const { return blocks_; }
@@ -125,7 +130,8 @@ class MinecraftBlocks {
   int legacy_connect_kind(int id) const;
 
  private:
-  std::uint32_t state_index(const McBlock& b, std::span<const std::pair<std::string, std::string>> props,
+  std::uint32_t state_index(const McBlock& b,
+                            std::span<const std::pair<std::string, std::string>> props,
                             LookupTally* tally) const;
   std::uint16_t value_from_legacy_string(const std::string& s) const;
 
@@ -135,10 +141,10 @@ class MinecraftBlocks {
   std::map<std::string, int, std::less<>> by_name_;
   std::size_t blocks_without_shapes_ = 0;
 
-  std::vector<std::uint16_t> legacy_;        // (id << 4 | meta) -> value, 4096 * 16 entries
-  std::vector<std::uint8_t> legacy_known_;   // same index: 1 when mapped
-  std::vector<std::string> legacy_names_;    // id -> 1.12 name
-  std::vector<std::uint16_t> legacy_halves_; // (door/plant slot, lower&7, upper&3, half) -> value
+  std::vector<std::uint16_t> legacy_;         // (id << 4 | meta) -> value, 4096 * 16 entries
+  std::vector<std::uint8_t> legacy_known_;    // same index: 1 when mapped
+  std::vector<std::string> legacy_names_;     // id -> 1.12 name
+  std::vector<std::uint16_t> legacy_halves_;  // (door/plant slot, lower&7, upper&3, half) -> value
   std::vector<std::int16_t> legacy_half_slot_;  // id -> slot in legacy_halves_ or -1
 };
 

@@ -127,8 +127,8 @@ Status parse_movingai_map(std::string_view text, MovingAiMap& out, std::string& 
     }
     for (std::size_t x = 0; x < line.size(); ++x) {
       if (!known_tile(line[x])) {
-        message = "map line " + std::to_string(lines.number()) + " column " + std::to_string(x + 1) +
-                  ": unknown tile '" + std::string(1, line[x]) + "'";
+        message = "map line " + std::to_string(lines.number()) + " column " +
+                  std::to_string(x + 1) + ": unknown tile '" + std::string(1, line[x]) + "'";
         return Status::BadFormat;
       }
     }
@@ -146,7 +146,8 @@ Status parse_movingai_map(std::string_view text, MovingAiMap& out, std::string& 
   return Status::Ok;
 }
 
-Status parse_movingai_scen(std::string_view text, std::vector<MovingAiScenario>& out, std::string& message) {
+Status parse_movingai_scen(std::string_view text, std::vector<MovingAiScenario>& out,
+                           std::string& message) {
   out.clear();
   Lines lines(text);
   std::string_view line;
@@ -188,7 +189,8 @@ Status parse_movingai_scen(std::string_view text, std::vector<MovingAiScenario>&
 Status build_movingai_world(const MovingAiMap& map, std::uint16_t solid, Space& space,
                             MovingAiWorldInfo* info) {
   if (map.width <= 0 || map.height <= 0 ||
-      map.tiles.size() != static_cast<std::size_t>(map.width) * static_cast<std::size_t>(map.height)) {
+      map.tiles.size() !=
+          static_cast<std::size_t>(map.width) * static_cast<std::size_t>(map.height)) {
     return Status::InvalidArgument;
   }
   if (!space.registry().valid(solid) || !space.registry().has_collision(solid)) {

@@ -42,7 +42,8 @@ struct MovingAiScenario {
 };
 
 /// Parses a .scen text ("version 1" then tab/space separated rows). Errors: BadFormat with line.
-Status parse_movingai_scen(std::string_view text, std::vector<MovingAiScenario>& out, std::string& message);
+Status parse_movingai_scen(std::string_view text, std::vector<MovingAiScenario>& out,
+                           std::string& message);
 
 inline constexpr int kMovingAiWallTop = 4;  ///< blocked columns fill y = 1..4
 inline constexpr int kMovingAiStandY = 1;   ///< walkers stand with their feet at y = 1

@@ -6,19 +6,32 @@ namespace voxnav::detail::nbt {
 
 const char* tag_type_name(TagType t) noexcept {
   switch (t) {
-    case TagType::End: return "End";
-    case TagType::Byte: return "Byte";
-    case TagType::Short: return "Short";
-    case TagType::Int: return "Int";
-    case TagType::Long: return "Long";
-    case TagType::Float: return "Float";
-    case TagType::Double: return "Double";
-    case TagType::ByteArray: return "ByteArray";
-    case TagType::String: return "String";
-    case TagType::List: return "List";
-    case TagType::Compound: return "Compound";
-    case TagType::IntArray: return "IntArray";
-    case TagType::LongArray: return "LongArray";
+    case TagType::End:
+      return "End";
+    case TagType::Byte:
+      return "Byte";
+    case TagType::Short:
+      return "Short";
+    case TagType::Int:
+      return "Int";
+    case TagType::Long:
+      return "Long";
+    case TagType::Float:
+      return "Float";
+    case TagType::Double:
+      return "Double";
+    case TagType::ByteArray:
+      return "ByteArray";
+    case TagType::String:
+      return "String";
+    case TagType::List:
+      return "List";
+    case TagType::Compound:
+      return "Compound";
+    case TagType::IntArray:
+      return "IntArray";
+    case TagType::LongArray:
+      return "LongArray";
   }
   return "?";
 }
@@ -103,9 +116,9 @@ class Reader {
     }
     n = static_cast<std::size_t>(len);
     if (min_elem_size > 0 && n > (b_.size() - pos_) / min_elem_size) {
-      fail(std::string("truncated ") + what + ": " + std::to_string(n) + " elements need at least " +
-           std::to_string(n * min_elem_size) + " bytes, " + std::to_string(b_.size() - pos_) +
-           " left");
+      fail(std::string("truncated ") + what + ": " + std::to_string(n) +
+           " elements need at least " + std::to_string(n * min_elem_size) + " bytes, " +
+           std::to_string(b_.size() - pos_) + " left");
       return false;
     }
     return true;
@@ -220,19 +233,32 @@ class Reader {
 
   static std::size_t min_payload_size(TagType t) {
     switch (t) {
-      case TagType::End: return 0;
-      case TagType::Byte: return 1;
-      case TagType::Short: return 2;
-      case TagType::Int: return 4;
-      case TagType::Long: return 8;
-      case TagType::Float: return 4;
-      case TagType::Double: return 8;
-      case TagType::ByteArray: return 4;
-      case TagType::String: return 2;
-      case TagType::List: return 5;
-      case TagType::Compound: return 1;
-      case TagType::IntArray: return 4;
-      case TagType::LongArray: return 4;
+      case TagType::End:
+        return 0;
+      case TagType::Byte:
+        return 1;
+      case TagType::Short:
+        return 2;
+      case TagType::Int:
+        return 4;
+      case TagType::Long:
+        return 8;
+      case TagType::Float:
+        return 4;
+      case TagType::Double:
+        return 8;
+      case TagType::ByteArray:
+        return 4;
+      case TagType::String:
+        return 2;
+      case TagType::List:
+        return 5;
+      case TagType::Compound:
+        return 1;
+      case TagType::IntArray:
+        return 4;
+      case TagType::LongArray:
+        return 4;
     }
     return 1;
   }
@@ -257,8 +283,7 @@ Status parse(std::span<const std::uint8_t> bytes, Document& out, std::string& me
     message = "NBT root tag type " + std::to_string(t) + " is not a value tag";
     return Status::BadFormat;
   }
-  if (!r.str(out.root_name, "root name") ||
-      !r.payload(static_cast<TagType>(t), out.root, 0)) {
+  if (!r.str(out.root_name, "root name") || !r.payload(static_cast<TagType>(t), out.root, 0)) {
     message = r.error();
     out = Document{};
     return Status::BadFormat;

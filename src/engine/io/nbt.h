@@ -35,14 +35,14 @@ const char* tag_type_name(TagType t) noexcept;
 /// One tag. Only the members matching `type` are used.
 struct Tag {
   TagType type = TagType::End;
-  std::int64_t integer = 0;          ///< Byte, Short, Int, Long (sign-extended)
-  double real = 0;                   ///< Float, Double
-  std::string string;                ///< String (modified UTF-8 bytes as stored)
-  std::vector<std::int8_t> bytes;    ///< ByteArray
-  std::vector<std::int32_t> ints;    ///< IntArray
-  std::vector<std::int64_t> longs;   ///< LongArray
-  TagType list_type = TagType::End;  ///< List: element type
-  std::vector<Tag> list;             ///< List elements
+  std::int64_t integer = 0;                           ///< Byte, Short, Int, Long (sign-extended)
+  double real = 0;                                    ///< Float, Double
+  std::string string;                                 ///< String (modified UTF-8 bytes as stored)
+  std::vector<std::int8_t> bytes;                     ///< ByteArray
+  std::vector<std::int32_t> ints;                     ///< IntArray
+  std::vector<std::int64_t> longs;                    ///< LongArray
+  TagType list_type = TagType::End;                   ///< List: element type
+  std::vector<Tag> list;                              ///< List elements
   std::vector<std::pair<std::string, Tag>> compound;  ///< Compound entries in file order
 
   bool is_integer() const {

@@ -129,7 +129,8 @@ Status decode_sponge_schematic(const Tag& root_in, const MinecraftBlocks& blocks
       }
       const auto b = static_cast<std::uint8_t>(bytes[p++]);
       if (shift > 28) {
-        message = "schematic block data has a varint longer than 5 bytes at byte " + std::to_string(p);
+        message =
+            "schematic block data has a varint longer than 5 bytes at byte " + std::to_string(p);
         return Status::BadFormat;
       }
       v |= static_cast<std::uint32_t>(b & 0x7F) << shift;
@@ -137,8 +138,8 @@ Status decode_sponge_schematic(const Tag& root_in, const MinecraftBlocks& blocks
       if ((b & 0x80) == 0) break;
     }
     if (v >= pal.size() || !defined[v]) {
-      message = "schematic block " + std::to_string(i) + " uses palette index " + std::to_string(v) +
-                " which the palette does not define";
+      message = "schematic block " + std::to_string(i) + " uses palette index " +
+                std::to_string(v) + " which the palette does not define";
       return Status::BadFormat;
     }
     ++uses[v];

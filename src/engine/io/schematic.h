@@ -25,7 +25,7 @@ struct DecodedSchematic {
   int width = 0, height = 0, length = 0;  ///< x, y, z sizes
   Cell min, max;                          ///< cells covered (inclusive), min == origin
   std::size_t non_air = 0;
-  std::vector<DecodedChunk> chunks;       ///< every chunk the box touches, sorted by chunk_key
+  std::vector<DecodedChunk> chunks;  ///< every chunk the box touches, sorted by chunk_key
 };
 
 /// Decodes a Sponge schematic's root compound, placing its minimum corner at `origin`. Cells of

@@ -13,12 +13,51 @@ AStar::AStar(int slot) : slot_(slot) {}
 std::uint32_t* AStar::block_for(NavChunk* ch) {
   NavChunk::SearchSlot& s = ch->slot[slot_];
   if (s.stamp == stamp_) return blocks_[s.block].get();
-  if (blocks_used_ == blocks_.size()) blocks_.push_back(std::make_unique<std::uint32_t[]>(kChunkCells));
+  if (blocks_used_ == blocks_.size()) {
+    blocks_.push_back(std::make_unique<std::uint32_t[]>(kChunkCells));
+    std::memset(blocks_.back().get(), 0xFF, sizeof(std::uint32_t) * kChunkCells);
+  }
+  // Blocks are all-empty here: new ones are cleared once, used ones are reset node by node at
+  // the end of each search (cheaper than clearing 4096 entries per touched chunk).
   std::uint32_t* b = blocks_[blocks_used_].get();
-  std::memset(b, 0xFF, sizeof(std::uint32_t) * kChunkCells);
   s.stamp = stamp_;
   s.block = static_cast<std::uint32_t>(blocks_used_++);
   return b;
+}
+
+// A 4-ary min-heap: half the depth of a binary heap and four children in one cache line.
+void AStar::heap_push(Open e) {
+  std::size_t i = heap_.size();
+  heap_.push_back(e);
+  while (i > 0) {
+    const std::size_t parent = (i - 1) >> 2;
+    if (!before(e, heap_[parent])) break;
+    heap_[i] = heap_[parent];
+    i = parent;
+  }
+  heap_[i] = e;
+}
+
+AStar::Open AStar::heap_pop() {
+  const Open top = heap_[0];
+  const Open last = heap_.back();
+  heap_.pop_back();
+  const std::size_t n = heap_.size();
+  if (n == 0) return top;
+  std::size_t i = 0;
+  for (;;) {
+    const std::size_t c = (i << 2) + 1;
+    if (c >= n) break;
+    std::size_t best = c;
+    const std::size_t end = c + 4 < n ? c + 4 : n;
+    for (std::size_t k = c + 1; k < end; ++k)
+      if (before(heap_[k], heap_[best])) best = k;
+    if (!before(heap_[best], last)) break;
+    heap_[i] = heap_[best];
+    i = best;
+  }
+  heap_[i] = last;
+  return top;
 }
 
 SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTable& costs) {
@@ -47,30 +86,26 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
     return std::abs(c.x - p.goal.x) <= r && std::abs(c.y - p.goal.y) <= std::max(r, 0) &&
            std::abs(c.z - p.goal.z) <= r;
   };
-  auto cmp = [](const Open& a, const Open& b) {  // max-heap comparator -> smallest on top
-    return a.fh != b.fh ? a.fh > b.fh : a.key > b.key;
-  };
   auto pack = [](std::uint32_t f, std::uint32_t h) { return (std::uint64_t(f) << 32) | h; };
 
   block_for(sc)[si] = 0;
-  nodes_.push_back(Node{p.start, sc, 0, 0xFFFFFFFFu, static_cast<std::uint16_t>(si), 0,
+  nodes_.push_back(Node{sc, 0, 0xFFFFFFFFu, static_cast<std::uint16_t>(si), 0,
                         static_cast<std::uint8_t>(EdgeKind::Start)});
   const std::uint32_t h0 = heuristic(p.start);
-  heap_.push_back(Open{pack(h0, h0), cell_key(p.start), 0});
+  heap_push(Open{pack(h0, h0), 0});
   std::uint32_t best = 0, best_h = h0;
   std::uint32_t found = 0xFFFFFFFFu;
   bool budget_hit = false;
 
   while (!heap_.empty()) {
-    std::pop_heap(heap_.begin(), heap_.end(), cmp);
-    const Open top = heap_.back();
-    heap_.pop_back();
+    const Open top = heap_pop();
     Node& n = nodes_[top.node];
     if (n.closed) continue;
     const std::uint32_t top_h = static_cast<std::uint32_t>(top.fh);
     if (static_cast<std::uint32_t>(top.fh >> 32) - top_h != n.g) continue;  // stale duplicate
     n.closed = 1;
-    if (at_goal(n.c)) {
+    const Cell c = node_cell(top.node);
+    if (at_goal(c)) {
       found = top.node;
       break;
     }
@@ -83,7 +118,6 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
       best = top.node;
       best_h = top_h;
     }
-    const Cell c = n.c;
     const std::uint32_t g = n.g;
     NavChunk* ch = n.ch;
     const int ci = n.idx;
@@ -100,7 +134,7 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
       if (id == 0xFFFFFFFFu) {
         id = static_cast<std::uint32_t>(nodes_.size());
         blk[ti] = id;
-        nodes_.push_back(Node{t, tc, ng, parent, static_cast<std::uint16_t>(ti), 0,
+        nodes_.push_back(Node{tc, ng, parent, static_cast<std::uint16_t>(ti), 0,
                               static_cast<std::uint8_t>(mc.kind)});
       } else {
         Node& m = nodes_[id];
@@ -110,8 +144,7 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
         m.kind = static_cast<std::uint8_t>(mc.kind);
       }
       const std::uint32_t h = heuristic(t);
-      heap_.push_back(Open{pack(ng + h, h), cell_key(t), id});
-      std::push_heap(heap_.begin(), heap_.end(), cmp);
+      heap_push(Open{pack(ng + h, h), id});
     });
   }
 
@@ -127,13 +160,14 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
   }
   if (end != 0xFFFFFFFFu) {
     for (std::uint32_t k = end; k != 0xFFFFFFFFu; k = nodes_[k].parent) {
-      res.cells.push_back(nodes_[k].c);
+      res.cells.push_back(node_cell(k));
       res.kinds.push_back(static_cast<EdgeKind>(nodes_[k].kind));
     }
     std::reverse(res.cells.begin(), res.cells.end());
     std::reverse(res.kinds.begin(), res.kinds.end());
     res.cost = nodes_[end].g;
   }
+  for (const Node& n : nodes_) blocks_[n.ch->slot[slot_].block][n.idx] = 0xFFFFFFFFu;
   return res;
 }
 

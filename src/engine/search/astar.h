@@ -70,8 +70,7 @@ class AStar {
   SearchResult run(const NavGrid& grid, const SearchParams& p, const CostTable& costs);
 
  private:
-  struct Node {
-    Cell c;
+  struct Node {  // 24 bytes: the cell is (ch->pos, idx)
     NavChunk* ch;
     std::uint32_t g;
     std::uint32_t parent;
@@ -80,11 +79,21 @@ class AStar {
     std::uint8_t kind;  // EdgeKind entering
   };
   struct Open {
-    std::uint64_t fh;   // f << 32 | h
-    std::uint64_t key;  // cell_key
-    std::uint32_t node;
+    std::uint64_t fh;    // f << 32 | h
+    std::uint32_t node;  // ties on fh are broken by the node's cell key
   };
   std::uint32_t* block_for(NavChunk* ch);
+  Cell node_cell(std::uint32_t n) const {
+    const Node& d = nodes_[n];
+    const int i = d.idx;
+    return Cell{d.ch->pos.x * 16 + (i & 15), d.ch->pos.y * 16 + (i >> 8), d.ch->pos.z * 16 + ((i >> 4) & 15)};
+  }
+  std::uint64_t node_key(std::uint32_t n) const { return cell_key(node_cell(n)); }
+  bool before(const Open& a, const Open& b) const {
+    return a.fh != b.fh ? a.fh < b.fh : node_key(a.node) < node_key(b.node);
+  }
+  void heap_push(Open e);
+  Open heap_pop();
 
   int slot_;
   std::uint32_t stamp_ = 0;

@@ -59,6 +59,8 @@ class BlockRegistry {
   /// `fallback()` when unknown.
   std::uint16_t find(std::string_view name) const;
   bool has(std::string_view name) const;
+  /// Makes `find(name)` return `v` (loaders point a block's name at its default state).
+  void set_default(std::string_view name, std::uint16_t v) { by_name_[std::string(name)] = v; }
   /// Value used for block names nobody knows: a solid full block flagged kTraitFallback.
   std::uint16_t fallback() const { return fallback_; }
 

@@ -1,0 +1,618 @@
+// The public World API on a real Moving AI map (arena.map) loaded chunk by chunk through
+// World::load_chunk with the real Minecraft block registry (World::load_minecraft_blocks on the
+// JSON bytes of data/blocks): request / status / corridor / path_cells / release lifecycle,
+// request_toward with a tiny budget, bad input (each with its Status and the world unchanged),
+// and lockstep delivery. Runs natively and in wasm (files read with std::ifstream; NODERAWFS).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "engine/io/movingai.h"
+#include "voxnav/world.h"
+
+namespace voxnav {
+namespace {
+
+const std::string kBlocksDir = std::string(VOXNAV_FIXTURES) + "/../../data/blocks/";
+const std::string kMovingAi = std::string(VOXNAV_SHARED_DATA) + "/movingai-2d/";
+
+std::vector<std::uint8_t> read_bytes(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  const std::string s = ss.str();
+  return std::vector<std::uint8_t>(s.begin(), s.end());
+}
+
+/// The registry JSON and the map, read once.
+struct Inputs {
+  std::vector<std::uint8_t> blocks, shapes;
+  detail::MovingAiMap map;
+  std::vector<detail::MovingAiScenario> rows;
+  Inputs() {
+    blocks = read_bytes(kBlocksDir + "blocks.pc-1.21.1.json");
+    shapes = read_bytes(kBlocksDir + "blockCollisionShapes.pc-1.20.5.json");
+    const std::vector<std::uint8_t> m = read_bytes(kMovingAi + "maps/arena.map");
+    const std::vector<std::uint8_t> s = read_bytes(kMovingAi + "scens/arena.map.scen");
+    std::string msg;
+    EXPECT_EQ(detail::parse_movingai_map(std::string_view(reinterpret_cast<const char*>(m.data()), m.size()), map, msg),
+              Status::Ok)
+        << msg;
+    EXPECT_EQ(detail::parse_movingai_scen(std::string_view(reinterpret_cast<const char*>(s.data()), s.size()), rows, msg),
+              Status::Ok)
+        << msg;
+  }
+};
+const Inputs& inputs() {
+  static const Inputs* in = new Inputs();
+  return *in;
+}
+
+int chunks_x() { return (inputs().map.width + 15) / 16; }
+int chunks_z() { return (inputs().map.height + 15) / 16; }
+
+/// Chunk (cx, 0, cz) of the map's voxel world: a stone floor at y = 0 and stone columns y = 1..4
+/// on blocked (and off-map) cells; chunk layer y = 1 is all air.
+std::vector<std::uint16_t> map_chunk(int cx, int cy, int cz, std::uint16_t stone) {
+  std::vector<std::uint16_t> v(kChunkValues, 0);
+  if (cy != 0) return v;
+  const detail::MovingAiMap& m = inputs().map;
+  for (int y = 0; y < 16; ++y)
+    for (int z = 0; z < 16; ++z)
+      for (int x = 0; x < 16; ++x) {
+        const int wx = cx * 16 + x, wz = cz * 16 + z;
+        const bool wall = y >= 1 && y <= 4 && !m.passable(wx, wz);
+        if (y == 0 || wall) v[static_cast<std::size_t>(x + 16 * (z + 16 * y))] = stone;
+      }
+  return v;
+}
+
+struct ApiWorld {
+  std::unique_ptr<World> w;
+  ProfileId pid;
+  std::uint16_t stone = 0;
+};
+
+/// A World with the real registry and the map loaded through load_chunk, navigation built.
+ApiWorld make_world(const WorldDef& def = {}) {
+  ApiWorld a;
+  a.w = std::make_unique<World>(def);
+  std::string err;
+  EXPECT_EQ(a.w->load_minecraft_blocks(inputs().blocks, inputs().shapes, &err), Status::Ok) << err;
+  EXPECT_EQ(a.w->block_value("stone", &a.stone), Status::Ok);
+  EXPECT_NE(a.stone, 0);
+  for (int cy = 0; cy <= 1; ++cy)
+    for (int cz = 0; cz < chunks_z(); ++cz)
+      for (int cx = 0; cx < chunks_x(); ++cx)
+        EXPECT_EQ(a.w->load_chunk(ChunkPos{cx, cy, cz}, map_chunk(cx, cy, cz, a.stone)), Status::Ok);
+  EXPECT_EQ(a.w->add_profile(Profile{}, &a.pid, &err), Status::Ok) << err;
+  a.w->update();
+  return a;
+}
+
+CellPos stand(int x, int y) { return CellPos{x, detail::kMovingAiStandY, y}; }
+
+/// The scenario row with the longest optimal length (a route across the arena).
+const detail::MovingAiScenario& longest_row() {
+  const auto& rows = inputs().rows;
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < rows.size(); ++i)
+    if (rows[i].optimal > rows[best].optimal) best = i;
+  return rows[best];
+}
+
+/// The scenario row whose search expands the most nodes (a route with a detour).
+std::size_t hardest_row(World& w, ProfileId pid, std::uint32_t* expanded);
+
+NavRequest route(ProfileId pid, const detail::MovingAiScenario& r, bool toward = false) {
+  NavRequest q;
+  q.profile = pid;
+  q.start = stand(r.start_x, r.start_y);
+  q.goal = stand(r.goal_x, r.goal_y);
+  q.toward = toward;
+  return q;
+}
+
+int octile_cells(CellPos a, CellPos b) {  // octile distance in 1/1000 cells (integer compare)
+  const int dx = std::abs(a.x - b.x), dz = std::abs(a.z - b.z);
+  return std::min(dx, dz) * 1414 + (std::max(dx, dz) - std::min(dx, dz)) * 1000;
+}
+
+std::size_t hardest_row(World& w, ProfileId pid, std::uint32_t* expanded) {
+  const auto& rows = inputs().rows;
+  std::vector<PathHandle> hs(rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) EXPECT_EQ(w.request(route(pid, rows[i]), &hs[i]), Status::Ok);
+  w.update();
+  w.update();
+  std::size_t best = 0;
+  *expanded = 0;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    PathStatus ps;
+    EXPECT_EQ(w.status(hs[i], &ps), Status::Ok);
+    EXPECT_EQ(ps.state, PathState::Ready);
+    if (ps.nodes_expanded > *expanded) *expanded = ps.nodes_expanded, best = i;
+    EXPECT_EQ(w.release(hs[i]), Status::Ok);
+  }
+  return best;
+}
+
+TEST(NavApi, WorldBuiltThroughLoadChunk) {
+  ApiWorld a = make_world();
+  World& w = *a.w;
+  EXPECT_GT(w.block_count(), 20000u) << "the real registry has one value per block state";
+  const WorldStats st = w.stats();
+  EXPECT_EQ(st.standable_cells >= inputs().map.passable_count(), true);
+  const detail::MovingAiScenario& r = longest_row();
+  EXPECT_TRUE(w.is_standable(a.pid, stand(r.start_x, r.start_y)));
+  EXPECT_FALSE(w.is_standable(a.pid, CellPos{r.start_x, 0, r.start_y}));
+  double feet = -1;
+  ASSERT_EQ(w.standing_height(a.pid, stand(r.start_x, r.start_y), &feet), Status::Ok);
+  EXPECT_EQ(feet, 1.0);
+  EXPECT_EQ(w.standing_height(a.pid, CellPos{r.start_x, 3, r.start_y}, &feet), Status::NotFound);
+  EXPECT_EQ(w.standing_height(a.pid, CellPos{5000, 1, 5000}, &feet), Status::NotLoaded);
+  // nearest_standable: the first standable cell by (Chebyshev distance, y, z, x).
+  for (const CellPos probe : {CellPos{r.start_x, 3, r.start_y}, CellPos{r.goal_x, 2, r.goal_y}}) {
+    CellPos near{}, expect{};
+    int best = 1000;
+    for (int y = probe.y + 4; y >= probe.y - 4; --y)
+      for (int z = probe.z + 4; z >= probe.z - 4; --z)
+        for (int x = probe.x + 4; x >= probe.x - 4; --x) {
+          const int d = std::max({std::abs(x - probe.x), std::abs(y - probe.y), std::abs(z - probe.z)});
+          if (d <= best && w.is_standable(a.pid, CellPos{x, y, z})) best = d, expect = CellPos{x, y, z};
+        }
+    ASSERT_EQ(w.nearest_standable(a.pid, probe, 4, &near), Status::Ok);
+    EXPECT_EQ(near, expect);
+    EXPECT_EQ(near.y, 1);
+  }
+  CellPos none{};
+  EXPECT_EQ(w.nearest_standable(a.pid, CellPos{r.start_x, 12, r.start_y}, 4, &none), Status::NotFound);
+  const Reach reach = w.reachable(a.pid, stand(r.start_x, r.start_y), stand(r.goal_x, r.goal_y));
+  EXPECT_EQ(reach.answer, ReachAnswer::Yes);
+  EXPECT_EQ(reach.epoch, w.nav_epoch());
+  std::uint16_t v = 99;
+  ASSERT_EQ(w.get_block(CellPos{r.start_x, 0, r.start_y}, &v), Status::Ok);
+  EXPECT_EQ(v, a.stone);
+  ASSERT_EQ(w.get_block(stand(r.start_x, r.start_y), &v), Status::Ok);
+  EXPECT_EQ(v, 0);
+}
+
+TEST(NavApi, RequestLifecycleCorridorAndRelease) {
+  ApiWorld a = make_world();
+  World& w = *a.w;
+  const detail::MovingAiScenario& r = longest_row();
+  PathHandle h;
+  ASSERT_EQ(w.request(route(a.pid, r), &h), Status::Ok);
+  EXPECT_NE(h.generation, 0u);
+  PathStatus ps;
+  ASSERT_EQ(w.status(h, &ps), Status::Ok);
+  EXPECT_EQ(ps.state, PathState::Searching);
+  std::size_t n = 0;
+  EXPECT_EQ(w.corridor(h, nullptr, 0, &n), Status::Busy) << "no corridor before Ready";
+  w.update();  // dispatches
+  ASSERT_EQ(w.status(h, &ps), Status::Ok);
+  EXPECT_EQ(ps.state, PathState::Searching);
+  w.update();  // applies
+  ASSERT_EQ(w.status(h, &ps), Status::Ok);
+  ASSERT_EQ(ps.state, PathState::Ready);
+  EXPECT_EQ(ps.failure, PathFailure::None);
+  EXPECT_FALSE(ps.partial);
+  EXPECT_GT(ps.nodes_expanded, 0u);
+  EXPECT_GE(ps.cell_count, 2u);
+  EXPECT_GE(ps.waypoint_count, 2u);
+  EXPECT_LE(ps.waypoint_count, ps.cell_count);
+  EXPECT_NEAR(ps.cost, r.optimal * 10000.0, r.optimal * 10000.0 * 1e-4) << "10000 per cell, 14142 per diagonal";
+
+  // path_cells: count only, then a small capacity (count is the total, only `capacity` written).
+  ASSERT_EQ(w.path_cells(h, nullptr, 0, &n), Status::Ok);
+  EXPECT_EQ(n, ps.cell_count);
+  PathCell few[3];
+  few[2].cell = CellPos{-7, -7, -7};
+  n = 0;
+  ASSERT_EQ(w.path_cells(h, few, 2, &n), Status::Ok);
+  EXPECT_EQ(n, ps.cell_count);
+  EXPECT_EQ(few[0].cell, stand(r.start_x, r.start_y));
+  EXPECT_EQ(few[0].kind, EdgeKind::Start);
+  EXPECT_EQ(few[2].cell, (CellPos{-7, -7, -7})) << "wrote past capacity";
+  std::vector<PathCell> cells(n);
+  ASSERT_EQ(w.path_cells(h, cells.data(), cells.size(), &n), Status::Ok);
+  EXPECT_EQ(cells.back().cell, stand(r.goal_x, r.goal_y));
+  EXPECT_EQ(cells[1].cell, few[1].cell);
+  double len = 0;
+  for (std::size_t i = 1; i < cells.size(); ++i)
+    len += (cells[i].cell.x != cells[i - 1].cell.x && cells[i].cell.z != cells[i - 1].cell.z) ? std::sqrt(2.0) : 1.0;
+  EXPECT_NEAR(len, r.optimal, 1e-4 * r.optimal);
+
+  // corridor: the same rules.
+  ASSERT_EQ(w.corridor(h, nullptr, 0, &n), Status::Ok);
+  EXPECT_EQ(n, ps.waypoint_count);
+  Waypoint wp[2];
+  wp[1].position = Vec3{-1, -1, -1};
+  ASSERT_EQ(w.corridor(h, wp, 1, &n), Status::Ok);
+  EXPECT_EQ(n, ps.waypoint_count);
+  EXPECT_EQ(wp[0].cell, stand(r.start_x, r.start_y));
+  EXPECT_EQ(wp[0].kind, EdgeKind::Start);
+  EXPECT_EQ(wp[0].position.x, r.start_x + 0.5);
+  EXPECT_EQ(wp[0].position.y, 1.0);
+  EXPECT_EQ(wp[0].position.z, r.start_y + 0.5);
+  EXPECT_EQ(wp[1].position.x, -1.0) << "wrote past capacity";
+  std::vector<Waypoint> all(n);
+  ASSERT_EQ(w.corridor(h, all.data(), all.size(), &n), Status::Ok);
+  EXPECT_EQ(all.back().cell, stand(r.goal_x, r.goal_y));
+  for (const Waypoint& p : all) EXPECT_TRUE(w.is_standable(a.pid, p.cell));
+
+  // release: the handle goes stale, its slot is reused with a new generation.
+  ASSERT_EQ(w.release(h), Status::Ok);
+  EXPECT_EQ(w.status(h, &ps), Status::StaleHandle);
+  EXPECT_EQ(w.release(h), Status::StaleHandle);
+  EXPECT_EQ(w.path_cells(h, nullptr, 0, &n), Status::StaleHandle);
+  EXPECT_EQ(w.corridor(h, nullptr, 0, &n), Status::StaleHandle);
+  PathHandle h2;
+  ASSERT_EQ(w.request(route(a.pid, r), &h2), Status::Ok);
+  EXPECT_EQ(h2.index, h.index) << "the freed slot is reused";
+  EXPECT_NE(h2.generation, h.generation);
+  EXPECT_EQ(w.status(h, &ps), Status::StaleHandle) << "an old handle stays stale after its slot is reused";
+  EXPECT_EQ(w.release(h), Status::StaleHandle);
+  ASSERT_EQ(w.status(h2, &ps), Status::Ok);
+  EXPECT_EQ(ps.state, PathState::Searching);
+  // Releasing a request still in flight is fine and it never comes back.
+  w.update();
+  ASSERT_EQ(w.release(h2), Status::Ok);
+  w.update();
+  w.update();
+  EXPECT_EQ(w.status(h2, &ps), Status::StaleHandle);
+  EXPECT_EQ(w.status(PathHandle{}, &ps), Status::StaleHandle);
+  EXPECT_EQ(w.status(PathHandle{12345, 1}, &ps), Status::StaleHandle);
+  EXPECT_EQ(w.release(PathHandle{}), Status::StaleHandle);
+}
+
+TEST(NavApi, ResultsApplyTogetherInRequestOrder) {
+  ApiWorld a = make_world();
+  World& w = *a.w;
+  const auto& rows = inputs().rows;
+  std::vector<PathHandle> hs;
+  for (std::size_t i = 0; i < rows.size(); i += 13) {
+    PathHandle h;
+    ASSERT_EQ(w.request(route(a.pid, rows[i]), &h), Status::Ok);
+    hs.push_back(h);
+  }
+  w.update();
+  PathStatus ps;
+  for (const PathHandle& h : hs) {
+    ASSERT_EQ(w.status(h, &ps), Status::Ok);
+    EXPECT_EQ(ps.state, PathState::Searching);
+  }
+  w.update();
+  for (const PathHandle& h : hs) {
+    ASSERT_EQ(w.status(h, &ps), Status::Ok);
+    EXPECT_EQ(ps.state, PathState::Ready);
+  }
+  EXPECT_EQ(w.stats().searches, hs.size());
+}
+
+TEST(NavApi, TinyBudgetTowardIsPartialPlainRequestExhausts) {
+  ApiWorld a = make_world();
+  World& w = *a.w;
+  Profile tiny;
+  tiny.id = "tiny";
+  tiny.search_max_nodes = 50;
+  ProfileId tid;
+  std::string err;
+  ASSERT_EQ(w.add_profile(tiny, &tid, &err), Status::Ok) << err;
+  std::uint32_t most = 0;
+  const detail::MovingAiScenario& r = inputs().rows[hardest_row(w, a.pid, &most)];
+  ASSERT_GT(most, 100u) << "no arena row needs more than the tiny budget";
+  PathHandle toward, plain;
+  ASSERT_EQ(w.request(route(tid, r, true), &toward), Status::Ok);
+  ASSERT_EQ(w.request(route(tid, r, false), &plain), Status::Ok);
+  w.update();
+  w.update();
+  PathStatus ps;
+  ASSERT_EQ(w.status(toward, &ps), Status::Ok);
+  EXPECT_EQ(ps.state, PathState::Ready);
+  EXPECT_TRUE(ps.partial);
+  EXPECT_EQ(ps.failure, PathFailure::None);
+  EXPECT_LE(ps.nodes_expanded, 50u);
+  std::size_t n = 0;
+  ASSERT_EQ(w.path_cells(toward, nullptr, 0, &n), Status::Ok);
+  ASSERT_GE(n, 2u);
+  std::vector<PathCell> cells(n);
+  ASSERT_EQ(w.path_cells(toward, cells.data(), n, &n), Status::Ok);
+  const CellPos start = stand(r.start_x, r.start_y), goal = stand(r.goal_x, r.goal_y);
+  EXPECT_EQ(cells.front().cell, start);
+  EXPECT_NE(cells.back().cell, goal);
+  EXPECT_LT(octile_cells(cells.back().cell, goal), octile_cells(start, goal)) << "a partial route gets closer";
+  ASSERT_EQ(w.corridor(toward, nullptr, 0, &n), Status::Ok);
+  EXPECT_GE(n, 2u);
+
+  ASSERT_EQ(w.status(plain, &ps), Status::Ok);
+  EXPECT_EQ(ps.state, PathState::Failed);
+  EXPECT_EQ(ps.failure, PathFailure::BudgetExhausted);
+  EXPECT_FALSE(ps.partial);
+  EXPECT_EQ(ps.cell_count, 0u);
+  EXPECT_EQ(w.path_cells(plain, nullptr, 0, &n), Status::Busy);
+
+  // The same routes with the default budget succeed.
+  PathHandle full;
+  ASSERT_EQ(w.request(route(a.pid, r, true), &full), Status::Ok);
+  w.update();
+  w.update();
+  ASSERT_EQ(w.status(full, &ps), Status::Ok);
+  EXPECT_EQ(ps.state, PathState::Ready);
+  EXPECT_FALSE(ps.partial);
+}
+
+TEST(NavApi, BadInputIsRejectedAndChangesNothing) {
+  ApiWorld a = make_world();
+  World& w = *a.w;
+  const detail::MovingAiScenario& r = longest_row();
+  const CellPos start = stand(r.start_x, r.start_y);
+  const std::uint64_t epoch = w.nav_epoch();
+  const WorldStats before = w.stats();
+
+  // load_chunk with the wrong count: InvalidArgument, the loaded chunk keeps its blocks.
+  std::vector<std::uint16_t> short_chunk(kChunkValues - 1, a.stone);
+  EXPECT_EQ(w.load_chunk(ChunkPos{0, 1, 0}, short_chunk), Status::InvalidArgument);
+  EXPECT_EQ(w.load_chunk(ChunkPos{0, 1, 0}, std::vector<std::uint16_t>(kChunkValues + 1, a.stone)),
+            Status::InvalidArgument);
+  EXPECT_EQ(w.load_chunk(ChunkPos{40, 0, 40}, short_chunk), Status::InvalidArgument);
+  std::uint16_t v = 1;
+  ASSERT_EQ(w.get_block(CellPos{3, 20, 3}, &v), Status::Ok);
+  EXPECT_EQ(v, 0) << "the failed load_chunk changed a block";
+  EXPECT_EQ(w.get_block(CellPos{40 * 16, 1, 40 * 16}, &v), Status::NotLoaded);
+  // A value outside the registry: OutOfRange, unchanged.
+  std::vector<std::uint16_t> bad(kChunkValues, 0);
+  bad[100] = static_cast<std::uint16_t>(w.block_count());
+  EXPECT_EQ(w.load_chunk(ChunkPos{0, 1, 0}, bad), Status::OutOfRange);
+  bad[100] = 0xFFFF;
+  EXPECT_EQ(w.load_chunk(ChunkPos{0, 1, 0}, bad), Status::OutOfRange);
+  ASSERT_EQ(w.get_block(CellPos{3, 20, 3}, &v), Status::Ok);
+  EXPECT_EQ(v, 0);
+  EXPECT_EQ(w.set_block(start, static_cast<std::uint16_t>(w.block_count())), Status::OutOfRange);
+  EXPECT_EQ(w.set_box(start, start, static_cast<std::uint16_t>(w.block_count())), Status::OutOfRange);
+  // Unloaded chunks.
+  EXPECT_EQ(w.set_block(CellPos{1000, 1, 1000}, a.stone), Status::NotLoaded);
+  EXPECT_EQ(w.set_box(CellPos{0, 1, 0}, CellPos{100, 1, 0}, a.stone), Status::NotLoaded)
+      << "a box reaching an unloaded chunk";
+  ASSERT_EQ(w.get_block(CellPos{0, 1, 0}, &v), Status::Ok);
+  EXPECT_EQ(v, a.stone) << "arena border column";
+  ASSERT_EQ(w.get_block(start, &v), Status::Ok);
+  EXPECT_EQ(v, 0) << "a refused set_box changed a block";
+  EXPECT_EQ(w.unload_chunk(ChunkPos{1000, 0, 1000}), Status::NotLoaded);
+  // Out-of-range coordinates (|x| < 2^25).
+  const std::int32_t far = 1 << 26;
+  EXPECT_EQ(w.set_block(CellPos{far, 1, 0}, a.stone), Status::OutOfRange);
+  EXPECT_EQ(w.set_block(CellPos{0, 1 << 21, 0}, a.stone), Status::OutOfRange);
+  EXPECT_EQ(w.set_block(CellPos{0, 1, -far}, a.stone), Status::OutOfRange);
+  EXPECT_EQ(w.set_box(CellPos{0, 1, 0}, CellPos{far, 1, 0}, a.stone), Status::OutOfRange);
+  EXPECT_EQ(w.get_block(CellPos{far, 1, 0}, &v), Status::OutOfRange);
+  EXPECT_EQ(w.load_chunk(ChunkPos{far >> 4, 0, 0}, bad), Status::OutOfRange);
+  EXPECT_EQ(w.load_chunk(ChunkPos{far, 0, 0}, std::vector<std::uint16_t>(kChunkValues, 0)), Status::OutOfRange);
+  EXPECT_FALSE(w.is_standable(a.pid, CellPos{far, 1, 0}));
+  Reach reach = w.reachable(a.pid, start, CellPos{far, 1, 0});
+  EXPECT_EQ(reach.answer, ReachAnswer::Unknown);
+  EXPECT_EQ(reach.reason, ReachReason::NotLoaded);
+  NavRequest q;
+  q.profile = a.pid;
+  q.start = start;
+  q.goal = CellPos{far, 1, 0};
+  PathHandle h;
+  EXPECT_EQ(w.request(q, &h), Status::OutOfRange);
+  AgentId agent;
+  EXPECT_EQ(w.add_agent(AgentDef{a.pid, Vec3{static_cast<double>(far), 1, 0}}, &agent), Status::OutOfRange);
+  // Nothing above changed the world.
+  w.update();
+  EXPECT_EQ(w.nav_epoch(), epoch) << "a rejected call logged a change";
+  EXPECT_EQ(w.stats().standable_cells, before.standable_cells);
+
+  // A goal (or start) in an unloaded chunk: Unknown(NotLoaded), and the request fails NotLoaded.
+  const CellPos unloaded{1000, 1, 1000};
+  reach = w.reachable(a.pid, start, unloaded);
+  EXPECT_EQ(reach.answer, ReachAnswer::Unknown);
+  EXPECT_EQ(reach.reason, ReachReason::NotLoaded);
+  EXPECT_EQ(reach.epoch, w.nav_epoch());
+  reach = w.reachable(a.pid, unloaded, start);
+  EXPECT_EQ(reach.answer, ReachAnswer::Unknown);
+  EXPECT_EQ(reach.reason, ReachReason::NotLoaded);
+  for (const auto& [s, g] : {std::pair{start, unloaded}, std::pair{unloaded, start}}) {
+    q.start = s;
+    q.goal = g;
+    ASSERT_EQ(w.request(q, &h), Status::Ok);
+    PathStatus ps;
+    ASSERT_EQ(w.status(h, &ps), Status::Ok);
+    EXPECT_EQ(ps.state, PathState::Failed);
+    EXPECT_EQ(ps.failure, PathFailure::NotLoaded);
+    w.update();
+    w.update();
+    ASSERT_EQ(w.status(h, &ps), Status::Ok);
+    EXPECT_EQ(ps.state, PathState::Failed);
+    EXPECT_EQ(ps.failure, PathFailure::NotLoaded);
+    EXPECT_EQ(w.release(h), Status::Ok);
+  }
+  // Start or goal not standable.
+  q.start = CellPos{r.start_x, 0, r.start_y};
+  q.goal = stand(r.goal_x, r.goal_y);
+  EXPECT_EQ(w.reachable(a.pid, q.start, q.goal).reason, ReachReason::StartNotStandable);
+  ASSERT_EQ(w.request(q, &h), Status::Ok);
+  PathStatus ps;
+  ASSERT_EQ(w.status(h, &ps), Status::Ok);
+  EXPECT_EQ(ps.state, PathState::Failed);
+  EXPECT_EQ(ps.failure, PathFailure::BadStart);
+  q.start = start;
+  q.goal = CellPos{r.goal_x, 3, r.goal_y};
+  EXPECT_EQ(w.reachable(a.pid, q.start, q.goal).reason, ReachReason::GoalNotStandable);
+  ASSERT_EQ(w.request(q, &h), Status::Ok);
+  ASSERT_EQ(w.status(h, &ps), Status::Ok);
+  EXPECT_EQ(ps.state, PathState::Failed);
+  EXPECT_EQ(ps.failure, PathFailure::BadGoal);
+  // Bad profile and range.
+  q.goal = stand(r.goal_x, r.goal_y);
+  q.profile = ProfileId{7};
+  EXPECT_EQ(w.request(q, &h), Status::InvalidArgument);
+  EXPECT_EQ(w.reachable(ProfileId{7}, start, start).answer, ReachAnswer::Unknown);
+  q.profile = a.pid;
+  q.goal_range = 65;
+  EXPECT_EQ(w.request(q, &h), Status::InvalidArgument);
+  q.goal_range = -1;
+  EXPECT_EQ(w.request(q, &h), Status::InvalidArgument);
+  q.goal_range = 0;
+
+  // tick: 0 < dt <= 1.
+  EXPECT_EQ(w.tick(0.0), Status::InvalidArgument);
+  EXPECT_EQ(w.tick(-0.05), Status::InvalidArgument);
+  EXPECT_EQ(w.tick(1.5), Status::InvalidArgument);
+  EXPECT_EQ(w.tick(std::numeric_limits<double>::quiet_NaN()), Status::InvalidArgument);
+  EXPECT_EQ(w.tick(std::numeric_limits<double>::infinity()), Status::InvalidArgument);
+  EXPECT_EQ(w.tick(0.05), Status::Ok);
+
+  // Null output pointers.
+  EXPECT_EQ(w.request(q, nullptr), Status::InvalidArgument);
+  ASSERT_EQ(w.request(q, &h), Status::Ok);
+  w.update();
+  w.update();
+  EXPECT_EQ(w.status(h, nullptr), Status::InvalidArgument);
+  std::size_t n = 0;
+  EXPECT_EQ(w.corridor(h, nullptr, 4, &n), Status::InvalidArgument);
+  Waypoint wp[4];
+  PathCell pc[4];
+  EXPECT_EQ(w.corridor(h, wp, 4, nullptr), Status::InvalidArgument);
+  EXPECT_EQ(w.path_cells(h, nullptr, 4, &n), Status::InvalidArgument);
+  EXPECT_EQ(w.path_cells(h, pc, 4, nullptr), Status::InvalidArgument);
+  EXPECT_EQ(w.corridor(h, wp, 4, &n), Status::Ok);
+  EXPECT_EQ(w.get_block(start, nullptr), Status::InvalidArgument);
+  EXPECT_EQ(w.block_value("stone", nullptr), Status::InvalidArgument);
+  EXPECT_EQ(w.add_profile(Profile{}, nullptr), Status::InvalidArgument);
+  EXPECT_EQ(w.find_profile("walker", nullptr), Status::InvalidArgument);
+  EXPECT_EQ(w.standing_height(a.pid, start, nullptr), Status::InvalidArgument);
+  EXPECT_EQ(w.nearest_standable(a.pid, start, 3, nullptr), Status::InvalidArgument);
+  EXPECT_EQ(w.add_agent(AgentDef{a.pid, Vec3{start.x + 0.5, 1.0, start.z + 0.5}}, nullptr), Status::InvalidArgument);
+  ASSERT_EQ(w.add_agent(AgentDef{a.pid, Vec3{start.x + 0.5, 1.0, start.z + 0.5}}, &agent), Status::Ok);
+  EXPECT_EQ(w.agent_state(agent, nullptr), Status::InvalidArgument);
+  EXPECT_EQ(w.agent_reason(agent, nullptr), Status::InvalidArgument);
+  EXPECT_EQ(w.agent_corridor(agent, nullptr, 4, &n), Status::InvalidArgument);
+  EXPECT_EQ(w.agent_corridor(agent, wp, 4, nullptr), Status::InvalidArgument);
+  // Other bad arguments.
+  EXPECT_EQ(w.add_agent(AgentDef{a.pid, Vec3{std::nan(""), 1, 0}}, &agent), Status::InvalidArgument);
+  EXPECT_EQ(w.add_agent(AgentDef{ProfileId{9}, Vec3{1, 1, 1}}, &agent), Status::InvalidArgument);
+  EXPECT_EQ(w.teleport_agent(agent, Vec3{0, std::numeric_limits<double>::infinity(), 0}), Status::InvalidArgument);
+  EXPECT_EQ(w.set_agent_goal(agent, CellPos{far, 1, 0}), Status::OutOfRange);
+  EXPECT_EQ(w.set_agent_goal(AgentId{}, start), Status::StaleHandle);
+  EXPECT_EQ(w.remove_agent(AgentId{}), Status::StaleHandle);
+  CellPos out;
+  EXPECT_EQ(w.nearest_standable(a.pid, start, 65, &out), Status::InvalidArgument);
+  EXPECT_EQ(w.nearest_standable(a.pid, start, -1, &out), Status::InvalidArgument);
+  EXPECT_EQ(w.set_box(CellPos{5, 1, 5}, CellPos{4, 1, 5}, a.stone), Status::InvalidArgument) << "min > max";
+  ProfileId dup;
+  std::string err;
+  EXPECT_EQ(w.add_profile(Profile{}, &dup, &err), Status::InvalidArgument) << "duplicate id";
+  EXPECT_NE(err.find("walker"), std::string::npos);
+  Profile flyer;
+  flyer.id = "bat";
+  flyer.movement_class = MovementClass::Flyer;
+  flyer.can_fly = true;
+  flyer.jump_apex = 0;
+  EXPECT_EQ(w.add_profile(flyer, &dup, &err), Status::Unsupported) << err;
+  std::uint16_t val = 0;
+  EXPECT_EQ(w.block_value("no_such_block_anywhere", &val), Status::NotFound);
+  EXPECT_NE(val, 0) << "unknown names give the fallback solid block";
+  // The registry cannot be replaced once chunks are loaded; bad JSON is BadFormat.
+  EXPECT_EQ(w.load_minecraft_blocks(inputs().blocks, inputs().shapes, &err), Status::Busy);
+  World empty;
+  const std::string junk = "{ not json";
+  const std::span<const std::uint8_t> jb(reinterpret_cast<const std::uint8_t*>(junk.data()), junk.size());
+  EXPECT_EQ(empty.load_minecraft_blocks(jb, inputs().shapes, &err), Status::BadFormat);
+}
+
+TEST(NavApi, EditsMoveTheEpochAndChangeAnswers) {
+  ApiWorld a = make_world();
+  World& w = *a.w;
+  const detail::MovingAiScenario& r = longest_row();
+  const CellPos start = stand(r.start_x, r.start_y), goal = stand(r.goal_x, r.goal_y);
+  const std::uint64_t e0 = w.nav_epoch();
+  // Wall the start cell in with a ring of stone pillars (set_box), then remove one pillar.
+  ASSERT_EQ(w.set_box(CellPos{start.x - 1, 1, start.z - 1}, CellPos{start.x + 1, 4, start.z + 1}, a.stone), Status::Ok);
+  ASSERT_EQ(w.set_box(CellPos{start.x, 1, start.z}, CellPos{start.x, 4, start.z}, 0), Status::Ok);
+  EXPECT_EQ(w.nav_epoch(), e0) << "navigation changes only at update()";
+  w.update();
+  EXPECT_GT(w.nav_epoch(), e0);
+  Reach reach = w.reachable(a.pid, start, goal);
+  EXPECT_EQ(reach.answer, ReachAnswer::No);
+  EXPECT_EQ(reach.epoch, w.nav_epoch());
+  PathHandle h;
+  NavRequest q;
+  q.profile = a.pid;
+  q.start = start;
+  q.goal = goal;
+  ASSERT_EQ(w.request(q, &h), Status::Ok);
+  PathStatus ps;
+  ASSERT_EQ(w.status(h, &ps), Status::Ok);
+  EXPECT_EQ(ps.state, PathState::Failed);
+  EXPECT_EQ(ps.failure, PathFailure::Unreachable);
+  const std::uint64_t e1 = w.nav_epoch();
+  // Open the pillar toward the goal's side: Yes again, with a new epoch.
+  const int sx = goal.x > start.x ? 1 : -1;
+  ASSERT_EQ(w.set_box(CellPos{start.x + sx, 1, start.z}, CellPos{start.x + sx, 4, start.z}, 0), Status::Ok);
+  w.update();
+  EXPECT_GT(w.nav_epoch(), e1);
+  reach = w.reachable(a.pid, start, goal);
+  if (inputs().map.passable(start.x + 2 * sx, start.z)) {
+    EXPECT_EQ(reach.answer, ReachAnswer::Yes);
+  }
+  // An update without changes keeps the epoch; setting a block to its own value logs nothing.
+  const std::uint64_t e2 = w.nav_epoch();
+  ASSERT_EQ(w.set_block(start, 0), Status::Ok);
+  w.update();
+  EXPECT_EQ(w.nav_epoch(), e2);
+  // Unloading the start's chunk makes the answer Unknown(NotLoaded).
+  ASSERT_EQ(w.unload_chunk(ChunkPos{start.x >> 4, 0, start.z >> 4}), Status::Ok);
+  w.update();
+  reach = w.reachable(a.pid, start, goal);
+  EXPECT_EQ(reach.answer, ReachAnswer::Unknown);
+  EXPECT_EQ(reach.reason, ReachReason::NotLoaded);
+  EXPECT_FALSE(w.is_standable(a.pid, start));
+}
+
+TEST(NavApi, LockstepDeliversExactlyThreeUpdatesAfterDispatch) {
+  ApiWorld a = make_world(WorldDef{nullptr, 3});
+  World& w = *a.w;
+  const detail::MovingAiScenario& r = longest_row();
+  PathHandle h;
+  ASSERT_EQ(w.request(route(a.pid, r), &h), Status::Ok);
+  PathStatus ps;
+  ASSERT_EQ(w.status(h, &ps), Status::Ok);
+  EXPECT_EQ(ps.state, PathState::Searching);
+  w.update();  // dispatch
+  for (int k = 1; k <= 2; ++k) {
+    w.update();
+    ASSERT_EQ(w.status(h, &ps), Status::Ok);
+    EXPECT_EQ(ps.state, PathState::Searching) << k << " updates after dispatch";
+  }
+  w.update();
+  ASSERT_EQ(w.status(h, &ps), Status::Ok);
+  EXPECT_EQ(ps.state, PathState::Ready) << "3 updates after dispatch";
+  // The same through tick() (tick runs update), and a second request dispatched later keeps its own delay.
+  PathHandle h2, h3;
+  ASSERT_EQ(w.request(route(a.pid, inputs().rows[3]), &h2), Status::Ok);
+  ASSERT_EQ(w.tick(0.05), Status::Ok);  // dispatch h2
+  ASSERT_EQ(w.request(route(a.pid, inputs().rows[5]), &h3), Status::Ok);
+  ASSERT_EQ(w.tick(0.05), Status::Ok);  // dispatch h3
+  ASSERT_EQ(w.tick(0.05), Status::Ok);
+  ASSERT_EQ(w.status(h2, &ps), Status::Ok);
+  EXPECT_EQ(ps.state, PathState::Searching);
+  ASSERT_EQ(w.tick(0.05), Status::Ok);  // h2: 3 after dispatch
+  ASSERT_EQ(w.status(h2, &ps), Status::Ok);
+  EXPECT_EQ(ps.state, PathState::Ready);
+  ASSERT_EQ(w.status(h3, &ps), Status::Ok);
+  EXPECT_EQ(ps.state, PathState::Searching);
+  ASSERT_EQ(w.tick(0.05), Status::Ok);  // h3: 3 after dispatch
+  ASSERT_EQ(w.status(h3, &ps), Status::Ok);
+  EXPECT_EQ(ps.state, PathState::Ready);
+}
+
+}  // namespace
+}  // namespace voxnav
