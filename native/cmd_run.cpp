@@ -97,15 +97,20 @@ int cmd_run(int argc, char** argv) {
   detail::WorldState& st = world.internal();
   detail::NavWorld& nav = *st.walker;
 
-  // Spawn cells: standable cells of islands big enough to walk around in (deterministic order).
+  // Spawn cells: standable cells of islands big enough to walk around in (deterministic order):
+  // 500+ cells, or half the largest island's size on worlds with little dry land.
+  std::uint32_t largest = 0;
+  for (std::uint32_t c = 1; c <= nav.islands().component_count(); ++c)
+    largest = std::max(largest, nav.islands().size_of(c));
+  const std::uint32_t min_island = std::max<std::uint32_t>(2, std::min<std::uint32_t>(500, largest / 2));
   std::vector<detail::Cell> spawn;
   for (const detail::NavChunk* ch : nav.grid().ordered_chunks()) {
     if (ch->uniform || !ch->scc) continue;
     for (int i = 0; i < detail::kChunkCells; ++i)
-      if (ch->scc[i] && nav.islands().size_of(ch->scc[i]) >= 500) spawn.push_back(detail::cell_of(ch, i));
+      if (ch->scc[i] && nav.islands().size_of(ch->scc[i]) >= min_island) spawn.push_back(detail::cell_of(ch, i));
   }
   if (spawn.empty() && o.agents > 0) {
-    std::fprintf(stderr, "voxnav run: the world has no island of 500+ standable cells to spawn agents in\n");
+    std::fprintf(stderr, "voxnav run: the world has no island of 2+ standable cells to spawn agents in\n");
     return 1;
   }
   Rng rng{o.seed * 0x2545F4914F6CDD1Dull + 1};
