@@ -67,7 +67,7 @@ const char* const kUsage = R"(usage: search_bench [options]
   --pairs FILE        region pairs JSON (PAIRS.json, feet cells); without it no region results
   --region FILE       the region .mca (native only)
   --region-dump FILE  read the region from a raw chunk dump instead (native and wasm)
-  --write-dump FILE   (native) write the loaded region as a raw chunk dump
+  --write-dump FILE   write the loaded region as a raw chunk dump (run.sh: native writes, wasm reads)
   --region-repeats R  timed runs of every pair (default 5)
   --reach-pairs P     distinct random standable pairs for reachable() (default 4096)
   --reach-calls N     steady-state reachable() calls (default 1000000)
@@ -253,18 +253,18 @@ voxnav::PathStatus request_round_trip(World& world, ProfileId prof, CellPos from
   req.start = from;
   req.goal = to;
   if (world.request(req, &h) != voxnav::Status::Ok) return st;
-  world.status(h, &st);
-  if (st.state == voxnav::PathState::Searching) {
+  voxnav::Status s = world.status(h, &st);
+  if (s == voxnav::Status::Ok && st.state == voxnav::PathState::Searching) {
     world.update();  // dispatches: the synchronous executor runs the search here
     world.update();  // applies the result
-    world.status(h, &st);
+    s = world.status(h, &st);
   }
-  if (st.state == voxnav::PathState::Ready) {
+  if (s == voxnav::Status::Ok && st.state == voxnav::PathState::Ready) {
     std::size_t n = 0;
     cells.resize(st.cell_count);
-    world.path_cells(h, cells.data(), cells.size(), &n);
+    if (world.path_cells(h, cells.data(), cells.size(), &n) != voxnav::Status::Ok) st.state = voxnav::PathState::Failed;
   }
-  world.release(h);
+  if (world.release(h) != voxnav::Status::Ok) st.state = voxnav::PathState::Failed;
   return st;
 }
 
@@ -354,7 +354,9 @@ bool bench_movingai_map(const Options& o, const RegistryBytes& rb, const std::st
 
   const std::size_t n = idx.size();
   const int reps = std::max(1, o.repeats);
-  std::vector<std::vector<double>> search_t(n), request_t(n);
+  std::vector<std::vector<double>> search_t(n), request_t(n), pull_t(n);
+  std::vector<vd::Waypoint> points;
+  std::uint64_t waypoints_total = 0;
   std::vector<std::uint32_t> expanded(n, 0);
   int matches = 0, not_found = 0, request_disagree = 0, nondeterministic = 0;
   double max_rel_err = 0;
@@ -367,6 +369,9 @@ bool bench_movingai_map(const Options& o, const RegistryBytes& rb, const std::st
       const auto t0 = Clock::now();
       const vd::SearchResult res = nav.search_now(spec);
       search_t[k].push_back(ms_since(t0));
+      const auto tp = Clock::now();
+      vd::string_pull(nav.grid(), res.cells, res.kinds, points);
+      pull_t[k].push_back(ms_since(tp));
 
       const auto t1 = Clock::now();
       const voxnav::PathStatus ps = request_round_trip(world, prof, {spec.start.x, spec.start.y, spec.start.z},
@@ -374,6 +379,7 @@ bool bench_movingai_map(const Options& o, const RegistryBytes& rb, const std::st
       request_t[k].push_back(ms_since(t1));
 
       if (rep == 0) {
+        waypoints_total += points.size();
         expanded[k] = res.expanded;
         const bool found = res.outcome == vd::SearchOutcome::Found;
         if (!found) ++not_found;
@@ -395,10 +401,11 @@ bool bench_movingai_map(const Options& o, const RegistryBytes& rb, const std::st
     }
   }
 
-  std::vector<double> search_ms(n), request_ms(n);
+  std::vector<double> search_ms(n), request_ms(n), pull_ms(n);
   for (std::size_t k = 0; k < n; ++k) {
     search_ms[k] = median_of(search_t[k]);
     request_ms[k] = median_of(request_t[k]);
+    pull_ms[k] = median_of(pull_t[k]);
   }
   std::uint64_t exp_total = 0;
   for (std::uint32_t e : expanded) exp_total += e;
@@ -423,6 +430,9 @@ bool bench_movingai_map(const Options& o, const RegistryBytes& rb, const std::st
   time_stats(out, request_ms);
   // A* alone (NavWorld::search_now: search + cell path).
   time_stats(out, search_ms, "search_");
+  // String pulling of the search's cells alone (vd::string_pull, part of the request).
+  time_stats(out, pull_ms, "pull_");
+  out["waypoints_mean"] = round_to(n ? static_cast<double>(waypoints_total) / static_cast<double>(n) : 0.0, 1);
   out["expanded_total"] = exp_total;
   out["expanded_mean"] = round_to(n ? static_cast<double>(exp_total) / static_cast<double>(n) : 0.0, 1);
   out["mexp_per_s"] = round_to(search_total_ms > 0 ? static_cast<double>(exp_total) / search_total_ms / 1000.0 : 0.0, 3);
@@ -439,10 +449,10 @@ bool bench_movingai_map(const Options& o, const RegistryBytes& rb, const std::st
   out["env"] = environment();
   emit(out);
   std::fprintf(stderr,
-               "voxnav %s %s: %zu rows x %d, request mean %.4f ms (A* %.4f, p50 %.4f, p99 %.4f), %.2f M exp/s, "
-               "matches %d/%zu\n",
+               "voxnav %s %s: %zu rows x %d, request mean %.4f ms (A* %.4f, p50 %.4f, p99 %.4f; pull %.4f), "
+               "%.2f M exp/s, matches %d/%zu\n",
                VOXNAV_BENCH_TARGET, base_name(map_path).c_str(), n, reps, mean(request_ms), mean(search_ms),
-               percentile(search_ms, 50), percentile(search_ms, 99),
+               percentile(search_ms, 50), percentile(search_ms, 99), mean(pull_ms),
                search_total_ms > 0 ? static_cast<double>(exp_total) / search_total_ms / 1000.0 : 0.0, matches, n);
   return matches == static_cast<int>(n);
 }
@@ -585,16 +595,16 @@ bool bench_region(const Options& o, const RegistryBytes& rb) {
     if (report.unknown_blocks)
       std::fprintf(stderr, "search_bench: warning: %llu cells with unknown block names\n",
                    static_cast<unsigned long long>(report.unknown_blocks));
-    if (!o.write_dump.empty()) {
-      if (!write_dump(st.space, source, o.write_dump)) {
-        std::fprintf(stderr, "search_bench: cannot write %s\n", o.write_dump.c_str());
-        return false;
-      }
-      std::fprintf(stderr, "search_bench: wrote the region's %zu chunks to %s\n", chunks, o.write_dump.c_str());
-    }
 #endif
   }
   const double load_ms = ms_since(tl);
+  if (!o.write_dump.empty()) {
+    if (!write_dump(st.space, source, o.write_dump)) {
+      std::fprintf(stderr, "search_bench: cannot write %s\n", o.write_dump.c_str());
+      return false;
+    }
+    std::fprintf(stderr, "search_bench: wrote the region's %zu chunks to %s\n", chunks, o.write_dump.c_str());
+  }
   const auto tb = Clock::now();
   world.update();
   const double nav_build_ms = ms_since(tb);
@@ -641,7 +651,8 @@ bool bench_region(const Options& o, const RegistryBytes& rb) {
   }
 
   const int reps = std::max(1, o.region_repeats);
-  std::vector<std::vector<double>> search_t(n), request_t(n);
+  std::vector<std::vector<double>> search_t(n), request_t(n), pull_t(n);
+  std::vector<vd::Waypoint> points;
   json per_pair = json::array();
   int from_standable = 0, to_standable = 0, both_standable = 0, success = 0, request_success = 0;
   std::map<std::string, int> reach_counts, outcomes, request_failures;
@@ -654,6 +665,9 @@ bool bench_region(const Options& o, const RegistryBytes& rb) {
       const auto t0 = Clock::now();
       const vd::SearchResult res = nav.search_now(spec);
       search_t[k].push_back(ms_since(t0));
+      const auto tp = Clock::now();
+      vd::string_pull(nav.grid(), res.cells, res.kinds, points);
+      pull_t[k].push_back(ms_since(tp));
       const auto t1 = Clock::now();
       const voxnav::PathStatus ps = request_round_trip(world, prof, pos(p.from), pos(p.to), cells);
       request_t[k].push_back(ms_since(t1));
@@ -691,10 +705,11 @@ bool bench_region(const Options& o, const RegistryBytes& rb) {
       per_pair.push_back(pr);
     }
   }
-  std::vector<double> search_ms(n), request_ms(n);
+  std::vector<double> search_ms(n), request_ms(n), pull_ms(n);
   for (std::size_t k = 0; k < n; ++k) {
     search_ms[k] = median_of(search_t[k]);
     request_ms[k] = median_of(request_t[k]);
+    pull_ms[k] = median_of(pull_t[k]);
     per_pair[k]["ms"] = round_to(request_ms[k], 6);
     per_pair[k]["search_ms"] = round_to(search_ms[k], 6);
   }
@@ -726,6 +741,7 @@ bool bench_region(const Options& o, const RegistryBytes& rb) {
   out["request_failures"] = request_failures;
   time_stats(out, request_ms);
   time_stats(out, search_ms, "search_");
+  time_stats(out, pull_ms, "pull_");
   out["expanded_total"] = exp_total;
   out["mexp_per_s"] = round_to(search_total_ms > 0 ? static_cast<double>(exp_total) / search_total_ms / 1000.0 : 0.0, 3);
   out["fingerprint"] = fp.hex();

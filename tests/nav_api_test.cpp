@@ -577,6 +577,67 @@ TEST(NavApi, EditsMoveTheEpochAndChangeAnswers) {
   EXPECT_FALSE(w.is_standable(a.pid, start));
 }
 
+TEST(NavApi, GoalRangeAndTowardAnUnreachableGoal) {
+  ApiWorld a = make_world();
+  World& w = *a.w;
+  const detail::MovingAiScenario& r = longest_row();
+  const CellPos start = stand(r.start_x, r.start_y), goal = stand(r.goal_x, r.goal_y);
+  // A goal inside a wall column, with a range of 1: the search stops on a cell within range.
+  const detail::MovingAiMap& m = inputs().map;
+  CellPos wall{};
+  bool found = false;
+  for (int z = 1; z + 1 < m.height && !found; ++z)
+    for (int x = 1; x + 1 < m.width && !found; ++x)
+      if (!m.passable(x, z) && m.passable(x + 1, z) && w.reachable(a.pid, start, stand(x + 1, z)).answer == ReachAnswer::Yes)
+        wall = stand(x, z), found = true;
+  ASSERT_TRUE(found);
+  EXPECT_EQ(w.reachable(a.pid, start, wall).reason, ReachReason::GoalNotStandable);
+  NavRequest q;
+  q.profile = a.pid;
+  q.start = start;
+  q.goal = wall;
+  q.goal_range = 1;
+  PathHandle h;
+  ASSERT_EQ(w.request(q, &h), Status::Ok);
+  w.update();
+  w.update();
+  PathStatus ps;
+  ASSERT_EQ(w.status(h, &ps), Status::Ok);
+  ASSERT_EQ(ps.state, PathState::Ready) << path_failure_name(ps.failure);
+  EXPECT_FALSE(ps.partial);
+  std::size_t n = 0;
+  ASSERT_EQ(w.path_cells(h, nullptr, 0, &n), Status::Ok);
+  std::vector<PathCell> cells(n);
+  ASSERT_EQ(w.path_cells(h, cells.data(), n, &n), Status::Ok);
+  const CellPos end = cells.back().cell;
+  EXPECT_LE(std::max({std::abs(end.x - wall.x), std::abs(end.y - wall.y), std::abs(end.z - wall.z)}), 1);
+
+  // Wall the goal in (a ring of stone pillars around it): a plain request fails Unreachable at
+  // once, request_toward returns the best partial route, ending next to the ring.
+  ASSERT_EQ(w.set_box(CellPos{goal.x - 1, 1, goal.z - 1}, CellPos{goal.x + 1, 4, goal.z + 1}, a.stone), Status::Ok);
+  ASSERT_EQ(w.set_box(CellPos{goal.x, 1, goal.z}, CellPos{goal.x, 4, goal.z}, 0), Status::Ok);
+  w.update();
+  EXPECT_EQ(w.reachable(a.pid, start, goal).answer, ReachAnswer::No);
+  q.goal = goal;
+  q.goal_range = 0;
+  ASSERT_EQ(w.request(q, &h), Status::Ok);
+  ASSERT_EQ(w.status(h, &ps), Status::Ok);
+  EXPECT_EQ(ps.state, PathState::Failed);
+  EXPECT_EQ(ps.failure, PathFailure::Unreachable);
+  q.toward = true;
+  ASSERT_EQ(w.request(q, &h), Status::Ok);
+  w.update();
+  w.update();
+  ASSERT_EQ(w.status(h, &ps), Status::Ok);
+  ASSERT_EQ(ps.state, PathState::Ready) << path_failure_name(ps.failure);
+  EXPECT_TRUE(ps.partial);
+  ASSERT_EQ(w.path_cells(h, nullptr, 0, &n), Status::Ok);
+  cells.assign(n, PathCell{});
+  ASSERT_EQ(w.path_cells(h, cells.data(), n, &n), Status::Ok);
+  const CellPos last = cells.back().cell;
+  EXPECT_EQ(std::max(std::abs(last.x - goal.x), std::abs(last.z - goal.z)), 2) << "ends just outside the ring";
+}
+
 TEST(NavApi, LockstepDeliversExactlyThreeUpdatesAfterDispatch) {
   ApiWorld a = make_world(WorldDef{nullptr, 3});
   World& w = *a.w;

@@ -67,6 +67,7 @@ void NavGrid::classify_chunk(const Space& space, ChunkPos p) {
   NavChunk& nc = *slot;
   nc.pos = p;
   nc.standable = 0;
+  nc.costly = false;
   const BlockRegistry& reg = space.registry();
   const int hw = env_.half_width_q;
   const Chunk* below = space.chunk({p.x, p.y - 1, p.z});
@@ -172,6 +173,7 @@ void NavGrid::classify_chunk(const Space& space, ChunkPos p) {
         nc.floor[i] = static_cast<std::uint8_t>(support < 0 ? 0 : support);
         nc.clear[i] = static_cast<std::uint8_t>(std::max(0, clearance));
         if (kind_standable(kind)) ++nc.standable;
+        if (kind_standable(kind) && kind != CellKind::Walkable) nc.costly = true;
       }
     }
   }

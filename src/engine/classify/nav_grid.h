@@ -86,6 +86,7 @@ struct NavChunk {
   std::unique_ptr<std::uint32_t[]> moves;  // 8 x 4-bit move codes per standable cell
   std::unique_ptr<std::uint32_t[]> scc;    // layer 1: strongly connected component + 1 (0: none)
   int standable = 0;                       // number of standable cells
+  bool costly = false;                     // some cell costs extra to enter (slow, danger)
   /// Neighbour chunks (dx,dy,dz in -1..1 -> (dx+1) + 3*((dz+1) + 3*(dy+1))), null if absent.
   std::array<NavChunk*, 27> nb{};
   /// Per-searcher scratch for the search arena (stamp, block index); searchers own one slot each.

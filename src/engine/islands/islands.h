@@ -45,13 +45,21 @@ inline void for_each_move(NavChunk* ch, int i, const Cell& c, F&& f) {
   const std::uint32_t word = ch->moves_at(i);
   if (!word) return;
   const int lx = c.x & 15, ly = c.y & 15, lz = c.z & 15;
+  // Fast path: the target stays inside this chunk (most moves), so its index is an offset.
+  const bool inner_xz = static_cast<unsigned>(lx - 1) < 14u && static_cast<unsigned>(lz - 1) < 14u;
   for (int dir = 0; dir < 8; ++dir) {
     const int code = move_code(word, dir);
     if (!code) continue;
     const int dy = kMoveCodes[code].dy;
     int ti;
-    NavChunk* tc = step_chunk(ch, lx + kDirDx[dir], ly + dy, lz + kDirDz[dir], ti);
-    if (!tc) continue;
+    NavChunk* tc;
+    if (inner_xz && static_cast<unsigned>(ly + dy) < 16u) {
+      tc = ch;
+      ti = i + kDirDx[dir] + 16 * kDirDz[dir] + 256 * dy;
+    } else {
+      tc = step_chunk(ch, lx + kDirDx[dir], ly + dy, lz + kDirDz[dir], ti);
+      if (!tc) continue;
+    }
     f(tc, ti, Cell{c.x + kDirDx[dir], c.y + dy, c.z + kDirDz[dir]}, dir, code);
   }
 }

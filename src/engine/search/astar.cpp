@@ -10,9 +10,8 @@ namespace voxnav::detail {
 
 AStar::AStar(int slot) : slot_(slot) {}
 
-std::uint32_t* AStar::block_for(NavChunk* ch) {
+std::uint32_t* AStar::new_block(NavChunk* ch) {
   NavChunk::SearchSlot& s = ch->slot[slot_];
-  if (s.stamp == stamp_) return blocks_[s.block].get();
   if (blocks_used_ == blocks_.size()) {
     blocks_.push_back(std::make_unique<std::uint32_t[]>(kChunkCells));
     std::memset(blocks_.back().get(), 0xFF, sizeof(std::uint32_t) * kChunkCells);
@@ -24,6 +23,10 @@ std::uint32_t* AStar::block_for(NavChunk* ch) {
   s.block = static_cast<std::uint32_t>(blocks_used_++);
   return b;
 }
+
+namespace {
+constexpr std::uint32_t kClosedBit = 0x80000000u;  // in a block entry: that node is closed
+}  // namespace
 
 // A 4-ary min-heap: half the depth of a binary heap and four children in one cache line.
 void AStar::heap_push(Open e) {
@@ -104,6 +107,7 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
     const std::uint32_t top_h = static_cast<std::uint32_t>(top.fh);
     if (static_cast<std::uint32_t>(top.fh >> 32) - top_h != n.g) continue;  // stale duplicate
     n.closed = 1;
+    blocks_[n.ch->slot[slot_].block][n.idx] = top.node | kClosedBit;  // closed: skip without a node read
     const Cell c = node_cell(top.node);
     if (at_goal(c)) {
       found = top.node;
@@ -128,9 +132,11 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
       if (p.max_distance > 0 &&
           (std::abs(t.x - p.start.x) > p.max_distance || std::abs(t.z - p.start.z) > p.max_distance))
         return;
-      const std::uint32_t ng = g + move_cost(costs, dir, code, tc->kind_at(ti));
       std::uint32_t* blk = block_for(tc);
       std::uint32_t id = blk[ti];
+      if (id != 0xFFFFFFFFu && (id & kClosedBit)) return;
+      const std::uint32_t ng =
+          g + move_cost(costs, dir, code, tc->costly ? tc->kind_at(ti) : CellKind::Walkable);
       if (id == 0xFFFFFFFFu) {
         id = static_cast<std::uint32_t>(nodes_.size());
         blk[ti] = id;
@@ -138,7 +144,7 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
                               static_cast<std::uint8_t>(mc.kind)});
       } else {
         Node& m = nodes_[id];
-        if (m.closed || m.g <= ng) return;
+        if (m.g <= ng) return;
         m.g = ng;
         m.parent = parent;
         m.kind = static_cast<std::uint8_t>(mc.kind);
@@ -168,6 +174,7 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
     res.cost = nodes_[end].g;
   }
   for (const Node& n : nodes_) blocks_[n.ch->slot[slot_].block][n.idx] = 0xFFFFFFFFu;
+  static_assert(kClosedBit == 0x80000000u, "node ids stay below 2^31");
   return res;
 }
 

@@ -63,7 +63,9 @@ inline std::uint32_t octile(int dx, int dz) {
 /// Searchers with different slots may run concurrently on the same (unchanging) grid.
 ///
 /// Open list order: lowest f = g + h, then lowest h (prefers nodes nearer the goal on equal f),
-/// then lowest cell key: fully deterministic on every platform.
+/// then the most recently discovered node. Discovery order depends only on the grid and the
+/// request (moves are generated in a fixed direction order), so the order is fully deterministic
+/// on every platform, and comparing two entries never touches node memory.
 class AStar {
  public:
   explicit AStar(int slot);
@@ -80,17 +82,20 @@ class AStar {
   };
   struct Open {
     std::uint64_t fh;    // f << 32 | h
-    std::uint32_t node;  // ties on fh are broken by the node's cell key
+    std::uint32_t node;  // ties on fh: the newer node (higher index) first
   };
-  std::uint32_t* block_for(NavChunk* ch);
+  std::uint32_t* block_for(NavChunk* ch) {
+    const NavChunk::SearchSlot& s = ch->slot[slot_];
+    return s.stamp == stamp_ ? blocks_[s.block].get() : new_block(ch);
+  }
+  std::uint32_t* new_block(NavChunk* ch);
   Cell node_cell(std::uint32_t n) const {
     const Node& d = nodes_[n];
     const int i = d.idx;
     return Cell{d.ch->pos.x * 16 + (i & 15), d.ch->pos.y * 16 + (i >> 8), d.ch->pos.z * 16 + ((i >> 4) & 15)};
   }
-  std::uint64_t node_key(std::uint32_t n) const { return cell_key(node_cell(n)); }
   bool before(const Open& a, const Open& b) const {
-    return a.fh != b.fh ? a.fh < b.fh : node_key(a.node) < node_key(b.node);
+    return a.fh != b.fh ? a.fh < b.fh : a.node > b.node;
   }
   void heap_push(Open e);
   Open heap_pop();
