@@ -62,13 +62,14 @@ const char* const kUsage = R"(usage: search_bench [options]
   --blocks DIR        voxnav's block registry JSON (default: data/blocks of the source tree)
   --maps "a b"        only these Moving AI maps (names without .map); "none" skips the maps
   --sample N          rows per map, floor(i*R/N) (default 500; 0 = every row)
+  --sample-for "m=N"  per-map sample sizes overriding --sample, e.g. "maze512-1-0=200 brc202d=200"
   --warmup N          untimed rows (the first N selected) before timing each map (default 20)
-  --repeats R         timed runs of every row; per-row time = median of R (default 5)
+  --repeats R         timed runs of every row; per-row time = median of R (default 3)
   --pairs FILE        region pairs JSON (PAIRS.json, feet cells); without it no region results
   --region FILE       the region .mca (native only)
   --region-dump FILE  read the region from a raw chunk dump instead (native and wasm)
   --write-dump FILE   write the loaded region as a raw chunk dump (run.sh: native writes, wasm reads)
-  --region-repeats R  timed runs of every pair (default 5)
+  --region-repeats R  timed runs of every pair (default 3)
   --reach-pairs P     distinct random standable pairs for reachable() (default 4096)
   --reach-calls N     steady-state reachable() calls (default 1000000)
   --seed S            seed of the random pairs (default 1)
@@ -204,10 +205,11 @@ struct Options {
   std::vector<std::string> maps;  // empty = all
   bool no_maps = false;
   int sample = 500;
+  std::map<std::string, int> sample_for;  // map name (no .map) -> sample size
   int warmup = 20;
-  int repeats = 5;
+  int repeats = 3;
   std::string pairs, region, region_dump, write_dump;
-  int region_repeats = 5;
+  int region_repeats = 3;
   int reach_pairs = 4096;
   long long reach_calls = 1000000;
   std::uint64_t seed = 1;
@@ -282,7 +284,7 @@ const char* outcome_name(vd::SearchOutcome o) {
 // ------------------------------------------------------------------------------------------------
 // Moving AI maps
 
-bool bench_movingai_map(const Options& o, const RegistryBytes& rb, const std::string& map_path,
+bool bench_movingai_map(const Options& o, int sample, const RegistryBytes& rb, const std::string& map_path,
                         const std::string& scen_path) {
   std::vector<std::uint8_t> map_bytes, scen_bytes;
   if (!read_file(map_path, map_bytes) || !read_file(scen_path, scen_bytes)) {
@@ -307,11 +309,11 @@ bool bench_movingai_map(const Options& o, const RegistryBytes& rb, const std::st
   const std::size_t total = rows.size();
   std::vector<std::size_t> idx;
   std::string rule;
-  if (o.sample > 0 && static_cast<std::size_t>(o.sample) < total) {
-    for (std::size_t i = 0; i < static_cast<std::size_t>(o.sample); ++i)
-      idx.push_back(i * total / static_cast<std::size_t>(o.sample));
-    rule = "sample floor(i*" + std::to_string(total) + "/" + std::to_string(o.sample) + "), i=0.." +
-           std::to_string(o.sample - 1);
+  if (sample > 0 && static_cast<std::size_t>(sample) < total) {
+    for (std::size_t i = 0; i < static_cast<std::size_t>(sample); ++i)
+      idx.push_back(i * total / static_cast<std::size_t>(sample));
+    rule = "sample floor(i*" + std::to_string(total) + "/" + std::to_string(sample) + "), i=0.." +
+           std::to_string(sample - 1);
   } else {
     for (std::size_t i = 0; i < total; ++i) idx.push_back(i);
     rule = "all rows";
@@ -868,7 +870,16 @@ int main(int argc, char** argv) {
       if (v == "none") o.no_maps = true;
       else o.maps = split_words(v);
     } else if (a == "--sample") o.sample = std::atoi(value().c_str());
-    else if (a == "--warmup") o.warmup = std::atoi(value().c_str());
+    else if (a == "--sample-for") {
+      for (const std::string& w : split_words(value())) {
+        const std::size_t eq = w.find('=');
+        if (eq == std::string::npos || eq == 0) {
+          std::fprintf(stderr, "search_bench: --sample-for wants name=N, got '%s'\n", w.c_str());
+          return 2;
+        }
+        o.sample_for[w.substr(0, eq)] = std::atoi(w.c_str() + eq + 1);
+      }
+    } else if (a == "--warmup") o.warmup = std::atoi(value().c_str());
     else if (a == "--repeats") o.repeats = std::atoi(value().c_str());
     else if (a == "--pairs") o.pairs = value();
     else if (a == "--region") o.region = value();
@@ -914,7 +925,8 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "search_bench: no scenario file for %s, skipped\n", name.c_str());
         continue;
       }
-      ok = bench_movingai_map(o, rb, map, scen) && ok;
+      const auto sf = o.sample_for.find(name);
+      ok = bench_movingai_map(o, sf == o.sample_for.end() ? o.sample : sf->second, rb, map, scen) && ok;
     }
   }
   if (!o.pairs.empty()) {

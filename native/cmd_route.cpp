@@ -93,6 +93,9 @@ int cmd_route(int argc, char** argv) {
   } else {
     std::printf("world %s (%s): %zu chunks, navigation built in %.1f ms\n", world_path.c_str(),
                 report.format.c_str(), report.chunks_loaded, build_ms);
+    if (report.has_bounds)
+      std::printf("loaded cells %d,%d,%d .. %d,%d,%d\n", report.min.x, report.min.y, report.min.z,
+                  report.max.x, report.max.y, report.max.z);
     std::printf("reachable: %s", reach_answer_name(reach.answer));
     if (reach.reason != ReachReason::None) std::printf(" (%s)", reach_reason_name(reach.reason));
     std::printf(", epoch %llu\n", static_cast<unsigned long long>(reach.epoch));
