@@ -199,7 +199,7 @@ META_CPU="$(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo)" \
 META_CPUS="$(nproc)" \
 META_OS="$(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME" || uname -sr)" \
 META_CXX="$("$cxx" --version 2>/dev/null | head -1)" \
-META_EMCC="$(emcc --version 2>/dev/null | head -1 | sed 's/ (.*//')" \
+META_EMCC="emcc $(emcc --version 2>/dev/null | head -1 | grep -o '[0-9]*\.[0-9]*\.[0-9]*' | head -1)" \
 META_LOAD_START="$load_start" META_LOAD_END="$load_end" \
 META_PHASES="${phases[*]}" \
 META_SAMPLE_RULE="$sample_rule" META_REPEATS="$repeats" \

@@ -96,7 +96,7 @@ else
 fi
 
 if [[ -f examples/run.sh ]]; then
-  step "examples" bash examples/run.sh
+  step "examples" bash examples/run.sh "$VOXNAV_NATIVE_BUILD_DIR"
 else
   skip "examples" "no examples/run.sh"
 fi

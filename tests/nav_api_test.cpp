@@ -308,7 +308,7 @@ TEST(NavApi, TinyBudgetTowardIsPartialPlainRequestExhausts) {
   const detail::MovingAiScenario& r = inputs().rows[hardest_row(w, a.pid, &most)];
   ASSERT_GT(most, 100u) << "no arena row needs more than the tiny budget";
   PathHandle toward, plain;
-  ASSERT_EQ(w.request(route(tid, r, true), &toward), Status::Ok);
+  ASSERT_EQ(w.request_toward(route(tid, r), &toward), Status::Ok);
   ASSERT_EQ(w.request(route(tid, r, false), &plain), Status::Ok);
   w.update();
   w.update();

@@ -147,8 +147,12 @@ struct MapCase {
   int every;  ///< solve every n-th scenario row
 };
 
-#ifdef __EMSCRIPTEN__
+#if defined(__EMSCRIPTEN__)
+#define VOXNAV_SLOW_BUILD 1
 constexpr int kScale = 4;  // keep the wasm run to a few seconds
+#elif !defined(NDEBUG)
+#define VOXNAV_SLOW_BUILD 1
+constexpr int kScale = 8;  // unoptimised (sanitizer) builds
 #else
 constexpr int kScale = 1;
 #endif
@@ -159,7 +163,7 @@ const MapCase kMaps[] = {
     {"ht_chantry.map", 10},
     {"lak303d.map", 10 * kScale},
     {"room-400-40.map", 10 * kScale},
-#ifndef __EMSCRIPTEN__
+#ifndef VOXNAV_SLOW_BUILD
     {"AcrosstheCape.map", 40},  // 768 x 768: its world alone takes seconds in wasm
 #endif
     {"brc202d.map", 40 * kScale},
@@ -286,7 +290,7 @@ INSTANTIATE_TEST_SUITE_P(Maps, MovingAi, ::testing::ValuesIn(kMaps), [](const ::
 // Unreachable at once (no search: no node expanded, no search counted after the update).
 TEST(MovingAiPockets, EnclosedPocketIsUnreachableWithoutSearch) {
   std::size_t maps_with_pockets = 0;
-#ifdef __EMSCRIPTEN__
+#ifdef VOXNAV_SLOW_BUILD
   const std::vector<const char*> maps = {"room-400-40.map"};
 #else
   const std::vector<const char*> maps = {"room-400-40.map", "AcrosstheCape.map"};

@@ -290,9 +290,11 @@ TEST(Profile, OtherClassesParseWithTheirRequiredFlags) {
   };
   for (const Case& c : cases) {
     Profile p;
-    std::string error;
-    EXPECT_EQ(parse_profile_json(c.json, p, &error), Status::Ok) << c.json << ": " << error;
+    std::string error, warning;
+    EXPECT_EQ(parse_profile_json(c.json, p, &error, &warning), Status::Ok) << c.json << ": " << error;
     if (!error.empty()) continue;
+    // Nothing was restricted: the defaults follow the class, so no "restricts its class" warning.
+    EXPECT_TRUE(warning.empty()) << c.json << ": " << warning;
     EXPECT_EQ(p.movement_class, c.cls);
     World w;
     ProfileId id;

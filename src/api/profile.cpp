@@ -164,9 +164,9 @@ Status parse_profile_json(std::string_view text, Profile& out, std::string* erro
   // Defaults follow the class: its envelope, step, jump and drop (fields given below override).
   p.width = std::min(p.width, lim.width);
   p.height = std::min(p.height, lim.height);
-  p.step_height = std::min(p.step_height, lim.step_height);
-  p.jump_apex = std::min(p.jump_apex, lim.jump_apex);
-  p.max_drop = std::min(p.max_drop, lim.max_drop);
+  p.step_height = lim.step_height;
+  p.jump_apex = lim.jump_apex;
+  p.max_drop = lim.max_drop;
   auto sub = [&](const char* name, std::initializer_list<const char*> keys, auto&& body) -> Status {
     if (!doc.contains(name)) return Status::Ok;
     const json& o = doc[name];

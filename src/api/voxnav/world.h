@@ -199,6 +199,13 @@ class World {
   /// Starts a path request; never blocks. A reachability No fails the handle at once
   /// (PathFailure::Unreachable) without a search. InvalidArgument for a bad profile or range.
   Status request(const NavRequest& req, PathHandle* out);
+  /// The same request with `toward` set: when the goal cannot be reached within the profile's
+  /// search budget (or at all), the handle becomes Ready with the route to the explored cell
+  /// nearest the goal (PathStatus::partial), instead of Failed.
+  Status request_toward(NavRequest req, PathHandle* out) {
+    req.toward = true;
+    return request(req, out);
+  }
   /// StaleHandle for a released or unknown handle.
   Status status(PathHandle h, PathStatus* out) const;
   /// Copies up to `capacity` waypoints of a Ready request; `count` gets the total.

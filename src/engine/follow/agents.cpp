@@ -158,7 +158,7 @@ bool boxes_touch_path(const std::vector<Change>& changes, const std::vector<Cell
 }  // namespace
 
 void AgentSystem::step(NavWorld& nav, const Space& space, double dt) {
-  const std::vector<Change>& changes = nav.last_changes();
+  const std::vector<Change>& changes = nav.unconsumed_changes();
   for (AgentRecord& a : agents_) {
     if (!a.alive) continue;
     if (a.mode == AgentMode::Planning) install(nav, a);
@@ -170,6 +170,7 @@ void AgentSystem::step(NavWorld& nav, const Space& space, double dt) {
     }
     follow(nav, space, a, dt);
   }
+  nav.consume_changes();
 }
 
 void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, double dt) {

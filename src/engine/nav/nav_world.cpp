@@ -77,14 +77,20 @@ bool NavWorld::update() {
     maintain(changes);
     processed_serial_ = changes.back().serial;
     space_.trim_changes(processed_serial_);
-    last_changes_ = std::move(changes);
+    unconsumed_changes_.insert(unconsumed_changes_.end(), changes.begin(), changes.end());
+    if (unconsumed_changes_.size() > 4096) {  // nobody consumes them: keep one bounding box
+      Change all = unconsumed_changes_.front();
+      for (const Change& c : unconsumed_changes_) {
+        all.min = Cell{std::min(all.min.x, c.min.x), std::min(all.min.y, c.min.y), std::min(all.min.z, c.min.z)};
+        all.max = Cell{std::max(all.max.x, c.max.x), std::max(all.max.y, c.max.y), std::max(all.max.z, c.max.z)};
+      }
+      unconsumed_changes_.assign(1, all);
+    }
     ++epoch_;
     ++stats_.maintenance_runs;
     stats_.last_maintenance_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     changed = true;
-  } else {
-    last_changes_.clear();
   }
 
   // 3. Dispatch queued requests.

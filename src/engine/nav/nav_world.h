@@ -100,8 +100,10 @@ class NavWorld {
   NavGrid& grid() { return grid_; }
   Islands& islands() { return islands_; }
   const Space& space() const { return space_; }
-  /// Changes (boxes of cells) processed by the last update that changed layers.
-  const std::vector<Change>& last_changes() const { return last_changes_; }
+  /// Changes (boxes of cells) processed by updates since the last consume_changes(): the agent
+  /// system checks corridors against them, however many updates the host ran in between.
+  const std::vector<Change>& unconsumed_changes() const { return unconsumed_changes_; }
+  void consume_changes() { unconsumed_changes_.clear(); }
   const NavStats& stats() const { return stats_; }
 
  private:
@@ -124,7 +126,7 @@ class NavWorld {
   std::uint64_t epoch_ = 1;
   std::uint64_t tick_ = 0;
   std::uint64_t order_ = 0;
-  std::vector<Change> last_changes_;
+  std::vector<Change> unconsumed_changes_;
   NavStats stats_;
 };
 
