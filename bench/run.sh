@@ -47,7 +47,7 @@ while [ $# -gt 0 ]; do
     --out-dir) out_dir="$2"; shift ;;
     --doc) doc="$2"; shift ;;
     --quick) quick=1 ;;
-    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     -*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     *) pairs="$1" ;;
   esac

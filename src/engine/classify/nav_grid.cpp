@@ -135,15 +135,21 @@ void NavGrid::classify_chunk(const Space& space, ChunkPos p) {
           if (th >= 0) support = th;
           if (tb >= kHeightUnits) support = std::max(support, tb - kHeightUnits);
           const int feet = support < 0 ? 0 : support;
-          int ceil = reg.ceiling_in_footprint(v, hw, feet);
-          for (int k = 1; k <= 3 && ceil >= kHeightUnits * k; ++k) {
+          // Lowest box bottom above the feet, scanning this cell and the three above it;
+          // ceiling_in_footprint answers 2 * kHeightUnits for "no box in this cell".
+          constexpr int kNone = 2 * kHeightUnits;
+          constexpr int kScan = 4 * kHeightUnits;  // clearance is capped at 255 anyway
+          int ceil = kScan;
+          const int c0 = reg.ceiling_in_footprint(v, hw, feet);
+          if (c0 < kNone) ceil = c0;
+          for (int k = 1; k <= 3 && ceil > kHeightUnits * k; ++k) {
             const int w = value(x, ly + k, z);
             if (w < 0) {  // unloaded space above counts as a ceiling
               ceil = std::min(ceil, kHeightUnits * k);
               break;
             }
-            ceil = std::min(ceil, kHeightUnits * k +
-                                      reg.ceiling_in_footprint(static_cast<std::uint16_t>(w), hw, 0));
+            const int ck = reg.ceiling_in_footprint(static_cast<std::uint16_t>(w), hw, 0);
+            if (ck < kNone) ceil = std::min(ceil, kHeightUnits * k + ck);
           }
           clearance = std::min(255, ceil - feet);
           std::uint32_t tr = reg.traits(v);

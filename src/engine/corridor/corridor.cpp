@@ -15,7 +15,20 @@ Waypoint waypoint_of(const NavGrid& grid, Cell c, EdgeKind kind) {
 
 bool line_walkable_level(const NavGrid& grid, Cell a, Cell b) {
   if (a.y != b.y) return false;
-  const int fa = grid.floor_q(a);
+  // Cells are looked up through the last chunk touched: one hash lookup per chunk crossed.
+  const NavChunk* cached = nullptr;
+  ChunkPos cached_pos{0, 0, 0};
+  auto chunk_at = [&](const Cell& c) -> const NavChunk* {
+    const ChunkPos p = chunk_of(c);
+    if (!cached || !(p == cached_pos)) {
+      cached = grid.chunk(p);
+      cached_pos = p;
+    }
+    return cached;
+  };
+  const NavChunk* ca = chunk_at(a);
+  if (!ca || ca->uniform) return false;
+  const int fa = ca->floor[index_in_chunk(a)];
   const int step = grid.envelope().step_q;
   const int hw = grid.envelope().half_width_q;  // footprint half width, 1/64 cells
   // Sample the segment from centre to centre in 1/8-cell steps (fixed-point, integer exact).
@@ -29,8 +42,11 @@ bool line_walkable_level(const NavGrid& grid, Cell a, Cell b) {
       const int qx = px + ((corner & 1) ? hw : -hw);
       const int qz = pz + ((corner & 2) ? hw : -hw);
       const Cell c{qx >> 6, a.y, qz >> 6};
-      if (!grid.standable(c)) return false;
-      if (std::abs(grid.floor_q(c) - fa) > step) return false;
+      const NavChunk* ch = chunk_at(c);
+      if (!ch || ch->uniform) return false;
+      const int i = index_in_chunk(c);
+      if (!kind_standable(static_cast<CellKind>(ch->kind[i]))) return false;
+      if (std::abs(static_cast<int>(ch->floor[i]) - fa) > step) return false;
     }
   }
   return true;
@@ -55,9 +71,13 @@ void string_pull(const NavGrid& grid, const std::vector<Cell>& cells,
       out.push_back(waypoint_of(grid, cells[i], EdgeKind::Walk));
       break;
     }
-    // Can the anchor see the next cell directly? If not, cells[i] becomes a waypoint.
+    // Can the anchor see the next cell directly? If not, cells[i] becomes a waypoint. Segments
+    // are at most kMaxSegment cells long, which keeps string pulling linear in the path length.
+    constexpr std::size_t kMaxSegment = 24;
     const bool next_level = kinds[i + 1] == EdgeKind::Walk;
-    if (next_level && line_walkable_level(grid, cells[anchor], cells[i + 1])) continue;
+    if (next_level && i + 1 - anchor <= kMaxSegment &&
+        line_walkable_level(grid, cells[anchor], cells[i + 1]))
+      continue;
     out.push_back(waypoint_of(grid, cells[i], EdgeKind::Walk));
     anchor = i;
   }

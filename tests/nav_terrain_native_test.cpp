@@ -1,0 +1,152 @@
+// Layer 0 and layer 2 on real block shapes (the minecraft-data registry in data/blocks): standing
+// heights and the moves a walker gets onto slabs, soul sand, full blocks and fences, and the moves
+// of a real region (a walker must be able to jump up one block: terrain is one connected world,
+// not thousands of terraces).
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "engine/islands/islands.h"
+#include "engine/nav/world_state.h"
+#include "voxnav/world.h"
+#include "world_files.h"
+
+namespace voxnav {
+namespace {
+
+using detail::Cell;
+
+const std::string kData = std::string(VOXNAV_FIXTURES) + "/../../data";
+
+// A flat stone floor (y = 0) over one chunk column, with blocks placed by the test at y = 1.
+struct Flat {
+  World world;
+  ProfileId walker;
+  std::uint16_t stone = 0;
+  Flat() {
+    detail::WorldState& st = world.internal();
+    std::string msg;
+    EXPECT_EQ(native::load_minecraft_registry_files(kData + "/blocks", st.registry, st.blocks, msg), Status::Ok) << msg;
+    EXPECT_EQ(world.block_value("stone", &stone), Status::Ok);
+    std::vector<std::uint16_t> v(4096, 0);
+    for (int i = 0; i < 256; ++i) v[i] = stone;  // y = 0 layer
+    for (int cz = -1; cz <= 1; ++cz)
+      for (int cx = -1; cx <= 1; ++cx) {
+        EXPECT_EQ(world.load_chunk({cx, 0, cz}, v), Status::Ok);
+        std::vector<std::uint16_t> air(4096, 0);
+        EXPECT_EQ(world.load_chunk({cx, 1, cz}, air), Status::Ok);
+      }
+    EXPECT_EQ(world.add_profile(Profile{}, &walker), Status::Ok);
+  }
+  void put(const char* state, Cell c) {
+    std::uint16_t v = 0;
+    ASSERT_EQ(world.block_value(state, &v), Status::Ok) << state;
+    ASSERT_EQ(world.set_block({c.x, c.y, c.z}, v), Status::Ok);
+  }
+  // The move from (8,1,8) toward +x: its (dy, kind), or kind Start for none.
+  detail::MoveCode move_east() {
+    world.update();
+    const std::uint32_t w = world.internal().walker->grid().moves(Cell{8, 1, 8});
+    return detail::kMoveCodes[detail::move_code(w, 0)];
+  }
+  double feet(Cell c) {
+    double y = -1;
+    EXPECT_EQ(world.standing_height(walker, {c.x, c.y, c.z}, &y), Status::Ok);
+    return y;
+  }
+};
+
+TEST(NavTerrain, FullBlockIsAJumpOfOneCell) {
+  Flat f;
+  f.put("stone", {9, 1, 8});
+  const detail::MoveCode m = f.move_east();
+  EXPECT_EQ(m.kind, detail::EdgeKind::Jump);
+  EXPECT_EQ(m.dy, 1);
+  EXPECT_DOUBLE_EQ(f.feet({9, 2, 8}), 2.0);
+}
+
+TEST(NavTerrain, TwoBlocksHighIsAWall) {
+  Flat f;
+  f.put("stone", {9, 1, 8});
+  f.put("stone", {9, 2, 8});
+  EXPECT_EQ(f.move_east().kind, detail::EdgeKind::Start);  // no move
+}
+
+TEST(NavTerrain, BottomSlabIsAStep) {
+  Flat f;
+  f.put("smooth_stone_slab[type=bottom]", {9, 1, 8});
+  const detail::MoveCode m = f.move_east();
+  EXPECT_EQ(m.kind, detail::EdgeKind::Walk);  // rise 0.5 <= step 0.6, same cell row
+  EXPECT_EQ(m.dy, 0);
+  EXPECT_DOUBLE_EQ(f.feet({9, 1, 8}), 1.5);
+}
+
+TEST(NavTerrain, SoulSandNeedsAJump) {
+  Flat f;
+  f.put("soul_sand", {9, 1, 8});
+  const detail::MoveCode m = f.move_east();
+  EXPECT_EQ(m.kind, detail::EdgeKind::Jump);  // rise 0.875 > step 0.6
+  EXPECT_DOUBLE_EQ(f.feet({9, 1, 8}), 1.875);
+}
+
+TEST(NavTerrain, FenceCannotBeJumped) {
+  Flat f;
+  f.put("oak_fence", {9, 1, 8});
+  EXPECT_EQ(f.move_east().kind, detail::EdgeKind::Start);  // 1.5 high: above the 1.25 jump
+  EXPECT_DOUBLE_EQ(f.feet({9, 2, 8}), 2.5);                // standing on it is at 1.5
+}
+
+TEST(NavTerrain, LowCeilingForbidsTheJump) {
+  Flat f;
+  f.put("stone", {9, 1, 8});
+  f.put("stone", {8, 3, 8});  // a roof 2 cells above the start: no room to rise one more
+  EXPECT_EQ(f.move_east().kind, detail::EdgeKind::Start);
+}
+
+TEST(NavTerrain, DropsUpToThree) {
+  Flat f;
+  // Raise the start onto a 3-high pillar; the floor beside it is 3 below.
+  f.put("stone", {8, 1, 8});
+  f.put("stone", {8, 2, 8});
+  f.put("stone", {8, 3, 8});
+  f.world.update();
+  const std::uint32_t w = f.world.internal().walker->grid().moves(Cell{8, 4, 8});
+  const detail::MoveCode m = detail::kMoveCodes[detail::move_code(w, 0)];
+  EXPECT_EQ(m.kind, detail::EdgeKind::Drop);
+  EXPECT_EQ(m.dy, -3);
+  EXPECT_EQ(f.world.reachable(f.walker, {8, 4, 8}, {9, 1, 8}).answer, ReachAnswer::Yes);
+  EXPECT_EQ(f.world.reachable(f.walker, {9, 1, 8}, {8, 4, 8}).answer, ReachAnswer::No);  // one way
+}
+
+TEST(NavTerrain, RealRegionHasJumpsAndOneBigIsland) {
+  World world;
+  detail::WorldState& st = world.internal();
+  std::string msg;
+  ASSERT_EQ(native::load_minecraft_registry_files(kData + "/blocks", st.registry, st.blocks, msg), Status::Ok);
+  native::WorldLoadReport report;
+  ASSERT_EQ(native::load_world_file(kData + "/worlds/r.0.-1.mca", st.blocks, st.space, report), Status::Ok);
+  world.update();
+  const detail::NavGrid& g = st.walker->grid();
+  std::map<detail::EdgeKind, std::size_t> kinds;
+  for (const detail::NavChunk* ch : g.ordered_chunks()) {
+    if (ch->uniform) continue;
+    for (int i = 0; i < detail::kChunkCells; ++i)
+      for (int d = 0; d < 8; ++d) {
+        const int code = detail::move_code(ch->moves[i], d);
+        if (code) ++kinds[detail::kMoveCodes[code].kind];
+      }
+  }
+  EXPECT_GT(kinds[detail::EdgeKind::Jump], 10000u);
+  EXPECT_GT(kinds[detail::EdgeKind::Drop], 10000u);
+  EXPECT_GT(kinds[detail::EdgeKind::Walk], 300000u);
+  std::uint32_t largest = 0;
+  for (std::uint32_t c = 1; c <= st.walker->islands().component_count(); ++c)
+    largest = std::max(largest, st.walker->islands().size_of(c));
+  // Hills connect when walkers jump one block: the biggest island holds most of the dry land.
+  EXPECT_GT(largest, 40000u) << "islands: " << st.walker->islands().component_count();
+}
+
+}  // namespace
+}  // namespace voxnav
