@@ -121,7 +121,8 @@ void Islands::rebuild(NavGrid& grid) {
   for (std::uint32_t c = 0; c < ncomp; ++c) weak_[c] = find(c);
 
   for (std::uint32_t v = 0; v < n; ++v) nodes[v].ch->scc[nodes[v].i] = comp[v] + 1;
-  reach_cache_.clear();
+  reach_cache_.assign(ncomp, {});
+  reach_cache_bits_ = 0;
 }
 
 bool Islands::reaches(std::uint32_t a, std::uint32_t b) {
@@ -131,10 +132,14 @@ bool Islands::reaches(std::uint32_t a, std::uint32_t b) {
   if (cb > ca) return false;                 // reverse topological numbering
   if (weak_[ca] != weak_[cb]) return false;  // no move connects them at all
   if (dag_start_[ca] == dag_start_[ca + 1]) return false;
-  auto it = reach_cache_.find(ca);
-  if (it == reach_cache_.end()) {
-    if (reach_cache_.size() >= 512) reach_cache_.clear();
-    std::vector<std::uint64_t> bits((ca + 64) / 64, 0);
+  if (reach_cache_[ca].empty()) {
+    const std::size_t words = (ca + 64) / 64;
+    if (reach_cache_bits_ + words * 64 > kReachCacheBits) {
+      for (auto& v : reach_cache_) std::vector<std::uint64_t>().swap(v);
+      reach_cache_bits_ = 0;
+    }
+    reach_cache_bits_ += words * 64;
+    std::vector<std::uint64_t> bits(words, 0);
     std::vector<std::uint32_t> todo{ca};
     bits[ca >> 6] |= 1ull << (ca & 63);
     while (!todo.empty()) {
@@ -148,9 +153,9 @@ bool Islands::reaches(std::uint32_t a, std::uint32_t b) {
         }
       }
     }
-    it = reach_cache_.emplace(ca, std::move(bits)).first;
+    reach_cache_[ca] = std::move(bits);
   }
-  return (it->second[cb >> 6] >> (cb & 63)) & 1u;
+  return (reach_cache_[ca][cb >> 6] >> (cb & 63)) & 1u;
 }
 
 }  // namespace voxnav::detail

@@ -1,7 +1,6 @@
 // Layer 1: islands (strongly connected components of the layer 2 move graph) and reachability.
 #pragma once
 #include <cstdint>
-#include <map>
 #include <vector>
 
 #include "engine/classify/nav_grid.h"
@@ -34,7 +33,11 @@ class Islands {
   std::vector<std::uint32_t> size_;       // per component: cell count
   std::vector<std::uint32_t> dag_start_;  // CSR of the condensation
   std::vector<std::uint32_t> dag_edges_;
-  std::map<std::uint32_t, std::vector<std::uint64_t>> reach_cache_;
+  // Per source component: the bit set of components it reaches (lazily computed, empty = not
+  // yet). Bounded by kReachCacheBits in total; cleared when full.
+  std::vector<std::vector<std::uint64_t>> reach_cache_;
+  std::size_t reach_cache_bits_ = 0;
+  static constexpr std::size_t kReachCacheBits = std::size_t(1) << 28;  // 32 MiB
   std::size_t cells_ = 0;
 };
 
