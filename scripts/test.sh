@@ -95,6 +95,14 @@ else
   skip "node --test tests/web" "no tests/web/*.test.mjs"
 fi
 
+# Real-data sweeps with the release CLI: every Moving AI row, deterministic run summaries, other
+# regions, bad input.
+if [[ -x $VOXNAV_NATIVE_BUILD_DIR/voxnav ]]; then
+  step "real-data checks" bash scripts/real-data-checks.sh "$VOXNAV_NATIVE_BUILD_DIR"
+else
+  skip "real-data checks" "release build failed"
+fi
+
 if [[ -f examples/run.sh ]]; then
   step "examples" bash examples/run.sh "$VOXNAV_NATIVE_BUILD_DIR"
 else
