@@ -1,6 +1,7 @@
 #include "engine/corridor/corridor.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 
 #include "engine/islands/islands.h"
@@ -35,12 +36,19 @@ bool line_walkable_level(const NavGrid& grid, Cell a, Cell b) {
   const int dx = (b.x - a.x) * 64, dz = (b.z - a.z) * 64;
   const int len = std::max(std::abs(dx), std::abs(dz));
   const int n = len / 8 + 1;
+  // Each footprint corner usually stays in the same cell for several samples: check a cell only
+  // when a corner enters it.
+  int last_x[4] = {INT32_MIN, INT32_MIN, INT32_MIN, INT32_MIN};
+  int last_z[4] = {INT32_MIN, INT32_MIN, INT32_MIN, INT32_MIN};
   for (int s = 0; s <= n; ++s) {
     const int px = a.x * 64 + 32 + dx * s / n;
     const int pz = a.z * 64 + 32 + dz * s / n;
     for (int corner = 0; corner < 4; ++corner) {
       const int qx = px + ((corner & 1) ? hw : -hw);
       const int qz = pz + ((corner & 2) ? hw : -hw);
+      if ((qx >> 6) == last_x[corner] && (qz >> 6) == last_z[corner]) continue;
+      last_x[corner] = qx >> 6;
+      last_z[corner] = qz >> 6;
       const Cell c{qx >> 6, a.y, qz >> 6};
       const NavChunk* ch = chunk_at(c);
       if (!ch || ch->uniform) return false;
