@@ -155,6 +155,30 @@ bool boxes_touch_path(const std::vector<Change>& changes, const std::vector<Cell
   }
   return false;
 }
+
+bool box_touches(const std::vector<Change>& changes, int x0, int z0, int x1, int z1, int y) {
+  for (const Change& ch : changes)
+    if (ch.max.x >= x0 - 1 && ch.min.x <= x1 + 1 && ch.max.z >= z0 - 1 && ch.min.z <= z1 + 1 &&
+        ch.max.y >= y - 5 && ch.min.y <= y + 8)
+      return true;
+  return false;
+}
+
+/// Whether a level segment of the corridor ahead crosses a changed cell and can no longer be
+/// walked in a straight line (the cells of the search path may all still be fine).
+bool segment_broken(const NavGrid& grid, const std::vector<Change>& changes, const Corridor& c,
+                    std::size_t next) {
+  for (std::size_t k = next > 0 ? next : 1; k < c.points.size(); ++k) {
+    const Waypoint& a = c.points[k - 1];
+    const Waypoint& b = c.points[k];
+    if (b.kind != EdgeKind::Walk || a.cell.y != b.cell.y) continue;
+    if (!box_touches(changes, std::min(a.cell.x, b.cell.x), std::min(a.cell.z, b.cell.z),
+                     std::max(a.cell.x, b.cell.x), std::max(a.cell.z, b.cell.z), a.cell.y))
+      continue;
+    if (!line_walkable_level(grid, a.cell, b.cell)) return true;
+  }
+  return false;
+}
 }  // namespace
 
 void AgentSystem::step(NavWorld& nav, const Space& space, double dt) {
@@ -162,11 +186,28 @@ void AgentSystem::step(NavWorld& nav, const Space& space, double dt) {
   for (AgentRecord& a : agents_) {
     if (!a.alive) continue;
     if (a.mode == AgentMode::Planning) install(nav, a);
-    if (a.mode == AgentMode::Moving && !changes.empty() &&
-        boxes_touch_path(changes, a.corridor.cells, a.cell_index) &&
-        !path_still_valid(nav.grid(), a.corridor.cells, a.corridor.kinds, a.cell_index)) {
-      ++a.replans;
-      plan(nav, a);
+    if (a.mode == AgentMode::Moving && !changes.empty()) {
+      if (boxes_touch_path(changes, a.corridor.cells, a.cell_index) &&
+          !path_still_valid(nav.grid(), a.corridor.cells, a.corridor.kinds, a.cell_index)) {
+        ++a.replans;
+        plan(nav, a);
+      } else if (segment_broken(nav.grid(), changes, a.corridor, a.next)) {
+        // The path's cells still connect, but a straight stretch now clips the edit: pull the
+        // corridor again from the path cells ahead.
+        const std::vector<Cell> cells(a.corridor.cells.begin() + static_cast<std::ptrdiff_t>(a.cell_index),
+                                      a.corridor.cells.end());
+        std::vector<EdgeKind> kinds(a.corridor.kinds.begin() + static_cast<std::ptrdiff_t>(a.cell_index),
+                                    a.corridor.kinds.end());
+        if (!kinds.empty()) kinds[0] = EdgeKind::Start;
+        a.corridor.cells = cells;
+        a.corridor.kinds = kinds;
+        string_pull(nav.grid(), a.corridor.cells, a.corridor.kinds, a.corridor.points);
+        a.cell_index = 0;
+        a.next = a.corridor.points.size() > 1 ? 1 : 0;
+        a.best_dist = 1e30;
+        a.ticks_without_progress = 0;
+        a.corridor.epoch = ++corridor_epoch_;
+      }
     }
     follow(nav, space, a, dt);
   }

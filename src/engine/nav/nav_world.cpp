@@ -97,6 +97,7 @@ bool NavWorld::update() {
   const std::uint64_t delay = lockstep_delay_ > 0 ? static_cast<std::uint64_t>(lockstep_delay_) : 1;
   for (std::uint32_t idx : queued_) {
     RequestSlot& s = slots_[idx];
+    if (changed && !screen(s)) continue;  // judged on the layers it will be searched on
     s.state = RequestState::Searching;
     s.deliver_tick = tick_ + delay;
     s.epoch = epoch_;
@@ -208,6 +209,19 @@ Handle NavWorld::request(const RequestSpec& spec) {
   s.fail = FailReason::None;
   s.partial = false;
   s.order = ++order_;
+  s.state = RequestState::Queued;
+  if (space_.serial() != processed_serial_) {
+    // The world changed since navigation was last brought up to date (e.g. chunks loaded this
+    // tick): judge the request at dispatch, after maintenance, not on stale layers.
+    queued_.push_back(idx);
+  } else if (screen(s)) {
+    queued_.push_back(idx);
+  }
+  return Handle{idx, s.generation};
+}
+
+bool NavWorld::screen(RequestSlot& s) {
+  const RequestSpec& spec = s.spec;
   const Reach r = reachable(spec.start, spec.goal, spec.goal_range);
   if (r.answer == ReachAnswer::No && !spec.toward) {
     s.state = RequestState::Failed;
@@ -223,10 +237,9 @@ Handle NavWorld::request(const RequestSpec& spec) {
     s.state = RequestState::Failed;
     s.fail = FailReason::BadGoal;
   } else {
-    s.state = RequestState::Queued;
-    queued_.push_back(idx);
+    return true;
   }
-  return Handle{idx, s.generation};
+  return false;  // failed at once, without a search
 }
 
 const RequestSlot* NavWorld::slot(Handle h) const {

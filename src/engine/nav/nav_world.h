@@ -108,6 +108,9 @@ class NavWorld {
 
  private:
   void maintain(const std::vector<Change>& changes);
+  /// Reachability screening of a queued request: fails it at once (returns false) on a No, an
+  /// unloaded cell or a start / goal that cannot be stood on; else keeps it queued.
+  bool screen(RequestSlot& s);
   void finish(RequestSlot& s, SearchResult&& r);
 
   Space& space_;

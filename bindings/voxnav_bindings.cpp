@@ -1,0 +1,1038 @@
+// voxnav bindings - Embind over the public World API (src/api). No navigation logic here: argument
+// checks with messages that name the bad argument, typed-array transfers, and id encoding.
+//
+// Conventions (the JS wrapper in web/lib/world.mjs relies on them):
+// - Methods with no result return the voxnav::Status as an int (0 = Ok).
+// - Methods with a result return it as a JS value, or `undefined` when they fail.
+// - After any failure, last_status() and last_error() describe it (status code and a message that
+//   starts with the JS method name and names the bad argument).
+// - Bulk data crosses as typed arrays: inputs are copied into the wasm heap with one
+//   TypedArray.set; outputs are typed_memory_view's of this object's scratch buffers, valid until
+//   the next call (the wrapper copies them with .slice()).
+// - Cells and positions come in as doubles and are checked here (integer, in range), so a JS
+//   number never wraps silently.
+// - Agent ids and path handles are one JS number: generation * 2^21 + index (exact in a double
+//   for every 32-bit generation while index < 2^21).
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/io/anvil_chunk.h"
+#include "engine/nav/world_state.h"
+#include "voxnav/profile.h"
+#include "voxnav/status.h"
+#include "voxnav/world.h"
+
+#ifdef VOXNAV_WASM_THREADS
+#include "thread_executor.h"
+#endif
+
+using emscripten::typed_memory_view;
+using emscripten::val;
+
+namespace voxnav::bindings {
+namespace {
+
+constexpr double kIndexRange = 2097152.0;  // 2^21
+constexpr std::int32_t kMaxHorizontal = 1 << 25;
+constexpr std::int32_t kMaxVertical = 1 << 20;
+
+std::string num(double v) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
+  if (v == std::floor(v) && std::fabs(v) < 1e15) return std::to_string(static_cast<long long>(v));
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+std::string cell_text(CellPos c) {
+  return "(" + std::to_string(c.x) + ", " + std::to_string(c.y) + ", " + std::to_string(c.z) + ")";
+}
+
+bool cell_in_range(CellPos c) {
+  return c.x > -kMaxHorizontal && c.x < kMaxHorizontal && c.z > -kMaxHorizontal &&
+         c.z < kMaxHorizontal && c.y > -kMaxVertical && c.y < kMaxVertical;
+}
+
+bool chunk_in_range(ChunkPos p) {
+  const auto in = [](std::int64_t v, std::int64_t lim) {
+    return v * 16 > -lim && v * 16 + 15 < lim;
+  };
+  return in(p.x, kMaxHorizontal) && in(p.z, kMaxHorizontal) && in(p.y, kMaxVertical);
+}
+
+double encode_id(std::uint32_t index, std::uint32_t generation) {
+  return static_cast<double>(generation) * kIndexRange + static_cast<double>(index);
+}
+
+#ifdef VOXNAV_WASM_THREADS
+// One pthread for the whole module (-sPTHREAD_POOL_SIZE=1): every World shares it. Made on first
+// use, never destroyed (the runtime does not exit).
+ThreadExecutor* shared_executor() {
+  static ThreadExecutor* exec = new ThreadExecutor();
+  return exec;
+}
+#endif
+
+}  // namespace
+
+class WorldCore {
+ public:
+  WorldCore(int lockstep_delay, bool threaded) {
+    WorldDef def;
+    def.lockstep_delay = lockstep_delay < 0 ? 0 : lockstep_delay;
+#ifdef VOXNAV_WASM_THREADS
+    if (threaded) def.executor = shared_executor();
+#else
+    (void)threaded;
+#endif
+    threaded_ = def.executor != nullptr;
+    world_ = std::make_unique<World>(def);
+  }
+
+  int last_status() const { return last_status_; }
+  std::string last_error() const { return last_error_; }
+  std::string last_warning() const { return last_warning_; }
+  bool threaded() const { return threaded_; }
+
+  // ---- registry ----
+  int load_minecraft_blocks(val blocks, val shapes) {
+    const char* fn = "loadMinecraftBlocks";
+    std::vector<std::uint8_t> b, s;
+    if (!copy_bytes(blocks, b) || !copy_bytes(shapes, s))
+      return fail(Status::InvalidArgument, fn, "blocksJson and shapesJson must be Uint8Array");
+    std::string msg;
+    const Status st = world_->load_minecraft_blocks(b, s, &msg);
+    if (st == Status::Busy)
+      return fail(st, fn, "chunks are already loaded; load the registry first");
+    if (st != Status::Ok)
+      return fail(st, fn, msg.empty() ? "the block registry JSON is not valid" : msg);
+    return ok();
+  }
+
+  val block_value(std::string state) {
+    std::uint16_t v = 0;
+    const Status st = world_->block_value(state, &v);
+    if (st != Status::Ok)
+      return fail_val(st, "blockValue", "state \"" + state + "\" is not in the block registry");
+    ok();
+    return val(v);
+  }
+
+  double block_count() const { return static_cast<double>(world_->block_count()); }
+
+  // ---- chunks and edits ----
+  /// positions: Int32Array of 3 * n chunk coordinates; values: Uint16Array of 4096 * n values.
+  /// Everything is checked before anything is loaded, so a failure leaves the world unchanged.
+  int load_chunks(val positions, val values) {
+    const char* fn = "loadChunks";
+    if (!copy_typed(positions, chunk_pos_))
+      return fail(Status::InvalidArgument, fn, "positions must be an Int32Array");
+    if (!copy_typed(values, u16_))
+      return fail(Status::InvalidArgument, fn, "values must be a Uint16Array");
+    if (chunk_pos_.size() % 3 != 0)
+      return fail(Status::InvalidArgument, fn,
+                  "positions has " + std::to_string(chunk_pos_.size()) +
+                      " entries, not a multiple of 3 (x, y, z per chunk)");
+    const std::size_t n = chunk_pos_.size() / 3;
+    if (u16_.size() != n * kChunkValues)
+      return fail(Status::InvalidArgument, fn,
+                  "values has " + std::to_string(u16_.size()) + " entries, expected " +
+                      std::to_string(n * kChunkValues) + " (" + std::to_string(kChunkValues) +
+                      " per chunk, " + std::to_string(n) + (n == 1 ? " chunk)" : " chunks)"));
+    return load_checked(fn, n);
+  }
+
+  /// One chunk: values must be a Uint16Array of 4096 values (index x + 16 * (z + 16 * y)).
+  int load_chunk(double cx, double cy, double cz, val values) {
+    const char* fn = "loadChunk";
+    ChunkPos p;
+    if (!chunk_arg(fn, "chunk", cx, cy, cz, p)) return last_status_;
+    if (!copy_typed(values, u16_))
+      return fail(Status::InvalidArgument, fn, "values must be a Uint16Array");
+    if (u16_.size() != static_cast<std::size_t>(kChunkValues))
+      return fail(Status::InvalidArgument, fn,
+                  "values has " + std::to_string(u16_.size()) + " entries, expected " +
+                      std::to_string(kChunkValues));
+    chunk_pos_.assign({p.x, p.y, p.z});
+    return load_checked(fn, 1);
+  }
+
+  /// positions: Int32Array of 3 * n; every chunk must be loaded (checked first).
+  int unload_chunks(val positions) {
+    const char* fn = "unloadChunks";
+    if (!copy_typed(positions, chunk_pos_))
+      return fail(Status::InvalidArgument, fn, "positions must be an Int32Array");
+    if (chunk_pos_.size() % 3 != 0)
+      return fail(
+          Status::InvalidArgument, fn,
+          "positions has " + std::to_string(chunk_pos_.size()) + " entries, not a multiple of 3");
+    const std::size_t n = chunk_pos_.size() / 3;
+    for (std::size_t i = 0; i < n; ++i) {
+      const ChunkPos p{chunk_pos_[3 * i], chunk_pos_[3 * i + 1], chunk_pos_[3 * i + 2]};
+      if (!chunk_in_range(p))
+        return fail(Status::OutOfRange, fn,
+                    "chunk " + std::to_string(i) + " " + chunk_text(p) + " is out of range");
+      if (!chunk_loaded(p))
+        return fail(Status::NotLoaded, fn,
+                    "chunk " + std::to_string(i) + " " + chunk_text(p) + " is not loaded");
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      const Status st = world_->unload_chunk(
+          ChunkPos{chunk_pos_[3 * i], chunk_pos_[3 * i + 1], chunk_pos_[3 * i + 2]});
+      if (st != Status::Ok)
+        return fail(st, fn, "chunk " + std::to_string(i) + " could not be unloaded");
+    }
+    return ok();
+  }
+
+  /// Anvil chunk columns (the uncompressed NBT of region-file chunks), decoded by the engine's
+  /// decoder (the one the native loaders use) and loaded through load_chunk. `data` holds the
+  /// columns back to back, `offsets` n + 1 offsets into it. Every column is decoded and checked
+  /// before any is loaded. Proto-chunks (Status other than full) without any block are left out
+  /// when skip_empty_proto (as natively); full_only leaves out every proto-chunk.
+  val load_anvil_columns(val data, val offsets, bool skip_empty_proto, bool full_only) {
+    const char* fn = "loadAnvilColumns";
+    std::vector<std::uint8_t> bytes;
+    std::vector<std::uint32_t> offs;
+    if (!copy_typed(data, bytes))
+      return fail_val(Status::InvalidArgument, fn, "data must be a Uint8Array");
+    if (!copy_typed(offsets, offs))
+      return fail_val(Status::InvalidArgument, fn, "offsets must be a Uint32Array");
+    if (offs.empty() || offs.front() != 0 || offs.back() != bytes.size())
+      return fail_val(Status::InvalidArgument, fn,
+                      "offsets must start at 0 and end at data.length");
+    for (std::size_t i = 1; i < offs.size(); ++i)
+      if (offs[i] < offs[i - 1])
+        return fail_val(Status::InvalidArgument, fn, "offsets must not decrease");
+    const detail::MinecraftBlocks& blocks = world_->internal().blocks;
+    if (!blocks.loaded())
+      return fail_val(Status::InvalidArgument, fn,
+                      "load the Minecraft block registry first (loadMinecraftBlocks)");
+    std::vector<detail::DecodedColumn> cols;
+    detail::LookupTally tally;
+    std::size_t empty_proto = 0, skipped_proto = 0;
+    for (std::size_t i = 0; i + 1 < offs.size(); ++i) {
+      detail::DecodedColumn col;
+      detail::LookupTally t;
+      std::string msg;
+      const Status st = detail::decode_anvil_chunk_bytes(
+          std::span<const std::uint8_t>(bytes.data() + offs[i], offs[i + 1] - offs[i]), blocks, col,
+          t, msg);
+      if (st != Status::Ok) return fail_val(st, fn, "column " + std::to_string(i) + ": " + msg);
+      const bool proto =
+          !col.status.empty() && col.status != "full" && col.status != "minecraft:full";
+      if (full_only && proto) {
+        ++skipped_proto;
+        continue;
+      }
+      if (skip_empty_proto && proto && !col.has_blocks) {
+        ++empty_proto;
+        continue;
+      }
+      for (const detail::DecodedSection& sec : col.sections)
+        if (!chunk_in_range(ChunkPos{col.x, sec.y, col.z}))
+          return fail_val(Status::OutOfRange, fn,
+                          "column " + std::to_string(i) + ": chunk " +
+                              chunk_text(ChunkPos{col.x, sec.y, col.z}) + " is out of range");
+      tally.merge(t);
+      cols.push_back(std::move(col));
+    }
+    std::vector<std::uint16_t> uniform(kChunkValues);
+    std::size_t chunks = 0, uniform_chunks = 0;
+    std::int64_t mn[3] = {INT64_MAX, INT64_MAX, INT64_MAX},
+                 mx[3] = {INT64_MIN, INT64_MIN, INT64_MIN};
+    std::int32_t dv_min = 0, dv_max = 0;
+    std::string format;
+    for (std::size_t c = 0; c < cols.size(); ++c) {
+      const detail::DecodedColumn& col = cols[c];
+      const std::string f = detail::anvil_format_name(col.format);
+      format = c == 0 ? f : (format == f ? format : std::string("anvil-mixed"));
+      dv_min = c == 0 ? col.data_version : std::min(dv_min, col.data_version);
+      dv_max = c == 0 ? col.data_version : std::max(dv_max, col.data_version);
+      for (const detail::DecodedSection& sec : col.sections) {
+        std::span<const std::uint16_t> v;
+        if (sec.uniform) {
+          std::fill(uniform.begin(), uniform.end(), sec.uniform_value);
+          v = uniform;
+          ++uniform_chunks;
+        } else {
+          v = sec.values;
+        }
+        const ChunkPos p{col.x, sec.y, col.z};
+        const Status st = world_->load_chunk(p, v);
+        if (st != Status::Ok)
+          return fail_val(st, fn, "chunk " + chunk_text(p) + " could not be loaded");
+        ++chunks;
+        const std::int64_t lo[3] = {p.x * 16LL, p.y * 16LL, p.z * 16LL};
+        for (int a = 0; a < 3; ++a) {
+          mn[a] = std::min(mn[a], lo[a]);
+          mx[a] = std::max(mx[a], lo[a] + 15);
+        }
+      }
+    }
+    val o = val::object();
+    o.set("columns", val(static_cast<double>(cols.size())));
+    o.set("chunks", val(static_cast<double>(chunks)));
+    o.set("uniformChunks", val(static_cast<double>(uniform_chunks)));
+    o.set("emptyProtoChunks", val(static_cast<double>(empty_proto)));
+    o.set("skippedProtoChunks", val(static_cast<double>(skipped_proto)));
+    o.set("format", val(cols.empty() ? std::string("anvil") : format));
+    o.set("dataVersionMin", val(dv_min));
+    o.set("dataVersionMax", val(dv_max));
+    o.set("unknownBlocks", val(static_cast<double>(tally.unknown_blocks)));
+    o.set("unknownProperties", val(static_cast<double>(tally.unknown_properties)));
+    val names = val::array();
+    for (const std::string& n : tally.first_unknown) names.call<void>("push", val(n));
+    o.set("unknownNames", names);
+    if (chunks) {
+      val lo = val::array(), hi = val::array();
+      for (int a = 0; a < 3; ++a) {
+        lo.call<void>("push", val(static_cast<double>(mn[a])));
+        hi.call<void>("push", val(static_cast<double>(mx[a])));
+      }
+      o.set("min", lo);
+      o.set("max", hi);
+    } else {
+      o.set("min", val::null());
+      o.set("max", val::null());
+    }
+    ok();
+    return o;
+  }
+
+  int set_block(double x, double y, double z, double value) {
+    const char* fn = "setBlock";
+    CellPos c;
+    std::uint16_t v = 0;
+    if (!cell_arg(fn, "cell", x, y, z, c) || !value_arg(fn, value, v)) return last_status_;
+    const Status st = world_->set_block(c, v);
+    if (st == Status::NotLoaded)
+      return fail(st, fn, "the chunk of cell " + cell_text(c) + " is not loaded");
+    if (st != Status::Ok) return fail(st, fn, "cannot set cell " + cell_text(c));
+    return ok();
+  }
+
+  int set_box(double x0, double y0, double z0, double x1, double y1, double z1, double value) {
+    const char* fn = "setBox";
+    CellPos a, b;
+    std::uint16_t v = 0;
+    if (!cell_arg(fn, "min", x0, y0, z0, a) || !cell_arg(fn, "max", x1, y1, z1, b) ||
+        !value_arg(fn, value, v))
+      return last_status_;
+    if (a.x > b.x || a.y > b.y || a.z > b.z)
+      return fail(Status::InvalidArgument, fn,
+                  "min " + cell_text(a) + " is above max " + cell_text(b) + " on some axis");
+    const double cells =
+        (double(b.x) - a.x + 1) * (double(b.y) - a.y + 1) * (double(b.z) - a.z + 1);
+    if (cells > double(1 << 24))
+      return fail(Status::InvalidArgument, fn,
+                  "the box has " + num(cells) + " cells, more than 16777216");
+    const Status st = world_->set_box(a, b, v);
+    if (st == Status::NotLoaded)
+      return fail(
+          st, fn,
+          "the box " + cell_text(a) + " .. " + cell_text(b) + " covers a chunk that is not loaded");
+    if (st != Status::Ok)
+      return fail(st, fn, "cannot set the box " + cell_text(a) + " .. " + cell_text(b));
+    return ok();
+  }
+
+  val get_block(double x, double y, double z) {
+    const char* fn = "getBlock";
+    CellPos c;
+    if (!cell_arg(fn, "cell", x, y, z, c)) return val::undefined();
+    std::uint16_t v = 0;
+    const Status st = world_->get_block(c, &v);
+    if (st == Status::NotLoaded)
+      return fail_val(st, fn, "the chunk of cell " + cell_text(c) + " is not loaded");
+    if (st != Status::Ok) return fail_val(st, fn, "cannot read cell " + cell_text(c));
+    ok();
+    return val(v);
+  }
+
+  // ---- profiles ----
+  val add_profile(std::string json, std::string source) {
+    const char* fn = "addProfile";
+    Profile p;
+    std::string err, warn;
+    Status st = parse_profile_json(json, p, &err, &warn, source);
+    if (st != Status::Ok) return fail_val(st, fn, err);
+    ProfileId id;
+    st = world_->add_profile(p, &id, &err);
+    if (st != Status::Ok) return fail_val(st, fn, err);
+    last_warning_ = warn;
+    profiles_added_ = static_cast<std::size_t>(id.index) + 1;
+    ok();
+    return val(id.index);
+  }
+
+  val find_profile(std::string name) {
+    ProfileId id;
+    if (world_->find_profile(name, &id) != Status::Ok)
+      return fail_val(Status::NotFound, "findProfile", "no profile \"" + name + "\" in this world");
+    ok();
+    return val(id.index);
+  }
+
+  // ---- navigation ----
+  void update() { world_->update(); }
+  double nav_epoch() const { return static_cast<double>(world_->nav_epoch()); }
+
+  val reachable(double profile, double fx, double fy, double fz, double gx, double gy, double gz) {
+    const char* fn = "reachable";
+    ProfileId pid;
+    CellPos a, b;
+    if (!profile_arg(fn, profile, pid) || !cell_arg(fn, "from", fx, fy, fz, a) ||
+        !cell_arg(fn, "goal", gx, gy, gz, b))
+      return val::undefined();
+    const Reach r = world_->reachable(pid, a, b);
+    val o = val::object();
+    o.set("answer", val(reach_answer_name(r.answer)));
+    o.set("reason", val(reach_reason_name(r.reason)));
+    o.set("epoch", val(static_cast<double>(r.epoch)));
+    ok();
+    return o;
+  }
+
+  val is_standable(double profile, double x, double y, double z) {
+    const char* fn = "isStandable";
+    ProfileId pid;
+    CellPos c;
+    if (!profile_arg(fn, profile, pid) || !cell_arg(fn, "cell", x, y, z, c))
+      return val::undefined();
+    ok();
+    return val(world_->is_standable(pid, c));
+  }
+
+  /// Feet height in metres, or null when the cell is loaded but not standable.
+  val standing_height(double profile, double x, double y, double z) {
+    const char* fn = "standingHeight";
+    ProfileId pid;
+    CellPos c;
+    if (!profile_arg(fn, profile, pid) || !cell_arg(fn, "cell", x, y, z, c))
+      return val::undefined();
+    double h = 0;
+    const Status st = world_->standing_height(pid, c, &h);
+    if (st == Status::NotFound) {
+      ok();
+      return val::null();
+    }
+    if (st == Status::NotLoaded)
+      return fail_val(st, fn, "the chunk of cell " + cell_text(c) + " is not loaded");
+    if (st != Status::Ok) return fail_val(st, fn, "cannot read cell " + cell_text(c));
+    ok();
+    return val(h);
+  }
+
+  /// Int32Array view [x, y, z], or null when no standable cell is within the radius.
+  val nearest_standable(double profile, double x, double y, double z, double radius) {
+    const char* fn = "nearestStandable";
+    ProfileId pid;
+    CellPos c;
+    if (!profile_arg(fn, profile, pid) || !cell_arg(fn, "near", x, y, z, c))
+      return val::undefined();
+    if (!(radius >= 0 && radius <= 64 && radius == std::floor(radius)))
+      return fail_val(Status::InvalidArgument, fn,
+                      "radius " + num(radius) + " is not an integer in 0 .. 64");
+    CellPos out;
+    const Status st = world_->nearest_standable(pid, c, static_cast<int>(radius), &out);
+    if (st == Status::NotFound) {
+      ok();
+      return val::null();
+    }
+    if (st != Status::Ok) return fail_val(st, fn, "cannot search around " + cell_text(c));
+    i32_.assign({out.x, out.y, out.z});
+    ok();
+    return val(typed_memory_view(i32_.size(), i32_.data()));
+  }
+
+  // ---- requests ----
+  val request(double profile, double sx, double sy, double sz, double gx, double gy, double gz,
+              double range, bool toward) {
+    const char* fn = toward ? "requestToward" : "request";
+    NavRequest req;
+    if (!profile_arg(fn, profile, req.profile) || !cell_arg(fn, "start", sx, sy, sz, req.start) ||
+        !cell_arg(fn, "goal", gx, gy, gz, req.goal))
+      return val::undefined();
+    if (!(range >= 0 && range <= 64 && range == std::floor(range)))
+      return fail_val(Status::InvalidArgument, fn,
+                      "range " + num(range) + " is not an integer in 0 .. 64");
+    req.goal_range = static_cast<int>(range);
+    req.toward = toward;
+    PathHandle h;
+    const Status st = world_->request(req, &h);
+    if (st != Status::Ok) return fail_val(st, fn, "the request was refused");
+    if (h.index >= kIndexRange) {
+      (void)world_->release(h);
+      return fail_val(Status::Unsupported, fn, "more than 2097152 requests are held; release some");
+    }
+    ok();
+    return val(encode_id(h.index, h.generation));
+  }
+
+  val status(double handle) {
+    const char* fn = "status";
+    PathHandle h;
+    if (!handle_arg(fn, handle, h)) return val::undefined();
+    PathStatus s;
+    if (world_->status(h, &s) != Status::Ok)
+      return fail_val(Status::StaleHandle, fn, stale_handle_text(handle));
+    val o = val::object();
+    o.set("state", val(path_state_name(s.state)));
+    o.set("failure", val(path_failure_name(s.failure)));
+    o.set("partial", val(s.partial));
+    o.set("cost", val(s.cost));
+    o.set("nodesExpanded", val(s.nodes_expanded));
+    o.set("cellCount", val(s.cell_count));
+    o.set("waypointCount", val(s.waypoint_count));
+    ok();
+    return o;
+  }
+
+  /// {positions: Float64Array 3n, kinds: Uint8Array n, cells: Int32Array 3n} views.
+  val corridor(double handle) {
+    const char* fn = "corridor";
+    PathHandle h;
+    if (!handle_arg(fn, handle, h)) return val::undefined();
+    std::size_t count = 0;
+    Status st = world_->corridor(h, nullptr, 0, &count);
+    if (st == Status::Ok) {
+      waypoints_.resize(count);
+      st = world_->corridor(h, waypoints_.data(), waypoints_.size(), &count);
+    }
+    if (st == Status::StaleHandle) return fail_val(st, fn, stale_handle_text(handle));
+    if (st == Status::Busy)
+      return fail_val(st, fn, "path " + num(handle) + " is not ready (status is not 'ready')");
+    if (st != Status::Ok) return fail_val(st, fn, "cannot read path " + num(handle));
+    ok();
+    return waypoint_views(count);
+  }
+
+  /// {cells: Int32Array 3n, kinds: Uint8Array n} views.
+  val path_cells(double handle) {
+    const char* fn = "pathCells";
+    PathHandle h;
+    if (!handle_arg(fn, handle, h)) return val::undefined();
+    std::size_t count = 0;
+    Status st = world_->path_cells(h, nullptr, 0, &count);
+    std::vector<PathCell> cells;
+    if (st == Status::Ok) {
+      cells.resize(count);
+      st = world_->path_cells(h, cells.data(), cells.size(), &count);
+    }
+    if (st == Status::StaleHandle) return fail_val(st, fn, stale_handle_text(handle));
+    if (st == Status::Busy)
+      return fail_val(st, fn, "path " + num(handle) + " is not ready (status is not 'ready')");
+    if (st != Status::Ok) return fail_val(st, fn, "cannot read path " + num(handle));
+    i32_.resize(3 * count);
+    u8_.resize(count);
+    for (std::size_t i = 0; i < count; ++i) {
+      i32_[3 * i] = cells[i].cell.x;
+      i32_[3 * i + 1] = cells[i].cell.y;
+      i32_[3 * i + 2] = cells[i].cell.z;
+      u8_[i] = static_cast<std::uint8_t>(cells[i].kind);
+    }
+    val o = val::object();
+    o.set("cells", val(typed_memory_view(i32_.size(), i32_.data())));
+    o.set("kinds", val(typed_memory_view(u8_.size(), u8_.data())));
+    ok();
+    return o;
+  }
+
+  int release(double handle) {
+    const char* fn = "release";
+    PathHandle h;
+    if (!handle_arg(fn, handle, h)) return last_status_;
+    if (world_->release(h) != Status::Ok)
+      return fail(Status::StaleHandle, fn, stale_handle_text(handle));
+    return ok();
+  }
+
+  // ---- agents ----
+  val add_agent(double profile, double x, double y, double z) {
+    const char* fn = "addAgent";
+    AgentDef def;
+    if (!profile_arg(fn, profile, def.profile)) return val::undefined();
+    if (!std::isfinite(x) || !std::isfinite(y) || !std::isfinite(z))
+      return fail_val(Status::InvalidArgument, fn, "feet " + vec_text(x, y, z) + " is not finite");
+    def.feet = Vec3{x, y, z};
+    AgentId id;
+    const Status st = world_->add_agent(def, &id);
+    if (st == Status::OutOfRange)
+      return fail_val(st, fn, "feet " + vec_text(x, y, z) + " is out of range");
+    if (st != Status::Ok) return fail_val(st, fn, "the agent was refused");
+    if (id.index >= kIndexRange) {
+      (void)world_->remove_agent(id);
+      return fail_val(Status::Unsupported, fn, "more than 2097152 agents");
+    }
+    agents_.push_back(id);
+    ok();
+    return val(encode_id(id.index, id.generation));
+  }
+
+  int remove_agent(double agent) {
+    const char* fn = "removeAgent";
+    AgentId id;
+    if (!agent_arg(fn, agent, id)) return last_status_;
+    if (world_->remove_agent(id) != Status::Ok)
+      return fail(Status::StaleHandle, fn, stale_agent_text(agent));
+    for (std::size_t i = 0; i < agents_.size(); ++i)
+      if (agents_[i].index == id.index && agents_[i].generation == id.generation) {
+        agents_.erase(agents_.begin() + static_cast<std::ptrdiff_t>(i));
+        break;
+      }
+    return ok();
+  }
+
+  int set_agent_goal(double agent, double x, double y, double z) {
+    const char* fn = "setAgentGoal";
+    AgentId id;
+    CellPos c;
+    if (!agent_arg(fn, agent, id) || !cell_arg(fn, "goal", x, y, z, c)) return last_status_;
+    if (world_->set_agent_goal(id, c) != Status::Ok)
+      return fail(Status::StaleHandle, fn, stale_agent_text(agent));
+    return ok();
+  }
+
+  val agent_state(double agent) {
+    const char* fn = "agentState";
+    AgentId id;
+    if (!agent_arg(fn, agent, id)) return val::undefined();
+    AgentState s;
+    if (world_->agent_state(id, &s) != Status::Ok)
+      return fail_val(Status::StaleHandle, fn, stale_agent_text(agent));
+    val o = val::object();
+    o.set("mode", val(agent_mode_name(s.mode)));
+    f64_.assign({s.feet.x, s.feet.y, s.feet.z, s.velocity.x, s.velocity.y, s.velocity.z});
+    o.set("vectors", val(typed_memory_view(f64_.size(), f64_.data())));  // feet, velocity
+    o.set("onGround", val(s.on_ground));
+    o.set("corridorEpoch", val(s.corridor_epoch));
+    o.set("nextWaypoint", val(s.next_waypoint));
+    o.set("arrivals", val(s.arrivals));
+    o.set("replans", val(s.replans));
+    o.set("requests", val(s.requests));
+    o.set("failure", val(path_failure_name(s.failure)));
+    ok();
+    return o;
+  }
+
+  val agent_reason(double agent) {
+    const char* fn = "agentReason";
+    AgentId id;
+    if (!agent_arg(fn, agent, id)) return val::undefined();
+    std::string r;
+    if (world_->agent_reason(id, &r) != Status::Ok)
+      return fail_val(Status::StaleHandle, fn, stale_agent_text(agent));
+    ok();
+    return val(r);
+  }
+
+  /// Corridor views (see corridor()) plus `epoch`.
+  val agent_corridor(double agent) {
+    const char* fn = "agentCorridor";
+    AgentId id;
+    if (!agent_arg(fn, agent, id)) return val::undefined();
+    AgentState s;
+    std::size_t count = 0;
+    if (world_->agent_state(id, &s) != Status::Ok ||
+        world_->agent_corridor(id, nullptr, 0, &count) != Status::Ok)
+      return fail_val(Status::StaleHandle, fn, stale_agent_text(agent));
+    waypoints_.resize(count);
+    (void)world_->agent_corridor(id, waypoints_.data(), waypoints_.size(), &count);
+    val o = waypoint_views(count);
+    o.set("epoch", val(s.corridor_epoch));
+    ok();
+    return o;
+  }
+
+  int teleport_agent(double agent, double x, double y, double z) {
+    const char* fn = "teleportAgent";
+    AgentId id;
+    if (!agent_arg(fn, agent, id)) return last_status_;
+    if (!std::isfinite(x) || !std::isfinite(y) || !std::isfinite(z))
+      return fail(Status::InvalidArgument, fn, "feet " + vec_text(x, y, z) + " is not finite");
+    if (!cell_in_range(
+            CellPos{static_cast<std::int32_t>(std::fmax(std::fmin(std::floor(x), 1e9), -1e9)),
+                    static_cast<std::int32_t>(std::fmax(std::fmin(std::floor(y), 1e9), -1e9)),
+                    static_cast<std::int32_t>(std::fmax(std::fmin(std::floor(z), 1e9), -1e9))}))
+      return fail(Status::OutOfRange, fn, "feet " + vec_text(x, y, z) + " is out of range");
+    const Status st = world_->teleport_agent(id, Vec3{x, y, z});
+    if (st == Status::StaleHandle) return fail(st, fn, stale_agent_text(agent));
+    if (st != Status::Ok) return fail(st, fn, "cannot teleport agent " + num(agent));
+    return ok();
+  }
+
+  /// Every live agent, in the order they were added: {count, ids Float64Array n, positions
+  /// Float64Array 3n (feet), velocities Float64Array 3n, modes Uint8Array n, onGround Uint8Array n,
+  /// corridorEpochs Uint32Array n} views.
+  val agents_snapshot() {
+    const std::size_t n = agents_.size();
+    snap_ids_.resize(n);
+    snap_pos_.resize(3 * n);
+    snap_vel_.resize(3 * n);
+    snap_mode_.resize(n);
+    snap_ground_.resize(n);
+    snap_epoch_.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      AgentState s;
+      (void)world_->agent_state(agents_[i], &s);
+      snap_ids_[i] = encode_id(agents_[i].index, agents_[i].generation);
+      snap_pos_[3 * i] = s.feet.x;
+      snap_pos_[3 * i + 1] = s.feet.y;
+      snap_pos_[3 * i + 2] = s.feet.z;
+      snap_vel_[3 * i] = s.velocity.x;
+      snap_vel_[3 * i + 1] = s.velocity.y;
+      snap_vel_[3 * i + 2] = s.velocity.z;
+      snap_mode_[i] = static_cast<std::uint8_t>(s.mode);
+      snap_ground_[i] = s.on_ground ? 1 : 0;
+      snap_epoch_[i] = s.corridor_epoch;
+    }
+    val o = val::object();
+    o.set("count", val(static_cast<double>(n)));
+    o.set("ids", val(typed_memory_view(n, snap_ids_.data())));
+    o.set("positions", val(typed_memory_view(3 * n, snap_pos_.data())));
+    o.set("velocities", val(typed_memory_view(3 * n, snap_vel_.data())));
+    o.set("modes", val(typed_memory_view(n, snap_mode_.data())));
+    o.set("onGround", val(typed_memory_view(n, snap_ground_.data())));
+    o.set("corridorEpochs", val(typed_memory_view(n, snap_epoch_.data())));
+    return o;
+  }
+
+  int tick(double dt) {
+    if (!(dt > 0.0 && dt <= 1.0))
+      return fail(Status::InvalidArgument, "tick", "dt " + num(dt) + " is not in (0, 1] seconds");
+    const Status st = world_->tick(dt);
+    if (st != Status::Ok) return fail(st, "tick", "the tick was refused");
+    return ok();
+  }
+
+  val stats() const {
+    const WorldStats s = world_->stats();
+    val o = val::object();
+    o.set("searches", val(static_cast<double>(s.searches)));
+    o.set("nodesExpanded", val(static_cast<double>(s.nodes_expanded)));
+    o.set("maintenanceRuns", val(static_cast<double>(s.maintenance_runs)));
+    o.set("lastMaintenanceMs", val(s.last_maintenance_ms));
+    o.set("standableCells", val(static_cast<double>(s.standable_cells)));
+    o.set("islands", val(static_cast<double>(s.islands)));
+    o.set("agents", val(static_cast<double>(agents_.size())));
+#ifdef VOXNAV_WASM_THREADS
+    o.set("threadJobs", val(threaded_ ? static_cast<double>(shared_executor()->jobs_run()) : 0.0));
+#else
+    o.set("threadJobs", val(0.0));
+#endif
+    return o;
+  }
+
+  val search_times_us() const {
+    const std::span<const double> t = world_->search_times_us();
+    return val(typed_memory_view(t.size(), t.data()));
+  }
+
+ private:
+  int ok() {
+    last_status_ = 0;
+    last_error_.clear();
+    return 0;
+  }
+  int fail(Status st, const char* fn, const std::string& msg) {
+    last_status_ = static_cast<int>(st);
+    last_error_ = std::string(fn) + ": " + msg;
+    return last_status_;
+  }
+  val fail_val(Status st, const char* fn, const std::string& msg) {
+    fail(st, fn, msg);
+    return val::undefined();
+  }
+
+  static std::string vec_text(double x, double y, double z) {
+    return "(" + num(x) + ", " + num(y) + ", " + num(z) + ")";
+  }
+  static std::string chunk_text(ChunkPos p) {
+    return "(" + std::to_string(p.x) + ", " + std::to_string(p.y) + ", " + std::to_string(p.z) +
+           ")";
+  }
+  static std::string stale_handle_text(double h) {
+    return "path " + num(h) + " is not a live request (released, or never made by this world)";
+  }
+  static std::string stale_agent_text(double a) {
+    return "agent " + num(a) + " is not a live agent (removed, or never added to this world)";
+  }
+
+  static bool integral(double v) { return std::isfinite(v) && v == std::floor(v); }
+
+  bool cell_arg(const char* fn, const char* name, double x, double y, double z, CellPos& out) {
+    if (!integral(x) || !integral(y) || !integral(z)) {
+      fail(Status::InvalidArgument, fn,
+           std::string(name) + " " + vec_text(x, y, z) + " is not a cell (integers expected)");
+      return false;
+    }
+    if (std::fabs(x) >= kMaxHorizontal || std::fabs(z) >= kMaxHorizontal ||
+        std::fabs(y) >= kMaxVertical) {
+      fail(Status::OutOfRange, fn,
+           std::string(name) + " " + vec_text(x, y, z) +
+               " is out of range (|x|, |z| < 2^25, |y| < 2^20)");
+      return false;
+    }
+    out = CellPos{static_cast<std::int32_t>(x), static_cast<std::int32_t>(y),
+                  static_cast<std::int32_t>(z)};
+    return true;
+  }
+
+  bool chunk_arg(const char* fn, const char* name, double x, double y, double z, ChunkPos& out) {
+    if (!integral(x) || !integral(y) || !integral(z)) {
+      fail(Status::InvalidArgument, fn,
+           std::string(name) + " " + vec_text(x, y, z) +
+               " is not a chunk position (integers expected)");
+      return false;
+    }
+    if (std::fabs(x) > 1e8 || std::fabs(y) > 1e8 || std::fabs(z) > 1e8 ||
+        !chunk_in_range(ChunkPos{static_cast<std::int32_t>(x), static_cast<std::int32_t>(y),
+                                 static_cast<std::int32_t>(z)})) {
+      fail(Status::OutOfRange, fn,
+           std::string(name) + " " + vec_text(x, y, z) + " is out of range");
+      return false;
+    }
+    out = ChunkPos{static_cast<std::int32_t>(x), static_cast<std::int32_t>(y),
+                   static_cast<std::int32_t>(z)};
+    return true;
+  }
+
+  bool value_arg(const char* fn, double value, std::uint16_t& out) {
+    const double n = static_cast<double>(world_->block_count());
+    if (!integral(value)) {
+      fail(Status::InvalidArgument, fn, "value " + num(value) + " is not an integer block value");
+      return false;
+    }
+    if (value < 0 || value >= n) {
+      fail(
+          Status::OutOfRange, fn,
+          "value " + num(value) + " is not in the block registry (values 0 .. " + num(n - 1) + ")");
+      return false;
+    }
+    out = static_cast<std::uint16_t>(value);
+    return true;
+  }
+
+  bool profile_arg(const char* fn, double profile, ProfileId& out) {
+    // Profiles get dense indices in the order they are added (World::add_profile).
+    if (!integral(profile) || profile < 0 || profile >= static_cast<double>(profile_count())) {
+      fail(Status::InvalidArgument, fn,
+           "profile " + num(profile) + " is not a profile of this world (" +
+               std::to_string(profile_count()) + " added)");
+      return false;
+    }
+    out.index = static_cast<std::uint32_t>(profile);
+    return true;
+  }
+
+  std::size_t profile_count() const { return profiles_added_; }
+
+  static bool decode_id(double id, std::uint32_t& index, std::uint32_t& generation) {
+    if (!integral(id) || id < 0 || id >= 9007199254740992.0) return false;
+    const double g = std::floor(id / kIndexRange);
+    if (g > 4294967295.0) return false;
+    index = static_cast<std::uint32_t>(id - g * kIndexRange);
+    generation = static_cast<std::uint32_t>(g);
+    return true;
+  }
+
+  bool handle_arg(const char* fn, double handle, PathHandle& out) {
+    if (!decode_id(handle, out.index, out.generation)) {
+      fail(Status::InvalidArgument, fn, "path " + num(handle) + " is not a path handle");
+      return false;
+    }
+    return true;
+  }
+
+  bool agent_arg(const char* fn, double agent, AgentId& out) {
+    if (!decode_id(agent, out.index, out.generation)) {
+      fail(Status::InvalidArgument, fn, "agent " + num(agent) + " is not an agent id");
+      return false;
+    }
+    return true;
+  }
+
+  bool chunk_loaded(ChunkPos p) const {
+    std::uint16_t v = 0;
+    return world_->get_block(CellPos{p.x * 16, p.y * 16, p.z * 16}, &v) == Status::Ok;
+  }
+
+  /// Loads chunk_pos_ / u16_ (n chunks) after checking every position and value.
+  int load_checked(const char* fn, std::size_t n) {
+    const std::size_t reg = world_->block_count();
+    for (std::size_t i = 0; i < n; ++i) {
+      const ChunkPos p{chunk_pos_[3 * i], chunk_pos_[3 * i + 1], chunk_pos_[3 * i + 2]};
+      const std::string which =
+          n == 1 ? "chunk " + chunk_text(p) : "chunk " + std::to_string(i) + " " + chunk_text(p);
+      if (!chunk_in_range(p)) return fail(Status::OutOfRange, fn, which + " is out of range");
+      const std::uint16_t* v = u16_.data() + i * kChunkValues;
+      for (int k = 0; k < kChunkValues; ++k)
+        if (v[k] >= reg)
+          return fail(Status::OutOfRange, fn,
+                      "values[" + std::to_string(i * kChunkValues + k) +
+                          "] = " + std::to_string(v[k]) + " (" + which +
+                          ") is not in the block registry (values 0 .. " + std::to_string(reg - 1) +
+                          ")");
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      const ChunkPos p{chunk_pos_[3 * i], chunk_pos_[3 * i + 1], chunk_pos_[3 * i + 2]};
+      const Status st = world_->load_chunk(
+          p, std::span<const std::uint16_t>(u16_.data() + i * kChunkValues, kChunkValues));
+      if (st != Status::Ok) return fail(st, fn, "chunk " + chunk_text(p) + " could not be loaded");
+    }
+    return ok();
+  }
+
+  val waypoint_views(std::size_t count) {
+    f64_.resize(3 * count);
+    i32_.resize(3 * count);
+    u8_.resize(count);
+    for (std::size_t i = 0; i < count; ++i) {
+      const Waypoint& w = waypoints_[i];
+      f64_[3 * i] = w.position.x;
+      f64_[3 * i + 1] = w.position.y;
+      f64_[3 * i + 2] = w.position.z;
+      i32_[3 * i] = w.cell.x;
+      i32_[3 * i + 1] = w.cell.y;
+      i32_[3 * i + 2] = w.cell.z;
+      u8_[i] = static_cast<std::uint8_t>(w.kind);
+    }
+    val o = val::object();
+    o.set("positions", val(typed_memory_view(f64_.size(), f64_.data())));
+    o.set("kinds", val(typed_memory_view(u8_.size(), u8_.data())));
+    o.set("cells", val(typed_memory_view(i32_.size(), i32_.data())));
+    return o;
+  }
+
+  template <class T>
+  static bool copy_typed(const val& arr, std::vector<T>& out) {
+    if (!arr.instanceof (val::global(TypedName<T>::name))) return false;
+    const std::size_t n = arr["length"].as<std::size_t>();
+    out.resize(n);
+    if (n) val(typed_memory_view(n, out.data())).call<void>("set", arr);
+    return true;
+  }
+  static bool copy_bytes(const val& arr, std::vector<std::uint8_t>& out) {
+    return copy_typed(arr, out);
+  }
+
+  template <class T>
+  struct TypedName;
+
+ private:
+  std::unique_ptr<World> world_;
+  bool threaded_ = false;
+  int last_status_ = 0;
+  std::string last_error_, last_warning_;
+  std::size_t profiles_added_ = 0;
+  std::vector<AgentId> agents_;
+  std::vector<std::int32_t> chunk_pos_, i32_;
+  std::vector<std::uint16_t> u16_;
+  std::vector<std::uint8_t> u8_;
+  std::vector<double> f64_;
+  std::vector<Waypoint> waypoints_;
+  std::vector<double> snap_ids_, snap_pos_, snap_vel_;
+  std::vector<std::uint8_t> snap_mode_, snap_ground_;
+  std::vector<std::uint32_t> snap_epoch_;
+};
+
+template <>
+struct WorldCore::TypedName<std::uint8_t> {
+  static constexpr const char* name = "Uint8Array";
+};
+template <>
+struct WorldCore::TypedName<std::uint16_t> {
+  static constexpr const char* name = "Uint16Array";
+};
+template <>
+struct WorldCore::TypedName<std::uint32_t> {
+  static constexpr const char* name = "Uint32Array";
+};
+template <>
+struct WorldCore::TypedName<std::int32_t> {
+  static constexpr const char* name = "Int32Array";
+};
+
+std::string status_name_of(int s) {
+  if (s < 0 || s > static_cast<int>(Status::Busy)) return "Unknown";
+  return status_name(static_cast<Status>(s));
+}
+
+std::string edge_kind_name_of(int k) {
+  if (k < 0 || k > static_cast<int>(EdgeKind::Fly)) return "unknown";
+  return edge_kind_name(static_cast<EdgeKind>(k));
+}
+
+std::string agent_mode_name_of(int m) {
+  if (m < 0 || m > static_cast<int>(AgentMode::Stuck)) return "unknown";
+  return agent_mode_name(static_cast<AgentMode>(m));
+}
+
+bool threads_built() {
+#ifdef VOXNAV_WASM_THREADS
+  return true;
+#else
+  return false;
+#endif
+}
+
+}  // namespace voxnav::bindings
+
+EMSCRIPTEN_BINDINGS(voxnav) {
+  using namespace voxnav::bindings;
+  emscripten::function("statusName", &status_name_of);
+  emscripten::function("edgeKindName", &edge_kind_name_of);
+  emscripten::function("agentModeName", &agent_mode_name_of);
+  emscripten::function("threadsBuilt", &threads_built);
+  emscripten::class_<WorldCore>("WorldCore")
+      .constructor<int, bool>()
+      .function("lastStatus", &WorldCore::last_status)
+      .function("lastError", &WorldCore::last_error)
+      .function("lastWarning", &WorldCore::last_warning)
+      .function("threaded", &WorldCore::threaded)
+      .function("loadMinecraftBlocks", &WorldCore::load_minecraft_blocks)
+      .function("blockValue", &WorldCore::block_value)
+      .function("blockCount", &WorldCore::block_count)
+      .function("loadChunks", &WorldCore::load_chunks)
+      .function("loadChunk", &WorldCore::load_chunk)
+      .function("unloadChunks", &WorldCore::unload_chunks)
+      .function("loadAnvilColumns", &WorldCore::load_anvil_columns)
+      .function("setBlock", &WorldCore::set_block)
+      .function("setBox", &WorldCore::set_box)
+      .function("getBlock", &WorldCore::get_block)
+      .function("addProfile", &WorldCore::add_profile)
+      .function("findProfile", &WorldCore::find_profile)
+      .function("update", &WorldCore::update)
+      .function("navEpoch", &WorldCore::nav_epoch)
+      .function("reachable", &WorldCore::reachable)
+      .function("isStandable", &WorldCore::is_standable)
+      .function("standingHeight", &WorldCore::standing_height)
+      .function("nearestStandable", &WorldCore::nearest_standable)
+      .function("request", &WorldCore::request)
+      .function("status", &WorldCore::status)
+      .function("corridor", &WorldCore::corridor)
+      .function("pathCells", &WorldCore::path_cells)
+      .function("release", &WorldCore::release)
+      .function("addAgent", &WorldCore::add_agent)
+      .function("removeAgent", &WorldCore::remove_agent)
+      .function("setAgentGoal", &WorldCore::set_agent_goal)
+      .function("agentState", &WorldCore::agent_state)
+      .function("agentReason", &WorldCore::agent_reason)
+      .function("agentCorridor", &WorldCore::agent_corridor)
+      .function("teleportAgent", &WorldCore::teleport_agent)
+      .function("agentsSnapshot", &WorldCore::agents_snapshot)
+      .function("tick", &WorldCore::tick)
+      .function("stats", &WorldCore::stats)
+      .function("searchTimesUs", &WorldCore::search_times_us);
+}

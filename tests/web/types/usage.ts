@@ -1,0 +1,89 @@
+// Compiled with tsc --strict --noEmit against the installed package (tests/web/pack.test.mjs):
+// checks that index.d.ts and worker/*.d.ts describe the API the way a TypeScript user calls it.
+import { init, load, ready, World, VoxnavError, EDGE_KINDS, AGENT_MODES, STATUS_NAMES, threadsAvailable, readRegion } from 'voxnav';
+import type { Voxnav, Corridor, PathStatus, Reach, AgentsSnapshot, ProfileJson, StatusName, RegionLoadReport } from 'voxnav';
+import { createState, handle, transferList, MESSAGE_TYPES } from 'voxnav/worker/handlers';
+import type { TickPost, Request, Reply } from 'voxnav/worker/handlers';
+import { connect } from 'voxnav/worker';
+
+export async function main(bytes: Uint8Array, mca: ArrayBuffer): Promise<number> {
+  const lib: Voxnav = await init({ wasmBinary: bytes, build: 'auto' });
+  const same: Voxnav = await ready;
+  const other = await load({ wasmUrl: new URL('file:///x.wasm'), build: 'sync' });
+  const world = new World({ lockstepDelay: 2 });
+  const w2: World = other.createWorld();
+  const report: RegionLoadReport = await world.loadRegion(mca, { skipEmptyProtoChunks: true });
+  const bounds: [number, number, number] | null = report.min;
+  const split = await readRegion(new Uint8Array(mca));
+  world.loadAnvilColumns(split.columns, { fullChunksOnly: true });
+  void bounds;
+  world.loadChunk([0, 0, 0], new Uint16Array(4096));
+  world.loadChunks(new Int32Array(3), new Uint16Array(4096));
+  world.setBlock({ x: 1, y: 2, z: 3 }, 1);
+  world.setBox([0, 0, 0], [3, 3, 3], 0);
+  const profile: ProfileJson = { id: 'boar', class: 'walker', body: { width: 0.5 }, gap_jump: 'auto' };
+  const p: number = world.addProfile(profile);
+  world.update();
+  const r: Reach = world.reachable(p, [1, 1, 1], [5, 1, 5]);
+  const yes: boolean = r.answer === 'yes' && world.isStandable(p, [1, 1, 1]);
+  const h = world.request(p, [1, 1, 1], [5, 1, 5], { range: 2 });
+  const st: PathStatus = world.status(h);
+  if (st.state === 'ready') {
+    const c: Corridor = world.corridor(h);
+    const x: number = c.positions[0] + c.cells[0];
+    const kind = EDGE_KINDS[c.kinds[0]];
+    void x;
+    void kind;
+  }
+  world.release(h);
+  const a = world.addAgent(p, [1.5, 1, 1.5]);
+  world.setAgentGoal(a, [5, 1, 5]);
+  world.tick();
+  const snap: AgentsSnapshot = world.agentsSnapshot();
+  const mode = AGENT_MODES[snap.modes[0]];
+  const feet: [number, number, number] = world.agentState(a).feet;
+  const height: number | null = world.standingHeight(p, [1, 1, 1]);
+  const near = world.nearestStandable(p, [1, 1, 1]);
+  try {
+    world.getBlock([0, 0, 0]);
+  } catch (e) {
+    if (e instanceof VoxnavError) {
+      const s: StatusName | string = e.status;
+      void s;
+    }
+  }
+  // @ts-expect-error a cell is three numbers
+  world.setBlock('1,2,3', 1);
+  // @ts-expect-error chunk values are a Uint16Array
+  world.loadChunk([0, 0, 0], [1, 2, 3]);
+  // @ts-expect-error unknown profile fields are rejected at compile time too
+  world.addProfile({ id: 'x', wings: 2 });
+  // @ts-expect-error build names are checked
+  await load({ build: 'fast' });
+
+  // The worker's pure handlers.
+  const state = createState();
+  const msg: Request = { id: 1, type: 'tick', dt: 0.05, count: 2 };
+  const region: Request = { id: 'r', type: 'loadRegion', bytes: mca };
+  void region;
+  const { reply, posts } = await handle(state, msg);
+  const rep: Reply = reply;
+  if (rep.error) console.log(rep.error.status, rep.error.message);
+  const post: TickPost | undefined = posts[0];
+  if (post) {
+    const wp: Float32Array = post.corridors[0].waypoints;
+    const buffers: ArrayBuffer[] = transferList(post);
+    void wp;
+    void buffers;
+  }
+  const send = connect((m, transfer) => void [m, transfer]);
+  await send({ id: 2, type: 'stats' });
+  // @ts-expect-error every message has an id
+  await handle(state, { type: 'stats' });
+  // @ts-expect-error unknown message types are rejected
+  await handle(state, { id: 3, type: 'fly' });
+
+  void [same, w2, yes, mode, feet, height, near, STATUS_NAMES, threadsAvailable(), MESSAGE_TYPES, lib.build];
+  world.dispose();
+  return snap.count;
+}

@@ -1,0 +1,334 @@
+// voxnav - types of the npm package's main entry (hand-written; checked with tsc --strict).
+
+/** Status names of failing calls (VoxnavError.status). */
+export type StatusName =
+  | 'InvalidArgument'
+  | 'OutOfRange'
+  | 'NotLoaded'
+  | 'NotFound'
+  | 'StaleHandle'
+  | 'BadFormat'
+  | 'Unsupported'
+  | 'Busy';
+
+/** Every status name, indexed by the C++ status code (0 = 'Ok'). */
+export const STATUS_NAMES: readonly ['Ok', ...StatusName[]];
+
+/**
+ * Thrown by every voxnav call that fails. The message starts with the method name and names the
+ * bad argument, e.g. "loadChunk: values has 4095 entries, expected 4096". A failing call leaves
+ * the world unchanged.
+ */
+export class VoxnavError extends Error {
+  constructor(status: StatusName | string, message: string);
+  readonly name: 'VoxnavError';
+  /** The status name, e.g. 'InvalidArgument'. */
+  readonly status: StatusName | string;
+  toJSON(): { status: string; message: string };
+}
+
+/** Which wasm build runs: one pthread for searches ('threaded') or none ('sync'). */
+export type BuildName = 'sync' | 'threaded';
+
+export interface InitOptions {
+  /**
+   * 'auto' (default): 'threaded' in a cross-origin isolated browser context, else 'sync'
+   * (Node included). 'threaded' throws Unsupported where SharedArrayBuffer is missing.
+   */
+  build?: 'auto' | BuildName;
+  /** Where the .wasm is (default: dist/voxnav-<build>.wasm beside the package). */
+  wasmUrl?: string | URL;
+  /** The .wasm bytes themselves (wins over wasmUrl). */
+  wasmBinary?: ArrayBuffer | Uint8Array;
+}
+
+/** A cell or position: [x, y, z] or {x, y, z}. y is up; cells are integers. */
+export type Vec3Like = readonly [number, number, number] | { readonly x: number; readonly y: number; readonly z: number };
+
+/** Profile id (index in the order profiles were added). */
+export type ProfileId = number;
+/** Path request handle (an exact integer; stale once released). */
+export type PathHandle = number;
+/** Agent id (an exact integer; stale once removed). */
+export type AgentId = number;
+
+/** Edge kinds: the values of `kinds` arrays index this list. */
+export type EdgeKindName =
+  | 'start' | 'walk' | 'step_up' | 'step_down' | 'jump' | 'drop' | 'gap_jump' | 'climb' | 'swim' | 'door' | 'fly';
+export const EDGE_KINDS: readonly EdgeKindName[];
+
+/** Agent modes: the values of `modes` arrays index this list. */
+export type AgentModeName = 'idle' | 'planning' | 'moving' | 'arrived' | 'failed' | 'stuck';
+export const AGENT_MODES: readonly AgentModeName[];
+
+export type ReachAnswer = 'yes' | 'no' | 'unknown';
+export interface Reach {
+  answer: ReachAnswer;
+  /** 'none' for yes / no; else why the answer is unknown ('not_loaded', 'start_not_standable', ...). */
+  reason: string;
+  /** Navigation epoch the answer holds for; ask again after World.navEpoch moves. */
+  epoch: number;
+}
+
+export type PathStateName = 'searching' | 'ready' | 'failed';
+export interface PathStatus {
+  state: PathStateName;
+  /** 'none', 'unreachable', 'no_path', 'budget_exhausted', 'bad_start', 'bad_goal', 'not_loaded'. */
+  failure: string;
+  /** Ready with a route that stops short of the goal (requestToward). */
+  partial: boolean;
+  /** Integer cost: 10000 per cell, 14142 per diagonal, plus extras. */
+  cost: number;
+  nodesExpanded: number;
+  cellCount: number;
+  waypointCount: number;
+}
+
+/** String-pulled waypoints: feet positions in metres, with the edge kind reaching each. */
+export interface Corridor {
+  /** x, y, z per waypoint. */
+  positions: Float64Array;
+  /** EDGE_KINDS index per waypoint. */
+  kinds: Uint8Array;
+  /** x, y, z of each waypoint's cell. */
+  cells: Int32Array;
+}
+
+export interface AgentCorridor extends Corridor {
+  /** Changes whenever the corridor is installed, replaced or the agent is teleported. */
+  epoch: number;
+}
+
+export interface PathCells {
+  /** x, y, z per search-path cell. */
+  cells: Int32Array;
+  kinds: Uint8Array;
+}
+
+export interface AgentState {
+  mode: AgentModeName;
+  feet: [number, number, number];
+  velocity: [number, number, number];
+  onGround: boolean;
+  corridorEpoch: number;
+  nextWaypoint: number;
+  arrivals: number;
+  replans: number;
+  requests: number;
+  failure: string;
+}
+
+/** Every live agent, in the order they were added. */
+export interface AgentsSnapshot {
+  count: number;
+  ids: Float64Array;
+  /** Feet x, y, z per agent. */
+  positions: Float64Array;
+  velocities: Float64Array;
+  /** AGENT_MODES index per agent. */
+  modes: Uint8Array;
+  /** 1 when the agent stands on the ground. */
+  onGround: Uint8Array;
+  corridorEpochs: Uint32Array;
+}
+
+export interface WorldStats {
+  searches: number;
+  nodesExpanded: number;
+  maintenanceRuns: number;
+  lastMaintenanceMs: number;
+  standableCells: number;
+  islands: number;
+  agents: number;
+  /** Searches the pthread has run (threaded build; 0 otherwise). */
+  threadJobs: number;
+  build: BuildName;
+}
+
+export interface RequestOptions {
+  /** Any cell within this many cells of the goal (every axis) will do: 0 .. 64. */
+  range?: number;
+  /** Accept the best partial route when the goal is out of reach. */
+  toward?: boolean;
+}
+
+/**
+ * A profile: per-creature movement settings of a movement class. Unknown fields are an error.
+ * See docs/formats.md for every field and its range.
+ */
+export interface ProfileJson {
+  id: string;
+  class?: 'walker_small' | 'walker' | 'walker_large' | 'swimmer' | 'flyer';
+  body?: { width?: number; height?: number };
+  speed?: { walk?: number; sprint?: number; climb?: number; swim?: number };
+  step_height?: number;
+  jump_apex?: number;
+  max_drop?: number;
+  gap_jump?: 'auto' | number;
+  turn_rate?: number;
+  arrive_radius?: number;
+  strafe?: boolean;
+  can_open_doors?: boolean;
+  can_climb?: boolean;
+  can_swim?: boolean;
+  can_fly?: boolean;
+  drop_malus?: number;
+  search?: { max_nodes?: number; max_distance?: number };
+  /** Per-path-type malus, surface malus, avoidance and knockback: see docs/formats.md. */
+  malus?: unknown;
+  surface_malus?: unknown;
+  avoidance?: unknown;
+  knockback?: unknown;
+}
+
+export interface AnvilOptions {
+  /** Leave out proto-chunks (Status not "full") without any block (default true, as natively). */
+  skipEmptyProtoChunks?: boolean;
+  /** Leave out every proto-chunk. */
+  fullChunksOnly?: boolean;
+}
+
+export interface AnvilLoadReport {
+  columns: number;
+  chunks: number;
+  uniformChunks: number;
+  emptyProtoChunks: number;
+  skippedProtoChunks: number;
+  /** 'anvil-1.12', 'anvil-1.13', 'anvil-1.18', 'anvil-mixed', or 'anvil' when nothing loaded. */
+  format: string;
+  dataVersionMin: number;
+  dataVersionMax: number;
+  /** Cells whose block name the registry did not know (loaded as solid full blocks). */
+  unknownBlocks: number;
+  unknownProperties: number;
+  unknownNames: string[];
+  /** Loaded cell bounds (inclusive), or null when nothing loaded. */
+  min: [number, number, number] | null;
+  max: [number, number, number] | null;
+}
+
+export interface RegionLoadReport extends AnvilLoadReport {
+  /** Chunks this build cannot read (LZ4, external .mcc). */
+  skippedChunks: number;
+  skipReason: string;
+}
+
+export interface RegionColumns {
+  /** Uncompressed NBT of each chunk column, in slot order. */
+  columns: Uint8Array[];
+  /** Region slot (local x + 32 * local z) of each column. */
+  slots: number[];
+  skippedChunks: number;
+  skipReason: string;
+}
+
+/** Splits a region file (.mca) into its chunk columns' NBT (inflated with DecompressionStream). */
+export function readRegion(file: Uint8Array | ArrayBuffer): Promise<RegionColumns>;
+
+export interface WorldOptions {
+  /** > 0: lockstep mode, every search result lands exactly this many ticks after dispatch. */
+  lockstepDelay?: number;
+  /** Run searches on the pthread (default: true in the threaded build). */
+  threaded?: boolean;
+  /** The library instance (default: the one init() loaded). */
+  voxnav?: Voxnav;
+}
+
+/**
+ * One space (a world): the host's block mirror, walker navigation, path requests and agents.
+ * Call it from one thread. Every method throws VoxnavError on failure, leaving the world unchanged.
+ */
+export class World {
+  /** Throws Busy before init() has finished, unless `voxnav` is given. */
+  constructor(options?: WorldOptions);
+  readonly voxnav: Voxnav;
+  readonly threaded: boolean;
+  readonly disposed: boolean;
+  /** Warning of the last addProfile call ('' when none). */
+  lastProfileWarning: string;
+  /** Frees the wasm memory now (also done when the World is garbage collected). */
+  dispose(): void;
+
+  /** minecraft-data's blocks.pc-*.json and blockCollisionShapes.pc-*.json; before any chunk. */
+  loadMinecraftBlocks(blocksJson: string | Uint8Array | ArrayBuffer, shapesJson: string | Uint8Array | ArrayBuffer): void;
+  /** Value of a block state "name[prop=value,...]"; NotFound when unknown. */
+  blockValue(state: string): number;
+  readonly blockCount: number;
+
+  /** 4096 values, index x + 16 * (z + 16 * y). */
+  loadChunk(chunk: Vec3Like, values: Uint16Array): void;
+  /** n chunks at once: positions [cx, cy, cz] * n, values 4096 * n. All are checked first. */
+  loadChunks(positions: Int32Array, values: Uint16Array): void;
+  /** Anvil chunk columns (uncompressed NBT), decoded by the engine as natively. All or nothing. */
+  loadAnvilColumns(columns: Uint8Array[], options?: AnvilOptions): AnvilLoadReport;
+  /** A whole region file (.mca): readRegion + loadAnvilColumns. All or nothing. */
+  loadRegion(file: Uint8Array | ArrayBuffer, options?: AnvilOptions): Promise<RegionLoadReport>;
+  unloadChunk(chunk: Vec3Like): void;
+  unloadChunks(positions: Int32Array): void;
+  setBlock(cell: Vec3Like, value: number): void;
+  /** Every cell of the inclusive box (at most 2^24 cells, every chunk loaded). */
+  setBox(min: Vec3Like, max: Vec3Like, value: number): void;
+  getBlock(cell: Vec3Like): number;
+
+  /** Adds a profile from JSON (string or object); returns its id. */
+  addProfile(profile: string | ProfileJson, source?: string): ProfileId;
+  findProfile(name: string): ProfileId;
+
+  /** Brings navigation up to date with the edits; applies finished searches; dispatches new ones. */
+  update(): void;
+  readonly navEpoch: number;
+  reachable(profile: ProfileId, from: Vec3Like, goal: Vec3Like): Reach;
+  isStandable(profile: ProfileId, cell: Vec3Like): boolean;
+  /** Feet height in metres, or null when the loaded cell is not standable. */
+  standingHeight(profile: ProfileId, cell: Vec3Like): number | null;
+  nearestStandable(profile: ProfileId, near: Vec3Like, radius?: number): [number, number, number] | null;
+
+  /** Starts a path request (never blocks); results land at a later update() / tick(). */
+  request(profile: ProfileId, start: Vec3Like, goal: Vec3Like, options?: RequestOptions): PathHandle;
+  requestToward(profile: ProfileId, start: Vec3Like, goal: Vec3Like, options?: Omit<RequestOptions, 'toward'>): PathHandle;
+  status(handle: PathHandle): PathStatus;
+  /** Busy until the request is ready. */
+  corridor(handle: PathHandle): Corridor;
+  pathCells(handle: PathHandle): PathCells;
+  release(handle: PathHandle): void;
+
+  addAgent(profile: ProfileId, feet: Vec3Like): AgentId;
+  removeAgent(agent: AgentId): void;
+  setAgentGoal(agent: AgentId, goal: Vec3Like): void;
+  agentState(agent: AgentId): AgentState;
+  /** Why a stuck or failed agent is so ('' otherwise). */
+  agentReason(agent: AgentId): string;
+  agentCorridor(agent: AgentId): AgentCorridor;
+  teleportAgent(agent: AgentId, feet: Vec3Like): void;
+  agentsSnapshot(): AgentsSnapshot;
+
+  /** One simulation tick of dt seconds (0 < dt <= 1, default 0.05). */
+  tick(dt?: number): void;
+  stats(): WorldStats;
+  /** Wall time of every search applied so far, microseconds. */
+  searchTimesUs(): Float64Array;
+}
+
+/** One loaded instance of the library. */
+export interface Voxnav {
+  readonly build: BuildName;
+  /** The Emscripten module (low-level bindings; not a stable API). */
+  readonly module: unknown;
+  readonly version: string;
+  readonly VoxnavError: typeof VoxnavError;
+  readonly World: typeof World;
+  readonly EDGE_KINDS: readonly EdgeKindName[];
+  readonly AGENT_MODES: readonly AgentModeName[];
+  /** A World of this instance. */
+  createWorld(options?: Omit<WorldOptions, 'voxnav'>): World;
+}
+
+export const version: string;
+/** Whether this context can run the threaded build (SharedArrayBuffer, cross-origin isolated). */
+export function threadsAvailable(): boolean;
+/** Loads the default instance (the one `new World()` uses); later calls return the same promise. */
+export function init(options?: InitOptions): Promise<Voxnav>;
+/** Settles with the default instance once init() has loaded it. */
+export const ready: Promise<Voxnav>;
+/** Loads a new, independent instance (e.g. the other build). */
+export function load(options?: InitOptions): Promise<Voxnav>;

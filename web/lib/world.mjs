@@ -1,0 +1,365 @@
+// voxnav - the JS World: argument conversion over the Embind WorldCore, errors as VoxnavError.
+// No navigation logic: every check that needs the world happens in C++ (bindings/).
+import { STATUS_NAMES, VoxnavError, invalid } from './errors.mjs';
+import { readRegion } from './anvil.mjs';
+
+/** Edge kinds of corridor waypoints and path cells (the values in `kinds` arrays). */
+export const EDGE_KINDS = Object.freeze([
+  'start', 'walk', 'step_up', 'step_down', 'jump', 'drop', 'gap_jump', 'climb', 'swim', 'door', 'fly',
+]);
+/** Agent modes (the values in `modes` arrays). */
+export const AGENT_MODES = Object.freeze(['idle', 'planning', 'moving', 'arrived', 'failed', 'stuck']);
+
+const textEncoder = new TextEncoder();
+
+// Worlds dropped without dispose() still free their wasm memory once collected.
+const finalizer = typeof FinalizationRegistry === 'function'
+  ? new FinalizationRegistry((core) => { try { core.delete(); } catch { /* already gone */ } })
+  : null;
+
+function typeName(v) {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'Array';
+  if (typeof v === 'object') return v.constructor ? v.constructor.name : 'object';
+  return typeof v;
+}
+
+/** [x, y, z] (array or typed array) or {x, y, z} -> three numbers. */
+export function xyz(fn, name, v) {
+  let x, y, z;
+  if (v && typeof v === 'object' && typeof v.length === 'number') {
+    if (v.length !== 3) throw invalid(`${fn}: ${name} has ${v.length} entries, expected [x, y, z]`);
+    [x, y, z] = v;
+  } else if (v && typeof v === 'object') {
+    ({ x, y, z } = v);
+  } else {
+    throw invalid(`${fn}: ${name} must be [x, y, z] or {x, y, z} (got ${typeName(v)})`);
+  }
+  if (typeof x !== 'number' || typeof y !== 'number' || typeof z !== 'number')
+    throw invalid(`${fn}: ${name} must hold three numbers (got ${typeName(x)}, ${typeName(y)}, ${typeName(z)})`);
+  return [x, y, z];
+}
+
+function number(fn, name, v) {
+  if (typeof v !== 'number') throw invalid(`${fn}: ${name} must be a number (got ${typeName(v)})`);
+  return v;
+}
+
+function bytes(fn, name, v) {
+  if (typeof v === 'string') return textEncoder.encode(v);
+  if (v instanceof Uint8Array) return v;
+  if (v instanceof ArrayBuffer) return new Uint8Array(v);
+  if (ArrayBuffer.isView(v)) return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+  throw invalid(`${fn}: ${name} must be a string, Uint8Array or ArrayBuffer (got ${typeName(v)})`);
+}
+
+function typed(fn, name, v, Type) {
+  if (!(v instanceof Type)) {
+    const article = /^[AEIO]/.test(Type.name) ? 'an' : 'a';
+    throw invalid(`${fn}: ${name} must be ${article} ${Type.name} (got ${typeName(v)})`);
+  }
+  return v;
+}
+
+function copyWaypoints(v) {
+  return { positions: v.positions.slice(), kinds: v.kinds.slice(), cells: v.cells.slice() };
+}
+
+/**
+ * One space: the host's block mirror, walker navigation, path requests and agents. Every method
+ * throws VoxnavError on failure and then leaves the world unchanged.
+ */
+export class World {
+  #core;
+  #lib;
+
+  /** options: { lockstepDelay?: number, threaded?: boolean, voxnav?: the library (default: init()'s) } */
+  constructor(options = {}) {
+    if (options === null || typeof options !== 'object') throw invalid('World: options must be an object');
+    const lib = options.voxnav ?? defaultLibrary;
+    if (!lib) throw new VoxnavError('Busy', 'World: voxnav is not loaded yet; await init() (or ready) first');
+    const delay = options.lockstepDelay ?? 0;
+    if (!Number.isInteger(delay) || delay < 0 || delay > 1000)
+      throw invalid(`World: lockstepDelay ${delay} is not an integer in 0 .. 1000`);
+    const threaded = options.threaded ?? lib.build === 'threaded';
+    if (threaded && lib.build !== 'threaded')
+      throw new VoxnavError('Unsupported', 'World: threaded is true but the sync build is loaded');
+    this.#lib = lib;
+    this.#core = new lib.module.WorldCore(delay, !!threaded);
+    /** Warning of the last addProfile call ('' when none). */
+    this.lastProfileWarning = '';
+    if (finalizer) finalizer.register(this, this.#core, this);
+  }
+
+  /** The library this world belongs to. */
+  get voxnav() { return this.#lib; }
+  /** Whether searches run on the pthread (threaded build) or at dispatch. */
+  get threaded() { return this.#c('threaded').threaded(); }
+  get disposed() { return this.#core === null; }
+
+  /** Frees the wasm memory now. Later calls throw StaleHandle. */
+  dispose() {
+    if (!this.#core) return;
+    if (finalizer) finalizer.unregister(this);
+    this.#core.delete();
+    this.#core = null;
+  }
+
+  #c(fn) {
+    if (!this.#core) throw new VoxnavError('StaleHandle', `${fn}: this world was disposed`);
+    return this.#core;
+  }
+  #error() {
+    const core = this.#core;
+    const code = core.lastStatus();
+    return new VoxnavError(STATUS_NAMES[code] ?? 'Unknown', core.lastError());
+  }
+  #check(code) {
+    if (code !== 0) throw this.#error();
+  }
+  #value(v) {
+    if (v === undefined) throw this.#error();
+    return v;
+  }
+
+  // ---- registry ----
+  /** Loads minecraft-data's blocks and collision shapes JSON (before any chunk). */
+  loadMinecraftBlocks(blocksJson, shapesJson) {
+    const fn = 'loadMinecraftBlocks';
+    const core = this.#c(fn);
+    this.#check(core.loadMinecraftBlocks(bytes(fn, 'blocksJson', blocksJson), bytes(fn, 'shapesJson', shapesJson)));
+  }
+  /** Value of "name[prop=value,...]"; NotFound for unknown names. */
+  blockValue(state) {
+    const fn = 'blockValue';
+    if (typeof state !== 'string') throw invalid(`${fn}: state must be a string (got ${typeName(state)})`);
+    return this.#value(this.#c(fn).blockValue(state));
+  }
+  get blockCount() { return this.#c('blockCount').blockCount(); }
+
+  // ---- chunks and edits ----
+  /** values: Uint16Array of 4096 block values, index x + 16 * (z + 16 * y). */
+  loadChunk(chunk, values) {
+    const fn = 'loadChunk';
+    const core = this.#c(fn);
+    const [x, y, z] = xyz(fn, 'chunk', chunk);
+    this.#check(core.loadChunk(x, y, z, typed(fn, 'values', values, Uint16Array)));
+  }
+  /** Many chunks in one call: positions Int32Array [cx, cy, cz, ...], values 4096 per chunk. */
+  loadChunks(positions, values) {
+    const fn = 'loadChunks';
+    const core = this.#c(fn);
+    this.#check(core.loadChunks(typed(fn, 'positions', positions, Int32Array), typed(fn, 'values', values, Uint16Array)));
+  }
+  unloadChunk(chunk) {
+    const [x, y, z] = xyz('unloadChunk', 'chunk', chunk);
+    this.unloadChunks(Int32Array.of(x, y, z), 'unloadChunk');
+  }
+  unloadChunks(positions) {
+    const fn = 'unloadChunks';
+    this.#check(this.#c(fn).unloadChunks(typed(fn, 'positions', positions, Int32Array)));
+  }
+  /**
+   * Loads Anvil chunk columns (uncompressed NBT, e.g. from readRegion) with the engine's decoder.
+   * All or nothing. options: { skipEmptyProtoChunks = true, fullChunksOnly = false }.
+   */
+  loadAnvilColumns(columns, options = {}) {
+    const fn = 'loadAnvilColumns';
+    const core = this.#c(fn);
+    if (!Array.isArray(columns)) throw invalid(`${fn}: columns must be an array of Uint8Array`);
+    let total = 0;
+    columns.forEach((c, i) => {
+      if (!(c instanceof Uint8Array)) throw invalid(`${fn}: columns[${i}] must be a Uint8Array (got ${typeName(c)})`);
+      total += c.length;
+    });
+    const data = new Uint8Array(total);
+    const offsets = new Uint32Array(columns.length + 1);
+    columns.forEach((c, i) => {
+      data.set(c, offsets[i]);
+      offsets[i + 1] = offsets[i] + c.length;
+    });
+    const o = options ?? {};
+    return this.#value(core.loadAnvilColumns(data, offsets, o.skipEmptyProtoChunks ?? true, !!o.fullChunksOnly));
+  }
+  /** Loads a whole region file (.mca bytes): readRegion + loadAnvilColumns. All or nothing. */
+  async loadRegion(file, options = {}) {
+    this.#c('loadRegion');
+    const region = await readRegion(file);
+    const report = this.loadAnvilColumns(region.columns, options);
+    return { ...report, skippedChunks: region.skippedChunks, skipReason: region.skipReason };
+  }
+
+  setBlock(cell, value) {
+    const fn = 'setBlock';
+    const core = this.#c(fn);
+    const [x, y, z] = xyz(fn, 'cell', cell);
+    this.#check(core.setBlock(x, y, z, number(fn, 'value', value)));
+  }
+  /** Sets every block of the inclusive box min .. max. */
+  setBox(min, max, value) {
+    const fn = 'setBox';
+    const core = this.#c(fn);
+    const a = xyz(fn, 'min', min), b = xyz(fn, 'max', max);
+    this.#check(core.setBox(a[0], a[1], a[2], b[0], b[1], b[2], number(fn, 'value', value)));
+  }
+  getBlock(cell) {
+    const fn = 'getBlock';
+    const core = this.#c(fn);
+    return this.#value(core.getBlock(...xyz(fn, 'cell', cell)));
+  }
+
+  // ---- profiles ----
+  /** Adds a profile (a JSON string or an object, see docs). Returns its id. */
+  addProfile(profile, source = '') {
+    const fn = 'addProfile';
+    const core = this.#c(fn);
+    let json;
+    if (typeof profile === 'string') json = profile;
+    else if (profile && typeof profile === 'object') json = JSON.stringify(profile);
+    else throw invalid(`${fn}: profile must be a JSON string or an object (got ${typeName(profile)})`);
+    if (typeof source !== 'string') throw invalid(`${fn}: source must be a string`);
+    const id = this.#value(core.addProfile(json, source));
+    this.lastProfileWarning = core.lastWarning();
+    return id;
+  }
+  findProfile(name) {
+    const fn = 'findProfile';
+    if (typeof name !== 'string') throw invalid(`${fn}: name must be a string (got ${typeName(name)})`);
+    return this.#value(this.#c(fn).findProfile(name));
+  }
+
+  // ---- navigation ----
+  /** Brings navigation up to date with the edits, applies finished searches, dispatches new ones. */
+  update() { this.#c('update').update(); }
+  get navEpoch() { return this.#c('navEpoch').navEpoch(); }
+  /** { answer: 'yes' | 'no' | 'unknown', reason, epoch } */
+  reachable(profile, from, goal) {
+    const fn = 'reachable';
+    const core = this.#c(fn);
+    const a = xyz(fn, 'from', from), b = xyz(fn, 'goal', goal);
+    return this.#value(core.reachable(number(fn, 'profile', profile), a[0], a[1], a[2], b[0], b[1], b[2]));
+  }
+  isStandable(profile, cell) {
+    const fn = 'isStandable';
+    const core = this.#c(fn);
+    return this.#value(core.isStandable(number(fn, 'profile', profile), ...xyz(fn, 'cell', cell)));
+  }
+  /** Feet height (metres) of a standable cell, or null. */
+  standingHeight(profile, cell) {
+    const fn = 'standingHeight';
+    const core = this.#c(fn);
+    return this.#value(core.standingHeight(number(fn, 'profile', profile), ...xyz(fn, 'cell', cell)));
+  }
+  /** [x, y, z] of the nearest standable cell within radius (0 .. 64), or null. */
+  nearestStandable(profile, near, radius = 8) {
+    const fn = 'nearestStandable';
+    const core = this.#c(fn);
+    const r = this.#value(core.nearestStandable(number(fn, 'profile', profile), ...xyz(fn, 'near', near),
+      number(fn, 'radius', radius)));
+    return r === null ? null : [r[0], r[1], r[2]];
+  }
+
+  // ---- requests ----
+  /** Starts a path request; returns its handle (a number). options: { range?, toward? } */
+  request(profile, start, goal, options = {}) {
+    const toward = !!(options && options.toward);
+    const fn = toward ? 'requestToward' : 'request';
+    const core = this.#c(fn);
+    const a = xyz(fn, 'start', start), b = xyz(fn, 'goal', goal);
+    const range = options && options.range !== undefined ? number(fn, 'range', options.range) : 0;
+    return this.#value(core.request(number(fn, 'profile', profile), a[0], a[1], a[2], b[0], b[1], b[2], range, toward));
+  }
+  /** request() that accepts the best partial route when the goal is out of reach. */
+  requestToward(profile, start, goal, options = {}) {
+    return this.request(profile, start, goal, { ...options, toward: true });
+  }
+  status(handle) {
+    const fn = 'status';
+    return this.#value(this.#c(fn).status(number(fn, 'handle', handle)));
+  }
+  /** { positions: Float64Array 3n, kinds: Uint8Array n, cells: Int32Array 3n } of a ready path. */
+  corridor(handle) {
+    const fn = 'corridor';
+    return copyWaypoints(this.#value(this.#c(fn).corridor(number(fn, 'handle', handle))));
+  }
+  /** { cells: Int32Array 3n, kinds: Uint8Array n } of a ready path's search cells. */
+  pathCells(handle) {
+    const fn = 'pathCells';
+    const v = this.#value(this.#c(fn).pathCells(number(fn, 'handle', handle)));
+    return { cells: v.cells.slice(), kinds: v.kinds.slice() };
+  }
+  release(handle) {
+    const fn = 'release';
+    this.#check(this.#c(fn).release(number(fn, 'handle', handle)));
+  }
+
+  // ---- agents ----
+  /** Adds an agent standing at `feet` (metres); returns its id (a number). */
+  addAgent(profile, feet) {
+    const fn = 'addAgent';
+    const core = this.#c(fn);
+    return this.#value(core.addAgent(number(fn, 'profile', profile), ...xyz(fn, 'feet', feet)));
+  }
+  removeAgent(agent) {
+    const fn = 'removeAgent';
+    this.#check(this.#c(fn).removeAgent(number(fn, 'agent', agent)));
+  }
+  setAgentGoal(agent, goal) {
+    const fn = 'setAgentGoal';
+    const core = this.#c(fn);
+    this.#check(core.setAgentGoal(number(fn, 'agent', agent), ...xyz(fn, 'goal', goal)));
+  }
+  agentState(agent) {
+    const fn = 'agentState';
+    const s = this.#value(this.#c(fn).agentState(number(fn, 'agent', agent)));
+    const v = s.vectors;
+    return {
+      mode: s.mode, feet: [v[0], v[1], v[2]], velocity: [v[3], v[4], v[5]], onGround: s.onGround,
+      corridorEpoch: s.corridorEpoch, nextWaypoint: s.nextWaypoint, arrivals: s.arrivals,
+      replans: s.replans, requests: s.requests, failure: s.failure,
+    };
+  }
+  agentReason(agent) {
+    const fn = 'agentReason';
+    return this.#value(this.#c(fn).agentReason(number(fn, 'agent', agent)));
+  }
+  /** The agent's corridor: { positions, kinds, cells, epoch }. */
+  agentCorridor(agent) {
+    const fn = 'agentCorridor';
+    const v = this.#value(this.#c(fn).agentCorridor(number(fn, 'agent', agent)));
+    return { ...copyWaypoints(v), epoch: v.epoch };
+  }
+  teleportAgent(agent, feet) {
+    const fn = 'teleportAgent';
+    const core = this.#c(fn);
+    this.#check(core.teleportAgent(number(fn, 'agent', agent), ...xyz(fn, 'feet', feet)));
+  }
+  /** Every live agent in the order added, as typed arrays (one call, no per-agent crossing). */
+  agentsSnapshot() {
+    const v = this.#c('agentsSnapshot').agentsSnapshot();
+    return {
+      count: v.count, ids: v.ids.slice(), positions: v.positions.slice(), velocities: v.velocities.slice(),
+      modes: v.modes.slice(), onGround: v.onGround.slice(), corridorEpochs: v.corridorEpochs.slice(),
+    };
+  }
+
+  /** One simulation tick (update, then every agent follows its corridor and moves). */
+  tick(dt = 0.05) {
+    const fn = 'tick';
+    this.#check(this.#c(fn).tick(number(fn, 'dt', dt)));
+  }
+
+  stats() {
+    const s = this.#c('stats').stats();
+    s.build = this.#lib.build;
+    return s;
+  }
+  /** Wall time of every search applied so far, microseconds. */
+  searchTimesUs() { return this.#c('searchTimesUs').searchTimesUs().slice(); }
+}
+
+/** Set by init(): the library `new World()` uses when no `voxnav` option is given. */
+let defaultLibrary = null;
+export function setDefaultLibrary(lib) {
+  defaultLibrary = lib;
+}

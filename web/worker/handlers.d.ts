@@ -1,0 +1,111 @@
+// voxnav server worker - types of the pure message handlers (hand-written; checked with tsc --strict).
+import type {
+  AgentId, AgentState, AnvilLoadReport, BuildName, InitOptions, PathHandle, PathStatus, ProfileId, ProfileJson,
+  Reach, RegionLoadReport, Vec3Like, Voxnav, World, WorldStats,
+} from '../index.js';
+
+export type ProfileRef = ProfileId | string;
+
+export type Edit =
+  | { cell: Vec3Like; value: number }
+  | { min: Vec3Like; max: Vec3Like; value: number };
+
+/** Messages the worker accepts. Every message has an id, echoed by its reply. */
+export type Request =
+  | ({ id: MessageId; type: 'init'; lockstepDelay?: number; blocksJson?: string | Uint8Array; shapesJson?: string | Uint8Array } & InitOptions)
+  | { id: MessageId; type: 'loadBlocks'; blocksJson: string | Uint8Array; shapesJson: string | Uint8Array }
+  | { id: MessageId; type: 'blockValues'; names: string[] }
+  | { id: MessageId; type: 'addProfile'; profile: string | ProfileJson; source?: string }
+  | { id: MessageId; type: 'loadRegion'; bytes: Uint8Array | ArrayBuffer; skipEmptyProtoChunks?: boolean; fullChunksOnly?: boolean }
+  | { id: MessageId; type: 'loadChunks'; positions: Int32Array; values: Uint16Array }
+  | { id: MessageId; type: 'unloadChunks'; positions: Int32Array }
+  | ({ id: MessageId; type: 'edit' } & ({ edits: Edit[] } | Edit))
+  | { id: MessageId; type: 'addAgents'; agents: { profile: ProfileRef; feet: Vec3Like; goal?: Vec3Like }[] }
+  | { id: MessageId; type: 'removeAgents'; ids: AgentId[] }
+  | { id: MessageId; type: 'setGoals'; goals: { agent: AgentId; goal: Vec3Like }[] }
+  | { id: MessageId; type: 'teleportAgents'; agents: { agent: AgentId; feet: Vec3Like }[] }
+  | { id: MessageId; type: 'agentState'; agent: AgentId }
+  | { id: MessageId; type: 'reachable'; profile: ProfileRef; from: Vec3Like; goal: Vec3Like }
+  | { id: MessageId; type: 'request'; profile: ProfileRef; start: Vec3Like; goal: Vec3Like; range?: number; toward?: boolean; wait?: boolean }
+  | { id: MessageId; type: 'release'; handle: PathHandle }
+  | { id: MessageId; type: 'tick'; dt?: number; count?: number }
+  | { id: MessageId; type: 'stats' }
+  | { id: MessageId; type: 'dispose' };
+
+export type MessageId = number | string;
+export type MessageType = Request['type'];
+export const MESSAGE_TYPES: readonly MessageType[];
+
+/** A finished path request (posted by a tick, or the reply of request with wait). */
+export interface PathResult extends PathStatus {
+  handle: PathHandle;
+  /** Present when state is 'ready': x, y, z per waypoint. */
+  waypoints?: Float32Array;
+  kinds?: Uint8Array;
+}
+
+/** Posted after every tick message, before its reply. Typed arrays are transferred. */
+export interface TickPost {
+  type: 'tick';
+  tick: number;
+  navEpoch: number;
+  /** Every live agent in the order added: ids, feet x, y, z, AGENT_MODES index. */
+  agents: { ids: Float64Array; positions: Float64Array; modes: Uint8Array };
+  /** Corridors whose epoch changed since the last post (x, y, z per waypoint; EDGE_KINDS index). */
+  corridors: { agent: AgentId; epoch: number; waypoints: Float32Array; kinds: Uint8Array }[];
+  /** Agents removed since the last post. */
+  removed: AgentId[];
+  /** Requests (sent without wait) that finished; their handles are released. */
+  paths: PathResult[];
+}
+
+export interface Results {
+  init: { build: BuildName; threaded: boolean; blockCount: number };
+  loadBlocks: { blockCount: number };
+  blockValues: { values: number[] };
+  addProfile: { profile: ProfileId; warning: string };
+  loadRegion: RegionLoadReport & { navEpoch: number };
+  loadChunks: { chunks: number; navEpoch: number };
+  unloadChunks: { chunks: number; navEpoch: number };
+  edit: { applied: number };
+  addAgents: { ids: AgentId[] };
+  removeAgents: { removed: number };
+  setGoals: { set: number };
+  teleportAgents: { moved: number };
+  agentState: AgentState & { reason: string };
+  reachable: Reach;
+  request: { handle: PathHandle } | PathResult;
+  release: Record<string, never>;
+  tick: { tick: number; tickMs: number; corridors: number };
+  stats: WorldStats & {
+    threaded: boolean; ticks: number; lastTickMs: number; meanTickMs: number; searchUsP50: number;
+    searchUsP99: number; navEpoch: number; pendingRequests: number;
+  };
+  dispose: Record<string, never>;
+}
+
+export interface ErrorInfo {
+  status: string;
+  message: string;
+}
+
+export type Reply<T extends MessageType = MessageType> =
+  | { id: MessageId; ok: Results[T]; error?: undefined }
+  | { id: MessageId | null; error: ErrorInfo; ok?: undefined };
+
+/** The worker's state: owns the library and the World (never .delete() anything yourself). */
+export interface WorkerState {
+  lib: Voxnav | null;
+  world: World | null;
+  ticks: number;
+  lastTickMs: number;
+  tickMsTotal: number;
+  posted: Map<AgentId, number>;
+  pending: PathHandle[];
+}
+
+export function createState(): WorkerState;
+/** Handles one message; never rejects. Handle messages one at a time, in order. */
+export function handle<M extends Request>(state: WorkerState, msg: M): Promise<{ reply: Reply<M['type']>; posts: TickPost[] }>;
+/** The ArrayBuffers of the typed arrays in a message (the postMessage transfer list). */
+export function transferList(message: unknown): ArrayBuffer[];
