@@ -36,6 +36,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/util/splitmix.h"
 #include "engine/corridor/corridor.h"
 #include "engine/io/movingai.h"
 #include "engine/nav/world_state.h"
@@ -160,17 +161,7 @@ struct Fnv {
   }
 };
 
-/// splitmix64: the same random pairs on every platform.
-struct Rng {
-  std::uint64_t s;
-  std::uint64_t next() {
-    std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  std::size_t below(std::size_t n) { return static_cast<std::size_t>(next() % n); }
-};
+using Rng = voxnav::detail::SplitMix64;
 
 json environment() {
   json e;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/util/splitmix.h"
 #include "cli_common.h"
 #include "engine/nav/world_state.h"
 #include "thread_pool.h"
@@ -16,17 +17,7 @@ namespace voxnav::cli {
 
 namespace {
 
-/// splitmix64: a tiny deterministic generator (same numbers on every platform).
-struct Rng {
-  std::uint64_t s;
-  std::uint64_t next() {
-    std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  int below(int n) { return static_cast<int>(next() % static_cast<std::uint64_t>(n)); }
-};
+using Rng = voxnav::detail::SplitMix64;
 
 struct Options {
   std::string world;

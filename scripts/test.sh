@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test: installs what is missing, builds the native release, wasm and debug
 # (ASan + UBSan) presets, runs each one's ctest (the same GoogleTest suites natively, under node,
-# and sanitized), then the node tests in tests/web and the examples. Keeps going after a failure,
-# prints a summary, and exits non-zero if anything failed.
+# and sanitized), then the node tests in tests/web, the real-data checks and the examples. Keeps
+# going after a failure, prints a summary, and exits non-zero if anything failed. Steps after the
+# builds have a time limit (VOXNAV_WEB_TEST_TIMEOUT for the node tests, default 900 s).
 #
 #   scripts/test.sh [--no-debug] [--no-install]
 #
@@ -37,6 +38,9 @@ step() {
   names+=("$name") times+=($((SECONDS - start)))
   if ((rc == 0)); then
     results+=(ok)
+  elif ((rc == 124)); then
+    results+=("FAILED (timed out)")
+    failed=1
   else
     results+=("FAILED (exit $rc)")
     failed=1
@@ -44,6 +48,9 @@ step() {
   return "$rc"
 }
 skip() { names+=("$1") times+=(0) results+=("skipped: $2"); }
+# limit SECONDS COMMAND...: a hung step (e.g. a node process kept alive by a worker) fails after
+# SECONDS instead of blocking CI; the whole process group is killed.
+limit() { timeout --kill-after=30 "$@"; }
 
 web_tests=()
 if [[ -d tests/web ]]; then
@@ -90,7 +97,8 @@ npm_install() {
   done
 }
 if ((${#web_tests[@]})); then
-  step "npm install" npm_install && step "node --test tests/web" node --test tests/web/
+  step "npm install" npm_install &&
+    step "node --test tests/web" limit "${VOXNAV_WEB_TEST_TIMEOUT:-900}" node --test tests/web/
 else
   skip "node --test tests/web" "no tests/web/*.test.mjs"
 fi
@@ -98,13 +106,13 @@ fi
 # Real-data sweeps with the release CLI: every Moving AI row, deterministic run summaries, other
 # regions, bad input.
 if [[ -x $VOXNAV_NATIVE_BUILD_DIR/voxnav ]]; then
-  step "real-data checks" bash scripts/real-data-checks.sh "$VOXNAV_NATIVE_BUILD_DIR"
+  step "real-data checks" limit 2400 bash scripts/real-data-checks.sh "$VOXNAV_NATIVE_BUILD_DIR"
 else
   skip "real-data checks" "release build failed"
 fi
 
 if [[ -f examples/run.sh ]]; then
-  step "examples" bash examples/run.sh "$VOXNAV_NATIVE_BUILD_DIR"
+  step "examples" limit 900 bash examples/run.sh "$VOXNAV_NATIVE_BUILD_DIR"
 else
   skip "examples" "no examples/run.sh"
 fi

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/util/splitmix.h"
 #include "engine/islands/islands.h"
 #include "engine/nav/world_state.h"
 #include "thread_pool.h"
@@ -32,17 +33,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-struct Rng {
-  std::uint64_t s;
-  explicit Rng(std::uint64_t seed) : s(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  std::uint32_t below(std::uint32_t n) { return static_cast<std::uint32_t>(next() % n); }
-};
+using Rng = voxnav::detail::SplitMix64;
 
 std::string str(const CellPos& c) {
   char buf[48];

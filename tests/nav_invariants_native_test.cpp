@@ -24,6 +24,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "engine/util/splitmix.h"
 #include "engine/classify/nav_grid.h"
 #include "engine/corridor/corridor.h"
 #include "engine/islands/islands.h"
@@ -47,19 +48,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-/// splitmix64: a deterministic generator with the same output on every platform.
-struct Rng {
-  std::uint64_t s;
-  explicit Rng(std::uint64_t seed) : s(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  std::uint32_t below(std::uint32_t n) { return static_cast<std::uint32_t>(next() % n); }
-  int range(int lo, int hi) { return lo + static_cast<int>(below(static_cast<std::uint32_t>(hi - lo + 1))); }
-};
+using Rng = voxnav::detail::SplitMix64;
 
 std::string str(const Cell& c) {
   char buf[48];
