@@ -100,12 +100,25 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
   std::uint32_t found = 0xFFFFFFFFu;
   bool budget_hit = false;
 
-  while (!heap_.empty()) {
-    const Open top = heap_pop();
+  fast_.clear();
+  for (;;) {
+    // Successors whose f equals the f being expanded skip the heap (the "fast stack"): with a
+    // consistent heuristic every node of the minimum f may be expanded in any order and its g is
+    // already optimal, so the result stays optimal and deterministic.
+    Open top;
+    if (!fast_.empty()) {
+      top = fast_.back();
+      fast_.pop_back();
+    } else if (!heap_.empty()) {
+      top = heap_pop();
+    } else {
+      break;
+    }
     Node& n = nodes_[top.node];
     if (n.closed) continue;
     const std::uint32_t top_h = static_cast<std::uint32_t>(top.fh);
-    if (static_cast<std::uint32_t>(top.fh >> 32) - top_h != n.g) continue;  // stale duplicate
+    const std::uint32_t top_f = static_cast<std::uint32_t>(top.fh >> 32);
+    if (top_f - top_h != n.g) continue;  // stale duplicate
     n.closed = 1;
     blocks_[n.ch->slot[slot_].block][n.idx] = top.node | kClosedBit;  // closed: skip without a node read
     const Cell c = node_cell(top.node);
@@ -150,7 +163,8 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
         m.kind = static_cast<std::uint8_t>(mc.kind);
       }
       const std::uint32_t h = heuristic(t);
-      heap_push(Open{pack(ng + h, h), id});
+      if (ng + h == top_f) fast_.push_back(Open{pack(ng + h, h), id});
+      else heap_push(Open{pack(ng + h, h), id});
     });
   }
 

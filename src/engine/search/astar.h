@@ -104,6 +104,7 @@ class AStar {
   std::uint32_t stamp_ = 0;
   std::vector<Node> nodes_;
   std::vector<Open> heap_;
+  std::vector<Open> fast_;  // successors with the f being expanded (LIFO, bypass the heap)
   std::vector<std::unique_ptr<std::uint32_t[]>> blocks_;
   std::size_t blocks_used_ = 0;
 };
