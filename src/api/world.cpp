@@ -41,6 +41,13 @@ AgentMotion compile_profile(const Profile& p) {
 
 }  // namespace detail
 
+// The public enums are cast to and from the engine's: they must list the same values in order.
+static_assert(static_cast<int>(ReachReason::FlightSearch) == static_cast<int>(detail::ReachReason::FlightSearch));
+static_assert(static_cast<int>(ReachAnswer::Unknown) == static_cast<int>(detail::ReachAnswer::Unknown));
+static_assert(static_cast<int>(PathFailure::NotLoaded) == static_cast<int>(detail::FailReason::NotLoaded));
+static_assert(static_cast<int>(EdgeKind::Fly) == static_cast<int>(detail::EdgeKind::Fly));
+static_assert(static_cast<int>(AgentMode::Stuck) == static_cast<int>(detail::AgentMode::Stuck));
+
 namespace {
 Cell to_cell(CellPos c) { return Cell{c.x, c.y, c.z}; }
 CellPos to_pos(Cell c) { return CellPos{c.x, c.y, c.z}; }

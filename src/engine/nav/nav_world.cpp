@@ -121,7 +121,6 @@ bool NavWorld::update() {
 }
 
 void NavWorld::maintain(const std::vector<Change>& changes) {
-  const ClassEnvelope& env = grid_.envelope();
   std::vector<std::uint64_t> keys;  // chunks to reclassify (as packed keys with positions)
   std::vector<ChunkPos> classify;
   auto add_box = [&](Cell mn, Cell mx) {
@@ -155,7 +154,6 @@ void NavWorld::maintain(const std::vector<Change>& changes) {
       for (int dz = -1; dz <= 1; ++dz)
         for (int dx = -1; dx <= 1; ++dx) moves.push_back({p.x + dx, p.y + dy, p.z + dz});
   sort_unique(moves);
-  (void)env;
   for (const ChunkPos& p : moves) grid_.rebuild_moves(p);
   islands_.rebuild(grid_);
 }
@@ -208,7 +206,6 @@ Handle NavWorld::request(const RequestSpec& spec) {
   s.corridor = Corridor{};
   s.fail = FailReason::None;
   s.partial = false;
-  s.order = ++order_;
   s.state = RequestState::Queued;
   if (space_.serial() != processed_serial_) {
     // The world changed since navigation was last brought up to date (e.g. chunks loaded this

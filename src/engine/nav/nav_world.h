@@ -53,7 +53,6 @@ struct RequestSlot {
   RequestSpec spec;
   SearchResult result;
   Corridor corridor;
-  std::uint64_t order = 0;          ///< request order (results apply in this order)
   std::uint64_t deliver_tick = 0;   ///< tick at which a finished search is applied
   bool partial = false;
   std::uint64_t epoch = 0;          ///< navigation epoch the search ran against
@@ -128,7 +127,6 @@ class NavWorld {
   std::uint64_t processed_serial_ = 0;
   std::uint64_t epoch_ = 1;
   std::uint64_t tick_ = 0;
-  std::uint64_t order_ = 0;
   std::vector<Change> unconsumed_changes_;
   NavStats stats_;
 };
