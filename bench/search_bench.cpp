@@ -763,7 +763,7 @@ bool bench_region(const Options& o, const RegistryBytes& rb) {
   for (auto& q : rp) {
     const vd::Cell a = standable[rng.below(standable.size())], b = standable[rng.below(standable.size())];
     q = {pos(a), pos(b)};
-    source_components.insert(vd::Islands::component(nav.grid(), a));
+    source_components.insert(nav.islands().component(nav.grid(), a));
   }
   // Clock overhead (one now() pair), to read the per-call first-call numbers.
   std::vector<double> overhead(1000);

@@ -91,14 +91,15 @@ int cmd_run(int argc, char** argv) {
   // Spawn cells: standable cells of islands big enough to walk around in (deterministic order):
   // 500+ cells, or half the largest island's size on worlds with little dry land.
   std::uint32_t largest = 0;
-  for (std::uint32_t c = 1; c <= nav.islands().component_count(); ++c)
+  for (std::uint32_t c = 1; c <= nav.islands().id_bound(); ++c)
     largest = std::max(largest, nav.islands().size_of(c));
   const std::uint32_t min_island = std::max<std::uint32_t>(2, std::min<std::uint32_t>(500, largest / 2));
   std::vector<detail::Cell> spawn;
   for (const detail::NavChunk* ch : nav.grid().ordered_chunks()) {
     if (ch->uniform || !ch->scc) continue;
     for (int i = 0; i < detail::kChunkCells; ++i)
-      if (ch->scc[i] && nav.islands().size_of(ch->scc[i]) >= min_island) spawn.push_back(detail::cell_of(ch, i));
+      if (const std::uint32_t isl = nav.islands().component_at(ch, i); isl && nav.islands().size_of(isl) >= min_island)
+        spawn.push_back(detail::cell_of(ch, i));
   }
   if (spawn.empty() && o.agents > 0) {
     std::fprintf(stderr, "voxnav run: the world has no island of 2+ standable cells to spawn agents in\n");
@@ -124,11 +125,11 @@ int cmd_run(int argc, char** argv) {
   auto refresh_islands = [&] {
     if (island_epoch == nav.epoch()) return;
     island_epoch = nav.epoch();
-    island_cells.assign(nav.islands().component_count() + 1, {});
+    island_cells.assign(nav.islands().id_bound() + 1, {});
     for (const detail::NavChunk* ch : nav.grid().ordered_chunks()) {
       if (ch->uniform || !ch->scc) continue;
       for (int i = 0; i < detail::kChunkCells; ++i)
-        if (ch->scc[i]) island_cells[ch->scc[i]].push_back(detail::cell_of(ch, i));
+        if (const std::uint32_t isl = nav.islands().component_at(ch, i)) island_cells[isl].push_back(detail::cell_of(ch, i));
     }
   };
   // A goal: a random cell of the agent's own island, preferably within 48 cells (x/z); the
@@ -139,7 +140,7 @@ int cmd_run(int argc, char** argv) {
     const detail::AgentRecord* a = st.agents.get(detail::AgentSlot{id.index, id.generation});
     const detail::Cell from = a->last_cell;
     refresh_islands();
-    const std::uint32_t comp = detail::Islands::component(nav.grid(), from);
+    const std::uint32_t comp = nav.islands().component(nav.grid(), from);
     if (comp == 0 || island_cells[comp].size() < 2) {
       ++goal_misses;
       return;

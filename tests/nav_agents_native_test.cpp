@@ -68,7 +68,7 @@ struct Trip {
 /// `n` deterministic trips: a start in an island of at least 300 cells and a goal in the same
 /// island (so each can reach the other), 10..40 cells apart horizontally.
 std::vector<Trip> pick_trips(World& w, int n, std::uint64_t seed) {
-  const detail::NavWorld& nav = *w.internal().walker;
+  detail::NavWorld& nav = *w.internal().walker;
   const detail::NavGrid& g = nav.grid();
   std::map<std::uint32_t, std::vector<Cell>> by_island;
   std::vector<Cell> all;
@@ -77,7 +77,7 @@ std::vector<Trip> pick_trips(World& w, int n, std::uint64_t seed) {
     for (int i = 0; i < detail::kChunkCells; ++i) {
       if (!detail::kind_standable(ch->kind_at(i))) continue;
       const Cell c = detail::cell_of(ch, i);
-      by_island[detail::Islands::component(g, c)].push_back(c);
+      by_island[nav.islands().component(g, c)].push_back(c);
       all.push_back(c);
     }
   }
@@ -85,7 +85,7 @@ std::vector<Trip> pick_trips(World& w, int n, std::uint64_t seed) {
   std::vector<Trip> trips;
   for (int tries = 0; tries < 200000 && static_cast<int>(trips.size()) < n; ++tries) {
     const Cell s = all[rng.below(static_cast<std::uint32_t>(all.size()))];
-    const std::vector<Cell>& island = by_island[detail::Islands::component(g, s)];
+    const std::vector<Cell>& island = by_island[nav.islands().component(g, s)];
     if (island.size() < 300) continue;
     const Cell t = island[rng.below(static_cast<std::uint32_t>(island.size()))];
     const int d = std::max(std::abs(t.x - s.x), std::abs(t.z - s.z));

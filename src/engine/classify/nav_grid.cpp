@@ -52,6 +52,25 @@ std::uint32_t NavGrid::moves(Cell c) const {
   return ch ? ch->moves_at(index_in_chunk(c)) : 0u;
 }
 
+int NavGrid::uniform_kind_of(const Space& space, ChunkPos p) const {
+  // The common uniform chunks, solid rock and open sky, classified without arrays. Both are
+  // exact: every cell of such a chunk classifies to the same kind with no moves, and an open-sky
+  // cell has the full 255 clearance (the chunk above has no collision either, or is not loaded).
+  const Chunk* self = space.chunk(p);
+  if (!self || !self->uniform) return -1;
+  const BlockRegistry& reg = space.registry();
+  const int hw = env_.half_width_q;
+  const std::uint16_t v = self->uniform_value;
+  if (reg.traits(v) == 0 && reg.top_in_footprint(v, hw) >= kHeightUnits) return int(CellKind::Blocked);
+  auto empty = [&](const Chunk* c) {
+    return !c || (c->uniform && reg.traits(c->uniform_value) == 0 && !reg.has_collision(c->uniform_value));
+  };
+  if (reg.traits(v) == 0 && !reg.has_collision(v) && empty(space.chunk({p.x, p.y - 1, p.z})) &&
+      empty(space.chunk({p.x, p.y + 1, p.z})))
+    return int(CellKind::Air);
+  return -1;
+}
+
 void NavGrid::classify_chunk(const Space& space, ChunkPos p) {
   const Chunk* self = space.chunk(p);
   const std::uint64_t key = chunk_key(p);
@@ -69,7 +88,6 @@ void NavGrid::classify_chunk(const Space& space, ChunkPos p) {
   nc.standable = 0;
   nc.costly = false;
   const BlockRegistry& reg = space.registry();
-  const int hw = env_.half_width_q;
   const Chunk* below = space.chunk({p.x, p.y - 1, p.z});
   const Chunk* above = space.chunk({p.x, p.y + 1, p.z});
 
@@ -82,20 +100,9 @@ void NavGrid::classify_chunk(const Space& space, ChunkPos p) {
     nc.moves.reset();
     nc.scc.reset();
   };
-  // Shortcuts for the common uniform chunks: solid rock and open sky.
-  if (self->uniform) {
-    const std::uint16_t v = self->uniform_value;
-    if (reg.traits(v) == 0 && reg.top_in_footprint(v, hw) >= kHeightUnits) {
-      set_uniform(CellKind::Blocked);
-      return;
-    }
-    const bool below_empty =
-        !below || (below->uniform && reg.traits(below->uniform_value) == 0 &&
-                   reg.top_in_footprint(below->uniform_value, hw) < kHeightUnits);
-    if (reg.traits(v) == 0 && !reg.has_collision(v) && below_empty) {
-      set_uniform(CellKind::Air);
-      return;
-    }
+  if (const int k = uniform_kind_of(space, p); k >= 0) {
+    set_uniform(static_cast<CellKind>(k));
+    return;
   }
   nc.uniform = false;
   if (!nc.kind) {
@@ -105,7 +112,14 @@ void NavGrid::classify_chunk(const Space& space, ChunkPos p) {
     nc.moves = std::make_unique<std::uint32_t[]>(kChunkCells);
   }
   std::fill(nc.moves.get(), nc.moves.get() + kChunkCells, 0u);
+  std::fill(nc.kind.get(), nc.kind.get() + kChunkCells, std::uint8_t(0));
 
+  for (int i = 0; i < kChunkCells; ++i) classify_cell(reg, self, below, above, nc, i);
+}
+
+void NavGrid::classify_cell(const BlockRegistry& reg, const Chunk* self, const Chunk* below,
+                            const Chunk* above, NavChunk& nc, int i) const {
+  const int hw = env_.half_width_q;
   // Block value at local (x, ly, z) with ly in [-1, 31]; -1 when that chunk is not loaded.
   auto value = [&](int x, int ly, int z) -> int {
     const Chunk* ch = self;
@@ -119,70 +133,106 @@ void NavGrid::classify_chunk(const Space& space, ChunkPos p) {
     if (!ch) return -1;
     return ch->get(x | (z << 4) | (ly << 8));
   };
-
-  for (int ly = 0; ly < 16; ++ly) {
-    for (int z = 0; z < 16; ++z) {
-      for (int x = 0; x < 16; ++x) {
-        const int i = x | (z << 4) | (ly << 8);
-        const auto v = static_cast<std::uint16_t>(value(x, ly, z));
-        const int th = reg.top_in_footprint(v, hw);
-        CellKind kind = CellKind::Blocked;
-        int support = -1;
-        int clearance = 0;
-        if (th < kHeightUnits) {
-          const int vb = value(x, ly - 1, z);
-          const int tb = vb < 0 ? -1 : reg.top_in_footprint(static_cast<std::uint16_t>(vb), hw);
-          if (th >= 0) support = th;
-          if (tb >= kHeightUnits) support = std::max(support, tb - kHeightUnits);
-          const int feet = support < 0 ? 0 : support;
-          // Lowest box bottom above the feet, scanning this cell and the three above it;
-          // ceiling_in_footprint answers 2 * kHeightUnits for "no box in this cell".
-          constexpr int kNone = 2 * kHeightUnits;
-          constexpr int kScan = 4 * kHeightUnits;  // clearance is capped at 255 anyway
-          int ceil = kScan;
-          const int c0 = reg.ceiling_in_footprint(v, hw, feet);
-          if (c0 < kNone) ceil = c0;
-          for (int k = 1; k <= 3 && ceil > kHeightUnits * k; ++k) {
-            const int w = value(x, ly + k, z);
-            if (w < 0) {  // unloaded space above counts as a ceiling
-              ceil = std::min(ceil, kHeightUnits * k);
-              break;
-            }
-            const int ck = reg.ceiling_in_footprint(static_cast<std::uint16_t>(w), hw, 0);
-            if (ck < kNone) ceil = std::min(ceil, kHeightUnits * k + ck);
-          }
-          clearance = std::min(255, ceil - feet);
-          std::uint32_t tr = reg.traits(v);
-          const int v1 = value(x, ly + 1, z);
-          const std::uint32_t tr_up = v1 < 0 ? 0u : reg.traits(static_cast<std::uint16_t>(v1));
-          const std::uint32_t tr_below = vb < 0 ? 0u : reg.traits(static_cast<std::uint16_t>(vb));
-          if (support < 0) {
-            kind = clearance >= env_.height_q ? CellKind::Air : CellKind::Blocked;
-          } else if (clearance < env_.height_q) {
-            kind = CellKind::Blocked;
-          } else if ((tr | tr_up) & kTraitFluidHarm) {
-            kind = CellKind::DamageFire;
-          } else if (tr & kTraitFluidSwim) {
-            kind = CellKind::Water;
-          } else if ((tr | tr_up | tr_below) & kTraitHazardFire) {
-            kind = CellKind::DamageFire;
-          } else if ((tr | tr_up) & kTraitHazardOther) {
-            kind = CellKind::DamageOther;
-          } else if ((tr | tr_up | tr_below) & kTraitSlow) {
-            kind = CellKind::Slow;
-          } else {
-            kind = CellKind::Walkable;
-          }
-          if (support >= 0 && (tr & (kTraitDoor | kTraitClimbable))) kind = CellKind::Blocked;
-        }
-        nc.kind[i] = static_cast<std::uint8_t>(kind);
-        nc.floor[i] = static_cast<std::uint8_t>(support < 0 ? 0 : support);
-        nc.clear[i] = static_cast<std::uint8_t>(std::max(0, clearance));
-        if (kind_standable(kind)) ++nc.standable;
-        if (kind_standable(kind) && kind != CellKind::Walkable) nc.costly = true;
+  const int x = i & 15, z = (i >> 4) & 15, ly = i >> 8;
+  const auto v = static_cast<std::uint16_t>(value(x, ly, z));
+  const int th = reg.top_in_footprint(v, hw);
+  CellKind kind = CellKind::Blocked;
+  int support = -1;
+  int clearance = 0;
+  if (th < kHeightUnits) {
+    const int vb = value(x, ly - 1, z);
+    const int tb = vb < 0 ? -1 : reg.top_in_footprint(static_cast<std::uint16_t>(vb), hw);
+    if (th >= 0) support = th;
+    if (tb >= kHeightUnits) support = std::max(support, tb - kHeightUnits);
+    const int feet = support < 0 ? 0 : support;
+    // Lowest box bottom above the feet, scanning this cell and the three above it;
+    // ceiling_in_footprint answers 2 * kHeightUnits for "no box in this cell".
+    constexpr int kNone = 2 * kHeightUnits;
+    constexpr int kScan = 4 * kHeightUnits;  // clearance is capped at 255 anyway
+    int ceil = kScan;
+    const int c0 = reg.ceiling_in_footprint(v, hw, feet);
+    if (c0 < kNone) ceil = c0;
+    for (int k = 1; k <= 3 && ceil > kHeightUnits * k; ++k) {
+      const int w = value(x, ly + k, z);
+      if (w < 0) {  // unloaded space above counts as a ceiling
+        ceil = std::min(ceil, kHeightUnits * k);
+        break;
       }
+      const int ck = reg.ceiling_in_footprint(static_cast<std::uint16_t>(w), hw, 0);
+      if (ck < kNone) ceil = std::min(ceil, kHeightUnits * k + ck);
     }
+    clearance = std::min(255, ceil - feet);
+    std::uint32_t tr = reg.traits(v);
+    const int v1 = value(x, ly + 1, z);
+    const std::uint32_t tr_up = v1 < 0 ? 0u : reg.traits(static_cast<std::uint16_t>(v1));
+    const std::uint32_t tr_below = vb < 0 ? 0u : reg.traits(static_cast<std::uint16_t>(vb));
+    if (support < 0) {
+      kind = CellKind::Air;  // nothing to stand on or in: a body can only fall through
+    } else if (clearance < env_.height_q) {
+      kind = CellKind::Blocked;
+    } else if ((tr | tr_up) & kTraitFluidHarm) {
+      kind = CellKind::DamageFire;
+    } else if (tr & kTraitFluidSwim) {
+      kind = CellKind::Water;
+    } else if ((tr | tr_up | tr_below) & kTraitHazardFire) {
+      kind = CellKind::DamageFire;
+    } else if ((tr | tr_up) & kTraitHazardOther) {
+      kind = CellKind::DamageOther;
+    } else if ((tr | tr_up | tr_below) & kTraitSlow) {
+      kind = CellKind::Slow;
+    } else {
+      kind = CellKind::Walkable;
+    }
+    if (support >= 0 && (tr & (kTraitDoor | kTraitClimbable))) kind = CellKind::Blocked;
   }
+  const bool was = kind_standable(static_cast<CellKind>(nc.kind[i]));
+  nc.kind[i] = static_cast<std::uint8_t>(kind);
+  nc.floor[i] = static_cast<std::uint8_t>(support < 0 ? 0 : support);
+  nc.clear[i] = static_cast<std::uint8_t>(std::max(0, clearance));
+  nc.standable += int(kind_standable(kind)) - int(was);
+  if (kind_standable(kind) && kind != CellKind::Walkable) nc.costly = true;
+}
+
+void NavGrid::classify_box(const Space& space, Cell mn, Cell mx) {
+  const BlockRegistry& reg = space.registry();
+  const ChunkPos a = chunk_of(mn), b = chunk_of(mx);
+  for (int cy = a.y; cy <= b.y; ++cy)
+    for (int cz = a.z; cz <= b.z; ++cz)
+      for (int cx = a.x; cx <= b.x; ++cx) {
+        const ChunkPos p{cx, cy, cz};
+        NavChunk* nc = chunk(p);
+        const Chunk* self = space.chunk(p);
+        if (!nc || nc->uniform || !self) continue;
+        const Chunk* below = space.chunk({p.x, p.y - 1, p.z});
+        const Chunk* above = space.chunk({p.x, p.y + 1, p.z});
+        const int x0 = std::max(mn.x, cx * 16) & 15, x1 = std::min(mx.x, cx * 16 + 15) & 15;
+        const int y0 = std::max(mn.y, cy * 16) & 15, y1 = std::min(mx.y, cy * 16 + 15) & 15;
+        const int z0 = std::max(mn.z, cz * 16) & 15, z1 = std::min(mx.z, cz * 16 + 15) & 15;
+        for (int y = y0; y <= y1; ++y)
+          for (int z = z0; z <= z1; ++z)
+            for (int x = x0; x <= x1; ++x) classify_cell(reg, self, below, above, *nc, x | (z << 4) | (y << 8));
+      }
+}
+
+void NavGrid::rebuild_moves_box(Cell mn, Cell mx) {
+  const ChunkPos a = chunk_of(mn), b = chunk_of(mx);
+  for (int cy = a.y; cy <= b.y; ++cy)
+    for (int cz = a.z; cz <= b.z; ++cz)
+      for (int cx = a.x; cx <= b.x; ++cx) {
+        NavChunk* nc = chunk({cx, cy, cz});
+        if (!nc || nc->uniform) continue;
+        const int x0 = std::max(mn.x, cx * 16) & 15, x1 = std::min(mx.x, cx * 16 + 15) & 15;
+        const int y0 = std::max(mn.y, cy * 16) & 15, y1 = std::min(mx.y, cy * 16 + 15) & 15;
+        const int z0 = std::max(mn.z, cz * 16) & 15, z1 = std::min(mx.z, cz * 16 + 15) & 15;
+        for (int y = y0; y <= y1; ++y)
+          for (int z = z0; z <= z1; ++z)
+            for (int x = x0; x <= x1; ++x) {
+              const int i = x | (z << 4) | (y << 8);
+              nc->moves[i] = 0;
+              if (kind_standable(static_cast<CellKind>(nc->kind[i])))
+                compute_moves_for_cell(*nc, i, Cell{cx * 16 + x, cy * 16 + y, cz * 16 + z});
+            }
+      }
 }
 
 void NavGrid::link(ChunkPos p) {

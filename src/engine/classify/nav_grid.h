@@ -112,8 +112,17 @@ class NavGrid {
   /// Rebuilds layer 0 of chunk `p` from the space (creates or drops the nav chunk to follow
   /// the space's loaded set). Moves are not updated: call rebuild_moves after.
   void classify_chunk(const Space& space, ChunkPos p);
+  /// The kind of every cell of chunk `p` when the chunk is stored uniform (no arrays): Blocked for
+  /// solid rock, Air for open sky (this, the chunk below and the chunk above hold no collision);
+  /// -1 when it needs arrays. Depends only on the blocks of the three chunks.
+  int uniform_kind_of(const Space& space, ChunkPos p) const;
   /// Recomputes the move words of every standable cell of chunk `p`.
   void rebuild_moves(ChunkPos p);
+  /// Reclassifies layer 0 of the cells in the box [mn, mx] (inclusive) from the space; only in
+  /// nav chunks that exist and are not uniform (a uniform chunk needs classify_chunk first).
+  void classify_box(const Space& space, Cell mn, Cell mx);
+  /// Recomputes the move words of the cells in the box [mn, mx] (inclusive), non-uniform chunks.
+  void rebuild_moves_box(Cell mn, Cell mx);
   /// Links neighbour pointers of `p` and its 26 neighbours.
   void link(ChunkPos p);
 
@@ -129,6 +138,8 @@ class NavGrid {
 
  private:
   void compute_moves_for_cell(NavChunk& ch, int i, Cell c);
+  void classify_cell(const BlockRegistry& reg, const Chunk* self, const Chunk* below,
+                     const Chunk* above, NavChunk& nc, int i) const;
   ClassEnvelope env_;
   std::unordered_map<std::uint64_t, std::unique_ptr<NavChunk>> chunks_;  // lookup only
   mutable std::vector<NavChunk*> ordered_;

@@ -126,7 +126,7 @@ void AgentSystem::install(NavWorld& nav, AgentRecord& a) {
   }
   const RequestSlot* s = nav.slot(a.request);
   a.corridor = s->corridor;
-  const bool stale = s->epoch != nav.epoch();
+  const bool stale = s->layers_version != nav.layers_version();
   (void)nav.release(a.request);
   a.request = Handle{};
   if (stale && !path_still_valid(nav.grid(), a.corridor.cells, a.corridor.kinds, 0)) {

@@ -1,4 +1,5 @@
-// Layer 1: islands (strongly connected components of the layer 2 move graph) and reachability.
+// Layer 1: islands (strongly connected components of the layer 2 move graph) and reachability,
+// kept up to date incrementally as edits change the move graph.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -7,38 +8,119 @@
 
 namespace voxnav::detail {
 
-/// Strongly connected components over every standable cell and its moves, their condensation (a
-/// DAG of one-way moves such as drops), and weakly connected components. Answers "can a body of
-/// the class get from a to b" exactly: same component -> yes; different weak component -> no;
-/// otherwise a cached reachability set over the DAG.
+/// One directed move between two cells (an edge of the layer 2 move graph).
+struct CellEdge {
+  Cell from;
+  Cell to;
+};
+
+/// What one edit did to the move graph, cell by cell. Built by NavWorld from the cells whose
+/// layer 0 / layer 2 data it recomputed (old state snapshotted before, new state read from the
+/// grid). Removed nodes still carry their old island label in NavChunk::scc when this is applied.
+struct IslandDelta {
+  std::vector<Cell> removed_nodes;  ///< cells that were standable and no longer are
+  std::vector<Cell> added_nodes;    ///< cells that are standable now and were not
+  std::vector<CellEdge> removed_edges;
+  std::vector<CellEdge> added_edges;
+  bool empty() const {
+    return removed_nodes.empty() && added_nodes.empty() && removed_edges.empty() && added_edges.empty();
+  }
+};
+
+/// Counters of the incremental maintenance (for benchmarks and tests).
+struct IslandStats {
+  std::uint64_t deltas = 0;         ///< deltas applied
+  std::uint64_t merges = 0;         ///< island unions caused by added moves
+  std::uint64_t split_checks = 0;   ///< bounded searches run to prove an island still holds
+  std::uint64_t rebuilds = 0;       ///< full recomputations (initial build, fallbacks, loads)
+  std::uint64_t fallbacks = 0;      ///< deltas that needed a full recomputation
+};
+
+/// Strongly connected components over every standable cell and its moves, and the condensation
+/// (a DAG of one-way moves such as drops) between them. Answers "can a body of the class get from
+/// a to b" exactly: same island -> yes; otherwise a reachability set over the DAG, cached per
+/// source island until the DAG changes.
 ///
-/// Tarjan's algorithm numbers components in reverse topological order: everything reachable from
-/// component c has an id <= c, so `b > a` already proves a cannot reach b.
+/// Incremental maintenance (apply): island ids are union-find sets over raw labels stored per
+/// cell, so a merge relabels no cell. An added move between two islands adds a DAG edge, and when
+/// the target already reaches the source the islands on that cycle are united. A removed move
+/// inside an island may split it: a bounded forward and backward search from one endpoint proves
+/// that every endpoint of the removed moves is still mutually reachable (then, by path
+/// substitution, every pair of the island still is). Only when that proof fails (a real split, or
+/// the search budget runs out) are the components recomputed from scratch.
 class Islands {
  public:
-  /// Recomputes every component from the grid's move words (writes NavChunk::scc).
+  /// Recomputes every component from the grid's move words (writes NavChunk::scc labels).
   void rebuild(NavGrid& grid);
-  /// Component of a cell + 1, or 0 when the cell is not standable / not built.
-  static std::uint32_t component(const NavGrid& grid, Cell c);
-  /// Whether component a (1-based) reaches component b (1-based). Not thread-safe (caches).
+  /// Applies one edit's delta to the components; falls back to rebuild() when a split cannot be
+  /// excluded. Returns true when some reachability answer may have changed (nodes appeared or
+  /// vanished, islands merged or split, a DAG edge appeared or vanished).
+  bool apply(NavGrid& grid, const IslandDelta& d);
+
+  /// Island id of a cell (>= 1), or 0 when the cell is not standable / not built.
+  std::uint32_t component(const NavGrid& grid, Cell c);
+  std::uint32_t component_at(const NavChunk* ch, int i) {
+    const std::uint32_t raw = (ch->uniform || !ch->scc) ? 0u : ch->scc[i];
+    return raw ? find(raw - 1) + 1 : 0u;
+  }
+  /// Whether island a reaches island b (ids from component()). Not thread-safe (caches).
   bool reaches(std::uint32_t a, std::uint32_t b);
-  std::uint32_t weak_of(std::uint32_t a) const { return weak_[a - 1]; }
-  std::size_t component_count() const { return weak_.size(); }
+  /// Live islands (components with at least one cell).
+  std::size_t component_count() const { return live_; }
+  /// Island ids are below id_bound() + 1; size_of() is 0 for ids that are not live islands.
+  std::uint32_t id_bound() const { return static_cast<std::uint32_t>(parent_.size()); }
   std::size_t cell_count() const { return cells_; }
-  /// Size (cells) of component a (1-based).
-  std::uint32_t size_of(std::uint32_t a) const { return size_[a - 1]; }
+  /// Cells of island a (an id from component()); 0 when a is not a live island.
+  std::uint32_t size_of(std::uint32_t a) const {
+    return (a == 0 || a > parent_.size() || parent_[a - 1] != a - 1) ? 0u : size_[a - 1];
+  }
+  const IslandStats& stats() const { return stats_; }
 
  private:
-  std::vector<std::uint32_t> weak_;       // per component: weak component id
-  std::vector<std::uint32_t> size_;       // per component: cell count
-  std::vector<std::uint32_t> dag_start_;  // CSR of the condensation
-  std::vector<std::uint32_t> dag_edges_;
-  // Per source component: the bit set of components it reaches (lazily computed, empty = not
-  // yet). Bounded by kReachCacheBits in total; cleared when full.
-  std::vector<std::vector<std::uint64_t>> reach_cache_;
+  struct DagEdge {
+    std::uint32_t to;     // raw label; resolve with find()
+    std::uint32_t count;  // cell moves behind this edge
+  };
+  std::uint32_t find(std::uint32_t x) {
+    while (parent_[x] != x) x = parent_[x] = parent_[parent_[x]];
+    return x;
+  }
+  std::uint32_t label_of(const NavGrid& grid, Cell c) const;  // raw label + 1, 0 = none
+  std::uint32_t new_label();
+  /// Adds / removes one cell move from island ra to island rb (roots, ra != rb). Returns true
+  /// when the DAG edge ra -> rb appeared / vanished.
+  bool dag_inc(std::uint32_t ra, std::uint32_t rb);
+  bool dag_dec(std::uint32_t ra, std::uint32_t rb);
+  /// Unites every island on a DAG path from `from` to `to` (roots; `to` -> `from` was just added).
+  /// Returns false when `from` does not reach `to`.
+  bool merge_cycle(std::uint32_t from, std::uint32_t to);
+  /// Bounded searches: every cell of `targets` reachable from hub and reaching hub.
+  bool still_connected(const NavGrid& grid, const std::vector<Cell>& targets);
+  void invalidate_reach() { ++dag_gen_; }
+
+  std::vector<std::uint32_t> parent_;             // union-find over raw labels
+  std::vector<std::uint32_t> size_;               // per root: cells
+  std::vector<std::vector<DagEdge>> out_;         // per root: condensation edges with counts
+  struct ReachEntry {
+    std::uint64_t gen = 0;
+    std::vector<std::uint64_t> bits;  // over raw labels, set for roots reached
+  };
+  std::vector<ReachEntry> reach_cache_;  // per root
   std::size_t reach_cache_bits_ = 0;
   static constexpr std::size_t kReachCacheBits = std::size_t(1) << 28;  // 32 MiB
+  std::uint64_t dag_gen_ = 1;
   std::size_t cells_ = 0;
+  std::size_t live_ = 0;
+  IslandStats stats_;
+  // Scratch of the bounded searches (open addressing over cell keys, stamped).
+  std::vector<std::uint64_t> seen_key_;
+  std::vector<std::uint32_t> seen_stamp_;
+  std::uint32_t stamp_ = 0;
+  std::vector<Cell> queue_;
+  // Scratch of merge_cycle's DFS over the DAG (indexed by root, reset after each use).
+  std::vector<std::uint8_t> dfs_state_;
+  std::vector<std::size_t> dfs_next_;
+  std::vector<std::uint32_t> dfs_order_, dfs_stack_;
 };
 
 /// Iterates the moves of a standable cell: calls f(target_chunk, target_index, target_cell,
@@ -64,6 +146,25 @@ inline void for_each_move(NavChunk* ch, int i, const Cell& c, F&& f) {
       if (!tc) continue;
     }
     f(tc, ti, Cell{c.x + kDirDx[dir], c.y + dy, c.z + kDirDz[dir]}, dir, code);
+  }
+}
+
+/// Iterates the moves into a cell: calls f(source_cell) for every standable cell whose move
+/// word has a move landing on `c` (the reverse of for_each_move, by probing every direction and
+/// every rise of the move codes).
+template <class F>
+inline void for_each_move_into(const NavGrid& grid, const Cell& c, F&& f) {
+  NavChunk* ch = grid.chunk(chunk_of(c));
+  if (!ch) return;
+  const int lx = c.x & 15, ly = c.y & 15, lz = c.z & 15;
+  for (int dir = 0; dir < 8; ++dir) {
+    for (int dy = 1; dy >= -7; --dy) {
+      int si;
+      NavChunk* sc = step_chunk(ch, lx - kDirDx[dir], ly - dy, lz - kDirDz[dir], si);
+      if (!sc) continue;
+      const int code = move_code(sc->moves_at(si), dir);
+      if (code && kMoveCodes[code].dy == dy) f(Cell{c.x - kDirDx[dir], c.y - dy, c.z - kDirDz[dir]});
+    }
   }
 }
 

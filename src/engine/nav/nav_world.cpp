@@ -74,7 +74,7 @@ bool NavWorld::update() {
   bool changed = false;
   if (!changes.empty()) {
     const auto t0 = std::chrono::steady_clock::now();
-    maintain(changes);
+    const bool answers_changed = maintain(changes);
     processed_serial_ = changes.back().serial;
     space_.trim_changes(processed_serial_);
     unconsumed_changes_.insert(unconsumed_changes_.end(), changes.begin(), changes.end());
@@ -86,7 +86,7 @@ bool NavWorld::update() {
       }
       unconsumed_changes_.assign(1, all);
     }
-    ++epoch_;
+    if (answers_changed) ++epoch_;
     ++stats_.maintenance_runs;
     stats_.last_maintenance_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -101,6 +101,7 @@ bool NavWorld::update() {
     s.state = RequestState::Searching;
     s.deliver_tick = tick_ + delay;
     s.epoch = epoch_;
+    s.layers_version = layers_version_;
     in_flight_.push_back(idx);
     RequestSlot* sp = &s;
     exec_->submit([this, sp](int worker) {
@@ -120,8 +121,149 @@ bool NavWorld::update() {
   return changed;
 }
 
-void NavWorld::maintain(const std::vector<Change>& changes) {
-  std::vector<std::uint64_t> keys;  // chunks to reclassify (as packed keys with positions)
+bool NavWorld::maintain(const std::vector<Change>& changes) {
+  ++layers_version_;
+  bool chunk_level = false;
+  for (const Change& c : changes) {
+    const std::int64_t volume = std::int64_t(c.max.x - c.min.x + 1) * (c.max.y - c.min.y + 1) *
+                                (c.max.z - c.min.z + 1);
+    if (c.kind == Change::Kind::Load || c.kind == Change::Kind::Unload || volume > kMaxIncrementalCells)
+      chunk_level = true;
+  }
+  if (!chunk_level) {
+    bool answers_changed = false;
+    for (const Change& c : changes) answers_changed |= maintain_edit(c);
+    return answers_changed;
+  }
+  maintain_chunks(changes);
+  return true;
+}
+
+bool NavWorld::maintain_edit(const Change& c) {
+  const int max_drop = grid_.envelope().max_drop;
+  // Layer 0 dependency box: the cells whose envelope, support or ceiling scan reads an edited
+  // cell (support one below, ceiling scan three above, fluid / hazard traits one above).
+  const Cell bmin{c.min.x, c.min.y - 3, c.min.z}, bmax{c.max.x, c.max.y + 1, c.max.z};
+  // Chunks stored uniform (solid rock, open sky: no arrays) stay so exactly while the blocks of
+  // the chunk and of the chunks above and below allow it. Where that decision flips, the whole
+  // chunk is classified again, its old state kept for the delta, and every cell whose layer 0
+  // changed joins the edit (an air cell's clearance under a new ceiling, for instance).
+  std::vector<ChunkPos>& check = scratch_chunks_;
+  check.clear();
+  {
+    const ChunkPos a = chunk_of(bmin), b = chunk_of(bmax);
+    for (int cy = a.y; cy <= b.y; ++cy)
+      for (int cz = a.z; cz <= b.z; ++cz)
+        for (int cx = a.x; cx <= b.x; ++cx) check.push_back({cx, cy, cz});
+    const ChunkPos e0 = chunk_of(c.min), e1 = chunk_of(c.max);
+    for (int cy = e0.y; cy <= e1.y; ++cy)
+      for (int cz = e0.z; cz <= e1.z; ++cz)
+        for (int cx = e0.x; cx <= e1.x; ++cx) {
+          check.push_back({cx, cy - 1, cz});
+          check.push_back({cx, cy + 1, cz});
+        }
+    std::sort(check.begin(), check.end(),
+              [](const ChunkPos& l, const ChunkPos& r) { return chunk_key(l) < chunk_key(r); });
+    check.erase(std::unique(check.begin(), check.end()), check.end());
+  }
+  std::vector<SavedChunk>& saved = scratch_saved_;
+  saved.clear();
+  std::vector<Cell>& extra = scratch_extra_;
+  extra.clear();
+  for (const ChunkPos& p : check) {
+    NavChunk* nc = grid_.chunk(p);
+    if (!nc) continue;
+    const int want = grid_.uniform_kind_of(space_, p);
+    if (nc->uniform ? want == int(nc->uniform_kind) : want < 0) continue;
+    SavedChunk sv;
+    sv.pos = p;
+    sv.uniform = nc->uniform;
+    sv.uniform_kind = nc->uniform_kind;
+    if (!nc->uniform) {
+      sv.kind.assign(nc->kind.get(), nc->kind.get() + kChunkCells);
+      sv.floor.assign(nc->floor.get(), nc->floor.get() + kChunkCells);
+      sv.clear.assign(nc->clear.get(), nc->clear.get() + kChunkCells);
+      sv.moves.assign(nc->moves.get(), nc->moves.get() + kChunkCells);
+    }
+    grid_.classify_chunk(space_, p);
+    for (int i = 0; i < kChunkCells; ++i) {
+      const CellKind ok = sv.kind_at(i), nk = nc->kind_at(i);
+      const int oc = sv.uniform ? 255 : sv.clear[static_cast<std::size_t>(i)];
+      const int ncl = nc->uniform ? 255 : nc->clear[i];
+      const int of = sv.uniform ? 0 : sv.floor[static_cast<std::size_t>(i)];
+      const int nf = nc->uniform ? 0 : nc->floor[i];
+      if (ok != nk || oc != ncl || of != nf) extra.push_back(cell_of(nc, i));
+    }
+    saved.push_back(std::move(sv));
+  }
+  // Cells whose move words can change: every cell with a move into a reclassified cell (one
+  // column around it, one cell below to max_drop cells above) and the cells themselves.
+  std::vector<Cell>& cells = scratch_cells_;
+  cells.clear();
+  auto add_move_box = [&](Cell mn, Cell mx) {
+    for (int y = mn.y - 1; y <= mx.y + max_drop; ++y)
+      for (int z = mn.z - 1; z <= mx.z + 1; ++z)
+        for (int x = mn.x - 1; x <= mx.x + 1; ++x)
+          if (cell_in_range(Cell{x, y, z})) cells.push_back(Cell{x, y, z});
+  };
+  add_move_box(bmin, bmax);
+  for (const Cell& e : extra) add_move_box(e, e);
+  if (!extra.empty()) {
+    auto less = [](const Cell& a, const Cell& b) {
+      return a.y != b.y ? a.y < b.y : a.z != b.z ? a.z < b.z : a.x < b.x;
+    };
+    std::sort(cells.begin(), cells.end(), less);
+    cells.erase(std::unique(cells.begin(), cells.end()), cells.end());
+  }
+  // Snapshot the old state (from the saved copy for chunks classified again above).
+  using Old = OldCell;
+  std::vector<Old>& old = scratch_old_;
+  old.clear();
+  for (const Cell& cell : cells) {
+    const ChunkPos cp = chunk_of(cell);
+    const int i = index_in_chunk(cell);
+    const SavedChunk* sv = nullptr;
+    for (const SavedChunk& x : saved)
+      if (x.pos == cp) sv = &x;
+    if (sv) {
+      const bool st = kind_standable(sv->kind_at(i));
+      old.push_back({cell, st, st && !sv->uniform ? sv->moves[static_cast<std::size_t>(i)] : 0u});
+      continue;
+    }
+    const NavChunk* ch = grid_.chunk(cp);
+    const bool st = ch && kind_standable(ch->kind_at(i));
+    old.push_back({cell, st, st ? ch->moves_at(i) : 0u});
+  }
+  // Layer 0 in the dependency box, then the move words.
+  grid_.classify_box(space_, bmin, bmax);
+  for (const Old& o : old) grid_.rebuild_moves_box(o.c, o.c);
+  // The delta of the move graph.
+  IslandDelta& d = scratch_delta_;
+  d.removed_nodes.clear();
+  d.added_nodes.clear();
+  d.removed_edges.clear();
+  d.added_edges.clear();
+  for (const Old& o : old) {
+    const NavChunk* ch = grid_.chunk(chunk_of(o.c));
+    const int i = index_in_chunk(o.c);
+    const bool st = ch && kind_standable(ch->kind_at(i));
+    const std::uint32_t word = st ? ch->moves_at(i) : 0u;
+    if (o.standable && !st) d.removed_nodes.push_back(o.c);
+    if (!o.standable && st) d.added_nodes.push_back(o.c);
+    if (word == o.word) continue;
+    for (int dir = 0; dir < 8; ++dir) {
+      const int co = move_code(o.word, dir), cn = move_code(word, dir);
+      if (co == cn) continue;
+      const int dyo = kMoveCodes[co].dy, dyn = kMoveCodes[cn].dy;
+      if (co && cn && dyo == dyn) continue;  // same target, another edge kind
+      if (co) d.removed_edges.push_back({o.c, Cell{o.c.x + kDirDx[dir], o.c.y + dyo, o.c.z + kDirDz[dir]}});
+      if (cn) d.added_edges.push_back({o.c, Cell{o.c.x + kDirDx[dir], o.c.y + dyn, o.c.z + kDirDz[dir]}});
+    }
+  }
+  return islands_.apply(grid_, d);
+}
+
+void NavWorld::maintain_chunks(const std::vector<Change>& changes) {
   std::vector<ChunkPos> classify;
   auto add_box = [&](Cell mn, Cell mx) {
     const ChunkPos a = chunk_of(mn), b = chunk_of(mx);
@@ -171,12 +313,12 @@ Reach NavWorld::reachable(Cell from, Cell goal, int goal_range) {
     r.reason = ReachReason::NotLoaded;
     return r;
   }
-  const std::uint32_t a = Islands::component(grid_, from);
+  const std::uint32_t a = islands_.component(grid_, from);
   if (!a) {
     r.reason = ReachReason::StartNotStandable;
     return r;
   }
-  const std::uint32_t b = Islands::component(grid_, goal);
+  const std::uint32_t b = islands_.component(grid_, goal);
   if (!b) {
     r.reason = ReachReason::GoalNotStandable;
     return r;

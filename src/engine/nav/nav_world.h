@@ -56,6 +56,7 @@ struct RequestSlot {
   std::uint64_t deliver_tick = 0;   ///< tick at which a finished search is applied
   bool partial = false;
   std::uint64_t epoch = 0;          ///< navigation epoch the search ran against
+  std::uint64_t layers_version = 0; ///< NavWorld::layers_version() the search ran against
   double search_us = 0;             ///< wall time of the search job (not part of any decision)
 };
 
@@ -83,7 +84,11 @@ class NavWorld {
   /// order; dispatches queued requests. Call once per tick. Returns true when layers changed.
   bool update();
   std::uint64_t tick() const { return tick_; }
+  /// Navigation epoch: advances exactly when some reachability answer may have changed.
   std::uint64_t epoch() const { return epoch_; }
+  /// Advances whenever layers 0-2 changed at all (a move appeared or vanished), even when no
+  /// reachability answer did: a path found before may no longer be walkable.
+  std::uint64_t layers_version() const { return layers_version_; }
 
   Reach reachable(Cell from, Cell goal, int goal_range = 0);
 
@@ -106,7 +111,13 @@ class NavWorld {
   const NavStats& stats() const { return stats_; }
 
  private:
-  void maintain(const std::vector<Change>& changes);
+  /// Brings the layers up to date with `changes`; returns true when reachability answers may
+  /// have changed. Edits of up to kMaxIncrementalCells cells are maintained cell by cell; loads,
+  /// unloads and bigger boxes reclassify whole chunks and recompute the islands.
+  bool maintain(const std::vector<Change>& changes);
+  bool maintain_edit(const Change& c);
+  void maintain_chunks(const std::vector<Change>& changes);
+  static constexpr std::int64_t kMaxIncrementalCells = 512;
   /// Reachability screening of a queued request: fails it at once (returns false) on a No, an
   /// unloaded cell or a start / goal that cannot be stood on; else keeps it queued.
   bool screen(RequestSlot& s);
@@ -126,6 +137,29 @@ class NavWorld {
   std::vector<std::uint32_t> queued_;     // waiting for dispatch (request order)
   std::uint64_t processed_serial_ = 0;
   std::uint64_t epoch_ = 1;
+  std::uint64_t layers_version_ = 1;
+  // Scratch of maintain_edit (kept to avoid allocations per edit).
+  std::vector<ChunkPos> scratch_chunks_;
+  struct SavedChunk {  // a chunk's layer 0 / moves before it was classified again as a whole
+    ChunkPos pos;
+    bool uniform = false;
+    CellKind uniform_kind = CellKind::Air;
+    std::vector<std::uint8_t> kind, floor, clear;
+    std::vector<std::uint32_t> moves;
+    CellKind kind_at(int i) const {
+      return uniform ? uniform_kind : static_cast<CellKind>(kind[static_cast<std::size_t>(i)]);
+    }
+  };
+  std::vector<SavedChunk> scratch_saved_;
+  std::vector<Cell> scratch_extra_;
+  std::vector<Cell> scratch_cells_;
+  struct OldCell {
+    Cell c;
+    bool standable;
+    std::uint32_t word;
+  };
+  std::vector<OldCell> scratch_old_;
+  IslandDelta scratch_delta_;
   std::uint64_t tick_ = 0;
   std::vector<Change> unconsumed_changes_;
   NavStats stats_;

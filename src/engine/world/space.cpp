@@ -73,6 +73,27 @@ Chunk& Space::ensure_array(Chunk& ch) {
   return ch;
 }
 
+// Back to the uniform form when every cell holds one value, so that equal blocks always have
+// equal storage (navigation's uniform-chunk shortcuts depend only on the blocks).
+void Space::compact(Chunk& ch) {
+  if (ch.uniform) return;
+  const std::uint16_t v = ch.values[0];
+  const std::uint16_t* a = ch.values.get();
+  bool same = true;
+  for (int i = 0; i < kChunkCells; i += 64) {
+    std::uint16_t diff = 0;
+    for (int k = 0; k < 64; ++k) diff |= static_cast<std::uint16_t>(a[i + k] ^ v);
+    if (diff) {
+      same = false;
+      break;
+    }
+  }
+  if (!same) return;
+  ch.uniform = true;
+  ch.uniform_value = v;
+  ch.values.reset();
+}
+
 Status Space::set_block(Cell c, std::uint16_t value) {
   if (!cell_in_range(c) || value >= registry_->size()) return Status::OutOfRange;
   auto it = chunks_.find(chunk_key(chunk_of(c)));
@@ -80,6 +101,7 @@ Status Space::set_block(Cell c, std::uint16_t value) {
   Chunk& ch = it->second;
   if (ch.get(index_in_chunk(c)) == value) return Status::Ok;  // no change, nothing logged
   ensure_array(ch).values[index_in_chunk(c)] = value;
+  compact(ch);
   ++ch.stamp.generation;
   log(Change::Kind::SetBlock, c, c);
   return Status::Ok;
@@ -107,6 +129,7 @@ Status Space::set_box(Cell mn, Cell mx, std::uint16_t value) {
         for (int y = y0; y <= y1; ++y)
           for (int z = z0; z <= z1; ++z)
             for (int x = x0; x <= x1; ++x) ch.values[index_in_chunk({x, y, z})] = value;
+        compact(ch);
       }
   log(Change::Kind::SetBox, mn, mx);
   return Status::Ok;

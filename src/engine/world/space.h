@@ -115,6 +115,7 @@ class Space {
  private:
   Chunk& ensure_array(Chunk& ch);
   void log(Change::Kind kind, Cell min, Cell max);
+  static void compact(Chunk& ch);
 
   const BlockRegistry* registry_;
   std::unordered_map<std::uint64_t, Chunk> chunks_;  // lookup only; never iterated for results

@@ -1,0 +1,336 @@
+// Differential test of incremental navigation maintenance on the default real region
+// (data/worlds/r.0.-1.mca, Minecraft 1.16): 10,000 random block edits (adds and removes, single
+// cells and small boxes, near standable cells and in the open), World::update() after each.
+// After every edit:
+//   - sampled pairs of standable cells near the edit (and now and then a far pair) get the same
+//     reachable() answer as a bidirectional BFS over the move words decoded by hand (No is never
+//     wrong, Yes always has a path, no Unknown for loaded standable cells);
+//   - when the navigation epoch did not advance, answers sampled before the edit are unchanged.
+// Every 1,000 edits and at the end the incremental layers equal a World built from scratch on the
+// same blocks: layer 0 and the move words cell by cell, and the islands as a partition (a one to
+// one map between the two labellings over every standable cell).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "engine/classify/nav_grid.h"
+#include "engine/islands/islands.h"
+#include "engine/nav/nav_world.h"
+#include "engine/nav/world_state.h"
+#include "engine/util/splitmix.h"
+#include "voxnav/world.h"
+#include "world_files.h"
+
+namespace voxnav {
+namespace {
+
+using detail::Cell;
+using detail::NavChunk;
+using detail::NavGrid;
+using Rng = detail::SplitMix64;
+
+const std::string kShared = VOXNAV_SHARED_DATA;
+const std::string kRegion = std::string(VOXNAV_FIXTURES) + "/../../data/worlds/r.0.-1.mca";
+
+std::string str(const Cell& c) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "(%d,%d,%d)", c.x, c.y, c.z);
+  return buf;
+}
+CellPos pos(const Cell& c) { return CellPos{c.x, c.y, c.z}; }
+
+std::unique_ptr<World> load_default_region(ProfileId* pid) {
+  auto w = std::make_unique<World>();
+  detail::WorldState& st = w->internal();
+  std::string msg;
+  if (native::load_minecraft_registry_files(kShared + "/minecraft/blocks", st.registry, st.blocks, msg) !=
+      Status::Ok) {
+    ADD_FAILURE() << "registry: " << msg;
+    return nullptr;
+  }
+  native::WorldLoadReport report;
+  if (native::load_world_file(kRegion, st.blocks, st.space, report) != Status::Ok) {
+    ADD_FAILURE() << "load " << kRegion << ": " << report.message;
+    return nullptr;
+  }
+  if (w->add_profile(Profile{}, pid) != Status::Ok) return nullptr;
+  w->update();
+  return w;
+}
+
+std::unique_ptr<World> fresh_copy(World& src, ProfileId* pid) {
+  auto w = std::make_unique<World>();
+  detail::WorldState& st = w->internal();
+  const detail::WorldState& s = src.internal();
+  st.registry = s.registry;
+  for (const detail::ChunkPos& p : s.space.loaded_chunks()) {
+    const detail::Chunk* ch = s.space.chunk(p);
+    const Status r = ch->uniform ? st.space.load_uniform_chunk(p, ch->uniform_value)
+                                 : st.space.load_chunk(p, std::span<const std::uint16_t>(ch->values.get(),
+                                                                                        detail::kChunkCells));
+    EXPECT_EQ(r, Status::Ok);
+  }
+  EXPECT_EQ(w->add_profile(Profile{}, pid), Status::Ok);
+  w->update();
+  return w;
+}
+
+/// Bidirectional BFS over the move graph decoded from the move words (independent of the
+/// engine's islands and neighbour pointers). Expands the smaller frontier; an exhausted side
+/// proves No.
+class PairOracle {
+ public:
+  explicit PairOracle(const NavGrid& g) : g_(g) {}
+  bool reaches(const Cell& a, const Cell& b) {
+    if (a == b) return true;
+    fwd_seen_.clear();
+    bwd_seen_.clear();
+    std::vector<Cell> f{a}, bk{b}, next;
+    fwd_seen_.insert(detail::cell_key(a));
+    bwd_seen_.insert(detail::cell_key(b));
+    while (!f.empty() && !bk.empty()) {
+      const bool forward = f.size() <= bk.size();
+      std::vector<Cell>& front = forward ? f : bk;
+      auto& mine = forward ? fwd_seen_ : bwd_seen_;
+      auto& other = forward ? bwd_seen_ : fwd_seen_;
+      next.clear();
+      for (const Cell& c : front) {
+        bool met = false;
+        auto visit = [&](const Cell& n) {
+          const std::uint64_t k = detail::cell_key(n);
+          if (other.count(k)) met = true;
+          if (mine.insert(k).second) next.push_back(n);
+        };
+        if (forward) {
+          const std::uint32_t word = g_.moves(c);
+          for (int dir = 0; dir < 8; ++dir) {
+            const int code = detail::move_code(word, dir);
+            if (code)
+              visit(Cell{c.x + detail::kDirDx[dir], c.y + detail::kMoveCodes[code].dy, c.z + detail::kDirDz[dir]});
+          }
+        } else {
+          for (int dir = 0; dir < 8; ++dir)
+            for (int dy = 1; dy >= -7; --dy) {
+              const Cell s{c.x - detail::kDirDx[dir], c.y - dy, c.z - detail::kDirDz[dir]};
+              const int code = detail::move_code(g_.moves(s), dir);
+              if (code && detail::kMoveCodes[code].dy == dy) visit(s);
+            }
+        }
+        if (met) return true;
+      }
+      front.swap(next);
+    }
+    return false;
+  }
+
+ private:
+  const NavGrid& g_;
+  std::unordered_set<std::uint64_t> fwd_seen_, bwd_seen_;
+};
+
+struct LayerDiff {
+  std::size_t cells = 0, kind = 0, floor = 0, moves = 0, missing = 0, partition = 0;
+  std::string first;
+};
+
+/// Layers of `inc` vs `fresh` over every chunk, and the island partitions.
+LayerDiff compare_layers(detail::NavWorld& inc, detail::NavWorld& fresh) {
+  LayerDiff d;
+  std::unordered_map<std::uint32_t, std::uint32_t> inc_to_fresh, fresh_to_inc;
+  const NavGrid& fg = fresh.grid();
+  for (const NavChunk* b : fg.ordered_chunks()) {
+    const NavChunk* a = inc.grid().chunk(b->pos);
+    if (!a) {
+      ++d.missing;
+      continue;
+    }
+    for (int i = 0; i < detail::kChunkCells; ++i) {
+      ++d.cells;
+      const bool standable = detail::kind_standable(a->kind_at(i));
+      const bool kd = a->kind_at(i) != b->kind_at(i);
+      const bool fd = standable && !kd && a->floor[i] != b->floor[i];
+      const bool md = a->moves_at(i) != b->moves_at(i);
+      d.kind += kd;
+      d.floor += fd;
+      d.moves += md;
+      bool pd = false;
+      if (standable && !kd) {
+        const std::uint32_t ia = inc.islands().component_at(a, i), ib = fresh.islands().component_at(b, i);
+        auto [x, newx] = inc_to_fresh.try_emplace(ia, ib);
+        auto [y, newy] = fresh_to_inc.try_emplace(ib, ia);
+        pd = x->second != ib || y->second != ia || ia == 0 || ib == 0;
+        d.partition += pd;
+      }
+      if ((kd || fd || md || pd) && d.first.empty()) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "%s: kind %d/%d moves %08x/%08x%s", str(detail::cell_of(a, i)).c_str(),
+                      int(a->kind_at(i)), int(b->kind_at(i)), a->moves_at(i), b->moves_at(i),
+                      pd ? " (island partition differs)" : "");
+        d.first = buf;
+      }
+    }
+  }
+  if (inc.grid().chunk_count() != fg.chunk_count()) ++d.missing;
+  return d;
+}
+
+TEST(IncrementalEdits, RandomEditsAgreeWithBfsAndFreshBuild) {
+  ProfileId pid;
+  std::unique_ptr<World> world = load_default_region(&pid);
+  ASSERT_TRUE(world);
+  detail::NavWorld& nav = *world->internal().walker;
+  const NavGrid& g = nav.grid();
+  std::uint16_t stone = 0, air = 0;
+  ASSERT_EQ(world->block_value("stone", &stone), Status::Ok);
+  ASSERT_EQ(world->block_value("air", &air), Status::Ok);
+
+  // Standable cells of the initial world (edit centres near where creatures walk) and the xz / y
+  // extent of the loaded terrain (edits in the open).
+  std::vector<Cell> pool;
+  int x0 = 1 << 30, x1 = -(1 << 30), z0 = 1 << 30, z1 = -(1 << 30), y0 = 1 << 30, y1 = -(1 << 30);
+  for (const NavChunk* ch : g.ordered_chunks()) {
+    if (ch->uniform) continue;
+    for (int i = 0; i < detail::kChunkCells; ++i)
+      if (detail::kind_standable(ch->kind_at(i))) {
+        const Cell c = detail::cell_of(ch, i);
+        pool.push_back(c);
+        x0 = std::min(x0, c.x), x1 = std::max(x1, c.x), z0 = std::min(z0, c.z), z1 = std::max(z1, c.z);
+        y0 = std::min(y0, c.y), y1 = std::max(y1, c.y);
+      }
+  }
+  ASSERT_GT(pool.size(), 50000u);
+
+#ifdef NDEBUG
+  const int kEdits = 10000;
+#else
+  const int kEdits = 800;  // ASan + UBSan builds: the same checks on fewer edits
+#endif
+  const int kCompareEvery = 1000;
+  Rng rng{0x5EED0042};
+  PairOracle oracle(g);
+  std::size_t pairs = 0, yes = 0, no = 0, mismatches = 0, unknown = 0, epoch_steady_edits = 0,
+              steady_changed = 0, rejected = 0, compares = 0;
+  auto standable_near = [&](const Cell& c, int r, std::vector<Cell>& out) {
+    out.clear();
+    for (int y = c.y - r / 2; y <= c.y + r / 2; ++y)
+      for (int z = c.z - r; z <= c.z + r; ++z)
+        for (int x = c.x - r; x <= c.x + r; ++x)
+          if (g.standable(Cell{x, y, z})) out.push_back(Cell{x, y, z});
+  };
+  auto check = [&](const Cell& a, const Cell& b) -> ReachAnswer {
+    const Reach r = world->reachable(pid, pos(a), pos(b));
+    const bool truth = oracle.reaches(a, b);
+    ++pairs;
+    if (r.answer == ReachAnswer::Unknown) {
+      if (++unknown <= 5) ADD_FAILURE() << "Unknown for standable loaded cells " << str(a) << " -> " << str(b);
+    } else if ((r.answer == ReachAnswer::Yes) != truth) {
+      if (++mismatches <= 5)
+        ADD_FAILURE() << "reachable " << str(a) << " -> " << str(b) << " = "
+                      << (r.answer == ReachAnswer::Yes ? "Yes" : "No") << ", BFS says " << (truth ? "yes" : "no");
+    }
+    (truth ? yes : no) += 1;
+    return r.answer;
+  };
+
+  std::vector<Cell> near, before_pairs;
+  std::vector<ReachAnswer> before_answers;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int e = 0; e < kEdits; ++e) {
+    // Where: near a standable cell (70 %) or anywhere in the terrain's extent.
+    Cell c;
+    if (rng.below(10) < 7) {
+      c = pool[rng.below(static_cast<std::uint32_t>(pool.size()))];
+    } else {
+      c = Cell{x0 + static_cast<int>(rng.below(static_cast<std::uint32_t>(x1 - x0 + 1))),
+               y0 + static_cast<int>(rng.below(static_cast<std::uint32_t>(y1 - y0 + 1))),
+               z0 + static_cast<int>(rng.below(static_cast<std::uint32_t>(z1 - z0 + 1)))};
+    }
+    // Answers before the edit, for the epoch check.
+    standable_near(c, 6, near);
+    before_pairs.clear();
+    before_answers.clear();
+    for (int k = 0; k < 3 && near.size() >= 2; ++k) {
+      const Cell a = near[rng.below(static_cast<std::uint32_t>(near.size()))];
+      const Cell b = near[rng.below(static_cast<std::uint32_t>(near.size()))];
+      before_pairs.push_back(a);
+      before_pairs.push_back(b);
+      before_answers.push_back(world->reachable(pid, pos(a), pos(b)).answer);
+    }
+    const std::uint64_t epoch0 = world->nav_epoch();
+    // What: adds and removes of single cells around the feet and head, and small boxes.
+    Status s = Status::Ok;
+    const int dx = static_cast<int>(rng.below(5)) - 2, dz = static_cast<int>(rng.below(5)) - 2;
+    switch (rng.below(8)) {
+      case 0: s = world->set_block(pos(c), stone); break;                               // block the feet
+      case 1: s = world->set_block(pos(Cell{c.x, c.y - 1, c.z}), air); break;           // hole under them
+      case 2: s = world->set_block(pos(Cell{c.x, c.y + 1, c.z}), stone); break;         // low ceiling
+      case 3: s = world->set_block(pos(Cell{c.x + dx, c.y + dx, c.z + dz}), air); break;  // dig nearby
+      case 4: s = world->set_block(pos(Cell{c.x + dx, c.y + dz, c.z + dz}), stone); break;
+      case 5: s = world->set_box(pos(Cell{c.x - 1, c.y - 2, c.z - 1}), pos(Cell{c.x + 1, c.y - 1, c.z + 1}), air); break;
+      case 6: s = world->set_box(pos(Cell{c.x - 1, c.y, c.z}), pos(Cell{c.x + 1, c.y + 1, c.z}), stone); break;  // a wall
+      default: s = world->set_block(pos(Cell{c.x, c.y - 1, c.z}), stone); break;       // fill under
+    }
+    if (s != Status::Ok) {
+      ++rejected;
+      continue;
+    }
+    world->update();
+    const bool epoch_moved = world->nav_epoch() != epoch0;
+    if (!epoch_moved) {
+      ++epoch_steady_edits;
+      for (std::size_t k = 0; k < before_answers.size(); ++k) {
+        const Cell a = before_pairs[2 * k], b = before_pairs[2 * k + 1];
+        if (world->reachable(pid, pos(a), pos(b)).answer != before_answers[k] && ++steady_changed <= 5)
+          ADD_FAILURE() << "edit " << e << " at " << str(c) << ": the epoch stayed but reachable " << str(a) << " -> "
+                        << str(b) << " changed";
+      }
+    }
+    // After: pairs near the edit, and a far pair every tenth edit.
+    standable_near(c, 12, near);
+    for (int k = 0; k < 3 && near.size() >= 2; ++k)
+      check(near[rng.below(static_cast<std::uint32_t>(near.size()))],
+            near[rng.below(static_cast<std::uint32_t>(near.size()))]);
+    if (!near.empty() && e % 10 == 0) {
+      const Cell far = pool[rng.below(static_cast<std::uint32_t>(pool.size()))];
+      if (g.standable(far)) check(near[rng.below(static_cast<std::uint32_t>(near.size()))], far);
+    }
+    if ((e + 1) % kCompareEvery == 0 || e + 1 == kEdits) {
+      ProfileId fpid;
+      std::unique_ptr<World> fresh = fresh_copy(*world, &fpid);
+      const LayerDiff d = compare_layers(nav, *fresh->internal().walker);
+      ++compares;
+      EXPECT_EQ(d.kind + d.floor + d.moves + d.missing + d.partition, 0u)
+          << "after " << e + 1 << " edits: incremental layers differ from a fresh build: " << d.kind << " kind, "
+          << d.floor << " floor, " << d.moves << " move, " << d.partition << " island partition diffs, e.g. "
+          << d.first;
+      EXPECT_EQ(world->stats().islands, fresh->stats().islands);
+      EXPECT_EQ(world->stats().standable_cells, fresh->stats().standable_cells);
+      if (::testing::Test::HasFailure()) break;
+    }
+  }
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const detail::IslandStats& is = nav.islands().stats();
+  std::printf("%d edits (%zu rejected) in %.1f s; %zu pairs checked (%zu yes, %zu no), %zu mismatches, %zu unknown; "
+              "epoch steady on %zu edits; islands: %llu deltas, %llu merges, %llu split checks, %llu fallbacks; "
+              "%zu full comparisons\n",
+              kEdits, rejected, secs, pairs, yes, no, mismatches, unknown, epoch_steady_edits,
+              static_cast<unsigned long long>(is.deltas), static_cast<unsigned long long>(is.merges),
+              static_cast<unsigned long long>(is.split_checks), static_cast<unsigned long long>(is.fallbacks), compares);
+  EXPECT_EQ(mismatches, 0u);
+  EXPECT_EQ(unknown, 0u);
+  EXPECT_EQ(steady_changed, 0u);
+  EXPECT_GT(no, 0u) << "the edits never produced an unreachable pair: the test would not see a wrong No";
+  EXPECT_GT(epoch_steady_edits, 0u);
+  EXPECT_GT(is.merges, 0u);
+  EXPECT_GT(is.split_checks, 0u);
+}
+
+}  // namespace
+}  // namespace voxnav
