@@ -318,11 +318,13 @@ TEST(IncrementalEdits, RandomEditsAgreeWithBfsAndFreshBuild) {
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const detail::IslandStats& is = nav.islands().stats();
   std::printf("%d edits (%zu rejected) in %.1f s; %zu pairs checked (%zu yes, %zu no), %zu mismatches, %zu unknown; "
-              "epoch steady on %zu edits; islands: %llu deltas, %llu merges, %llu split checks, %llu fallbacks; "
+              "epoch steady on %zu edits; islands: %llu deltas, %llu merges, %llu split checks, %llu local splits, "
+              "%llu fallbacks; "
               "%zu full comparisons\n",
               kEdits, rejected, secs, pairs, yes, no, mismatches, unknown, epoch_steady_edits,
               static_cast<unsigned long long>(is.deltas), static_cast<unsigned long long>(is.merges),
-              static_cast<unsigned long long>(is.split_checks), static_cast<unsigned long long>(is.fallbacks), compares);
+              static_cast<unsigned long long>(is.split_checks), static_cast<unsigned long long>(is.local_splits),
+              static_cast<unsigned long long>(is.fallbacks), compares);
   EXPECT_EQ(mismatches, 0u);
   EXPECT_EQ(unknown, 0u);
   EXPECT_EQ(steady_changed, 0u);
@@ -330,6 +332,8 @@ TEST(IncrementalEdits, RandomEditsAgreeWithBfsAndFreshBuild) {
   EXPECT_GT(epoch_steady_edits, 0u);
   EXPECT_GT(is.merges, 0u);
   EXPECT_GT(is.split_checks, 0u);
+  EXPECT_GT(is.local_splits, 0u) << "no edit split an island locally: the split path went untested";
+  EXPECT_LT(is.fallbacks * 50, is.deltas) << "more than 2 % of the edits recomputed every island";
 }
 
 }  // namespace

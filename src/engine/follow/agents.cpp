@@ -1,6 +1,7 @@
 #include "engine/follow/agents.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 namespace voxnav::detail {
@@ -183,6 +184,9 @@ bool segment_broken(const NavGrid& grid, const std::vector<Change>& changes, con
 
 void AgentSystem::step(NavWorld& nav, const Space& space, double dt) {
   const std::vector<Change>& changes = nav.unconsumed_changes();
+  // Wall time of the edit handling below (statistics only: never part of a decision).
+  const auto t_edits = std::chrono::steady_clock::now();
+  double follow_us = 0;
   for (AgentRecord& a : agents_) {
     if (!a.alive) continue;
     if (a.mode == AgentMode::Planning) install(nav, a);
@@ -209,8 +213,18 @@ void AgentSystem::step(NavWorld& nav, const Space& space, double dt) {
         a.corridor.epoch = ++corridor_epoch_;
       }
     }
-    follow(nav, space, a, dt);
+    if (changes.empty()) {
+      follow(nav, space, a, dt);
+    } else {
+      const auto t0 = std::chrono::steady_clock::now();
+      follow(nav, space, a, dt);
+      follow_us += std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+    }
   }
+  last_edit_check_us_ =
+      changes.empty() ? 0.0
+                      : std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t_edits).count() -
+                            follow_us;
   nav.consume_changes();
 }
 

@@ -60,6 +60,9 @@ class AgentSystem {
   /// (without reaching a waypoint) before the agent is reported Stuck.
   static constexpr int kStuckTicks = 40;
   static constexpr int kMaxReplansInRow = 3;
+  /// Wall time (microseconds) the last step() spent checking and repairing corridors against
+  /// the changes it consumed (0 when there were none). Statistics only.
+  double last_edit_check_us() const { return last_edit_check_us_; }
 
   std::uint32_t add_motion(const AgentMotion& m) {
     motions_.push_back(m);
@@ -94,6 +97,7 @@ class AgentSystem {
   std::vector<std::uint32_t> free_;
   std::vector<AgentMotion> motions_;
   std::uint32_t corridor_epoch_ = 0;
+  double last_edit_check_us_ = 0;
 };
 
 }  // namespace voxnav::detail

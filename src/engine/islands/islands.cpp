@@ -1,6 +1,8 @@
 #include "engine/islands/islands.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <functional>
 #include <numeric>
 
 namespace voxnav::detail {
@@ -241,64 +243,284 @@ bool Islands::merge_cycle(std::uint32_t from, std::uint32_t to) {
   return true;
 }
 
-bool Islands::still_connected(const NavGrid& grid, const std::vector<Cell>& targets) {
-  if (targets.size() < 2) return true;
-  constexpr std::size_t kBudget = 4096;
-  constexpr std::size_t kTable = 16384;  // open addressing, load <= 1/4
-  if (seen_key_.size() != kTable) {
-    seen_key_.assign(kTable, 0);
-    seen_stamp_.assign(kTable, 0);
+// ---- bounded searches inside one island (the graph H of apply(): moves that existed before
+// the edit and still exist, between cells still labelled with the island) ----
+
+std::int32_t Islands::seen_find(const Cell& c) const {
+  const std::uint64_t key = cell_key(c);
+  std::size_t h = static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> 40) & (kSeenTable - 1);
+  while (seen_stamp_[h] == stamp_) {
+    if (seen_key_[h] == key) return static_cast<std::int32_t>(seen_val_[h]);
+    h = (h + 1) & (kSeenTable - 1);
   }
-  ++stats_.split_checks;
-  for (int backward = 0; backward < 2; ++backward) {
-    if (++stamp_ == 0) {
-      std::fill(seen_stamp_.begin(), seen_stamp_.end(), 0u);
-      stamp_ = 1;
-    }
-    // Returns true when the cell was not seen before (and marks it).
-    auto mark = [&](const Cell& c) {
-      const std::uint64_t key = cell_key(c);
-      std::size_t h = static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> 50) & (kTable - 1);
-      while (seen_stamp_[h] == stamp_) {
-        if (seen_key_[h] == key) return false;
-        h = (h + 1) & (kTable - 1);
-      }
-      seen_stamp_[h] = stamp_;
-      seen_key_[h] = key;
-      return true;
-    };
-    std::size_t remaining = 0;
-    // Targets are found when the search marks them; count the distinct ones first.
-    for (std::size_t k = 1; k < targets.size(); ++k) {
-      bool dup = targets[k] == targets[0];
-      for (std::size_t j = 1; j < k && !dup; ++j) dup = targets[j] == targets[k];
-      if (!dup) ++remaining;
-    }
-    queue_.clear();
-    queue_.push_back(targets[0]);
-    mark(targets[0]);
-    std::size_t head = 0;
-    auto visit = [&](const Cell& n) {
-      if (!mark(n)) return;
-      queue_.push_back(n);
-      for (std::size_t k = 1; k < targets.size(); ++k)
-        if (targets[k] == n) {
-          --remaining;
-          break;
-        }
-    };
-    while (remaining && head < queue_.size() && queue_.size() < kBudget) {
-      const Cell c = queue_[head++];
-      if (backward) {
-        for_each_move_into(grid, c, [&](const Cell& s) { visit(s); });
-      } else {
-        NavChunk* ch = grid.chunk(chunk_of(c));
-        for_each_move(ch, index_in_chunk(c), c, [&](NavChunk*, int, const Cell& t, int, int) { visit(t); });
-      }
-    }
-    if (remaining) return false;
+  return -1;
+}
+
+bool Islands::seen_insert(const Cell& c, std::uint32_t val) {
+  const std::uint64_t key = cell_key(c);
+  std::size_t h = static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> 40) & (kSeenTable - 1);
+  while (seen_stamp_[h] == stamp_) {
+    if (seen_key_[h] == key) return false;
+    h = (h + 1) & (kSeenTable - 1);
   }
+  seen_stamp_[h] = stamp_;
+  seen_key_[h] = key;
+  seen_val_[h] = val;
   return true;
+}
+
+void Islands::new_stamp() {
+  if (seen_key_.size() != kSeenTable) {
+    seen_key_.assign(kSeenTable, 0);
+    seen_stamp_.assign(kSeenTable, 0);
+    seen_val_.assign(kSeenTable, 0);
+  }
+  if (++stamp_ == 0) {
+    std::fill(seen_stamp_.begin(), seen_stamp_.end(), 0u);
+    stamp_ = 1;
+  }
+}
+
+bool Islands::is_added(const Cell& from, const Cell& to) const {
+  const std::uint64_t k = cell_key(from);
+  auto it = std::lower_bound(added_from_.begin(), added_from_.end(), k,
+                             [](const std::pair<std::uint64_t, Cell>& e, std::uint64_t v) { return e.first < v; });
+  for (; it != added_from_.end() && it->first == k; ++it)
+    if (it->second == to) return true;
+  return false;
+}
+
+template <class F>
+void Islands::for_each_h_move(const NavGrid& grid, const Cell& c, std::uint32_t root, bool backward, F&& f) {
+  auto in_island = [&](const Cell& x) {
+    const std::uint32_t l = label_of(grid, x);
+    return l && find(l - 1) == root;
+  };
+  if (backward) {
+    for_each_move_into(grid, c, [&](const Cell& src) {
+      if (in_island(src) && !is_added(src, c)) f(src);
+    });
+  } else {
+    NavChunk* ch = grid.chunk(chunk_of(c));
+    for_each_move(ch, index_in_chunk(c), c, [&](NavChunk*, int, const Cell& t, int, int) {
+      if (in_island(t) && !is_added(c, t)) f(t);
+    });
+  }
+}
+
+Islands::Search Islands::search(const NavGrid& grid, const Cell& from, std::uint32_t root, bool backward,
+                                const std::vector<Cell>& targets) {
+  new_stamp();
+  queue_.clear();
+  queue_.push_back(from);
+  seen_insert(from, 0);
+  std::size_t remaining = 0;
+  for (const Cell& t : targets) remaining += !(t == from);
+  std::size_t head = 0;
+  Search r;
+  while (head < queue_.size()) {
+    if (queue_.size() >= kSearchBudget) return r;  // budget: neither proof nor closure
+    const Cell c = queue_[head++];
+    for_each_h_move(grid, c, root, backward, [&](const Cell& n) {
+      if (!seen_insert(n, static_cast<std::uint32_t>(queue_.size()))) return;
+      queue_.push_back(n);
+      for (const Cell& t : targets)
+        if (t == n) --remaining;
+    });
+    if (remaining == 0) {
+      r.found_all = true;
+      return r;
+    }
+  }
+  r.closed = true;  // queue_ holds the whole closure; the seen table maps its cells to indices
+  r.found_all = remaining == 0;
+  return r;
+}
+
+bool Islands::directed(const NavGrid& grid, const Cell& from, const Cell& to, std::uint32_t root) {
+  // Greedy best-first over H toward `to` (a detour around an edit is usually short, and a goal
+  // directed search finds it long before a breadth-first one would).
+  if (from == to) return true;
+  new_stamp();
+  auto h = [&](const Cell& c) {
+    return static_cast<std::uint64_t>(std::abs(c.x - to.x) + std::abs(c.y - to.y) + std::abs(c.z - to.z));
+  };
+  heap_.clear();
+  queue_.clear();
+  queue_.push_back(from);
+  seen_insert(from, 0);
+  heap_.push_back((h(from) << 32) | 0u);
+  std::size_t expanded = 0;
+  while (!heap_.empty() && expanded < kSearchBudget) {
+    std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
+    const Cell c = queue_[static_cast<std::uint32_t>(heap_.back())];
+    heap_.pop_back();
+    ++expanded;
+    bool found = false;
+    for_each_h_move(grid, c, root, false, [&](const Cell& n) {
+      if (found || !seen_insert(n, 0)) return;
+      if (n == to) {
+        found = true;
+        return;
+      }
+      heap_.push_back((h(n) << 32) | static_cast<std::uint32_t>(queue_.size()));
+      queue_.push_back(n);
+      std::push_heap(heap_.begin(), heap_.end(), std::greater<>());
+    });
+    if (found) return true;
+  }
+  return false;
+}
+
+bool Islands::split_off(NavGrid& grid, std::uint32_t root, bool backward_closed, std::vector<Cell>& endpoints) {
+  // queue_ is a set K closed under forward (or backward) moves of H, and the seen table maps its
+  // cells to their index in K. Tarjan over K gives K's components exactly (a component of a cell
+  // of a closed set lies inside the set).
+  const std::vector<Cell> k_cells = queue_;
+  const auto n = static_cast<std::uint32_t>(k_cells.size());
+  std::vector<std::uint32_t> start(n + 1, 0), edges;
+  for (std::uint32_t v = 0; v < n; ++v) {
+    start[v] = static_cast<std::uint32_t>(edges.size());
+    for_each_h_move(grid, k_cells[v], root, false, [&](const Cell& t) {
+      const std::int32_t w = seen_find(t);
+      if (w >= 0) edges.push_back(static_cast<std::uint32_t>(w));
+    });
+  }
+  start[n] = static_cast<std::uint32_t>(edges.size());
+  constexpr std::uint32_t kNone = 0xFFFFFFFFu;
+  std::vector<std::uint32_t> index(n, kNone), low(n, 0), comp(n, kNone), stack, call, next_edge(n, 0);
+  std::uint32_t counter = 0, ncomp = 0;
+  for (std::uint32_t r0 = 0; r0 < n; ++r0) {
+    if (index[r0] != kNone) continue;
+    call.push_back(r0);
+    index[r0] = low[r0] = counter++;
+    next_edge[r0] = start[r0];
+    stack.push_back(r0);
+    while (!call.empty()) {
+      const std::uint32_t v = call.back();
+      if (next_edge[v] < start[v + 1]) {
+        const std::uint32_t w = edges[next_edge[v]++];
+        if (index[w] == kNone) {
+          index[w] = low[w] = counter++;
+          next_edge[w] = start[w];
+          stack.push_back(w);
+          call.push_back(w);
+        } else if (comp[w] == kNone) {
+          low[v] = std::min(low[v], index[w]);
+        }
+        continue;
+      }
+      call.pop_back();
+      if (!call.empty()) low[call.back()] = std::min(low[call.back()], low[v]);
+      if (low[v] == index[v]) {
+        std::uint32_t w;
+        do {
+          w = stack.back();
+          stack.pop_back();
+          comp[w] = ncomp;
+        } while (w != v);
+        ++ncomp;
+      }
+    }
+  }
+  // New labels for K's components. Record, before relabelling, the moves of H crossing K's border
+  // (they move from the old island's DAG entries to the new ones) and K's inner moves.
+  struct Cross {
+    std::uint32_t k;      // index in K
+    Cell other;           // the cell outside K
+    bool out;             // K -> other (else other -> K)
+  };
+  std::vector<Cross> cross;
+  for (std::uint32_t v = 0; v < n; ++v) {
+    // Moves out of K's cells to cells of other islands (H is restricted to the island, so walk
+    // the raw moves here) and, inside the island, to the rest of it.
+    NavChunk* ch = grid.chunk(chunk_of(k_cells[v]));
+    for_each_move(ch, index_in_chunk(k_cells[v]), k_cells[v], [&](NavChunk*, int, const Cell& t, int, int) {
+      if (seen_find(t) >= 0 || is_added(k_cells[v], t) || !label_of(grid, t)) return;
+      cross.push_back({v, t, true});
+    });
+    for_each_move_into(grid, k_cells[v], [&](const Cell& s) {
+      if (seen_find(s) >= 0 || is_added(s, k_cells[v]) || !label_of(grid, s)) return;
+      cross.push_back({v, s, false});
+    });
+  }
+  std::vector<std::uint32_t> label(ncomp);
+  for (std::uint32_t c = 0; c < ncomp; ++c) label[c] = new_label();
+  for (std::uint32_t v = 0; v < n; ++v) {
+    NavChunk* ch = grid.chunk(chunk_of(k_cells[v]));
+    ch->scc[index_in_chunk(k_cells[v])] = label[comp[v]] + 1;
+    ++size_[label[comp[v]]];
+  }
+  live_ += ncomp;
+  size_[root] -= n;
+  if (size_[root] == 0) --live_;
+  for (std::uint32_t v = 0; v < n; ++v)
+    for (std::uint32_t e = start[v]; e < start[v + 1]; ++e)
+      if (comp[v] != comp[edges[e]]) dag_inc(label[comp[v]], label[comp[edges[e]]]);
+  for (const Cross& x : cross) {
+    const std::uint32_t kl = label[comp[x.k]];
+    const std::uint32_t other = find(label_of(grid, x.other) - 1);
+    if (other == root) {  // the rest of the old island: a new DAG edge, and a new endpoint
+      if (x.out) {
+        dag_inc(kl, root);
+      } else {
+        dag_inc(root, kl);
+      }
+      endpoints.push_back(x.other);
+    } else if (x.out) {
+      dag_dec(root, other);
+      dag_inc(kl, other);
+    } else {
+      dag_dec(other, root);
+      dag_inc(other, kl);
+    }
+  }
+  (void)backward_closed;
+  // Endpoints now in K are settled.
+  endpoints.erase(std::remove_if(endpoints.begin(), endpoints.end(), [&](const Cell& c) { return seen_find(c) >= 0; }),
+                  endpoints.end());
+  ++stats_.local_splits;
+  return true;
+}
+
+bool Islands::settle_island(NavGrid& grid, std::uint32_t root, std::vector<Cell>& endpoints) {
+  for (int round = 0; round < 16; ++round) {
+    // Deduplicate (first occurrence order).
+    std::vector<Cell> uniq;
+    for (const Cell& c : endpoints)
+      if (std::find(uniq.begin(), uniq.end(), c) == uniq.end()) uniq.push_back(c);
+    endpoints.swap(uniq);
+    if (endpoints.size() < 2 || size_[root] == 0) return true;
+    ++stats_.split_checks;
+    // Usually the island holds and every endpoint finds the hub and back by a short detour.
+    std::size_t failed = 0;
+    bool failed_to = false;  // the hub does not reach endpoints[failed] (else the reverse)
+    for (std::size_t k = 1; k < endpoints.size() && !failed; ++k) {
+      if (!directed(grid, endpoints[0], endpoints[k], root)) {
+        failed = k;
+        failed_to = true;
+      } else if (!directed(grid, endpoints[k], endpoints[0], root)) {
+        failed = k;
+      }
+    }
+    if (!failed) return true;
+    // A split (or a detour longer than the budget). One side of the broken pair is closed: the
+    // cells reaching the endpoint (hub -/-> endpoint) or the cells the endpoint reaches
+    // (endpoint -/-> hub), or the hub's side the other way round. Look at the small one.
+    const Cell e = endpoints[failed], hub = endpoints[0];
+    const std::pair<Cell, bool> tries[2] = {{e, failed_to}, {hub, !failed_to}};
+    bool split = false;
+    for (const auto& [from, backward] : tries) {
+      const Search sr = search(grid, from, root, backward, endpoints);
+      if (sr.closed && !sr.found_all) {
+        split_off(grid, root, backward, endpoints);
+        split = true;
+        break;
+      }
+    }
+    if (!split) return false;
+  }
+  return false;
 }
 
 bool Islands::apply(NavGrid& grid, const IslandDelta& d) {
@@ -336,7 +558,13 @@ bool Islands::apply(NavGrid& grid, const IslandDelta& d) {
     --cells_;
     if (--size_[r] == 0) --live_;
   }
-  // 3. Islands that lost an inner move: prove they hold, island by island (in a fixed order).
+  // 3. Islands that lost an inner move: prove they hold, or split off the small closed sides
+  //    they fell into, island by island (in a fixed order). The searches run on H: the moves that
+  //    existed before this edit and still do (added moves are applied in step 5).
+  added_from_.clear();
+  for (const CellEdge& e : d.added_edges) added_from_.push_back({cell_key(e.from), e.to});
+  std::stable_sort(added_from_.begin(), added_from_.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
   std::stable_sort(endpoints.begin(), endpoints.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<Cell> group;
@@ -344,12 +572,15 @@ bool Islands::apply(NavGrid& grid, const IslandDelta& d) {
     group.clear();
     std::size_t e = k;
     while (e < endpoints.size() && endpoints[e].first == endpoints[k].first) group.push_back(endpoints[e++].second);
+    const std::uint32_t root = endpoints[k].first;
     k = e;
-    if (!still_connected(grid, group)) {
+    const std::uint64_t splits = stats_.local_splits;
+    if (!settle_island(grid, root, group)) {
       rebuild(grid);
       ++stats_.fallbacks;
       return true;
     }
+    if (stats_.local_splits != splits) changed = true;
   }
   // 4. Added nodes: one new single-cell island each.
   for (const Cell& c : d.added_nodes) {

@@ -34,6 +34,7 @@ struct IslandStats {
   std::uint64_t split_checks = 0;   ///< bounded searches run to prove an island still holds
   std::uint64_t rebuilds = 0;       ///< full recomputations (initial build, fallbacks, loads)
   std::uint64_t fallbacks = 0;      ///< deltas that needed a full recomputation
+  std::uint64_t local_splits = 0;   ///< closed sides split off an island without recomputation
 };
 
 /// Strongly connected components over every standable cell and its moves, and the condensation
@@ -42,12 +43,16 @@ struct IslandStats {
 /// source island until the DAG changes.
 ///
 /// Incremental maintenance (apply): island ids are union-find sets over raw labels stored per
-/// cell, so a merge relabels no cell. An added move between two islands adds a DAG edge, and when
-/// the target already reaches the source the islands on that cycle are united. A removed move
-/// inside an island may split it: a bounded forward and backward search from one endpoint proves
-/// that every endpoint of the removed moves is still mutually reachable (then, by path
-/// substitution, every pair of the island still is). Only when that proof fails (a real split, or
-/// the search budget runs out) are the components recomputed from scratch.
+/// cell, so a merge relabels no cell. An added move between two islands adds a DAG edge (moves
+/// are counted per island pair), and when the target already reaches the source the islands on
+/// that cycle are united. Removed moves inside an island may split it. Their endpoints are the
+/// witnesses: when every endpoint still reaches one hub endpoint and is reached from it (short
+/// goal-directed searches), every pair of cells of the island still is (substitute a detour for
+/// each broken move of an old path). When a pair fails, one side of it is closed under moves
+/// (what the endpoint reaches, or what reaches it) and is usually small: a bounded search
+/// enumerates it, Tarjan's algorithm labels its components, the DAG counts of its border moves
+/// move to the new labels, and the border cells join the witnesses of the rest. Only when both
+/// sides exceed the search budget are the components recomputed from scratch.
 class Islands {
  public:
   /// Recomputes every component from the grid's move words (writes NavChunk::scc labels).
@@ -94,8 +99,28 @@ class Islands {
   /// Unites every island on a DAG path from `from` to `to` (roots; `to` -> `from` was just added).
   /// Returns false when `from` does not reach `to`.
   bool merge_cycle(std::uint32_t from, std::uint32_t to);
-  /// Bounded searches: every cell of `targets` reachable from hub and reaching hub.
-  bool still_connected(const NavGrid& grid, const std::vector<Cell>& targets);
+  // Bounded searches in one island after an edit (see apply()).
+  struct Search {
+    bool found_all = false;  ///< every target was reached
+    bool closed = false;     ///< the search ran out of cells: queue_ is a closed set
+  };
+  Search search(const NavGrid& grid, const Cell& from, std::uint32_t root, bool backward,
+                const std::vector<Cell>& targets);
+  template <class F>
+  void for_each_h_move(const NavGrid& grid, const Cell& c, std::uint32_t root, bool backward, F&& f);
+  /// Gives the closed set in queue_ its own components; updates sizes, DAG counts, endpoints.
+  bool split_off(NavGrid& grid, std::uint32_t root, bool backward_closed, std::vector<Cell>& endpoints);
+  /// Proves island `root` still strongly connected, splitting off small closed sides; false
+  /// when the budget ran out (the caller recomputes everything).
+  bool settle_island(NavGrid& grid, std::uint32_t root, std::vector<Cell>& endpoints);
+  /// A bounded goal-directed search over H: does `from` reach `to`?
+  bool directed(const NavGrid& grid, const Cell& from, const Cell& to, std::uint32_t root);
+  bool is_added(const Cell& from, const Cell& to) const;
+  std::int32_t seen_find(const Cell& c) const;
+  bool seen_insert(const Cell& c, std::uint32_t val);
+  void new_stamp();
+  static constexpr std::size_t kSearchBudget = 4096;
+  static constexpr std::size_t kSeenTable = 16384;  // open addressing, load <= 1/4
   void invalidate_reach() { ++dag_gen_; }
 
   std::vector<std::uint32_t> parent_;             // union-find over raw labels
@@ -115,8 +140,11 @@ class Islands {
   // Scratch of the bounded searches (open addressing over cell keys, stamped).
   std::vector<std::uint64_t> seen_key_;
   std::vector<std::uint32_t> seen_stamp_;
+  std::vector<std::uint32_t> seen_val_;
+  std::vector<std::pair<std::uint64_t, Cell>> added_from_;  // added moves of the delta, by source key
   std::uint32_t stamp_ = 0;
   std::vector<Cell> queue_;
+  std::vector<std::uint64_t> heap_;  // (heuristic << 32 | index in queue_), a min-heap
   // Scratch of merge_cycle's DFS over the DAG (indexed by root, reset after each use).
   std::vector<std::uint8_t> dfs_state_;
   std::vector<std::size_t> dfs_next_;

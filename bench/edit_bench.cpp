@@ -1,0 +1,257 @@
+// edit_bench: what one block edit costs navigation on a real region while agents walk.
+//
+// The default world (data/worlds/r.0.-1.mca, Minecraft 1.16) with N walker agents going to random
+// goals on their own island at 20 Hz. Every tick, E edits land on cells of the agents' corridors
+// ahead of them (alternately blocking a cell and digging the block under one), one World::tick
+// per batch. Measured per edit (one edit per tick, so per-tick numbers are per-edit numbers):
+//   layers   - NavWorld maintenance: layer 0 in the dependency box, move words, islands
+//   agents   - the agents' corridor checks and repairs against the change
+// and, for comparison on the same edits (every 25th), the cost of the alternative this replaces:
+//   chunk    - classifying the edited chunk from scratch and recomputing the move words of it
+//              and its 26 neighbours
+//   islands  - recomputing every island (strongly connected components) of the region
+// Then the tick time at several edit rates (edits per second near corridors).
+//
+// usage: edit_bench [--agents N] [--ticks T] [--seed S] [--rates a,b,c] [--json FILE]
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/nav/world_state.h"
+#include "engine/util/splitmix.h"
+#include "voxnav/world.h"
+#include "world_files.h"
+
+namespace {
+
+using namespace voxnav;
+namespace vd = voxnav::detail;
+using Clock = std::chrono::steady_clock;
+
+double us_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
+}
+
+double pct(std::vector<double> v, double p) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t i = std::min(v.size() - 1, static_cast<std::size_t>(p * double(v.size() - 1) + 0.5));
+  return v[i];
+}
+
+struct Setup {
+  std::unique_ptr<World> world;
+  ProfileId prof;
+  std::vector<AgentId> agents;
+  std::vector<vd::Cell> pool;  // standable cells of big islands
+};
+
+bool setup(Setup& s, int n_agents, std::uint64_t seed) {
+  s.world = std::make_unique<World>();
+  vd::WorldState& st = s.world->internal();
+  std::string msg;
+  if (native::load_minecraft_registry_files(std::string(VOXNAV_SHARED_DATA) + "/minecraft/blocks", st.registry,
+                                            st.blocks, msg) != Status::Ok) {
+    std::fprintf(stderr, "edit_bench: registry: %s\n", msg.c_str());
+    return false;
+  }
+  native::WorldLoadReport rep;
+  const std::string path = std::string(VOXNAV_REPO_DATA) + "/worlds/r.0.-1.mca";
+  if (native::load_world_file(path, st.blocks, st.space, rep) != Status::Ok) {
+    std::fprintf(stderr, "edit_bench: %s: %s\n", path.c_str(), rep.message.c_str());
+    return false;
+  }
+  if (s.world->add_profile(Profile{}, &s.prof) != Status::Ok) return false;
+  s.world->update();
+  vd::NavWorld& nav = *st.walker;
+  for (const vd::NavChunk* ch : nav.grid().ordered_chunks()) {
+    if (ch->uniform) continue;
+    for (int i = 0; i < vd::kChunkCells; ++i) {
+      const std::uint32_t isl = nav.islands().component_at(ch, i);
+      if (isl && nav.islands().size_of(isl) >= 500) s.pool.push_back(vd::cell_of(ch, i));
+    }
+  }
+  if (s.pool.empty()) return false;
+  vd::SplitMix64 rng{seed};
+  for (int i = 0; i < n_agents; ++i) {
+    const vd::Cell c = s.pool[rng.below(static_cast<std::uint32_t>(s.pool.size()))];
+    double feet = 0;
+    (void)s.world->standing_height(s.prof, CellPos{c.x, c.y, c.z}, &feet);
+    AgentId id;
+    if (s.world->add_agent(AgentDef{s.prof, Vec3{c.x + 0.5, feet, c.z + 0.5}}, &id) == Status::Ok)
+      s.agents.push_back(id);
+  }
+  return true;
+}
+
+/// A goal on the agent's own island within 48 cells when there is one.
+void new_goal(Setup& s, vd::SplitMix64& rng, AgentId id) {
+  vd::WorldState& st = s.world->internal();
+  vd::NavWorld& nav = *st.walker;
+  const vd::AgentRecord* a = st.agents.get(vd::AgentSlot{id.index, id.generation});
+  if (!a) return;
+  const std::uint32_t isl = nav.islands().component(nav.grid(), a->last_cell);
+  for (int k = 0; k < 64; ++k) {
+    const vd::Cell g = s.pool[rng.below(static_cast<std::uint32_t>(s.pool.size()))];
+    if (std::abs(g.x - a->last_cell.x) > 48 || std::abs(g.z - a->last_cell.z) > 48) continue;
+    if (nav.islands().component(nav.grid(), g) != isl) continue;
+    (void)s.world->set_agent_goal(id, CellPos{g.x, g.y, g.z});
+    return;
+  }
+}
+
+/// One edit on a corridor cell ahead of a random moving agent; returns false when none fits.
+bool corridor_edit(Setup& s, vd::SplitMix64& rng, bool block, std::uint16_t stone, std::uint16_t air,
+                   vd::Cell* where) {
+  vd::WorldState& st = s.world->internal();
+  for (int tries = 0; tries < 16; ++tries) {
+    const AgentId id = s.agents[rng.below(static_cast<std::uint32_t>(s.agents.size()))];
+    const vd::AgentRecord* a = st.agents.get(vd::AgentSlot{id.index, id.generation});
+    if (!a || a->mode != vd::AgentMode::Moving || a->corridor.cells.size() < a->cell_index + 4) continue;
+    const std::size_t ahead = a->cell_index + 2 +
+                              rng.below(static_cast<std::uint32_t>(a->corridor.cells.size() - a->cell_index - 2));
+    const vd::Cell c = a->corridor.cells[ahead];
+    const vd::Cell e = block ? c : vd::Cell{c.x, c.y - 1, c.z};
+    if (s.world->set_block(CellPos{e.x, e.y, e.z}, block ? stone : air) != Status::Ok) continue;
+    *where = e;
+    return true;
+  }
+  return false;
+}
+
+void keep_busy(Setup& s, vd::SplitMix64& rng) {
+  for (const AgentId id : s.agents) {
+    AgentState as;
+    if (s.world->agent_state(id, &as) != Status::Ok) continue;
+    if (as.mode != AgentMode::Moving && as.mode != AgentMode::Planning) new_goal(s, rng, id);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int n_agents = 200, ticks = 1200;
+  std::uint64_t seed = 1;
+  std::vector<double> rates = {0, 10, 50, 200};
+  std::string json_path;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
+    if (a == "--agents") n_agents = std::stoi(next());
+    else if (a == "--ticks") ticks = std::stoi(next());
+    else if (a == "--seed") seed = std::stoull(next());
+    else if (a == "--json") json_path = next();
+    else if (a == "--rates") {
+      rates.clear();
+      const std::string l = next();
+      for (std::size_t p = 0; p < l.size();) {
+        const std::size_t q = l.find(',', p);
+        rates.push_back(std::stod(l.substr(p, q == std::string::npos ? std::string::npos : q - p)));
+        p = q == std::string::npos ? l.size() : q + 1;
+      }
+    } else {
+      std::fprintf(stderr, "usage: edit_bench [--agents N] [--ticks T] [--seed S] [--rates a,b] [--json FILE]\n");
+      return 2;
+    }
+  }
+
+  // Part 1: per-edit costs, one edit per tick.
+  Setup s;
+  if (!setup(s, n_agents, seed)) return 1;
+  vd::WorldState& st = s.world->internal();
+  vd::NavWorld& nav = *st.walker;
+  std::uint16_t stone = 0, air = 0;
+  (void)s.world->block_value("stone", &stone);
+  (void)s.world->block_value("air", &air);
+  vd::SplitMix64 rng{seed * 7919 + 3};
+  keep_busy(s, rng);
+  for (int t = 0; t < 60; ++t) (void)s.world->tick(0.05);  // agents under way
+  std::vector<double> layers, agents, total, chunk, islands;
+  const vd::IslandStats is0 = nav.islands().stats();
+  int edits = 0;
+  for (int t = 0; t < ticks; ++t) {
+    keep_busy(s, rng);
+    vd::Cell e;
+    const bool edited = corridor_edit(s, rng, t % 2 == 0, stone, air, &e);
+    (void)s.world->tick(0.05);
+    if (!edited) continue;
+    ++edits;
+    const double l = nav.stats().last_maintenance_ms * 1000.0, g = st.agents.last_edit_check_us();
+    layers.push_back(l);
+    agents.push_back(g);
+    total.push_back(l + g);
+    if (edits % 25 == 0) {
+      const vd::ChunkPos p = vd::chunk_of(e);
+      auto t0 = Clock::now();
+      nav.grid().classify_chunk(st.space, p);
+      for (int dy = -1; dy <= 1; ++dy)
+        for (int dz = -1; dz <= 1; ++dz)
+          for (int dx = -1; dx <= 1; ++dx) nav.grid().rebuild_moves({p.x + dx, p.y + dy, p.z + dz});
+      chunk.push_back(us_since(t0));
+      t0 = Clock::now();
+      nav.islands().rebuild(nav.grid());
+      islands.push_back(us_since(t0));
+    }
+  }
+  const vd::IslandStats is1 = nav.islands().stats();
+  std::printf("## Per-edit maintenance (%d agents walking, %d edits on corridor cells, one per tick)\n\n", n_agents,
+              edits);
+  std::printf("| cost per edit | median (us) | p90 (us) | p99 (us) | max (us) |\n|---|---:|---:|---:|---:|\n");
+  auto row = [](const char* name, const std::vector<double>& v) {
+    std::printf("| %s | %.1f | %.1f | %.1f | %.1f |\n", name, pct(v, 0.5), pct(v, 0.9), pct(v, 0.99),
+                v.empty() ? 0.0 : *std::max_element(v.begin(), v.end()));
+  };
+  row("layers 0-2 + islands (incremental)", layers);
+  row("agents: corridor checks and repair", agents);
+  row("**total**", total);
+  row("rebuild the edited chunk (layer 0 + moves of 27 chunks)", chunk);
+  row("recompute every island of the region", islands);
+  std::printf("\nislands: %llu deltas, %llu merges, %llu split proofs, %llu fallbacks to a full recomputation\n\n",
+              static_cast<unsigned long long>(is1.deltas - is0.deltas),
+              static_cast<unsigned long long>(is1.merges - is0.merges),
+              static_cast<unsigned long long>(is1.split_checks - is0.split_checks),
+              static_cast<unsigned long long>(is1.fallbacks - is0.fallbacks));
+
+  // Part 2: tick time against the edit rate (fresh world per rate, same seed).
+  std::printf("## Tick time against the edit rate (%d agents, %d ticks at 20 Hz)\n\n", n_agents, ticks);
+  std::printf("| edits/s | edits | mean tick (ms) | p99 tick (ms) | arrivals | replans |\n|---:|---:|---:|---:|---:|---:|\n");
+  for (const double rate : rates) {
+    Setup r;
+    if (!setup(r, n_agents, seed)) return 1;
+    vd::SplitMix64 rr{seed * 7919 + 3};
+    keep_busy(r, rr);
+    std::vector<double> tick_ms;
+    double owed = 0;
+    int done = 0;
+    for (int t = 0; t < ticks; ++t) {
+      keep_busy(r, rr);
+      owed += rate * 0.05;
+      while (owed >= 1) {
+        owed -= 1;
+        vd::Cell e;
+        done += corridor_edit(r, rr, done % 2 == 0, stone, air, &e);
+      }
+      const auto t0 = Clock::now();
+      (void)r.world->tick(0.05);
+      tick_ms.push_back(us_since(t0) / 1000.0);
+    }
+    std::uint64_t arrivals = 0, replans = 0;
+    for (const AgentId id : r.agents) {
+      AgentState as;
+      if (r.world->agent_state(id, &as) != Status::Ok) continue;
+      arrivals += as.arrivals;
+      replans += as.replans;
+    }
+    double mean = 0;
+    for (double v : tick_ms) mean += v;
+    mean /= double(tick_ms.size());
+    std::printf("| %.0f | %d | %.2f | %.2f | %llu | %llu |\n", rate, done, mean, pct(tick_ms, 0.99),
+                static_cast<unsigned long long>(arrivals), static_cast<unsigned long long>(replans));
+  }
+  return 0;
+}
