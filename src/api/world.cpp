@@ -333,6 +333,7 @@ Status World::agent_state(AgentId id, AgentState* out) const {
   s.next_waypoint = static_cast<std::uint32_t>(a->next);
   s.arrivals = a->arrivals;
   s.replans = a->replans;
+  s.repairs = a->repairs;
   s.requests = a->requests;
   s.failure = static_cast<PathFailure>(a->fail);
   *out = s;

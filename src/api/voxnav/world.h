@@ -112,9 +112,13 @@ struct AgentState {
   Vec3 feet;
   Vec3 velocity;
   bool on_ground = false;
-  std::uint32_t corridor_epoch = 0;  ///< changes when the corridor is installed or replaced
+  /// Changes when the waypoints ahead change: a corridor installed, spliced around an edit,
+  /// pulled again differently, or the agent teleported.
+  std::uint32_t corridor_epoch = 0;
   std::uint32_t next_waypoint = 0;
-  std::uint32_t arrivals = 0, replans = 0, requests = 0;
+  /// Goals reached; searches from scratch after the corridor broke or progress stalled; local
+  /// repairs (a detour spliced in from a short search around an edit); path requests made.
+  std::uint32_t arrivals = 0, replans = 0, repairs = 0, requests = 0;
   PathFailure failure = PathFailure::None;
 };
 

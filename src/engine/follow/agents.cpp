@@ -53,6 +53,7 @@ bool AgentSystem::remove(NavWorld& nav, AgentSlot id) {
   AgentRecord* a = get(id);
   if (!a) return false;
   if (a->request.generation) (void)nav.release(a->request);
+  index_.clear(id.index);
   a->alive = false;
   if (++a->generation == 0) a->generation = 1;
   free_.push_back(id.index);
@@ -79,6 +80,7 @@ bool AgentSystem::teleport(AgentSlot id, const MotionVec3& feet) {
   a->body.position = feet;
   a->corridor.epoch = ++corridor_epoch_;
   if (a->mode == AgentMode::Moving) a->mode = AgentMode::Planning, a->next = 0;
+  reindex(*a);
   return true;
 }
 
@@ -111,6 +113,18 @@ void AgentSystem::plan(NavWorld& nav, AgentRecord& a) {
   a.request = nav.request(spec);
   ++a.requests;
   a.mode = AgentMode::Planning;
+  reindex(a);
+}
+
+void AgentSystem::reindex(AgentRecord& a) {
+  const std::uint32_t idx = index_of(a);
+  if (a.mode == AgentMode::Moving) {
+    index_.set(idx, a.corridor, a.cell_index);
+  } else if (a.mode == AgentMode::Stuck) {
+    index_.set_cell(idx, a.last_cell);
+  } else {
+    index_.clear(idx);
+  }
 }
 
 void AgentSystem::install(NavWorld& nav, AgentRecord& a) {
@@ -123,6 +137,7 @@ void AgentSystem::install(NavWorld& nav, AgentRecord& a) {
     a.reason = std::string("request failed: ") + fail_reason_name(why);
     (void)nav.release(a.request);
     a.request = Handle{};
+    reindex(a);
     return;
   }
   const RequestSlot* s = nav.slot(a.request);
@@ -141,6 +156,8 @@ void AgentSystem::install(NavWorld& nav, AgentRecord& a) {
   a.best_dist = 1e30;
   a.ticks_without_progress = 0;
   a.mode = AgentMode::Moving;
+  a.reason.clear();
+  reindex(a);
 }
 
 namespace {
@@ -184,48 +201,175 @@ bool segment_broken(const NavGrid& grid, const std::vector<Change>& changes, con
 
 void AgentSystem::step(NavWorld& nav, const Space& space, double dt) {
   const std::vector<Change>& changes = nav.unconsumed_changes();
-  // Wall time of the edit handling below (statistics only: never part of a decision).
-  const auto t_edits = std::chrono::steady_clock::now();
-  double follow_us = 0;
-  for (AgentRecord& a : agents_) {
-    if (!a.alive) continue;
-    if (a.mode == AgentMode::Planning) install(nav, a);
-    if (a.mode == AgentMode::Moving && !changes.empty()) {
-      if (boxes_touch_path(changes, a.corridor.cells, a.cell_index) &&
-          !path_still_valid(nav.grid(), a.corridor.cells, a.corridor.kinds, a.cell_index)) {
-        ++a.replans;
-        plan(nav, a);
-      } else if (segment_broken(nav.grid(), changes, a.corridor, a.next)) {
-        // The path's cells still connect, but a straight stretch now clips the edit: pull the
-        // corridor again from the path cells ahead.
-        const std::vector<Cell> cells(a.corridor.cells.begin() + static_cast<std::ptrdiff_t>(a.cell_index),
-                                      a.corridor.cells.end());
-        std::vector<EdgeKind> kinds(a.corridor.kinds.begin() + static_cast<std::ptrdiff_t>(a.cell_index),
-                                    a.corridor.kinds.end());
-        if (!kinds.empty()) kinds[0] = EdgeKind::Start;
-        a.corridor.cells = cells;
-        a.corridor.kinds = kinds;
-        string_pull(nav.grid(), a.corridor.cells, a.corridor.kinds, a.corridor.points);
-        a.cell_index = 0;
-        a.next = a.corridor.points.size() > 1 ? 1 : 0;
-        a.best_dist = 1e30;
-        a.ticks_without_progress = 0;
-        a.corridor.epoch = ++corridor_epoch_;
+  // 1. Edits: only the agents whose corridors (or, when Stuck, whose cells) lie in a brick near a
+  //    change are looked at, in index order. The wall time is statistics only.
+  if (!changes.empty()) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const int max_drop = nav.grid().envelope().max_drop;
+    touched_.clear();
+    bool everyone = false;
+    for (const Change& ch : changes) {
+      // A cell's moves read cells one column around it, one up and max_drop + 4 down (the
+      // dependency box of the edit below it); a straight segment is checked one cell wide.
+      const Cell mn{ch.min.x - 2, ch.min.y - 2, ch.min.z - 2};
+      const Cell mx{ch.max.x + 2, ch.max.y + max_drop + 5, ch.max.z + 2};
+      const std::int64_t bricks = std::int64_t((mx.x >> 2) - (mn.x >> 2) + 1) * ((mx.y >> 2) - (mn.y >> 2) + 1) *
+                                  ((mx.z >> 2) - (mn.z >> 2) + 1);
+      if (bricks > 4096) {
+        everyone = true;
+        break;
+      }
+      index_.query(mn, mx, touched_);
+    }
+    if (everyone) {
+      touched_.clear();
+      for (std::uint32_t i = 0; i < agents_.size(); ++i) touched_.push_back(i);
+    }
+    std::sort(touched_.begin(), touched_.end());
+    touched_.erase(std::unique(touched_.begin(), touched_.end()), touched_.end());
+    for (std::uint32_t i : touched_) {
+      AgentRecord& a = agents_[i];
+      if (!a.alive) continue;
+      if (a.mode == AgentMode::Moving) {
+        on_change(nav, a, changes);
+      } else if (a.mode == AgentMode::Stuck) {
+        a.blocked_ticks = kBlockedRetryTicks;  // the world changed around it: try again now
       }
     }
-    if (changes.empty()) {
-      follow(nav, space, a, dt);
-    } else {
-      const auto t0 = std::chrono::steady_clock::now();
-      follow(nav, space, a, dt);
-      follow_us += std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
-    }
+    last_edit_check_us_ =
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+  } else {
+    last_edit_check_us_ = 0;
   }
-  last_edit_check_us_ =
-      changes.empty() ? 0.0
-                      : std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t_edits).count() -
-                            follow_us;
+  // 2. Requests, following, the stuck watch and retries of blocked agents.
+  for (AgentRecord& a : agents_) {
+    if (!a.alive) continue;
+    if (a.mode == AgentMode::Stuck && a.has_goal && ++a.blocked_ticks >= kBlockedRetryTicks) {
+      a.blocked_ticks = 0;
+      a.replans_in_row = 0;
+      ++a.replans;
+      plan(nav, a);
+    }
+    if (a.mode == AgentMode::Planning) install(nav, a);
+    follow(nav, space, a, dt);
+  }
   nav.consume_changes();
+}
+
+void AgentSystem::on_change(NavWorld& nav, AgentRecord& a, const std::vector<Change>& changes) {
+  if (boxes_touch_path(changes, a.corridor.cells, a.cell_index) &&
+      !path_still_valid(nav.grid(), a.corridor.cells, a.corridor.kinds, a.cell_index)) {
+    if (repair(nav, a, changes)) {
+      ++a.repairs;
+      return;
+    }
+    // No short detour: plan from scratch (a reachability No fails the request at once).
+    ++a.replans;
+    plan(nav, a);
+  } else if (segment_broken(nav.grid(), changes, a.corridor, a.next)) {
+    // The path's cells still connect, but a straight stretch now clips the edit.
+    repull(nav, a);
+  }
+}
+
+namespace {
+bool step_valid(const NavGrid& grid, const Cell& a, const Cell& b, EdgeKind kind) {
+  NavChunk* ch = grid.chunk(chunk_of(a));
+  if (!ch) return false;
+  bool ok = false;
+  for_each_move(ch, index_in_chunk(a), a, [&](NavChunk*, int, const Cell& t, int, int code) {
+    if (t == b && kMoveCodes[code].kind == kind) ok = true;
+  });
+  return ok;
+}
+
+bool near_change(const std::vector<Change>& changes, const Cell& c) {
+  for (const Change& ch : changes)
+    if (c.x >= ch.min.x - 2 && c.x <= ch.max.x + 2 && c.z >= ch.min.z - 2 && c.z <= ch.max.z + 2 &&
+        c.y >= ch.min.y - 5 && c.y <= ch.max.y + 8)
+      return true;
+  return false;
+}
+}  // namespace
+
+bool AgentSystem::repair(NavWorld& nav, AgentRecord& a, const std::vector<Change>& changes) {
+  const NavGrid& grid = nav.grid();
+  std::vector<Cell>& cells = a.corridor.cells;
+  std::vector<EdgeKind>& kinds = a.corridor.kinds;
+  const std::size_t n = cells.size();
+  // The broken stretch [first, last]: steps from cells[first] ... into cells[last + 1] fail.
+  std::size_t first = n, last = n;
+  for (std::size_t i = a.cell_index; i + 1 < n; ++i)
+    if (!step_valid(grid, cells[i], cells[i + 1], kinds[i + 1])) {
+      if (first == n) first = i;
+      last = i;
+    }
+  if (first == n) return true;  // nothing broken after all
+  // Start: the last standable path cell at or before the break, at or after the agent's.
+  std::size_t s = first;
+  while (s > a.cell_index && !grid.standable(cells[s])) --s;
+  const Cell start = grid.standable(cells[s]) ? cells[s] : current_cell(grid, a);
+  // Resume: the first cell past the break that lies clear of every change (the rest of the path
+  // from there is valid: `last` is the last broken step).
+  std::size_t j = last + 1;
+  while (j + 1 < n && near_change(changes, cells[j])) ++j;
+  if (!grid.standable(cells[j])) return false;
+  RequestSpec spec;
+  spec.start = start;
+  spec.goal = cells[j];
+  spec.max_nodes = kRepairNodes;
+  spec.costs = motions_[a.motion].costs;
+  const SearchResult r = nav.search_now(spec);
+  if (r.outcome != SearchOutcome::Found || r.cells.empty()) return false;
+  // Splice: the path ahead up to the start, the detour, the path after the resume cell.
+  std::vector<Cell> nc(cells.begin() + static_cast<std::ptrdiff_t>(a.cell_index),
+                       cells.begin() + static_cast<std::ptrdiff_t>(s));
+  std::vector<EdgeKind> nk(kinds.begin() + static_cast<std::ptrdiff_t>(a.cell_index),
+                           kinds.begin() + static_cast<std::ptrdiff_t>(s));
+  const bool from_path = start == cells[s];
+  nc.insert(nc.end(), r.cells.begin(), r.cells.end());
+  nk.push_back(from_path ? kinds[s] : EdgeKind::Start);
+  nk.insert(nk.end(), r.kinds.begin() + 1, r.kinds.end());
+  nc.insert(nc.end(), cells.begin() + static_cast<std::ptrdiff_t>(j + 1), cells.end());
+  nk.insert(nk.end(), kinds.begin() + static_cast<std::ptrdiff_t>(j + 1), kinds.end());
+  if (!nk.empty()) nk[0] = EdgeKind::Start;
+  cells.swap(nc);
+  kinds.swap(nk);
+  a.cell_index = 0;
+  string_pull(grid, cells, kinds, a.corridor.points);
+  a.corridor.epoch = ++corridor_epoch_;
+  a.next = a.corridor.points.size() > 1 ? 1 : 0;
+  a.best_dist = 1e30;
+  a.ticks_without_progress = 0;
+  reindex(a);
+  return true;
+}
+
+void AgentSystem::repull(NavWorld& nav, AgentRecord& a) {
+  const std::vector<Cell> cells(a.corridor.cells.begin() + static_cast<std::ptrdiff_t>(a.cell_index),
+                                a.corridor.cells.end());
+  std::vector<EdgeKind> kinds(a.corridor.kinds.begin() + static_cast<std::ptrdiff_t>(a.cell_index),
+                              a.corridor.kinds.end());
+  if (!kinds.empty()) kinds[0] = EdgeKind::Start;
+  std::vector<Waypoint> points;
+  string_pull(nav.grid(), cells, kinds, points);
+  // Waypoints ahead of the agent before and after (the first new point is where it stands).
+  bool same = a.next < a.corridor.points.size() && points.size() >= 1 &&
+              points.size() - 1 == a.corridor.points.size() - a.next;
+  for (std::size_t k = 1; same && k < points.size(); ++k) {
+    const Waypoint& p = points[k];
+    const Waypoint& q = a.corridor.points[a.next + k - 1];
+    same = p.cell == q.cell && p.kind == q.kind;
+  }
+  a.corridor.cells = cells;
+  a.corridor.kinds = kinds;
+  a.corridor.points.swap(points);
+  a.cell_index = 0;
+  a.next = a.corridor.points.size() > 1 ? 1 : 0;
+  a.best_dist = 1e30;
+  a.ticks_without_progress = 0;
+  if (!same) a.corridor.epoch = ++corridor_epoch_;
+  reindex(a);
 }
 
 void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, double dt) {
@@ -251,6 +395,7 @@ void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, doub
           a.mode = AgentMode::Arrived;
           ++a.arrivals;
           a.replans_in_row = 0;
+          reindex(a);
           break;
         }
         ++a.next;
@@ -274,14 +419,28 @@ void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, doub
         a.best_dist = d;
         a.ticks_without_progress = 0;
       } else if (++a.ticks_without_progress > kStuckTicks) {
-        if (a.body.on_ground && a.last_hit_wall) in.jump = true;
-        if (a.ticks_without_progress > kStuckTicks + 10) {
+        // Recovery, in phases of 10 ticks: jump at a wall, back off, sidestep (left or right by
+        // the replan count), then plan again from where the body is; after kMaxReplansInRow
+        // rounds without reaching a waypoint the agent is Stuck (it retries later, see step()).
+        const int phase = (a.ticks_without_progress - kStuckTicks - 1) / 10;
+        if (phase == 0 && a.body.on_ground && a.last_hit_wall) in.jump = true;
+        if (d > 1e-9 && phase == 1) {
+          in.move_x = -dx / d * m.walk_speed * 0.5;
+          in.move_z = -dz / d * m.walk_speed * 0.5;
+        } else if (d > 1e-9 && phase == 2) {
+          const double side = (a.replans_in_row % 2) ? 1.0 : -1.0;
+          in.move_x = -dz / d * m.walk_speed * 0.5 * side;
+          in.move_z = dx / d * m.walk_speed * 0.5 * side;
+        }
+        if (phase >= 3) {
           if (++a.replans_in_row > kMaxReplansInRow) {
             a.mode = AgentMode::Stuck;
+            a.blocked_ticks = 0;
             const Cell c = current_cell(nav.grid(), a);
             a.reason = "no progress toward waypoint " + std::to_string(a.next) + " at cell (" +
                        std::to_string(c.x) + "," + std::to_string(c.y) + "," + std::to_string(c.z) +
                        ") after " + std::to_string(kMaxReplansInRow) + " replans";
+            reindex(a);
           } else {
             ++a.replans;
             plan(nav, a);

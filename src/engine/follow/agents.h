@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/follow/corridor_index.h"
 #include "engine/integrate/integrate.h"
 #include "engine/nav/nav_world.h"
 
@@ -40,12 +41,14 @@ struct AgentRecord {
   double best_dist = 1e30;
   int ticks_without_progress = 0;
   int replans_in_row = 0;
+  int blocked_ticks = 0;       ///< ticks spent Stuck (a retry comes every kBlockedRetryTicks)
   bool last_hit_wall = false;
   std::string reason;  ///< why the agent is Failed or Stuck
   FailReason fail = FailReason::None;
   // counters
   std::uint32_t arrivals = 0;
   std::uint32_t replans = 0;
+  std::uint32_t repairs = 0;   ///< corridors spliced locally around an edit
   std::uint32_t requests = 0;
 };
 
@@ -60,6 +63,10 @@ class AgentSystem {
   /// (without reaching a waypoint) before the agent is reported Stuck.
   static constexpr int kStuckTicks = 40;
   static constexpr int kMaxReplansInRow = 3;
+  /// A Stuck agent plans again after this many ticks, or at once when an edit lands near it.
+  static constexpr int kBlockedRetryTicks = 100;
+  /// Node budget of the short search that splices a detour into a corridor broken by an edit.
+  static constexpr std::uint32_t kRepairNodes = 2048;
   /// Wall time (microseconds) the last step() spent checking and repairing corridors against
   /// the changes it consumed (0 when there were none). Statistics only.
   double last_edit_check_us() const { return last_edit_check_us_; }
@@ -86,11 +93,24 @@ class AgentSystem {
 
   std::size_t capacity() const { return agents_.size(); }
   const AgentRecord& at(std::size_t i) const { return agents_[i]; }
+  const CorridorIndex& corridor_index() const { return index_; }
 
  private:
   void plan(NavWorld& nav, AgentRecord& a);
   void install(NavWorld& nav, AgentRecord& a);
   void follow(NavWorld& nav, const Space& space, AgentRecord& a, double dt);
+  /// Checks one agent's corridor against the changes: splice, re-pull or replan.
+  void on_change(NavWorld& nav, AgentRecord& a, const std::vector<Change>& changes);
+  /// Splices a detour from a short search around the broken part of the corridor ahead.
+  bool repair(NavWorld& nav, AgentRecord& a, const std::vector<Change>& changes);
+  /// Pulls the corridor again from the path cells ahead; bumps the epoch only when the
+  /// waypoints ahead changed.
+  void repull(NavWorld& nav, AgentRecord& a);
+  void set_mode(AgentRecord& a, AgentMode m);
+  void reindex(AgentRecord& a);
+  std::uint32_t index_of(const AgentRecord& a) const {
+    return static_cast<std::uint32_t>(&a - agents_.data());
+  }
   Cell current_cell(const NavGrid& grid, AgentRecord& a) const;
 
   std::vector<AgentRecord> agents_;
@@ -98,6 +118,8 @@ class AgentSystem {
   std::vector<AgentMotion> motions_;
   std::uint32_t corridor_epoch_ = 0;
   double last_edit_check_us_ = 0;
+  CorridorIndex index_;
+  std::vector<std::uint32_t> touched_;
 };
 
 }  // namespace voxnav::detail
