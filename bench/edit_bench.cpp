@@ -174,14 +174,31 @@ int main(int argc, char** argv) {
   std::vector<double> layers, agents, total, chunk, islands;
   const vd::IslandStats is0 = nav.islands().stats();
   int edits = 0;
+  struct Slow {
+    double us;
+    vd::Cell at;
+    bool block;
+    vd::IslandStats d;
+  };
+  std::vector<Slow> slow;
   for (int t = 0; t < ticks; ++t) {
     keep_busy(s, rng);
     vd::Cell e;
+    const vd::IslandStats before = nav.islands().stats();
     const bool edited = corridor_edit(s, rng, t % 2 == 0, stone, air, &e);
     (void)s.world->tick(0.05);
     if (!edited) continue;
     ++edits;
     const double l = nav.stats().last_maintenance_ms * 1000.0, g = st.agents.last_edit_check_us();
+    {
+      const vd::IslandStats& now = nav.islands().stats();
+      vd::IslandStats d;
+      d.merges = now.merges - before.merges;
+      d.split_checks = now.split_checks - before.split_checks;
+      d.local_splits = now.local_splits - before.local_splits;
+      d.fallbacks = now.fallbacks - before.fallbacks;
+      slow.push_back({l, e, t % 2 == 0, d});
+    }
     layers.push_back(l);
     agents.push_back(g);
     total.push_back(l + g);
@@ -216,6 +233,17 @@ int main(int argc, char** argv) {
               static_cast<unsigned long long>(is1.merges - is0.merges),
               static_cast<unsigned long long>(is1.split_checks - is0.split_checks),
               static_cast<unsigned long long>(is1.fallbacks - is0.fallbacks));
+
+  std::sort(slow.begin(), slow.end(), [](const Slow& a, const Slow& b) { return a.us > b.us; });
+  std::printf("slowest edits (layers + islands):\n");
+  for (std::size_t k = 0; k < slow.size() && k < 12; ++k)
+    std::printf("  %8.1f us  %s at (%d,%d,%d): %llu merges, %llu split proofs, %llu local splits, %llu fallbacks\n",
+                slow[k].us, slow[k].block ? "block" : "dig", slow[k].at.x, slow[k].at.y, slow[k].at.z,
+                static_cast<unsigned long long>(slow[k].d.merges),
+                static_cast<unsigned long long>(slow[k].d.split_checks),
+                static_cast<unsigned long long>(slow[k].d.local_splits),
+                static_cast<unsigned long long>(slow[k].d.fallbacks));
+  std::printf("\n");
 
   // Part 2: tick time against the edit rate (fresh world per rate, same seed).
   std::printf("## Tick time against the edit rate (%d agents, %d ticks at 20 Hz)\n\n", n_agents, ticks);

@@ -106,10 +106,13 @@ void Islands::rebuild(NavGrid& grid) {
         pairs.push_back((std::uint64_t(comp[v]) << 32) | comp[edges[e]]);
   std::sort(pairs.begin(), pairs.end());
   out_.assign(ncomp, {});
+  in_.assign(ncomp, {});
   for (std::size_t k = 0; k < pairs.size();) {
     std::size_t e = k;
     while (e < pairs.size() && pairs[e] == pairs[k]) ++e;
-    out_[pairs[k] >> 32].push_back({static_cast<std::uint32_t>(pairs[k]), static_cast<std::uint32_t>(e - k)});
+    const auto a = static_cast<std::uint32_t>(pairs[k] >> 32), b = static_cast<std::uint32_t>(pairs[k]);
+    out_[a].push_back({b, static_cast<std::uint32_t>(e - k)});  // sorted: pairs are
+    in_[b].push_back(a);                                         // sorted by (a, b)
     k = e;
   }
   live_ = ncomp;
@@ -126,40 +129,49 @@ std::uint32_t Islands::new_label() {
   parent_.push_back(l);
   size_.push_back(0);
   out_.emplace_back();
+  in_.emplace_back();
   reach_cache_.emplace_back();
   return l;
 }
 
-bool Islands::dag_inc(std::uint32_t ra, std::uint32_t rb) {
-  bool present = false;
-  DagEdge* slot = nullptr;
-  for (DagEdge& e : out_[ra]) {
-    if (find(e.to) != rb) continue;
-    if (e.count) present = true;
-    if (!slot) slot = &e;
+namespace {
+auto edge_at(std::vector<Islands::DagEdge>& v, std::uint32_t to) {
+  return std::lower_bound(v.begin(), v.end(), to, [](const Islands::DagEdge& e, std::uint32_t t) { return e.to < t; });
+}
+void set_insert(std::vector<std::uint32_t>& v, std::uint32_t x) {
+  auto it = std::lower_bound(v.begin(), v.end(), x);
+  if (it == v.end() || *it != x) v.insert(it, x);
+}
+void set_erase(std::vector<std::uint32_t>& v, std::uint32_t x) {
+  auto it = std::lower_bound(v.begin(), v.end(), x);
+  if (it != v.end() && *it == x) v.erase(it);
+}
+}  // namespace
+
+bool Islands::dag_add(std::uint32_t ra, std::uint32_t rb, std::uint32_t count) {
+  std::vector<DagEdge>& out = out_[ra];
+  auto it = edge_at(out, rb);
+  if (it != out.end() && it->to == rb) {
+    it->count += count;
+    return false;
   }
-  if (slot) {
-    ++slot->count;
-  } else {
-    out_[ra].push_back({rb, 1});
-  }
-  return !present;
+  out.insert(it, DagEdge{rb, count});
+  set_insert(in_[rb], ra);
+  return true;
 }
 
+bool Islands::dag_inc(std::uint32_t ra, std::uint32_t rb) { return dag_add(ra, rb, 1); }
+
 bool Islands::dag_dec(std::uint32_t ra, std::uint32_t rb) {
-  std::uint32_t left = 0;
-  bool done = false;
-  for (DagEdge& e : out_[ra]) {
-    if (find(e.to) != rb) continue;
-    if (!done && e.count) {
-      --e.count;
-      done = true;
-    }
-    left += e.count;
-  }
+  std::vector<DagEdge>& out = out_[ra];
+  auto it = edge_at(out, rb);
   // A missing edge would mean the DAG counts drifted from the move words (an internal bug);
   // report a change so callers stay conservative.
-  return !done || left == 0;
+  if (it == out.end() || it->to != rb) return true;
+  if (--it->count) return false;
+  out.erase(it);
+  set_erase(in_[rb], ra);
+  return true;
 }
 
 bool Islands::merge_cycle(std::uint32_t from, std::uint32_t to) {
@@ -216,29 +228,52 @@ bool Islands::merge_cycle(std::uint32_t from, std::uint32_t to) {
   std::uint32_t root = members[0];
   for (std::uint32_t x : members)
     if (size_[x] > size_[root] || (size_[x] == size_[root] && x < root)) root = x;
-  std::vector<DagEdge> edges = std::move(out_[root]);
+  std::sort(members.begin(), members.end());
+  auto member = [&](std::uint32_t x) { return std::binary_search(members.begin(), members.end(), x); };
+  // Edges between members vanish; edges of members to and from other islands move to `root`.
+  {
+    std::vector<DagEdge>& ro = out_[root];
+    std::size_t kept = 0;
+    for (const DagEdge& e : ro) {
+      if (member(e.to)) continue;  // (the members' in_ lists are dropped below)
+      ro[kept++] = e;
+    }
+    ro.resize(kept);
+  }
+  for (std::uint32_t x : members) {
+    if (x == root) continue;
+    std::vector<DagEdge> out = std::move(out_[x]);
+    out_[x].clear();
+    for (const DagEdge& e : out) {
+      set_erase(in_[e.to], x);
+      if (!member(e.to)) dag_add(root, e.to, e.count);
+    }
+  }
+  {
+    std::vector<std::uint32_t>& ri = in_[root];
+    ri.erase(std::remove_if(ri.begin(), ri.end(), member), ri.end());
+  }
+  for (std::uint32_t x : members) {
+    if (x == root) continue;
+    const std::vector<std::uint32_t> in = std::move(in_[x]);
+    in_[x].clear();
+    for (std::uint32_t src : in) {
+      if (member(src)) continue;  // already dropped above
+      std::vector<DagEdge>& so = out_[src];
+      auto it = edge_at(so, x);
+      if (it == so.end() || it->to != x) continue;
+      const std::uint32_t c = it->count;
+      so.erase(it);
+      dag_add(src, root, c);
+    }
+  }
   for (std::uint32_t x : members) {
     if (x == root) continue;
     parent_[x] = root;
     size_[root] += size_[x];
     size_[x] = 0;
-    edges.insert(edges.end(), out_[x].begin(), out_[x].end());
-    std::vector<DagEdge>().swap(out_[x]);
     --live_;
   }
-  // Normalise: resolve targets, drop edges inside the merged island, add up duplicates.
-  for (DagEdge& e : edges) e.to = find(e.to);
-  std::sort(edges.begin(), edges.end(), [](const DagEdge& a, const DagEdge& b) { return a.to < b.to; });
-  std::vector<DagEdge> merged;
-  for (const DagEdge& e : edges) {
-    if (e.to == root || !e.count) continue;
-    if (!merged.empty() && merged.back().to == e.to) {
-      merged.back().count += e.count;
-    } else {
-      merged.push_back(e);
-    }
-  }
-  out_[root] = std::move(merged);
   ++stats_.merges;
   return true;
 }
@@ -292,24 +327,25 @@ bool Islands::is_added(const Cell& from, const Cell& to) const {
 
 template <class F>
 void Islands::for_each_h_move(const NavGrid& grid, const Cell& c, std::uint32_t root, bool backward, F&& f) {
-  auto in_island = [&](const Cell& x) {
-    const std::uint32_t l = label_of(grid, x);
+  auto in_island = [&](const NavChunk* ch, int i) {
+    const std::uint32_t l = ch->scc ? ch->scc[i] : 0u;
     return l && find(l - 1) == root;
   };
+  const bool any_added = !added_from_.empty();
   if (backward) {
-    for_each_move_into(grid, c, [&](const Cell& src) {
-      if (in_island(src) && !is_added(src, c)) f(src);
+    for_each_move_into(grid, c, [&](NavChunk* sc, int si, const Cell& src) {
+      if (in_island(sc, si) && !(any_added && is_added(src, c))) f(src);
     });
   } else {
     NavChunk* ch = grid.chunk(chunk_of(c));
-    for_each_move(ch, index_in_chunk(c), c, [&](NavChunk*, int, const Cell& t, int, int) {
-      if (in_island(t) && !is_added(c, t)) f(t);
+    for_each_move(ch, index_in_chunk(c), c, [&](NavChunk* tc, int ti, const Cell& t, int, int) {
+      if (in_island(tc, ti) && !(any_added && is_added(c, t))) f(t);
     });
   }
 }
 
 Islands::Search Islands::search(const NavGrid& grid, const Cell& from, std::uint32_t root, bool backward,
-                                const std::vector<Cell>& targets) {
+                                const std::vector<Cell>& targets, std::size_t budget) {
   new_stamp();
   queue_.clear();
   queue_.push_back(from);
@@ -319,7 +355,7 @@ Islands::Search Islands::search(const NavGrid& grid, const Cell& from, std::uint
   std::size_t head = 0;
   Search r;
   while (head < queue_.size()) {
-    if (queue_.size() >= kSearchBudget) return r;  // budget: neither proof nor closure
+    if (queue_.size() >= budget) return r;  // budget: neither proof nor closure
     const Cell c = queue_[head++];
     for_each_h_move(grid, c, root, backward, [&](const Cell& n) {
       if (!seen_insert(n, static_cast<std::uint32_t>(queue_.size()))) return;
@@ -337,7 +373,8 @@ Islands::Search Islands::search(const NavGrid& grid, const Cell& from, std::uint
   return r;
 }
 
-bool Islands::directed(const NavGrid& grid, const Cell& from, const Cell& to, std::uint32_t root) {
+bool Islands::directed(const NavGrid& grid, const Cell& from, const Cell& to, std::uint32_t root,
+                       std::size_t budget) {
   // Greedy best-first over H toward `to` (a detour around an edit is usually short, and a goal
   // directed search finds it long before a breadth-first one would).
   if (from == to) return true;
@@ -351,7 +388,7 @@ bool Islands::directed(const NavGrid& grid, const Cell& from, const Cell& to, st
   seen_insert(from, 0);
   heap_.push_back((h(from) << 32) | 0u);
   std::size_t expanded = 0;
-  while (!heap_.empty() && expanded < kSearchBudget) {
+  while (!heap_.empty() && expanded < budget) {
     std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
     const Cell c = queue_[static_cast<std::uint32_t>(heap_.back())];
     heap_.pop_back();
@@ -439,7 +476,7 @@ bool Islands::split_off(NavGrid& grid, std::uint32_t root, bool backward_closed,
       if (seen_find(t) >= 0 || is_added(k_cells[v], t) || !label_of(grid, t)) return;
       cross.push_back({v, t, true});
     });
-    for_each_move_into(grid, k_cells[v], [&](const Cell& s) {
+    for_each_move_into(grid, k_cells[v], [&](NavChunk*, int, const Cell& s) {
       if (seen_find(s) >= 0 || is_added(s, k_cells[v]) || !label_of(grid, s)) return;
       cross.push_back({v, s, false});
     });
@@ -492,32 +529,40 @@ bool Islands::settle_island(NavGrid& grid, std::uint32_t root, std::vector<Cell>
     endpoints.swap(uniq);
     if (endpoints.size() < 2 || size_[root] == 0) return true;
     ++stats_.split_checks;
-    // Usually the island holds and every endpoint finds the hub and back by a short detour.
-    std::size_t failed = 0;
-    bool failed_to = false;  // the hub does not reach endpoints[failed] (else the reverse)
-    for (std::size_t k = 1; k < endpoints.size() && !failed; ++k) {
-      if (!directed(grid, endpoints[0], endpoints[k], root)) {
-        failed = k;
-        failed_to = true;
-      } else if (!directed(grid, endpoints[k], endpoints[0], root)) {
-        failed = k;
+    // Usually the island holds and every endpoint finds the hub and back by a short detour;
+    // when it does not, the side cut off is usually small. Both are tried with growing budgets
+    // so that neither a long detour nor a big closed side is paid for before a cheap answer.
+    bool split = false, proven = false;
+    for (const std::size_t budget : {std::size_t(96), std::size_t(768), kSearchBudget}) {
+      std::size_t failed = 0;
+      bool failed_to = false;  // the hub does not reach endpoints[failed] (else the reverse)
+      for (std::size_t k = 1; k < endpoints.size() && !failed; ++k) {
+        if (!directed(grid, endpoints[0], endpoints[k], root, budget)) {
+          failed = k;
+          failed_to = true;
+        } else if (!directed(grid, endpoints[k], endpoints[0], root, budget)) {
+          failed = k;
+        }
       }
-    }
-    if (!failed) return true;
-    // A split (or a detour longer than the budget). One side of the broken pair is closed: the
-    // cells reaching the endpoint (hub -/-> endpoint) or the cells the endpoint reaches
-    // (endpoint -/-> hub), or the hub's side the other way round. Look at the small one.
-    const Cell e = endpoints[failed], hub = endpoints[0];
-    const std::pair<Cell, bool> tries[2] = {{e, failed_to}, {hub, !failed_to}};
-    bool split = false;
-    for (const auto& [from, backward] : tries) {
-      const Search sr = search(grid, from, root, backward, endpoints);
-      if (sr.closed && !sr.found_all) {
-        split_off(grid, root, backward, endpoints);
-        split = true;
+      if (!failed) {
+        proven = true;
         break;
       }
+      // One side of the broken pair is closed: the cells reaching the endpoint (hub -/->
+      // endpoint) or the cells it reaches (endpoint -/-> hub), or the hub's side the other way.
+      const Cell e = endpoints[failed], hub = endpoints[0];
+      const std::pair<Cell, bool> tries[2] = {{e, failed_to}, {hub, !failed_to}};
+      for (const auto& [from, backward] : tries) {
+        const Search sr = search(grid, from, root, backward, endpoints, budget);
+        if (sr.closed && !sr.found_all) {
+          split_off(grid, root, backward, endpoints);
+          split = true;
+          break;
+        }
+      }
+      if (split) break;
     }
+    if (proven) return true;
     if (!split) return false;
   }
   return false;

@@ -81,11 +81,13 @@ class Islands {
   }
   const IslandStats& stats() const { return stats_; }
 
- private:
+ public:
   struct DagEdge {
-    std::uint32_t to;     // raw label; resolve with find()
-    std::uint32_t count;  // cell moves behind this edge
+    std::uint32_t to;     // a root
+    std::uint32_t count;  // cell moves behind this edge (> 0)
   };
+
+ private:
   std::uint32_t find(std::uint32_t x) {
     while (parent_[x] != x) x = parent_[x] = parent_[parent_[x]];
     return x;
@@ -95,6 +97,7 @@ class Islands {
   /// Adds / removes one cell move from island ra to island rb (roots, ra != rb). Returns true
   /// when the DAG edge ra -> rb appeared / vanished.
   bool dag_inc(std::uint32_t ra, std::uint32_t rb);
+  bool dag_add(std::uint32_t ra, std::uint32_t rb, std::uint32_t count);
   bool dag_dec(std::uint32_t ra, std::uint32_t rb);
   /// Unites every island on a DAG path from `from` to `to` (roots; `to` -> `from` was just added).
   /// Returns false when `from` does not reach `to`.
@@ -105,7 +108,7 @@ class Islands {
     bool closed = false;     ///< the search ran out of cells: queue_ is a closed set
   };
   Search search(const NavGrid& grid, const Cell& from, std::uint32_t root, bool backward,
-                const std::vector<Cell>& targets);
+                const std::vector<Cell>& targets, std::size_t budget);
   template <class F>
   void for_each_h_move(const NavGrid& grid, const Cell& c, std::uint32_t root, bool backward, F&& f);
   /// Gives the closed set in queue_ its own components; updates sizes, DAG counts, endpoints.
@@ -114,7 +117,7 @@ class Islands {
   /// when the budget ran out (the caller recomputes everything).
   bool settle_island(NavGrid& grid, std::uint32_t root, std::vector<Cell>& endpoints);
   /// A bounded goal-directed search over H: does `from` reach `to`?
-  bool directed(const NavGrid& grid, const Cell& from, const Cell& to, std::uint32_t root);
+  bool directed(const NavGrid& grid, const Cell& from, const Cell& to, std::uint32_t root, std::size_t budget);
   bool is_added(const Cell& from, const Cell& to) const;
   std::int32_t seen_find(const Cell& c) const;
   bool seen_insert(const Cell& c, std::uint32_t val);
@@ -125,7 +128,10 @@ class Islands {
 
   std::vector<std::uint32_t> parent_;             // union-find over raw labels
   std::vector<std::uint32_t> size_;               // per root: cells
-  std::vector<std::vector<DagEdge>> out_;         // per root: condensation edges with counts
+  // The condensation between roots: out_ sorted by target with move counts, in_ the sorted set
+  // of sources; both kept exact through merges and splits.
+  std::vector<std::vector<DagEdge>> out_;
+  std::vector<std::vector<std::uint32_t>> in_;
   struct ReachEntry {
     std::uint64_t gen = 0;
     std::vector<std::uint64_t> bits;  // over raw labels, set for roots reached
@@ -177,7 +183,8 @@ inline void for_each_move(NavChunk* ch, int i, const Cell& c, F&& f) {
   }
 }
 
-/// Iterates the moves into a cell: calls f(source_cell) for every standable cell whose move
+/// Iterates the moves into a cell: calls f(source_chunk, source_index, source_cell) for every
+/// standable cell whose move
 /// word has a move landing on `c` (the reverse of for_each_move, by probing every direction and
 /// every rise of the move codes).
 template <class F>
@@ -191,7 +198,7 @@ inline void for_each_move_into(const NavGrid& grid, const Cell& c, F&& f) {
       NavChunk* sc = step_chunk(ch, lx - kDirDx[dir], ly - dy, lz - kDirDz[dir], si);
       if (!sc) continue;
       const int code = move_code(sc->moves_at(si), dir);
-      if (code && kMoveCodes[code].dy == dy) f(Cell{c.x - kDirDx[dir], c.y - dy, c.z - kDirDz[dir]});
+      if (code && kMoveCodes[code].dy == dy) f(sc, si, Cell{c.x - kDirDx[dir], c.y - dy, c.z - kDirDz[dir]});
     }
   }
 }
