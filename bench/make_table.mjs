@@ -268,7 +268,12 @@ function main () {
   p('- mineflayer-pathfinder: `bench/peers/mineflayer_region.mjs` on the same pairs file.')
   p('- Raw results: `' + meta.results_dir + '/{voxnav-native,voxnav-wasm,peers}.jsonl`.')
   p('')
-  fs.writeFileSync(o.out || 'docs/benchmarks.md', out.join('\n'))
+  // Keep the shipped-sizes section that bench/sizes.mjs --write maintains in the same page.
+  const target = o.out || 'docs/benchmarks.md'
+  const prev = fs.existsSync(target) ? fs.readFileSync(target, 'utf8') : ''
+  const sizes = /<!-- sizes:begin -->[\s\S]*?<!-- sizes:end -->\n?/.exec(prev)
+  if (sizes) out.push(sizes[0])
+  fs.writeFileSync(target, out.join('\n'))
 }
 
 /** Mean-time speedup over the pairs that both voxnav and mineflayer solved. */

@@ -27,7 +27,9 @@
 
 #include "engine/io/anvil_chunk.h"
 #include "engine/nav/world_state.h"
+#include "voxnav/integrate.h"
 #include "voxnav/profile.h"
+#include "voxnav/state_hash.h"
 #include "voxnav/status.h"
 #include "voxnav/world.h"
 
@@ -620,6 +622,7 @@ class WorldCore {
     o.set("nextWaypoint", val(s.next_waypoint));
     o.set("arrivals", val(s.arrivals));
     o.set("replans", val(s.replans));
+    o.set("repairs", val(s.repairs));
     o.set("requests", val(s.requests));
     o.set("failure", val(path_failure_name(s.failure)));
     ok();
@@ -739,6 +742,181 @@ class WorldCore {
     return val(typed_memory_view(t.size(), t.data()));
   }
 
+  /// state_hash (voxnav/state_hash.h) of every live agent in the order they were added, as 16
+  /// lowercase hex digits.
+  std::string state_hash() {
+    std::uint64_t h = 0;
+    if (voxnav::state_hash(*world_, agents_, &h) != Status::Ok) {
+      fail(Status::StaleHandle, "stateHash", "an agent of this world is no longer live");
+      return std::string();
+    }
+    ok();
+    char buf[20];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+    return buf;
+  }
+
+  /// The highest block that is not air in each column of the inclusive box x0..x1, z0..z1,
+  /// looking at y0..y1 only: {heights: Int32Array, values: Uint16Array} views, one entry per
+  /// column at (x - x0) + width * (z - z0); columns without any such block (or not loaded) have
+  /// height -2147483648 and value 0.
+  val top_blocks(double x0, double z0, double x1, double z1, double y0, double y1) {
+    const char* fn = "topBlocks";
+    CellPos a, b;
+    if (!cell_arg(fn, "min", x0, y0, z0, a) || !cell_arg(fn, "max", x1, y1, z1, b))
+      return val::undefined();
+    if (a.x > b.x || a.y > b.y || a.z > b.z)
+      return fail_val(Status::InvalidArgument, fn,
+                      "min " + cell_text(a) + " is above max " + cell_text(b) + " on some axis");
+    const double columns = (double(b.x) - a.x + 1) * (double(b.z) - a.z + 1);
+    if (columns > double(1 << 22))
+      return fail_val(Status::InvalidArgument, fn,
+                      "the area has " + num(columns) + " columns, more than 4194304");
+    if (double(b.y) - a.y + 1 > 4096)
+      return fail_val(Status::InvalidArgument, fn,
+                      "the y range " + std::to_string(a.y) + " .. " + std::to_string(b.y) +
+                          " spans more than 4096 cells");
+    std::uint16_t air[4] = {0, 0, 0, 0};
+    int n_air = 1;
+    for (const char* name : {"air", "cave_air", "void_air"}) {
+      std::uint16_t v = 0;
+      if (world_->block_value(name, &v) == Status::Ok) air[n_air++] = v;
+    }
+    const auto is_air = [&](std::uint16_t v) {
+      for (int i = 0; i < n_air; ++i)
+        if (air[i] == v) return true;
+      return false;
+    };
+    const std::size_t w = static_cast<std::size_t>(b.x - a.x + 1);
+    const std::size_t n = w * static_cast<std::size_t>(b.z - a.z + 1);
+    top_h_.assign(n, INT32_MIN);
+    top_v_.assign(n, 0);
+    const detail::Space& space = world_->internal().space;
+    const auto floor16 = [](std::int32_t v) { return v >> 4; };  // arithmetic shift (C++20)
+    for (std::int32_t z = a.z; z <= b.z; ++z) {
+      for (std::int32_t x = a.x; x <= b.x; ++x) {
+        const std::size_t k =
+            static_cast<std::size_t>(x - a.x) + w * static_cast<std::size_t>(z - a.z);
+        bool found = false;
+        for (std::int32_t cy = floor16(b.y); cy >= floor16(a.y) && !found; --cy) {
+          const detail::Chunk* ch = space.chunk(detail::ChunkPos{floor16(x), cy, floor16(z)});
+          if (!ch || (ch->uniform && is_air(ch->uniform_value))) continue;
+          const std::int32_t hi = std::min(b.y, cy * 16 + 15), lo = std::max(a.y, cy * 16);
+          for (std::int32_t y = hi; y >= lo; --y) {
+            const std::uint16_t v = ch->get((x & 15) | ((z & 15) << 4) | ((y & 15) << 8));
+            if (!is_air(v)) {
+              top_h_[k] = y;
+              top_v_[k] = v;
+              found = true;
+              break;
+            }
+          }
+        }
+      }
+    }
+    val o = val::object();
+    o.set("width", val(static_cast<double>(w)));
+    o.set("heights", val(typed_memory_view(top_h_.size(), top_h_.data())));
+    o.set("values", val(typed_memory_view(top_v_.size(), top_v_.data())));
+    ok();
+    return o;
+  }
+
+  /// The body params of a profile: Float64Array view [width, height, step_height, gravity,
+  /// jump_velocity, terminal_speed, climb_speed].
+  val profile_body(double profile) {
+    const char* fn = "profileBody";
+    ProfileId pid;
+    if (!profile_arg(fn, profile, pid)) return val::undefined();
+    BodyParams p;
+    if (voxnav::profile_body(*world_, pid, &p) != Status::Ok)
+      return fail_val(Status::InvalidArgument, fn, "profile " + num(profile) + " has no body");
+    f64_.assign({p.width, p.height, p.step_height, p.gravity, p.jump_velocity, p.terminal_speed,
+                 p.climb_speed});
+    ok();
+    return val(typed_memory_view(f64_.size(), f64_.data()));
+  }
+
+  /// One movement step (voxnav/integrate.h). `packed` is a Float64Array of 26 numbers:
+  ///   state  [0..2] feet, [3..5] velocity, [6..8] carry, [9] on_ground (0/1), [10] mode (0..3)
+  ///   input  [11] move_x, [12] move_z, [13] jump (0/1), [14] climb (0..3), [15] vertical,
+  ///          [16..18] knock
+  ///   params [19] width, [20] height, [21] step_height, [22] gravity, [23] jump_velocity,
+  ///          [24] terminal_speed, [25] climb_speed
+  /// Returns a Float64Array view of 25: the new state (11, as above), then the report:
+  /// displacement x, y, z, hit_wall_x, hit_wall_z, wall_speed, hit_ceiling, landed,
+  /// landing_speed, stepped_up, step_rise, climbing, in_fluid.
+  val step_body(val packed, double dt) {
+    const char* fn = "stepBody";
+    std::vector<double>& in = step_in_;
+    if (!packed.instanceof (val::global("Float64Array")))
+      return fail_val(Status::InvalidArgument, fn, "packed must be a Float64Array");
+    const std::size_t n = packed["length"].as<std::size_t>();
+    if (n != 26)
+      return fail_val(Status::InvalidArgument, fn,
+                      "packed has " + std::to_string(n) + " entries, expected 26");
+    in.resize(n);
+    val(typed_memory_view(n, in.data())).call<void>("set", packed);
+    const auto small_enum = [](double v) { return integral(v) && v >= 0 && v <= 3; };
+    if (!small_enum(in[10]))
+      return fail_val(Status::InvalidArgument, fn,
+                      "state.mode " + num(in[10]) + " is not a body mode (0 .. 3)");
+    if (!small_enum(in[14]))
+      return fail_val(Status::InvalidArgument, fn,
+                      "input.climb " + num(in[14]) + " is not a climb intent (0 .. 3)");
+    BodyState s;
+    s.feet = Vec3{in[0], in[1], in[2]};
+    s.velocity = Vec3{in[3], in[4], in[5]};
+    s.carry = Vec3{in[6], in[7], in[8]};
+    s.on_ground = in[9] != 0;
+    s.mode = static_cast<BodyMode>(static_cast<int>(in[10]));
+    BodyInput input;
+    input.move_x = in[11];
+    input.move_z = in[12];
+    input.jump = in[13] != 0;
+    input.climb = static_cast<ClimbIntent>(static_cast<int>(in[14]));
+    input.vertical = in[15];
+    input.knock = Vec3{in[16], in[17], in[18]};
+    BodyParams p;
+    p.width = in[19];
+    p.height = in[20];
+    p.step_height = in[21];
+    p.gravity = in[22];
+    p.jump_velocity = in[23];
+    p.terminal_speed = in[24];
+    p.climb_speed = in[25];
+    StepReport r;
+    std::string err;
+    const Status st = voxnav::step_body(*world_, s, input, p, dt, &r, &err);
+    if (st != Status::Ok) return fail_val(st, fn, js_field_names(err));
+    f64_.assign({s.feet.x,
+                 s.feet.y,
+                 s.feet.z,
+                 s.velocity.x,
+                 s.velocity.y,
+                 s.velocity.z,
+                 s.carry.x,
+                 s.carry.y,
+                 s.carry.z,
+                 s.on_ground ? 1.0 : 0.0,
+                 static_cast<double>(s.mode),
+                 r.displacement.x,
+                 r.displacement.y,
+                 r.displacement.z,
+                 r.hit_wall_x ? 1.0 : 0.0,
+                 r.hit_wall_z ? 1.0 : 0.0,
+                 r.wall_speed,
+                 r.hit_ceiling ? 1.0 : 0.0,
+                 r.landed ? 1.0 : 0.0,
+                 r.landing_speed,
+                 r.stepped_up ? 1.0 : 0.0,
+                 r.step_rise,
+                 r.climbing ? 1.0 : 0.0,
+                 r.in_fluid ? 1.0 : 0.0});
+    ok();
+    return val(typed_memory_view(f64_.size(), f64_.data()));
+  }
+
  private:
   int ok() {
     last_status_ = 0;
@@ -770,6 +948,21 @@ class WorldCore {
   }
 
   static bool integral(double v) { return std::isfinite(v) && v == std::floor(v); }
+
+  /// The C++ field names of step_body's messages, as the JS wrapper spells them.
+  static std::string js_field_names(std::string msg) {
+    static const char* const names[][2] = {
+        {"params.step_height", "params.stepHeight"},
+        {"params.jump_velocity", "params.jumpVelocity"},
+        {"params.terminal_speed", "params.terminalSpeed"},
+        {"params.climb_speed", "params.climbSpeed"},
+    };
+    for (const auto& nm : names) {
+      const std::size_t at = msg.find(nm[0]);
+      if (at != std::string::npos) msg.replace(at, std::string(nm[0]).size(), nm[1]);
+    }
+    return msg;
+  }
 
   bool cell_arg(const char* fn, const char* name, double x, double y, double z, CellPos& out) {
     if (!integral(x) || !integral(y) || !integral(z)) {
@@ -945,6 +1138,9 @@ class WorldCore {
   std::vector<double> snap_ids_, snap_pos_, snap_vel_;
   std::vector<std::uint8_t> snap_mode_, snap_ground_;
   std::vector<std::uint32_t> snap_epoch_;
+  std::vector<std::int32_t> top_h_;
+  std::vector<std::uint16_t> top_v_;
+  std::vector<double> step_in_;
 };
 
 template <>
@@ -1034,5 +1230,9 @@ EMSCRIPTEN_BINDINGS(voxnav) {
       .function("agentsSnapshot", &WorldCore::agents_snapshot)
       .function("tick", &WorldCore::tick)
       .function("stats", &WorldCore::stats)
-      .function("searchTimesUs", &WorldCore::search_times_us);
+      .function("searchTimesUs", &WorldCore::search_times_us)
+      .function("stateHash", &WorldCore::state_hash)
+      .function("topBlocks", &WorldCore::top_blocks)
+      .function("profileBody", &WorldCore::profile_body)
+      .function("stepBody", &WorldCore::step_body);
 }

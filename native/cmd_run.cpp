@@ -1,5 +1,9 @@
 // voxnav run [WORLD]: the main job. Walker agents go to random reachable goals (again on arrival)
 // on a real world at 20 Hz while blocks change near their corridors; prints a summary.
+//
+// voxnav run --script FILE: a scripted scenario instead (fixed agents, goals and edits at fixed
+// ticks, see run_script below) that the wasm package replays message for message; prints the
+// state hash (voxnav/state_hash.h) at its checkpoints and at the end.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -8,10 +12,13 @@
 #include <string>
 #include <vector>
 
-#include "engine/util/splitmix.h"
+#include <nlohmann/json.hpp>
+
 #include "cli_common.h"
 #include "engine/nav/world_state.h"
+#include "engine/util/splitmix.h"
 #include "thread_pool.h"
+#include "voxnav/state_hash.h"
 
 namespace voxnav::cli {
 
@@ -27,12 +34,200 @@ struct Options {
   double edits_per_second = 2.0;
   int threads = 2;
   bool json = false;
+  std::string script;
 };
 
 std::uint64_t fnv(std::uint64_t h, const void* data, std::size_t n) {
   const auto* p = static_cast<const unsigned char*>(data);
   for (std::size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 0x100000001B3ull;
   return h;
+}
+
+std::string hex64(std::uint64_t v) {
+  char buf[20];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+// A scripted scenario (JSON; examples/web/scenario.json is the one the tests use):
+//   { "world": "r.0.-1.mca",             a file in data/worlds (WORLD on the command line wins)
+//     "profile": { "id": "walker" },     one profile, as in profile files
+//     "dt": 0.05, "ticks": 400,
+//     "agents": [ { "feet": [x, y, z], "goal": [x, y, z] }, ... ],
+//     "edits": [ { "tick": t, "cell": [x, y, z], "block": "stone" }, ... ],
+//     "checkpoints": [100, 200, ...] }   ticks after which the state hash is recorded
+// Replay order: every agent is added (in order), then every goal set (in order); then for each
+// tick t = 0 .. ticks-1: the edits of tick t (in order), then world.tick(dt). The wasm side does
+// the same through the server worker's messages (examples/web/scenario.mjs).
+struct ScriptEdit {
+  int tick = 0;
+  CellPos cell;
+  std::string block;
+};
+struct Script {
+  std::string world, profile_json;
+  double dt = 0.05;
+  int ticks = 0;
+  std::vector<Vec3> feet;
+  std::vector<CellPos> goals;
+  std::vector<ScriptEdit> edits;
+  std::vector<int> checkpoints;
+};
+
+bool read_script(const std::string& path, Script& out, std::string& err) {
+  std::vector<std::uint8_t> bytes;
+  if (native::read_file_bytes(path, bytes, err) != Status::Ok) return false;
+  using nlohmann::json;
+  const json j = json::parse(bytes.begin(), bytes.end(), nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return err = "not a JSON object", false;
+  const auto cell = [](const json& v, CellPos& c) {
+    if (!v.is_array() || v.size() != 3) return false;
+    for (const json& e : v)
+      if (!e.is_number_integer()) return false;
+    c = CellPos{v[0].get<std::int32_t>(), v[1].get<std::int32_t>(), v[2].get<std::int32_t>()};
+    return true;
+  };
+  if (!j.contains("world") || !j["world"].is_string()) return err = "\"world\" must be a string", false;
+  out.world = j["world"].get<std::string>();
+  out.profile_json = j.contains("profile") ? j["profile"].dump() : std::string("{\"id\":\"walker\"}");
+  if (j.contains("dt")) {
+    if (!j["dt"].is_number()) return err = "\"dt\" must be a number", false;
+    out.dt = j["dt"].get<double>();
+    if (!(out.dt > 0 && out.dt <= 1)) return err = "\"dt\" must be in (0, 1]", false;
+  }
+  if (!j.contains("ticks") || !j["ticks"].is_number_integer() || j["ticks"].get<long long>() < 0 ||
+      j["ticks"].get<long long>() > 1000000)
+    return err = "\"ticks\" must be an integer in 0 .. 10^6", false;
+  out.ticks = j["ticks"].get<int>();
+  if (!j.contains("agents") || !j["agents"].is_array()) return err = "\"agents\" must be an array", false;
+  for (std::size_t i = 0; i < j["agents"].size(); ++i) {
+    const json& a = j["agents"][i];
+    const std::string at = "agents[" + std::to_string(i) + "]";
+    if (!a.is_object() || !a.contains("feet") || !a["feet"].is_array() || a["feet"].size() != 3 ||
+        !a["feet"][0].is_number() || !a["feet"][1].is_number() || !a["feet"][2].is_number())
+      return err = at + ".feet must be [x, y, z] numbers", false;
+    CellPos g;
+    if (!a.contains("goal") || !cell(a["goal"], g)) return err = at + ".goal must be [x, y, z] integers", false;
+    out.feet.push_back(Vec3{a["feet"][0].get<double>(), a["feet"][1].get<double>(), a["feet"][2].get<double>()});
+    out.goals.push_back(g);
+  }
+  if (j.contains("edits")) {
+    if (!j["edits"].is_array()) return err = "\"edits\" must be an array", false;
+    for (std::size_t i = 0; i < j["edits"].size(); ++i) {
+      const json& e = j["edits"][i];
+      const std::string at = "edits[" + std::to_string(i) + "]";
+      ScriptEdit ed;
+      if (!e.is_object() || !e.contains("tick") || !e["tick"].is_number_integer() ||
+          e["tick"].get<long long>() < 0 || e["tick"].get<long long>() >= out.ticks)
+        return err = at + ".tick must be an integer in 0 .. ticks - 1", false;
+      ed.tick = e["tick"].get<int>();
+      if (!e.contains("cell") || !cell(e["cell"], ed.cell)) return err = at + ".cell must be [x, y, z] integers", false;
+      if (!e.contains("block") || !e["block"].is_string()) return err = at + ".block must be a block state name", false;
+      ed.block = e["block"].get<std::string>();
+      if (!out.edits.empty() && ed.tick < out.edits.back().tick)
+        return err = at + ".tick is smaller than the previous edit's (edits must be in tick order)", false;
+      out.edits.push_back(ed);
+    }
+  }
+  if (j.contains("checkpoints")) {
+    if (!j["checkpoints"].is_array()) return err = "\"checkpoints\" must be an array", false;
+    for (const json& c : j["checkpoints"]) {
+      if (!c.is_number_integer() || c.get<long long>() < 1 || c.get<long long>() > out.ticks)
+        return err = "checkpoints must be integers in 1 .. ticks", false;
+      out.checkpoints.push_back(c.get<int>());
+    }
+  }
+  return true;
+}
+
+int run_script(const Options& o) {
+  Script sc;
+  std::string err;
+  if (!read_script(o.script, sc, err)) {
+    std::fprintf(stderr, "voxnav run: script %s: %s\n", o.script.c_str(), err.c_str());
+    return 2;
+  }
+  const std::string world_path = !o.world.empty() ? o.world : data_dir() + "/worlds/" + sc.world;
+  std::unique_ptr<native::ThreadPool> pool;
+  if (o.threads > 0) pool = std::make_unique<native::ThreadPool>(o.threads);
+  World world(WorldDef{pool.get(), 0});
+  native::WorldLoadReport report;
+  if (!load_world(world, world_path, report, nullptr)) return 1;
+  Profile p;
+  std::string warn;
+  ProfileId prof;
+  if (parse_profile_json(sc.profile_json, p, &err, &warn, "script profile") != Status::Ok ||
+      world.add_profile(p, &prof, &err) != Status::Ok) {
+    std::fprintf(stderr, "voxnav run: script %s: %s\n", o.script.c_str(), err.c_str());
+    return 2;
+  }
+  std::vector<AgentId> agents(sc.feet.size());
+  for (std::size_t i = 0; i < sc.feet.size(); ++i) {
+    if (world.add_agent(AgentDef{prof, sc.feet[i]}, &agents[i]) != Status::Ok) {
+      std::fprintf(stderr, "voxnav run: script %s: agents[%zu] was refused\n", o.script.c_str(), i);
+      return 1;
+    }
+  }
+  for (std::size_t i = 0; i < agents.size(); ++i) (void)world.set_agent_goal(agents[i], sc.goals[i]);
+  std::vector<std::uint16_t> values(sc.edits.size());
+  for (std::size_t i = 0; i < sc.edits.size(); ++i) {
+    if (world.block_value(sc.edits[i].block, &values[i]) != Status::Ok) {
+      std::fprintf(stderr, "voxnav run: script %s: edits[%zu].block \"%s\" is not in the block registry\n",
+                   o.script.c_str(), i, sc.edits[i].block.c_str());
+      return 2;
+    }
+  }
+  std::vector<std::pair<int, std::uint64_t>> marks;
+  std::size_t next_edit = 0, applied = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int t = 0; t < sc.ticks; ++t) {
+    for (; next_edit < sc.edits.size() && sc.edits[next_edit].tick == t; ++next_edit)
+      if (world.set_block(sc.edits[next_edit].cell, values[next_edit]) == Status::Ok) ++applied;
+    (void)world.tick(sc.dt);
+    if (std::find(sc.checkpoints.begin(), sc.checkpoints.end(), t + 1) != sc.checkpoints.end()) {
+      std::uint64_t h = 0;
+      (void)state_hash(world, agents, &h);
+      marks.emplace_back(t + 1, h);
+    }
+  }
+  const double run_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  std::uint64_t hash = 0;
+  (void)state_hash(world, agents, &hash);
+  std::uint64_t arrivals = 0, replans = 0;
+  int moving = 0;
+  for (const AgentId id : agents) {
+    AgentState s;
+    if (world.agent_state(id, &s) != Status::Ok) continue;
+    arrivals += s.arrivals;
+    replans += s.replans;
+    moving += s.mode == AgentMode::Moving;
+  }
+  const WorldStats ws = world.stats();
+  if (o.json) {
+    std::printf("{\"script\":\"%s\",\"world\":\"%s\",\"agents\":%zu,\"ticks\":%d,\"edits\":%zu,"
+                "\"edits_applied\":%zu,\"threads\":%d,\"searches\":%llu,\"arrivals\":%llu,"
+                "\"replans\":%llu,\"moving\":%d,\"run_ms\":%.1f,\"checkpoints\":[",
+                json_escape(o.script).c_str(), json_escape(world_path).c_str(), agents.size(), sc.ticks,
+                sc.edits.size(), applied, o.threads, static_cast<unsigned long long>(ws.searches),
+                static_cast<unsigned long long>(arrivals), static_cast<unsigned long long>(replans),
+                moving, run_ms);
+    for (std::size_t i = 0; i < marks.size(); ++i)
+      std::printf("%s{\"tick\":%d,\"hash\":\"%s\"}", i ? "," : "", marks[i].first,
+                  hex64(marks[i].second).c_str());
+    std::printf("],\"state_hash\":\"%s\"}\n", hex64(hash).c_str());
+  } else {
+    std::printf("script       %s on %s\n", o.script.c_str(), world_path.c_str());
+    std::printf("run          %zu agents, %d ticks, %zu of %zu edits applied, %d threads, %.0f ms\n",
+                agents.size(), sc.ticks, applied, sc.edits.size(), o.threads, run_ms);
+    std::printf("agents       searches %llu, arrivals %llu, replans %llu, moving at the end %d\n",
+                static_cast<unsigned long long>(ws.searches), static_cast<unsigned long long>(arrivals),
+                static_cast<unsigned long long>(replans), moving);
+    for (const auto& [tick, h] : marks) std::printf("checkpoint   tick %d: %s\n", tick, hex64(h).c_str());
+    std::printf("state hash   %s (positions and corridors; the wasm build gives the same)\n",
+                hex64(hash).c_str());
+  }
+  return 0;
 }
 
 }  // namespace
@@ -65,6 +260,9 @@ int cmd_run(int argc, char** argv) {
       o.threads = static_cast<int>(v);
     } else if (a == "--json") {
       o.json = true;
+    } else if (a == "--script") {
+      if (i + 1 >= argc) return std::fprintf(stderr, "voxnav run: --script expects a file\n"), 2;
+      o.script = argv[++i];
     } else if (o.world.empty() && a[0] != '-') {
       o.world = a;
     } else {
@@ -72,6 +270,7 @@ int cmd_run(int argc, char** argv) {
       return 2;
     }
   }
+  if (!o.script.empty()) return run_script(o);
   if (o.world.empty()) o.world = data_dir() + "/worlds/r.0.-1.mca";  // Minecraft 1.16, 253 full chunks
 
   std::unique_ptr<native::ThreadPool> pool;

@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # Runs every test: installs what is missing, builds the native release, wasm and debug
 # (ASan + UBSan) presets, runs each one's ctest (the same GoogleTest suites natively, under node,
-# and sanitized), then the node tests in tests/web, the real-data checks and the examples. Keeps
-# going after a failure, prints a summary, and exits non-zero if anything failed. Steps after the
-# builds have a time limit (VOXNAV_WEB_TEST_TIMEOUT for the node tests, default 900 s).
+# and sanitized), then the node tests in tests/web, the browser tests in tests/browser (the demo
+# page in headless Chromium; screenshots go to $VOXNAV_BUILD_ROOT/artifacts), the real-data checks
+# and the examples. Keeps going after a failure, prints a summary, and exits non-zero if anything
+# failed. Steps after the builds have a time limit (VOXNAV_WEB_TEST_TIMEOUT for the node tests,
+# default 900 s; VOXNAV_BROWSER_TEST_TIMEOUT for the browser tests, default 300 s).
 #
 #   scripts/test.sh [--no-debug] [--no-install]
 #
 # Environment: VOXNAV_TEST_DEBUG=0 is the same as --no-debug; VOXNAV_CHROMIUM=1/0 forces
-# installing Chromium for browser tests on or off (default: installed when a tests/web test file
-# mentions chromium); VOXNAV_BUILD_ROOT and VOXNAV_JOBS as in scripts/lib.sh.
+# installing Chromium for browser tests on or off (default: installed when a tests/web or
+# tests/browser test file mentions chromium); VOXNAV_BUILD_ROOT and VOXNAV_JOBS as in scripts/lib.sh.
 set -uo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -20,7 +22,7 @@ for arg in "$@"; do
   case $arg in
     --no-debug) run_debug=0 ;;
     --no-install) install=0 ;;
-    -h | --help) sed -n '2,11p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,13p' "$0"; exit 0 ;;
     *) die "test.sh: unknown argument '$arg'" ;;
   esac
 done
@@ -52,9 +54,12 @@ skip() { names+=("$1") times+=(0) results+=("skipped: $2"); }
 # SECONDS instead of blocking CI; the whole process group is killed.
 limit() { timeout --kill-after=30 "$@"; }
 
-web_tests=()
+web_tests=() browser_tests=()
 if [[ -d tests/web ]]; then
   mapfile -t web_tests < <(find tests/web -name node_modules -prune -o -name '*.test.mjs' -print | sort)
+fi
+if [[ -d tests/browser ]]; then
+  mapfile -t browser_tests < <(find tests/browser -name node_modules -prune -o -name '*.test.mjs' -print | sort)
 fi
 
 total_start=$SECONDS
@@ -62,7 +67,8 @@ if ((install)); then
   chromium=${VOXNAV_CHROMIUM:-}
   if [[ -z $chromium ]]; then
     chromium=0
-    ((${#web_tests[@]})) && grep -qil chromium "${web_tests[@]}" && chromium=1
+    all_tests=("${web_tests[@]}" "${browser_tests[@]}")
+    ((${#all_tests[@]})) && grep -qil chromium "${all_tests[@]}" && chromium=1
   fi
   deps_args=()
   ((chromium == 1)) && deps_args+=(--chromium)
@@ -87,7 +93,7 @@ VOXNAV_WASM_BUILD_DIR=$(build_dir wasm)
 VOXNAV_NATIVE_BUILD_DIR=$(build_dir release)
 npm_install() {
   local d
-  for d in web tests/web examples; do
+  for d in web tests/web tests/browser examples; do
     [[ -f $d/package.json && ! -d $d/node_modules ]] || continue
     if [[ -f $d/package-lock.json ]]; then
       (cd "$d" && npm ci --no-audit --no-fund) || return
@@ -96,11 +102,30 @@ npm_install() {
     fi
   done
 }
+npm_ok=0
+if ((${#web_tests[@]} + ${#browser_tests[@]})); then
+  step "npm install" npm_install && npm_ok=1
+fi
 if ((${#web_tests[@]})); then
-  step "npm install" npm_install &&
+  if ((npm_ok)); then
     step "node --test tests/web" limit "${VOXNAV_WEB_TEST_TIMEOUT:-900}" node --test tests/web/
+  else
+    skip "node --test tests/web" "npm install failed"
+  fi
 else
   skip "node --test tests/web" "no tests/web/*.test.mjs"
+fi
+
+# The demo page in headless Chromium (playwright-core + Debian's chromium): threaded build when
+# cross-origin isolated, synchronous without the headers; screenshots in $VOXNAV_BUILD_ROOT/artifacts.
+if ((${#browser_tests[@]})); then
+  if ((npm_ok)); then
+    step "node --test tests/browser" limit "${VOXNAV_BROWSER_TEST_TIMEOUT:-300}" node --test tests/browser/
+  else
+    skip "node --test tests/browser" "npm install failed"
+  fi
+else
+  skip "node --test tests/browser" "no tests/browser/*.test.mjs"
 fi
 
 # Real-data sweeps with the release CLI: every Moving AI row, deterministic run summaries, other

@@ -61,6 +61,102 @@ export const EDGE_KINDS: readonly EdgeKindName[];
 export type AgentModeName = 'idle' | 'planning' | 'moving' | 'arrived' | 'failed' | 'stuck';
 export const AGENT_MODES: readonly AgentModeName[];
 
+/** Body modes of the movement step: the values of BodyState.mode. */
+export type BodyModeName = 'walk' | 'fly' | 'swim' | 'climb';
+export const BODY_MODES: readonly BodyModeName[];
+/** What a climbing body wants to do (BodyInput.climb). */
+export type ClimbIntentName = 'none' | 'up' | 'down' | 'hold';
+export const CLIMB_INTENTS: readonly ClimbIntentName[];
+
+/**
+ * The body and its physics for World.stepBody. Units: metres, seconds. Missing fields take the
+ * standard walker's value (DEFAULT_BODY).
+ */
+export interface BodyParams {
+  /** Square footprint side, metres: (0, 16]. Default 0.6. */
+  width?: number;
+  /** Metres: (0, 16]. Default 1.8. */
+  height?: number;
+  /** Highest rise taken without a jump, metres: >= 0 (0 = none). Default 0.6. */
+  stepHeight?: number;
+  /** m/s^2. Default 32 (Minecraft's 0.08 blocks/tick^2 at 20 ticks/s). */
+  gravity?: number;
+  /** Take-off speed of a jump, m/s. Default sqrt(2 * 32 * 1.25) (apex 1.25). */
+  jumpVelocity?: number;
+  /** Fastest fall, m/s: >= 0. Default 78.4. */
+  terminalSpeed?: number;
+  /** > 0 lets the body climb ladders and vines, m/s. Default 0. */
+  climbSpeed?: number;
+}
+/** The standard walker body (every BodyParams field). */
+export const DEFAULT_BODY: Readonly<Required<BodyParams>>;
+
+/** A body's state for World.stepBody (feet: centre of the bottom of the body box, metres). */
+export interface BodyState {
+  feet: Vec3Like;
+  /** m/s; y persists between steps (gravity, jumps). Default [0, 0, 0]. */
+  velocity?: Vec3Like;
+  /** Knock velocity carried over steps, m/s. Default [0, 0, 0]. */
+  carry?: Vec3Like;
+  /** Default false. */
+  onGround?: boolean;
+  /** Default 'walk'. */
+  mode?: BodyModeName;
+}
+
+/** The drive of one step. */
+export interface BodyInput {
+  /** Desired horizontal velocity [x, z], m/s, world frame. Default [0, 0]. */
+  move?: readonly [number, number];
+  /** Jump when on the ground (walk mode). */
+  jump?: boolean;
+  /** Used while climbing. Default 'none'. */
+  climb?: ClimbIntentName;
+  /** Vertical velocity when flying or swimming in a fluid, m/s. */
+  vertical?: number;
+  /** One-shot velocity change this step, m/s. */
+  knock?: Vec3Like;
+}
+
+/** What one step did. */
+export interface StepReport {
+  /** Feet after - feet before, metres. */
+  displacement: [number, number, number];
+  hitWallX: boolean;
+  hitWallZ: boolean;
+  /** Largest speed into a blocking wall, m/s. */
+  wallSpeed: number;
+  hitCeiling: boolean;
+  /** Came down onto a box this step after being airborne. */
+  landed: boolean;
+  landingSpeed: number;
+  /** A blocked horizontal move was taken by step-up (rising stepRise metres). */
+  steppedUp: boolean;
+  stepRise: number;
+  climbing: boolean;
+  inFluid: boolean;
+}
+
+/** The state after one World.stepBody, with its report. */
+export interface StepResult {
+  feet: [number, number, number];
+  velocity: [number, number, number];
+  carry: [number, number, number];
+  onGround: boolean;
+  mode: BodyModeName;
+  report: StepReport;
+}
+
+/** World.topBlocks: the highest non-air block of each column. */
+export interface TopBlocks {
+  /** Columns per row (max x - min x + 1); entry (x - min x) + width * (z - min z). */
+  width: number;
+  /** y of the block, or -2147483648 where the column has none (or is not loaded). */
+  heights: Int32Array;
+  /** Block value of that block (0 where none). */
+  values: Uint16Array;
+}
+
 export type ReachAnswer = 'yes' | 'no' | 'unknown';
 export interface Reach {
   answer: ReachAnswer;
@@ -95,7 +191,7 @@ export interface Corridor {
 }
 
 export interface AgentCorridor extends Corridor {
-  /** Changes whenever the corridor is installed, replaced or the agent is teleported. */
+  /** Changes whenever the waypoints ahead change: installed, spliced, pulled again, or teleported. */
   epoch: number;
 }
 
@@ -110,10 +206,16 @@ export interface AgentState {
   feet: [number, number, number];
   velocity: [number, number, number];
   onGround: boolean;
+  /** Changes when the waypoints ahead change (installed, spliced around an edit, pulled again, teleport). */
   corridorEpoch: number;
   nextWaypoint: number;
+  /** Goals reached. */
   arrivals: number;
+  /** Searches from scratch after the corridor broke beyond a local repair, or progress stalled. */
   replans: number;
+  /** Corridors spliced around an edit from a short local search (no new request). */
+  repairs: number;
+  /** Path requests made. */
   requests: number;
   failure: string;
 }
@@ -307,6 +409,29 @@ export class World {
   stats(): WorldStats;
   /** Wall time of every search applied so far, microseconds. */
   searchTimesUs(): Float64Array;
+
+  /**
+   * FNV-1a 64 (16 hex digits) of every live agent's feet, velocity, mode, counters and corridor
+   * waypoints, in the order the agents were added: equal hashes mean the same positions and
+   * corridors to the last bit. `voxnav run --script` prints the native one.
+   */
+  stateHash(): string;
+  /**
+   * The highest non-air block of each column of the box min .. max (inclusive), looking at
+   * y = min.y .. max.y only. InvalidArgument past 4194304 columns or 4096 cells of y.
+   */
+  topBlocks(min: Vec3Like, max: Vec3Like): TopBlocks;
+  /** The body of a profile (its width, height, step height, jump velocity, climb speed). */
+  profileBody(profile: ProfileId): Required<BodyParams>;
+  /**
+   * One movement step (the integrator agents use) for a body you own, against this world's
+   * blocks: gravity, swept box collision, step-up, jumps, climbing. Cells of unloaded chunks
+   * collide as full blocks. `params` is a profile id or body fields; dt in seconds, (0, 1]
+   * (default 0.05). Returns the new state; the arguments are not changed. Throws
+   * InvalidArgument for a non-finite number, a bad field or dt, OutOfRange for feet outside
+   * the cell range.
+   */
+  stepBody(state: BodyState, input?: BodyInput, params?: ProfileId | BodyParams, dt?: number): StepResult;
 }
 
 /** One loaded instance of the library. */

@@ -8,10 +8,15 @@
 // instances (e.g. the other build) without changing the default one.
 import { VoxnavError, STATUS_NAMES } from './lib/errors.mjs';
 import { instantiate, threadsAvailable } from './lib/loader.mjs';
-import { World, EDGE_KINDS, AGENT_MODES, setDefaultLibrary } from './lib/world.mjs';
+import {
+  World, EDGE_KINDS, AGENT_MODES, BODY_MODES, CLIMB_INTENTS, DEFAULT_BODY, setDefaultLibrary,
+} from './lib/world.mjs';
 import { readRegion } from './lib/anvil.mjs';
 
-export { VoxnavError, STATUS_NAMES, World, EDGE_KINDS, AGENT_MODES, threadsAvailable, readRegion };
+export {
+  VoxnavError, STATUS_NAMES, World, EDGE_KINDS, AGENT_MODES, BODY_MODES, CLIMB_INTENTS, DEFAULT_BODY,
+  threadsAvailable, readRegion,
+};
 
 export const version = '0.1.0';
 

@@ -9,6 +9,16 @@ export const EDGE_KINDS = Object.freeze([
 ]);
 /** Agent modes (the values in `modes` arrays). */
 export const AGENT_MODES = Object.freeze(['idle', 'planning', 'moving', 'arrived', 'failed', 'stuck']);
+/** Body modes of the movement step (stepBody). */
+export const BODY_MODES = Object.freeze(['walk', 'fly', 'swim', 'climb']);
+/** Climb intents of the movement step (stepBody). */
+export const CLIMB_INTENTS = Object.freeze(['none', 'up', 'down', 'hold']);
+/** The standard walker body (the C++ BodyParams defaults). */
+export const DEFAULT_BODY = Object.freeze({
+  width: 0.6, height: 1.8, stepHeight: 0.6, gravity: 32, jumpVelocity: Math.sqrt(2 * 32 * 1.25),
+  terminalSpeed: 78.4, climbSpeed: 0,
+});
+const BODY_KEYS = Object.keys(DEFAULT_BODY);
 
 const textEncoder = new TextEncoder();
 
@@ -316,7 +326,7 @@ export class World {
     return {
       mode: s.mode, feet: [v[0], v[1], v[2]], velocity: [v[3], v[4], v[5]], onGround: s.onGround,
       corridorEpoch: s.corridorEpoch, nextWaypoint: s.nextWaypoint, arrivals: s.arrivals,
-      replans: s.replans, requests: s.requests, failure: s.failure,
+      replans: s.replans, repairs: s.repairs, requests: s.requests, failure: s.failure,
     };
   }
   agentReason(agent) {
@@ -356,6 +366,95 @@ export class World {
   }
   /** Wall time of every search applied so far, microseconds. */
   searchTimesUs() { return this.#c('searchTimesUs').searchTimesUs().slice(); }
+
+  /**
+   * FNV-1a 64 of every live agent's state and corridor (in the order added), as 16 hex digits:
+   * the same calls give the same hash natively (`voxnav run --script`) and in wasm.
+   */
+  stateHash() {
+    const core = this.#c('stateHash');
+    const h = core.stateHash();
+    if (h === '') throw this.#error();
+    return h;
+  }
+
+  /**
+   * The highest block that is not air in each column of the box min .. max (inclusive; only
+   * y in min[1] .. max[1] is looked at). { width, heights: Int32Array, values: Uint16Array }, one
+   * entry per column at (x - min[0]) + width * (z - min[2]); -2147483648 / 0 where a column has
+   * none (or is not loaded). At most 4194304 columns and 4096 cells of y.
+   */
+  topBlocks(min, max) {
+    const fn = 'topBlocks';
+    const core = this.#c(fn);
+    const a = xyz(fn, 'min', min), b = xyz(fn, 'max', max);
+    const v = this.#value(core.topBlocks(a[0], a[2], b[0], b[2], a[1], b[1]));
+    return { width: v.width, heights: v.heights.slice(), values: v.values.slice() };
+  }
+
+  /** The body (stepBody params) of a profile: its width, height, step height, jump and climb speed. */
+  profileBody(profile) {
+    const fn = 'profileBody';
+    const v = this.#value(this.#c(fn).profileBody(number(fn, 'profile', profile)));
+    const out = {};
+    BODY_KEYS.forEach((k, i) => { out[k] = v[i]; });
+    return out;
+  }
+
+  /**
+   * One step of the movement integrator (the one agents use) for a body you own, against this
+   * world's blocks. state: { feet, velocity?, carry?, onGround?, mode? }; input: { move?: [x, z],
+   * jump?, climb?, vertical?, knock? }; params: a profile id, or body fields (defaults: the
+   * standard walker); dt seconds in (0, 1]. Returns the new state and what the step did; the
+   * arguments are not changed.
+   */
+  stepBody(state, input = {}, params = {}, dt = 0.05) {
+    const fn = 'stepBody';
+    const core = this.#c(fn);
+    if (!state || typeof state !== 'object') throw invalid(`${fn}: state must be an object { feet, velocity?, ... }`);
+    if (input === null || typeof input !== 'object') throw invalid(`${fn}: input must be an object`);
+    const body = typeof params === 'number' ? this.profileBody(params) : params;
+    if (body === null || typeof body !== 'object') throw invalid(`${fn}: params must be a profile id or an object`);
+    for (const k of Object.keys(body)) {
+      if (!BODY_KEYS.includes(k)) throw invalid(`${fn}: params.${k} is not a body field (${BODY_KEYS.join(', ')})`);
+    }
+    const mode = BODY_MODES.indexOf(state.mode ?? 'walk');
+    if (mode < 0) throw invalid(`${fn}: state.mode '${state.mode}' is not one of ${BODY_MODES.join(', ')}`);
+    const climb = CLIMB_INTENTS.indexOf(input.climb ?? 'none');
+    if (climb < 0) throw invalid(`${fn}: input.climb '${input.climb}' is not one of ${CLIMB_INTENTS.join(', ')}`);
+    let move = [0, 0];
+    if (input.move !== undefined) {
+      const m = input.move;
+      if (!m || typeof m.length !== 'number' || m.length !== 2 || typeof m[0] !== 'number' || typeof m[1] !== 'number')
+        throw invalid(`${fn}: input.move must be [x, z] numbers (m/s)`);
+      move = m;
+    }
+    const packed = new Float64Array(26);
+    packed.set(xyz(fn, 'state.feet', state.feet), 0);
+    packed.set(state.velocity === undefined ? [0, 0, 0] : xyz(fn, 'state.velocity', state.velocity), 3);
+    packed.set(state.carry === undefined ? [0, 0, 0] : xyz(fn, 'state.carry', state.carry), 6);
+    packed[9] = state.onGround ? 1 : 0;
+    packed[10] = mode;
+    packed[11] = move[0];
+    packed[12] = move[1];
+    packed[13] = input.jump ? 1 : 0;
+    packed[14] = climb;
+    packed[15] = input.vertical === undefined ? 0 : number(fn, 'input.vertical', input.vertical);
+    packed.set(input.knock === undefined ? [0, 0, 0] : xyz(fn, 'input.knock', input.knock), 16);
+    BODY_KEYS.forEach((k, i) => {
+      packed[19 + i] = body[k] === undefined ? DEFAULT_BODY[k] : number(fn, `params.${k}`, body[k]);
+    });
+    const r = this.#value(core.stepBody(packed, number(fn, 'dt', dt)));
+    return {
+      feet: [r[0], r[1], r[2]], velocity: [r[3], r[4], r[5]], carry: [r[6], r[7], r[8]],
+      onGround: r[9] === 1, mode: BODY_MODES[r[10]],
+      report: {
+        displacement: [r[11], r[12], r[13]], hitWallX: r[14] === 1, hitWallZ: r[15] === 1, wallSpeed: r[16],
+        hitCeiling: r[17] === 1, landed: r[18] === 1, landingSpeed: r[19], steppedUp: r[20] === 1,
+        stepRise: r[21], climbing: r[22] === 1, inFluid: r[23] === 1,
+      },
+    };
+  }
 }
 
 /** Set by init(): the library `new World()` uses when no `voxnav` option is given. */

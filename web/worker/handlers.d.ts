@@ -1,7 +1,7 @@
 // voxnav server worker - types of the pure message handlers (hand-written; checked with tsc --strict).
 import type {
   AgentId, AgentState, AnvilLoadReport, BuildName, InitOptions, PathHandle, PathStatus, ProfileId, ProfileJson,
-  Reach, RegionLoadReport, Vec3Like, Voxnav, World, WorldStats,
+  Reach, RegionLoadReport, TopBlocks, Vec3Like, Voxnav, World, WorldStats,
 } from '../index.js';
 
 export type ProfileRef = ProfileId | string;
@@ -30,6 +30,8 @@ export type Request =
   | { id: MessageId; type: 'release'; handle: PathHandle }
   | { id: MessageId; type: 'tick'; dt?: number; count?: number }
   | { id: MessageId; type: 'stats' }
+  | { id: MessageId; type: 'topBlocks'; min: Vec3Like; max: Vec3Like }
+  | { id: MessageId; type: 'stateHash' }
   | { id: MessageId; type: 'dispose' };
 
 export type MessageId = number | string;
@@ -81,6 +83,10 @@ export interface Results {
     threaded: boolean; ticks: number; lastTickMs: number; meanTickMs: number; searchUsP50: number;
     searchUsP99: number; navEpoch: number; pendingRequests: number;
   };
+  /** The highest non-air block of each column (see World.topBlocks). */
+  topBlocks: TopBlocks;
+  /** World.stateHash() (16 hex digits), the number of agents, and the ticks run. */
+  stateHash: { hash: string; agents: number; tick: number };
   dispose: Record<string, never>;
 }
 

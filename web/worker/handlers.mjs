@@ -13,7 +13,7 @@ import { load, VoxnavError } from '../index.mjs';
 export const MESSAGE_TYPES = Object.freeze([
   'init', 'loadBlocks', 'blockValues', 'addProfile', 'loadRegion', 'loadChunks', 'unloadChunks', 'edit',
   'addAgents', 'removeAgents', 'setGoals', 'teleportAgents', 'agentState', 'reachable', 'request',
-  'release', 'tick', 'stats', 'dispose',
+  'release', 'tick', 'stats', 'topBlocks', 'stateHash', 'dispose',
 ]);
 
 const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
@@ -340,6 +340,21 @@ const handlers = {
       navEpoch: w.navEpoch,
       pendingRequests: state.pending.length,
     };
+  },
+
+  /**
+   * { min: [x, y, z], max: [x, y, z] } -> { width, heights: Int32Array, values: Uint16Array }:
+   * the highest non-air block of each column (for a map); see World.topBlocks.
+   */
+  topBlocks(state, msg) {
+    const w = world(state, 'topBlocks');
+    return w.topBlocks(msg.min, msg.max);
+  },
+
+  /** -> { hash, agents, tick }: World.stateHash() (16 hex digits), comparable with the native one. */
+  stateHash(state) {
+    const w = world(state, 'stateHash');
+    return { hash: w.stateHash(), agents: w.stats().agents, tick: state.ticks };
   },
 
   /** Frees the world (the library stays loaded for a later init). */

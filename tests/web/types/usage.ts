@@ -2,6 +2,8 @@
 // checks that index.d.ts and worker/*.d.ts describe the API the way a TypeScript user calls it.
 import { init, load, ready, World, VoxnavError, EDGE_KINDS, AGENT_MODES, STATUS_NAMES, threadsAvailable, readRegion } from 'voxnav';
 import type { Voxnav, Corridor, PathStatus, Reach, AgentsSnapshot, ProfileJson, StatusName, RegionLoadReport } from 'voxnav';
+import { BODY_MODES, DEFAULT_BODY } from 'voxnav';
+import type { StepResult, BodyParams, TopBlocks } from 'voxnav';
 import { createState, handle, transferList, MESSAGE_TYPES } from 'voxnav/worker/handlers';
 import type { TickPost, Request, Reply } from 'voxnav/worker/handlers';
 import { connect } from 'voxnav/worker';
@@ -36,6 +38,17 @@ export async function main(bytes: Uint8Array, mca: ArrayBuffer): Promise<number>
     void kind;
   }
   world.release(h);
+  // The movement step, the state hash and the column read-out.
+  const stepped: StepResult = world.stepBody({ feet: [1.5, 3, 1.5] }, { move: [1, 0], jump: true }, p, 0.05);
+  const again = world.stepBody({ feet: stepped.feet, velocity: stepped.velocity, onGround: stepped.onGround, mode: stepped.mode },
+    {}, { width: 0.5, stepHeight: 0.5 });
+  const body: BodyParams = world.profileBody(p);
+  const landed: boolean = again.report.landed && BODY_MODES.includes(again.mode) && DEFAULT_BODY.width === body.width;
+  // @ts-expect-error body modes are checked
+  world.stepBody({ feet: [0, 0, 0], mode: 'run' });
+  const hash: string = world.stateHash();
+  const tops: TopBlocks = world.topBlocks([0, 0, 0], [15, 255, 15]);
+  void [landed, hash, tops.heights[0] + tops.values[tops.width]];
   const a = world.addAgent(p, [1.5, 1, 1.5]);
   world.setAgentGoal(a, [5, 1, 5]);
   world.tick();
@@ -78,6 +91,9 @@ export async function main(bytes: Uint8Array, mca: ArrayBuffer): Promise<number>
   }
   const send = connect((m, transfer) => void [m, transfer]);
   await send({ id: 2, type: 'stats' });
+  await send({ id: 4, type: 'topBlocks', min: [0, 0, 0], max: [15, 255, 15] });
+  const hashReply = await handle(state, { id: 5, type: 'stateHash' });
+  if (hashReply.reply.ok) void hashReply.reply.ok.hash.length;
   // @ts-expect-error every message has an id
   await handle(state, { type: 'stats' });
   // @ts-expect-error unknown message types are rejected

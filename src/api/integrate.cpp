@@ -1,0 +1,185 @@
+// voxnav - the public movement step over the engine's integrator (src/engine/integrate).
+#include "voxnav/integrate.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "engine/integrate/integrate.h"
+#include "engine/nav/world_state.h"
+#include "voxnav/world.h"
+
+namespace voxnav {
+
+namespace {
+
+// Positions must stay this far inside the cell range (the engine's kRangeMargin).
+constexpr double kMargin = 2.0 * detail::kMaxStepDisplacement + 8.0;
+
+std::string text(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+bool finite(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
+detail::MotionVec3 mv(Vec3 v) { return detail::MotionVec3{v.x, v.y, v.z}; }
+Vec3 pv(const detail::MotionVec3& v) { return Vec3{v.x, v.y, v.z}; }
+
+Status fail(std::string* error, Status st, std::string msg) {
+  if (error) *error = std::move(msg);
+  return st;
+}
+
+// The first bad field of a step's arguments, or an empty string.
+Status check(const BodyState& s, const BodyInput& in, const BodyParams& p, double dt,
+             std::string* error) {
+  const Status bad = Status::InvalidArgument;
+  if (!(std::isfinite(dt) && dt > 0.0 && dt <= 1.0))
+    return fail(error, bad, "dt " + text(dt) + " is not in (0, 1] seconds");
+  if (!finite(s.feet)) return fail(error, bad, "state.feet is not finite");
+  if (!finite(s.velocity)) return fail(error, bad, "state.velocity is not finite");
+  if (!finite(s.carry)) return fail(error, bad, "state.carry is not finite");
+  if (static_cast<int>(s.mode) > static_cast<int>(BodyMode::Climb))
+    return fail(error, bad,
+                "state.mode " + std::to_string(static_cast<int>(s.mode)) +
+                    " is not a body mode (0 walk, 1 fly, 2 swim, 3 climb)");
+  if (!std::isfinite(in.move_x) || !std::isfinite(in.move_z))
+    return fail(error, bad, "input.move is not finite");
+  if (!std::isfinite(in.vertical)) return fail(error, bad, "input.vertical is not finite");
+  if (!finite(in.knock)) return fail(error, bad, "input.knock is not finite");
+  if (static_cast<int>(in.climb) > static_cast<int>(ClimbIntent::Hold))
+    return fail(error, bad,
+                "input.climb " + std::to_string(static_cast<int>(in.climb)) +
+                    " is not a climb intent (0 none, 1 up, 2 down, 3 hold)");
+  if (!(std::isfinite(p.width) && p.width > 0.0 && p.width <= 16.0))
+    return fail(error, bad, "params.width " + text(p.width) + " is not in (0, 16]");
+  if (!(std::isfinite(p.height) && p.height > 0.0 && p.height <= 16.0))
+    return fail(error, bad, "params.height " + text(p.height) + " is not in (0, 16]");
+  if (!(std::isfinite(p.step_height) && p.step_height >= 0.0))
+    return fail(error, bad,
+                "params.step_height " + text(p.step_height) + " is not a finite number >= 0");
+  if (!std::isfinite(p.gravity)) return fail(error, bad, "params.gravity is not finite");
+  if (!std::isfinite(p.jump_velocity))
+    return fail(error, bad, "params.jump_velocity is not finite");
+  if (!(std::isfinite(p.terminal_speed) && p.terminal_speed >= 0.0))
+    return fail(error, bad,
+                "params.terminal_speed " + text(p.terminal_speed) + " is not a finite number >= 0");
+  if (!std::isfinite(p.climb_speed)) return fail(error, bad, "params.climb_speed is not finite");
+  const double h = static_cast<double>(detail::kMaxHorizontal) - kMargin;
+  const double v = static_cast<double>(detail::kMaxVertical) - kMargin;
+  if (!(s.feet.x > -h && s.feet.x < h && s.feet.z > -h && s.feet.z < h && s.feet.y > -v &&
+        s.feet.y < v))
+    return fail(error, Status::OutOfRange,
+                "state.feet (" + text(s.feet.x) + ", " + text(s.feet.y) + ", " + text(s.feet.z) +
+                    ") is out of range (|x|, |z| < " + text(h) + ", |y| < " + text(v) + ")");
+  return Status::Ok;
+}
+
+}  // namespace
+
+const char* body_mode_name(BodyMode m) noexcept {
+  switch (m) {
+    case BodyMode::Walk:
+      return "walk";
+    case BodyMode::Fly:
+      return "fly";
+    case BodyMode::Swim:
+      return "swim";
+    case BodyMode::Climb:
+      return "climb";
+  }
+  return "unknown";
+}
+
+const char* climb_intent_name(ClimbIntent c) noexcept {
+  switch (c) {
+    case ClimbIntent::None:
+      return "none";
+    case ClimbIntent::Up:
+      return "up";
+    case ClimbIntent::Down:
+      return "down";
+    case ClimbIntent::Hold:
+      return "hold";
+  }
+  return "unknown";
+}
+
+double jump_velocity_for_apex(double gravity, double apex) noexcept {
+  return detail::jump_velocity_for_apex(gravity, apex);
+}
+
+Status profile_body(const World& world, ProfileId profile, BodyParams* out) {
+  const detail::WorldState& st = world.internal();
+  if (profile.index >= st.profiles.size() || out == nullptr) return Status::InvalidArgument;
+  const detail::AgentMotion m = detail::compile_profile(st.profiles[profile.index]);
+  BodyParams p;
+  p.width = m.body.width;
+  p.height = m.body.height;
+  p.step_height = m.body.step_height;
+  p.gravity = m.body.gravity;
+  p.jump_velocity = m.body.jump_velocity;
+  p.terminal_speed = m.body.terminal_speed;
+  p.climb_speed = m.body.climb_speed;
+  *out = p;
+  return Status::Ok;
+}
+
+static_assert(static_cast<int>(BodyMode::Climb) == static_cast<int>(detail::MotionMode::Climb));
+static_assert(static_cast<int>(ClimbIntent::Hold) == static_cast<int>(detail::ClimbIntent::Hold));
+
+Status step_body(const World& world, BodyState& state, const BodyInput& input,
+                 const BodyParams& params, double dt, StepReport* report, std::string* error) {
+  const Status st = check(state, input, params, dt, error);
+  if (st != Status::Ok) return st;
+
+  detail::CharacterState cs;
+  cs.position = mv(state.feet);
+  cs.velocity = mv(state.velocity);
+  cs.on_ground = state.on_ground;
+  cs.mode = static_cast<detail::MotionMode>(state.mode);
+  cs.carry = mv(state.carry);
+  detail::DriveInput drive;
+  drive.move_x = input.move_x;
+  drive.move_z = input.move_z;
+  drive.jump = input.jump;
+  drive.climb = static_cast<detail::ClimbIntent>(input.climb);
+  drive.vertical = input.vertical;
+  detail::BodyParams bp;
+  bp.width = params.width;
+  bp.height = params.height;
+  bp.step_height = params.step_height;
+  bp.gravity = params.gravity;
+  bp.jump_velocity = params.jump_velocity;
+  bp.terminal_speed = params.terminal_speed;
+  bp.climb_speed = params.climb_speed;
+
+  const detail::IntegrateReport r =
+      detail::integrate_character_tick(cs, drive, mv(input.knock), bp, world.internal().space, dt);
+  if (!r.valid) return fail(error, Status::InvalidArgument, "the step's input was refused");
+
+  state.feet = pv(cs.position);
+  state.velocity = pv(cs.velocity);
+  state.on_ground = cs.on_ground;
+  state.mode = static_cast<BodyMode>(cs.mode);
+  state.carry = pv(cs.carry);
+  if (report) {
+    StepReport out;
+    out.displacement = pv(r.displacement);
+    out.hit_wall_x = (r.hit_wall & detail::kHitX) != 0;
+    out.hit_wall_z = (r.hit_wall & detail::kHitZ) != 0;
+    out.wall_speed = r.wall_speed;
+    out.hit_ceiling = r.hit_ceiling;
+    out.landed = r.landed;
+    out.landing_speed = r.landing_speed;
+    out.stepped_up = r.stepped_up;
+    out.step_rise = r.step_rise;
+    out.climbing = r.climbing;
+    out.in_fluid = r.in_fluid;
+    *report = out;
+  }
+  return Status::Ok;
+}
+
+}  // namespace voxnav

@@ -1,0 +1,28 @@
+// voxnav - a hash of the agents' state and corridors, to check that two runs (native and wasm,
+// threads or none) agree bit for bit.
+#pragma once
+#include <cstdint>
+#include <span>
+
+#include "voxnav/status.h"
+
+namespace voxnav {
+
+class World;
+struct AgentId;
+
+/// FNV-1a 64 offset basis: the hash of no agents.
+inline constexpr std::uint64_t kStateHashBasis = 0xcbf29ce484222325ull;
+
+/// FNV-1a 64 over the state of `agents`, in the order given. For each agent, in this order and
+/// as little-endian bytes: feet x, y, z and velocity x, y, z (IEEE doubles, their bit patterns),
+/// mode (1 byte), on_ground (1 byte), arrivals, replans, repairs, requests, corridor epoch and the
+/// corridor's waypoint count (uint32 each), then every waypoint of its corridor: position x, y, z
+/// (doubles), edge kind (1 byte) and cell x, y, z (int32). Equal hashes mean equal positions and
+/// corridors to the last bit; the same World calls give the same hash natively and in wasm, with
+/// or without threads.
+///
+/// StaleHandle (and `out` unchanged) when an id is not a live agent of `world`.
+Status state_hash(const World& world, std::span<const AgentId> agents, std::uint64_t* out);
+
+}  // namespace voxnav

@@ -1,0 +1,98 @@
+// Native and wasm agree bit for bit: the scripted scenario examples/web/scenario.json (48 walker
+// agents on the shipped region, 17 block edits on their corridors at fixed ticks, 400 ticks) gives
+// the same state hash - every agent's position and corridor, to the last bit - from
+// `voxnav run --script` (with and without its thread pool) and from the wasm package replaying it
+// through the server worker's messages, with the sync and the threaded build. The browser replays
+// it too (tests/browser/demo.test.mjs).
+import { test, describe, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import * as h from './helpers.mjs';
+
+const skip = h.skipReason;
+const scriptPath = path.join(h.repoRoot, 'examples/web/scenario.json');
+const nativeDir = path.resolve(process.env.VOXNAV_NATIVE_BUILD_DIR || path.join(h.repoRoot, 'build/release'));
+const nativeCli = path.join(nativeDir, 'voxnav');
+const nativeMissing = fs.existsSync(nativeCli) ? false : `no native voxnav at ${nativeCli} (build the release preset)`;
+const builds = ['sync', ...(h.hasThreadedBuild ? ['threaded'] : [])];
+
+/** `voxnav run --script` -> its JSON summary. */
+function nativeScenario(threads = 2) {
+  const out = execFileSync(nativeCli, ['run', '--script', scriptPath, '--threads', String(threads), '--json'],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  return JSON.parse(out.trim().split('\n').pop());
+}
+
+async function wasmScenario(build) {
+  const handlers = await h.importPackage('worker/handlers.mjs');
+  const { connectHandlers } = await import(pathToFileURL(path.join(h.repoRoot, 'examples/web/client.mjs')).href);
+  const { runScenario } = await import(pathToFileURL(path.join(h.repoRoot, 'examples/web/scenario.mjs')).href);
+  const script = JSON.parse(fs.readFileSync(scriptPath, 'utf8'));
+  const { blocks, shapes } = h.registryFiles();
+  const world = fs.readFileSync(path.join(h.repoRoot, 'data/worlds', script.world));
+  let posts = 0;
+  const send = connectHandlers(handlers, () => { posts += 1; });
+  const r = await runScenario(send, script, { build, blocksJson: blocks, shapesJson: shapes, world });
+  return { ...r, posts };
+}
+
+describe('scripted scenario: native and wasm agree', { skip }, () => {
+  const script = JSON.parse(fs.readFileSync(scriptPath, 'utf8'));
+  let native = null;
+  before(() => {
+    if (!nativeMissing) native = nativeScenario(2);
+  });
+
+  test('the scenario is real: agents, edits on their corridors, re-searches', { skip: nativeMissing }, () => {
+    assert.equal(script.agents.length, 48);
+    assert.equal(script.edits.length, 17);
+    assert.equal(native.agents, 48);
+    assert.equal(native.ticks, script.ticks);
+    assert.equal(native.edits_applied, 17, 'every edit lands in a loaded chunk');
+    // The edits broke corridors: more searches than the agents' first ones.
+    assert.ok(native.searches > native.agents, `searches ${native.searches}, replans ${native.replans}`);
+    assert.ok(native.arrivals >= 10, `arrivals ${native.arrivals}`);
+    assert.match(native.state_hash, /^[0-9a-f]{16}$/);
+    assert.notEqual(native.state_hash, 'cbf29ce484222325', 'the hash of no agents');
+    assert.deepEqual(native.checkpoints.map((c) => c.tick), script.checkpoints);
+    // The hashes of successive checkpoints differ: the agents keep moving.
+    assert.equal(new Set(native.checkpoints.map((c) => c.hash)).size, script.checkpoints.length);
+  });
+
+  test('native: the same hash with and without the thread pool', { skip: nativeMissing }, () => {
+    const sync = nativeScenario(0);
+    assert.equal(sync.state_hash, native.state_hash);
+    assert.deepEqual(sync.checkpoints, native.checkpoints);
+  });
+
+  for (const build of builds) {
+    test(`wasm in Node (${build} build) gives the native hash at every checkpoint`, { skip: nativeMissing }, async () => {
+      const r = await wasmScenario(build);
+      assert.equal(r.build, build);
+      assert.equal(r.agents, 48);
+      assert.ok(r.posts > script.edits.length, `tick posts: ${r.posts}`);
+      assert.deepEqual(r.checkpoints, native.checkpoints);
+      assert.equal(r.hash, native.state_hash);
+    });
+  }
+
+  test('a bad script is refused with a message naming the field', { skip: nativeMissing }, () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'voxnav-scenario-'));
+    try {
+      const bad = { ...script, edits: [{ tick: 5, cell: [1, 2], block: 'stone' }] };
+      const file = path.join(dir, 'bad.json');
+      fs.writeFileSync(file, JSON.stringify(bad));
+      assert.throws(() => execFileSync(nativeCli, ['run', '--script', file], { stdio: 'pipe' }), (e) => {
+        assert.equal(e.status, 2);
+        assert.match(String(e.stderr), /edits\[0\]\.cell must be \[x, y, z\] integers/);
+        return true;
+      });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
