@@ -1171,7 +1171,7 @@ std::string edge_kind_name_of(int k) {
 }
 
 std::string agent_mode_name_of(int m) {
-  if (m < 0 || m > static_cast<int>(AgentMode::Stuck)) return "unknown";
+  if (m < 0 || m > static_cast<int>(AgentMode::Blocked)) return "unknown";
   return agent_mode_name(static_cast<AgentMode>(m));
 }
 

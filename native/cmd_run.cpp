@@ -366,7 +366,7 @@ int cmd_run(int argc, char** argv) {
   const double dt = 1.0 / 20.0;
   double edit_budget = 0;
   std::uint64_t edits = 0, stuck_events = 0, failed_events = 0;
-  std::vector<double> tick_ms;
+  std::vector<double> tick_ms, maintenance_us;
   tick_ms.reserve(static_cast<std::size_t>(o.ticks));
   std::vector<std::string> stuck_reasons;
   std::vector<AgentMode> last_mode(agents.size(), AgentMode::Planning);
@@ -384,13 +384,16 @@ int cmd_run(int argc, char** argv) {
       if (world.set_block(CellPos{e.x, e.y, e.z}, value) == Status::Ok) ++edits;
     }
     const auto t0 = std::chrono::steady_clock::now();
+    const std::uint64_t runs0 = nav.stats().maintenance_runs;
     (void)world.tick(dt);
     tick_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    if (nav.stats().maintenance_runs != runs0)  // layers, islands and the agents' corridor checks
+      maintenance_us.push_back(nav.stats().last_maintenance_ms * 1000.0 + st.agents.last_edit_check_us());
     for (std::size_t i = 0; i < agents.size(); ++i) {
       AgentState s;
       if (world.agent_state(agents[i], &s) != Status::Ok) continue;
       if (s.mode != last_mode[i]) {
-        if (s.mode == AgentMode::Stuck) {
+        if (s.mode == AgentMode::Blocked) {
           ++stuck_events;
           std::string why;
           (void)world.agent_reason(agents[i], &why);
@@ -400,13 +403,13 @@ int cmd_run(int argc, char** argv) {
         last_mode[i] = s.mode;
       }
       if (s.mode == AgentMode::Arrived || s.mode == AgentMode::Failed || s.mode == AgentMode::Idle ||
-          s.mode == AgentMode::Stuck)
+          s.mode == AgentMode::Blocked)
         pick_goal(agents[i]);
     }
   }
 
   // Summary.
-  std::uint64_t arrivals = 0, replans = 0, requests = 0, hash = 0xcbf29ce484222325ull;
+  std::uint64_t arrivals = 0, replans = 0, repairs = 0, requests = 0, hash = 0xcbf29ce484222325ull;
   int agents_arrived = 0, stuck_now = 0, arrived_twice = 0;
   std::vector<std::string> stuck_now_reasons;
   for (std::size_t i = 0; i < agents.size(); ++i) {
@@ -414,10 +417,11 @@ int cmd_run(int argc, char** argv) {
     if (world.agent_state(agents[i], &s) != Status::Ok) continue;
     arrivals += s.arrivals;
     replans += s.replans;
+    repairs += s.repairs;
     requests += s.requests;
     agents_arrived += s.arrivals > 0;
     arrived_twice += s.arrivals > 1;
-    if (s.mode == AgentMode::Stuck) {
+    if (s.mode == AgentMode::Blocked) {
       ++stuck_now;
       std::string why;
       (void)world.agent_reason(agents[i], &why);
@@ -439,6 +443,7 @@ int cmd_run(int argc, char** argv) {
                 "\"reach\":{\"yes\":%llu,\"no\":%llu,\"unknown\":%llu},\"goals\":%llu,"
                 "\"searches\":%llu,\"nodes_expanded\":%llu,\"search_us_p50\":%.1f,\"search_us_p99\":%.1f,"
                 "\"arrivals\":%llu,\"agents_arrived\":%d,\"agents_arrived_twice\":%d,\"replans\":%llu,"
+                "\"repairs\":%llu,\"edit_maintenance_us_p50\":%.1f,\"edit_maintenance_us_p99\":%.1f,"
                 "\"stuck_events\":%llu,\"stuck_now\":%d,\"failed_events\":%llu,"
                 "\"tick_ms_mean\":%.3f,\"tick_ms_p99\":%.3f,\"state_hash\":\"%016llx\",\"stuck\":[",
                 json_escape(o.world).c_str(), report.format.c_str(), report.chunks_loaded,
@@ -451,7 +456,8 @@ int cmd_run(int argc, char** argv) {
                 static_cast<unsigned long long>(ws.searches), static_cast<unsigned long long>(ws.nodes_expanded),
                 percentile(search_us, 50), percentile(search_us, 99), static_cast<unsigned long long>(arrivals),
                 agents_arrived, arrived_twice, static_cast<unsigned long long>(replans),
-                static_cast<unsigned long long>(stuck_events), stuck_now,
+                static_cast<unsigned long long>(repairs), percentile(maintenance_us, 50),
+                percentile(maintenance_us, 99), static_cast<unsigned long long>(stuck_events), stuck_now,
                 static_cast<unsigned long long>(failed_events), tick_mean, percentile(tick_ms, 99),
                 static_cast<unsigned long long>(hash));
     for (std::size_t i = 0; i < stuck_now_reasons.size(); ++i)
@@ -473,10 +479,14 @@ int cmd_run(int argc, char** argv) {
                 static_cast<unsigned long long>(requests), static_cast<unsigned long long>(ws.searches),
                 static_cast<unsigned long long>(ws.nodes_expanded), percentile(search_us, 50),
                 percentile(search_us, 99));
-    std::printf("agents       arrivals %llu, arrived at least once %d, twice or more %d, replans %llu\n",
+    std::printf("agents       arrivals %llu, arrived at least once %d, twice or more %d, replans %llu, "
+                "local repairs %llu\n",
                 static_cast<unsigned long long>(arrivals), agents_arrived, arrived_twice,
-                static_cast<unsigned long long>(replans));
-    std::printf("stuck        %llu stuck events, %d stuck at the end, %llu failed requests\n",
+                static_cast<unsigned long long>(replans), static_cast<unsigned long long>(repairs));
+    std::printf("edits        maintenance per tick with edits (layers, islands, corridor checks and repairs): "
+                "p50 %.1f us, p99 %.1f us\n",
+                percentile(maintenance_us, 50), percentile(maintenance_us, 99));
+    std::printf("stuck        %llu blocked events, %d blocked at the end, %llu failed requests\n",
                 static_cast<unsigned long long>(stuck_events), stuck_now,
                 static_cast<unsigned long long>(failed_events));
     for (const std::string& r : stuck_reasons) std::printf("  %s\n", r.c_str());

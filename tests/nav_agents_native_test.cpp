@@ -181,7 +181,7 @@ TEST(NavAgents, TwentyAgentsArriveDeterministicallyWithAndWithoutThreads) {
       std::printf("  agent %zu %s -> %s: %s after %u requests, %u replans, at (%.2f, %.2f, %.2f): %s\n", i,
                   str(trips[i].start).c_str(), str(trips[i].goal).c_str(), agent_mode_name(s.mode), s.requests,
                   s.replans, s.feet.x, s.feet.y, s.feet.z, a.reasons[i].c_str());
-    if (s.mode == AgentMode::Failed || s.mode == AgentMode::Stuck) {
+    if (s.mode == AgentMode::Failed || s.mode == AgentMode::Blocked) {
       EXPECT_FALSE(a.reasons[i].empty()) << "agent " << i << " is " << agent_mode_name(s.mode) << " without a reason";
     }
   }

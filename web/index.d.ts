@@ -58,7 +58,7 @@ export type EdgeKindName =
 export const EDGE_KINDS: readonly EdgeKindName[];
 
 /** Agent modes: the values of `modes` arrays index this list. */
-export type AgentModeName = 'idle' | 'planning' | 'moving' | 'arrived' | 'failed' | 'stuck';
+export type AgentModeName = 'idle' | 'planning' | 'moving' | 'arrived' | 'failed' | 'blocked';
 export const AGENT_MODES: readonly AgentModeName[];
 
 /** Body modes of the movement step: the values of BodyState.mode. */
@@ -398,7 +398,7 @@ export class World {
   removeAgent(agent: AgentId): void;
   setAgentGoal(agent: AgentId, goal: Vec3Like): void;
   agentState(agent: AgentId): AgentState;
-  /** Why a stuck or failed agent is so ('' otherwise). */
+  /** Why a blocked or failed agent is so ('' otherwise). */
   agentReason(agent: AgentId): string;
   agentCorridor(agent: AgentId): AgentCorridor;
   teleportAgent(agent: AgentId, feet: Vec3Like): void;

@@ -101,7 +101,7 @@ int main(int argc, char** argv) {
     (void)world.tick(1.0 / 20.0);
     (void)world.agent_state(agent, &s);
     if (s.mode == voxnav::AgentMode::Arrived || s.mode == voxnav::AgentMode::Failed ||
-        s.mode == voxnav::AgentMode::Stuck) {
+        s.mode == voxnav::AgentMode::Blocked) {
       std::printf("agent %s after %d ticks at %.2f %.2f %.2f\n", voxnav::agent_mode_name(s.mode),
                   tick + 1, s.feet.x, s.feet.y, s.feet.z);
       break;

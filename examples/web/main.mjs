@@ -11,9 +11,9 @@ const WORLD = params.get('world') ?? 'r.0.-1.mca';
 const DT = 0.05;           // 20 ticks per second
 const GOAL_RANGE = 40;     // new goals within this many cells (x and z)
 const FLASH_MS = 1500;     // how long a corridor changed by an edit stays yellow
-const MODES = ['idle', 'planning', 'moving', 'arrived', 'failed', 'stuck'];
+const MODES = ['idle', 'planning', 'moving', 'arrived', 'failed', 'blocked'];
 const MODE_COLOR = {
-  idle: '#9aa4b1', planning: '#56d4ff', moving: '#ffffff', arrived: '#7ee787', failed: '#ff7b72', stuck: '#ff7b72',
+  idle: '#9aa4b1', planning: '#56d4ff', moving: '#ffffff', arrived: '#7ee787', failed: '#ff7b72', blocked: '#ffa657',
 };
 
 const canvas = document.getElementById('map');
@@ -42,7 +42,7 @@ function onTick(post) {
   for (const id of post.removed) S.corridors.delete(id);
   for (let i = 0; i < post.agents.ids.length; ++i) {
     const mode = MODES[post.agents.modes[i]];
-    if (mode === 'arrived' || mode === 'failed' || mode === 'stuck' || mode === 'idle') S.regoal.add(post.agents.ids[i]);
+    if (mode === 'arrived' || mode === 'failed' || mode === 'blocked' || mode === 'idle') S.regoal.add(post.agents.ids[i]);
   }
   for (const w of S.postWaiters.splice(0)) w(post);
 }

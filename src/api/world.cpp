@@ -46,7 +46,7 @@ static_assert(static_cast<int>(ReachReason::FlightSearch) == static_cast<int>(de
 static_assert(static_cast<int>(ReachAnswer::Unknown) == static_cast<int>(detail::ReachAnswer::Unknown));
 static_assert(static_cast<int>(PathFailure::NotLoaded) == static_cast<int>(detail::FailReason::NotLoaded));
 static_assert(static_cast<int>(EdgeKind::Fly) == static_cast<int>(detail::EdgeKind::Fly));
-static_assert(static_cast<int>(AgentMode::Stuck) == static_cast<int>(detail::AgentMode::Stuck));
+static_assert(static_cast<int>(AgentMode::Blocked) == static_cast<int>(detail::AgentMode::Blocked));
 
 namespace {
 Cell to_cell(CellPos c) { return Cell{c.x, c.y, c.z}; }

@@ -8,7 +8,7 @@ export const EDGE_KINDS = Object.freeze([
   'start', 'walk', 'step_up', 'step_down', 'jump', 'drop', 'gap_jump', 'climb', 'swim', 'door', 'fly',
 ]);
 /** Agent modes (the values in `modes` arrays). */
-export const AGENT_MODES = Object.freeze(['idle', 'planning', 'moving', 'arrived', 'failed', 'stuck']);
+export const AGENT_MODES = Object.freeze(['idle', 'planning', 'moving', 'arrived', 'failed', 'blocked']);
 /** Body modes of the movement step (stepBody). */
 export const BODY_MODES = Object.freeze(['walk', 'fly', 'swim', 'climb']);
 /** Climb intents of the movement step (stepBody). */

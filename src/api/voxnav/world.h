@@ -99,8 +99,10 @@ struct PathCell {
   EdgeKind kind = EdgeKind::Walk;
 };
 
-/// Agent states. Stuck and Failed come with a reason (World::agent_reason).
-enum class AgentMode : std::uint8_t { Idle, Planning, Moving, Arrived, Failed, Stuck };
+/// Agent states. Blocked and Failed come with a reason (World::agent_reason). Blocked (no progress
+/// after recovery: back off, sidestep, replan, three times) is not terminal: the agent plans again
+/// after 100 ticks, or at once when an edit lands near it. Failed is terminal until a new goal.
+enum class AgentMode : std::uint8_t { Idle, Planning, Moving, Arrived, Failed, Blocked };
 const char* agent_mode_name(AgentMode m) noexcept;
 
 struct AgentDef {
@@ -227,7 +229,7 @@ class World {
   /// Sends an agent to a goal cell (the search starts at the next tick).
   Status set_agent_goal(AgentId id, CellPos goal);
   Status agent_state(AgentId id, AgentState* out) const;
-  /// Reason text of a Stuck or Failed agent (empty otherwise).
+  /// Reason text of a Blocked or Failed agent (empty otherwise).
   Status agent_reason(AgentId id, std::string* out) const;
   /// Waypoints of the agent's current corridor.
   Status agent_corridor(AgentId id, Waypoint* out, std::size_t capacity, std::size_t* count) const;

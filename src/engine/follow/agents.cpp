@@ -13,7 +13,7 @@ const char* agent_mode_name(AgentMode m) {
     case AgentMode::Moving: return "moving";
     case AgentMode::Arrived: return "arrived";
     case AgentMode::Failed: return "failed";
-    case AgentMode::Stuck: return "stuck";
+    case AgentMode::Blocked: return "blocked";
   }
   return "?";
 }
@@ -120,7 +120,7 @@ void AgentSystem::reindex(AgentRecord& a) {
   const std::uint32_t idx = index_of(a);
   if (a.mode == AgentMode::Moving) {
     index_.set(idx, a.corridor, a.cell_index);
-  } else if (a.mode == AgentMode::Stuck) {
+  } else if (a.mode == AgentMode::Blocked) {
     index_.set_cell(idx, a.last_cell);
   } else {
     index_.clear(idx);
@@ -201,7 +201,7 @@ bool segment_broken(const NavGrid& grid, const std::vector<Change>& changes, con
 
 void AgentSystem::step(NavWorld& nav, const Space& space, double dt) {
   const std::vector<Change>& changes = nav.unconsumed_changes();
-  // 1. Edits: only the agents whose corridors (or, when Stuck, whose cells) lie in a brick near a
+  // 1. Edits: only the agents whose corridors (or, when Blocked, whose cells) lie in a brick near a
   //    change are looked at, in index order. The wall time is statistics only.
   if (!changes.empty()) {
     const auto t0 = std::chrono::steady_clock::now();
@@ -232,7 +232,7 @@ void AgentSystem::step(NavWorld& nav, const Space& space, double dt) {
       if (!a.alive) continue;
       if (a.mode == AgentMode::Moving) {
         on_change(nav, a, changes);
-      } else if (a.mode == AgentMode::Stuck) {
+      } else if (a.mode == AgentMode::Blocked) {
         a.blocked_ticks = kBlockedRetryTicks;  // the world changed around it: try again now
       }
     }
@@ -244,7 +244,7 @@ void AgentSystem::step(NavWorld& nav, const Space& space, double dt) {
   // 2. Requests, following, the stuck watch and retries of blocked agents.
   for (AgentRecord& a : agents_) {
     if (!a.alive) continue;
-    if (a.mode == AgentMode::Stuck && a.has_goal && ++a.blocked_ticks >= kBlockedRetryTicks) {
+    if (a.mode == AgentMode::Blocked && a.has_goal && ++a.blocked_ticks >= kBlockedRetryTicks) {
       a.blocked_ticks = 0;
       a.replans_in_row = 0;
       ++a.replans;
@@ -421,7 +421,7 @@ void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, doub
       } else if (++a.ticks_without_progress > kStuckTicks) {
         // Recovery, in phases of 10 ticks: jump at a wall, back off, sidestep (left or right by
         // the replan count), then plan again from where the body is; after kMaxReplansInRow
-        // rounds without reaching a waypoint the agent is Stuck (it retries later, see step()).
+        // rounds without reaching a waypoint the agent is Blocked (it retries later, see step()).
         const int phase = (a.ticks_without_progress - kStuckTicks - 1) / 10;
         if (phase == 0 && a.body.on_ground && a.last_hit_wall) in.jump = true;
         if (d > 1e-9 && phase == 1) {
@@ -434,7 +434,7 @@ void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, doub
         }
         if (phase >= 3) {
           if (++a.replans_in_row > kMaxReplansInRow) {
-            a.mode = AgentMode::Stuck;
+            a.mode = AgentMode::Blocked;
             a.blocked_ticks = 0;
             const Cell c = current_cell(nav.grid(), a);
             a.reason = "no progress toward waypoint " + std::to_string(a.next) + " at cell (" +

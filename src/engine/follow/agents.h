@@ -1,5 +1,5 @@
 // Agents: bodies that follow corridors with the shared movement integrator, replan when the
-// world changes under them, and report when they are stuck.
+// world changes under them, and report Blocked (with a reason) when they cannot make progress.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -21,7 +21,7 @@ struct AgentMotion {
   int max_distance = 0;
 };
 
-enum class AgentMode : std::uint8_t { Idle, Planning, Moving, Arrived, Failed, Stuck };
+enum class AgentMode : std::uint8_t { Idle, Planning, Moving, Arrived, Failed, Blocked };
 const char* agent_mode_name(AgentMode m);
 
 struct AgentRecord {
@@ -41,9 +41,9 @@ struct AgentRecord {
   double best_dist = 1e30;
   int ticks_without_progress = 0;
   int replans_in_row = 0;
-  int blocked_ticks = 0;       ///< ticks spent Stuck (a retry comes every kBlockedRetryTicks)
+  int blocked_ticks = 0;       ///< ticks spent Blocked (a retry comes every kBlockedRetryTicks)
   bool last_hit_wall = false;
-  std::string reason;  ///< why the agent is Failed or Stuck
+  std::string reason;  ///< why the agent is Failed or Blocked
   FailReason fail = FailReason::None;
   // counters
   std::uint32_t arrivals = 0;
@@ -60,10 +60,10 @@ struct AgentSlot {
 class AgentSystem {
  public:
   /// Ticks without getting closer to the next waypoint before a replan, and replans in a row
-  /// (without reaching a waypoint) before the agent is reported Stuck.
+  /// (without reaching a waypoint) before the agent is reported Blocked.
   static constexpr int kStuckTicks = 40;
   static constexpr int kMaxReplansInRow = 3;
-  /// A Stuck agent plans again after this many ticks, or at once when an edit lands near it.
+  /// A Blocked agent plans again after this many ticks, or at once when an edit lands near it.
   static constexpr int kBlockedRetryTicks = 100;
   /// Node budget of the short search that splices a detour into a corridor broken by an edit.
   static constexpr std::uint32_t kRepairNodes = 2048;
