@@ -11,7 +11,9 @@
 // one map between the two labellings over every standable cell).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <span>
@@ -26,6 +28,7 @@
 #include "engine/nav/world_state.h"
 #include "engine/util/splitmix.h"
 #include "voxnav/world.h"
+#include "thread_pool.h"
 #include "world_files.h"
 
 namespace voxnav {
@@ -334,6 +337,204 @@ TEST(IncrementalEdits, RandomEditsAgreeWithBfsAndFreshBuild) {
   EXPECT_GT(is.split_checks, 0u);
   EXPECT_GT(is.local_splits, 0u) << "no edit split an island locally: the split path went untested";
   EXPECT_LT(is.fallbacks * 50, is.deltas) << "more than 2 % of the edits recomputed every island";
+}
+
+}  // namespace
+}  // namespace voxnav
+
+namespace voxnav {
+namespace {
+
+// Chunk streaming: a window of the default region stays loaded around walking agents while
+// columns of chunks in a ring around it load and unload every few ticks (built on the executor,
+// a two-thread pool), with blocks edited in freshly loaded chunks while their builds are in
+// flight. No agent ever stands in a loaded chunk whose navigation is not built, a goal in such a
+// chunk never answers No, and once the builds settle the layers equal a fresh build.
+TEST(ChunkStreaming, AgentsWalkWhileChunksLoadAndUnloadAround) {
+  ProfileId spid;
+  std::unique_ptr<World> src = load_default_region(&spid);
+  ASSERT_TRUE(src);
+  const detail::Space& sspace = src->internal().space;
+  detail::NavWorld& snav = *src->internal().walker;
+  // The window's centre: the column of the middle standable cell of the biggest island.
+  std::vector<Cell> big;
+  for (const NavChunk* ch : snav.grid().ordered_chunks()) {
+    if (ch->uniform) continue;
+    for (int i = 0; i < detail::kChunkCells; ++i) {
+      const std::uint32_t isl = snav.islands().component_at(ch, i);
+      if (isl && snav.islands().size_of(isl) > 20000) big.push_back(detail::cell_of(ch, i));
+    }
+  }
+  ASSERT_FALSE(big.empty());
+  const Cell mid = big[big.size() / 2];
+  const int cx0 = mid.x >> 4, cz0 = mid.z >> 4;
+  auto ring = [&](int cx, int cz) { return std::max(std::abs(cx - cx0), std::abs(cz - cz0)); };
+  std::vector<std::pair<int, int>> ring_columns;
+  std::vector<detail::ChunkPos> sections;  // every loaded section of the source, by column
+  for (const detail::ChunkPos& p : sspace.loaded_chunks()) {
+    if (ring(p.x, p.z) <= 7) sections.push_back(p);
+    if (p.y == 0 && ring(p.x, p.z) >= 6 && ring(p.x, p.z) <= 7) ring_columns.push_back({p.x, p.z});
+  }
+  std::sort(ring_columns.begin(), ring_columns.end());
+  ring_columns.erase(std::unique(ring_columns.begin(), ring_columns.end()), ring_columns.end());
+  ASSERT_GT(ring_columns.size(), 20u);
+
+  native::ThreadPool pool(2);
+  WorldDef def;
+  def.executor = &pool;
+  auto w = std::make_unique<World>(def);
+  w->internal().registry = src->internal().registry;
+  std::vector<std::uint16_t> values(detail::kChunkCells);
+  auto load_section = [&](const detail::ChunkPos& p) {
+    const detail::Chunk* ch = sspace.chunk(p);
+    for (int i = 0; i < detail::kChunkCells; ++i) values[static_cast<std::size_t>(i)] = ch->get(i);
+    return w->load_chunk(ChunkPos{p.x, p.y, p.z}, values);
+  };
+  for (const detail::ChunkPos& p : sections)
+    if (ring(p.x, p.z) <= 5) {
+      ASSERT_EQ(load_section(p), Status::Ok);
+    }
+  ProfileId pid;
+  ASSERT_EQ(w->add_profile(Profile{}, &pid), Status::Ok);
+  w->update();
+  w->set_chunk_streaming(true);
+  detail::NavWorld& nav = *w->internal().walker;
+  const NavGrid& g = nav.grid();
+  std::uint16_t stone = 0;
+  ASSERT_EQ(w->block_value("stone", &stone), Status::Ok);
+
+  // Agents in the inner window, goals up to the ring.
+  Rng rng{0x57AEA11};
+  std::vector<Cell> inner, outer;
+  for (const Cell& c : big) (ring(c.x >> 4, c.z >> 4) <= 3 ? inner : outer).push_back(c);
+  ASSERT_GT(inner.size(), 100u);
+  std::vector<AgentId> agents;
+  for (int i = 0; i < 16; ++i) {
+    const Cell c = inner[rng.below(static_cast<std::uint32_t>(inner.size()))];
+    double feet = 0;
+    ASSERT_EQ(w->standing_height(pid, pos(c), &feet), Status::Ok);
+    AgentId id;
+    ASSERT_EQ(w->add_agent(AgentDef{pid, Vec3{c.x + 0.5, feet, c.z + 0.5}}, &id), Status::Ok);
+    agents.push_back(id);
+  }
+  auto new_goal = [&](AgentId id) {  // in the inner window, or a built chunk of the ring
+    Cell gcell = inner[rng.below(static_cast<std::uint32_t>(inner.size()))];
+    for (int k = 0; k < 8 && rng.below(10) < 4; ++k) {
+      const Cell o = outer[rng.below(static_cast<std::uint32_t>(outer.size()))];
+      if (g.chunk(detail::chunk_of(o))) {
+        gcell = o;
+        break;
+      }
+    }
+    (void)w->set_agent_goal(id, pos(gcell));
+  };
+  for (AgentId id : agents) new_goal(id);
+
+  std::vector<int> unloaded_at(agents.size(), -1);
+  std::size_t loads = 0, unloads = 0, inflight_edits = 0, unbuilt_goal_checks = 0, wrong_no = 0, bad_steps = 0;
+  std::vector<std::pair<int, int>> loaded_ring;
+  std::pair<int, int> just_loaded{0, 0};
+  bool edit_next = false;
+  const int kTicks = 1200;
+  for (int t = 0; t < kTicks; ++t) {
+    if (edit_next) {
+      // An edit while the column's builds are in flight (dispatched by the last update,
+      // installed by the next).
+      edit_next = false;
+      const Cell e{just_loaded.first * 16 + static_cast<int>(rng.below(16)), mid.y + static_cast<int>(rng.below(5)) - 2,
+                   just_loaded.second * 16 + static_cast<int>(rng.below(16))};
+      if (nav.pending_builds() > 0 && w->set_block(pos(e), stone) == Status::Ok) ++inflight_edits;
+    }
+    if (t % 4 == 0) {
+      const auto col = ring_columns[rng.below(static_cast<std::uint32_t>(ring_columns.size()))];
+      auto it = std::find(loaded_ring.begin(), loaded_ring.end(), col);
+      if (it == loaded_ring.end()) {
+        for (const detail::ChunkPos& p : sections) {
+          if (p.x == col.first && p.z == col.second) {
+            ASSERT_EQ(load_section(p), Status::Ok);
+          }
+        }
+        loaded_ring.push_back(col);
+        ++loads;
+        just_loaded = col;
+        edit_next = true;
+      } else {
+        for (const detail::ChunkPos& p : sections) {
+          if (p.x == col.first && p.z == col.second) {
+            ASSERT_EQ(w->unload_chunk(ChunkPos{p.x, p.y, p.z}), Status::Ok);
+          }
+        }
+        loaded_ring.erase(it);
+        ++unloads;
+        for (std::size_t i = 0; i < agents.size(); ++i) {  // agents standing there lose the ground
+          AgentState s;
+          if (w->agent_state(agents[i], &s) == Status::Ok &&
+              (static_cast<int>(std::floor(s.feet.x)) >> 4) == col.first &&
+              (static_cast<int>(std::floor(s.feet.z)) >> 4) == col.second)
+            unloaded_at[i] = t;
+        }
+      }
+    }
+    ASSERT_EQ(w->tick(0.05), Status::Ok);
+    for (std::size_t i = 0; i < agents.size(); ++i) {
+      AgentState s;
+      ASSERT_EQ(w->agent_state(agents[i], &s), Status::Ok);
+      const Cell c{static_cast<int>(std::floor(s.feet.x)), static_cast<int>(std::floor(s.feet.y + 1e-3)),
+                   static_cast<int>(std::floor(s.feet.z))};
+      const bool loaded = w->internal().space.chunk(detail::chunk_of(c)) != nullptr;
+      const bool built = g.chunk(detail::chunk_of(c)) != nullptr;
+      if (loaded && !built && unloaded_at[i] < 0 && ++bad_steps <= 5)
+        ADD_FAILURE() << "tick " << t << ": agent " << i << " stands in " << str(c) << ", loaded but not built";
+      if (!loaded && unloaded_at[i] < 0 && ++bad_steps <= 5)
+        ADD_FAILURE() << "tick " << t << ": agent " << i << " walked into unloaded space at " << str(c);
+      if (s.mode == AgentMode::Arrived || s.mode == AgentMode::Failed || s.mode == AgentMode::Blocked ||
+          s.mode == AgentMode::Idle) {
+        unloaded_at[i] = -1;
+        new_goal(agents[i]);
+      }
+    }
+    // A goal in a loaded chunk whose build is pending is never No.
+    if (nav.pending_builds() > 0 && !loaded_ring.empty()) {
+      const auto col = loaded_ring.back();
+      const Cell goal{col.first * 16 + 8, mid.y, col.second * 16 + 8};
+      if (!g.chunk(detail::chunk_of(goal)) && w->internal().space.chunk(detail::chunk_of(goal))) {
+        AgentState s;
+        ASSERT_EQ(w->agent_state(agents[0], &s), Status::Ok);
+        const Reach r = w->reachable(pid, CellPos{static_cast<int>(std::floor(s.feet.x)),
+                                                  static_cast<int>(std::floor(s.feet.y + 1e-3)),
+                                                  static_cast<int>(std::floor(s.feet.z))},
+                                     pos(goal));
+        ++unbuilt_goal_checks;
+        wrong_no += r.answer == ReachAnswer::No;
+      }
+    }
+  }
+  // Settle, then compare with a fresh build of the same blocks.
+  for (int k = 0; k < 4 && nav.pending_builds() > 0; ++k) w->update();
+  EXPECT_EQ(nav.pending_builds(), 0u);
+  ProfileId fpid;
+  std::unique_ptr<World> fresh = fresh_copy(*w, &fpid);
+  const LayerDiff d = compare_layers(nav, *fresh->internal().walker);
+  EXPECT_EQ(d.kind + d.floor + d.moves + d.missing + d.partition, 0u)
+      << "streamed layers differ from a fresh build: " << d.kind << " kind, " << d.floor << " floor, " << d.moves
+      << " move, " << d.missing << " missing, " << d.partition << " island partition diffs, e.g. " << d.first;
+  std::uint64_t arrivals = 0;
+  for (AgentId id : agents) {
+    AgentState s;
+    ASSERT_EQ(w->agent_state(id, &s), Status::Ok);
+    arrivals += s.arrivals;
+  }
+  std::printf("streaming: %zu column loads, %zu unloads, %zu in-flight edits, %llu builds installed (%llu classified "
+              "again), %zu checks of goals in unbuilt chunks, %llu arrivals, islands: %llu fallbacks\n",
+              loads, unloads, inflight_edits, static_cast<unsigned long long>(nav.stats().builds_installed),
+              static_cast<unsigned long long>(nav.stats().builds_reclassified), unbuilt_goal_checks,
+              static_cast<unsigned long long>(arrivals), static_cast<unsigned long long>(nav.islands().stats().fallbacks));
+  EXPECT_EQ(bad_steps, 0u);
+  EXPECT_EQ(wrong_no, 0u);
+  EXPECT_GT(unbuilt_goal_checks, 0u);
+  EXPECT_GT(nav.stats().builds_installed, 100u);
+  EXPECT_GT(nav.stats().builds_reclassified, 0u) << "no build was edited in flight";
+  EXPECT_GT(arrivals, 16u);
 }
 
 }  // namespace

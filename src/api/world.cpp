@@ -165,6 +165,8 @@ Status World::find_profile(std::string_view id, ProfileId* out) const {
 }
 
 void World::update() { state_->walker->update(); }
+void World::set_chunk_streaming(bool on) noexcept { state_->walker->set_streaming(on); }
+std::size_t World::pending_chunk_builds() const noexcept { return state_->walker->pending_builds(); }
 std::uint64_t World::nav_epoch() const { return state_->walker->epoch(); }
 
 Reach World::reachable(ProfileId profile, CellPos from, CellPos goal) const {

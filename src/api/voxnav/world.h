@@ -190,6 +190,16 @@ class World {
   /// Brings navigation up to date with the change log, applies finished searches (in request
   /// order) and dispatches new ones. tick() calls it; call it yourself when not using agents.
   void update();
+  /// Chunk streaming (off by default). When on, a chunk loaded after the first update() has its
+  /// navigation built on the executor from a snapshot of its blocks and of the chunks above and
+  /// below, and installed two updates later (the same tick with threads or without) if the chunk
+  /// is still the one loaded; a chunk edited meanwhile, or whose neighbour above or below was
+  /// edited, loaded or unloaded, is classified again from the current blocks. Until installed,
+  /// its cells answer Unknown(NotLoaded), no reachability answer is No, and no corridor enters
+  /// it. Loading more than 48 chunks in one update builds them at once, as without streaming.
+  void set_chunk_streaming(bool on) noexcept;
+  /// Chunk builds dispatched or waiting to be dispatched (0 without streaming).
+  std::size_t pending_chunk_builds() const noexcept;
   /// Navigation epoch: advances whenever an update changed navigation data.
   std::uint64_t nav_epoch() const;
   /// Constant-time reachability for the profile's class (see Reach).

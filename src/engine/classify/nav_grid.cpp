@@ -53,22 +53,50 @@ std::uint32_t NavGrid::moves(Cell c) const {
 }
 
 int NavGrid::uniform_kind_of(const Space& space, ChunkPos p) const {
+  return uniform_kind_for(space.registry(), space.chunk(p), space.chunk({p.x, p.y - 1, p.z}),
+                          space.chunk({p.x, p.y + 1, p.z}));
+}
+
+int NavGrid::uniform_kind_for(const BlockRegistry& reg, const Chunk* self, const Chunk* below,
+                              const Chunk* above) const {
   // The common uniform chunks, solid rock and open sky, classified without arrays. Both are
   // exact: every cell of such a chunk classifies to the same kind with no moves, and an open-sky
   // cell has the full 255 clearance (the chunk above has no collision either, or is not loaded).
-  const Chunk* self = space.chunk(p);
   if (!self || !self->uniform) return -1;
-  const BlockRegistry& reg = space.registry();
   const int hw = env_.half_width_q;
   const std::uint16_t v = self->uniform_value;
   if (reg.traits(v) == 0 && reg.top_in_footprint(v, hw) >= kHeightUnits) return int(CellKind::Blocked);
   auto empty = [&](const Chunk* c) {
     return !c || (c->uniform && reg.traits(c->uniform_value) == 0 && !reg.has_collision(c->uniform_value));
   };
-  if (reg.traits(v) == 0 && !reg.has_collision(v) && empty(space.chunk({p.x, p.y - 1, p.z})) &&
-      empty(space.chunk({p.x, p.y + 1, p.z})))
-    return int(CellKind::Air);
+  if (reg.traits(v) == 0 && !reg.has_collision(v) && empty(below) && empty(above)) return int(CellKind::Air);
   return -1;
+}
+
+void NavGrid::classify_into(const BlockRegistry& reg, const Chunk* self, const Chunk* below, const Chunk* above,
+                            NavChunk& nc) const {
+  nc.standable = 0;
+  nc.costly = false;
+  if (const int k = uniform_kind_for(reg, self, below, above); k >= 0) {
+    nc.uniform = true;
+    nc.uniform_kind = static_cast<CellKind>(k);
+    nc.kind.reset();
+    nc.floor.reset();
+    nc.clear.reset();
+    nc.moves.reset();
+    nc.scc.reset();
+    return;
+  }
+  nc.uniform = false;
+  if (!nc.kind) {
+    nc.kind = std::make_unique<std::uint8_t[]>(kChunkCells);
+    nc.floor = std::make_unique<std::uint8_t[]>(kChunkCells);
+    nc.clear = std::make_unique<std::uint8_t[]>(kChunkCells);
+    nc.moves = std::make_unique<std::uint32_t[]>(kChunkCells);
+  }
+  std::fill(nc.moves.get(), nc.moves.get() + kChunkCells, 0u);
+  std::fill(nc.kind.get(), nc.kind.get() + kChunkCells, std::uint8_t(0));
+  for (int i = 0; i < kChunkCells; ++i) classify_cell(reg, self, below, above, nc, i);
 }
 
 void NavGrid::classify_chunk(const Space& space, ChunkPos p) {
@@ -83,38 +111,19 @@ void NavGrid::classify_chunk(const Space& space, ChunkPos p) {
     slot = std::make_unique<NavChunk>();
     ordered_dirty_ = true;
   }
-  NavChunk& nc = *slot;
-  nc.pos = p;
-  nc.standable = 0;
-  nc.costly = false;
-  const BlockRegistry& reg = space.registry();
-  const Chunk* below = space.chunk({p.x, p.y - 1, p.z});
-  const Chunk* above = space.chunk({p.x, p.y + 1, p.z});
+  slot->pos = p;
+  classify_into(space.registry(), self, space.chunk({p.x, p.y - 1, p.z}), space.chunk({p.x, p.y + 1, p.z}), *slot);
+}
 
-  auto set_uniform = [&](CellKind k) {
-    nc.uniform = true;
-    nc.uniform_kind = k;
-    nc.kind.reset();
-    nc.floor.reset();
-    nc.clear.reset();
-    nc.moves.reset();
-    nc.scc.reset();
-  };
-  if (const int k = uniform_kind_of(space, p); k >= 0) {
-    set_uniform(static_cast<CellKind>(k));
-    return;
-  }
-  nc.uniform = false;
-  if (!nc.kind) {
-    nc.kind = std::make_unique<std::uint8_t[]>(kChunkCells);
-    nc.floor = std::make_unique<std::uint8_t[]>(kChunkCells);
-    nc.clear = std::make_unique<std::uint8_t[]>(kChunkCells);
-    nc.moves = std::make_unique<std::uint32_t[]>(kChunkCells);
-  }
-  std::fill(nc.moves.get(), nc.moves.get() + kChunkCells, 0u);
-  std::fill(nc.kind.get(), nc.kind.get() + kChunkCells, std::uint8_t(0));
+void NavGrid::install_chunk(std::unique_ptr<NavChunk> nc) {
+  auto& slot = chunks_[chunk_key(nc->pos)];
+  if (!slot) ordered_dirty_ = true;
+  nc->nb.fill(nullptr);
+  slot = std::move(nc);
+}
 
-  for (int i = 0; i < kChunkCells; ++i) classify_cell(reg, self, below, above, nc, i);
+void NavGrid::drop_chunk(ChunkPos p) {
+  if (chunks_.erase(chunk_key(p))) ordered_dirty_ = true;
 }
 
 void NavGrid::classify_cell(const BlockRegistry& reg, const Chunk* self, const Chunk* below,

@@ -116,6 +116,16 @@ class NavGrid {
   /// solid rock, Air for open sky (this, the chunk below and the chunk above hold no collision);
   /// -1 when it needs arrays. Depends only on the blocks of the three chunks.
   int uniform_kind_of(const Space& space, ChunkPos p) const;
+  /// The same from the block chunks (any may be null: not loaded).
+  int uniform_kind_for(const BlockRegistry& reg, const Chunk* self, const Chunk* below, const Chunk* above) const;
+  /// Layer 0 of one chunk from its blocks and those of the chunks below and above (null: not
+  /// loaded), into `nc` (moves zeroed, labels untouched). Touches nothing else: worker builds run
+  /// it on snapshots.
+  void classify_into(const BlockRegistry& reg, const Chunk* self, const Chunk* below, const Chunk* above,
+                     NavChunk& nc) const;
+  /// Puts a chunk built elsewhere (classify_into) in place; call link() after.
+  void install_chunk(std::unique_ptr<NavChunk> nc);
+  void drop_chunk(ChunkPos p);
   /// Recomputes the move words of every standable cell of chunk `p`.
   void rebuild_moves(ChunkPos p);
   /// Reclassifies layer 0 of the cells in the box [mn, mx] (inclusive) from the space; only in

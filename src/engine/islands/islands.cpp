@@ -350,8 +350,13 @@ Islands::Search Islands::search(const NavGrid& grid, const Cell& from, std::uint
   queue_.clear();
   queue_.push_back(from);
   seen_insert(from, 0);
-  std::size_t remaining = 0;
-  for (const Cell& t : targets) remaining += !(t == from);
+  std::vector<std::uint64_t>& want = target_keys_;
+  want.clear();
+  for (const Cell& t : targets)
+    if (!(t == from)) want.push_back(cell_key(t));
+  std::sort(want.begin(), want.end());
+  want.erase(std::unique(want.begin(), want.end()), want.end());
+  std::size_t remaining = want.size();
   std::size_t head = 0;
   Search r;
   while (head < queue_.size()) {
@@ -360,8 +365,7 @@ Islands::Search Islands::search(const NavGrid& grid, const Cell& from, std::uint
     for_each_h_move(grid, c, root, backward, [&](const Cell& n) {
       if (!seen_insert(n, static_cast<std::uint32_t>(queue_.size()))) return;
       queue_.push_back(n);
-      for (const Cell& t : targets)
-        if (t == n) --remaining;
+      if (remaining && std::binary_search(want.begin(), want.end(), cell_key(n))) --remaining;
     });
     if (remaining == 0) {
       r.found_all = true;
@@ -529,6 +533,13 @@ bool Islands::settle_island(NavGrid& grid, std::uint32_t root, std::vector<Cell>
     endpoints.swap(uniq);
     if (endpoints.size() < 2 || size_[root] == 0) return true;
     ++stats_.split_checks;
+    if (endpoints.size() > 24) {
+      // Many witnesses (a chunk loaded or dropped): one breadth-first search each way covers
+      // them all; failing that, the goal-directed pairs below find the closed side.
+      if (search(grid, endpoints[0], root, false, endpoints, kWideBudget).found_all &&
+          search(grid, endpoints[0], root, true, endpoints, kWideBudget).found_all)
+        return true;
+    }
     // Usually the island holds and every endpoint finds the hub and back by a short detour;
     // when it does not, the side cut off is usually small. Both are tried with growing budgets
     // so that neither a long detour nor a big closed side is paid for before a cheap answer.
@@ -578,7 +589,8 @@ bool Islands::apply(NavGrid& grid, const IslandDelta& d) {
   std::vector<std::pair<std::uint32_t, Cell>> endpoints;  // (island root, cell still standable)
   auto standable_now = [&](const Cell& c) { return grid.standable(c); };
   for (const CellEdge& e : d.removed_edges) {
-    const std::uint32_t la = label_of(grid, e.from), lb = label_of(grid, e.to);
+    const std::uint32_t la = e.from_label ? e.from_label : label_of(grid, e.from);
+    const std::uint32_t lb = e.to_label ? e.to_label : label_of(grid, e.to);
     if (!la || !lb) {  // the labels drifted from the move words: recompute everything
       rebuild(grid);
       ++stats_.fallbacks;
@@ -593,13 +605,15 @@ bool Islands::apply(NavGrid& grid, const IslandDelta& d) {
     if (standable_now(e.to)) endpoints.push_back({ra, e.to});
   }
   // 2. Removed nodes leave their island (its DAG moves were all removed above).
-  for (const Cell& c : d.removed_nodes) {
+  for (std::size_t k = 0; k < d.removed_nodes.size(); ++k) {
+    const Cell& c = d.removed_nodes[k];
     NavChunk* ch = grid.chunk(chunk_of(c));
     const int i = index_in_chunk(c);
-    const std::uint32_t l = (ch && ch->scc) ? ch->scc[i] : 0u;
+    const std::uint32_t known = k < d.removed_labels.size() ? d.removed_labels[k] : 0u;
+    const std::uint32_t l = known ? known : (ch && !ch->uniform && ch->scc) ? ch->scc[i] : 0u;
     if (!l) continue;
     const std::uint32_t r = find(l - 1);
-    ch->scc[i] = 0;
+    if (ch && !ch->uniform && ch->scc) ch->scc[i] = 0;
     --cells_;
     if (--size_[r] == 0) --live_;
   }

@@ -12,6 +12,10 @@ namespace voxnav::detail {
 struct CellEdge {
   Cell from;
   Cell to;
+  /// Island labels (raw label + 1) of the endpoints before the edit when the caller knows them
+  /// (cells of chunks classified again or dropped); 0 = read NavChunk::scc.
+  std::uint32_t from_label = 0;
+  std::uint32_t to_label = 0;
 };
 
 /// What one edit did to the move graph, cell by cell. Built by NavWorld from the cells whose
@@ -19,11 +23,19 @@ struct CellEdge {
 /// grid). Removed nodes still carry their old island label in NavChunk::scc when this is applied.
 struct IslandDelta {
   std::vector<Cell> removed_nodes;  ///< cells that were standable and no longer are
+  std::vector<std::uint32_t> removed_labels;  ///< their labels when known (else 0: read scc)
   std::vector<Cell> added_nodes;    ///< cells that are standable now and were not
   std::vector<CellEdge> removed_edges;
   std::vector<CellEdge> added_edges;
   bool empty() const {
     return removed_nodes.empty() && added_nodes.empty() && removed_edges.empty() && added_edges.empty();
+  }
+  void clear() {
+    removed_nodes.clear();
+    removed_labels.clear();
+    added_nodes.clear();
+    removed_edges.clear();
+    added_edges.clear();
   }
 };
 
@@ -123,7 +135,8 @@ class Islands {
   bool seen_insert(const Cell& c, std::uint32_t val);
   void new_stamp();
   static constexpr std::size_t kSearchBudget = 4096;
-  static constexpr std::size_t kSeenTable = 16384;  // open addressing, load <= 1/4
+  static constexpr std::size_t kWideBudget = 16384;  // one search for many witnesses
+  static constexpr std::size_t kSeenTable = 65536;   // open addressing, load <= 1/4
   void invalidate_reach() { ++dag_gen_; }
 
   std::vector<std::uint32_t> parent_;             // union-find over raw labels
@@ -150,7 +163,8 @@ class Islands {
   std::vector<std::pair<std::uint64_t, Cell>> added_from_;  // added moves of the delta, by source key
   std::uint32_t stamp_ = 0;
   std::vector<Cell> queue_;
-  std::vector<std::uint64_t> heap_;  // (heuristic << 32 | index in queue_), a min-heap
+  std::vector<std::uint64_t> heap_;
+  std::vector<std::uint64_t> target_keys_;  // (heuristic << 32 | index in queue_), a min-heap
   // Scratch of merge_cycle's DFS over the DAG (indexed by root, reset after each use).
   std::vector<std::uint8_t> dfs_state_;
   std::vector<std::size_t> dfs_next_;

@@ -68,7 +68,12 @@ bool NavWorld::update() {
   }
   in_flight_.resize(kept);
 
-  // 2. Maintenance from the change log.
+  // 2. Worker builds of loaded chunks due this tick, then maintenance from the change log.
+  const bool installed = install_builds();
+  if (installed) {
+    ++layers_version_;
+    ++epoch_;
+  }
   std::vector<Change> changes;
   space_.changes_since(processed_serial_, changes);
   bool changed = false;
@@ -92,6 +97,8 @@ bool NavWorld::update() {
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     changed = true;
   }
+  changed |= installed;
+  dispatch_builds();
 
   // 3. Dispatch queued requests.
   const std::uint64_t delay = lockstep_delay_ > 0 ? static_cast<std::uint64_t>(lockstep_delay_) : 1;
@@ -121,22 +128,132 @@ bool NavWorld::update() {
   return changed;
 }
 
-bool NavWorld::maintain(const std::vector<Change>& changes) {
+bool NavWorld::maintain(const std::vector<Change>& all) {
   ++layers_version_;
-  bool chunk_level = false;
+  // Streaming: chunk loads are built on the executor (install_builds); a reloaded chunk loses
+  // its old navigation data at once.
+  std::vector<Change> rest;
+  const std::vector<Change>* todo = &all;
+  bool dropped = false;
+  if (streaming_ && islands_.id_bound() != 0) {
+    std::size_t loads = 0;
+    for (const Change& c : all) loads += c.kind == Change::Kind::Load;
+    if (loads > 0 && loads <= kMaxIncrementalChunks) {
+      std::vector<ChunkPos> drop;
+      for (const Change& c : all) {
+        if (c.kind != Change::Kind::Load) {
+          rest.push_back(c);
+          continue;
+        }
+        const ChunkPos p = chunk_of(c.min);
+        if (!build_pending(p)) new_builds_.push_back(p);
+        if (grid_.chunk(p)) drop.push_back(p);
+      }
+      if (!drop.empty()) {
+        chunk_level(drop, [&] {
+          for (const ChunkPos& p : drop) grid_.drop_chunk(p);
+        });
+        dropped = true;
+      }
+      todo = &rest;
+    }
+  }
+  const std::vector<Change>& changes = *todo;
+  if (changes.empty()) return dropped;
+  bool chunk_level_change = false;
   for (const Change& c : changes) {
     const std::int64_t volume = std::int64_t(c.max.x - c.min.x + 1) * (c.max.y - c.min.y + 1) *
                                 (c.max.z - c.min.z + 1);
     if (c.kind == Change::Kind::Load || c.kind == Change::Kind::Unload || volume > kMaxIncrementalCells)
-      chunk_level = true;
+      chunk_level_change = true;
   }
-  if (!chunk_level) {
-    bool answers_changed = false;
+  if (!chunk_level_change) {
+    bool answers_changed = dropped;
     for (const Change& c : changes) answers_changed |= maintain_edit(c);
     return answers_changed;
   }
   maintain_chunks(changes);
   return true;
+}
+
+bool NavWorld::build_pending(ChunkPos p) const {
+  for (const ChunkPos& q : new_builds_)
+    if (q == p) return true;
+  for (const Build& b : builds_)
+    if (b.pos == p) return true;
+  return false;
+}
+
+namespace {
+std::shared_ptr<Chunk> copy_chunk(const Chunk* c) {
+  if (!c) return nullptr;
+  auto out = std::make_shared<Chunk>();
+  out->pos = c->pos;
+  out->stamp = c->stamp;
+  out->uniform = c->uniform;
+  out->uniform_value = c->uniform_value;
+  if (!c->uniform) {
+    out->values = std::make_unique<std::uint16_t[]>(kChunkCells);
+    std::copy(c->values.get(), c->values.get() + kChunkCells, out->values.get());
+  }
+  return out;
+}
+bool same_stamp(const std::shared_ptr<Chunk>& snap, const Chunk* now) {
+  if (!snap || !now) return !snap && !now;
+  return snap->stamp.load_serial == now->stamp.load_serial && snap->stamp.generation == now->stamp.generation;
+}
+}  // namespace
+
+void NavWorld::dispatch_builds() {
+  const std::uint64_t delay = lockstep_delay_ > 0 ? static_cast<std::uint64_t>(lockstep_delay_) : 1;
+  for (const ChunkPos& p : new_builds_) {
+    if (!space_.chunk(p)) continue;  // unloaded again in the same update
+    Build& b = builds_.emplace_back();
+    b.pos = p;
+    b.deliver_tick = tick_ + delay;
+    b.snap[0] = copy_chunk(space_.chunk(p));
+    b.snap[1] = copy_chunk(space_.chunk({p.x, p.y - 1, p.z}));
+    b.snap[2] = copy_chunk(space_.chunk({p.x, p.y + 1, p.z}));
+    Build* bp = &b;
+    const BlockRegistry* reg = &space_.registry();
+    exec_->submit([this, bp, reg](int) {
+      auto nc = std::make_unique<NavChunk>();
+      nc->pos = bp->pos;
+      grid_.classify_into(*reg, bp->snap[0].get(), bp->snap[1].get(), bp->snap[2].get(), *nc);
+      bp->result = std::move(nc);
+    });
+  }
+  new_builds_.clear();
+}
+
+bool NavWorld::install_builds() {
+  bool any = false;
+  while (!builds_.empty() && builds_.front().deliver_tick <= tick_) {
+    Build b = std::move(builds_.front());
+    builds_.pop_front();
+    const Chunk* now = space_.chunk(b.pos);
+    // Installed only if the chunk is still the one the snapshot was taken of (same load).
+    if (!now || !b.result || now->stamp.load_serial != b.snap[0]->stamp.load_serial || grid_.chunk(b.pos)) continue;
+    const ChunkPos p = b.pos;
+    const bool self_edited = !same_stamp(b.snap[0], now);
+    const bool band_stale = !same_stamp(b.snap[1], space_.chunk({p.x, p.y - 1, p.z})) ||
+                            !same_stamp(b.snap[2], space_.chunk({p.x, p.y + 1, p.z}));
+    std::vector<ChunkPos> classify{p};
+    for (int dy = -1; dy <= 1; dy += 2)
+      if (grid_.chunk({p.x, p.y + dy, p.z})) classify.push_back({p.x, p.y + dy, p.z});
+    chunk_level(classify, [&] {
+      grid_.install_chunk(std::move(b.result));
+      // Edited since the snapshot, or a neighbour it reads was edited, loaded or unloaded: classify
+      // again from the current blocks. The chunks above and below read this chunk's blocks (their
+      // facing bands): classify them again too.
+      if (self_edited || band_stale) grid_.classify_chunk(space_, p);
+      for (std::size_t k = 1; k < classify.size(); ++k) grid_.classify_chunk(space_, classify[k]);
+    });
+    ++stats_.builds_installed;
+    if (self_edited || band_stale) ++stats_.builds_reclassified;
+    any = true;
+  }
+  return any;
 }
 
 bool NavWorld::maintain_edit(const Change& c) {
@@ -239,10 +356,7 @@ bool NavWorld::maintain_edit(const Change& c) {
   for (const Old& o : old) grid_.rebuild_moves_box(o.c, o.c);
   // The delta of the move graph.
   IslandDelta& d = scratch_delta_;
-  d.removed_nodes.clear();
-  d.added_nodes.clear();
-  d.removed_edges.clear();
-  d.added_edges.clear();
+  d.clear();
   for (const Old& o : old) {
     const NavChunk* ch = grid_.chunk(chunk_of(o.c));
     const int i = index_in_chunk(o.c);
@@ -286,8 +400,24 @@ void NavWorld::maintain_chunks(const std::vector<Change>& changes) {
     v.erase(std::unique(v.begin(), v.end()), v.end());
   };
   sort_unique(classify);
-  for (const ChunkPos& p : classify) grid_.classify_chunk(space_, p);
-  for (const ChunkPos& p : classify) grid_.link(p);
+  chunk_level(classify, [&] {
+    for (const ChunkPos& p : classify) {
+      // Chunks waiting for a worker build stay unbuilt (their build classifies them).
+      if (streaming_ && !grid_.chunk(p) && build_pending(p)) continue;
+      grid_.classify_chunk(space_, p);
+    }
+  });
+}
+
+template <class F>
+void NavWorld::chunk_level(std::vector<ChunkPos> classify, F&& do_classify) {
+  auto sort_unique = [](std::vector<ChunkPos>& v) {
+    std::sort(v.begin(), v.end(), [](const ChunkPos& a, const ChunkPos& b) {
+      return chunk_key(a) < chunk_key(b);
+    });
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+  };
+  sort_unique(classify);
   // Moves of a cell read layer 0 one column around it, one cell up and max_drop cells down.
   std::vector<ChunkPos> moves;
   moves.reserve(classify.size() * 3);
@@ -296,8 +426,84 @@ void NavWorld::maintain_chunks(const std::vector<Change>& changes) {
       for (int dz = -1; dz <= 1; ++dz)
         for (int dx = -1; dx <= 1; ++dx) moves.push_back({p.x + dx, p.y + dy, p.z + dz});
   sort_unique(moves);
+  // A first build, or many chunks at once: recompute every island. Otherwise keep the old move
+  // words and labels of the chunks whose moves are recomputed and apply the difference.
+  const bool full = islands_.id_bound() == 0 || classify.size() > kMaxIncrementalChunks;
+  std::vector<ChunkSnap> snaps;
+  if (!full) {
+    for (const ChunkPos& p : moves) {
+      const NavChunk* ch = grid_.chunk(p);
+      if (!ch || ch->uniform || !ch->scc || ch->standable == 0) continue;
+      ChunkSnap sn;
+      sn.key = chunk_key(p);
+      sn.moves.assign(ch->moves.get(), ch->moves.get() + kChunkCells);
+      sn.labels.assign(ch->scc.get(), ch->scc.get() + kChunkCells);
+      snaps.push_back(std::move(sn));
+    }
+  }
+  do_classify();
+  for (const ChunkPos& p : classify) grid_.link(p);
   for (const ChunkPos& p : moves) grid_.rebuild_moves(p);
-  islands_.rebuild(grid_);
+  if (full) {
+    islands_.rebuild(grid_);
+    return;
+  }
+  // snaps is in chunk_key order (moves is).
+  auto snap_of = [&](ChunkPos p) -> const ChunkSnap* {
+    const std::uint64_t k = chunk_key(p);
+    auto it = std::lower_bound(snaps.begin(), snaps.end(), k,
+                               [](const ChunkSnap& a, std::uint64_t v) { return a.key < v; });
+    return it != snaps.end() && it->key == k ? &*it : nullptr;
+  };
+  auto in_moves = [&](ChunkPos p) {
+    return std::binary_search(moves.begin(), moves.end(), p, [](const ChunkPos& a, const ChunkPos& b) {
+      return chunk_key(a) < chunk_key(b);
+    });
+  };
+  auto old_label = [&](const Cell& c) -> std::uint32_t {
+    const ChunkPos p = chunk_of(c);
+    if (in_moves(p)) {
+      const ChunkSnap* sn = snap_of(p);
+      return sn ? sn->labels[static_cast<std::size_t>(index_in_chunk(c))] : 0u;
+    }
+    const NavChunk* ch = grid_.chunk(p);  // outside: unchanged
+    return ch && !ch->uniform && ch->scc ? ch->scc[index_in_chunk(c)] : 0u;
+  };
+  IslandDelta& d = scratch_delta_;
+  d.clear();
+  for (const ChunkPos& p : moves) {
+    const ChunkSnap* sn = snap_of(p);
+    const NavChunk* ch = grid_.chunk(p);
+    const bool now_any = ch && !ch->uniform && ch->standable > 0;
+    if (!sn && !now_any) continue;
+    for (int i = 0; i < kChunkCells; ++i) {
+      const std::uint32_t ol = sn ? sn->labels[static_cast<std::size_t>(i)] : 0u;
+      const bool ost = ol != 0;
+      const std::uint32_t ow = ost ? sn->moves[static_cast<std::size_t>(i)] : 0u;
+      const bool st = now_any && kind_standable(ch->kind_at(i));
+      const std::uint32_t word = st ? ch->moves_at(i) : 0u;
+      if (!ost && !st) continue;
+      const Cell c{p.x * 16 + (i & 15), p.y * 16 + (i >> 8), p.z * 16 + ((i >> 4) & 15)};
+      if (ost && !st) {
+        d.removed_nodes.push_back(c);
+        d.removed_labels.push_back(ol);
+      }
+      if (!ost && st) d.added_nodes.push_back(c);
+      if (word == ow) continue;
+      for (int dir = 0; dir < 8; ++dir) {
+        const int co = move_code(ow, dir), cn = move_code(word, dir);
+        if (co == cn) continue;
+        const int dyo = kMoveCodes[co].dy, dyn = kMoveCodes[cn].dy;
+        if (co && cn && dyo == dyn) continue;
+        if (co) {
+          const Cell t{c.x + kDirDx[dir], c.y + dyo, c.z + kDirDz[dir]};
+          d.removed_edges.push_back({c, t, ol, old_label(t)});
+        }
+        if (cn) d.added_edges.push_back({c, Cell{c.x + kDirDx[dir], c.y + dyn, c.z + kDirDz[dir]}});
+      }
+    }
+  }
+  islands_.apply(grid_, d);
 }
 
 Reach NavWorld::reachable(Cell from, Cell goal, int goal_range) {
@@ -325,6 +531,10 @@ Reach NavWorld::reachable(Cell from, Cell goal, int goal_range) {
   }
   if (islands_.reaches(a, b)) {
     r.answer = ReachAnswer::Yes;
+  } else if (!builds_.empty() || !new_builds_.empty()) {
+    // A chunk still being built may hold the way: not a No yet.
+    r.answer = ReachAnswer::Unknown;
+    r.reason = ReachReason::NotLoaded;
   } else if (goal_range > 0) {
     r.answer = ReachAnswer::Unknown;  // another cell within range may still be reachable
   } else {

@@ -71,6 +71,8 @@ struct NavStats {
   std::uint64_t nodes_expanded = 0;
   std::uint64_t maintenance_runs = 0;
   double last_maintenance_ms = 0;
+  std::uint64_t builds_installed = 0;     ///< streamed chunk builds installed
+  std::uint64_t builds_reclassified = 0;  ///< of those, classified again (edited meanwhile)
 };
 
 class NavWorld {
@@ -110,6 +112,16 @@ class NavWorld {
   void consume_changes() { unconsumed_changes_.clear(); }
   const NavStats& stats() const { return stats_; }
 
+  /// Streaming (off by default): a chunk loaded after the first build gets its layer 0 built on
+  /// the executor from a snapshot of it and the chunks above and below; the build is installed
+  /// at the update after next (the same tick whatever the executor) and only if the chunk is
+  /// still the one loaded; if it or a chunk it reads was edited, loaded or unloaded meanwhile it
+  /// is classified again from the current blocks. Until then its cells answer
+  /// Unknown(NotLoaded), and no answer is No. A reload drops the old navigation data at once.
+  void set_streaming(bool on) { streaming_ = on; }
+  bool streaming() const { return streaming_; }
+  std::size_t pending_builds() const { return builds_.size() + new_builds_.size(); }
+
  private:
   /// Brings the layers up to date with `changes`; returns true when reachability answers may
   /// have changed. Edits of up to kMaxIncrementalCells cells are maintained cell by cell; loads,
@@ -117,7 +129,29 @@ class NavWorld {
   bool maintain(const std::vector<Change>& changes);
   bool maintain_edit(const Change& c);
   void maintain_chunks(const std::vector<Change>& changes);
+  /// Classifies the chunks of `classify` with `do_classify`, recomputes the moves around them and
+  /// brings the islands up to date (a delta, or a full recomputation for many chunks).
+  template <class F>
+  void chunk_level(std::vector<ChunkPos> classify, F&& do_classify);
+  bool build_pending(ChunkPos p) const;
+  void dispatch_builds();
+  bool install_builds();
+  struct Build {
+    ChunkPos pos;
+    std::uint64_t deliver_tick = 0;
+    std::shared_ptr<Chunk> snap[3];  // the chunk, the one below, the one above (null: not loaded)
+    std::unique_ptr<NavChunk> result;
+  };
+  std::deque<Build> builds_;        // dispatched, in order (deque: stable while jobs write)
+  std::vector<ChunkPos> new_builds_;  // loads seen this update, dispatched at its end
+  bool streaming_ = false;
   static constexpr std::int64_t kMaxIncrementalCells = 512;
+  /// Loads / unloads / big boxes touching more chunks than this recompute every island.
+  static constexpr std::size_t kMaxIncrementalChunks = 48;
+  struct ChunkSnap {  // a chunk's move words and island labels before a chunk-level change
+    std::uint64_t key;
+    std::vector<std::uint32_t> moves, labels;
+  };
   /// Reachability screening of a queued request: fails it at once (returns false) on a No, an
   /// unloaded cell or a start / goal that cannot be stood on; else keeps it queued.
   bool screen(RequestSlot& s);
