@@ -283,20 +283,20 @@ bool Islands::merge_cycle(std::uint32_t from, std::uint32_t to) {
 
 std::int32_t Islands::seen_find(const Cell& c) const {
   const std::uint64_t key = cell_key(c);
-  std::size_t h = static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> 40) & (kSeenTable - 1);
+  std::size_t h = static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> 40) & seen_mask_;
   while (seen_stamp_[h] == stamp_) {
     if (seen_key_[h] == key) return static_cast<std::int32_t>(seen_val_[h]);
-    h = (h + 1) & (kSeenTable - 1);
+    h = (h + 1) & seen_mask_;
   }
   return -1;
 }
 
 bool Islands::seen_insert(const Cell& c, std::uint32_t val) {
   const std::uint64_t key = cell_key(c);
-  std::size_t h = static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> 40) & (kSeenTable - 1);
+  std::size_t h = static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> 40) & seen_mask_;
   while (seen_stamp_[h] == stamp_) {
     if (seen_key_[h] == key) return false;
-    h = (h + 1) & (kSeenTable - 1);
+    h = (h + 1) & seen_mask_;
   }
   seen_stamp_[h] = stamp_;
   seen_key_[h] = key;
@@ -304,7 +304,12 @@ bool Islands::seen_insert(const Cell& c, std::uint32_t val) {
   return true;
 }
 
-void Islands::new_stamp() {
+void Islands::new_stamp(std::size_t budget) {
+  // A table of at least 4 slots per cell the search may visit (8 moves per expansion past the
+  // budget at most), small searches touching only a small, cache-resident part.
+  std::size_t size = 256;
+  while (size < 4 * (budget + 16) && size < kSeenTable) size <<= 1;
+  seen_mask_ = size - 1;
   if (seen_key_.size() != kSeenTable) {
     seen_key_.assign(kSeenTable, 0);
     seen_stamp_.assign(kSeenTable, 0);
@@ -346,7 +351,7 @@ void Islands::for_each_h_move(const NavGrid& grid, const Cell& c, std::uint32_t 
 
 Islands::Search Islands::search(const NavGrid& grid, const Cell& from, std::uint32_t root, bool backward,
                                 const std::vector<Cell>& targets, std::size_t budget) {
-  new_stamp();
+  new_stamp(budget + 8);
   queue_.clear();
   queue_.push_back(from);
   seen_insert(from, 0);
@@ -382,30 +387,40 @@ bool Islands::directed(const NavGrid& grid, const Cell& from, const Cell& to, st
   // Greedy best-first over H toward `to` (a detour around an edit is usually short, and a goal
   // directed search finds it long before a breadth-first one would).
   if (from == to) return true;
-  new_stamp();
+  new_stamp(8 * budget);
   auto h = [&](const Cell& c) {
     return static_cast<std::uint64_t>(std::abs(c.x - to.x) + std::abs(c.y - to.y) + std::abs(c.z - to.z));
   };
   heap_.clear();
   queue_.clear();
+  qchunk_.clear();
   queue_.push_back(from);
+  NavChunk* fc = grid.chunk(chunk_of(from));
+  if (!fc) return false;
+  qchunk_.push_back({fc, index_in_chunk(from)});
   seen_insert(from, 0);
   heap_.push_back((h(from) << 32) | 0u);
+  const bool any_added = !added_from_.empty();
   std::size_t expanded = 0;
   while (!heap_.empty() && expanded < budget) {
     std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
-    const Cell c = queue_[static_cast<std::uint32_t>(heap_.back())];
+    const auto qi = static_cast<std::uint32_t>(heap_.back());
     heap_.pop_back();
+    const Cell c = queue_[qi];
+    const auto [ch, ci] = qchunk_[qi];
     ++expanded;
     bool found = false;
-    for_each_h_move(grid, c, root, false, [&](const Cell& n) {
-      if (found || !seen_insert(n, 0)) return;
+    for_each_move(ch, ci, c, [&](NavChunk* tc, int ti, const Cell& n, int, int) {
+      if (found) return;
+      const std::uint32_t l = tc->scc ? tc->scc[ti] : 0u;
+      if (!l || find(l - 1) != root || (any_added && is_added(c, n)) || !seen_insert(n, 0)) return;
       if (n == to) {
         found = true;
         return;
       }
       heap_.push_back((h(n) << 32) | static_cast<std::uint32_t>(queue_.size()));
       queue_.push_back(n);
+      qchunk_.push_back({tc, ti});
       std::push_heap(heap_.begin(), heap_.end(), std::greater<>());
     });
     if (found) return true;
@@ -544,15 +559,26 @@ bool Islands::settle_island(NavGrid& grid, std::uint32_t root, std::vector<Cell>
     // when it does not, the side cut off is usually small. Both are tried with growing budgets
     // so that neither a long detour nor a big closed side is paid for before a cheap answer.
     bool split = false, proven = false;
+    // Pairs already proven at a smaller budget are not searched again.
+    std::vector<std::uint8_t> done(endpoints.size(), 0);  // bit 0: hub -> k, bit 1: k -> hub
     for (const std::size_t budget : {std::size_t(96), std::size_t(768), kSearchBudget}) {
       std::size_t failed = 0;
       bool failed_to = false;  // the hub does not reach endpoints[failed] (else the reverse)
       for (std::size_t k = 1; k < endpoints.size() && !failed; ++k) {
-        if (!directed(grid, endpoints[0], endpoints[k], root, budget)) {
-          failed = k;
-          failed_to = true;
-        } else if (!directed(grid, endpoints[k], endpoints[0], root, budget)) {
-          failed = k;
+        if (!(done[k] & 1)) {
+          if (!directed(grid, endpoints[0], endpoints[k], root, budget)) {
+            failed = k;
+            failed_to = true;
+            break;
+          }
+          done[k] |= 1;
+        }
+        if (!(done[k] & 2)) {
+          if (!directed(grid, endpoints[k], endpoints[0], root, budget)) {
+            failed = k;
+            break;
+          }
+          done[k] |= 2;
         }
       }
       if (!failed) {

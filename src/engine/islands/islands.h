@@ -133,7 +133,7 @@ class Islands {
   bool is_added(const Cell& from, const Cell& to) const;
   std::int32_t seen_find(const Cell& c) const;
   bool seen_insert(const Cell& c, std::uint32_t val);
-  void new_stamp();
+  void new_stamp(std::size_t budget);
   static constexpr std::size_t kSearchBudget = 4096;
   static constexpr std::size_t kWideBudget = 16384;  // one search for many witnesses
   static constexpr std::size_t kSeenTable = 65536;   // open addressing, load <= 1/4
@@ -164,6 +164,8 @@ class Islands {
   std::uint32_t stamp_ = 0;
   std::vector<Cell> queue_;
   std::vector<std::uint64_t> heap_;
+  std::vector<std::pair<NavChunk*, int>> qchunk_;  // chunk and index of queue_'s cells (directed)
+  std::size_t seen_mask_ = 255;
   std::vector<std::uint64_t> target_keys_;  // (heuristic << 32 | index in queue_), a min-heap
   // Scratch of merge_cycle's DFS over the DAG (indexed by root, reset after each use).
   std::vector<std::uint8_t> dfs_state_;
