@@ -12,7 +12,12 @@
 //   islands  - recomputing every island (strongly connected components) of the region
 // Then the tick time at several edit rates (edits per second near corridors).
 //
-// usage: edit_bench [--agents N] [--ticks T] [--seed S] [--rates a,b,c] [--json FILE]
+// Built natively and to wasm (run under node: node --no-experimental-fetch edit_bench.js ...). The
+// wasm build has no zlib: it reads the region from a raw chunk dump (bench/chunk_dump.h) that the
+// native build writes with --write-dump. bench/edit_run.sh runs both and prints the ratio.
+//
+// usage: edit_bench [--agents N] [--ticks T] [--seed S] [--rates a,b,c] [--blocks DIR]
+//                   [--region FILE.mca | --region-dump FILE] [--write-dump FILE]
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -22,10 +27,13 @@
 #include <string>
 #include <vector>
 
+#include "chunk_dump.h"
 #include "engine/nav/world_state.h"
 #include "engine/util/splitmix.h"
 #include "voxnav/world.h"
+#ifndef __EMSCRIPTEN__
 #include "world_files.h"
+#endif
 
 namespace {
 
@@ -51,20 +59,45 @@ struct Setup {
   std::vector<vd::Cell> pool;  // standable cells of big islands
 };
 
-bool setup(Setup& s, int n_agents, std::uint64_t seed) {
+struct Source {
+  std::string blocks_dir = VOXNAV_BENCH_BLOCKS_DIR;
+  std::string region = std::string(VOXNAV_REPO_DATA) + "/worlds/r.0.-1.mca";
+  std::string region_dump, write_dump;
+};
+
+bool setup(Setup& s, const Source& src, int n_agents, std::uint64_t seed) {
   s.world = std::make_unique<World>();
   vd::WorldState& st = s.world->internal();
+  std::vector<std::uint8_t> blocks, shapes;
   std::string msg;
-  if (native::load_minecraft_registry_files(std::string(VOXNAV_SHARED_DATA) + "/minecraft/blocks", st.registry,
-                                            st.blocks, msg) != Status::Ok) {
-    std::fprintf(stderr, "edit_bench: registry: %s\n", msg.c_str());
+  if (!bench::read_file(src.blocks_dir + "/blocks.pc-1.21.1.json", blocks) ||
+      !bench::read_file(src.blocks_dir + "/blockCollisionShapes.pc-1.20.5.json", shapes) ||
+      s.world->load_minecraft_blocks(blocks, shapes, &msg) != Status::Ok) {
+    std::fprintf(stderr, "edit_bench: block registry from %s: %s\n", src.blocks_dir.c_str(), msg.c_str());
     return false;
   }
-  native::WorldLoadReport rep;
-  const std::string path = std::string(VOXNAV_REPO_DATA) + "/worlds/r.0.-1.mca";
-  if (native::load_world_file(path, st.blocks, st.space, rep) != Status::Ok) {
-    std::fprintf(stderr, "edit_bench: %s: %s\n", path.c_str(), rep.message.c_str());
+  if (!src.region_dump.empty()) {
+    std::string source;
+    std::size_t chunks = 0, uniform = 0;
+    if (!bench::read_chunk_dump(src.region_dump, st.space, source, chunks, uniform, msg)) {
+      std::fprintf(stderr, "edit_bench: %s\n", msg.c_str());
+      return false;
+    }
+  } else {
+#ifdef __EMSCRIPTEN__
+    std::fprintf(stderr, "edit_bench: the wasm build reads the region from --region-dump only (no zlib)\n");
     return false;
+#else
+    native::WorldLoadReport rep;
+    if (native::load_world_file(src.region, st.blocks, st.space, rep) != Status::Ok) {
+      std::fprintf(stderr, "edit_bench: %s: %s\n", src.region.c_str(), rep.message.c_str());
+      return false;
+    }
+    if (!src.write_dump.empty() && !bench::write_chunk_dump(st.space, src.region, src.write_dump)) {
+      std::fprintf(stderr, "edit_bench: cannot write %s\n", src.write_dump.c_str());
+      return false;
+    }
+#endif
   }
   if (s.world->add_profile(Profile{}, &s.prof) != Status::Ok) return false;
   s.world->update();
@@ -138,14 +171,17 @@ int main(int argc, char** argv) {
   int n_agents = 200, ticks = 1200;
   std::uint64_t seed = 1;
   std::vector<double> rates = {0, 10, 50, 200};
-  std::string json_path;
+  Source src;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
     if (a == "--agents") n_agents = std::stoi(next());
     else if (a == "--ticks") ticks = std::stoi(next());
     else if (a == "--seed") seed = std::stoull(next());
-    else if (a == "--json") json_path = next();
+    else if (a == "--blocks") src.blocks_dir = next();
+    else if (a == "--region") src.region = next();
+    else if (a == "--region-dump") src.region_dump = next();
+    else if (a == "--write-dump") src.write_dump = next();
     else if (a == "--rates") {
       rates.clear();
       const std::string l = next();
@@ -155,14 +191,17 @@ int main(int argc, char** argv) {
         p = q == std::string::npos ? l.size() : q + 1;
       }
     } else {
-      std::fprintf(stderr, "usage: edit_bench [--agents N] [--ticks T] [--seed S] [--rates a,b] [--json FILE]\n");
+      std::fprintf(stderr,
+                   "usage: edit_bench [--agents N] [--ticks T] [--seed S] [--rates a,b] [--blocks DIR]\n"
+                   "                  [--region FILE.mca | --region-dump FILE] [--write-dump FILE]\n");
       return 2;
     }
   }
 
   // Part 1: per-edit costs, one edit per tick.
   Setup s;
-  if (!setup(s, n_agents, seed)) return 1;
+  if (!setup(s, src, n_agents, seed)) return 1;
+  src.write_dump.clear();
   vd::WorldState& st = s.world->internal();
   vd::NavWorld& nav = *st.walker;
   std::uint16_t stone = 0, air = 0;
@@ -228,6 +267,8 @@ int main(int argc, char** argv) {
   row("**total**", total);
   row("rebuild the edited chunk (layer 0 + moves of 27 chunks)", chunk);
   row("recompute every island of the region", islands);
+  std::printf("\nsummary: layers_p50_us=%.2f layers_p99_us=%.2f agents_p50_us=%.2f total_p50_us=%.2f total_p99_us=%.2f\n",
+              pct(layers, 0.5), pct(layers, 0.99), pct(agents, 0.5), pct(total, 0.5), pct(total, 0.99));
   std::printf("\nislands: %llu deltas, %llu merges, %llu split proofs, %llu fallbacks to a full recomputation\n\n",
               static_cast<unsigned long long>(is1.deltas - is0.deltas),
               static_cast<unsigned long long>(is1.merges - is0.merges),
@@ -251,7 +292,7 @@ int main(int argc, char** argv) {
               "|---:|---:|---:|---:|---:|---:|---:|\n");
   for (const double rate : rates) {
     Setup r;
-    if (!setup(r, n_agents, seed)) return 1;
+    if (!setup(r, src, n_agents, seed)) return 1;
     vd::SplitMix64 rr{seed * 7919 + 3};
     keep_busy(r, rr);
     std::vector<double> tick_ms;
