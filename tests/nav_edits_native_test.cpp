@@ -27,6 +27,7 @@
 #include "engine/nav/nav_world.h"
 #include "engine/nav/world_state.h"
 #include "engine/util/splitmix.h"
+#include "test_support.h"
 #include "voxnav/world.h"
 #include "thread_pool.h"
 #include "world_files.h"
@@ -68,22 +69,7 @@ std::unique_ptr<World> load_default_region(ProfileId* pid) {
   return w;
 }
 
-std::unique_ptr<World> fresh_copy(World& src, ProfileId* pid) {
-  auto w = std::make_unique<World>();
-  detail::WorldState& st = w->internal();
-  const detail::WorldState& s = src.internal();
-  st.registry = s.registry;
-  for (const detail::ChunkPos& p : s.space.loaded_chunks()) {
-    const detail::Chunk* ch = s.space.chunk(p);
-    const Status r = ch->uniform ? st.space.load_uniform_chunk(p, ch->uniform_value)
-                                 : st.space.load_chunk(p, std::span<const std::uint16_t>(ch->values.get(),
-                                                                                        detail::kChunkCells));
-    EXPECT_EQ(r, Status::Ok);
-  }
-  EXPECT_EQ(w->add_profile(Profile{}, pid), Status::Ok);
-  w->update();
-  return w;
-}
+using test::fresh_copy;
 
 /// Bidirectional BFS over the move graph decoded from the move words (independent of the
 /// engine's islands and neighbour pointers). Expands the smaller frontier; an exhausted side

@@ -31,6 +31,7 @@
 #include "engine/nav/nav_world.h"
 #include "engine/nav/world_state.h"
 #include "engine/search/astar.h"
+#include "test_support.h"
 #include "voxnav/world.h"
 #include "world_files.h"
 
@@ -97,26 +98,7 @@ std::unique_ptr<RegionWorld> load_region(const std::string& path) {
   return rw;
 }
 
-/// A second World holding a copy of `src`'s blocks (same registry), navigation built from scratch.
-std::unique_ptr<World> fresh_copy(World& src, ProfileId* pid) {
-  auto w = std::make_unique<World>();
-  detail::WorldState& st = w->internal();
-  const detail::WorldState& s = src.internal();
-  st.registry = s.registry;
-  for (const detail::ChunkPos& p : s.space.loaded_chunks()) {
-    const detail::Chunk* ch = s.space.chunk(p);
-    Status r;
-    if (ch->uniform) {
-      r = st.space.load_uniform_chunk(p, ch->uniform_value);
-    } else {
-      r = st.space.load_chunk(p, std::span<const std::uint16_t>(ch->values.get(), detail::kChunkCells));
-    }
-    EXPECT_EQ(r, Status::Ok);
-  }
-  EXPECT_EQ(w->add_profile(Profile{}, pid), Status::Ok);
-  w->update();
-  return w;
-}
+using test::fresh_copy;
 
 // ---------------------------------------------------------------------------------------------
 // The oracle: standable cells with dense ids, and the moves decoded from the move words (CSR).

@@ -7,6 +7,54 @@
 
 namespace voxnav::detail {
 
+namespace {
+/// Tarjan's strongly connected components, iterative, over a graph in CSR form (the successors
+/// of v are edges[start[v] .. start[v + 1])). Writes comp[v] and returns the component count;
+/// components come out in reverse topological order.
+std::uint32_t strongly_connected(const std::vector<std::uint32_t>& start, const std::vector<std::uint32_t>& edges,
+                                 std::vector<std::uint32_t>& comp) {
+  constexpr std::uint32_t kNone = 0xFFFFFFFFu;
+  const auto n = static_cast<std::uint32_t>(start.size() - 1);
+  std::vector<std::uint32_t> index(n, kNone), low(n, 0), stack, call, next_edge(n, 0);
+  comp.assign(n, kNone);
+  std::uint32_t counter = 0, ncomp = 0;
+  for (std::uint32_t root = 0; root < n; ++root) {
+    if (index[root] != kNone) continue;
+    call.push_back(root);
+    index[root] = low[root] = counter++;
+    next_edge[root] = start[root];
+    stack.push_back(root);
+    while (!call.empty()) {
+      const std::uint32_t v = call.back();
+      if (next_edge[v] < start[v + 1]) {
+        const std::uint32_t w = edges[next_edge[v]++];
+        if (index[w] == kNone) {
+          index[w] = low[w] = counter++;
+          next_edge[w] = start[w];
+          stack.push_back(w);
+          call.push_back(w);
+        } else if (comp[w] == kNone) {
+          low[v] = std::min(low[v], index[w]);
+        }
+        continue;
+      }
+      call.pop_back();
+      if (!call.empty()) low[call.back()] = std::min(low[call.back()], low[v]);
+      if (low[v] == index[v]) {
+        std::uint32_t w;
+        do {
+          w = stack.back();
+          stack.pop_back();
+          comp[w] = ncomp;
+        } while (w != v);
+        ++ncomp;
+      }
+    }
+  }
+  return ncomp;
+}
+}  // namespace
+
 std::uint32_t Islands::label_of(const NavGrid& grid, Cell c) const {
   const NavChunk* ch = grid.chunk(chunk_of(c));
   if (!ch || ch->uniform || !ch->scc) return 0;
@@ -42,7 +90,6 @@ void Islands::rebuild(NavGrid& grid) {
   }
   const std::uint32_t n = static_cast<std::uint32_t>(nodes.size());
   cells_ = n;
-  constexpr std::uint32_t kNone = 0xFFFFFFFFu;
 
   // Successors of a dense node, computed once into CSR (move words are the truth).
   std::vector<std::uint32_t> start(n + 1, 0), edges;
@@ -57,42 +104,8 @@ void Islands::rebuild(NavGrid& grid) {
   start[n] = static_cast<std::uint32_t>(edges.size());
 
   // 2. Tarjan, iterative.
-  std::vector<std::uint32_t> index(n, kNone), low(n, 0), comp(n, kNone), stack, call;
-  std::vector<std::uint32_t> next_edge(n, 0);
-  std::uint32_t counter = 0, ncomp = 0;
-  for (std::uint32_t root = 0; root < n; ++root) {
-    if (index[root] != kNone) continue;
-    call.push_back(root);
-    index[root] = low[root] = counter++;
-    next_edge[root] = start[root];
-    stack.push_back(root);
-    while (!call.empty()) {
-      const std::uint32_t v = call.back();
-      if (next_edge[v] < start[v + 1]) {
-        const std::uint32_t w = edges[next_edge[v]++];
-        if (index[w] == kNone) {
-          index[w] = low[w] = counter++;
-          next_edge[w] = start[w];
-          stack.push_back(w);
-          call.push_back(w);
-        } else if (comp[w] == kNone) {
-          low[v] = std::min(low[v], index[w]);
-        }
-        continue;
-      }
-      call.pop_back();
-      if (!call.empty()) low[call.back()] = std::min(low[call.back()], low[v]);
-      if (low[v] == index[v]) {
-        std::uint32_t w;
-        do {
-          w = stack.back();
-          stack.pop_back();
-          comp[w] = ncomp;
-        } while (w != v);
-        ++ncomp;
-      }
-    }
-  }
+  std::vector<std::uint32_t> comp;
+  const std::uint32_t ncomp = strongly_connected(start, edges, comp);
 
   // 3. Labels, sizes and the condensation with a move count per island pair.
   parent_.resize(ncomp);
@@ -443,42 +456,8 @@ bool Islands::split_off(NavGrid& grid, std::uint32_t root, bool backward_closed,
     });
   }
   start[n] = static_cast<std::uint32_t>(edges.size());
-  constexpr std::uint32_t kNone = 0xFFFFFFFFu;
-  std::vector<std::uint32_t> index(n, kNone), low(n, 0), comp(n, kNone), stack, call, next_edge(n, 0);
-  std::uint32_t counter = 0, ncomp = 0;
-  for (std::uint32_t r0 = 0; r0 < n; ++r0) {
-    if (index[r0] != kNone) continue;
-    call.push_back(r0);
-    index[r0] = low[r0] = counter++;
-    next_edge[r0] = start[r0];
-    stack.push_back(r0);
-    while (!call.empty()) {
-      const std::uint32_t v = call.back();
-      if (next_edge[v] < start[v + 1]) {
-        const std::uint32_t w = edges[next_edge[v]++];
-        if (index[w] == kNone) {
-          index[w] = low[w] = counter++;
-          next_edge[w] = start[w];
-          stack.push_back(w);
-          call.push_back(w);
-        } else if (comp[w] == kNone) {
-          low[v] = std::min(low[v], index[w]);
-        }
-        continue;
-      }
-      call.pop_back();
-      if (!call.empty()) low[call.back()] = std::min(low[call.back()], low[v]);
-      if (low[v] == index[v]) {
-        std::uint32_t w;
-        do {
-          w = stack.back();
-          stack.pop_back();
-          comp[w] = ncomp;
-        } while (w != v);
-        ++ncomp;
-      }
-    }
-  }
+  std::vector<std::uint32_t> comp;
+  const std::uint32_t ncomp = strongly_connected(start, edges, comp);
   // New labels for K's components. Record, before relabelling, the moves of H crossing K's border
   // (they move from the old island's DAG entries to the new ones) and K's inner moves.
   struct Cross {
