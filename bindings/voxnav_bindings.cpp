@@ -17,12 +17,14 @@
 #include <emscripten/val.h>
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/io/anvil_chunk.h"
@@ -123,9 +125,12 @@ class WorldCore {
 
   val block_value(std::string state) {
     std::uint16_t v = 0;
-    const Status st = world_->block_value(state, &v);
+    std::string why;
+    const Status st = world_->block_value(state, &v, &why);
     if (st != Status::Ok)
-      return fail_val(st, "blockValue", "state \"" + state + "\" is not in the block registry");
+      return fail_val(st, "blockValue",
+                      "state \"" + state + "\" is not in the block registry" +
+                          (why.empty() ? std::string() : ": " + why));
     ok();
     return val(v);
   }
@@ -169,7 +174,8 @@ class WorldCore {
     return load_checked(fn, 1);
   }
 
-  /// positions: Int32Array of 3 * n; every chunk must be loaded (checked first).
+  /// positions: Int32Array of 3 * n; every chunk must be loaded, and none given twice (checked
+  /// first: a failure unloads nothing).
   int unload_chunks(val positions) {
     const char* fn = "unloadChunks";
     if (!copy_typed(positions, chunk_pos_))
@@ -178,16 +184,40 @@ class WorldCore {
       return fail(
           Status::InvalidArgument, fn,
           "positions has " + std::to_string(chunk_pos_.size()) + " entries, not a multiple of 3");
-    const std::size_t n = chunk_pos_.size() / 3;
+    return unload_checked(fn, chunk_pos_.size() / 3);
+  }
+
+  /// One chunk, its position given as numbers (checked: integers, in range).
+  int unload_chunk(double cx, double cy, double cz) {
+    const char* fn = "unloadChunk";
+    ChunkPos p;
+    if (!chunk_arg(fn, "chunk", cx, cy, cz, p)) return last_status_;
+    chunk_pos_.assign({p.x, p.y, p.z});
+    return unload_checked(fn, 1);
+  }
+
+  /// Unloads chunk_pos_ (n chunks) after checking every position: in range, loaded, not repeated.
+  int unload_checked(const char* fn, std::size_t n) {
+    std::vector<std::pair<std::array<std::int32_t, 3>, std::size_t>> seen;
+    seen.reserve(n);
     for (std::size_t i = 0; i < n; ++i) {
       const ChunkPos p{chunk_pos_[3 * i], chunk_pos_[3 * i + 1], chunk_pos_[3 * i + 2]};
-      if (!chunk_in_range(p))
-        return fail(Status::OutOfRange, fn,
-                    "chunk " + std::to_string(i) + " " + chunk_text(p) + " is out of range");
-      if (!chunk_loaded(p))
-        return fail(Status::NotLoaded, fn,
-                    "chunk " + std::to_string(i) + " " + chunk_text(p) + " is not loaded");
+      const std::string which =
+          n == 1 ? "chunk " + chunk_text(p) : "chunk " + std::to_string(i) + " " + chunk_text(p);
+      if (!chunk_in_range(p)) return fail(Status::OutOfRange, fn, which + " is out of range");
+      if (!chunk_loaded(p)) return fail(Status::NotLoaded, fn, which + " is not loaded");
+      seen.push_back({{p.x, p.y, p.z}, i});
     }
+    std::sort(seen.begin(), seen.end());
+    for (std::size_t k = 1; k < seen.size(); ++k)
+      if (seen[k].first == seen[k - 1].first) {
+        const std::size_t i = seen[k].second, j = seen[k - 1].second;
+        const ChunkPos p{seen[k].first[0], seen[k].first[1], seen[k].first[2]};
+        return fail(Status::InvalidArgument, fn,
+                    "positions: chunk " + std::to_string(std::max(i, j)) + " " + chunk_text(p) +
+                        " repeats chunk " + std::to_string(std::min(i, j)) +
+                        " (each chunk may be given once)");
+      }
     for (std::size_t i = 0; i < n; ++i) {
       const Status st = world_->unload_chunk(
           ChunkPos{chunk_pos_[3 * i], chunk_pos_[3 * i + 1], chunk_pos_[3 * i + 2]});
@@ -490,13 +520,37 @@ class WorldCore {
     if (world_->status(h, &s) != Status::Ok)
       return fail_val(Status::StaleHandle, fn, stale_handle_text(handle));
     val o = val::object();
-    o.set("state", val(path_state_name(s.state)));
-    o.set("failure", val(path_failure_name(s.failure)));
-    o.set("partial", val(s.partial));
-    o.set("cost", val(s.cost));
-    o.set("nodesExpanded", val(s.nodes_expanded));
-    o.set("cellCount", val(s.cell_count));
-    o.set("waypointCount", val(s.waypoint_count));
+    set_status(o, s);
+    ok();
+    return o;
+  }
+
+  /// World::find_path_now: the search runs now on this thread, no handle, the tick does not
+  /// advance. The status fields of status(), plus, when ready, the corridor views of corridor()
+  /// ({positions, kinds, cells}; null otherwise).
+  val find_path_now(double profile, double sx, double sy, double sz, double gx, double gy,
+                    double gz, double range, bool toward) {
+    const char* fn = "findPathNow";
+    NavRequest req;
+    if (!profile_arg(fn, profile, req.profile) || !cell_arg(fn, "start", sx, sy, sz, req.start) ||
+        !cell_arg(fn, "goal", gx, gy, gz, req.goal))
+      return val::undefined();
+    if (!(range >= 0 && range <= 64 && range == std::floor(range)))
+      return fail_val(Status::InvalidArgument, fn,
+                      "range " + num(range) + " is not an integer in 0 .. 64");
+    req.goal_range = static_cast<int>(range);
+    req.toward = toward;
+    PathResult r;
+    const Status st = world_->find_path_now(req, &r);
+    if (st != Status::Ok) return fail_val(st, fn, "the request was refused");
+    val o = val::object();
+    set_status(o, r.status);
+    if (r.status.state == PathState::Ready) {
+      waypoints_ = std::move(r.waypoints);
+      o.set("corridor", waypoint_views(waypoints_.size()));
+    } else {
+      o.set("corridor", val::null());
+    }
     ok();
     return o;
   }
@@ -759,7 +813,13 @@ class WorldCore {
   /// The highest block that is not air in each column of the inclusive box x0..x1, z0..z1,
   /// looking at y0..y1 only: {heights: Int32Array, values: Uint16Array} views, one entry per
   /// column at (x - x0) + width * (z - z0); columns without any such block (or not loaded) have
-  /// height -2147483648 and value 0.
+  /// height -2147483648 and value 0. Limits (so one call stays well under a second, loaded or
+  /// not: about 0.5 s for 2^26 cells of chunks that are all air but one block): at most
+  /// kTopMaxColumns columns, kTopMaxHeight cells of y, and kTopMaxCells cells in all. Chunks are
+  /// looked up once per chunk, not per column.
+  static constexpr double kTopMaxColumns = 4194304;  // 2^22
+  static constexpr double kTopMaxHeight = 4096;
+  static constexpr double kTopMaxCells = 67108864;  // 2^26: a 512 x 512 region, 256 cells high
   val top_blocks(double x0, double z0, double x1, double z1, double y0, double y1) {
     const char* fn = "topBlocks";
     CellPos a, b;
@@ -769,13 +829,20 @@ class WorldCore {
       return fail_val(Status::InvalidArgument, fn,
                       "min " + cell_text(a) + " is above max " + cell_text(b) + " on some axis");
     const double columns = (double(b.x) - a.x + 1) * (double(b.z) - a.z + 1);
-    if (columns > double(1 << 22))
-      return fail_val(Status::InvalidArgument, fn,
-                      "the area has " + num(columns) + " columns, more than 4194304");
-    if (double(b.y) - a.y + 1 > 4096)
+    const double height = double(b.y) - a.y + 1;
+    if (columns > kTopMaxColumns)
+      return fail_val(
+          Status::InvalidArgument, fn,
+          "the area has " + num(columns) + " columns, more than " + num(kTopMaxColumns));
+    if (height > kTopMaxHeight)
       return fail_val(Status::InvalidArgument, fn,
                       "the y range " + std::to_string(a.y) + " .. " + std::to_string(b.y) +
-                          " spans more than 4096 cells");
+                          " spans more than " + num(kTopMaxHeight) + " cells");
+    if (columns * height > kTopMaxCells)
+      return fail_val(Status::InvalidArgument, fn,
+                      "the box has " + num(columns * height) + " cells (" + num(columns) +
+                          " columns x " + num(height) + " high), more than " + num(kTopMaxCells) +
+                          "; ask for a smaller area or y range");
     std::uint16_t air[4] = {0, 0, 0, 0};
     int n_air = 1;
     for (const char* name : {"air", "cave_air", "void_air"}) {
@@ -793,22 +860,31 @@ class WorldCore {
     top_v_.assign(n, 0);
     const detail::Space& space = world_->internal().space;
     const auto floor16 = [](std::int32_t v) { return v >> 4; };  // arithmetic shift (C++20)
-    for (std::int32_t z = a.z; z <= b.z; ++z) {
-      for (std::int32_t x = a.x; x <= b.x; ++x) {
-        const std::size_t k =
-            static_cast<std::size_t>(x - a.x) + w * static_cast<std::size_t>(z - a.z);
-        bool found = false;
-        for (std::int32_t cy = floor16(b.y); cy >= floor16(a.y) && !found; --cy) {
-          const detail::Chunk* ch = space.chunk(detail::ChunkPos{floor16(x), cy, floor16(z)});
+    for (std::int32_t cz = floor16(a.z); cz <= floor16(b.z); ++cz) {
+      for (std::int32_t cx = floor16(a.x); cx <= floor16(b.x); ++cx) {
+        // The box's columns in this chunk column; each takes the first chunk from the top with
+        // a block that is not air in it.
+        const std::int32_t xlo = std::max(a.x, cx * 16), xhi = std::min(b.x, cx * 16 + 15);
+        const std::int32_t zlo = std::max(a.z, cz * 16), zhi = std::min(b.z, cz * 16 + 15);
+        std::int64_t left = std::int64_t(xhi - xlo + 1) * (zhi - zlo + 1);
+        for (std::int32_t cy = floor16(b.y); cy >= floor16(a.y) && left > 0; --cy) {
+          const detail::Chunk* ch = space.chunk(detail::ChunkPos{cx, cy, cz});
           if (!ch || (ch->uniform && is_air(ch->uniform_value))) continue;
           const std::int32_t hi = std::min(b.y, cy * 16 + 15), lo = std::max(a.y, cy * 16);
-          for (std::int32_t y = hi; y >= lo; --y) {
-            const std::uint16_t v = ch->get((x & 15) | ((z & 15) << 4) | ((y & 15) << 8));
-            if (!is_air(v)) {
-              top_h_[k] = y;
-              top_v_[k] = v;
-              found = true;
-              break;
+          for (std::int32_t z = zlo; z <= zhi; ++z) {
+            for (std::int32_t x = xlo; x <= xhi; ++x) {
+              const std::size_t k =
+                  static_cast<std::size_t>(x - a.x) + w * static_cast<std::size_t>(z - a.z);
+              if (top_h_[k] != INT32_MIN) continue;
+              for (std::int32_t y = hi; y >= lo; --y) {
+                const std::uint16_t v = ch->get((x & 15) | ((z & 15) << 4) | ((y & 15) << 8));
+                if (!is_air(v)) {
+                  top_h_[k] = y;
+                  top_v_[k] = v;
+                  --left;
+                  break;
+                }
+              }
             }
           }
         }
@@ -931,6 +1007,16 @@ class WorldCore {
   val fail_val(Status st, const char* fn, const std::string& msg) {
     fail(st, fn, msg);
     return val::undefined();
+  }
+
+  static void set_status(val& o, const PathStatus& s) {
+    o.set("state", val(path_state_name(s.state)));
+    o.set("failure", val(path_failure_name(s.failure)));
+    o.set("partial", val(s.partial));
+    o.set("cost", val(s.cost));
+    o.set("nodesExpanded", val(s.nodes_expanded));
+    o.set("cellCount", val(s.cell_count));
+    o.set("waypointCount", val(s.waypoint_count));
   }
 
   static std::string vec_text(double x, double y, double z) {
@@ -1203,6 +1289,7 @@ EMSCRIPTEN_BINDINGS(voxnav) {
       .function("loadChunks", &WorldCore::load_chunks)
       .function("loadChunk", &WorldCore::load_chunk)
       .function("unloadChunks", &WorldCore::unload_chunks)
+      .function("unloadChunk", &WorldCore::unload_chunk)
       .function("loadAnvilColumns", &WorldCore::load_anvil_columns)
       .function("setBlock", &WorldCore::set_block)
       .function("setBox", &WorldCore::set_box)
@@ -1217,6 +1304,7 @@ EMSCRIPTEN_BINDINGS(voxnav) {
       .function("nearestStandable", &WorldCore::nearest_standable)
       .function("request", &WorldCore::request)
       .function("status", &WorldCore::status)
+      .function("findPathNow", &WorldCore::find_path_now)
       .function("corridor", &WorldCore::corridor)
       .function("pathCells", &WorldCore::path_cells)
       .function("release", &WorldCore::release)

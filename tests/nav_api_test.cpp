@@ -271,6 +271,85 @@ TEST(NavApi, RequestLifecycleCorridorAndRelease) {
   EXPECT_EQ(w.release(PathHandle{}), Status::StaleHandle);
 }
 
+TEST(NavApi, FindPathNowMatchesARequestWithoutAdvancingTime) {
+  ApiWorld a = make_world();
+  World& w = *a.w;
+  const detail::MovingAiScenario& r = longest_row();
+  const WorldStats before = w.stats();
+  PathResult now;
+  ASSERT_EQ(w.find_path_now(route(a.pid, r), &now), Status::Ok);
+  ASSERT_EQ(now.status.state, PathState::Ready);
+  EXPECT_EQ(w.stats().searches, before.searches) << "not a request: not counted";
+
+  // The same request through the queue gives the same status, cells and waypoints.
+  PathHandle h;
+  ASSERT_EQ(w.request(route(a.pid, r), &h), Status::Ok);
+  w.update();
+  w.update();
+  PathStatus ps;
+  ASSERT_EQ(w.status(h, &ps), Status::Ok);
+  ASSERT_EQ(ps.state, PathState::Ready);
+  EXPECT_EQ(now.status.cost, ps.cost);
+  EXPECT_EQ(now.status.nodes_expanded, ps.nodes_expanded);
+  EXPECT_EQ(now.status.cell_count, ps.cell_count);
+  EXPECT_EQ(now.status.waypoint_count, ps.waypoint_count);
+  std::vector<Waypoint> wps(ps.waypoint_count);
+  std::size_t n = 0;
+  ASSERT_EQ(w.corridor(h, wps.data(), wps.size(), &n), Status::Ok);
+  ASSERT_EQ(now.waypoints.size(), n);
+  for (std::size_t i = 0; i < n; ++i) {
+    EXPECT_EQ(now.waypoints[i].cell, wps[i].cell);
+    EXPECT_EQ(now.waypoints[i].kind, wps[i].kind);
+    EXPECT_EQ(now.waypoints[i].position.x, wps[i].position.x);
+    EXPECT_EQ(now.waypoints[i].position.y, wps[i].position.y);
+    EXPECT_EQ(now.waypoints[i].position.z, wps[i].position.z);
+  }
+  ASSERT_EQ(now.cells.size(), ps.cell_count);
+  EXPECT_EQ(now.cells.front().kind, EdgeKind::Start);
+  EXPECT_EQ(now.cells.back().cell, stand(r.goal_x, r.goal_y));
+  EXPECT_EQ(w.release(h), Status::Ok);
+
+  // Failures without a search, and bad arguments.
+  NavRequest into_wall = route(a.pid, r);
+  into_wall.goal = CellPos{0, detail::kMovingAiStandY, 0};  // a wall cell of the arena
+  ASSERT_EQ(w.find_path_now(into_wall, &now), Status::Ok);
+  EXPECT_EQ(now.status.state, PathState::Failed);
+  EXPECT_EQ(now.status.failure, PathFailure::BadGoal);
+  EXPECT_TRUE(now.waypoints.empty() && now.cells.empty());
+  NavRequest far = route(a.pid, r);
+  far.goal = CellPos{5000, detail::kMovingAiStandY, 5000};
+  ASSERT_EQ(w.find_path_now(far, &now), Status::Ok);
+  EXPECT_EQ(now.status.failure, PathFailure::NotLoaded);
+  NavRequest bad = route(a.pid, r);
+  bad.goal_range = 65;
+  EXPECT_EQ(w.find_path_now(bad, &now), Status::InvalidArgument);
+  bad = route(ProfileId{7}, r);
+  EXPECT_EQ(w.find_path_now(bad, &now), Status::InvalidArgument);
+  bad = route(a.pid, r);
+  bad.start = CellPos{1 << 25, 1, 0};
+  EXPECT_EQ(w.find_path_now(bad, &now), Status::OutOfRange);
+  EXPECT_EQ(w.find_path_now(route(a.pid, r), nullptr), Status::InvalidArgument);
+}
+
+TEST(NavApi, BlockValueIsStrictAboutProperties) {
+  ApiWorld a = make_world();
+  World& w = *a.w;
+  std::uint16_t v = 0, top = 0;
+  std::string err;
+  EXPECT_EQ(w.block_value("oak_slab[type=top]", &top, &err), Status::Ok);
+  EXPECT_TRUE(err.empty());
+  EXPECT_EQ(w.block_value("minecraft:oak_slab[waterlogged=false,type=top]", &v), Status::Ok);
+  EXPECT_EQ(v, top);
+  EXPECT_EQ(w.block_value("oak_slab[type=diagonal]", &v, &err), Status::NotFound);
+  EXPECT_EQ(err, "property \"type\" of block \"oak_slab\" has no value \"diagonal\" (values: top, bottom, double)");
+  EXPECT_EQ(w.block_value("stone[foo=bar]", &v, &err), Status::NotFound);
+  EXPECT_EQ(err, "block \"stone\" has no property \"foo\" (it has none)");
+  EXPECT_EQ(w.block_value("oak_slab[type=top,type=top]", &v, &err), Status::NotFound);
+  EXPECT_EQ(err, "property \"type\" is given twice");
+  EXPECT_EQ(w.block_value("no_such_block", &v, &err), Status::NotFound);
+  EXPECT_EQ(err, "no block is named \"no_such_block\"");
+}
+
 TEST(NavApi, ResultsApplyTogetherInRequestOrder) {
   ApiWorld a = make_world();
   World& w = *a.w;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -144,6 +145,33 @@ TEST(Profile, ErrorNamesProfileAndField) {
   EXPECT_EQ(error, "zombie.json: profile \"zombie\": field \"body.width\": 1.2 is larger than the walker envelope 0.6");
   ASSERT_EQ(parse_profile_json(R"({"id":"zombie","body":{"width":1.2}})", p, &error), Status::InvalidArgument);
   EXPECT_EQ(error.rfind("profile \"zombie\": field \"body.width\"", 0), 0u) << "no source: no prefix: " << error;
+}
+
+TEST(Profile, KeysGivenTwiceAreRefusedNamingTheKey) {
+  Profile p;
+  p.id = "untouched";
+  std::string error;
+  EXPECT_EQ(parse_profile_json(R"({"id":"z11","id":"z12"})", p, &error), Status::InvalidArgument);
+  EXPECT_EQ(error, "profile JSON: key \"id\" appears more than once (each key may be given once)");
+  EXPECT_EQ(p.id, "untouched");
+  EXPECT_EQ(parse_profile_json(R"({"id":"b","body":{"width":0.5,"width":0.4}})", p, &error, nullptr, "b.json"),
+            Status::InvalidArgument);
+  EXPECT_EQ(error, "b.json: profile JSON: key \"body.width\" appears more than once (each key may be given once)");
+  // The same key in different objects is fine.
+  EXPECT_EQ(parse_profile_json(R"({"id":"c","body":{"width":0.5},"speed":{"walk":3}})", p, &error), Status::Ok) << error;
+  // Deep nesting is an ordinary error, not a crash.
+  const std::string deep = R"({"id":"deep","body":)" + std::string(100000, '[') + std::string(100000, ']') + "}";
+  EXPECT_EQ(parse_profile_json(deep, p, &error), Status::BadFormat);
+  EXPECT_EQ(error, "profile \"deep\": field \"body\": must be an object");
+}
+
+TEST(Profile, NaNIsSpelledNaN) {
+  Profile p;
+  p.id = "n";
+  p.width = std::numeric_limits<double>::quiet_NaN();
+  std::string error;
+  EXPECT_EQ(validate_profile(p, &error), Status::InvalidArgument);
+  EXPECT_EQ(error, "profile \"n\": field \"body.width\": NaN must be a finite number in (0, 64]");
 }
 
 TEST(Profile, GoodProfileWithEveryField) {

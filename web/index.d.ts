@@ -220,6 +220,14 @@ export interface AgentState {
   failure: string;
 }
 
+/**
+ * World.findPathNow's answer: the status fields (state 'ready' or 'failed', never 'searching')
+ * and, when ready, the corridor.
+ */
+export interface PathNow extends PathStatus {
+  corridor: Corridor | null;
+}
+
 /** Every live agent, in the order they were added. */
 export interface AgentsSnapshot {
   count: number;
@@ -332,7 +340,7 @@ export interface WorldOptions {
   lockstepDelay?: number;
   /** Run searches on the pthread (default: true in the threaded build). */
   threaded?: boolean;
-  /** The library instance (default: the one init() loaded). */
+  /** The library instance (default: the one init() loaded); InvalidArgument when not one. */
   voxnav?: Voxnav;
 }
 
@@ -346,14 +354,18 @@ export class World {
   readonly voxnav: Voxnav;
   readonly threaded: boolean;
   readonly disposed: boolean;
-  /** Warning of the last addProfile call ('' when none). */
+  /** Warning of the last addProfile call ('' when none, and after a failed call). */
   lastProfileWarning: string;
   /** Frees the wasm memory now (also done when the World is garbage collected). */
   dispose(): void;
 
   /** minecraft-data's blocks.pc-*.json and blockCollisionShapes.pc-*.json; before any chunk. */
   loadMinecraftBlocks(blocksJson: string | Uint8Array | ArrayBuffer, shapesJson: string | Uint8Array | ArrayBuffer): void;
-  /** Value of a block state "name[prop=value,...]"; NotFound when unknown. */
+  /**
+   * Value of a block state "name[prop=value,...]" (properties not given take the default).
+   * NotFound, naming the part, for an unknown block, property or value, a property given twice
+   * or a malformed string.
+   */
   blockValue(state: string): number;
   readonly blockCount: number;
 
@@ -365,14 +377,19 @@ export class World {
   loadAnvilColumns(columns: Uint8Array[], options?: AnvilOptions): AnvilLoadReport;
   /** A whole region file (.mca): readRegion + loadAnvilColumns. All or nothing. */
   loadRegion(file: Uint8Array | ArrayBuffer, options?: AnvilOptions): Promise<RegionLoadReport>;
+  /** One loaded chunk; [cx, cy, cz] integers in range (InvalidArgument / OutOfRange otherwise). */
   unloadChunk(chunk: Vec3Like): void;
+  /** n chunks: every one in range, loaded and given once, all checked before any is unloaded. */
   unloadChunks(positions: Int32Array): void;
   setBlock(cell: Vec3Like, value: number): void;
   /** Every cell of the inclusive box (at most 2^24 cells, every chunk loaded). */
   setBox(min: Vec3Like, max: Vec3Like, value: number): void;
   getBlock(cell: Vec3Like): number;
 
-  /** Adds a profile from JSON (string or object); returns its id. */
+  /**
+   * Adds a profile from JSON (string or object); returns its id. A key given twice in the JSON is
+   * refused (InvalidArgument naming it).
+   */
   addProfile(profile: string | ProfileJson, source?: string): ProfileId;
   findProfile(name: string): ProfileId;
 
@@ -388,6 +405,11 @@ export class World {
   /** Starts a path request (never blocks); results land at a later update() / tick(). */
   request(profile: ProfileId, start: Vec3Like, goal: Vec3Like, options?: RequestOptions): PathHandle;
   requestToward(profile: ProfileId, start: Vec3Like, goal: Vec3Like, options?: Omit<RequestOptions, 'toward'>): PathHandle;
+  /**
+   * One search now, on this thread: no handle, navigation time does not advance (agents, other
+   * requests and stats() are not affected). Sees navigation as of the last update() / tick().
+   */
+  findPathNow(profile: ProfileId, start: Vec3Like, goal: Vec3Like, options?: RequestOptions): PathNow;
   status(handle: PathHandle): PathStatus;
   /** Busy until the request is ready. */
   corridor(handle: PathHandle): Corridor;
@@ -418,7 +440,9 @@ export class World {
   stateHash(): string;
   /**
    * The highest non-air block of each column of the box min .. max (inclusive), looking at
-   * y = min.y .. max.y only. InvalidArgument past 4194304 columns or 4096 cells of y.
+   * y = min.y .. max.y only. InvalidArgument past 4194304 columns, 4096 cells of y or 67108864
+   * cells in all (columns x height: a 512 x 512 region 256 high), so one call takes well under a
+   * second.
    */
   topBlocks(min: Vec3Like, max: Vec3Like): TopBlocks;
   /** The body of a profile (its width, height, step height, jump velocity, climb speed). */
@@ -427,11 +451,12 @@ export class World {
    * One movement step (the integrator agents use) for a body you own, against this world's
    * blocks: gravity, swept box collision, step-up, jumps, climbing. Cells of unloaded chunks
    * collide as full blocks. `params` is a profile id or body fields; dt in seconds, (0, 1]
-   * (default 0.05). Returns the new state; the arguments are not changed. Throws
-   * InvalidArgument for a non-finite number, a bad field or dt, OutOfRange for feet outside
-   * the cell range.
+   * (default 0.05). Returns the new state (which may be passed back as `state`); the arguments
+   * are not changed. Throws InvalidArgument for a non-finite number, an unknown field of state,
+   * input or params, a profile id not of this world, a bad dt; OutOfRange for feet outside the
+   * cell range.
    */
-  stepBody(state: BodyState, input?: BodyInput, params?: ProfileId | BodyParams, dt?: number): StepResult;
+  stepBody(state: BodyState | StepResult, input?: BodyInput, params?: ProfileId | BodyParams, dt?: number): StepResult;
 }
 
 /** One loaded instance of the library. */
@@ -451,9 +476,16 @@ export interface Voxnav {
 export const version: string;
 /** Whether this context can run the threaded build (SharedArrayBuffer, cross-origin isolated). */
 export function threadsAvailable(): boolean;
-/** Loads the default instance (the one `new World()` uses); later calls return the same promise. */
+/**
+ * Loads the default instance (the one `new World()` uses); later calls return the same promise
+ * (a failed init may be retried). A later call asking for another build rejects (Busy, naming the
+ * build loaded): use load() for that.
+ */
 export function init(options?: InitOptions): Promise<Voxnav>;
-/** Settles with the default instance once init() has loaded it. */
+/**
+ * Resolves with the default instance once init() has loaded it; never rejects (a failed init()
+ * leaves it pending for a retry).
+ */
 export const ready: Promise<Voxnav>;
 /** Loads a new, independent instance (e.g. the other build). */
 export function load(options?: InitOptions): Promise<Voxnav>;

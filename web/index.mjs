@@ -4,7 +4,7 @@
 //   await init();                       // or init({ wasmUrl }) / init({ wasmBinary }) / init({ build })
 //   const world = new World();
 //
-// `ready` settles with the library once init() has loaded it. load() makes further independent
+// `ready` resolves with the library once init() has loaded it. load() makes further independent
 // instances (e.g. the other build) without changing the default one.
 import { VoxnavError, STATUS_NAMES } from './lib/errors.mjs';
 import { instantiate, threadsAvailable } from './lib/loader.mjs';
@@ -40,22 +40,37 @@ export async function load(options = {}) {
 }
 
 let resolveReady;
-let rejectReady;
-/** Settles with the default library once init() has loaded it (or failed). */
-export const ready = new Promise((resolve, reject) => {
+/**
+ * Resolves with the default library once init() has loaded it. A failed init() rejects its own
+ * promise and leaves `ready` pending, so that a later successful init() (a retry) resolves it.
+ */
+export const ready = new Promise((resolve) => {
   resolveReady = resolve;
-  rejectReady = reject;
 });
-ready.catch(() => {});  // a failed init() is reported by init() itself; `ready` only mirrors it
 
 let initPromise = null;
+let initBuild = null;  // the build init() was asked for ('auto' when not given)
 
 /**
- * Loads the default library (the one `new World()` uses). Later calls return the same promise;
- * a failed init may be retried.
+ * Loads the default library (the one `new World()` uses). Later calls return the same promise; a
+ * failed init may be retried. A later call that asks for another build than the one loaded (or
+ * being loaded) rejects with a VoxnavError (Busy) saying which build the library has: use load()
+ * for an independent instance of the other build. wasmUrl / wasmBinary of later calls are ignored.
  */
 export function init(options = {}) {
-  if (initPromise) return initPromise;
+  if (initPromise) {
+    const want = options && typeof options === 'object' ? options.build : undefined;
+    if (want === undefined || want === 'auto' || want === initBuild) return initPromise;
+    if (want !== 'sync' && want !== 'threaded')
+      return Promise.reject(new VoxnavError('InvalidArgument', `init: build '${want}' is not 'auto', 'sync' or 'threaded'`));
+    return initPromise.then((lib) => {
+      if (want === lib.build) return lib;
+      throw new VoxnavError('Busy',
+        `init: the library is already initialised with build '${lib.build}' (asked for '${want}'); ` +
+        'use load({ build }) for an independent instance of another build');
+    });
+  }
+  initBuild = options && typeof options === 'object' ? options.build ?? 'auto' : 'auto';
   initPromise = load(options).then(
     (lib) => {
       setDefaultLibrary(lib);
@@ -64,7 +79,7 @@ export function init(options = {}) {
     },
     (err) => {
       initPromise = null;
-      rejectReady(err);
+      initBuild = null;
       throw err;
     },
   );

@@ -1,6 +1,16 @@
 // A promise-based client for the voxnav server worker: send(msg) resolves with the reply's `ok`
 // or rejects with an Error carrying the reply's { status, message }. Tick updates (posted
 // without an id) go to onPost.
+
+/**
+ * The Error of a failed reply: the worker's message (which starts with the message type
+ * already), with `status`.
+ */
+export function replyError(type, error) {
+  const text = error.message.startsWith(`${type}: `) ? error.message : `${type}: ${error.message}`;
+  return Object.assign(new Error(text), { status: error.status });
+}
+
 export function connectWorker(worker, onPost = () => {}) {
   let nextId = 1;
   const pending = new Map();
@@ -13,7 +23,7 @@ export function connectWorker(worker, onPost = () => {}) {
     const p = pending.get(m.id);
     if (!p) return;
     pending.delete(m.id);
-    if (m.error) p.reject(Object.assign(new Error(`${p.type}: ${m.error.message}`), { status: m.error.status }));
+    if (m.error) p.reject(replyError(p.type, m.error));
     else p.resolve(m.ok);
   };
   worker.onerror = (e) => {
@@ -37,7 +47,7 @@ export function connectHandlers(handlers, onPost = () => {}) {
   return async function send(msg) {
     const { reply, posts } = await handlers.handle(state, { ...msg, id: nextId++ });
     posts.forEach(onPost);
-    if (reply.error) throw Object.assign(new Error(`${msg.type}: ${reply.error.message}`), { status: reply.error.status });
+    if (reply.error) throw replyError(msg.type, reply.error);
     return reply.ok;
   };
 }

@@ -25,7 +25,7 @@ const S = {
   build: null, threaded: false, bounds: null, scale: 2,
   heights: null, values: null, water: new Set(), stone: 0, air: 0, profile: 0,
   agents: { ids: new Float64Array(0), positions: new Float64Array(0), modes: new Uint8Array(0) },
-  corridors: new Map(),     // agent -> { epoch, waypoints: Float32Array, kinds }
+  corridors: new Map(),     // agent -> { epoch, waypoints: Float64Array (x, y, z metres), kinds }
   flash: new Map(),         // agent -> time until which its corridor is drawn yellow
   marks: [],                // edited cells: { x, z, place, until }
   tick: 0, stats: null, searchRate: 0, frames: 0, corridorsDrawn: 0,

@@ -33,10 +33,27 @@ const MIME = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
+const USAGE = `usage: node examples/web/serve.mjs [--port N] [--host 127.0.0.1] [--no-isolation] [--build-dir DIR]
+
+Serves the voxnav demo page (examples/web), the npm package (/voxnav/, with dist/ from the wasm
+build) and data/ from 127.0.0.1.
+  --port N          port to listen on (default 8080; 0 picks a free port)
+  --host HOST       address to listen on (default 127.0.0.1)
+  --no-isolation    serve without the cross-origin isolation headers (the worker runs the sync build)
+  --build-dir DIR   the wasm preset's build directory (default: $VOXNAV_WASM_BUILD_DIR, else build/wasm)
+  -h, --help        print this and exit`;
+
+/** A bad command line: the problem and the usage on stderr, exit status 2. */
 function usage(message) {
   if (message) console.error(`serve.mjs: ${message}`);
-  console.error('usage: node examples/web/serve.mjs [--port N] [--host 127.0.0.1] [--no-isolation] [--build-dir DIR]');
+  console.error(USAGE.split('\n')[0]);
   process.exit(2);
+}
+
+/** --help: the usage on stdout, exit status 0. */
+function help() {
+  console.log(USAGE);
+  process.exit(0);
 }
 
 export function parseArgs(argv) {
@@ -53,7 +70,7 @@ export function parseArgs(argv) {
     } else if (a === '--host') o.host = value();
     else if (a === '--no-isolation') o.isolation = false;
     else if (a === '--build-dir') o.buildDir = path.resolve(value());
-    else if (a === '-h' || a === '--help') usage();
+    else if (a === '-h' || a === '--help') help();
     else usage(`unknown argument '${a}'`);
   }
   return o;

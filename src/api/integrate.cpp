@@ -16,6 +16,8 @@ namespace {
 constexpr double kMargin = 2.0 * detail::kMaxStepDisplacement + 8.0;
 
 std::string text(double v) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
   char buf[40];
   std::snprintf(buf, sizeof buf, "%.17g", v);
   return buf;

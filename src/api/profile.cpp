@@ -1,6 +1,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "engine/nav/class_envelopes.h"
 #include "voxnav/profile.h"
@@ -34,11 +35,82 @@ Status fail(std::string* error, Status st, std::string_view source, const std::s
 }
 
 std::string num(double v) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
   char buf[32];
   std::snprintf(buf, sizeof buf, "%g", v);
   return buf;
 }
 
+// The first key that appears twice in one object of `text` ("body.width" for a nested one), or
+// "" when every key is unique (or the text is not JSON: the parse reports that). A SAX pass: no
+// document is built, and the memory stays linear in the nesting depth.
+class DuplicateKeys : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  std::string dup;
+
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override { return open(true); }
+  bool end_object() override { return close(); }
+  bool start_array(std::size_t) override { return open(false); }
+  bool end_array() override { return close(); }
+  bool key(string_t& k) override {
+    Frame& f = stack_.back();
+    for (const std::string& seen : f.keys)
+      if (seen == k) {
+        dup = path() + k;
+        return false;  // stop: one is enough
+      }
+    f.keys.push_back(k);
+    last_key_ = k;
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+    return false;
+  }
+
+ private:
+  struct Frame {
+    std::string name;  // key this object / array is the value of ("" at the top or in an array)
+    bool object = true;
+    std::vector<std::string> keys;
+  };
+  bool open(bool object) {
+    Frame f;
+    f.object = object;
+    if (!stack_.empty() && stack_.back().object) f.name = last_key_;
+    stack_.push_back(std::move(f));
+    return true;
+  }
+  bool close() {
+    if (!stack_.empty()) stack_.pop_back();
+    return true;
+  }
+  // "a.b." for a key of the object under "b" under "a" ("[]" marks an array level).
+  std::string path() const {
+    std::string p;
+    for (std::size_t i = 1; i < stack_.size(); ++i) {
+      if (stack_[i - 1].object) p += stack_[i].name;
+      p += stack_[i].object ? "." : "[]";
+    }
+    return p;
+  }
+  std::vector<Frame> stack_;
+  std::string last_key_;
+};
+
+std::string duplicate_key(std::string_view text) {
+  DuplicateKeys sax;
+  const bool complete =
+      nlohmann::json::sax_parse(text.begin(), text.end(), &sax, nlohmann::json::input_format_t::json, false);
+  return complete ? std::string() : sax.dup;
+}
 }  // namespace
 
 Status validate_profile(const Profile& p, std::string* error, std::string* warning,
@@ -115,6 +187,13 @@ Status parse_profile_json(std::string_view text, Profile& out, std::string* erro
     return Status::BadFormat;
   }
   Profile p;
+  if (const std::string dup = duplicate_key(text); !dup.empty()) {
+    // JSON parsers keep one of the values: refuse rather than guess which one was meant.
+    if (error)
+      *error = (source.empty() ? std::string() : std::string(source) + ": ") + "profile JSON: key \"" + dup +
+               "\" appears more than once (each key may be given once)";
+    return Status::InvalidArgument;
+  }
   if (doc.contains("id") && doc["id"].is_string()) p.id = doc["id"].get<std::string>();
   auto type_error = [&](const std::string& field, const char* want) {
     return fail(error, Status::BadFormat, source, p.id, field, std::string("must be ") + want);

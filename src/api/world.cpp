@@ -53,6 +53,12 @@ Cell to_cell(CellPos c) { return Cell{c.x, c.y, c.z}; }
 CellPos to_pos(Cell c) { return CellPos{c.x, c.y, c.z}; }
 detail::ChunkPos to_chunk(ChunkPos p) { return detail::ChunkPos{p.x, p.y, p.z}; }
 bool finite(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+void copy_points(const std::vector<detail::Waypoint>& pts, Waypoint* out, std::size_t cap) {
+  for (std::size_t i = 0; i < pts.size() && i < cap; ++i) {
+    const detail::Waypoint& w = pts[i];
+    out[i] = Waypoint{Vec3{w.x, w.y, w.z}, static_cast<EdgeKind>(w.kind), to_pos(w.cell)};
+  }
+}
 }  // namespace
 
 const char* reach_answer_name(ReachAnswer a) noexcept {
@@ -102,15 +108,68 @@ Status World::load_minecraft_blocks(std::span<const std::uint8_t> blocks_json,
   return Status::Ok;
 }
 
-Status World::block_value(std::string_view state, std::uint16_t* value) const {
+namespace {
+// The part of a state string block_value refuses, or "" when every part names something real.
+// World file loaders resolve states leniently (MinecraftBlocks::value counts what it ignores);
+// a name a host types is checked strictly here instead.
+std::string strict_state_error(const detail::MinecraftBlocks& blocks, std::string_view state) {
+  detail::BlockStateString s;
+  std::string msg;
+  if (detail::parse_block_state_string(state, s, msg) != Status::Ok) return msg;
+  const int bi = blocks.block_index(s.name);
+  if (bi < 0) return "no block is named \"" + s.name + "\"";
+  const detail::McBlock& b = blocks.blocks()[static_cast<std::size_t>(bi)];
+  for (std::size_t i = 0; i < s.properties.size(); ++i) {
+    const auto& [key, val] = s.properties[i];
+    for (std::size_t j = 0; j < i; ++j)
+      if (s.properties[j].first == key) return "property \"" + key + "\" is given twice";
+    const detail::McProperty* prop = nullptr;
+    for (const detail::McProperty& p : b.properties)
+      if (p.name == key) prop = &p;
+    if (!prop) {
+      std::string names;
+      for (const detail::McProperty& p : b.properties) names += (names.empty() ? "" : ", ") + p.name;
+      return "block \"" + b.name + "\" has no property \"" + key + "\" (" +
+             (names.empty() ? std::string("it has none") : "properties: " + names) + ")";
+    }
+    bool known = false;
+    for (const std::string& v : prop->values) known = known || v == val;
+    if (!known) {
+      std::string values;
+      for (const std::string& v : prop->values) values += (values.empty() ? "" : ", ") + v;
+      return "property \"" + key + "\" of block \"" + b.name + "\" has no value \"" + val +
+             "\" (values: " + values + ")";
+    }
+  }
+  return std::string();
+}
+}  // namespace
+
+Status World::block_value(std::string_view state, std::uint16_t* value, std::string* error) const {
   if (!value) return Status::InvalidArgument;
   if (state_->blocks.loaded()) {
+    const std::string why = strict_state_error(state_->blocks, state);
+    if (!why.empty()) {
+      *value = state_->registry.fallback();
+      if (error) *error = why;
+      return Status::NotFound;
+    }
     detail::LookupTally tally;
     *value = state_->blocks.value_from_string(state, &tally);
-    return tally.unknown_blocks ? Status::NotFound : Status::Ok;
+    if (tally.unknown_blocks || tally.unknown_properties) {  // not expected after the check above
+      if (error) *error = "state \"" + std::string(state) + "\" is not in the block registry";
+      return Status::NotFound;
+    }
+    if (error) error->clear();
+    return Status::Ok;
   }
   *value = state_->registry.find(state);
-  return state_->registry.has(state) ? Status::Ok : Status::NotFound;
+  if (!state_->registry.has(state)) {
+    if (error) *error = "state \"" + std::string(state) + "\" is not in the block registry";
+    return Status::NotFound;
+  }
+  if (error) error->clear();
+  return Status::Ok;
 }
 
 std::size_t World::block_count() const { return state_->registry.size(); }
@@ -218,15 +277,14 @@ Status World::nearest_standable(ProfileId profile, CellPos near, int radius, Cel
   return Status::NotFound;
 }
 
-Status World::request(const NavRequest& req, PathHandle* out) {
-  if (!out) return Status::InvalidArgument;
-  if (req.profile.index >= state_->profiles.size()) return Status::InvalidArgument;
+namespace {
+// Checks a request's arguments (as World::request does) and compiles it for the engine.
+Status request_spec(const detail::WorldState& ws, const NavRequest& req, detail::RequestSpec& spec) {
+  if (req.profile.index >= ws.profiles.size()) return Status::InvalidArgument;
   if (req.goal_range < 0 || req.goal_range > 64) return Status::InvalidArgument;
   if (!detail::cell_in_range(to_cell(req.start)) || !detail::cell_in_range(to_cell(req.goal)))
     return Status::OutOfRange;
-  const detail::AgentMotion& m =
-      state_->agents.motion(state_->profile_motion[req.profile.index]);
-  detail::RequestSpec spec;
+  const detail::AgentMotion& m = ws.agents.motion(ws.profile_motion[req.profile.index]);
   spec.start = to_cell(req.start);
   spec.goal = to_cell(req.goal);
   spec.goal_range = req.goal_range;
@@ -234,8 +292,65 @@ Status World::request(const NavRequest& req, PathHandle* out) {
   spec.costs = m.costs;
   spec.max_nodes = m.max_nodes;
   spec.max_distance = m.max_distance;
+  return Status::Ok;
+}
+}  // namespace
+
+Status World::request(const NavRequest& req, PathHandle* out) {
+  if (!out) return Status::InvalidArgument;
+  detail::RequestSpec spec;
+  const Status st = request_spec(*state_, req, spec);
+  if (st != Status::Ok) return st;
   const detail::Handle h = state_->walker->request(spec);
   *out = PathHandle{h.index, h.generation};
+  return Status::Ok;
+}
+
+Status World::find_path_now(const NavRequest& req, PathResult* out) {
+  if (!out) return Status::InvalidArgument;
+  detail::RequestSpec spec;
+  const Status st = request_spec(*state_, req, spec);
+  if (st != Status::Ok) return st;
+  detail::NavWorld& nav = *state_->walker;
+  PathResult r;
+  PathStatus& ps = r.status;
+  ps.state = PathState::Failed;
+  // The screening of a queued request (NavWorld::screen): these fail without a search.
+  const detail::Reach reach = nav.reachable(spec.start, spec.goal, spec.goal_range);
+  const bool unknown = reach.answer == detail::ReachAnswer::Unknown;
+  if (reach.answer == detail::ReachAnswer::No && !spec.toward) {
+    ps.failure = PathFailure::Unreachable;
+  } else if (unknown && reach.reason == detail::ReachReason::NotLoaded) {
+    ps.failure = PathFailure::NotLoaded;
+  } else if (unknown && reach.reason == detail::ReachReason::StartNotStandable) {
+    ps.failure = PathFailure::BadStart;
+  } else if (unknown && reach.reason == detail::ReachReason::GoalNotStandable && spec.goal_range == 0) {
+    ps.failure = PathFailure::BadGoal;
+  } else {
+    // The search and the outcome rules of NavWorld::update.
+    detail::SearchResult sr = nav.search_now(spec);
+    const detail::SearchOutcome o = sr.outcome;
+    ps.cost = sr.cost;
+    ps.nodes_expanded = sr.expanded;
+    if (o == detail::SearchOutcome::Found || (o == detail::SearchOutcome::Partial && spec.toward)) {
+      ps.state = PathState::Ready;
+      ps.partial = o == detail::SearchOutcome::Partial;
+      std::vector<detail::Waypoint> points;
+      detail::string_pull(nav.grid(), sr.cells, sr.kinds, points);
+      r.waypoints.resize(points.size());
+      copy_points(points, r.waypoints.data(), r.waypoints.size());
+      r.cells.reserve(sr.cells.size());
+      for (std::size_t i = 0; i < sr.cells.size(); ++i)
+        r.cells.push_back(PathCell{to_pos(sr.cells[i]), static_cast<EdgeKind>(sr.kinds[i])});
+      ps.cell_count = static_cast<std::uint32_t>(r.cells.size());
+      ps.waypoint_count = static_cast<std::uint32_t>(r.waypoints.size());
+    } else {
+      ps.failure = o == detail::SearchOutcome::BadStart ? PathFailure::BadStart
+                   : o == detail::SearchOutcome::NoPath ? PathFailure::NoPath
+                                                        : PathFailure::BudgetExhausted;
+    }
+  }
+  *out = std::move(r);
   return Status::Ok;
 }
 
@@ -263,15 +378,6 @@ Status World::status(PathHandle h, PathStatus* out) const {
   *out = ps;
   return Status::Ok;
 }
-
-namespace {
-void copy_points(const std::vector<detail::Waypoint>& pts, Waypoint* out, std::size_t cap) {
-  for (std::size_t i = 0; i < pts.size() && i < cap; ++i) {
-    const detail::Waypoint& w = pts[i];
-    out[i] = Waypoint{Vec3{w.x, w.y, w.z}, static_cast<EdgeKind>(w.kind), to_pos(w.cell)};
-  }
-}
-}  // namespace
 
 Status World::corridor(PathHandle h, Waypoint* out, std::size_t capacity, std::size_t* count) const {
   if (!count || (capacity && !out)) return Status::InvalidArgument;

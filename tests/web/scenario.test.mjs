@@ -80,6 +80,38 @@ describe('scripted scenario: native and wasm agree', { skip }, () => {
     });
   }
 
+  test('UI queries between ticks (request wait, reachable, stats) leave the native hash unchanged', { skip: nativeMissing }, async () => {
+    // A host answering path queries for its UI sends them between ticks: `wait` runs the search
+    // at once (World.findPathNow) without advancing navigation time, so the agents do exactly
+    // what the native replay does. One tick per message, a query before every tick.
+    const handlers = await h.importPackage('worker/handlers.mjs');
+    const { connectHandlers } = await import(pathToFileURL(path.join(h.repoRoot, 'examples/web/client.mjs')).href);
+    const { blocks, shapes } = h.registryFiles();
+    const send = connectHandlers(handlers, () => {});
+    await send({ type: 'init', build: 'sync', blocksJson: blocks, shapesJson: shapes });
+    await send({ type: 'loadRegion', bytes: fs.readFileSync(path.join(h.repoRoot, 'data/worlds', script.world)) });
+    const { profile } = await send({ type: 'addProfile', profile: script.profile });
+    const names = [...new Set(script.edits.map((e) => e.block))];
+    const { values } = await send({ type: 'blockValues', names });
+    await send({ type: 'addAgents', agents: script.agents.map((a) => ({ profile, feet: a.feet, goal: a.goal })) });
+    const marks = [];
+    let ready = 0;
+    for (let t = 0; t < script.ticks; ++t) {
+      const edits = script.edits.filter((e) => e.tick === t).map((e) => ({ cell: e.cell, value: values[names.indexOf(e.block)] }));
+      if (edits.length) await send({ type: 'edit', edits });
+      const a = script.agents[t % script.agents.length];
+      const start = a.feet.map(Math.floor);
+      const r = await send({ type: 'request', profile, start, goal: a.goal, wait: true, toward: t % 2 === 1 });
+      if (r.state === 'ready') ready += 1;
+      await send({ type: 'reachable', profile, from: start, goal: a.goal });
+      await send({ type: 'tick', dt: script.dt });
+      if (script.checkpoints.includes(t + 1)) marks.push({ tick: t + 1, hash: (await send({ type: 'stateHash' })).hash });
+    }
+    assert.ok(ready > script.ticks / 2, `only ${ready} of ${script.ticks} waited requests were ready`);
+    assert.deepEqual(marks, native.checkpoints);
+    await send({ type: 'dispose' });
+  });
+
   test('a bad script is refused with a message naming the field', { skip: nativeMissing }, () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'voxnav-scenario-'));
     try {

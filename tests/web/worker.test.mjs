@@ -100,7 +100,7 @@ for (const build of builds) {
         assert.deepEqual(Array.from(last.agents.ids), ids);
         assert.equal(last.agents.positions.length, 3 * ids.length);
         for (const c of last.corridors) {
-          assert.ok(c.waypoints instanceof Float32Array && c.kinds instanceof Uint8Array);
+          assert.ok(c.waypoints instanceof Float64Array && c.kinds instanceof Uint8Array);
           assert.equal(c.waypoints.length, 3 * c.kinds.length);
           assert.notEqual(corridors.get(c.agent)?.epoch, c.epoch, 'a corridor was posted twice for one epoch');
           corridors.set(c.agent, c);
@@ -179,11 +179,13 @@ for (const build of builds) {
 
       const waited = await s.ok({ type: 'request', profile: 0, start, goal, wait: true });
       assert.equal(waited.state, 'ready');
-      assert.ok(waited.waypoints instanceof Float32Array && waited.kinds instanceof Uint8Array);
+      assert.ok(waited.waypoints instanceof Float64Array && waited.kinds instanceof Uint8Array);
       assert.deepEqual(Array.from(waited.waypoints.slice(-3)), [row.gx + 0.5, 1, row.gy + 0.5]);
       assert.equal(pkg.EDGE_KINDS[waited.kinds[0]], 'start');
-      // wait released its handle
-      await s.err({ type: 'release', handle: waited.handle }, 'StaleHandle', /not a live request/);
+      // wait makes no handle, runs no update and counts no search in the stats
+      assert.equal(waited.handle, undefined);
+      assert.equal((await s.ok({ type: 'stats' })).searches, 0);
+      assert.equal(state.pending.length, 0);
 
       const { handle } = await s.ok({ type: 'request', profile: 'walker', start, goal });
       let found = null;
@@ -229,17 +231,18 @@ for (const build of builds) {
       await unchanged({ type: 'addProfile', profile: { id: 'boar', speed: { walk: 3, fly: 9 } } },
         'BadFormat', /profile "boar": field "speed.fly"/);
       await unchanged({ type: 'release', handle: 2097152 * 7 + 3 }, 'StaleHandle', /not a live request/);
-      await unchanged({ type: 'edit', cell: [1 << 25, 1, 0], value: stone }, 'OutOfRange', /^setBlock: cell \(33554432, 1, 0\) is out of range/);
-      await unchanged({ type: 'edit', edits: [{ cell: [3, 1, 3], value: 1 << 20 }] }, 'OutOfRange', /value 1048576/);
+      await unchanged({ type: 'edit', cell: [1 << 25, 1, 0], value: stone }, 'OutOfRange', /^edit: cell \(33554432, 1, 0\) is out of range/);
+      await unchanged({ type: 'edit', edits: [{ cell: [3, 1, 3], value: 1 << 20 }] }, 'OutOfRange', /^edit: edits\[0\]\.value 1048576/);
       await unchanged({ type: 'edit', min: [0, 0, 0], max: [100, 3, 100], value: stone }, 'NotLoaded', /not loaded/);
       await unchanged({ type: 'addAgents', agents: [{ profile: 0, feet: [5.5, 1, 5.5] }, { profile: 0, feet: [NaN, 1, 1] }] },
-        'InvalidArgument', /^addAgent: feet \(NaN, 1, 1\) is not finite/);
+        'InvalidArgument', /^addAgents: agents\[1\]\.feet \(NaN, 1, 1\) is not finite/);
       await unchanged({ type: 'addAgents', agents: [{ profile: 0, feet: [5.5, 1, 5.5], goal: [1.5, 1, 1] }] },
-        'InvalidArgument', /agents\[0\]\.goal must be an integer cell/);
-      await unchanged({ type: 'addAgents', agents: [{ profile: 'nobody', feet: [5.5, 1, 5.5] }] }, 'NotFound', /"nobody"/);
+        'InvalidArgument', /^addAgents: agents\[0\]\.goal must be an integer cell/);
+      await unchanged({ type: 'addAgents', agents: [{ profile: 'nobody', feet: [5.5, 1, 5.5] }] }, 'NotFound',
+        /^addAgents: agents\[0\]\.profile: unknown profile "nobody"/);
       await unchanged({ type: 'setGoals', goals: [{ agent, goal: [30, 1, 30] }, { agent, goal: [0, 1 << 21, 0] }] },
-        'OutOfRange', /goals\[1\]\.goal .* out of range/);
-      await unchanged({ type: 'removeAgents', ids: [agent, agent + 1] }, 'StaleHandle', /is not a live agent/);
+        'OutOfRange', /^setGoals: goals\[1\]\.goal .* out of range/);
+      await unchanged({ type: 'removeAgents', ids: [agent, agent + 1] }, 'StaleHandle', /^removeAgents: ids\[1\]: agent \d+ is not a live agent/);
       await unchanged({ type: 'request', profile: 0, start: [20, 1, 20], goal: [20, 1, 1 << 25] }, 'OutOfRange', /^request: goal/);
       await unchanged({ type: 'tick', dt: -1 }, 'InvalidArgument', /^tick: dt -1/);
       await unchanged({ type: 'tick', count: 0 }, 'InvalidArgument', /count 0/);
@@ -289,7 +292,7 @@ test('the adapter runs the handlers in a worker thread and transfers typed array
     const post = inbox[0];
     assert.ok(post.agents.positions instanceof Float64Array);
     assert.equal(post.corridors.length, 1);
-    assert.ok(post.corridors[0].waypoints instanceof Float32Array && post.corridors[0].kinds instanceof Uint8Array);
+    assert.ok(post.corridors[0].waypoints instanceof Float64Array && post.corridors[0].kinds instanceof Uint8Array);
     const bad = await call({ type: 'loadChunks', positions: Int32Array.of(9, 0, 9), values: new Uint16Array(4095) });
     assert.equal(bad.error.status, 'InvalidArgument');
     assert.match(bad.error.message, /values has 4095 entries, expected 4096/);

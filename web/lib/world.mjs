@@ -19,6 +19,9 @@ export const DEFAULT_BODY = Object.freeze({
   terminalSpeed: 78.4, climbSpeed: 0,
 });
 const BODY_KEYS = Object.keys(DEFAULT_BODY);
+// `report` is accepted (and ignored) so that a state stepBody returned can be passed back.
+const STATE_KEYS = ['feet', 'velocity', 'carry', 'onGround', 'mode', 'report'];
+const INPUT_KEYS = ['move', 'jump', 'climb', 'vertical', 'knock'];
 
 const textEncoder = new TextEncoder();
 
@@ -83,10 +86,21 @@ export class World {
   #core;
   #lib;
 
-  /** options: { lockstepDelay?: number, threaded?: boolean, voxnav?: the library (default: init()'s) } */
+  /**
+   * options: { lockstepDelay?: number, threaded?: boolean, voxnav?: the library (what init() or
+   * load() resolve to; default: init()'s) }. InvalidArgument for an option of the wrong kind (the
+   * message names it), Busy when no library is given and init() has not finished.
+   */
   constructor(options = {}) {
     if (options === null || typeof options !== 'object') throw invalid('World: options must be an object');
-    const lib = options.voxnav ?? defaultLibrary;
+    let lib = defaultLibrary;
+    if (options.voxnav !== undefined && options.voxnav !== null) {
+      const v = options.voxnav;
+      if (typeof v !== 'object' || !v.module || typeof v.module.WorldCore !== 'function' ||
+          (v.build !== 'sync' && v.build !== 'threaded'))
+        throw invalid(`World: options.voxnav must be a library from init() or load() (got ${typeName(v)})`);
+      lib = v;
+    }
     if (!lib) throw new VoxnavError('Busy', 'World: voxnav is not loaded yet; await init() (or ready) first');
     const delay = options.lockstepDelay ?? 0;
     if (!Number.isInteger(delay) || delay < 0 || delay > 1000)
@@ -139,7 +153,11 @@ export class World {
     const core = this.#c(fn);
     this.#check(core.loadMinecraftBlocks(bytes(fn, 'blocksJson', blocksJson), bytes(fn, 'shapesJson', shapesJson)));
   }
-  /** Value of "name[prop=value,...]"; NotFound for unknown names. */
+  /**
+   * Value of "name[prop=value,...]" (namespace optional; properties not given take the block's
+   * default). NotFound, naming the part, for an unknown block name, property name or value, a
+   * property given twice or a malformed string.
+   */
   blockValue(state) {
     const fn = 'blockValue';
     if (typeof state !== 'string') throw invalid(`${fn}: state must be a string (got ${typeName(state)})`);
@@ -161,10 +179,20 @@ export class World {
     const core = this.#c(fn);
     this.#check(core.loadChunks(typed(fn, 'positions', positions, Int32Array), typed(fn, 'values', values, Uint16Array)));
   }
+  /**
+   * Unloads one loaded chunk. chunk: [cx, cy, cz] integers in range (InvalidArgument / OutOfRange
+   * otherwise, naming the argument); NotLoaded when it is not loaded.
+   */
   unloadChunk(chunk) {
-    const [x, y, z] = xyz('unloadChunk', 'chunk', chunk);
-    this.unloadChunks(Int32Array.of(x, y, z), 'unloadChunk');
+    const fn = 'unloadChunk';
+    const core = this.#c(fn);
+    const [x, y, z] = xyz(fn, 'chunk', chunk);
+    this.#check(core.unloadChunk(x, y, z));
   }
+  /**
+   * Unloads many chunks: positions Int32Array [cx, cy, cz, ...]. All or nothing: every chunk must
+   * be in range, loaded and given once (checked before any is unloaded).
+   */
   unloadChunks(positions) {
     const fn = 'unloadChunks';
     this.#check(this.#c(fn).unloadChunks(typed(fn, 'positions', positions, Int32Array)));
@@ -219,7 +247,11 @@ export class World {
   }
 
   // ---- profiles ----
-  /** Adds a profile (a JSON string or an object, see docs). Returns its id. */
+  /**
+   * Adds a profile (a JSON string or an object, see docs). Returns its id. A key given twice in
+   * the JSON is refused (InvalidArgument naming it). lastProfileWarning is set to this profile's
+   * warning ('' when none), and cleared when the call fails.
+   */
   addProfile(profile, source = '') {
     const fn = 'addProfile';
     const core = this.#c(fn);
@@ -228,7 +260,11 @@ export class World {
     else if (profile && typeof profile === 'object') json = JSON.stringify(profile);
     else throw invalid(`${fn}: profile must be a JSON string or an object (got ${typeName(profile)})`);
     if (typeof source !== 'string') throw invalid(`${fn}: source must be a string`);
-    const id = this.#value(core.addProfile(json, source));
+    const id = core.addProfile(json, source);
+    if (id === undefined) {
+      this.lastProfileWarning = '';  // it described the previous profile, not this failed one
+      throw this.#error();
+    }
     this.lastProfileWarning = core.lastWarning();
     return id;
   }
@@ -278,6 +314,22 @@ export class World {
     const a = xyz(fn, 'start', start), b = xyz(fn, 'goal', goal);
     const range = options && options.range !== undefined ? number(fn, 'range', options.range) : 0;
     return this.#value(core.request(number(fn, 'profile', profile), a[0], a[1], a[2], b[0], b[1], b[2], range, toward));
+  }
+  /**
+   * Runs one search now, on this thread, and returns its result: the status() fields (state
+   * 'ready' or 'failed', never 'searching') and `corridor` ({ positions: Float64Array 3n, kinds:
+   * Uint8Array n, cells: Int32Array 3n }, or null unless ready). No handle is made and navigation
+   * time does not advance, so agents and other requests are not affected (nor stats()). It sees
+   * navigation as of the last update() / tick(). options: { range?, toward? } as for request().
+   */
+  findPathNow(profile, start, goal, options = {}) {
+    const fn = 'findPathNow';
+    const core = this.#c(fn);
+    const a = xyz(fn, 'start', start), b = xyz(fn, 'goal', goal);
+    const range = options && options.range !== undefined ? number(fn, 'range', options.range) : 0;
+    const toward = !!(options && options.toward);
+    const r = this.#value(core.findPathNow(number(fn, 'profile', profile), a[0], a[1], a[2], b[0], b[1], b[2], range, toward));
+    return { ...r, corridor: r.corridor ? copyWaypoints(r.corridor) : null };
   }
   /** request() that accepts the best partial route when the goal is out of reach. */
   requestToward(profile, start, goal, options = {}) {
@@ -382,7 +434,10 @@ export class World {
    * The highest block that is not air in each column of the box min .. max (inclusive; only
    * y in min[1] .. max[1] is looked at). { width, heights: Int32Array, values: Uint16Array }, one
    * entry per column at (x - min[0]) + width * (z - min[2]); -2147483648 / 0 where a column has
-   * none (or is not loaded). At most 4194304 columns and 4096 cells of y.
+   * none (or is not loaded). Limits, so that one call takes well under a second loaded or not
+   * (InvalidArgument beyond): at most 4194304 columns, 4096 cells of y, and 67108864 cells in
+   * all (columns x height: a whole 512 x 512 region, 256 cells high). Unloaded chunks cost one
+   * lookup per chunk, not per column.
    */
   topBlocks(min, max) {
     const fn = 'topBlocks';
@@ -403,17 +458,31 @@ export class World {
 
   /**
    * One step of the movement integrator (the one agents use) for a body you own, against this
-   * world's blocks. state: { feet, velocity?, carry?, onGround?, mode? }; input: { move?: [x, z],
-   * jump?, climb?, vertical?, knock? }; params: a profile id, or body fields (defaults: the
-   * standard walker); dt seconds in (0, 1]. Returns the new state and what the step did; the
-   * arguments are not changed.
+   * world's blocks. state: { feet, velocity?, carry?, onGround?, mode? } (a state this method
+   * returned may be passed back: its `report` is ignored); input: { move?: [x, z], jump?, climb?,
+   * vertical?, knock? }; params: a profile id, or body fields (defaults: the standard walker); dt
+   * seconds in (0, 1]. Unknown fields of state, input or params are refused (InvalidArgument
+   * naming them), as is a profile id that is not one of this world. Returns the new state and what
+   * the step did; the arguments are not changed.
    */
   stepBody(state, input = {}, params = {}, dt = 0.05) {
     const fn = 'stepBody';
     const core = this.#c(fn);
     if (!state || typeof state !== 'object') throw invalid(`${fn}: state must be an object { feet, velocity?, ... }`);
     if (input === null || typeof input !== 'object') throw invalid(`${fn}: input must be an object`);
-    const body = typeof params === 'number' ? this.profileBody(params) : params;
+    for (const k of Object.keys(state)) {
+      if (!STATE_KEYS.includes(k)) throw invalid(`${fn}: state.${k} is not a body state field (${STATE_KEYS.join(', ')})`);
+    }
+    for (const k of Object.keys(input)) {
+      if (!INPUT_KEYS.includes(k)) throw invalid(`${fn}: input.${k} is not an input field (${INPUT_KEYS.join(', ')})`);
+    }
+    let body = params;
+    if (typeof params === 'number') {
+      const v = core.profileBody(params);
+      if (v === undefined) throw new VoxnavError(STATUS_NAMES[core.lastStatus()] ?? 'Unknown', `${fn}: params: ${core.lastError().replace(/^[A-Za-z]+: /, '')}`);
+      body = {};
+      BODY_KEYS.forEach((k, i) => { body[k] = v[i]; });
+    }
     if (body === null || typeof body !== 'object') throw invalid(`${fn}: params must be a profile id or an object`);
     for (const k of Object.keys(body)) {
       if (!BODY_KEYS.includes(k)) throw invalid(`${fn}: params.${k} is not a body field (${BODY_KEYS.join(', ')})`);

@@ -38,11 +38,21 @@ export type MessageId = number | string;
 export type MessageType = Request['type'];
 export const MESSAGE_TYPES: readonly MessageType[];
 
-/** A finished path request (posted by a tick, or the reply of request with wait). */
+/** A finished path request posted by a tick (its handle is released). */
 export interface PathResult extends PathStatus {
   handle: PathHandle;
+  /** Present when state is 'ready': x, y, z per waypoint (metres, exact at any distance). */
+  waypoints?: Float64Array;
+  kinds?: Uint8Array;
+}
+
+/**
+ * The reply of request with wait: true (World.findPathNow: searched at once, no handle, navigation
+ * time does not advance).
+ */
+export interface PathNowResult extends PathStatus {
   /** Present when state is 'ready': x, y, z per waypoint. */
-  waypoints?: Float32Array;
+  waypoints?: Float64Array;
   kinds?: Uint8Array;
 }
 
@@ -54,7 +64,7 @@ export interface TickPost {
   /** Every live agent in the order added: ids, feet x, y, z, AGENT_MODES index. */
   agents: { ids: Float64Array; positions: Float64Array; modes: Uint8Array };
   /** Corridors whose epoch changed since the last post (x, y, z per waypoint; EDGE_KINDS index). */
-  corridors: { agent: AgentId; epoch: number; waypoints: Float32Array; kinds: Uint8Array }[];
+  corridors: { agent: AgentId; epoch: number; waypoints: Float64Array; kinds: Uint8Array }[];
   /** Agents removed since the last post. */
   removed: AgentId[];
   /** Requests (sent without wait) that finished; their handles are released. */
@@ -66,9 +76,13 @@ export interface Results {
   loadBlocks: { blockCount: number };
   blockValues: { values: number[] };
   addProfile: { profile: ProfileId; warning: string };
-  loadRegion: RegionLoadReport & { navEpoch: number };
-  loadChunks: { chunks: number; navEpoch: number };
-  unloadChunks: { chunks: number; navEpoch: number };
+  /**
+   * `updated`: navigation was brought up to date before the reply (only while the world has no
+   * agents and no pending requests; otherwise the next tick processes the chunks).
+   */
+  loadRegion: RegionLoadReport & { navEpoch: number; updated: boolean };
+  loadChunks: { chunks: number; navEpoch: number; updated: boolean };
+  unloadChunks: { chunks: number; navEpoch: number; updated: boolean };
   edit: { applied: number };
   addAgents: { ids: AgentId[] };
   removeAgents: { removed: number };
@@ -76,7 +90,7 @@ export interface Results {
   teleportAgents: { moved: number };
   agentState: AgentState & { reason: string };
   reachable: Reach;
-  request: { handle: PathHandle } | PathResult;
+  request: { handle: PathHandle } | PathNowResult;
   release: Record<string, never>;
   tick: { tick: number; tickMs: number; corridors: number };
   stats: WorldStats & {
@@ -90,6 +104,12 @@ export interface Results {
   dispose: Record<string, never>;
 }
 
+/**
+ * A failed message: `status` is a VoxnavError status; `message` starts with the message type and
+ * names the field ("removeAgents: ids[1]: agent 2097153 is not a live agent ...",
+ * "addAgents: agents[1].feet (NaN, 0, 0) is not finite"). Batch messages (edit, addAgents,
+ * removeAgents, setGoals, teleportAgents) check every entry first: on error nothing changed.
+ */
 export interface ErrorInfo {
   status: string;
   message: string;

@@ -22,9 +22,45 @@ function invalid(message) {
   return new VoxnavError('InvalidArgument', message);
 }
 
-function list(fn, name, v) {
-  if (!Array.isArray(v)) throw invalid(`${fn}: ${name} must be an array`);
+function typeName(v) {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'Array';
+  if (typeof v === 'object') return v.constructor ? v.constructor.name : 'object';
+  return typeof v;
+}
+
+function list(type, name, v) {
+  if (!Array.isArray(v)) throw invalid(`${type}: ${name} must be an array (got ${typeName(v)})`);
   return v;
+}
+
+function isObject(v) {
+  return !!v && typeof v === 'object' && !Array.isArray(v);
+}
+
+/**
+ * An error of a World call, reworded for message `type`: the World method's name is replaced by
+ * the message type, and the argument's name by the message field (`field`, e.g. 'agents[1].feet'
+ * for the argument `arg` = 'feet'). Other errors pass through.
+ */
+function renamed(type, e, field = null, arg = null) {
+  if (!(e instanceof VoxnavError)) return e;
+  let rest = e.message.replace(/^[A-Za-z]+: /, '');
+  if (field) {
+    const m = arg !== null && rest.startsWith(`${arg} `) ? /^(\(|must |has |is |holds )/.exec(rest.slice(arg.length + 1)) : null;
+    if (m) rest = `${field}${rest.slice(arg.length)}`;
+    else if (field !== arg) rest = `${field}: ${rest}`;
+  }
+  return new VoxnavError(e.status, `${type}: ${rest}`);
+}
+
+/** Runs a World call; its errors are reworded for the message (see renamed). */
+function call(type, field, arg, fn) {
+  try {
+    return fn();
+  } catch (e) {
+    throw renamed(type, e, field, arg);
+  }
 }
 
 /** A fresh worker state (no library loaded yet). */
@@ -40,27 +76,111 @@ export function createState() {
   };
 }
 
-function world(state, fn) {
-  if (!state.world) throw new VoxnavError('Busy', `${fn}: the worker has no world yet; send init first`);
+function world(state, type) {
+  if (!state.world) throw new VoxnavError('Busy', `${type}: the worker has no world yet; send init first`);
   return state.world;
 }
 
-function profileOf(w, fn, p) {
-  if (typeof p === 'string') return w.findProfile(p);
-  if (typeof p === 'number') return p;
-  throw invalid(`${fn}: profile must be a profile id (number) or name (string)`);
+/** A profile given by id (number) or name (string) -> its id, checked. */
+function profileOf(w, type, field, p) {
+  if (typeof p === 'string') {
+    try {
+      return w.findProfile(p);
+    } catch (e) {
+      if (e instanceof VoxnavError && e.status === 'NotFound')
+        throw new VoxnavError('NotFound', `${type}: ${field}: unknown profile ${JSON.stringify(p)} (no profile of that id in this world)`);
+      throw renamed(type, e, field);
+    }
+  }
+  if (typeof p === 'number') {
+    call(type, field, 'profile', () => w.profileBody(p));  // InvalidArgument unless a profile of this world
+    return p;
+  }
+  throw invalid(`${type}: ${field} must be a profile id (number) or name (string) (got ${typeName(p)})`);
 }
 
 const H_MAX = 1 << 25;
 const V_MAX = 1 << 20;
-/** The cell rule of the C++ API (integers, |x|, |z| < 2^25, |y| < 2^20), for checks before a batch. */
-function checkCell(fn, name, c) {
-  const v = Array.isArray(c) ? c : c && typeof c === 'object' ? [c.x, c.y, c.z] : null;
-  if (!v || v.length !== 3 || !v.every(Number.isInteger))
-    throw invalid(`${fn}: ${name} must be an integer cell [x, y, z]`);
-  if (Math.abs(v[0]) >= H_MAX || Math.abs(v[2]) >= H_MAX || Math.abs(v[1]) >= V_MAX)
-    throw new VoxnavError('OutOfRange', `${fn}: ${name} (${v.join(', ')}) is out of range (|x|, |z| < 2^25, |y| < 2^20)`);
+
+function triple(type, name, c, what) {
+  const v = Array.isArray(c) || ArrayBuffer.isView(c) ? Array.from(c) : isObject(c) ? [c.x, c.y, c.z] : null;
+  if (!v || v.length !== 3 || !v.every((x) => typeof x === 'number'))
+    throw invalid(`${type}: ${name} must be ${what} [x, y, z] (got ${typeName(c)}${v ? ` of ${v.length}` : ''})`);
   return v;
+}
+
+/** The cell rule of the C++ API (integers, |x|, |z| < 2^25, |y| < 2^20), for checks before a batch. */
+function checkCell(type, name, c) {
+  const v = triple(type, name, c, 'an integer cell');
+  if (!v.every(Number.isInteger))
+    throw invalid(`${type}: ${name} must be an integer cell [x, y, z] (got (${v.join(', ')}))`);
+  if (Math.abs(v[0]) >= H_MAX || Math.abs(v[2]) >= H_MAX || Math.abs(v[1]) >= V_MAX)
+    throw new VoxnavError('OutOfRange', `${type}: ${name} (${v.join(', ')}) is out of range (|x|, |z| < 2^25, |y| < 2^20)`);
+  return v;
+}
+
+/** A feet position (metres): finite, and its cell in range (the rule of World.addAgent / teleportAgent). */
+function checkFeet(type, name, f) {
+  const v = triple(type, name, f, 'a position');
+  if (!v.every(Number.isFinite)) throw invalid(`${type}: ${name} (${v.join(', ')}) is not finite`);
+  const [x, y, z] = v.map(Math.floor);
+  if (!(x > -H_MAX && x < H_MAX && z > -H_MAX && z < H_MAX && y > -V_MAX && y < V_MAX))
+    throw new VoxnavError('OutOfRange', `${type}: ${name} (${v.join(', ')}) is out of range (|x|, |z| < 2^25, |y| < 2^20)`);
+  return v;
+}
+
+/** A live agent id. */
+function checkAgent(w, type, field, id) {
+  call(type, field, 'agent', () => w.agentState(id));
+  return id;
+}
+
+/** An agent not given before in the same batch (`seen`: id -> the field that gave it). */
+function checkOnce(type, field, id, seen) {
+  if (seen.has(id)) throw invalid(`${type}: ${field} (${id}) repeats ${seen.get(id)} (each agent may be given once)`);
+  seen.set(id, field);
+}
+
+/** A block value of the registry. */
+function checkValue(w, type, name, v) {
+  if (typeof v !== 'number') throw invalid(`${type}: ${name} must be a number (got ${typeName(v)})`);
+  if (!Number.isInteger(v)) throw invalid(`${type}: ${name} ${v} is not an integer block value`);
+  const n = w.blockCount;
+  if (v < 0 || v >= n) throw new VoxnavError('OutOfRange', `${type}: ${name} ${v} is not in the block registry (values 0 .. ${n - 1})`);
+  return v;
+}
+
+/** Throws NotLoaded unless every chunk of the inclusive box is loaded (`name`: the cell or box). */
+function checkLoaded(w, type, name, min, max) {
+  const one = min.every((v, i) => v === max[i]);
+  for (let cy = min[1] >> 4; cy <= max[1] >> 4; ++cy) {
+    for (let cz = min[2] >> 4; cz <= max[2] >> 4; ++cz) {
+      for (let cx = min[0] >> 4; cx <= max[0] >> 4; ++cx) {
+        try {
+          w.getBlock([cx * 16, cy * 16, cz * 16]);
+        } catch (e) {
+          if (e instanceof VoxnavError && e.status === 'NotLoaded')
+            throw new VoxnavError('NotLoaded', one
+              ? `${type}: ${name} (${min.join(', ')}) is in chunk (${cx}, ${cy}, ${cz}), which is not loaded`
+              : `${type}: ${name} covers chunk (${cx}, ${cy}, ${cz}), which is not loaded`);
+          throw renamed(type, e, name);
+        }
+      }
+    }
+  }
+}
+
+/**
+ * After a load or unload: brings navigation up to date at once while nothing can be timed by it
+ * (no agents and no pending requests: setting up the world), so queries sent next see the chunks.
+ * Otherwise the next tick processes the change, as it does edits: an update() here would dispatch
+ * and apply the agents' searches a tick early, and the simulation would no longer match a replay
+ * that does not make the same call. Returns whether it updated.
+ */
+function updateIfIdle(state, w) {
+  if (state.pending.length !== 0 || w.stats().agents !== 0) return false;
+  w.update();
+  return true;
 }
 
 function pathResult(w, handle) {
@@ -68,7 +188,7 @@ function pathResult(w, handle) {
   const out = { handle, ...st };
   if (st.state === 'ready') {
     const c = w.corridor(handle);
-    out.waypoints = Float32Array.from(c.positions);
+    out.waypoints = c.positions;
     out.kinds = c.kinds;
   }
   return out;
@@ -86,7 +206,7 @@ function tickPost(state) {
     alive.add(id);
     if (state.posted.get(id) === epoch) continue;
     const c = w.agentCorridor(id);
-    corridors.push({ agent: id, epoch, waypoints: Float32Array.from(c.positions), kinds: c.kinds });
+    corridors.push({ agent: id, epoch, waypoints: c.positions, kinds: c.kinds });
     state.posted.set(id, epoch);
   }
   const removed = [];
@@ -124,12 +244,12 @@ const handlers = {
     const lib = state.lib && (msg.build === undefined || msg.build === state.lib.build) && !msg.wasmBinary && !msg.wasmUrl
       ? state.lib
       : await load({ build: msg.build, wasmUrl: msg.wasmUrl, wasmBinary: msg.wasmBinary });
-    const w = lib.createWorld({ lockstepDelay: msg.lockstepDelay ?? 0 });
+    const w = call('init', null, null, () => lib.createWorld({ lockstepDelay: msg.lockstepDelay ?? 0 }));
     try {
       if (msg.blocksJson !== undefined || msg.shapesJson !== undefined) w.loadMinecraftBlocks(msg.blocksJson, msg.shapesJson);
     } catch (e) {
       w.dispose();
-      throw e;
+      throw renamed('init', e);
     }
     Object.assign(state, createState(), { lib, world: w });
     return { build: lib.build, threaded: w.threaded, blockCount: w.blockCount };
@@ -138,167 +258,224 @@ const handlers = {
   /** { blocksJson, shapesJson } (strings or bytes of minecraft-data's JSON files) */
   loadBlocks(state, msg) {
     const w = world(state, 'loadBlocks');
-    w.loadMinecraftBlocks(msg.blocksJson, msg.shapesJson);
+    call('loadBlocks', null, null, () => w.loadMinecraftBlocks(msg.blocksJson, msg.shapesJson));
     return { blockCount: w.blockCount };
   },
 
-  /** { names: ["stone", "oak_slab[type=bottom]", ...] } */
+  /** { names: ["stone", "oak_slab[type=bottom]", ...] }: every name, property and value must exist. */
   blockValues(state, msg) {
     const w = world(state, 'blockValues');
-    return { values: list('blockValues', 'names', msg.names).map((n) => w.blockValue(n)) };
+    const names = list('blockValues', 'names', msg.names);
+    return { values: names.map((n, i) => call('blockValues', `names[${i}]`, 'state', () => w.blockValue(n))) };
   },
 
   /** { profile: JSON string or object, source? } */
   addProfile(state, msg) {
     const w = world(state, 'addProfile');
-    const id = w.addProfile(msg.profile, msg.source ?? '');
+    const id = call('addProfile', null, null, () => w.addProfile(msg.profile, msg.source ?? ''));
     return { profile: id, warning: w.lastProfileWarning };
   },
 
   /**
    * { bytes: a region file (.mca), skipEmptyProtoChunks?, fullChunksOnly? }: all or none, decoded
-   * by the engine like the native loader; navigation is updated before the reply.
+   * by the engine like the native loader. Navigation is brought up to date before the reply only
+   * while the world has no agents and no pending requests (as `voxnav run` does after loading its
+   * world); otherwise the next tick processes the chunks (see loadChunks). `updated` says which.
    */
   async loadRegion(state, msg) {
     const w = world(state, 'loadRegion');
-    const report = await w.loadRegion(msg.bytes, {
-      skipEmptyProtoChunks: msg.skipEmptyProtoChunks ?? true, fullChunksOnly: !!msg.fullChunksOnly,
-    });
-    w.update();
-    return { ...report, navEpoch: w.navEpoch };
+    let report;
+    try {
+      report = await w.loadRegion(msg.bytes, {
+        skipEmptyProtoChunks: msg.skipEmptyProtoChunks ?? true, fullChunksOnly: !!msg.fullChunksOnly,
+      });
+    } catch (e) {
+      throw renamed('loadRegion', e, 'bytes', 'file');
+    }
+    const updated = updateIfIdle(state, w);
+    return { ...report, navEpoch: w.navEpoch, updated };
   },
 
   /**
    * { positions: Int32Array (3 per chunk), values: Uint16Array (4096 per chunk) }: all or none.
-   * Navigation is brought up to date before the reply, so queries and goals sent after it see the
-   * chunks (edits, by contrast, are picked up by the next tick).
+   * While the world has no agents and no pending requests (setting it up), navigation is brought
+   * up to date before the reply, so queries and goals sent after it see the chunks. Once agents
+   * exist the handler does not call update() (it would dispatch and apply their searches a tick
+   * early): the next tick processes the chunks, as it does edits. `updated` says which happened.
    */
   loadChunks(state, msg) {
     const w = world(state, 'loadChunks');
-    w.loadChunks(msg.positions, msg.values);
-    w.update();
-    return { chunks: msg.positions.length / 3, navEpoch: w.navEpoch };
-  },
-
-  /** { positions: Int32Array }: every chunk must be loaded; navigation is updated as for loadChunks. */
-  unloadChunks(state, msg) {
-    const w = world(state, 'unloadChunks');
-    w.unloadChunks(msg.positions);
-    w.update();
-    return { chunks: msg.positions.length / 3, navEpoch: w.navEpoch };
+    call('loadChunks', null, null, () => w.loadChunks(msg.positions, msg.values));
+    const updated = updateIfIdle(state, w);
+    return { chunks: msg.positions.length / 3, navEpoch: w.navEpoch, updated };
   },
 
   /**
-   * { edits: [{ cell, value } | { min, max, value }, ...] } or one edit inline. Edits apply in
-   * order; the first failing one stops the batch (the reply's message says how many applied).
+   * { positions: Int32Array }: every chunk must be loaded and given once (checked first: on error
+   * nothing is unloaded). Navigation is updated as for loadChunks.
    */
-  edit(state, msg) {
-    const w = world(state, 'edit');
-    const edits = msg.edits !== undefined ? list('edit', 'edits', msg.edits) : [msg];
-    for (let i = 0; i < edits.length; ++i) {
-      const e = edits[i];
-      try {
-        if (!e || typeof e !== 'object') throw invalid('edit: an edit must be { cell, value } or { min, max, value }');
-        if (e.cell !== undefined) w.setBlock(e.cell, e.value);
-        else if (e.min !== undefined || e.max !== undefined) w.setBox(e.min, e.max, e.value);
-        else throw invalid('edit: an edit needs cell, or min and max');
-      } catch (err) {
-        if (!(err instanceof VoxnavError) || edits.length === 1) throw err;
-        throw new VoxnavError(err.status, `edit: edits[${i}]: ${err.message} (${i} of ${edits.length} applied)`);
-      }
-    }
-    return { applied: edits.length };
+  unloadChunks(state, msg) {
+    const w = world(state, 'unloadChunks');
+    call('unloadChunks', null, null, () => w.unloadChunks(msg.positions));
+    const updated = updateIfIdle(state, w);
+    return { chunks: msg.positions.length / 3, navEpoch: w.navEpoch, updated };
   },
 
-  /** { agents: [{ profile, feet: [x, y, z], goal?: [x, y, z] }] } -> { ids }: all or none. */
+  /**
+   * { edits: [{ cell, value } | { min, max, value }, ...] } or one edit inline. All or none: every
+   * edit is checked first (cells in range, min <= max, at most 2^24 cells a box, every chunk
+   * loaded, values in the registry), then they apply in order. Navigation sees them at the next
+   * tick.
+   */
+  edit(state, msg) {
+    const type = 'edit';
+    const w = world(state, type);
+    const batch = msg.edits !== undefined;
+    const edits = batch ? list(type, 'edits', msg.edits) : [msg];
+    const plan = edits.map((e, i) => {
+      const at = batch ? `edits[${i}].` : '';
+      if (!isObject(e)) throw invalid(`${type}: edits[${i}] must be { cell, value } or { min, max, value } (got ${typeName(e)})`);
+      if (e.cell !== undefined) {
+        const cell = checkCell(type, `${at}cell`, e.cell);
+        const value = checkValue(w, type, `${at}value`, e.value);
+        checkLoaded(w, type, `${at}cell`, cell, cell);
+        return { cell, value };
+      }
+      if (e.min !== undefined || e.max !== undefined) {
+        const min = checkCell(type, `${at}min`, e.min), max = checkCell(type, `${at}max`, e.max);
+        if (min[0] > max[0] || min[1] > max[1] || min[2] > max[2])
+          throw invalid(`${type}: ${at}min (${min.join(', ')}) is above ${at}max (${max.join(', ')}) on some axis`);
+        const cells = (max[0] - min[0] + 1) * (max[1] - min[1] + 1) * (max[2] - min[2] + 1);
+        if (cells > 2 ** 24) throw invalid(`${type}: the box ${at}min .. ${at}max has ${cells} cells, more than 16777216`);
+        const value = checkValue(w, type, `${at}value`, e.value);
+        checkLoaded(w, type, `the box ${at}min .. ${at}max`, min, max);
+        return { min, max, value };
+      }
+      throw invalid(`${type}: ${batch ? `edits[${i}]` : 'an edit'} needs cell, or min and max`);
+    });
+    plan.forEach((p, i) => {
+      const at = batch ? `edits[${i}]` : null;
+      if (p.cell) call(type, at, null, () => w.setBlock(p.cell, p.value));
+      else call(type, at, null, () => w.setBox(p.min, p.max, p.value));
+    });
+    return { applied: plan.length };
+  },
+
+  /**
+   * { agents: [{ profile, feet: [x, y, z], goal?: [x, y, z] }] } -> { ids }: all or none (every
+   * entry is checked before any agent is added).
+   */
   addAgents(state, msg) {
-    const w = world(state, 'addAgents');
-    const defs = list('addAgents', 'agents', msg.agents);
+    const type = 'addAgents';
+    const w = world(state, type);
+    const defs = list(type, 'agents', msg.agents);
+    const plan = defs.map((d, i) => {
+      const at = `agents[${i}]`;
+      if (!isObject(d)) throw invalid(`${type}: ${at} must be { profile, feet, goal? } (got ${typeName(d)})`);
+      return {
+        profile: profileOf(w, type, `${at}.profile`, d.profile),
+        feet: checkFeet(type, `${at}.feet`, d.feet),
+        goal: d.goal === undefined ? undefined : checkCell(type, `${at}.goal`, d.goal),
+      };
+    });
     const ids = [];
     try {
-      defs.forEach((d, i) => {
-        if (!d || typeof d !== 'object') throw invalid(`addAgents: agents[${i}] must be { profile, feet, goal? }`);
-        if (d.goal !== undefined) checkCell('addAgents', `agents[${i}].goal`, d.goal);
-        ids.push(w.addAgent(profileOf(w, 'addAgents', d.profile), d.feet));
-      });
-      defs.forEach((d, i) => {
-        if (d.goal !== undefined) w.setAgentGoal(ids[i], d.goal);
+      plan.forEach((p, i) => ids.push(call(type, `agents[${i}]`, null, () => w.addAgent(p.profile, p.feet))));
+      plan.forEach((p, i) => {
+        if (p.goal !== undefined) call(type, `agents[${i}].goal`, 'goal', () => w.setAgentGoal(ids[i], p.goal));
       });
     } catch (e) {
-      for (const id of ids) w.removeAgent(id);
+      for (const id of ids) w.removeAgent(id);  // not expected after the checks above
       throw e;
     }
     return { ids };
   },
 
-  /** { ids: [agent, ...] }: every id must be live (checked first). */
+  /** { ids: [agent, ...] }: every id must be live and given once (checked first; all or none). */
   removeAgents(state, msg) {
-    const w = world(state, 'removeAgents');
-    const ids = list('removeAgents', 'ids', msg.ids);
-    for (const id of ids) w.agentState(id);
+    const type = 'removeAgents';
+    const w = world(state, type);
+    const ids = list(type, 'ids', msg.ids);
+    const seen = new Map();
+    ids.forEach((id, i) => checkOnce(type, `ids[${i}]`, checkAgent(w, type, `ids[${i}]`, id), seen));
     for (const id of ids) w.removeAgent(id);
     return { removed: ids.length };
   },
 
-  /** { goals: [{ agent, goal: [x, y, z] }] }: checked first, then applied. */
+  /** { goals: [{ agent, goal: [x, y, z] }] }: each agent live and given once; checked first, then applied. */
   setGoals(state, msg) {
-    const w = world(state, 'setGoals');
-    const goals = list('setGoals', 'goals', msg.goals);
-    goals.forEach((g, i) => {
-      if (!g || typeof g !== 'object') throw invalid(`setGoals: goals[${i}] must be { agent, goal }`);
-      w.agentState(g.agent);
-      checkCell('setGoals', `goals[${i}].goal`, g.goal);
+    const type = 'setGoals';
+    const w = world(state, type);
+    const goals = list(type, 'goals', msg.goals);
+    const seen = new Map();
+    const plan = goals.map((g, i) => {
+      if (!isObject(g)) throw invalid(`${type}: goals[${i}] must be { agent, goal } (got ${typeName(g)})`);
+      const agent = checkAgent(w, type, `goals[${i}].agent`, g.agent);
+      const goal = checkCell(type, `goals[${i}].goal`, g.goal);
+      checkOnce(type, `goals[${i}].agent`, agent, seen);
+      return { agent, goal };
     });
-    for (const g of goals) w.setAgentGoal(g.agent, g.goal);
-    return { set: goals.length };
+    for (const p of plan) w.setAgentGoal(p.agent, p.goal);
+    return { set: plan.length };
   },
 
-  /** { agents: [{ agent, feet }] } */
+  /** { agents: [{ agent, feet }] }: each agent live and given once, feet finite and in range; all or none. */
   teleportAgents(state, msg) {
-    const w = world(state, 'teleportAgents');
-    const moves = list('teleportAgents', 'agents', msg.agents);
-    for (const m of moves) w.agentState(m && m.agent);
-    for (const m of moves) w.teleportAgent(m.agent, m.feet);
-    return { moved: moves.length };
+    const type = 'teleportAgents';
+    const w = world(state, type);
+    const moves = list(type, 'agents', msg.agents);
+    const seen = new Map();
+    const plan = moves.map((m, i) => {
+      if (!isObject(m)) throw invalid(`${type}: agents[${i}] must be { agent, feet } (got ${typeName(m)})`);
+      const agent = checkAgent(w, type, `agents[${i}].agent`, m.agent);
+      const feet = checkFeet(type, `agents[${i}].feet`, m.feet);
+      checkOnce(type, `agents[${i}].agent`, agent, seen);
+      return { agent, feet };
+    });
+    for (const p of plan) w.teleportAgent(p.agent, p.feet);
+    return { moved: plan.length };
   },
 
   /** { agent } -> the agent's state and reason */
   agentState(state, msg) {
     const w = world(state, 'agentState');
-    return { ...w.agentState(msg.agent), reason: w.agentReason(msg.agent) };
+    return call('agentState', 'agent', 'agent', () => ({ ...w.agentState(msg.agent), reason: w.agentReason(msg.agent) }));
   },
 
   /** { profile, from, goal } -> { answer, reason, epoch } */
   reachable(state, msg) {
     const w = world(state, 'reachable');
-    return w.reachable(profileOf(w, 'reachable', msg.profile), msg.from, msg.goal);
+    const profile = profileOf(w, 'reachable', 'profile', msg.profile);
+    return call('reachable', null, null, () => w.reachable(profile, msg.from, msg.goal));
   },
 
   /**
    * { profile, start, goal, range?, toward?, wait? }. Without wait: { handle }, and the result is
-   * posted with the tick that finishes it (then released). With wait: true the worker updates
-   * navigation until the search is done and replies with the result ({ state, waypoints, kinds, ... }).
+   * posted with the tick that finishes it (then released). With wait: true the search runs at
+   * once on the worker's thread (World.findPathNow: no handle, navigation time does not advance,
+   * so answering UI queries never changes what the agents do) and the reply is the result
+   * ({ state, failure, cost, ..., waypoints, kinds }). It searches the navigation as of the last
+   * tick: edits sent since are seen from the next tick on.
    */
   request(state, msg) {
-    const w = world(state, 'request');
-    const h = w.request(profileOf(w, 'request', msg.profile), msg.start, msg.goal,
-      { range: msg.range ?? 0, toward: !!msg.toward });
+    const type = 'request';
+    const w = world(state, type);
+    const profile = profileOf(w, type, 'profile', msg.profile);
+    const options = { range: msg.range ?? 0, toward: !!msg.toward };
     if (!msg.wait) {
+      const h = call(type, null, null, () => w.request(profile, msg.start, msg.goal, options));
       state.pending.push(h);
       return { handle: h };
     }
-    try {
-      for (let i = 0; i < 1000 && w.status(h).state === 'searching'; ++i) w.update();
-      return pathResult(w, h);
-    } finally {
-      w.release(h);
-    }
+    const r = call(type, null, null, () => w.findPathNow(profile, msg.start, msg.goal, options));
+    const { corridor, ...status } = r;
+    return corridor ? { ...status, waypoints: corridor.positions, kinds: corridor.kinds } : status;
   },
 
   /** { handle }: drops a pending request. */
   release(state, msg) {
     const w = world(state, 'release');
-    w.release(msg.handle);
+    call('release', 'handle', 'handle', () => w.release(msg.handle));
     state.pending = state.pending.filter((h) => h !== msg.handle);
     return {};
   },
@@ -311,7 +488,7 @@ const handlers = {
     if (!Number.isInteger(count) || count < 1 || count > 10000) throw invalid(`tick: count ${count} is not an integer in 1 .. 10000`);
     const t0 = now();
     for (let i = 0; i < count; ++i) {
-      w.tick(dt);
+      call('tick', null, null, () => w.tick(dt));
       state.ticks += 1;
     }
     const ms = now() - t0;
@@ -344,11 +521,11 @@ const handlers = {
 
   /**
    * { min: [x, y, z], max: [x, y, z] } -> { width, heights: Int32Array, values: Uint16Array }:
-   * the highest non-air block of each column (for a map); see World.topBlocks.
+   * the highest non-air block of each column (for a map); see World.topBlocks for the limits.
    */
   topBlocks(state, msg) {
     const w = world(state, 'topBlocks');
-    return w.topBlocks(msg.min, msg.max);
+    return call('topBlocks', null, null, () => w.topBlocks(msg.min, msg.max));
   },
 
   /** -> { hash, agents, tick }: World.stateHash() (16 hex digits), comparable with the native one. */
@@ -373,11 +550,18 @@ export async function handle(state, msg) {
   const id = msg && typeof msg === 'object' ? msg.id : undefined;
   const posts = [];
   try {
-    if (!msg || typeof msg !== 'object') throw invalid('message must be an object { id, type, ... }');
-    if (id === undefined || id === null) throw invalid(`${msg.type}: the message has no id`);
+    if (!isObject(msg)) throw invalid(`message must be an object { id, type, ... } (got ${typeName(msg)})`);
     const fn = Object.prototype.hasOwnProperty.call(handlers, msg.type) ? handlers[msg.type] : null;
     if (!fn) throw invalid(`unknown message type '${msg.type}' (expected one of ${MESSAGE_TYPES.join(', ')})`);
-    const ok = await fn(state, msg, posts);
+    if (id === undefined || id === null) throw invalid(`${msg.type}: the message has no id`);
+    let ok;
+    try {
+      ok = await fn(state, msg, posts);
+    } catch (e) {
+      // Every message's errors start with its type (a World call's own name would not say which
+      // message failed).
+      throw e instanceof VoxnavError && !e.message.startsWith(`${msg.type}: `) ? renamed(msg.type, e) : e;
+    }
     return { reply: { id, ok: ok ?? {} }, posts };
   } catch (e) {
     const error = e instanceof VoxnavError

@@ -46,7 +46,8 @@ struct Profile {
 /// Parses one profile from JSON (an object with the fields above; `class` for movement_class,
 /// `body: {width, height}`, `speed: {walk, sprint, climb, swim}`, `search: {max_nodes,
 /// max_distance}`; gap_jump is "auto" or an integer). Unknown fields, wrong types and values out
-/// of range are errors: returns BadFormat / InvalidArgument and writes a message naming the
+/// of range are errors, and so is a key given twice in one object (InvalidArgument, the message
+/// names the key): returns BadFormat / InvalidArgument and writes a message naming the
 /// profile (or `source`, e.g. a file name) and the field, e.g.
 /// `zombie.json: profile "zombie": field "body.width": 1.2 is larger than the walker envelope 0.6`.
 /// `out` is left unchanged on error. Warnings (a profile that restricts its class) go to

@@ -18,7 +18,8 @@ inline constexpr std::uint64_t kStateHashBasis = 0xcbf29ce484222325ull;
 /// as little-endian bytes: feet x, y, z and velocity x, y, z (IEEE doubles, their bit patterns),
 /// mode (1 byte), on_ground (1 byte), arrivals, replans, repairs, requests, corridor epoch and the
 /// corridor's waypoint count (uint32 each), then every waypoint of its corridor: position x, y, z
-/// (doubles), edge kind (1 byte) and cell x, y, z (int32). Equal hashes mean equal positions and
+/// (the engine's doubles, exact cell centres and standing heights at any distance from the
+/// origin), edge kind (1 byte) and cell x, y, z (int32). Equal hashes mean equal positions and
 /// corridors to the last bit; the same World calls give the same hash natively and in wasm, with
 /// or without threads.
 ///

@@ -6,6 +6,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "voxnav/executor.h"
 #include "voxnav/profile.h"
@@ -87,7 +88,9 @@ const char* path_failure_name(PathFailure f) noexcept;
 enum class EdgeKind : std::uint8_t { Start = 0, Walk, StepUp, StepDown, Jump, Drop, GapJump, Climb, Swim, Door, Fly };
 const char* edge_kind_name(EdgeKind k) noexcept;
 
-/// One corridor waypoint: a feet position in metres and the kind of edge that reaches it.
+/// One corridor waypoint: a feet position in metres and the kind of edge that reaches it. The
+/// position is exact (a cell centre x + 0.5, z + 0.5 and the standing height) for every cell in
+/// range, however far from the origin.
 struct Waypoint {
   Vec3 position;
   EdgeKind kind = EdgeKind::Walk;
@@ -97,6 +100,15 @@ struct Waypoint {
 struct PathCell {
   CellPos cell;
   EdgeKind kind = EdgeKind::Walk;
+};
+
+/// The answer of World::find_path_now: the status a request would end with (state Ready or
+/// Failed, never Searching) and, when Ready, its corridor and search cells (as corridor() and
+/// path_cells() would copy them).
+struct PathResult {
+  PathStatus status;
+  std::vector<Waypoint> waypoints;
+  std::vector<PathCell> cells;
 };
 
 /// Agent states. Blocked and Failed come with a reason (World::agent_reason). Blocked (no progress
@@ -161,9 +173,12 @@ class World {
   /// Only allowed before any chunk is loaded (else Busy). BadFormat with `error` on bad JSON.
   Status load_minecraft_blocks(std::span<const std::uint8_t> blocks_json,
                                std::span<const std::uint8_t> shapes_json, std::string* error = nullptr);
-  /// Value of a block state written "name[prop=value,...]" (namespace optional). Unknown names
-  /// give the fallback value (a solid full block) and NotFound.
-  Status block_value(std::string_view state, std::uint16_t* value) const;
+  /// Value of a block state written "name[prop=value,...]" (namespace optional; properties not
+  /// given take the block's default). Strict: an unknown block name, an unknown property name, a
+  /// value the property does not have, a property given twice or a malformed string give the
+  /// fallback value (a solid full block) and NotFound, with `error` saying which part is wrong.
+  /// (World file loaders stay lenient: they count such states instead, see docs/formats.md.)
+  Status block_value(std::string_view state, std::uint16_t* value, std::string* error = nullptr) const;
   /// Number of registry values.
   std::size_t block_count() const;
 
@@ -222,6 +237,15 @@ class World {
     req.toward = true;
     return request(req, out);
   }
+  /// Runs one search on the calling thread now, with the request's rules (reachability
+  /// screening, the profile's budget, `toward`), and fills `out`. No request slot is used and the
+  /// tick does not advance: nothing the agents or other requests see changes (the search is not
+  /// counted in stats() either), so a host may answer interactive queries between ticks without
+  /// changing the simulation. It searches the navigation as of the last update() / tick(): edits
+  /// made since are not seen until the next one. InvalidArgument for a bad profile or range (or
+  /// a null `out`), OutOfRange for cells out of range; a path that cannot be found is Ok with
+  /// out->status.state == Failed and the reason in out->status.failure.
+  Status find_path_now(const NavRequest& req, PathResult* out);
   /// StaleHandle for a released or unknown handle.
   Status status(PathHandle h, PathStatus* out) const;
   /// Copies up to `capacity` waypoints of a Ready request; `count` gets the total.

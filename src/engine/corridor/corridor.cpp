@@ -9,9 +9,9 @@
 namespace voxnav::detail {
 
 Waypoint waypoint_of(const NavGrid& grid, Cell c, EdgeKind kind) {
-  const float fl = static_cast<float>(grid.floor_q(c)) / static_cast<float>(kHeightUnits);
-  return Waypoint{static_cast<float>(c.x) + 0.5f, static_cast<float>(c.y) + fl,
-                  static_cast<float>(c.z) + 0.5f, kind, c};
+  const double fl = static_cast<double>(grid.floor_q(c)) / static_cast<double>(kHeightUnits);
+  return Waypoint{static_cast<double>(c.x) + 0.5, static_cast<double>(c.y) + fl,
+                  static_cast<double>(c.z) + 0.5, kind, c};
 }
 
 bool line_walkable_level(const NavGrid& grid, Cell a, Cell b) {

@@ -8,9 +8,10 @@
 namespace voxnav::detail {
 
 /// A waypoint: the feet position a body should pass (metres = cells), and the kind of the edge
-/// that arrives at it. `cell` is the layer 2 cell it stands in.
+/// that arrives at it. `cell` is the layer 2 cell it stands in. Doubles: a cell centre (x + 0.5)
+/// is exact for every cell in range (|x| < 2^25), which a float is not beyond 2^23.
 struct Waypoint {
-  float x, y, z;
+  double x, y, z;
   EdgeKind kind;
   Cell cell;
 };

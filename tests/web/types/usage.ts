@@ -3,9 +3,9 @@
 import { init, load, ready, World, VoxnavError, EDGE_KINDS, AGENT_MODES, STATUS_NAMES, threadsAvailable, readRegion } from 'voxnav';
 import type { Voxnav, Corridor, PathStatus, Reach, AgentsSnapshot, ProfileJson, StatusName, RegionLoadReport } from 'voxnav';
 import { BODY_MODES, DEFAULT_BODY } from 'voxnav';
-import type { StepResult, BodyParams, TopBlocks } from 'voxnav';
+import type { StepResult, BodyParams, TopBlocks, PathNow } from 'voxnav';
 import { createState, handle, transferList, MESSAGE_TYPES } from 'voxnav/worker/handlers';
-import type { TickPost, Request, Reply } from 'voxnav/worker/handlers';
+import type { TickPost, Request, Reply, PathNowResult } from 'voxnav/worker/handlers';
 import { connect } from 'voxnav/worker';
 
 export async function main(bytes: Uint8Array, mca: ArrayBuffer): Promise<number> {
@@ -38,6 +38,11 @@ export async function main(bytes: Uint8Array, mca: ArrayBuffer): Promise<number>
     void kind;
   }
   world.release(h);
+  const now: PathNow = world.findPathNow(p, [1, 1, 1], [5, 1, 5], { toward: true });
+  if (now.corridor) void (now.corridor.positions[0] + now.cellCount);
+  // A state stepBody returned may be passed back as it is.
+  const stepped0: StepResult = world.stepBody({ feet: [1.5, 3, 1.5] });
+  void world.stepBody(stepped0);
   // The movement step, the state hash and the column read-out.
   const stepped: StepResult = world.stepBody({ feet: [1.5, 3, 1.5] }, { move: [1, 0], jump: true }, p, 0.05);
   const again = world.stepBody({ feet: stepped.feet, velocity: stepped.velocity, onGround: stepped.onGround, mode: stepped.mode },
@@ -84,7 +89,7 @@ export async function main(bytes: Uint8Array, mca: ArrayBuffer): Promise<number>
   if (rep.error) console.log(rep.error.status, rep.error.message);
   const post: TickPost | undefined = posts[0];
   if (post) {
-    const wp: Float32Array = post.corridors[0].waypoints;
+    const wp: Float64Array = post.corridors[0].waypoints;
     const buffers: ArrayBuffer[] = transferList(post);
     void wp;
     void buffers;
@@ -92,6 +97,12 @@ export async function main(bytes: Uint8Array, mca: ArrayBuffer): Promise<number>
   const send = connect((m, transfer) => void [m, transfer]);
   await send({ id: 2, type: 'stats' });
   await send({ id: 4, type: 'topBlocks', min: [0, 0, 0], max: [15, 255, 15] });
+  const waited = await handle(state, { id: 6, type: 'request', profile: 'boar', start: [1, 1, 1], goal: [5, 1, 5], wait: true });
+  if (waited.reply.ok && 'state' in waited.reply.ok) {
+    const res: PathNowResult = waited.reply.ok;
+    const w64: Float64Array | undefined = res.waypoints;
+    void w64;
+  }
   const hashReply = await handle(state, { id: 5, type: 'stateHash' });
   if (hashReply.reply.ok) void hashReply.reply.ok.hash.length;
   // @ts-expect-error every message has an id
