@@ -64,7 +64,11 @@ function main () {
   const nMaps = byMap(native, 'movingai')
   const wMaps = byMap(wasm, 'movingai')
   const pfMaps = new Map(peers.filter(l => l.library === 'pathfinding').map(l => [l.map, l]))
-  const mf = peers.find(l => l.library === 'mineflayer-pathfinder')
+  // mineflayer-pathfinder runs: its Movements options set to voxnav's walker (the peer of record),
+  // and the same plus voxnav's diagonal rule (no corner cutting), which no option expresses.
+  const mfRuns = peers.filter(l => l.library === 'mineflayer-pathfinder')
+  const mf = mfRuns.find(l => !(l.rules ?? '').includes('no-corner-cutting')) ?? mfRuns[0]
+  const mfSame = mfRuns.find(l => (l.rules ?? '').includes('no-corner-cutting'))
   const nRegion = native.find(l => l.bench === 'region')
   const wRegion = wasm.find(l => l.bench === 'region')
   const nReach = native.find(l => l.bench === 'reachable')
@@ -103,7 +107,9 @@ function main () {
   const pfMinReq = minBy(pfRows, 'req')
   const pfMinSearch = minBy(pfRows, 'search')
   const mfSpeed = mf && wRegion ? ratio(mf.mean_ms, wRegion.mean_ms) : NaN
-  const mfSuccessOk = mf && wRegion ? wRegion.success_rate >= mf.success_rate : null
+  // Success is compared under the same movement rules when that run exists.
+  const mfRef = mfSame ?? mf
+  const mfSuccessOk = mfRef && wRegion ? wRegion.success_rate >= mfRef.success_rate : null
   const reachOk = nReach && wReach
     ? nReach.steady_ns <= TARGET_REACH_NS && wReach.steady_ns <= TARGET_REACH_NS
     : null
@@ -130,7 +136,10 @@ function main () {
   p(`| voxnav wasm >= ${TARGET_PF}x faster per query than PathFinding.js | request round trip vs clone + findPath: lowest ${x(pfMinReq?.req)} (${pfMinReq?.map.replace(/\.map$/, '') ?? '-'}); A* alone vs findPath alone: lowest ${x(pfMinSearch?.search)} (${pfMinSearch?.map.replace(/\.map$/, '') ?? '-'}) | ${mark(pfMinReq ? pfMinReq.req >= TARGET_PF : null)} (request), ${mark(pfMinSearch ? pfMinSearch.search >= TARGET_PF : null)} (A* alone) |`)
   const mfBoth = successSpeed(mf, wRegion)
   p(`| voxnav wasm >= ${TARGET_MF}x faster than mineflayer-pathfinder | on the ${mfBoth.pairs} pairs both find a path: ${x(mfBoth.speedup)} (mean ms); over all pairs: ${x(mfSpeed)} (a voxnav request that reachable() answers No costs microseconds) | ${mark(Number.isFinite(mfBoth.speedup) ? mfBoth.speedup >= TARGET_MF : null)} |`)
-  p(`| ... with at least its success rate | voxnav ${wRegion ? pct(wRegion.success_rate) : '-'} vs mineflayer ${mf ? pct(mf.success_rate) : '-'} | ${mark(mfSuccessOk)} |`)
+  const sameNote = mfSame && mf
+    ? `voxnav ${wRegion ? pct(wRegion.success_rate) : '-'} vs mineflayer under the same movement rules ${pct(mfSame.success_rate)}; with only its options set to the walker's (it still cuts corners and climbs diagonally) ${pct(mf.success_rate)}`
+    : `voxnav ${wRegion ? pct(wRegion.success_rate) : '-'} vs mineflayer ${mf ? pct(mf.success_rate) : '-'}`
+  p(`| ... with at least its success rate | ${sameNote} | ${mark(mfSuccessOk)}${mfSame && mf && wRegion && wRegion.success_rate < mf.success_rate ? ' (same rules), **FAIL** (options only)' : ''} |`)
   p(`| reachable() well under 1 us (read: <= ${TARGET_REACH_NS} ns per call, steady state, random pairs) | native ${nReach ? num(nReach.steady_ns, 0) : '-'} ns, wasm ${wReach ? num(wReach.steady_ns, 0) : '-'} ns | ${mark(reachOk)} |`)
   p('')
 
@@ -186,15 +195,49 @@ function main () {
     }
     p('voxnav per query = the request round trip (a reachability No fails the request at once, without a')
     p('search); A* = the search alone, run on every pair. mineflayer: per pair until success, noPath or')
-    p(`its ${mf ? mf.settings.timeout_ms : '-'} ms timeout (no digging, placing or parkour; it cuts corners, wades through water and drops 4).`)
+    p(`its ${mf ? mf.settings.timeout_ms : '-'} ms timeout, never digging, placing or pillaring. Its Movements are set to voxnav's default`)
+    p('walker where an option exists (**walker options**): no parkour, no sprinting, drops of at most 3 blocks')
+    p('(`maxDropDown` 4: mineflayer counts the block it lands on), no unbounded drops into water, and water,')
+    p('bubble columns, kelp, seagrass and waterlogged blocks avoided (`blocksToAvoid`, `exclusionAreasStep`). Its')
+    p('diagonal step has no option: it needs only one free side (it cuts block corners) and may jump up or')
+    p('drop a block diagonally, where voxnav (and Moving AI) takes a diagonal only on the level with both')
+    p('cardinal cells walkable; the **same rules** run adds that rule (a 10-line `Movements` subclass,')
+    p('`--no-corner-cutting`). A pair counts as a success only when the returned path reaches the goal.')
     p('')
     p('| | per query mean | p50 | p99 | A* alone mean | success | expansions/s |')
     p('|---|---|---|---|---|---|---|')
     if (nRegion) p(`| voxnav native | ${ms(nRegion.mean_ms)} | ${ms(nRegion.p50_ms)} | ${ms(nRegion.p99_ms)} | ${ms(nRegion.search_mean_ms)} | ${nRegion.success}/${nRegion.rows} (${pct(nRegion.success_rate)}) | ${num(nRegion.mexp_per_s, 2)} M |`)
     if (wRegion) p(`| voxnav wasm | ${ms(wRegion.mean_ms)} | ${ms(wRegion.p50_ms)} | ${ms(wRegion.p99_ms)} | ${ms(wRegion.search_mean_ms)} | ${wRegion.success}/${wRegion.rows} (${pct(wRegion.success_rate)}) | ${num(wRegion.mexp_per_s, 2)} M |`)
-    if (mf) p(`| mineflayer-pathfinder | ${ms(mf.mean_ms)} | ${ms(mf.p50_ms)} | ${ms(mf.p99_ms)} | - | ${mf.success}/${mf.rows} (${pct(mf.success_rate)}; ${mf.timeout} timeout, ${mf.noPath} noPath) | ${num(mf.visited_per_ms / 1000, 4)} M |`)
+    for (const [label, run] of [['walker options', mf], ['same rules', mfSame]]) {
+      if (run) p(`| mineflayer-pathfinder (${label}) | ${ms(run.mean_ms)} | ${ms(run.p50_ms)} | ${ms(run.p99_ms)} | - | ${run.success}/${run.rows} (${pct(run.success_rate)}; ${run.timeout} timeout, ${run.noPath} noPath) | ${num(run.visited_per_ms / 1000, 4)} M |`)
+    }
     p('')
-    p(`Speedup of voxnav wasm over mineflayer-pathfinder: **${x(mfSpeed)}** per query (mean);` +
+    // Where the libraries disagree, pair by pair, and what mineflayer's paths do that the walker cannot.
+    const vr = wRegion || nRegion
+    if (vr && vr.pairs && mf && mf.pairs) {
+      const diff = []
+      for (let i = 0; i < vr.pairs.length; i++) {
+        const v = vr.pairs[i]
+        const a = mf.pairs[i]
+        const b = mfSame?.pairs?.[i]
+        const vOk = v.request === 'ready'
+        if (vOk === (a?.status === 'success') && (!b || vOk === (b.status === 'success'))) continue
+        const why = a?.status === 'success' ? ` (its path: ${a.corner_cuts ?? 0} corner cuts, ${a.diagonal_climbs ?? 0} diagonal climbs, ${a.water_steps ?? 0} steps in water)` : ''
+        diff.push(`- pair ${i} \`[${v.from}] -> [${v.to}]\`: voxnav ${vOk ? 'path' : `${v.request} (reachable() ${v.reach})`};` +
+          ` mineflayer walker options ${a?.status ?? '-'}${why}${b ? `; same rules ${b.status}` : ''}`)
+      }
+      const sw = mf.paths_with
+      if (sw) {
+        p(`Over mineflayer's ${mf.success} paths with the walker options: ${sw.corner_cuts} cut a block corner (${mf.steps_not_walker.corner_cuts} steps),` +
+          ` ${sw.diagonal_climbs} climb or drop diagonally (${mf.steps_not_walker.diagonal_climbs} steps), ${sw.water_steps} step into water` +
+          ` (${mf.steps_not_walker.water_steps} steps).` + (mfSame?.paths_with ? ` With the same rules: ${mfSame.paths_with.corner_cuts}, ${mfSame.paths_with.diagonal_climbs} and ${mfSame.paths_with.water_steps}.` : ''))
+        p('')
+      }
+      p(diff.length ? `Pairs where the results differ (${diff.length}):` : 'Every pair has the same outcome for voxnav and mineflayer.')
+      for (const d of diff) p(d)
+      p('')
+    }
+    p(`Speedup of voxnav wasm over mineflayer-pathfinder (walker options): **${x(mfSpeed)}** per query (mean);` +
       ` native: ${x(mf && nRegion ? ratio(mf.mean_ms, nRegion.mean_ms) : NaN)};` +
       ` on the ${mfBoth.pairs} pairs both find a path: ${x(mfBoth.speedup)} (wasm).` +
       ` native = wasm results: ${nRegion && wRegion ? (nRegion.fingerprint === wRegion.fingerprint ? 'yes' : '**no**') : '-'}.`)
@@ -245,7 +288,7 @@ function main () {
   p(`- Requests whose result differs from A* alone, or repeats that expanded a different node count: ${disagree}.`)
   if (nRegion) {
     p(`- Region: reachable() answers ${Object.entries(nRegion.reachable).map(([k, v]) => `${k} ${v}`).join(', ')} on the ${nRegion.rows} pairs` +
-      ` (mineflayer-pathfinder finds a path on ${mf ? mf.success : '-'}); ${int(nRegion.islands)} islands for ${int(nRegion.standable_cells)} standable cells.`)
+      ` (mineflayer-pathfinder finds a path on ${mf ? mf.success : '-'} with the walker options${mfSame ? `, ${mfSame.success} under the same rules` : ''}); ${int(nRegion.islands)} islands for ${int(nRegion.standable_cells)} standable cells.`)
   }
   if (nReach) {
     p(`- reachable(): ${int(nReach.source_components)} different start components among the random pairs; steady` +
@@ -265,7 +308,7 @@ function main () {
   p('  `node --no-experimental-fetch`. The wasm build reads the region from a raw chunk dump the native')
   p('  run writes (no zlib in wasm); the fingerprints above check both builds return the same results.')
   p('- PathFinding.js: `bench/peers/pathfinding_movingai.mjs` (A*, octile, no corner cutting) on the same rows.')
-  p('- mineflayer-pathfinder: `bench/peers/mineflayer_region.mjs` on the same pairs file.')
+  p('- mineflayer-pathfinder: `bench/peers/mineflayer_region.mjs --walker-rules` (and `--walker-rules --no-corner-cutting`) on the same pairs file.')
   p('- Raw results: `' + meta.results_dir + '/{voxnav-native,voxnav-wasm,peers}.jsonl`.')
   p('')
   // Keep the shipped-sizes section that bench/sizes.mjs --write maintains in the same page.

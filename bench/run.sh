@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The search benchmark in one run: builds voxnav's search_bench natively and to wasm, runs it
 # (native, then wasm under node), then the peers (PathFinding.js on the same Moving AI rows,
-# mineflayer-pathfinder on the same region pairs), and writes docs/benchmarks.md.
+# mineflayer-pathfinder on the same region pairs, with voxnav's walker rules), and writes
+# docs/benchmarks.md.
 #
 # usage: bench/run.sh [--standard] [--native-build DIR] [--wasm-build DIR] [--no-build]
 #                     [--out-dir DIR] [--doc FILE] [--quick] [PAIRS.json]
@@ -182,8 +183,11 @@ for name in "${maps[@]}"; do
 done
 end pathfinding.js
 
-begin "mineflayer-pathfinder on $(basename "$pairs")"
-node "$here/peers/mineflayer_region.mjs" "$region" "$version" "$pairs" --timeout-ms "$timeout_ms" >> "$peers_out"
+begin "mineflayer-pathfinder on $(basename "$pairs") (walker options; then the same rules)"
+# The peer of record: Movements options set to voxnav's walker. The second run adds voxnav's
+# diagonal rule (no corner cutting), which no option expresses, to compare success on equal rules.
+node "$here/peers/mineflayer_region.mjs" "$region" "$version" "$pairs" --timeout-ms "$timeout_ms" --walker-rules >> "$peers_out"
+node "$here/peers/mineflayer_region.mjs" "$region" "$version" "$pairs" --timeout-ms "$timeout_ms" --walker-rules --no-corner-cutting >> "$peers_out"
 end mineflayer
 
 # ---- the page -----------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import { loadRegion } from './region.mjs'
 
 const USAGE = `usage: node mineflayer_region.mjs REGION_FILE VERSION PAIRS.json [--json out.json]
         [--timeout-ms 5000] [--tick-timeout-ms 40] [--search-radius -1] [--parkour]
-        [--warmup 5] [--no-pairs]
+        [--walker-rules] [--no-corner-cutting] [--warmup 5] [--no-pairs]
   REGION_FILE     an Anvil region r.X.Z.mca (read from a private copy, never written)
   VERSION         a minecraft-data version, e.g. 1.16.4 (for regions/1.16) or 1.18.2
   PAIRS.json      {"pairs": [{"from": [x,y,z], "to": [x,y,z]}, ...]}, cells = feet blocks
@@ -19,6 +19,14 @@ const USAGE = `usage: node mineflayer_region.mjs REGION_FILE VERSION PAIRS.json 
                   again at once, as the pathfinder plugin does tick after tick (default 40, its default)
   --search-radius AStar 'searchRadius' (default -1: unbounded, the plugin's default)
   --parkour       allow parkour (gap) jumps; off by default (a plain walker)
+  --walker-rules  set the Movements options to voxnav's default walker (bench/README.md): no sprinting,
+                  drops of at most 3 blocks (maxDropDown 4: mineflayer counts the block landed on),
+                  no infinite drops into water, and water, bubble columns, kelp, seagrass and
+                  waterlogged blocks avoided (voxnav's walker never stands in water)
+  --no-corner-cutting  also voxnav's diagonal rule, which no option expresses (a small Movements
+                  subclass): a diagonal step only on the level and only when both cardinal
+                  neighbours are walkable (mineflayer's own diagonal needs one free side, and may
+                  jump up or drop one block)
   --warmup N      untimed searches on the first N pairs (1 s budget each) before timing (default 5)
   --no-pairs      leave the per-pair results out of the JSON (summary only)
   --json FILE     write the JSON line to FILE instead of stdout`
@@ -50,16 +58,87 @@ function stubBot (region, version) {
   }
 }
 
-export function makeMovements (bot, { parkour }) {
-  const m = new Movements(bot)
+/** Blocks that are water for voxnav's walker (its feet would be in water): avoided with --walker-rules. */
+const WATER_BLOCKS = ['water', 'bubble_column', 'kelp', 'kelp_plant', 'seagrass', 'tall_seagrass']
+
+/**
+ * voxnav's diagonal rule (--no-corner-cutting): a diagonal step stays on the level (no diagonal
+ * jump up or drop) and both cardinal cells beside it are walkable (feet and head free, ground
+ * below). mineflayer's own getMoveDiagonal needs only the cheaper side free.
+ */
+class NoCornerCuttingMovements extends Movements {
+  getMoveDiagonal (node, dir, neighbors) {
+    if (this.getBlock(node, dir.x, 0, dir.z).physical) return // would be a diagonal jump up
+    if (!this.getBlock(node, dir.x, -1, dir.z).physical) return // would be a diagonal drop
+    for (const side of [{ x: dir.x, z: 0 }, { x: 0, z: dir.z }]) {
+      if (!this.getBlock(node, side.x, 0, side.z).safe || !this.getBlock(node, side.x, 1, side.z).safe ||
+          !this.getBlock(node, side.x, -1, side.z).physical) return
+    }
+    super.getMoveDiagonal(node, dir, neighbors)
+  }
+}
+
+export function makeMovements (bot, { parkour, walkerRules, noCornerCutting }) {
+  const m = noCornerCutting ? new NoCornerCuttingMovements(bot) : new Movements(bot)
   m.canDig = false // never break blocks
   m.scafoldingBlocks = [] // never place blocks (the property is spelled so in the library)
   m.allow1by1towers = false // never pillar up
   m.allowParkour = !!parkour // gap jumps: off for a plain walker
-  // left at the library defaults: allowSprinting true (only lengthens parkour jumps),
-  // canOpenDoors false, maxDropDown 4, infiniteLiquidDropdownDistance true, liquidCost 1,
-  // allowEntityDetection true (no entities exist here), allowFreeMotion false.
+  if (walkerRules) {
+    m.allowSprinting = false
+    // getLandingBlock accepts a landing block (the block stood on) at most maxDropDown below the
+    // feet, so the feet drop at most maxDropDown - 1 blocks: 4 = voxnav's max drop of 3.
+    m.maxDropDown = 4
+    m.infiniteLiquidDropdownDistance = false
+    for (const name of WATER_BLOCKS) {
+      const b = bot.registry.blocksByName[name]
+      if (b) m.blocksToAvoid.add(b.id)
+    }
+    // Waterlogged blocks (slabs, stairs, fences ... with water in them): an exclusion weight of 100
+    // makes the step impossible, as voxnav's walker cannot stand in them.
+    m.exclusionAreasStep.push(block => (block.getProperties && block.getProperties().waterlogged === true) ? 100 : 0)
+  }
+  // Otherwise left at the library defaults: allowSprinting true (only lengthens parkour jumps),
+  // maxDropDown 4 (3-block drops), infiniteLiquidDropdownDistance true, liquidCost 1.
+  // Always: canOpenDoors false, allowEntityDetection true (no entities exist here), allowFreeMotion false.
   return m
+}
+
+/** Whether the block at (x, y, z) is water for voxnav's walker (for the per-path counts). */
+function isWater (bot, x, y, z) {
+  const b = bot.blockAt(new Vec3(x, y, z))
+  if (!b) return false
+  return WATER_BLOCKS.includes(b.name) || (b.getProperties && b.getProperties().waterlogged === true)
+}
+
+/**
+ * Counts the steps of a path that voxnav's walker would not take: feet in water, diagonal steps
+ * that rise or fall, and level diagonal steps past a side cell that is not walkable (corner cuts).
+ */
+function stepCounts (bot, movements, from, path) {
+  const counts = { water_steps: 0, diagonal_climbs: 0, corner_cuts: 0 }
+  let prev = { x: from[0], y: from[1], z: from[2] }
+  for (const n of path) {
+    if (isWater(bot, n.x, n.y, n.z)) counts.water_steps++
+    const dx = n.x - prev.x
+    const dz = n.z - prev.z
+    if (dx && dz) {
+      if (n.y !== prev.y) {
+        counts.diagonal_climbs++
+      } else {
+        const base = new Vec3(prev.x, prev.y, prev.z)
+        for (const side of [{ x: dx, z: 0 }, { x: 0, z: dz }]) {
+          if (!movements.getBlock(base, side.x, 0, side.z).safe || !movements.getBlock(base, side.x, 1, side.z).safe ||
+              !movements.getBlock(base, side.x, -1, side.z).physical) {
+            counts.corner_cuts++
+            break
+          }
+        }
+      }
+    }
+    prev = n
+  }
+  return counts
 }
 
 function stepLength (a, b) {
@@ -85,7 +164,9 @@ function search (movements, from, to, timeoutMs, tickTimeoutMs, searchRadius) {
 }
 
 async function main () {
-  const { positional, opts } = parseArgs(process.argv.slice(2), { flags: ['parkour', 'no-pairs'], usage: USAGE })
+  const { positional, opts } = parseArgs(process.argv.slice(2), {
+    flags: ['parkour', 'no-pairs', 'walker-rules', 'no-corner-cutting'], usage: USAGE
+  })
   if (positional.length !== 3) die(USAGE)
   const [regionFile, version, pairsFile] = positional
   const timeoutMs = numOpt(opts, 'timeout-ms', 5000)
@@ -93,6 +174,9 @@ async function main () {
   const searchRadius = numOpt(opts, 'search-radius', -1)
   const warmup = intOpt(opts, 'warmup', 5)
   const parkour = !!opts.parkour
+  const walkerRules = !!opts['walker-rules']
+  const noCornerCutting = !!opts['no-corner-cutting']
+  const rules = (walkerRules ? 'walker' : 'library') + (noCornerCutting ? '+no-corner-cutting' : '')
 
   const pairsDoc = JSON.parse(fs.readFileSync(pairsFile, 'utf8'))
   const pairs = pairsDoc.pairs
@@ -109,7 +193,7 @@ async function main () {
   const region = await loadRegion(regionFile, version)
   if (region.columns.length === 0) die(`${regionFile}: no chunks loaded`)
   const bot = stubBot(region, version)
-  const movements = makeMovements(bot, { parkour })
+  const movements = makeMovements(bot, { parkour, walkerRules, noCornerCutting })
 
   for (let k = 0; k < Math.min(warmup, pairs.length); k++) {
     search(movements, pairs[k].from, pairs[k].to, Math.min(timeoutMs, 1000), tickTimeoutMs, searchRadius)
@@ -117,6 +201,8 @@ async function main () {
 
   const results = []
   const counts = { success: 0, noPath: 0, timeout: 0, partial: 0 }
+  const stepTotals = { water_steps: 0, diagonal_climbs: 0, corner_cuts: 0 }
+  const pathsWith = { water_steps: 0, diagonal_climbs: 0, corner_cuts: 0 }
   const ms = []
   const msSuccess = []
   for (const [i, p] of pairs.entries()) {
@@ -132,9 +218,17 @@ async function main () {
         (last.x !== p.to[0] || last.y !== p.to[1] || last.z !== p.to[2])) {
       throw new Error(`pair ${i}: 'success' path does not end at the goal`)
     }
+    const steps = result.status === 'success' ? stepCounts(bot, movements, p.from, result.path) : null
+    if (steps) {
+      for (const k of Object.keys(stepTotals)) {
+        stepTotals[k] += steps[k]
+        if (steps[k] > 0) pathsWith[k]++
+      }
+    }
     results.push({
       i,
       status: result.status,
+      ...(steps ?? {}),
       nodes: result.path.length, // path nodes after the start
       cost: round(result.cost, 4), // mineflayer cost units (1 per block walked, sqrt2 diagonal, +1 jump ...)
       length: round(length, 4), // sum of 3D step lengths along the returned path (to the best node when not success)
@@ -157,7 +251,9 @@ async function main () {
     chunks: region.columns.length,
     region_load_ms: round(region.loadMs, 1),
     pairs_file: path.basename(pairsFile),
+    rules,
     settings: {
+      rules,
       canDig: movements.canDig,
       scafoldingBlocks: movements.scafoldingBlocks.length,
       allow1by1towers: movements.allow1by1towers,
@@ -165,6 +261,9 @@ async function main () {
       allowSprinting: movements.allowSprinting,
       canOpenDoors: movements.canOpenDoors,
       maxDropDown: movements.maxDropDown,
+      infiniteLiquidDropdownDistance: movements.infiniteLiquidDropdownDistance,
+      avoided: walkerRules ? [...WATER_BLOCKS, 'waterlogged'] : [],
+      noCornerCutting,
       allowEntityDetection: movements.allowEntityDetection,
       timeout_ms: timeoutMs,
       tick_timeout_ms: tickTimeoutMs,
@@ -174,6 +273,9 @@ async function main () {
     rows: pairs.length,
     ...counts,
     success_rate: round(counts.success / pairs.length, 4),
+    // Over the successful paths: steps voxnav's walker would not take, and paths with any.
+    steps_not_walker: stepTotals,
+    paths_with: pathsWith,
     ...timeStats(ms),
     ...timeStats(msSuccess, 'success_'),
     visited_total: visited,
@@ -182,7 +284,7 @@ async function main () {
     ...(opts['no-pairs'] ? {} : { pairs: results })
   }
   emitJson(out, opts.json)
-  process.stderr.write(`mineflayer-pathfinder ${out.region}: ${pairs.length} pairs, success ${counts.success}, ` +
+  process.stderr.write(`mineflayer-pathfinder (${rules}) ${out.region}: ${pairs.length} pairs, success ${counts.success}, ` +
     `noPath ${counts.noPath}, timeout ${counts.timeout}; mean ${out.mean_ms} ms, p50 ${out.p50_ms}, p99 ${out.p99_ms}\n`)
 }
 

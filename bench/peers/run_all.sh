@@ -3,7 +3,8 @@
 # build/bench/peers.jsonl, relative to the repository root):
 #   - PathFinding.js A* on every Moving AI 2D map (a fixed sample of up to $PEER_SAMPLE rows per
 #     map, spread evenly over the scenario file and so over its buckets; 500 by default),
-#   - mineflayer-pathfinder A* on the region pairs of PAIRS.json.
+#   - mineflayer-pathfinder A* on the region pairs of PAIRS.json, with voxnav's walker rules
+#     (--walker-rules), then also its diagonal rule (--no-corner-cutting).
 #
 # usage: bench/peers/run_all.sh [PAIRS.json] [OUT.jsonl]
 #   PAIRS.json  default: bench/peers/pairs/r.0.-1_1.16_seed1.json (made by make_pairs.mjs)
@@ -63,6 +64,7 @@ version="${PEER_MC_VERSION:-}"
 if [ -z "$version" ]; then
   if [ "$pairs_version" != "-" ]; then version="$pairs_version"; else version="1.16.4"; fi
 fi
-node "$here/mineflayer_region.mjs" "$region" "$version" "$pairs" --timeout-ms "$timeout_ms" >> "$out"
+node "$here/mineflayer_region.mjs" "$region" "$version" "$pairs" --timeout-ms "$timeout_ms" --walker-rules >> "$out"
+node "$here/mineflayer_region.mjs" "$region" "$version" "$pairs" --timeout-ms "$timeout_ms" --walker-rules --no-corner-cutting >> "$out"
 
 echo "run_all: wrote $(wc -l < "$out") JSON lines to $out" >&2

@@ -1,5 +1,6 @@
 #include "engine/corridor/corridor.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -16,56 +17,212 @@ Waypoint waypoint_of(const NavGrid& grid, Cell c, EdgeKind kind) {
 
 bool line_walkable_level(const NavGrid& grid, Cell a, Cell b) {
   if (a.y != b.y) return false;
-  // Cells are looked up through the last chunk touched: one hash lookup per chunk crossed.
-  const NavChunk* cached = nullptr;
-  ChunkPos cached_pos{0, 0, 0};
+  // Cells are looked up through the last two chunks touched: one hash lookup per chunk crossed
+  // (the footprint's corners can straddle a chunk border for many samples).
+  const NavChunk* c0 = nullptr;
+  const NavChunk* c1 = nullptr;
+  ChunkPos p0{0, 0, 0}, p1{0, 0, 0};
   auto chunk_at = [&](const Cell& c) -> const NavChunk* {
     const ChunkPos p = chunk_of(c);
-    if (!cached || !(p == cached_pos)) {
-      cached = grid.chunk(p);
-      cached_pos = p;
+    if (c0 && p == p0) return c0;
+    if (c1 && p == p1) {
+      std::swap(c0, c1);
+      std::swap(p0, p1);
+      return c0;
     }
-    return cached;
+    c1 = c0;
+    p1 = p0;
+    c0 = grid.chunk(p);
+    p0 = p;
+    return c0;
   };
   const NavChunk* ca = chunk_at(a);
   if (!ca || ca->uniform) return false;
   const int fa = ca->floor[index_in_chunk(a)];
   const int step = grid.envelope().step_q;
   const int hw = grid.envelope().half_width_q;  // footprint half width, 1/64 cells
-  // Sample the segment from centre to centre in 1/8-cell steps (fixed-point, integer exact).
+  auto good = [&](int x, int z) {
+    const Cell c{x, a.y, z};
+    const NavChunk* ch = chunk_at(c);
+    if (!ch || ch->uniform) return false;
+    const int i = index_in_chunk(c);
+    return kind_standable(static_cast<CellKind>(ch->kind[i])) && std::abs(static_cast<int>(ch->floor[i]) - fa) <= step;
+  };
+  // Sample the segment from centre to centre in 1/8-cell steps (fixed-point, integer exact):
+  // sample s is at a + d * s / n (division truncating toward zero), computed incrementally.
   const int dx = (b.x - a.x) * 64, dz = (b.z - a.z) * 64;
-  const int len = std::max(std::abs(dx), std::abs(dz));
+  const int adx = std::abs(dx), adz = std::abs(dz);
+  const int len = std::max(adx, adz);
   const int n = len / 8 + 1;
+  const int qx = adx / n, rx = adx % n, qz = adz / n, rz = adz % n;
+  const int x0 = a.x * 64 + 32, z0 = a.z * 64 + 32;
+  int ox = 0, ex = 0, oz = 0, ez = 0;  // |d| * s / n: quotient and remainder
   // Each footprint corner usually stays in the same cell for several samples: check a cell only
-  // when a corner enters it.
-  int last_x[4] = {INT32_MIN, INT32_MIN, INT32_MIN, INT32_MIN};
-  int last_z[4] = {INT32_MIN, INT32_MIN, INT32_MIN, INT32_MIN};
+  // when a corner enters it. Corner k is at (x -/+ hw, z -/+ hw) for bits 1 / 2 of k.
+  int lxl = INT32_MIN, lxh = INT32_MIN, lzl = INT32_MIN, lzh = INT32_MIN;  // previous sample
   for (int s = 0; s <= n; ++s) {
-    const int px = a.x * 64 + 32 + dx * s / n;
-    const int pz = a.z * 64 + 32 + dz * s / n;
-    for (int corner = 0; corner < 4; ++corner) {
-      const int qx = px + ((corner & 1) ? hw : -hw);
-      const int qz = pz + ((corner & 2) ? hw : -hw);
-      if ((qx >> 6) == last_x[corner] && (qz >> 6) == last_z[corner]) continue;
-      last_x[corner] = qx >> 6;
-      last_z[corner] = qz >> 6;
-      const Cell c{qx >> 6, a.y, qz >> 6};
-      const NavChunk* ch = chunk_at(c);
-      if (!ch || ch->uniform) return false;
-      const int i = index_in_chunk(c);
-      if (!kind_standable(static_cast<CellKind>(ch->kind[i]))) return false;
-      if (std::abs(static_cast<int>(ch->floor[i]) - fa) > step) return false;
+    if (s > 0) {
+      ox += qx;
+      ex += rx;
+      if (ex >= n) ++ox, ex -= n;
+      oz += qz;
+      ez += rz;
+      if (ez >= n) ++oz, ez -= n;
     }
+    const int px = dx < 0 ? x0 - ox : x0 + ox;
+    const int pz = dz < 0 ? z0 - oz : z0 + oz;
+    const int xl = (px - hw) >> 6, xh = (px + hw) >> 6, zl = (pz - hw) >> 6, zh = (pz + hw) >> 6;
+    if (xl == lxl && xh == lxh && zl == lzl && zh == lzh) continue;
+    const bool nl = zl != lzl, nh = zh != lzh;
+    if ((xl != lxl || nl) && !good(xl, zl)) return false;
+    if ((xh != lxh || nl) && !good(xh, zl)) return false;
+    if ((xl != lxl || nh) && !good(xl, zh)) return false;
+    if ((xh != lxh || nh) && !good(xh, zh)) return false;
+    lxl = xl;
+    lxh = xh;
+    lzl = zl;
+    lzh = zh;
   }
   return true;
 }
+
+namespace {
+
+/// Answers line_walkable_level(anchor, b) for one anchor and many targets b (string pulling),
+/// with the same result, without sampling every line. line_walkable_level samples the segment
+/// between the cell centres in 1/8-cell steps and checks the cells the footprint's four corners
+/// land in; the corners never leave the bounding box of the two cells (the half width is below
+/// half a cell). So the line is walkable exactly when no bad cell (not standable within step
+/// height of the anchor's floor) of that box is landed in. Per quadrant around the anchor the
+/// checker scans a growing box once and keeps its bad cells; a line then only tests the bad
+/// cells of its box: most are far from the line, the rest are checked exactly on the few
+/// samples that come near them.
+class AnchorLines {
+ public:
+  explicit AnchorLines(const NavGrid& grid)
+      : grid_(grid), step_(grid.envelope().step_q), hw_(grid.envelope().half_width_q) {}
+  void set_anchor(Cell a) {
+    a_ = a;
+    for (Quadrant& q : quad_) {
+      q.gx = q.gz = -1;
+      q.bad.clear();
+    }
+    const NavChunk* ch = chunk_at(a);
+    anchor_ok_ = ch && !ch->uniform;
+    fa_ = anchor_ok_ ? ch->floor[index_in_chunk(a)] : 0;
+  }
+  bool walkable(Cell b) {
+    if (!anchor_ok_ || hw_ < 0 || hw_ >= kHeightUnits / 2 || b.y != a_.y) return line_walkable_level(grid_, a_, b);
+    const int dxc = b.x - a_.x, dzc = b.z - a_.z;
+    const int sx = dxc < 0 ? -1 : 1, sz = dzc < 0 ? -1 : 1;
+    const int wx = dxc * sx, wz = dzc * sz;
+    Quadrant& q = quad_[(dxc < 0 ? 1 : 0) | (dzc < 0 ? 2 : 0)];
+    if (wx > q.gx || wz > q.gz) {
+      // Scan the cells of the grown box [0, max] x [0, max] that the old box did not cover.
+      const int nx = std::max(wx, q.gx), nz = std::max(wz, q.gz);
+      for (int z = 0; z <= nz; ++z) {
+        for (int x = z <= q.gz ? q.gx + 1 : 0; x <= nx; ++x)
+          if (!good(a_.x + sx * x, a_.z + sz * z)) q.bad.push_back({x, z});
+      }
+      q.gx = nx;
+      q.gz = nz;
+    }
+    if (q.bad.empty()) return true;
+    // The sampling of line_walkable_level: sample s (0..n) is at centre + d * s / n, truncated.
+    const int dx = dxc * 64, dz = dzc * 64;
+    const int n = std::max(wx, wz) * 64 / 8 + 1;
+    const std::int64_t reach = kHeightUnits / 2 + hw_ + 1;  // centre to corner-in-cell bound
+    const std::int64_t span = reach * (std::int64_t{std::abs(dx)} + std::abs(dz));
+    for (const BadCell& c : q.bad) {
+      if (c.x > wx || c.z > wz) continue;
+      const int ox = sx * c.x * 64, oz = sz * c.z * 64;  // cell centre relative to the anchor's
+      const std::int64_t cross = std::int64_t{dx} * oz - std::int64_t{dz} * ox;
+      if (cross > span || -cross > span) continue;  // the footprint never comes near it
+      if (touches(dx, dz, n, a_.x + sx * c.x, a_.z + sz * c.z)) return false;
+    }
+    return true;
+  }
+
+ private:
+  struct BadCell {
+    int x, z;  // away from the anchor, in the quadrant's directions
+  };
+  struct Quadrant {
+    int gx = -1, gz = -1;  // box [0, gx] x [0, gz] scanned
+    std::vector<BadCell> bad;
+  };
+  /// Floor division for a positive divisor.
+  static int fdiv(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+  /// Samples s in [0, n] whose offset o(s) = floor(ad * s / n) (ad >= 0) lies in [lo, hi].
+  static void sample_range(int ad, int n, int lo, int hi, int& s0, int& s1) {
+    if (ad == 0) {
+      if (lo <= 0 && 0 <= hi) s0 = 0, s1 = n;
+      else s0 = 1, s1 = 0;
+      return;
+    }
+    // o(s) >= lo  <=>  ad * s >= lo * n;  o(s) <= hi  <=>  ad * s < (hi + 1) * n.
+    s0 = lo <= 0 ? 0 : -fdiv(-lo * n, ad);
+    s1 = fdiv((hi + 1) * n - 1, ad);
+    s0 = std::max(s0, 0);
+    s1 = std::min(s1, n);
+  }
+  /// Whether some sample of the line from the anchor puts a footprint corner in cell (cx, cz).
+  bool touches(int dx, int dz, int n, int cx, int cz) const {
+    const int x0 = a_.x * 64 + 32, z0 = a_.z * 64 + 32;
+    const int adx = std::abs(dx), adz = std::abs(dz);
+    // A corner is in column cx when the centre p is in [64 cx - hw, 64 cx + 63 + hw].
+    const int xlo = 64 * cx - hw_, xhi = 64 * cx + 63 + hw_;
+    const int zlo = 64 * cz - hw_, zhi = 64 * cz + 63 + hw_;
+    int s0, s1, t0, t1;
+    if (dx >= 0) sample_range(adx, n, xlo - x0, xhi - x0, s0, s1);
+    else sample_range(adx, n, x0 - xhi, x0 - xlo, s0, s1);
+    if (dz >= 0) sample_range(adz, n, zlo - z0, zhi - z0, t0, t1);
+    else sample_range(adz, n, z0 - zhi, z0 - zlo, t0, t1);
+    s0 = std::max(s0, t0);
+    s1 = std::min(s1, t1);
+    for (int s = s0; s <= s1; ++s) {
+      const int px = x0 + dx * s / n, pz = z0 + dz * s / n;
+      const bool in_x = ((px - hw_) >> 6) == cx || ((px + hw_) >> 6) == cx;
+      const bool in_z = ((pz - hw_) >> 6) == cz || ((pz + hw_) >> 6) == cz;
+      if (in_x && in_z) return true;
+    }
+    return false;
+  }
+  const NavChunk* chunk_at(Cell c) {
+    const ChunkPos p = chunk_of(c);
+    if (!(cached_ && p == cached_pos_)) {
+      cached_ = grid_.chunk(p);
+      cached_pos_ = p;
+    }
+    return cached_;
+  }
+  bool good(int x, int z) {
+    const Cell c{x, a_.y, z};
+    const NavChunk* ch = chunk_at(c);
+    if (!ch || ch->uniform) return false;
+    const int i = index_in_chunk(c);
+    return kind_standable(static_cast<CellKind>(ch->kind[i])) && std::abs(static_cast<int>(ch->floor[i]) - fa_) <= step_;
+  }
+  const NavGrid& grid_;
+  int step_, hw_;
+  Cell a_{};
+  bool anchor_ok_ = false;
+  int fa_ = 0;
+  Quadrant quad_[4];
+  const NavChunk* cached_ = nullptr;
+  ChunkPos cached_pos_{0, 0, 0};
+};
+
+}  // namespace
 
 void string_pull(const NavGrid& grid, const std::vector<Cell>& cells,
                  const std::vector<EdgeKind>& kinds, std::vector<Waypoint>& out) {
   out.clear();
   if (cells.empty()) return;
   out.push_back(waypoint_of(grid, cells[0], EdgeKind::Start));
+  AnchorLines lines(grid);
   std::size_t anchor = 0;
+  lines.set_anchor(cells[0]);
   for (std::size_t i = 1; i < cells.size(); ++i) {
     const bool level = kinds[i] == EdgeKind::Walk;
     const bool last = i + 1 == cells.size();
@@ -73,6 +230,7 @@ void string_pull(const NavGrid& grid, const std::vector<Cell>& cells,
       if (anchor != i - 1) out.push_back(waypoint_of(grid, cells[i - 1], EdgeKind::Walk));
       out.push_back(waypoint_of(grid, cells[i], kinds[i]));
       anchor = i;
+      lines.set_anchor(cells[i]);
       continue;
     }
     if (last) {
@@ -83,11 +241,10 @@ void string_pull(const NavGrid& grid, const std::vector<Cell>& cells,
     // are at most kMaxSegment cells long, which keeps string pulling linear in the path length.
     constexpr std::size_t kMaxSegment = 24;
     const bool next_level = kinds[i + 1] == EdgeKind::Walk;
-    if (next_level && i + 1 - anchor <= kMaxSegment &&
-        line_walkable_level(grid, cells[anchor], cells[i + 1]))
-      continue;
+    if (next_level && i + 1 - anchor <= kMaxSegment && lines.walkable(cells[i + 1])) continue;
     out.push_back(waypoint_of(grid, cells[i], EdgeKind::Walk));
     anchor = i;
+    lines.set_anchor(cells[i]);
   }
 }
 

@@ -1,66 +1,233 @@
 #include "engine/search/astar.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
-
-#include "engine/islands/islands.h"
+#include <type_traits>
 
 namespace voxnav::detail {
 
-
-AStar::AStar(int slot) : slot_(slot) {}
-
-std::uint32_t* AStar::new_block(NavChunk* ch) {
-  NavChunk::SearchSlot& s = ch->slot[slot_];
-  if (blocks_used_ == blocks_.size()) {
-    blocks_.push_back(std::make_unique<std::uint32_t[]>(kChunkCells));
-    std::memset(blocks_.back().get(), 0xFF, sizeof(std::uint32_t) * kChunkCells);
-  }
-  // Blocks are all-empty here: new ones are cleared once, used ones are reset node by node at
-  // the end of each search (cheaper than clearing 4096 entries per touched chunk).
-  std::uint32_t* b = blocks_[blocks_used_].get();
-  s.stamp = stamp_;
-  s.block = static_cast<std::uint32_t>(blocks_used_++);
-  return b;
+namespace {
+/// a < b as 0 or 1. The empty asm keeps GCC from turning the heap's child selection back into
+/// branches (the outcome is random, so a branch mispredicts half the time).
+template <class K>
+inline std::size_t less01(const K& a, const K& b) {
+  std::size_t r = a < b;
+#if defined(__GNUC__) && !defined(__clang__) && (defined(__x86_64__) || defined(__i386__))
+  asm("" : "+r"(r));
+#endif
+  return r;
 }
 
-namespace {
-constexpr std::uint32_t kClosedBit = 0x80000000u;  // in a block entry: that node is closed
+/// A flag computed without branches, tested once (GCC would otherwise branch on each part).
+inline bool any01(std::size_t r) {
+#if defined(__GNUC__) && !defined(__clang__) && (defined(__x86_64__) || defined(__i386__))
+  asm("" : "+r"(r));
+#endif
+  return r != 0;
+}
 }  // namespace
 
-// A 4-ary min-heap: half the depth of a binary heap and four children in one cache line.
-void AStar::heap_push(Open e) {
-  std::size_t i = heap_.size();
-  heap_.push_back(e);
-  while (i > 0) {
-    const std::size_t parent = (i - 1) >> 2;
-    if (!before(e, heap_[parent])) break;
-    heap_[i] = heap_[parent];
-    i = parent;
-  }
-  heap_[i] = e;
+AStar::AStar(int slot) : slot_(slot) {}
+AStar::~AStar() = default;
+
+std::uint32_t AStar::new_block(NavChunk* ch) {
+  NavChunk::SearchSlot& s = ch->slot[slot_];
+  Block b;
+  b.ch = ch;
+  std::fill(std::begin(b.slab), std::end(b.slab), kNone);
+  std::fill(std::begin(b.nb), std::end(b.nb), kUnknown);
+  b.nb[13] = static_cast<std::uint32_t>(blocks_.size());  // nb_index(0, 0, 0): itself
+  blocks_.push_back(b);
+  s.stamp = stamp_;
+  s.block = static_cast<std::uint32_t>(blocks_.size() - 1);
+  return s.block;
 }
 
-AStar::Open AStar::heap_pop() {
-  const Open top = heap_[0];
-  const Open last = heap_.back();
-  heap_.pop_back();
-  const std::size_t n = heap_.size();
+std::uint32_t AStar::new_slab(std::uint32_t block, int ly) {
+  Block& b = blocks_[block];
+  NavChunk* ch = b.ch;
+  const auto s = static_cast<std::uint32_t>(slabs_.size());
+  Slab sl{ch, block, ly, ch->pos.x * 16, ch->pos.y * 16 + ly, ch->pos.z * 16, {}};
+  std::fill(std::begin(sl.nb), std::end(sl.nb), kUnknown);
+  sl.nb[4] = s;
+  slabs_.push_back(sl);
+  b.slab[ly] = s;
+  const std::size_t end = (static_cast<std::size_t>(s) + 1) << 8;
+  // Records past the used ones are all-empty: new ones are filled with kInf, used ones are reset
+  // at the end of each search.
+  if (recs_.size() < end) {
+    recs_.resize(std::max(end, recs_.size() * 2), Rec{kInf, kNone});
+    words_.resize(recs_.size());
+  }
+  if (ch->uniform) std::fill(words_.begin() + (end - 256), words_.begin() + end, 0u);
+  else std::memcpy(words_.data() + (end - 256), ch->moves.get() + (ly << 8), 256 * sizeof(std::uint32_t));
+  return s;
+}
+
+std::uint32_t AStar::link_block(std::uint32_t b, int k) {
+  NavChunk* n = blocks_[b].ch->nb[static_cast<std::size_t>(k)];
+  const std::uint32_t v = n ? block_of(n) : kNone;  // may grow blocks_
+  blocks_[b].nb[k] = v;
+  return v;
+}
+
+std::uint32_t AStar::link_slab(std::uint32_t s, int k) {
+  const int ly = slabs_[s].ly;
+  const std::uint32_t b = nb_block(slabs_[s].block, k + 9);  // nb_index(dx, 0, dz) = k + 9
+  const std::uint32_t v = b == kNone ? kNone : slab_of(b, ly);  // may grow slabs_
+  slabs_[s].nb[k] = v;
+  return v;
+}
+
+void AStar::reserve_nodes(std::size_t n, std::size_t nodes_used, std::size_t heap_used, std::size_t fast_used) {
+  if (n <= cap_) return;
+  std::size_t cap = cap_ ? cap_ : 1024;
+  while (cap < n) cap *= 2;
+  auto nodes = std::make_unique<Node[]>(cap);
+  auto heap_key = std::make_unique<std::uint64_t[]>(cap);
+  auto heap_id = std::make_unique<std::uint32_t[]>(cap);
+  auto fast = std::make_unique<std::uint32_t[]>(cap);
+  if (nodes_used) std::memcpy(static_cast<void*>(nodes.get()), nodes_.get(), nodes_used * sizeof(Node));
+  if (heap_used) {
+    std::memcpy(heap_key.get(), heap_key_.get(), heap_used * sizeof(std::uint64_t));
+    std::memcpy(heap_id.get(), heap_id_.get(), heap_used * sizeof(std::uint32_t));
+  }
+  if (fast_used) std::memcpy(fast.get(), fast_.get(), fast_used * sizeof(std::uint32_t));
+  nodes_ = std::move(nodes);
+  heap_key_ = std::move(heap_key);
+  heap_id_ = std::move(heap_id);
+  fast_ = std::move(fast);
+  cap_ = cap;
+}
+
+void AStar::set_costs(const CostTable& c) {
+  if (costs_set_ && c.jump_extra == costs_.jump_extra && c.drop_extra == costs_.drop_extra &&
+      c.slow_extra == costs_.slow_extra && c.danger_extra == costs_.danger_extra && c.max_drop == costs_.max_drop)
+    return;
+  costs_ = c;
+  costs_set_ = true;
+  for (int dir = 0; dir < 8; ++dir)
+    for (int code = 0; code < 16; ++code) {
+      MoveInfo& m = moves_[dir * 16 + code];
+      m = MoveInfo{kInf, 0, 0, 0, 0, 0};
+      if (code == 0 || code >= kMoveCodeCount) continue;
+      const MoveCode mc = kMoveCodes[code];
+      m.dx = static_cast<std::int8_t>(kDirDx[dir]);
+      m.dz = static_cast<std::int8_t>(kDirDz[dir]);
+      m.dy = mc.dy;
+      m.dxz = static_cast<std::int16_t>(kDirDx[dir] + 16 * kDirDz[dir]);
+      m.kind = static_cast<std::uint8_t>(mc.kind);
+      if (mc.kind == EdgeKind::Drop && -mc.dy > c.max_drop) continue;  // refused: cost stays kInf
+      m.cost = move_cost(c, dir, code, CellKind::Walkable);
+    }
+  for (int k = 0; k < 16; ++k)
+    kind_extra_[k] = move_cost(c, 0, 1, static_cast<CellKind>(k)) - move_cost(c, 0, 1, CellKind::Walkable);
+}
+
+// An indexed 4-ary min-heap (half the depth of a binary heap, four children's keys in half a cache
+// line); each node's position is kept in Node::hpos for decrease-key and removal. Entries order
+// by key, then by the higher id; equal keys are rare, so children are compared by key alone and
+// a tie among them is settled separately.
+namespace {
+inline bool entry_before(std::uint64_t ka, std::uint32_t ia, std::uint64_t kb, std::uint32_t ib) {
+  return ka < kb || (ka == kb && ia > ib);
+}
+}  // namespace
+
+inline void AStar::heap_sift_up(Heap& h, std::size_t i, std::uint64_t key, std::uint32_t id) {
+  std::uint64_t* const hk = h.key;
+  std::uint32_t* const hi = h.id;
+  while (i > 0) {
+    const std::size_t parent = (i - 1) >> 2;
+    const std::uint64_t pk = hk[parent];
+    const std::uint32_t pi = hi[parent];
+    if (!entry_before(key, id, pk, pi)) break;
+    hk[i] = pk;
+    hi[i] = pi;
+    h.nodes[pi].hpos = static_cast<std::uint32_t>(i);
+    i = parent;
+  }
+  hk[i] = key;
+  hi[i] = id;
+  h.nodes[id].hpos = static_cast<std::uint32_t>(i);
+}
+
+// Pops the minimum: the hole left at the root goes down along the smallest children to a leaf
+// (no comparison with the moving entry on the way), then the last entry is sifted up from there
+// (it usually belongs near the bottom).
+inline std::uint32_t AStar::heap_pop(Heap& h, std::uint64_t& top_key) {
+  std::uint64_t* const hk = h.key;
+  std::uint32_t* const hi = h.id;
+  top_key = hk[0];
+  const std::uint32_t top = hi[0];
+  h.nodes[top].hpos = kNone;
+  const std::size_t n = --h.size;
   if (n == 0) return top;
+  const std::uint64_t last_key = hk[n];
+  const std::uint32_t last_id = hi[n];
   std::size_t i = 0;
   for (;;) {
     const std::size_t c = (i << 2) + 1;
-    if (c >= n) break;
-    std::size_t best = c;
-    const std::size_t end = c + 4 < n ? c + 4 : n;
-    for (std::size_t k = c + 1; k < end; ++k)
-      if (before(heap_[k], heap_[best])) best = k;
-    if (!before(heap_[best], last)) break;
-    heap_[i] = heap_[best];
+    std::size_t best;
+    if (c + 3 < n) {
+      const std::uint64_t* const q = hk + c;
+      const std::size_t b01 = less01(q[1], q[0]);
+      const std::size_t b23 = 2 + less01(q[3], q[2]);
+      const std::size_t sel = less01(q[b23], q[b01]);
+      std::size_t b = b01 ^ ((b01 ^ b23) & (0 - sel));  // no branch: the order is random
+      // The tournament only met equal keys if one of its three comparisons did (rare): then the
+      // higher id among the children with the smallest key wins.
+      if (any01((q[0] == q[1]) | (q[2] == q[3]) | (q[b01] == q[b23]))) {
+        const std::uint64_t mk = q[b];
+        for (std::size_t k = 0; k < 4; ++k)
+          if (q[k] == mk && hi[c + k] > hi[c + b]) b = k;
+      }
+      best = c + b;
+    } else if (c < n) {
+      best = c;
+      for (std::size_t k = c + 1; k < n; ++k)
+        if (entry_before(hk[k], hi[k], hk[best], hi[best])) best = k;
+    } else {
+      break;
+    }
+    hk[i] = hk[best];
+    const std::uint32_t bi = hi[best];
+    hi[i] = bi;
+    h.nodes[bi].hpos = static_cast<std::uint32_t>(i);
     i = best;
   }
-  heap_[i] = last;
+  heap_sift_up(h, i, last_key, last_id);
   return top;
+}
+
+void AStar::heap_remove(Heap& h, std::size_t i) {
+  std::uint64_t* const hk = h.key;
+  std::uint32_t* const hi = h.id;
+  h.nodes[hi[i]].hpos = kNone;
+  const std::size_t n = --h.size;
+  if (i == n) return;
+  const std::uint64_t lk = hk[n];
+  const std::uint32_t li = hi[n];
+  if (i > 0 && entry_before(lk, li, hk[(i - 1) >> 2], hi[(i - 1) >> 2])) {
+    heap_sift_up(h, i, lk, li);
+    return;
+  }
+  for (;;) {  // sift the last entry down from i
+    const std::size_t c = (i << 2) + 1;
+    if (c >= n) break;
+    std::size_t best = c;
+    for (std::size_t k = c + 1; k < c + 4 && k < n; ++k)
+      if (entry_before(hk[k], hi[k], hk[best], hi[best])) best = k;
+    if (!entry_before(hk[best], hi[best], lk, li)) break;
+    hk[i] = hk[best];
+    hi[i] = hi[best];
+    h.nodes[hi[i]].hpos = static_cast<std::uint32_t>(i);
+    i = best;
+  }
+  hk[i] = lk;
+  hi[i] = li;
+  h.nodes[li].hpos = static_cast<std::uint32_t>(i);
 }
 
 SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTable& costs) {
@@ -75,101 +242,216 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
     for (NavChunk* ch : grid.ordered_chunks()) ch->slot[slot_] = {};
     stamp_ = 1;
   }
-  blocks_used_ = 0;
-  nodes_.clear();
-  heap_.clear();
+  blocks_.clear();
+  slabs_.clear();
+  reserve_nodes(1024, 0, 0, 0);
+  set_costs(costs);
+
   const int r = p.goal_range;
-  auto heuristic = [&](const Cell& c) {
-    int dx = c.x - p.goal.x, dz = c.z - p.goal.z;
+  const int gx = p.goal.x, gy = p.goal.y, gz = p.goal.z;
+  const int ry = std::max(r, 0);
+  auto heuristic = [r, gx, gz](int x, int z) {
+    int dx = x - gx, dz = z - gz;
     dx = dx < 0 ? -dx : dx;
     dz = dz < 0 ? -dz : dz;
     return octile(dx > r ? dx - r : 0, dz > r ? dz - r : 0);
   };
-  auto at_goal = [&](const Cell& c) {
-    return std::abs(c.x - p.goal.x) <= r && std::abs(c.y - p.goal.y) <= std::max(r, 0) &&
-           std::abs(c.z - p.goal.z) <= r;
+  auto key = [](std::uint32_t f, std::uint32_t h) { return (std::uint64_t(f) << 32) | h; };
+  const int md = p.max_distance;
+  const int sx = p.start.x, sz = p.start.z;
+
+  // The search state lives in locals (members are written back where a call may grow them), so
+  // the compiler keeps it in registers across the stores of the inner loops.
+  Node* nodes = nodes_.get();
+  Heap heap{heap_key_.get(), heap_id_.get(), nodes, 0};
+  std::uint32_t* fast = fast_.get();
+  std::size_t cap = cap_, node_count = 0, fast_size = 0;
+  const std::uint32_t s0 = slab_of(block_of(sc), si >> 8);
+  Rec* recs = recs_.data();
+  const std::uint32_t* words = words_.data();
+  const Slab* slabs = slabs_.data();
+  auto refresh = [&] {  // after a call that may have added blocks or slabs
+    recs = recs_.data();
+    words = words_.data();
+    slabs = slabs_.data();
   };
-  auto pack = [](std::uint32_t f, std::uint32_t h) { return (std::uint64_t(f) << 32) | h; };
-
-  block_for(sc)[si] = 0;
-  nodes_.push_back(Node{sc, 0, 0xFFFFFFFFu, static_cast<std::uint16_t>(si), 0,
-                        static_cast<std::uint8_t>(EdgeKind::Start)});
-  const std::uint32_t h0 = heuristic(p.start);
-  heap_push(Open{pack(h0, h0), 0});
-  std::uint32_t best = 0, best_h = h0;
-  std::uint32_t found = 0xFFFFFFFFu;
+  {
+    const std::uint32_t loc = (s0 << 8) | static_cast<std::uint32_t>(si & 255);
+    recs[loc] = Rec{0, 0};
+    nodes[0] = Node{loc, kNone, kNone, static_cast<std::uint32_t>(EdgeKind::Start)};
+    node_count = 1;
+  }
+  const std::uint32_t h0 = heuristic(p.start.x, p.start.z);
+  heap_sift_up(heap, heap.size++, key(h0, h0), 0);
+  std::uint32_t best = 0, best_h = h0, best_g = 0;
+  std::uint32_t found = kNone;
   bool budget_hit = false;
+  std::uint32_t expanded = 0;
+  std::uint32_t top_f = 0;
+  const MoveInfo* const mtab = moves_;
+  const std::uint32_t* const kind_extra = kind_extra_;
 
-  fast_.clear();
   for (;;) {
-    // Successors whose f equals the f being expanded skip the heap (the "fast stack"): with a
+    // Successors whose f equals the f being expanded skip the heap (the fast stack): with a
     // consistent heuristic every node of the minimum f may be expanded in any order and its g is
-    // already optimal, so the result stays optimal and deterministic.
-    Open top;
-    if (!fast_.empty()) {
-      top = fast_.back();
-      fast_.pop_back();
-    } else if (!heap_.empty()) {
-      top = heap_pop();
+    // already optimal, so the result stays optimal and deterministic. A node on the fast stack is
+    // never improved again (its f is the minimum), so the stack holds no stale entries.
+    std::uint32_t cur, top_h;
+    if (fast_size) {
+      cur = fast[--fast_size];
+      top_h = kNone;  // from g below
+    } else if (heap.size) {
+      std::uint64_t top_key;
+      cur = heap_pop(heap, top_key);
+      top_f = static_cast<std::uint32_t>(top_key >> 32);
+      top_h = static_cast<std::uint32_t>(top_key);
     } else {
       break;
     }
-    Node& n = nodes_[top.node];
-    if (n.closed) continue;
-    const std::uint32_t top_h = static_cast<std::uint32_t>(top.fh);
-    const std::uint32_t top_f = static_cast<std::uint32_t>(top.fh >> 32);
-    if (top_f - top_h != n.g) continue;  // stale duplicate
-    n.closed = 1;
-    blocks_[n.ch->slot[slot_].block][n.idx] = top.node | kClosedBit;  // closed: skip without a node read
-    const Cell c = node_cell(top.node);
-    if (at_goal(c)) {
-      found = top.node;
+    const std::uint32_t loc = nodes[cur].loc;
+    const std::uint32_t cs = loc >> 8;
+    const int cxz = static_cast<int>(loc & 255u);
+    const Slab& slab = slabs[cs];
+    NavChunk* const ch = slab.ch;
+    const std::uint32_t cb = slab.block;
+    const int ly = slab.ly;
+    const int lx = cxz & 15, lz = cxz >> 4;
+    const int cx = slab.x0 + lx, cy = slab.y, cz = slab.z0 + lz;
+    const std::uint32_t g = recs[loc].g;
+    if (top_h == kNone) top_h = top_f - g;
+    if (std::abs(cx - gx) <= r && std::abs(cy - gy) <= ry && std::abs(cz - gz) <= r) {
+      found = cur;
       break;
     }
-    if (res.expanded >= p.max_nodes) {
+    if (expanded >= p.max_nodes) {
       budget_hit = true;
       break;
     }
-    ++res.expanded;
-    if (top_h < best_h || (top_h == best_h && n.g < nodes_[best].g)) {
-      best = top.node;
+    ++expanded;
+    if (top_h < best_h || (top_h == best_h && g < best_g)) {
+      best = cur;
       best_h = top_h;
+      best_g = g;
     }
-    const std::uint32_t g = n.g;
-    NavChunk* ch = n.ch;
-    const int ci = n.idx;
-    const std::uint32_t parent = top.node;
-    for_each_move(ch, ci, c, [&](NavChunk* tc, int ti, const Cell& t, int dir, int code) {
-      const MoveCode mc = kMoveCodes[code];
-      if (mc.kind == EdgeKind::Drop && -mc.dy > costs.max_drop) return;
-      if (p.max_distance > 0 &&
-          (std::abs(t.x - p.start.x) > p.max_distance || std::abs(t.z - p.start.z) > p.max_distance))
-        return;
-      std::uint32_t* blk = block_for(tc);
-      std::uint32_t id = blk[ti];
-      if (id != 0xFFFFFFFFu && (id & kClosedBit)) return;
-      const std::uint32_t ng =
-          g + move_cost(costs, dir, code, tc->costly ? tc->kind_at(ti) : CellKind::Walkable);
-      if (id == 0xFFFFFFFFu) {
-        id = static_cast<std::uint32_t>(nodes_.size());
-        blk[ti] = id;
-        nodes_.push_back(Node{tc, ng, parent, static_cast<std::uint16_t>(ti), 0,
-                              static_cast<std::uint8_t>(mc.kind)});
+    if (node_count + 8 > cap) {
+      reserve_nodes(node_count + 8, node_count, heap.size, fast_size);
+      nodes = nodes_.get();
+      heap.key = heap_key_.get();
+      heap.id = heap_id_.get();
+      heap.nodes = nodes;
+      fast = fast_.get();
+      cap = cap_;
+    }
+    std::uint32_t word = words[loc];
+    // A successor that improves on its cell's g: a new node, or an open node that moves up the
+    // heap (or onto the fast stack).
+    auto relax = [&](const MoveInfo& m, std::uint32_t tloc, Rec& rec, std::uint32_t ng) __attribute__((always_inline)) {
+      const std::uint32_t h = heuristic(cx + m.dx, cz + m.dz);
+      const std::uint32_t f = ng + h;
+      if (rec.g == kInf) {
+        const auto id = static_cast<std::uint32_t>(node_count++);
+        rec = Rec{ng, id};
+        nodes[id] = Node{tloc, cur, kNone, m.kind};
+        if (f == top_f) fast[fast_size++] = id;
+        else heap_sift_up(heap, heap.size++, key(f, h), id);
       } else {
-        Node& m = nodes_[id];
-        if (m.g <= ng) return;
-        m.g = ng;
-        m.parent = parent;
-        m.kind = static_cast<std::uint8_t>(mc.kind);
+        const std::uint32_t id = rec.id;
+        rec.g = ng;
+        Node& n = nodes[id];
+        n.parent = cur;
+        n.kind = m.kind;
+        // The node is on the heap (never on the fast stack: its f would be the minimum).
+        if (f == top_f) {
+          heap_remove(heap, n.hpos);
+          fast[fast_size++] = id;
+        } else {
+          heap_sift_up(heap, n.hpos, key(f, h), id);
+        }
       }
-      const std::uint32_t h = heuristic(t);
-      if (ng + h == top_f) fast_.push_back(Open{pack(ng + h, h), id});
-      else heap_push(Open{pack(ng + h, h), id});
-    });
+    };
+    const bool inner = static_cast<unsigned>(lx - 1) < 14u && static_cast<unsigned>(lz - 1) < 14u;
+    // Only a cell at max_distance from the start can have successors beyond it.
+    const bool at_bound = md > 0 && (std::abs(cx - sx) >= md || std::abs(cz - sz) >= md);
+    // Codes 1 and 2 keep y; any nibble >= 3 moves up or down.
+    const std::uint32_t vertical = (word & 0xCCCCCCCCu) | (word & (word >> 1) & 0x11111111u);
+    if (inner && !at_bound && (word & 0xEEEEEEEEu) == 0 && !ch->costly) {
+      // Only level walks (code 1), all inside this layer of this chunk, no cell costs extra (the
+      // open ground of most maps): the eight directions unrolled with constant offsets and costs.
+      auto walk = [&](auto dir_constant) __attribute__((always_inline)) {
+        constexpr int d = decltype(dir_constant)::value;
+        if (!(word & (1u << (4 * d)))) return;
+        const std::uint32_t tloc = loc + static_cast<std::uint32_t>(kDirDx[d] + 16 * kDirDz[d]);
+        const std::uint32_t ng = g + (d < 4 ? kCostStraight : kCostDiagonal);
+        Rec& rec = recs[tloc];
+        if (ng < rec.g) relax(mtab[d * 16 + 1], tloc, rec, ng);
+      };
+      walk(std::integral_constant<int, 0>{});
+      walk(std::integral_constant<int, 1>{});
+      walk(std::integral_constant<int, 2>{});
+      walk(std::integral_constant<int, 3>{});
+      walk(std::integral_constant<int, 4>{});
+      walk(std::integral_constant<int, 5>{});
+      walk(std::integral_constant<int, 6>{});
+      walk(std::integral_constant<int, 7>{});
+      continue;
+    }
+    if (!at_bound && vertical == 0) {
+      // Level moves only: every successor is in this layer of this chunk or of the chunks around
+      // (their slabs are cached per slab).
+      while (word) {
+        const int shift = __builtin_ctz(word) & ~3;  // 4 * direction
+        const MoveInfo& m = mtab[(shift << 2) | static_cast<int>((word >> shift) & 15u)];
+        word &= ~(15u << shift);
+        std::uint32_t cost = m.cost;
+        if (cost == kInf) continue;
+        const int nx = lx + m.dx, nz = lz + m.dz;
+        const int k = ((nx >> 4) + 1) + 3 * ((nz >> 4) + 1);
+        std::uint32_t ts = cs;
+        if (k != 4) {
+          ts = nb_slab(cs, k);
+          refresh();
+          if (ts == kNone) continue;
+        }
+        const auto txz = static_cast<std::uint32_t>((nx & 15) | ((nz & 15) << 4));
+        const std::uint32_t tloc = (ts << 8) | txz;
+        const NavChunk* tc = slabs[ts].ch;
+        if (tc->costly) cost += kind_extra[tc->kind[(static_cast<std::uint32_t>(ly) << 8) | txz]];
+        const std::uint32_t ng = g + cost;
+        Rec& rec = recs[tloc];
+        // Closed cells have their final g, which no path undercuts (consistent heuristic), so
+        // one comparison skips closed cells and open cells that this move does not improve.
+        if (ng >= rec.g) continue;
+        relax(m, tloc, rec, ng);
+      }
+      continue;
+    }
+    while (word) {
+      const int shift = __builtin_ctz(word) & ~3;
+      const MoveInfo& m = mtab[(shift << 2) | static_cast<int>((word >> shift) & 15u)];
+      word &= ~(15u << shift);
+      std::uint32_t cost = m.cost;
+      if (cost == kInf) continue;
+      if (at_bound && (std::abs(cx + m.dx - sx) > md || std::abs(cz + m.dz - sz) > md)) continue;
+      const int nx = lx + m.dx, ny = ly + m.dy, nz = lz + m.dz;
+      const int k = ((nx >> 4) + 1) + 3 * (((nz >> 4) + 1) + 3 * ((ny >> 4) + 1));
+      const std::uint32_t tb = k == 13 ? cb : nb_block(cb, k);
+      if (tb == kNone) continue;
+      const std::uint32_t ts = slab_of(tb, ny & 15);
+      refresh();
+      const auto txz = static_cast<std::uint32_t>((nx & 15) | ((nz & 15) << 4));
+      const std::uint32_t tloc = (ts << 8) | txz;
+      const NavChunk* tc = slabs[ts].ch;
+      if (tc->costly) cost += kind_extra[tc->kind[(static_cast<std::uint32_t>(ny & 15) << 8) | txz]];
+      const std::uint32_t ng = g + cost;
+      Rec& rec = recs[tloc];
+      if (ng >= rec.g) continue;
+      relax(m, tloc, rec, ng);
+    }
   }
+  res.expanded = expanded;
 
   std::uint32_t end = found;
-  if (found != 0xFFFFFFFFu) {
+  if (found != kNone) {
     res.outcome = SearchOutcome::Found;
   } else {
     res.outcome = budget_hit ? SearchOutcome::BudgetExhausted : SearchOutcome::NoPath;
@@ -178,17 +460,26 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
       res.outcome = SearchOutcome::Partial;
     }
   }
-  if (end != 0xFFFFFFFFu) {
-    for (std::uint32_t k = end; k != 0xFFFFFFFFu; k = nodes_[k].parent) {
-      res.cells.push_back(node_cell(k));
-      res.kinds.push_back(static_cast<EdgeKind>(nodes_[k].kind));
+  if (end != kNone) {
+    std::size_t len = 0;
+    for (std::uint32_t k = end; k != kNone; k = nodes[k].parent) ++len;
+    res.cells.resize(len);
+    res.kinds.resize(len);
+    std::size_t at = len;
+    for (std::uint32_t k = end; k != kNone; k = nodes[k].parent) {
+      --at;
+      res.cells[at] = cell_of_loc(nodes[k].loc);
+      res.kinds[at] = static_cast<EdgeKind>(nodes[k].kind);
     }
-    std::reverse(res.cells.begin(), res.cells.end());
-    std::reverse(res.kinds.begin(), res.kinds.end());
-    res.cost = nodes_[end].g;
+    res.cost = recs[nodes[end].loc].g;
   }
-  for (const Node& n : nodes_) blocks_[n.ch->slot[slot_].block][n.idx] = 0xFFFFFFFFu;
-  static_assert(kClosedBit == 0x80000000u, "node ids stay below 2^31");
+  // Leave every record empty for the next search: the used slabs whole, or node by node when the
+  // search reached few cells of them.
+  if (node_count >= slabs_.size() * 32) {
+    std::fill(recs_.begin(), recs_.begin() + static_cast<std::ptrdiff_t>(slabs_.size() << 8), Rec{kInf, kNone});
+  } else {
+    for (std::size_t k = 0; k < node_count; ++k) recs[nodes[k].loc].g = kInf;
+  }
   return res;
 }
 

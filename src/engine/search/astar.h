@@ -59,54 +59,125 @@ inline std::uint32_t octile(int dx, int dz) {
   return static_cast<std::uint32_t>(lo) * kCostDiagonal + static_cast<std::uint32_t>(hi - lo) * kCostStraight;
 }
 
-/// One searcher: owns its arena (nodes, heap, per-chunk index blocks) and a NavChunk scratch slot.
-/// Searchers with different slots may run concurrently on the same (unchanging) grid.
+/// One searcher: owns its arena (nodes, open list, per-chunk index blocks) and a NavChunk scratch
+/// slot. Searchers with different slots may run concurrently on the same (unchanging) grid.
 ///
-/// Open list order: lowest f = g + h, then lowest h (prefers nodes nearer the goal on equal f),
-/// then the most recently discovered node. Discovery order depends only on the grid and the
-/// request (moves are generated in a fixed direction order), so the order is fully deterministic
-/// on every platform, and comparing two entries never touches node memory.
+/// Expansion order: lowest f = g + h, then lowest h (prefers nodes nearer the goal on equal f),
+/// then the most recently discovered node (node ids count discoveries; moves are generated in a
+/// fixed direction order), so the order is fully deterministic on every platform. Successors
+/// whose f equals the f being expanded go on a LIFO "fast stack" that is drained before the heap
+/// (with a consistent heuristic their g is already final). The heap is an indexed 4-ary heap
+/// with decrease-key: a node is in it at most once, so an improved node moves instead of leaving
+/// a stale duplicate behind; the order is the same as that of a heap of duplicates.
 class AStar {
  public:
   explicit AStar(int slot);
+  ~AStar();
+  AStar(const AStar&) = delete;
+  AStar& operator=(const AStar&) = delete;
   SearchResult run(const NavGrid& grid, const SearchParams& p, const CostTable& costs);
 
  private:
-  struct Node {  // 24 bytes: the cell is (ch->pos, idx)
-    NavChunk* ch;
+  /// Per-search state of one reached cell: its best g so far (kInf: not reached; for an expanded
+  /// cell its final g, which no later path undercuts) and its node id.
+  struct Rec {
     std::uint32_t g;
-    std::uint32_t parent;
-    std::uint16_t idx;
-    std::uint8_t closed;
-    std::uint8_t kind;  // EdgeKind entering
+    std::uint32_t id;
   };
-  struct Open {
-    std::uint64_t fh;    // f << 32 | h
-    std::uint32_t node;  // ties on fh: the newer node (higher index) first
+  struct Node {                // 16 bytes
+    std::uint32_t loc;         // record index: slab << 8 | (x + 16 z) in the chunk
+    std::uint32_t parent;      // node id, kNone for the start
+    std::uint32_t hpos;        // position in the heap, kNone when not in it
+    std::uint32_t kind;        // EdgeKind entering the node
   };
-  std::uint32_t* block_for(NavChunk* ch) {
+  /// A chunk the search has touched, its slabs (one per layer of 16 x 16 cells) and its
+  /// neighbours' blocks (nb_index order; kUnknown until first needed, kNone: no chunk).
+  struct Block {
+    NavChunk* ch;
+    std::uint32_t slab[16];    // kNone: layer not touched yet
+    std::uint32_t nb[27];
+  };
+  /// One layer of a touched chunk: 256 records and a copy of the layer's move words live at
+  /// slab << 8 in recs_ / words_, so the cells a search works on sit together in memory.
+  struct Slab {
+    NavChunk* ch;
+    std::uint32_t block;
+    std::int32_t ly;           // layer in the chunk
+    std::int32_t x0, y, z0;    // cell coordinates of the layer's cell 0
+    std::uint32_t nb[9];       // same layer of the chunks around, (dx + 1) + 3 (dz + 1); kUnknown
+  };
+  /// A move code in one direction, for the current cost table.
+  struct MoveInfo {
+    std::uint32_t cost;        // kInf: refused by the profile (a drop deeper than max_drop)
+    std::int16_t dxz;          // record offset inside a layer: dx + 16 dz
+    std::int8_t dx, dy, dz;
+    std::uint8_t kind;
+  };
+  static constexpr std::uint32_t kNone = 0xFFFFFFFFu;
+  static constexpr std::uint32_t kInf = 0xFFFFFFFFu;
+  static constexpr std::uint32_t kUnknown = 0xFFFFFFFEu;
+
+  std::uint32_t block_of(NavChunk* ch) {
     const NavChunk::SearchSlot& s = ch->slot[slot_];
-    return s.stamp == stamp_ ? blocks_[s.block].get() : new_block(ch);
+    return s.stamp == stamp_ ? s.block : new_block(ch);
   }
-  std::uint32_t* new_block(NavChunk* ch);
-  Cell node_cell(std::uint32_t n) const {
-    const Node& d = nodes_[n];
-    const int i = d.idx;
-    return Cell{d.ch->pos.x * 16 + (i & 15), d.ch->pos.y * 16 + (i >> 8), d.ch->pos.z * 16 + ((i >> 4) & 15)};
+  std::uint32_t new_block(NavChunk* ch);
+  std::uint32_t slab_of(std::uint32_t block, int ly) {
+    const std::uint32_t s = blocks_[block].slab[ly];
+    return s != kNone ? s : new_slab(block, ly);
   }
-  bool before(const Open& a, const Open& b) const {
-    return a.fh != b.fh ? a.fh < b.fh : a.node > b.node;
+  std::uint32_t new_slab(std::uint32_t block, int ly);
+  /// The block of the chunk next to block b (k = nb_index), kNone when not loaded.
+  std::uint32_t nb_block(std::uint32_t b, int k) {
+    const std::uint32_t v = blocks_[b].nb[k];
+    return v != kUnknown ? v : link_block(b, k);
   }
-  void heap_push(Open e);
-  Open heap_pop();
+  std::uint32_t link_block(std::uint32_t b, int k);
+  /// The slab of the same layer in the chunk next to slab s (k = (dx + 1) + 3 (dz + 1)).
+  std::uint32_t nb_slab(std::uint32_t s, int k) {
+    const std::uint32_t v = slabs_[s].nb[k];
+    return v != kUnknown ? v : link_slab(s, k);
+  }
+  std::uint32_t link_slab(std::uint32_t s, int k);
+  Cell cell_of_loc(std::uint32_t loc) const {
+    const Slab& s = slabs_[loc >> 8];
+    const int i = static_cast<int>(loc & 255u);
+    return Cell{s.x0 + (i & 15), s.y, s.z0 + (i >> 4)};
+  }
+  void set_costs(const CostTable& costs);
+  /// Grows the node, heap and fast stack arrays to hold n nodes, keeping the first `nodes`,
+  /// `heap` and `fast` entries.
+  void reserve_nodes(std::size_t n, std::size_t nodes, std::size_t heap, std::size_t fast);
+  /// The heap's arrays: the key f << 32 | h (ordered as an unsigned number) and the node id (on
+  /// equal keys the newer node, the higher id, comes first); kept in locals during a search.
+  struct Heap {
+    std::uint64_t* key;
+    std::uint32_t* id;
+    Node* nodes;
+    std::size_t size;
+  };
+  static void heap_sift_up(Heap& h, std::size_t i, std::uint64_t key, std::uint32_t id);
+  static std::uint32_t heap_pop(Heap& h, std::uint64_t& key);
+  static void heap_remove(Heap& h, std::size_t i);
 
   int slot_;
   std::uint32_t stamp_ = 0;
-  std::vector<Node> nodes_;
-  std::vector<Open> heap_;
-  std::vector<Open> fast_;  // successors with the f being expanded (LIFO, bypass the heap)
-  std::vector<std::unique_ptr<std::uint32_t[]>> blocks_;
-  std::size_t blocks_used_ = 0;
+  // Moves by (direction << 4 | code) for the cost table they were built for.
+  MoveInfo moves_[128];
+  std::uint32_t kind_extra_[16];
+  CostTable costs_;
+  bool costs_set_ = false;
+  // Nodes, heap and fast stack: raw arrays grown by reserve_nodes (capacity checks once per
+  // expansion, not per successor).
+  std::unique_ptr<Node[]> nodes_;
+  std::unique_ptr<std::uint64_t[]> heap_key_;
+  std::unique_ptr<std::uint32_t[]> heap_id_;
+  std::unique_ptr<std::uint32_t[]> fast_;
+  std::size_t cap_ = 0;
+  std::vector<Block> blocks_;         // chunks touched by the current search
+  std::vector<Slab> slabs_;           // layers touched by the current search
+  std::vector<Rec> recs_;             // 256 per slab; every g = kInf between searches
+  std::vector<std::uint32_t> words_;  // 256 per slab
 };
 
 }  // namespace voxnav::detail
