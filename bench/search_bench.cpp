@@ -38,6 +38,7 @@
 
 #include "engine/util/splitmix.h"
 #include "engine/corridor/corridor.h"
+#include "chunk_dump.h"
 #include "engine/io/movingai.h"
 #include "engine/nav/world_state.h"
 #include "voxnav/world.h"
@@ -126,12 +127,7 @@ void time_stats(json& out, const std::vector<double>& ms, const std::string& pre
   out[prefix + "ms_total"] = round_to(sum(ms), 4);
 }
 
-bool read_file(const std::string& path, std::vector<std::uint8_t>& out) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return false;
-  out.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-  return true;
-}
+using voxnav::bench::read_file;
 
 std::string base_name(const std::string& p) {
   const std::size_t s = p.find_last_of('/');
@@ -451,108 +447,6 @@ bool bench_movingai_map(const Options& o, int sample, const RegistryBytes& rb, c
 }
 
 // ------------------------------------------------------------------------------------------------
-// Raw chunk dump (the region for the wasm build, which has no zlib):
-//   "VXCHUNK1"  8 bytes magic
-//   u32 version (1), u32 registry size (block values), u32 chunk count, u32 source name length,
-//   source name bytes,
-//   per chunk: i32 x, i32 y, i32 z, u8 uniform; uniform: u16 value; else 4096 u16 values
-//   (index x + 16 * (z + 16 * y)).
-// Little-endian (x86-64 and wasm both are).
-
-constexpr char kDumpMagic[8] = {'V', 'X', 'C', 'H', 'U', 'N', 'K', '1'};
-
-template <class T>
-void put(std::vector<std::uint8_t>& b, T v) {
-  const std::size_t at = b.size();
-  b.resize(at + sizeof(T));
-  std::memcpy(b.data() + at, &v, sizeof(T));
-}
-
-template <class T>
-bool get(const std::vector<std::uint8_t>& b, std::size_t& at, T& v) {
-  if (at + sizeof(T) > b.size()) return false;
-  std::memcpy(&v, b.data() + at, sizeof(T));
-  at += sizeof(T);
-  return true;
-}
-
-bool write_dump(const vd::Space& space, const std::string& source, const std::string& path) {
-  std::vector<std::uint8_t> b(kDumpMagic, kDumpMagic + 8);
-  const std::vector<vd::ChunkPos> chunks = space.loaded_chunks();
-  put<std::uint32_t>(b, 1);
-  put<std::uint32_t>(b, static_cast<std::uint32_t>(space.registry().size()));
-  put<std::uint32_t>(b, static_cast<std::uint32_t>(chunks.size()));
-  put<std::uint32_t>(b, static_cast<std::uint32_t>(source.size()));
-  b.insert(b.end(), source.begin(), source.end());
-  for (const vd::ChunkPos& p : chunks) {
-    const vd::Chunk* c = space.chunk(p);
-    put<std::int32_t>(b, p.x);
-    put<std::int32_t>(b, p.y);
-    put<std::int32_t>(b, p.z);
-    put<std::uint8_t>(b, c->uniform ? 1 : 0);
-    if (c->uniform) {
-      put<std::uint16_t>(b, c->uniform_value);
-    } else {
-      const std::size_t at = b.size();
-      b.resize(at + vd::kChunkCells * sizeof(std::uint16_t));
-      std::memcpy(b.data() + at, c->values.get(), vd::kChunkCells * sizeof(std::uint16_t));
-    }
-  }
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  f.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
-  return static_cast<bool>(f);
-}
-
-bool read_dump(const std::string& path, vd::Space& space, std::string& source, std::size_t& chunks_loaded,
-               std::size_t& uniform_chunks) {
-  std::vector<std::uint8_t> b;
-  if (!read_file(path, b)) {
-    std::fprintf(stderr, "search_bench: cannot read the chunk dump %s\n", path.c_str());
-    return false;
-  }
-  std::size_t at = 8;
-  std::uint32_t version = 0, reg = 0, count = 0, name_len = 0;
-  if (b.size() < 8 || std::memcmp(b.data(), kDumpMagic, 8) != 0 || !get(b, at, version) || version != 1 ||
-      !get(b, at, reg) || !get(b, at, count) || !get(b, at, name_len) || at + name_len > b.size()) {
-    std::fprintf(stderr, "search_bench: %s is not a chunk dump (version 1)\n", path.c_str());
-    return false;
-  }
-  if (reg != space.registry().size()) {
-    std::fprintf(stderr, "search_bench: %s was written with a registry of %u values, this one has %zu\n",
-                 path.c_str(), reg, space.registry().size());
-    return false;
-  }
-  source.assign(reinterpret_cast<const char*>(b.data() + at), name_len);
-  at += name_len;
-  std::vector<std::uint16_t> values(vd::kChunkCells);
-  chunks_loaded = uniform_chunks = 0;
-  for (std::uint32_t i = 0; i < count; ++i) {
-    vd::ChunkPos p;
-    std::uint8_t uniform = 0;
-    if (!get(b, at, p.x) || !get(b, at, p.y) || !get(b, at, p.z) || !get(b, at, uniform)) return false;
-    voxnav::Status s;
-    if (uniform) {
-      std::uint16_t v = 0;
-      if (!get(b, at, v)) return false;
-      s = space.load_uniform_chunk(p, v);
-      ++uniform_chunks;
-    } else {
-      if (at + values.size() * 2 > b.size()) return false;
-      std::memcpy(values.data(), b.data() + at, values.size() * 2);
-      at += values.size() * 2;
-      s = space.load_chunk(p, values);
-    }
-    if (s != voxnav::Status::Ok) {
-      std::fprintf(stderr, "search_bench: %s: chunk %u does not load (%s)\n", path.c_str(), i,
-                   voxnav::status_name(s));
-      return false;
-    }
-    ++chunks_loaded;
-  }
-  return true;
-}
-
-// ------------------------------------------------------------------------------------------------
 // Region: pairs and reachable()
 
 bool bench_region(const Options& o, const RegistryBytes& rb) {
@@ -566,7 +460,11 @@ bool bench_region(const Options& o, const RegistryBytes& rb) {
   std::size_t chunks = 0, uniform = 0;
   const auto tl = Clock::now();
   if (!o.region_dump.empty()) {
-    if (!read_dump(o.region_dump, st.space, source, chunks, uniform)) return false;
+    std::string err;
+    if (!voxnav::bench::read_chunk_dump(o.region_dump, st.space, source, chunks, uniform, err)) {
+      std::fprintf(stderr, "search_bench: %s\n", err.c_str());
+      return false;
+    }
   } else {
 #if defined(__EMSCRIPTEN__)
     std::fprintf(stderr, "search_bench: the wasm build reads regions from --region-dump only (no zlib)\n");
@@ -592,7 +490,7 @@ bool bench_region(const Options& o, const RegistryBytes& rb) {
   }
   const double load_ms = ms_since(tl);
   if (!o.write_dump.empty()) {
-    if (!write_dump(st.space, source, o.write_dump)) {
+    if (!voxnav::bench::write_chunk_dump(st.space, source, o.write_dump)) {
       std::fprintf(stderr, "search_bench: cannot write %s\n", o.write_dump.c_str());
       return false;
     }

@@ -519,12 +519,13 @@ Reach NavWorld::reachable(Cell from, Cell goal, int goal_range) {
     r.reason = ReachReason::NotLoaded;
     return r;
   }
-  const std::uint32_t a = islands_.component(grid_, from);
+  // Standable cells carry a label; a chunk without labels (uniform, nothing standable) has none.
+  const std::uint32_t a = islands_.component_at(fc, index_in_chunk(from));
   if (!a) {
     r.reason = ReachReason::StartNotStandable;
     return r;
   }
-  const std::uint32_t b = islands_.component(grid_, goal);
+  const std::uint32_t b = islands_.component_at(gc, index_in_chunk(goal));
   if (!b) {
     r.reason = ReachReason::GoalNotStandable;
     return r;
