@@ -47,7 +47,7 @@ namespace {
 
 constexpr double kIndexRange = 2097152.0;  // 2^21
 constexpr std::int32_t kMaxHorizontal = 1 << 25;
-constexpr std::int32_t kMaxVertical = 1 << 20;
+constexpr std::int32_t kMaxVertical = 1 << 11;
 
 std::string num(double v) {
   if (std::isnan(v)) return "NaN";
@@ -1060,7 +1060,7 @@ class WorldCore {
         std::fabs(y) >= kMaxVertical) {
       fail(Status::OutOfRange, fn,
            std::string(name) + " " + vec_text(x, y, z) +
-               " is out of range (|x|, |z| < 2^25, |y| < 2^20)");
+               " is out of range (|x|, |z| < 2^25, |y| < 2^11)");
       return false;
     }
     out = CellPos{static_cast<std::int32_t>(x), static_cast<std::int32_t>(y),

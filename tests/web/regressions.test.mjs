@@ -371,15 +371,15 @@ for (const build of builds) {
     test('topBlocks refuses boxes past 2^26 cells; an unloaded area at the limits is quick', () => {
       const { world } = h.worldWithMap(lib, 'arena.map');
       try {
-        throwsVoxnav(pkg, () => world.topBlocks([0, -2000, 0], [511, 2095, 511]), 'InvalidArgument',
-          /^topBlocks: the box has 1073741824 cells \(262144 columns x 4096 high\), more than 67108864/);
+        throwsVoxnav(pkg, () => world.topBlocks([0, -2047, 0], [511, 2047, 511]), 'InvalidArgument',
+          /^topBlocks: the box has 1073479680 cells \(262144 columns x 4095 high\), more than 67108864/);
         const t0 = performance.now();
         const r = world.topBlocks([-1000000, 0, 0], [-1000000 + 2047, 15, 2047]);  // 2^22 columns, 16 high, unloaded
         assert.ok(performance.now() - t0 < 1000, `topBlocks took ${performance.now() - t0} ms`);
         assert.equal(r.heights.length, 4194304);
         assert.ok(r.heights.every((v) => v === -2147483648));
         const t1 = performance.now();
-        world.topBlocks([0, -2000, 0], [127, 2095, 127]);  // 2^14 columns, 4096 high, mostly unloaded
+        world.topBlocks([0, -2047, 0], [127, 2047, 127]);  // 2^14 columns, 4095 high, mostly unloaded
         assert.ok(performance.now() - t1 < 1000, `topBlocks took ${performance.now() - t1} ms`);
       } finally {
         world.dispose();

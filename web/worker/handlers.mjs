@@ -100,7 +100,7 @@ function profileOf(w, type, field, p) {
 }
 
 const H_MAX = 1 << 25;
-const V_MAX = 1 << 20;
+const V_MAX = 1 << 11;
 
 function triple(type, name, c, what) {
   const v = Array.isArray(c) || ArrayBuffer.isView(c) ? Array.from(c) : isObject(c) ? [c.x, c.y, c.z] : null;
@@ -109,13 +109,13 @@ function triple(type, name, c, what) {
   return v;
 }
 
-/** The cell rule of the C++ API (integers, |x|, |z| < 2^25, |y| < 2^20), for checks before a batch. */
+/** The cell rule of the C++ API (integers, |x|, |z| < 2^25, |y| < 2^11), for checks before a batch. */
 function checkCell(type, name, c) {
   const v = triple(type, name, c, 'an integer cell');
   if (!v.every(Number.isInteger))
     throw invalid(`${type}: ${name} must be an integer cell [x, y, z] (got (${v.join(', ')}))`);
   if (Math.abs(v[0]) >= H_MAX || Math.abs(v[2]) >= H_MAX || Math.abs(v[1]) >= V_MAX)
-    throw new VoxnavError('OutOfRange', `${type}: ${name} (${v.join(', ')}) is out of range (|x|, |z| < 2^25, |y| < 2^20)`);
+    throw new VoxnavError('OutOfRange', `${type}: ${name} (${v.join(', ')}) is out of range (|x|, |z| < 2^25, |y| < 2^11)`);
   return v;
 }
 
@@ -125,7 +125,7 @@ function checkFeet(type, name, f) {
   if (!v.every(Number.isFinite)) throw invalid(`${type}: ${name} (${v.join(', ')}) is not finite`);
   const [x, y, z] = v.map(Math.floor);
   if (!(x > -H_MAX && x < H_MAX && z > -H_MAX && z < H_MAX && y > -V_MAX && y < V_MAX))
-    throw new VoxnavError('OutOfRange', `${type}: ${name} (${v.join(', ')}) is out of range (|x|, |z| < 2^25, |y| < 2^20)`);
+    throw new VoxnavError('OutOfRange', `${type}: ${name} (${v.join(', ')}) is out of range (|x|, |z| < 2^25, |y| < 2^11)`);
   return v;
 }
 

@@ -5,7 +5,7 @@
 namespace voxnav {
 
 /// An integer cell (block) position: x east, y up, z south. One cell = one block = cell_size
-/// metres (1 for Minecraft-like worlds). |x|, |z| < 2^25 and |y| < 2^20.
+/// metres (1 for Minecraft-like worlds). |x|, |z| < 2^25 and |y| < 2^11 (2048).
 struct CellPos {
   std::int32_t x = 0, y = 0, z = 0;
   friend bool operator==(const CellPos&, const CellPos&) = default;

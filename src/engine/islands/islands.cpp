@@ -519,7 +519,7 @@ bool Islands::split_off(NavGrid& grid, std::uint32_t root, bool backward_closed,
 }
 
 bool Islands::settle_island(NavGrid& grid, std::uint32_t root, std::vector<Cell>& endpoints) {
-  for (int round = 0; round < 16; ++round) {
+  for (int round = 0; round < 256; ++round) {  // one split-off side per round
     // Deduplicate (first occurrence order).
     std::vector<Cell> uniq;
     for (const Cell& c : endpoints)

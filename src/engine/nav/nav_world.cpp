@@ -139,22 +139,28 @@ bool NavWorld::maintain(const std::vector<Change>& all) {
     std::size_t loads = 0;
     for (const Change& c : all) loads += c.kind == Change::Kind::Load;
     if (loads > 0 && loads <= kMaxIncrementalChunks) {
-      std::vector<ChunkPos> drop;
+      // A load (or reload) of chunk p: p waits for its build (an older build in flight is
+      // discarded at install: its load serial no longer matches), and the built chunks above and
+      // below, which read p's blocks, are classified again now.
+      std::vector<ChunkPos> drop, touch;
       for (const Change& c : all) {
         if (c.kind != Change::Kind::Load) {
           rest.push_back(c);
           continue;
         }
         const ChunkPos p = chunk_of(c.min);
-        if (!build_pending(p)) new_builds_.push_back(p);
+        if (std::find(new_builds_.begin(), new_builds_.end(), p) == new_builds_.end()) new_builds_.push_back(p);
         if (grid_.chunk(p)) drop.push_back(p);
+        touch.push_back(p);
+        for (int dy = -1; dy <= 1; dy += 2)
+          if (grid_.chunk({p.x, p.y + dy, p.z})) touch.push_back({p.x, p.y + dy, p.z});
       }
-      if (!drop.empty()) {
-        chunk_level(drop, [&] {
-          for (const ChunkPos& p : drop) grid_.drop_chunk(p);
-        });
-        dropped = true;
-      }
+      chunk_level(touch, [&] {
+        for (const ChunkPos& p : drop) grid_.drop_chunk(p);
+        for (const ChunkPos& q : touch)
+          if (grid_.chunk(q) && !is_new_build(q)) grid_.classify_chunk(space_, q);
+      });
+      dropped = true;
       todo = &rest;
     }
   }
@@ -174,6 +180,10 @@ bool NavWorld::maintain(const std::vector<Change>& all) {
   }
   maintain_chunks(changes);
   return true;
+}
+
+bool NavWorld::is_new_build(ChunkPos p) const {
+  return std::find(new_builds_.begin(), new_builds_.end(), p) != new_builds_.end();
 }
 
 bool NavWorld::build_pending(ChunkPos p) const {
@@ -249,6 +259,13 @@ bool NavWorld::install_builds() {
       if (self_edited || band_stale) grid_.classify_chunk(space_, p);
       for (std::size_t k = 1; k < classify.size(); ++k) grid_.classify_chunk(space_, classify[k]);
     });
+    // The agents re-check corridors near the chunk and the ones above and below, as after an edit.
+    Change ch;
+    ch.serial = processed_serial_;
+    ch.kind = Change::Kind::Load;
+    ch.min = Cell{p.x * 16, p.y * 16 - 16, p.z * 16};
+    ch.max = Cell{p.x * 16 + 15, p.y * 16 + 31, p.z * 16 + 15};
+    unconsumed_changes_.push_back(ch);
     ++stats_.builds_installed;
     if (self_edited || band_stale) ++stats_.builds_reclassified;
     any = true;
@@ -402,8 +419,9 @@ void NavWorld::maintain_chunks(const std::vector<Change>& changes) {
   sort_unique(classify);
   chunk_level(classify, [&] {
     for (const ChunkPos& p : classify) {
-      // Chunks waiting for a worker build stay unbuilt (their build classifies them).
-      if (streaming_ && !grid_.chunk(p) && build_pending(p)) continue;
+      // A chunk loaded in this same update waits for its worker build; any other is classified
+      // now (a build still in flight for it is then discarded at install).
+      if (!grid_.chunk(p) && is_new_build(p)) continue;
       grid_.classify_chunk(space_, p);
     }
   });

@@ -15,9 +15,10 @@ namespace voxnav::detail {
 inline constexpr int kChunkBits = 4;
 inline constexpr int kChunkSize = 16;
 inline constexpr int kChunkCells = kChunkSize * kChunkSize * kChunkSize;
-/// Cells are limited to |x|,|z| < 2^25 and |y| < 2^20 so packed keys and float positions stay exact.
+/// Cells are limited to |x|,|z| < 2^25 and |y| < 2^11 (2048: Minecraft's whole build range) so that
+/// the packed cell key below stays exact (26 + 26 + 12 bits) and positions stay exact as doubles.
 inline constexpr std::int32_t kMaxHorizontal = 1 << 25;
-inline constexpr std::int32_t kMaxVertical = 1 << 20;
+inline constexpr std::int32_t kMaxVertical = 1 << 11;
 
 struct Cell {
   std::int32_t x = 0, y = 0, z = 0;
