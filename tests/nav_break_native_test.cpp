@@ -63,123 +63,11 @@ std::string str(const detail::ChunkPos& p) {
 }
 CellPos pos(const Cell& c) { return CellPos{c.x, c.y, c.z}; }
 
-std::unique_ptr<World> load_region(const std::string& path, ProfileId* pid) {
-  auto w = std::make_unique<World>();
-  detail::WorldState& st = w->internal();
-  std::string msg;
-  if (native::load_minecraft_registry_files(kShared + "/minecraft/blocks", st.registry, st.blocks, msg) !=
-      Status::Ok) {
-    ADD_FAILURE() << "registry: " << msg;
-    return nullptr;
-  }
-  native::WorldLoadReport report;
-  if (native::load_world_file(path, st.blocks, st.space, report) != Status::Ok) {
-    ADD_FAILURE() << "load " << path << ": " << report.message;
-    return nullptr;
-  }
-  if (w->add_profile(Profile{}, pid) != Status::Ok) return nullptr;
-  w->update();
-  return w;
-}
+using test::load_region;
 
-// ---- the oracle and the layer comparison (as in nav_edits_native_test.cpp) ----
-
-class PairOracle {
- public:
-  explicit PairOracle(const NavGrid& g) : g_(g) {}
-  bool reaches(const Cell& a, const Cell& b) {
-    if (a == b) return true;
-    fwd_seen_.clear();
-    bwd_seen_.clear();
-    std::vector<Cell> f{a}, bk{b}, next;
-    fwd_seen_.insert(detail::cell_key(a));
-    bwd_seen_.insert(detail::cell_key(b));
-    while (!f.empty() && !bk.empty()) {
-      const bool forward = f.size() <= bk.size();
-      std::vector<Cell>& front = forward ? f : bk;
-      auto& mine = forward ? fwd_seen_ : bwd_seen_;
-      auto& other = forward ? bwd_seen_ : fwd_seen_;
-      next.clear();
-      for (const Cell& c : front) {
-        bool met = false;
-        auto visit = [&](const Cell& n) {
-          const std::uint64_t k = detail::cell_key(n);
-          if (other.count(k)) met = true;
-          if (mine.insert(k).second) next.push_back(n);
-        };
-        if (forward) {
-          const std::uint32_t word = g_.moves(c);
-          for (int dir = 0; dir < 8; ++dir) {
-            const int code = detail::move_code(word, dir);
-            if (code)
-              visit(Cell{c.x + detail::kDirDx[dir], c.y + detail::kMoveCodes[code].dy, c.z + detail::kDirDz[dir]});
-          }
-        } else {
-          for (int dir = 0; dir < 8; ++dir)
-            for (int dy = 1; dy >= -7; --dy) {
-              const Cell s{c.x - detail::kDirDx[dir], c.y - dy, c.z - detail::kDirDz[dir]};
-              const int code = detail::move_code(g_.moves(s), dir);
-              if (code && detail::kMoveCodes[code].dy == dy) visit(s);
-            }
-        }
-        if (met) return true;
-      }
-      front.swap(next);
-    }
-    return false;
-  }
-
- private:
-  const NavGrid& g_;
-  std::unordered_set<std::uint64_t> fwd_seen_, bwd_seen_;
-};
-
-struct LayerDiff {
-  std::size_t cells = 0, kind = 0, floor = 0, moves = 0, missing = 0, extra = 0, partition = 0;
-  std::string first;
-  std::size_t total() const { return kind + floor + moves + missing + extra + partition; }
-};
-
-LayerDiff compare_layers(detail::NavWorld& inc, detail::NavWorld& fresh) {
-  LayerDiff d;
-  std::unordered_map<std::uint32_t, std::uint32_t> inc_to_fresh, fresh_to_inc;
-  const NavGrid& fg = fresh.grid();
-  for (const NavChunk* b : fg.ordered_chunks()) {
-    const NavChunk* a = inc.grid().chunk(b->pos);
-    if (!a) {
-      if (++d.missing == 1 && d.first.empty()) d.first = "missing nav chunk " + str(b->pos);
-      continue;
-    }
-    for (int i = 0; i < detail::kChunkCells; ++i) {
-      ++d.cells;
-      const bool standable = detail::kind_standable(a->kind_at(i));
-      const bool kd = a->kind_at(i) != b->kind_at(i);
-      const bool fd = standable && !kd && a->floor[i] != b->floor[i];
-      const bool md = a->moves_at(i) != b->moves_at(i);
-      d.kind += kd;
-      d.floor += fd;
-      d.moves += md;
-      bool pd = false;
-      if (standable && !kd) {
-        const std::uint32_t ia = inc.islands().component_at(a, i), ib = fresh.islands().component_at(b, i);
-        auto [x, newx] = inc_to_fresh.try_emplace(ia, ib);
-        auto [y, newy] = fresh_to_inc.try_emplace(ib, ia);
-        pd = x->second != ib || y->second != ia || ia == 0 || ib == 0;
-        d.partition += pd;
-      }
-      if ((kd || fd || md || pd) && d.first.empty()) {
-        char buf[160];
-        std::snprintf(buf, sizeof buf, "%s: kind %d/%d moves %08x/%08x%s", str(detail::cell_of(a, i)).c_str(),
-                      int(a->kind_at(i)), int(b->kind_at(i)), a->moves_at(i), b->moves_at(i),
-                      pd ? " (island partition differs)" : "");
-        d.first = buf;
-      }
-    }
-  }
-  for (const NavChunk* a : inc.grid().ordered_chunks())
-    if (!fg.chunk(a->pos) && ++d.extra == 1 && d.first.empty()) d.first = "extra nav chunk " + str(a->pos);
-  return d;
-}
+using test::compare_layers;
+using test::LayerDiff;
+using test::PairOracle;
 
 /// Compares `w` with a fresh build; returns the number of differences (0: equal) and reports them.
 std::size_t expect_fresh(World& w, const std::string& what) {
@@ -854,8 +742,8 @@ INSTANTIATE_TEST_SUITE_P(Modes, BreakStreamingChaos, ::testing::ValuesIn(kStream
 
 
 // =============================================================================================
-// Streaming: a built chunk reloaded with other blocks. Its navigation is dropped at once, but the
-// chunk above keeps the layer 0 it computed from the old blocks (support on the old top layer)
+// Regression (fixed). Streaming: a built chunk reloaded with other blocks. Its navigation is
+// dropped at once, but the chunk above kept the layer 0 it computed from the old blocks (support on the old top layer)
 // until the new build is installed: for lockstep_delay updates (1 without lockstep) cells stand on
 // blocks that are gone, answer Yes, and paths are planned across them.
 
@@ -1135,7 +1023,7 @@ INSTANTIATE_TEST_SUITE_P(Cases, BreakAgents, ::testing::ValuesIn(kAgentCases),
 
 
 // =============================================================================================
-// The minimal form of the corridor failure above: a walking agent's corridor runs over cells of
+// Regression (fixed). The minimal form of the corridor failure above: a walking agent's corridor runs over cells of
 // the chunk above a section; the section is reloaded with the blocks under the corridor dug out.
 // The update that sees the load checks the corridor against layers where the chunk above still
 // stands on the old blocks (valid); the update after installs the build and classifies the chunk

@@ -40,7 +40,6 @@ using detail::NavChunk;
 using detail::NavGrid;
 using Rng = detail::SplitMix64;
 
-const std::string kShared = VOXNAV_SHARED_DATA;
 const std::string kRegion = std::string(VOXNAV_FIXTURES) + "/../../data/worlds/r.0.-1.mca";
 
 std::string str(const Cell& c) {
@@ -50,125 +49,13 @@ std::string str(const Cell& c) {
 }
 CellPos pos(const Cell& c) { return CellPos{c.x, c.y, c.z}; }
 
-std::unique_ptr<World> load_default_region(ProfileId* pid) {
-  auto w = std::make_unique<World>();
-  detail::WorldState& st = w->internal();
-  std::string msg;
-  if (native::load_minecraft_registry_files(kShared + "/minecraft/blocks", st.registry, st.blocks, msg) !=
-      Status::Ok) {
-    ADD_FAILURE() << "registry: " << msg;
-    return nullptr;
-  }
-  native::WorldLoadReport report;
-  if (native::load_world_file(kRegion, st.blocks, st.space, report) != Status::Ok) {
-    ADD_FAILURE() << "load " << kRegion << ": " << report.message;
-    return nullptr;
-  }
-  if (w->add_profile(Profile{}, pid) != Status::Ok) return nullptr;
-  w->update();
-  return w;
-}
+std::unique_ptr<World> load_default_region(ProfileId* pid) { return test::load_region(kRegion, pid); }
 
 using test::fresh_copy;
 
-/// Bidirectional BFS over the move graph decoded from the move words (independent of the
-/// engine's islands and neighbour pointers). Expands the smaller frontier; an exhausted side
-/// proves No.
-class PairOracle {
- public:
-  explicit PairOracle(const NavGrid& g) : g_(g) {}
-  bool reaches(const Cell& a, const Cell& b) {
-    if (a == b) return true;
-    fwd_seen_.clear();
-    bwd_seen_.clear();
-    std::vector<Cell> f{a}, bk{b}, next;
-    fwd_seen_.insert(detail::cell_key(a));
-    bwd_seen_.insert(detail::cell_key(b));
-    while (!f.empty() && !bk.empty()) {
-      const bool forward = f.size() <= bk.size();
-      std::vector<Cell>& front = forward ? f : bk;
-      auto& mine = forward ? fwd_seen_ : bwd_seen_;
-      auto& other = forward ? bwd_seen_ : fwd_seen_;
-      next.clear();
-      for (const Cell& c : front) {
-        bool met = false;
-        auto visit = [&](const Cell& n) {
-          const std::uint64_t k = detail::cell_key(n);
-          if (other.count(k)) met = true;
-          if (mine.insert(k).second) next.push_back(n);
-        };
-        if (forward) {
-          const std::uint32_t word = g_.moves(c);
-          for (int dir = 0; dir < 8; ++dir) {
-            const int code = detail::move_code(word, dir);
-            if (code)
-              visit(Cell{c.x + detail::kDirDx[dir], c.y + detail::kMoveCodes[code].dy, c.z + detail::kDirDz[dir]});
-          }
-        } else {
-          for (int dir = 0; dir < 8; ++dir)
-            for (int dy = 1; dy >= -7; --dy) {
-              const Cell s{c.x - detail::kDirDx[dir], c.y - dy, c.z - detail::kDirDz[dir]};
-              const int code = detail::move_code(g_.moves(s), dir);
-              if (code && detail::kMoveCodes[code].dy == dy) visit(s);
-            }
-        }
-        if (met) return true;
-      }
-      front.swap(next);
-    }
-    return false;
-  }
-
- private:
-  const NavGrid& g_;
-  std::unordered_set<std::uint64_t> fwd_seen_, bwd_seen_;
-};
-
-struct LayerDiff {
-  std::size_t cells = 0, kind = 0, floor = 0, moves = 0, missing = 0, partition = 0;
-  std::string first;
-};
-
-/// Layers of `inc` vs `fresh` over every chunk, and the island partitions.
-LayerDiff compare_layers(detail::NavWorld& inc, detail::NavWorld& fresh) {
-  LayerDiff d;
-  std::unordered_map<std::uint32_t, std::uint32_t> inc_to_fresh, fresh_to_inc;
-  const NavGrid& fg = fresh.grid();
-  for (const NavChunk* b : fg.ordered_chunks()) {
-    const NavChunk* a = inc.grid().chunk(b->pos);
-    if (!a) {
-      ++d.missing;
-      continue;
-    }
-    for (int i = 0; i < detail::kChunkCells; ++i) {
-      ++d.cells;
-      const bool standable = detail::kind_standable(a->kind_at(i));
-      const bool kd = a->kind_at(i) != b->kind_at(i);
-      const bool fd = standable && !kd && a->floor[i] != b->floor[i];
-      const bool md = a->moves_at(i) != b->moves_at(i);
-      d.kind += kd;
-      d.floor += fd;
-      d.moves += md;
-      bool pd = false;
-      if (standable && !kd) {
-        const std::uint32_t ia = inc.islands().component_at(a, i), ib = fresh.islands().component_at(b, i);
-        auto [x, newx] = inc_to_fresh.try_emplace(ia, ib);
-        auto [y, newy] = fresh_to_inc.try_emplace(ib, ia);
-        pd = x->second != ib || y->second != ia || ia == 0 || ib == 0;
-        d.partition += pd;
-      }
-      if ((kd || fd || md || pd) && d.first.empty()) {
-        char buf[160];
-        std::snprintf(buf, sizeof buf, "%s: kind %d/%d moves %08x/%08x%s", str(detail::cell_of(a, i)).c_str(),
-                      int(a->kind_at(i)), int(b->kind_at(i)), a->moves_at(i), b->moves_at(i),
-                      pd ? " (island partition differs)" : "");
-        d.first = buf;
-      }
-    }
-  }
-  if (inc.grid().chunk_count() != fg.chunk_count()) ++d.missing;
-  return d;
-}
+using test::compare_layers;
+using test::LayerDiff;
+using test::PairOracle;
 
 TEST(IncrementalEdits, RandomEditsAgreeWithBfsAndFreshBuild) {
   ProfileId pid;

@@ -5,9 +5,15 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <span>
+#include <unordered_map>
 
+#include "engine/islands/islands.h"
 #include "engine/nav/world_state.h"
+#ifndef __EMSCRIPTEN__
+#include "world_files.h"
+#endif
 
 namespace voxnav::test {
 
@@ -26,6 +32,123 @@ std::unique_ptr<World> fresh_copy(World& src, ProfileId* pid) {
   EXPECT_EQ(w->add_profile(Profile{}, pid), Status::Ok);
   w->update();
   return w;
+}
+
+#ifndef __EMSCRIPTEN__
+std::unique_ptr<World> load_region(const std::string& path, ProfileId* pid) {
+  auto w = std::make_unique<World>();
+  detail::WorldState& st = w->internal();
+  std::string msg;
+  if (native::load_minecraft_registry_files(std::string(VOXNAV_SHARED_DATA) + "/minecraft/blocks", st.registry,
+                                            st.blocks, msg) != Status::Ok) {
+    ADD_FAILURE() << "registry: " << msg;
+    return nullptr;
+  }
+  native::WorldLoadReport report;
+  if (native::load_world_file(path, st.blocks, st.space, report) != Status::Ok) {
+    ADD_FAILURE() << "load " << path << ": " << report.message;
+    return nullptr;
+  }
+  if (w->add_profile(Profile{}, pid) != Status::Ok) return nullptr;
+  w->update();
+  return w;
+}
+#endif
+
+namespace {
+std::string str(const detail::Cell& c) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "(%d,%d,%d)", c.x, c.y, c.z);
+  return buf;
+}
+std::string str(const detail::ChunkPos& p) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "chunk(%d,%d,%d)", p.x, p.y, p.z);
+  return buf;
+}
+}  // namespace
+
+bool PairOracle::reaches(const detail::Cell& a, const detail::Cell& b) {
+  if (a == b) return true;
+  fwd_seen_.clear();
+  bwd_seen_.clear();
+  std::vector<detail::Cell> f{a}, bk{b}, next;
+  fwd_seen_.insert(detail::cell_key(a));
+  bwd_seen_.insert(detail::cell_key(b));
+  while (!f.empty() && !bk.empty()) {
+    const bool forward = f.size() <= bk.size();
+    std::vector<detail::Cell>& front = forward ? f : bk;
+    auto& mine = forward ? fwd_seen_ : bwd_seen_;
+    auto& other = forward ? bwd_seen_ : fwd_seen_;
+    next.clear();
+    for (const detail::Cell& c : front) {
+      bool met = false;
+      auto visit = [&](const detail::Cell& n) {
+        const std::uint64_t k = detail::cell_key(n);
+        if (other.count(k)) met = true;
+        if (mine.insert(k).second) next.push_back(n);
+      };
+      if (forward) {
+        const std::uint32_t word = g_.moves(c);
+        for (int dir = 0; dir < 8; ++dir) {
+          const int code = detail::move_code(word, dir);
+          if (code)
+            visit(detail::Cell{c.x + detail::kDirDx[dir], c.y + detail::kMoveCodes[code].dy, c.z + detail::kDirDz[dir]});
+        }
+      } else {
+        for (int dir = 0; dir < 8; ++dir)
+          for (int dy = 1; dy >= -7; --dy) {
+            const detail::Cell s{c.x - detail::kDirDx[dir], c.y - dy, c.z - detail::kDirDz[dir]};
+            const int code = detail::move_code(g_.moves(s), dir);
+            if (code && detail::kMoveCodes[code].dy == dy) visit(s);
+          }
+      }
+      if (met) return true;
+    }
+    front.swap(next);
+  }
+  return false;
+}
+
+LayerDiff compare_layers(detail::NavWorld& inc, detail::NavWorld& fresh) {
+  LayerDiff d;
+  std::unordered_map<std::uint32_t, std::uint32_t> inc_to_fresh, fresh_to_inc;
+  const detail::NavGrid& fg = fresh.grid();
+  for (const detail::NavChunk* b : fg.ordered_chunks()) {
+    const detail::NavChunk* a = inc.grid().chunk(b->pos);
+    if (!a) {
+      if (++d.missing == 1 && d.first.empty()) d.first = "missing nav chunk " + str(b->pos);
+      continue;
+    }
+    for (int i = 0; i < detail::kChunkCells; ++i) {
+      ++d.cells;
+      const bool standable = detail::kind_standable(a->kind_at(i));
+      const bool kd = a->kind_at(i) != b->kind_at(i);
+      const bool fd = standable && !kd && a->floor[i] != b->floor[i];
+      const bool md = a->moves_at(i) != b->moves_at(i);
+      d.kind += kd;
+      d.floor += fd;
+      d.moves += md;
+      bool pd = false;
+      if (standable && !kd) {
+        const std::uint32_t ia = inc.islands().component_at(a, i), ib = fresh.islands().component_at(b, i);
+        auto [x, newx] = inc_to_fresh.try_emplace(ia, ib);
+        auto [y, newy] = fresh_to_inc.try_emplace(ib, ia);
+        pd = x->second != ib || y->second != ia || ia == 0 || ib == 0;
+        d.partition += pd;
+      }
+      if ((kd || fd || md || pd) && d.first.empty()) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "%s: kind %d/%d moves %08x/%08x%s", str(detail::cell_of(a, i)).c_str(),
+                      int(a->kind_at(i)), int(b->kind_at(i)), a->moves_at(i), b->moves_at(i),
+                      pd ? " (island partition differs)" : "");
+        d.first = buf;
+      }
+    }
+  }
+  for (const detail::NavChunk* a : inc.grid().ordered_chunks())
+    if (!fg.chunk(a->pos) && ++d.extra == 1 && d.first.empty()) d.first = "extra nav chunk " + str(a->pos);
+  return d;
 }
 
 }  // namespace voxnav::test

@@ -1,7 +1,13 @@
 // Helpers shared by the GoogleTest suites (tests/test_support.cpp, the voxnav_test_support library).
 #pragma once
+#include <cstdint>
 #include <memory>
+#include <string>
+#include <unordered_set>
+#include <vector>
 
+#include "engine/classify/nav_grid.h"
+#include "engine/nav/nav_world.h"
 #include "voxnav/world.h"
 
 namespace voxnav::test {
@@ -10,5 +16,37 @@ namespace voxnav::test {
 /// profile (`*pid`), its navigation built from scratch by one update(): the reference that
 /// incrementally maintained layers are compared with.
 std::unique_ptr<World> fresh_copy(World& src, ProfileId* pid);
+
+#ifndef __EMSCRIPTEN__
+/// A World with the real Minecraft block registry (shared data) and the world file at `path`
+/// (any format the native loaders read), one default walker profile (`*pid`) and its navigation
+/// built by one update(). Null (with a test failure naming the problem) when a file fails.
+std::unique_ptr<World> load_region(const std::string& path, ProfileId* pid);
+#endif
+
+/// Reachability over the move graph decoded from the move words by hand, independent of the
+/// engine's islands and neighbour pointers: a bidirectional BFS expanding the smaller frontier
+/// (an exhausted side proves No).
+class PairOracle {
+ public:
+  explicit PairOracle(const detail::NavGrid& g) : g_(g) {}
+  bool reaches(const detail::Cell& a, const detail::Cell& b);
+
+ private:
+  const detail::NavGrid& g_;
+  std::unordered_set<std::uint64_t> fwd_seen_, bwd_seen_;
+};
+
+/// Differences between incrementally maintained layers and a fresh build of the same blocks.
+struct LayerDiff {
+  std::size_t cells = 0, kind = 0, floor = 0, moves = 0, missing = 0, extra = 0, partition = 0;
+  std::string first;  ///< the first difference, readable
+  std::size_t total() const { return kind + floor + moves + missing + extra + partition; }
+};
+
+/// Layer 0 kinds, floors of standable cells and move words cell by cell over every chunk of
+/// `fresh`, nav chunks missing or extra, and the islands as a partition (a one to one map between
+/// the two labellings over every standable cell).
+LayerDiff compare_layers(detail::NavWorld& inc, detail::NavWorld& fresh);
 
 }  // namespace voxnav::test
