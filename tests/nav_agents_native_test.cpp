@@ -291,6 +291,60 @@ TEST(NavAgents, PillarOnTheCorridorAheadCausesReplanAndArrival) { pillar_case(fa
 
 TEST(NavAgents, PillarSeenEvenWhenTheHostUpdatesBeforeTheTick) { pillar_case(true); }
 
+// Blocked is a state, not an end: an agent held in place (here the test puts its body back every
+// tick, as another creature or the game pushing it would) goes through the recovery (jump, back
+// off, sidestep, replan) and is reported Blocked with a reason, never standing still in silence;
+// once released it plans again by itself within kBlockedRetryTicks and arrives.
+TEST(NavAgents, HeldAgentIsBlockedWithAReasonThenRecoversWhenReleased) {
+  RegionWorld rw = load();
+  World& w = *rw.world;
+  const std::vector<Trip> trips = pick_trips(w, 20, 0xB10C3Du);
+  int tested = 0;
+  for (const Trip& t : trips) {
+    if (tested >= 2) break;
+    AgentId id;
+    ASSERT_EQ(w.add_agent(AgentDef{rw.pid, feet_of(w, rw.pid, t.start)}, &id), Status::Ok);
+    ASSERT_EQ(w.set_agent_goal(id, t.goal), Status::Ok);
+    if (!wait_moving(w, id, 10, 20)) {
+      (void)w.remove_agent(id);
+      continue;
+    }
+    detail::AgentRecord* a = w.internal().agents.get(detail::AgentSlot{id.index, id.generation});
+    ASSERT_NE(a, nullptr);
+    const detail::MotionVec3 held = a->body.position;
+    AgentState s;
+    int k = 0;
+    for (; k < 600; ++k) {
+      a->body.position = held;  // held in place
+      a->body.velocity = detail::MotionVec3{};
+      ASSERT_EQ(w.tick(0.05), Status::Ok);
+      ASSERT_EQ(w.agent_state(id, &s), Status::Ok);
+      ASSERT_NE(s.mode, AgentMode::Idle) << "silently idle while held, tick " << k;
+      if (s.mode == AgentMode::Blocked) break;
+    }
+    std::string why;
+    ASSERT_EQ(w.agent_reason(id, &why), Status::Ok);
+    ASSERT_EQ(s.mode, AgentMode::Blocked) << "held for " << k << " ticks: " << agent_mode_name(s.mode);
+    EXPECT_NE(why.find("no progress"), std::string::npos) << why;
+    EXPECT_GE(s.replans, static_cast<std::uint32_t>(detail::AgentSystem::kMaxReplansInRow)) << "no recovery replans";
+    // Released: within kBlockedRetryTicks it plans again, then it arrives.
+    int j = 0;
+    for (; j < 1200 && s.arrivals == 0; ++j) {
+      ASSERT_EQ(w.tick(0.05), Status::Ok);
+      ASSERT_EQ(w.agent_state(id, &s), Status::Ok);
+      if (j == detail::AgentSystem::kBlockedRetryTicks + 1) {
+        EXPECT_NE(s.mode, AgentMode::Blocked) << "still Blocked after the retry period";
+      }
+    }
+    EXPECT_EQ(s.mode, AgentMode::Arrived) << agent_mode_name(s.mode);
+    std::printf("held at %s: Blocked after %d ticks (%s); released, arrived after %d more ticks\n",
+                str(t.start).c_str(), k, why.c_str(), j);
+    ++tested;
+    (void)w.remove_agent(id);
+  }
+  EXPECT_GE(tested, 2);
+}
+
 TEST(NavAgents, GoalMadeUnreachableEndsFailedWithReason) {
   RegionWorld rw = load();
   World& w = *rw.world;
