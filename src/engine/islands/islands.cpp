@@ -441,7 +441,7 @@ bool Islands::directed(const NavGrid& grid, const Cell& from, const Cell& to, st
   return false;
 }
 
-bool Islands::split_off(NavGrid& grid, std::uint32_t root, bool backward_closed, std::vector<Cell>& endpoints) {
+bool Islands::split_off(NavGrid& grid, std::uint32_t root, std::vector<Cell>& endpoints) {
   // queue_ is a set K closed under forward (or backward) moves of H, and the seen table maps its
   // cells to their index in K. Tarjan over K gives K's components exactly (a component of a cell
   // of a closed set lies inside the set).
@@ -510,7 +510,6 @@ bool Islands::split_off(NavGrid& grid, std::uint32_t root, bool backward_closed,
       dag_inc(other, kl);
     }
   }
-  (void)backward_closed;
   // Endpoints now in K are settled.
   endpoints.erase(std::remove_if(endpoints.begin(), endpoints.end(), [&](const Cell& c) { return seen_find(c) >= 0; }),
                   endpoints.end());
@@ -571,7 +570,7 @@ bool Islands::settle_island(NavGrid& grid, std::uint32_t root, std::vector<Cell>
       for (const auto& [from, backward] : tries) {
         const Search sr = search(grid, from, root, backward, endpoints, budget);
         if (sr.closed && !sr.found_all) {
-          split_off(grid, root, backward, endpoints);
+          split_off(grid, root, endpoints);
           split = true;
           break;
         }

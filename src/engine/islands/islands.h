@@ -124,7 +124,7 @@ class Islands {
   template <class F>
   void for_each_h_move(const NavGrid& grid, const Cell& c, std::uint32_t root, bool backward, F&& f);
   /// Gives the closed set in queue_ its own components; updates sizes, DAG counts, endpoints.
-  bool split_off(NavGrid& grid, std::uint32_t root, bool backward_closed, std::vector<Cell>& endpoints);
+  bool split_off(NavGrid& grid, std::uint32_t root, std::vector<Cell>& endpoints);
   /// Proves island `root` still strongly connected, splitting off small closed sides; false
   /// when the budget ran out (the caller recomputes everything).
   bool settle_island(NavGrid& grid, std::uint32_t root, std::vector<Cell>& endpoints);

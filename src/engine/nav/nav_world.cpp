@@ -186,14 +186,6 @@ bool NavWorld::is_new_build(ChunkPos p) const {
   return std::find(new_builds_.begin(), new_builds_.end(), p) != new_builds_.end();
 }
 
-bool NavWorld::build_pending(ChunkPos p) const {
-  for (const ChunkPos& q : new_builds_)
-    if (q == p) return true;
-  for (const Build& b : builds_)
-    if (b.pos == p) return true;
-  return false;
-}
-
 namespace {
 std::shared_ptr<Chunk> copy_chunk(const Chunk* c) {
   if (!c) return nullptr;

@@ -133,7 +133,6 @@ class NavWorld {
   /// brings the islands up to date (a delta, or a full recomputation for many chunks).
   template <class F>
   void chunk_level(std::vector<ChunkPos> classify, F&& do_classify);
-  bool build_pending(ChunkPos p) const;
   bool is_new_build(ChunkPos p) const;  ///< loaded in this update, build not dispatched yet
   void dispatch_builds();
   bool install_builds();
