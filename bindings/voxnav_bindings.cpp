@@ -489,18 +489,26 @@ class WorldCore {
   }
 
   // ---- requests ----
+  /// The arguments of request() and find_path_now(), checked (false: the error is set).
+  bool request_args(const char* fn, double profile, double sx, double sy, double sz, double gx, double gy,
+                    double gz, double range, bool toward, NavRequest& req) {
+    if (!profile_arg(fn, profile, req.profile) || !cell_arg(fn, "start", sx, sy, sz, req.start) ||
+        !cell_arg(fn, "goal", gx, gy, gz, req.goal))
+      return false;
+    if (!(range >= 0 && range <= 64 && range == std::floor(range))) {
+      fail(Status::InvalidArgument, fn, "range " + num(range) + " is not an integer in 0 .. 64");
+      return false;
+    }
+    req.goal_range = static_cast<int>(range);
+    req.toward = toward;
+    return true;
+  }
+
   val request(double profile, double sx, double sy, double sz, double gx, double gy, double gz,
               double range, bool toward) {
     const char* fn = toward ? "requestToward" : "request";
     NavRequest req;
-    if (!profile_arg(fn, profile, req.profile) || !cell_arg(fn, "start", sx, sy, sz, req.start) ||
-        !cell_arg(fn, "goal", gx, gy, gz, req.goal))
-      return val::undefined();
-    if (!(range >= 0 && range <= 64 && range == std::floor(range)))
-      return fail_val(Status::InvalidArgument, fn,
-                      "range " + num(range) + " is not an integer in 0 .. 64");
-    req.goal_range = static_cast<int>(range);
-    req.toward = toward;
+    if (!request_args(fn, profile, sx, sy, sz, gx, gy, gz, range, toward, req)) return val::undefined();
     PathHandle h;
     const Status st = world_->request(req, &h);
     if (st != Status::Ok) return fail_val(st, fn, "the request was refused");
@@ -532,14 +540,7 @@ class WorldCore {
                     double gz, double range, bool toward) {
     const char* fn = "findPathNow";
     NavRequest req;
-    if (!profile_arg(fn, profile, req.profile) || !cell_arg(fn, "start", sx, sy, sz, req.start) ||
-        !cell_arg(fn, "goal", gx, gy, gz, req.goal))
-      return val::undefined();
-    if (!(range >= 0 && range <= 64 && range == std::floor(range)))
-      return fail_val(Status::InvalidArgument, fn,
-                      "range " + num(range) + " is not an integer in 0 .. 64");
-    req.goal_range = static_cast<int>(range);
-    req.toward = toward;
+    if (!request_args(fn, profile, sx, sy, sz, gx, gy, gz, range, toward, req)) return val::undefined();
     PathResult r;
     const Status st = world_->find_path_now(req, &r);
     if (st != Status::Ok) return fail_val(st, fn, "the request was refused");

@@ -51,16 +51,7 @@ using test::fresh_copy;
 
 const std::string kShared = VOXNAV_SHARED_DATA;
 
-std::string str(const Cell& c) {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "(%d,%d,%d)", c.x, c.y, c.z);
-  return buf;
-}
-std::string str(const detail::ChunkPos& p) {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "chunk(%d,%d,%d)", p.x, p.y, p.z);
-  return buf;
-}
+using test::str;
 CellPos pos(const Cell& c) { return CellPos{c.x, c.y, c.z}; }
 
 using test::load_region;

@@ -42,11 +42,7 @@ using Rng = detail::SplitMix64;
 
 const std::string kRegion = std::string(VOXNAV_FIXTURES) + "/../../data/worlds/r.0.-1.mca";
 
-std::string str(const Cell& c) {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "(%d,%d,%d)", c.x, c.y, c.z);
-  return buf;
-}
+using test::str;
 CellPos pos(const Cell& c) { return CellPos{c.x, c.y, c.z}; }
 
 std::unique_ptr<World> load_default_region(ProfileId* pid) { return test::load_region(kRegion, pid); }

@@ -55,7 +55,6 @@ std::unique_ptr<World> load_region(const std::string& path, ProfileId* pid) {
 }
 #endif
 
-namespace {
 std::string str(const detail::Cell& c) {
   char buf[48];
   std::snprintf(buf, sizeof buf, "(%d,%d,%d)", c.x, c.y, c.z);
@@ -66,7 +65,6 @@ std::string str(const detail::ChunkPos& p) {
   std::snprintf(buf, sizeof buf, "chunk(%d,%d,%d)", p.x, p.y, p.z);
   return buf;
 }
-}  // namespace
 
 bool PairOracle::reaches(const detail::Cell& a, const detail::Cell& b) {
   if (a == b) return true;

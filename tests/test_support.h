@@ -24,6 +24,10 @@ std::unique_ptr<World> fresh_copy(World& src, ProfileId* pid);
 std::unique_ptr<World> load_region(const std::string& path, ProfileId* pid);
 #endif
 
+/// "(x,y,z)" and "chunk(x,y,z)", for failure messages.
+std::string str(const detail::Cell& c);
+std::string str(const detail::ChunkPos& p);
+
 /// Reachability over the move graph decoded from the move words by hand, independent of the
 /// engine's islands and neighbour pointers: a bidirectional BFS expanding the smaller frontier
 /// (an exhausted side proves No).
