@@ -29,18 +29,17 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
-#include "engine/util/splitmix.h"
-#include "engine/corridor/corridor.h"
 #include "chunk_dump.h"
+#include "engine/corridor/corridor.h"
 #include "engine/io/movingai.h"
 #include "engine/nav/world_state.h"
+#include "engine/util/splitmix.h"
 #include "voxnav/world.h"
 
 #if defined(__EMSCRIPTEN__)
@@ -89,7 +88,8 @@ double percentile(std::vector<double> v, double p) {
   if (v.empty()) return 0.0;
   std::sort(v.begin(), v.end());
   const double rank = std::ceil(p / 100.0 * static_cast<double>(v.size()));
-  const std::size_t i = static_cast<std::size_t>(std::clamp(rank - 1.0, 0.0, static_cast<double>(v.size() - 1)));
+  const std::size_t i =
+      static_cast<std::size_t>(std::clamp(rank - 1.0, 0.0, static_cast<double>(v.size() - 1)));
   return v[i];
 }
 
@@ -168,7 +168,8 @@ json environment() {
   e["compiler"] = std::string("gcc ") + __VERSION__;
 #endif
 #if defined(__EMSCRIPTEN__)
-  e["emscripten"] = std::to_string(__EMSCRIPTEN_major__) + "." + std::to_string(__EMSCRIPTEN_minor__) + "." +
+  e["emscripten"] = std::to_string(__EMSCRIPTEN_major__) + "." +
+                    std::to_string(__EMSCRIPTEN_minor__) + "." +
                     std::to_string(__EMSCRIPTEN_tiny__);
 #endif
   // The machine's load when the line was written (NODERAWFS reads /proc in wasm too).
@@ -251,7 +252,8 @@ voxnav::PathStatus request_round_trip(World& world, ProfileId prof, CellPos from
   if (s == voxnav::Status::Ok && st.state == voxnav::PathState::Ready) {
     std::size_t n = 0;
     cells.resize(st.cell_count);
-    if (world.path_cells(h, cells.data(), cells.size(), &n) != voxnav::Status::Ok) st.state = voxnav::PathState::Failed;
+    if (world.path_cells(h, cells.data(), cells.size(), &n) != voxnav::Status::Ok)
+      st.state = voxnav::PathState::Failed;
   }
   if (world.release(h) != voxnav::Status::Ok) st.state = voxnav::PathState::Failed;
   return st;
@@ -259,11 +261,16 @@ voxnav::PathStatus request_round_trip(World& world, ProfileId prof, CellPos from
 
 const char* outcome_name(vd::SearchOutcome o) {
   switch (o) {
-    case vd::SearchOutcome::Found: return "found";
-    case vd::SearchOutcome::Partial: return "partial";
-    case vd::SearchOutcome::NoPath: return "no_path";
-    case vd::SearchOutcome::BudgetExhausted: return "budget_exhausted";
-    case vd::SearchOutcome::BadStart: return "bad_start";
+    case vd::SearchOutcome::Found:
+      return "found";
+    case vd::SearchOutcome::Partial:
+      return "partial";
+    case vd::SearchOutcome::NoPath:
+      return "no_path";
+    case vd::SearchOutcome::BudgetExhausted:
+      return "budget_exhausted";
+    case vd::SearchOutcome::BadStart:
+      return "bad_start";
   }
   return "?";
 }
@@ -271,23 +278,24 @@ const char* outcome_name(vd::SearchOutcome o) {
 // ------------------------------------------------------------------------------------------------
 // Moving AI maps
 
-bool bench_movingai_map(const Options& o, int sample, const RegistryBytes& rb, const std::string& map_path,
-                        const std::string& scen_path) {
+bool bench_movingai_map(const Options& o, int sample, const RegistryBytes& rb,
+                        const std::string& map_path, const std::string& scen_path) {
   std::vector<std::uint8_t> map_bytes, scen_bytes;
   if (!read_file(map_path, map_bytes) || !read_file(scen_path, scen_bytes)) {
-    std::fprintf(stderr, "search_bench: cannot read %s / %s\n", map_path.c_str(), scen_path.c_str());
+    std::fprintf(stderr, "search_bench: cannot read %s / %s\n", map_path.c_str(),
+                 scen_path.c_str());
     return false;
   }
   std::string msg;
   vd::MovingAiMap map;
-  if (vd::parse_movingai_map({reinterpret_cast<const char*>(map_bytes.data()), map_bytes.size()}, map, msg) !=
-      voxnav::Status::Ok) {
+  if (vd::parse_movingai_map({reinterpret_cast<const char*>(map_bytes.data()), map_bytes.size()},
+                             map, msg) != voxnav::Status::Ok) {
     std::fprintf(stderr, "search_bench: %s: %s\n", map_path.c_str(), msg.c_str());
     return false;
   }
   std::vector<vd::MovingAiScenario> rows;
-  if (vd::parse_movingai_scen({reinterpret_cast<const char*>(scen_bytes.data()), scen_bytes.size()}, rows, msg) !=
-      voxnav::Status::Ok) {
+  if (vd::parse_movingai_scen({reinterpret_cast<const char*>(scen_bytes.data()), scen_bytes.size()},
+                              rows, msg) != voxnav::Status::Ok) {
     std::fprintf(stderr, "search_bench: %s: %s\n", scen_path.c_str(), msg.c_str());
     return false;
   }
@@ -363,8 +371,9 @@ bool bench_movingai_map(const Options& o, int sample, const RegistryBytes& rb, c
       pull_t[k].push_back(ms_since(tp));
 
       const auto t1 = Clock::now();
-      const voxnav::PathStatus ps = request_round_trip(world, prof, {spec.start.x, spec.start.y, spec.start.z},
-                                                       {spec.goal.x, spec.goal.y, spec.goal.z}, cells);
+      const voxnav::PathStatus ps =
+          request_round_trip(world, prof, {spec.start.x, spec.start.y, spec.start.z},
+                             {spec.goal.x, spec.goal.y, spec.goal.z}, cells);
       request_t[k].push_back(ms_since(t1));
 
       if (rep == 0) {
@@ -377,7 +386,8 @@ bool bench_movingai_map(const Options& o, int sample, const RegistryBytes& rb, c
         if (found) max_rel_err = std::max(max_rel_err, rel);
         if (rel <= 1e-4) ++matches;
         path_cells_total += res.cells.size();
-        if (ps.state != voxnav::PathState::Ready || ps.cost != res.cost || ps.cell_count != res.cells.size())
+        if (ps.state != voxnav::PathState::Ready || ps.cost != res.cost ||
+            ps.cell_count != res.cells.size())
           ++request_disagree;
         fp.add(idx[k]);
         fp.add(static_cast<std::uint64_t>(res.outcome));
@@ -411,7 +421,8 @@ bool bench_movingai_map(const Options& o, int sample, const RegistryBytes& rb, c
   out["rows"] = n;
   out["rows_in_scen"] = total;
   out["selection"] = rule;
-  out["buckets"] = n ? json::array({rows[idx.front()].bucket, rows[idx.back()].bucket}) : json::array();
+  out["buckets"] =
+      n ? json::array({rows[idx.front()].bucket, rows[idx.back()].bucket}) : json::array();
   out["warmup"] = warm;
   out["repeats"] = reps;
   out["timing"] = "per row: median of the repeats; stats over rows";
@@ -421,11 +432,15 @@ bool bench_movingai_map(const Options& o, int sample, const RegistryBytes& rb, c
   time_stats(out, search_ms, "search_");
   // String pulling of the search's cells alone (vd::string_pull, part of the request).
   time_stats(out, pull_ms, "pull_");
-  out["waypoints_mean"] = round_to(n ? static_cast<double>(waypoints_total) / static_cast<double>(n) : 0.0, 1);
+  out["waypoints_mean"] =
+      round_to(n ? static_cast<double>(waypoints_total) / static_cast<double>(n) : 0.0, 1);
   out["expanded_total"] = exp_total;
-  out["expanded_mean"] = round_to(n ? static_cast<double>(exp_total) / static_cast<double>(n) : 0.0, 1);
-  out["mexp_per_s"] = round_to(search_total_ms > 0 ? static_cast<double>(exp_total) / search_total_ms / 1000.0 : 0.0, 3);
-  out["path_cells_mean"] = round_to(n ? static_cast<double>(path_cells_total) / static_cast<double>(n) : 0.0, 1);
+  out["expanded_mean"] =
+      round_to(n ? static_cast<double>(exp_total) / static_cast<double>(n) : 0.0, 1);
+  out["mexp_per_s"] = round_to(
+      search_total_ms > 0 ? static_cast<double>(exp_total) / search_total_ms / 1000.0 : 0.0, 3);
+  out["path_cells_mean"] =
+      round_to(n ? static_cast<double>(path_cells_total) / static_cast<double>(n) : 0.0, 1);
   out["matches"] = matches;
   out["mismatches"] = static_cast<int>(n) - matches;
   out["not_found"] = not_found;
@@ -437,12 +452,14 @@ bool bench_movingai_map(const Options& o, int sample, const RegistryBytes& rb, c
   out["chunks"] = info.chunks_loaded;
   out["env"] = environment();
   emit(out);
-  std::fprintf(stderr,
-               "voxnav %s %s: %zu rows x %d, request mean %.4f ms (A* %.4f, p50 %.4f, p99 %.4f; pull %.4f), "
-               "%.2f M exp/s, matches %d/%zu\n",
-               VOXNAV_BENCH_TARGET, base_name(map_path).c_str(), n, reps, mean(request_ms), mean(search_ms),
-               percentile(search_ms, 50), percentile(search_ms, 99), mean(pull_ms),
-               search_total_ms > 0 ? static_cast<double>(exp_total) / search_total_ms / 1000.0 : 0.0, matches, n);
+  std::fprintf(
+      stderr,
+      "voxnav %s %s: %zu rows x %d, request mean %.4f ms (A* %.4f, p50 %.4f, p99 %.4f; pull %.4f), "
+      "%.2f M exp/s, matches %d/%zu\n",
+      VOXNAV_BENCH_TARGET, base_name(map_path).c_str(), n, reps, mean(request_ms), mean(search_ms),
+      percentile(search_ms, 50), percentile(search_ms, 99), mean(pull_ms),
+      search_total_ms > 0 ? static_cast<double>(exp_total) / search_total_ms / 1000.0 : 0.0,
+      matches, n);
   return matches == static_cast<int>(n);
 }
 
@@ -467,12 +484,15 @@ bool bench_region(const Options& o, const RegistryBytes& rb) {
     }
   } else {
 #if defined(__EMSCRIPTEN__)
-    std::fprintf(stderr, "search_bench: the wasm build reads regions from --region-dump only (no zlib)\n");
+    std::fprintf(stderr,
+                 "search_bench: the wasm build reads regions from --region-dump only (no zlib)\n");
     return false;
 #else
     voxnav::native::WorldLoadReport report;
-    if (voxnav::native::load_world_file(o.region, st.blocks, st.space, report) != voxnav::Status::Ok) {
-      std::fprintf(stderr, "search_bench: cannot load %s: %s\n", o.region.c_str(), report.message.c_str());
+    if (voxnav::native::load_world_file(o.region, st.blocks, st.space, report) !=
+        voxnav::Status::Ok) {
+      std::fprintf(stderr, "search_bench: cannot load %s: %s\n", o.region.c_str(),
+                   report.message.c_str());
       return false;
     }
     source = base_name(o.region);
@@ -494,7 +514,8 @@ bool bench_region(const Options& o, const RegistryBytes& rb) {
       std::fprintf(stderr, "search_bench: cannot write %s\n", o.write_dump.c_str());
       return false;
     }
-    std::fprintf(stderr, "search_bench: wrote the region's %zu chunks to %s\n", chunks, o.write_dump.c_str());
+    std::fprintf(stderr, "search_bench: wrote the region's %zu chunks to %s\n", chunks,
+                 o.write_dump.c_str());
   }
   const auto tb = Clock::now();
   world.update();
@@ -568,14 +589,17 @@ bool bench_region(const Options& o, const RegistryBytes& rb) {
       to_standable += ts;
       both_standable += fs && ts;
       const vd::Reach r = nav.reachable(p.from, p.to);
-      const std::string rname = r.answer == vd::ReachAnswer::Yes  ? "yes"
-                                : r.answer == vd::ReachAnswer::No ? "no"
-                                                                  : std::string("unknown:") + vd::reach_reason_name(r.reason);
+      const std::string rname = r.answer == vd::ReachAnswer::Yes ? "yes"
+                                : r.answer == vd::ReachAnswer::No
+                                    ? "no"
+                                    : std::string("unknown:") + vd::reach_reason_name(r.reason);
       ++reach_counts[rname];
       ++outcomes[outcome_name(res.outcome)];
       if (res.outcome == vd::SearchOutcome::Found) ++success;
-      if (ps.state == voxnav::PathState::Ready) ++request_success;
-      else ++request_failures[voxnav::path_failure_name(ps.failure)];
+      if (ps.state == voxnav::PathState::Ready)
+        ++request_success;
+      else
+        ++request_failures[voxnav::path_failure_name(ps.failure)];
       exp_total += res.expanded;
       fp.add(k);
       fp.add(static_cast<std::uint64_t>(res.outcome));
@@ -588,7 +612,8 @@ bool bench_region(const Options& o, const RegistryBytes& rb) {
       pr["standable"] = json::array({fs, ts});
       pr["reach"] = rname;
       pr["outcome"] = outcome_name(res.outcome);
-      pr["request"] = ps.state == voxnav::PathState::Ready ? "ready" : voxnav::path_failure_name(ps.failure);
+      pr["request"] =
+          ps.state == voxnav::PathState::Ready ? "ready" : voxnav::path_failure_name(ps.failure);
       pr["cost"] = res.cost;
       pr["cells"] = res.cells.size();
       pr["length"] = round_to(vd::path_length_xz(res.cells), 4);
@@ -627,29 +652,33 @@ bool bench_region(const Options& o, const RegistryBytes& rb) {
   out["reachable"] = reach_counts;
   out["outcomes"] = outcomes;
   out["success"] = request_success;
-  out["success_rate"] = round_to(n ? static_cast<double>(request_success) / static_cast<double>(n) : 0.0, 4);
+  out["success_rate"] =
+      round_to(n ? static_cast<double>(request_success) / static_cast<double>(n) : 0.0, 4);
   out["search_found"] = success;
   out["request_failures"] = request_failures;
   time_stats(out, request_ms);
   time_stats(out, search_ms, "search_");
   time_stats(out, pull_ms, "pull_");
   out["expanded_total"] = exp_total;
-  out["mexp_per_s"] = round_to(search_total_ms > 0 ? static_cast<double>(exp_total) / search_total_ms / 1000.0 : 0.0, 3);
+  out["mexp_per_s"] = round_to(
+      search_total_ms > 0 ? static_cast<double>(exp_total) / search_total_ms / 1000.0 : 0.0, 3);
   out["fingerprint"] = fp.hex();
   out["env"] = environment();
   out["pairs"] = per_pair;
   emit(out);
-  std::fprintf(stderr,
-               "voxnav %s region %s: %zu pairs x %d, standable %d/%d, success %d (search found %d), request mean "
-               "%.4f ms (A* %.4f), %.2f M exp/s\n",
-               VOXNAV_BENCH_TARGET, source.c_str(), n, reps, both_standable, static_cast<int>(n), request_success,
-               success, mean(request_ms), mean(search_ms),
-               search_total_ms > 0 ? static_cast<double>(exp_total) / search_total_ms / 1000.0 : 0.0);
+  std::fprintf(
+      stderr,
+      "voxnav %s region %s: %zu pairs x %d, standable %d/%d, success %d (search found %d), request "
+      "mean "
+      "%.4f ms (A* %.4f), %.2f M exp/s\n",
+      VOXNAV_BENCH_TARGET, source.c_str(), n, reps, both_standable, static_cast<int>(n),
+      request_success, success, mean(request_ms), mean(search_ms),
+      search_total_ms > 0 ? static_cast<double>(exp_total) / search_total_ms / 1000.0 : 0.0);
 
   // ---- reachable() ----
   std::vector<vd::Cell> standable;
   for (const vd::NavChunk* ch : nav.grid().ordered_chunks()) {
-    if (ch->uniform || ch->standable == 0) continue;
+    if (ch->uniform || ch->nodes == 0) continue;
     for (int i = 0; i < vd::kChunkCells; ++i)
       if (vd::kind_standable(ch->kind_at(i))) standable.push_back(vd::cell_of(ch, i));
   }
@@ -659,7 +688,8 @@ bool bench_region(const Options& o, const RegistryBytes& rb) {
   std::vector<std::pair<CellPos, CellPos>> rp(np);
   std::set<std::uint32_t> source_components;
   for (auto& q : rp) {
-    const vd::Cell a = standable[rng.below(standable.size())], b = standable[rng.below(standable.size())];
+    const vd::Cell a = standable[rng.below(standable.size())],
+                   b = standable[rng.below(standable.size())];
     q = {pos(a), pos(b)};
     source_components.insert(nav.islands().component(nav.grid(), a));
   }
@@ -719,7 +749,8 @@ bool bench_region(const Options& o, const RegistryBytes& rb) {
   ro["first_call_mean_ns"] = round_to(mean(first_ns) - clock_ns, 1);
   ro["first_call_p50_ns"] = round_to(percentile(first_ns, 50) - clock_ns, 1);
   ro["first_call_p99_ns"] = round_to(percentile(first_ns, 99) - clock_ns, 1);
-  ro["first_call_max_ns"] = round_to(*std::max_element(first_ns.begin(), first_ns.end()) - clock_ns, 1);
+  ro["first_call_max_ns"] =
+      round_to(*std::max_element(first_ns.begin(), first_ns.end()) - clock_ns, 1);
   ro["steady_calls"] = calls;
   ro["steady_ns"] = round_to(median_of(batch_ns), 2);
   ro["steady_batches_ns"] = batch_ns;
@@ -728,11 +759,12 @@ bool bench_region(const Options& o, const RegistryBytes& rb) {
   ro["env"] = environment();
   for (auto& v : ro["steady_batches_ns"]) v = round_to(v.get<double>(), 2);
   emit(ro);
-  std::fprintf(stderr,
-               "voxnav %s reachable: %zu pairs (%zu source components), first call mean %.0f ns (p99 %.0f), "
-               "steady %.1f ns/call, 16 pairs %.1f ns/call\n",
-               VOXNAV_BENCH_TARGET, np, source_components.size(), mean(first_ns) - clock_ns,
-               percentile(first_ns, 99) - clock_ns, median_of(batch_ns), median_of(small_ns));
+  std::fprintf(
+      stderr,
+      "voxnav %s reachable: %zu pairs (%zu source components), first call mean %.0f ns (p99 %.0f), "
+      "steady %.1f ns/call, 16 pairs %.1f ns/call\n",
+      VOXNAV_BENCH_TARGET, np, source_components.size(), mean(first_ns) - clock_ns,
+      percentile(first_ns, 99) - clock_ns, median_of(batch_ns), median_of(small_ns));
   return true;
 }
 
@@ -752,13 +784,18 @@ int main(int argc, char** argv) {
     if (a == "-h" || a == "--help") {
       std::fputs(kUsage, stdout);
       return 0;
-    } else if (a == "--data") o.data = value();
-    else if (a == "--blocks") o.blocks = value();
+    } else if (a == "--data")
+      o.data = value();
+    else if (a == "--blocks")
+      o.blocks = value();
     else if (a == "--maps") {
       const std::string v = value();
-      if (v == "none") o.no_maps = true;
-      else o.maps = split_words(v);
-    } else if (a == "--sample") o.sample = std::atoi(value().c_str());
+      if (v == "none")
+        o.no_maps = true;
+      else
+        o.maps = split_words(v);
+    } else if (a == "--sample")
+      o.sample = std::atoi(value().c_str());
     else if (a == "--sample-for") {
       for (const std::string& w : split_words(value())) {
         const std::size_t eq = w.find('=');
@@ -768,16 +805,26 @@ int main(int argc, char** argv) {
         }
         o.sample_for[w.substr(0, eq)] = std::atoi(w.c_str() + eq + 1);
       }
-    } else if (a == "--warmup") o.warmup = std::atoi(value().c_str());
-    else if (a == "--repeats") o.repeats = std::atoi(value().c_str());
-    else if (a == "--pairs") o.pairs = value();
-    else if (a == "--region") o.region = value();
-    else if (a == "--region-dump") o.region_dump = value();
-    else if (a == "--write-dump") o.write_dump = value();
-    else if (a == "--region-repeats") o.region_repeats = std::atoi(value().c_str());
-    else if (a == "--reach-pairs") o.reach_pairs = std::atoi(value().c_str());
-    else if (a == "--reach-calls") o.reach_calls = std::atoll(value().c_str());
-    else if (a == "--seed") o.seed = std::strtoull(value().c_str(), nullptr, 10);
+    } else if (a == "--warmup")
+      o.warmup = std::atoi(value().c_str());
+    else if (a == "--repeats")
+      o.repeats = std::atoi(value().c_str());
+    else if (a == "--pairs")
+      o.pairs = value();
+    else if (a == "--region")
+      o.region = value();
+    else if (a == "--region-dump")
+      o.region_dump = value();
+    else if (a == "--write-dump")
+      o.write_dump = value();
+    else if (a == "--region-repeats")
+      o.region_repeats = std::atoi(value().c_str());
+    else if (a == "--reach-pairs")
+      o.reach_pairs = std::atoi(value().c_str());
+    else if (a == "--reach-calls")
+      o.reach_calls = std::atoll(value().c_str());
+    else if (a == "--seed")
+      o.seed = std::strtoull(value().c_str(), nullptr, 10);
     else {
       std::fprintf(stderr, "search_bench: unknown argument '%s'\n%s", a.c_str(), kUsage);
       return 2;
@@ -799,7 +846,8 @@ int main(int argc, char** argv) {
       std::error_code ec;
       for (const auto& e : std::filesystem::directory_iterator(o.data + "/movingai-2d/maps", ec)) {
         const std::string f = e.path().filename().string();
-        if (f.size() > 4 && f.compare(f.size() - 4, 4, ".map") == 0) names.push_back(f.substr(0, f.size() - 4));
+        if (f.size() > 4 && f.compare(f.size() - 4, 4, ".map") == 0)
+          names.push_back(f.substr(0, f.size() - 4));
       }
       if (ec || names.empty()) {
         std::fprintf(stderr, "search_bench: no maps in %s/movingai-2d/maps\n", o.data.c_str());
@@ -815,7 +863,8 @@ int main(int argc, char** argv) {
         continue;
       }
       const auto sf = o.sample_for.find(name);
-      ok = bench_movingai_map(o, sf == o.sample_for.end() ? o.sample : sf->second, rb, map, scen) && ok;
+      ok = bench_movingai_map(o, sf == o.sample_for.end() ? o.sample : sf->second, rb, map, scen) &&
+           ok;
     }
   }
   if (!o.pairs.empty()) {

@@ -13,7 +13,8 @@
 //   Cases/BreakAgents.../edits_modified_reloads_pool2          the same, found at random
 //   BreakStreaming.ReloadOfTheSameBlocksFallsBackToFullIslandRecomputation  (cost) a same-block
 //       reload recomputed every island (a 16-round cap on local splits)
-//   BreakKeys.CellKeyIsExactOverTheDocumentedRange           cell_key() kept only 12 bits of y for a
+//   BreakKeys.CellKeyIsExactOverTheDocumentedRange           cell_key() kept only 12 bits of y for
+//   a
 //       documented |y| < 2^20 (the range is now |y| < 2^11)
 #include <gtest/gtest.h>
 
@@ -65,10 +66,10 @@ std::size_t expect_fresh(World& w, const std::string& what) {
   ProfileId fpid;
   std::unique_ptr<World> fresh = fresh_copy(w, &fpid);
   const LayerDiff d = compare_layers(*w.internal().walker, *fresh->internal().walker);
-  EXPECT_EQ(d.total(), 0u) << what << ": incremental layers differ from a fresh build: " << d.kind << " kind, "
-                           << d.floor << " floor, " << d.moves << " move, " << d.missing << " missing chunks, "
-                           << d.extra << " extra chunks, " << d.partition << " island partition diffs; first: "
-                           << d.first;
+  EXPECT_EQ(d.total(), 0u) << what << ": incremental layers differ from a fresh build: " << d.kind
+                           << " kind, " << d.floor << " floor, " << d.moves << " move, "
+                           << d.missing << " missing chunks, " << d.extra << " extra chunks, "
+                           << d.partition << " island partition diffs; first: " << d.first;
   if (d.total() == 0) {
     EXPECT_EQ(w.stats().islands, fresh->stats().islands) << what;
     EXPECT_EQ(w.stats().standable_cells, fresh->stats().standable_cells) << what;
@@ -77,8 +78,8 @@ std::size_t expect_fresh(World& w, const std::string& what) {
 }
 
 /// A World holding the sections of `src` in columns within `radius` of (cx0, cz0).
-std::unique_ptr<World> window_world(World& src, int cx0, int cz0, int radius, const WorldDef& def, ProfileId* pid,
-                                    bool update = true) {
+std::unique_ptr<World> window_world(World& src, int cx0, int cz0, int radius, const WorldDef& def,
+                                    ProfileId* pid, bool update = true) {
   auto w = std::make_unique<World>(def);
   w->internal().registry = src.internal().registry;
   w->internal().blocks = src.internal().blocks;
@@ -103,7 +104,8 @@ std::pair<int, int> biggest_island_column(World& w) {
     if (ch->uniform || !ch->scc) continue;
     for (int i = 0; i < detail::kChunkCells; ++i) {
       const std::uint32_t isl = nav.islands().component_at(ch, i);
-      if (isl && nav.islands().size_of(isl) > best_size) best = isl, best_size = nav.islands().size_of(isl);
+      if (isl && nav.islands().size_of(isl) > best_size)
+        best = isl, best_size = nav.islands().size_of(isl);
     }
   }
   std::vector<Cell> cells;
@@ -132,8 +134,9 @@ std::vector<Cell> standable_cells(const NavGrid& g) {
 struct ReachTally {
   std::size_t pairs = 0, yes = 0, no = 0, bad = 0;
 };
-void check_pairs(World& w, ProfileId pid, World* fresh, ProfileId fpid, const std::vector<Cell>& cells, Rng& rng,
-                 int count, ReachTally& t, const std::string& what) {
+void check_pairs(World& w, ProfileId pid, World* fresh, ProfileId fpid,
+                 const std::vector<Cell>& cells, Rng& rng, int count, ReachTally& t,
+                 const std::string& what) {
   if (cells.size() < 2) return;
   const NavGrid& g = w.internal().walker->grid();
   PairOracle oracle(g);
@@ -151,19 +154,28 @@ void check_pairs(World& w, ProfileId pid, World* fresh, ProfileId fpid, const st
     }
     if (!g.standable(a) || !g.standable(b)) continue;
     const Reach r = w.reachable(pid, pos(a), pos(b));
-    const bool truth = oracle.reaches(a, b);
+    // The profile (Profile{}) enters no closed door, ladder or damage cell: where only such a
+    // gate cell decides, the answer is Unknown(DoorGated / ProfileRestricted).
+    const bool truth = oracle.reaches(a, b, detail::CostTable{}.gates());
+    const bool gated = !truth && oracle.reaches(a, b);
     ++t.pairs;
     (truth ? t.yes : t.no) += 1;
-    if (r.answer == ReachAnswer::Unknown || (r.answer == ReachAnswer::Yes) != truth) {
+    const bool gated_ok =
+        gated && r.answer == ReachAnswer::Unknown &&
+        (r.reason == ReachReason::DoorGated || r.reason == ReachReason::ProfileRestricted);
+    if (!gated_ok &&
+        (r.answer == ReachAnswer::Unknown || (r.answer == ReachAnswer::Yes) != truth)) {
       if (++t.bad <= 5)
-        ADD_FAILURE() << what << ": reachable " << str(a) << " -> " << str(b) << " = " << reach_answer_name(r.answer)
-                      << ", BFS over the move words says " << (truth ? "yes" : "no");
+        ADD_FAILURE() << what << ": reachable " << str(a) << " -> " << str(b) << " = "
+                      << reach_answer_name(r.answer) << ", BFS over the move words says "
+                      << (truth ? "yes" : "no");
     }
     if (fresh) {
       const Reach f = fresh->reachable(fpid, pos(a), pos(b));
       if (f.answer != r.answer && ++t.bad <= 5)
-        ADD_FAILURE() << what << ": reachable " << str(a) << " -> " << str(b) << " = " << reach_answer_name(r.answer)
-                      << ", a fresh build says " << reach_answer_name(f.answer);
+        ADD_FAILURE() << what << ": reachable " << str(a) << " -> " << str(b) << " = "
+                      << reach_answer_name(r.answer) << ", a fresh build says "
+                      << reach_answer_name(f.answer);
     }
   }
 }
@@ -195,7 +207,7 @@ TEST(BreakStreaming, ReloadWhileBuildInFlightLockstep2) {
     for (const detail::ChunkPos& p : ss.loaded_chunks()) {
       if (p.x != cx0 || p.z != cz0) continue;
       const NavChunk* nc = snav.grid().chunk(p);
-      if (nc && nc->standable > best) best = nc->standable, target = p;
+      if (nc && nc->nodes > best) best = nc->nodes, target = p;
     }
     ASSERT_GT(best, 0);
     ASSERT_EQ(w->unload_chunk(ChunkPos{target.x, target.y, target.z}), Status::Ok);
@@ -215,9 +227,11 @@ TEST(BreakStreaming, ReloadWhileBuildInFlightLockstep2) {
     for (int k = 0; k < 6; ++k) w->update();
     EXPECT_EQ(w->pending_chunk_builds(), 0u);
     EXPECT_NE(w->internal().walker->grid().chunk(target), nullptr)
-        << str(target) << " is loaded but its navigation was never built (reload while its build was in flight, "
+        << str(target)
+        << " is loaded but its navigation was never built (reload while its build was in flight, "
         << (unload_first ? "unload + load" : "load over the loaded chunk") << ")";
-    expect_fresh(*w, std::string("after the reload of ") + str(target) + (unload_first ? " (unload + load)" : ""));
+    expect_fresh(*w, std::string("after the reload of ") + str(target) +
+                         (unload_first ? " (unload + load)" : ""));
     // With no build pending, reachable() answers No for ways through the unbuilt chunk.
     ProfileId fpid;
     std::unique_ptr<World> fresh = fresh_copy(*w, &fpid);
@@ -233,14 +247,15 @@ TEST(BreakStreaming, ReloadWhileBuildInFlightLockstep2) {
         ++pairs;
         const Reach r = w->reachable(pid, pos(around[i]), pos(around[j]));
         if (r.answer == ReachAnswer::No &&
-            fresh->reachable(fpid, pos(around[i]), pos(around[j])).answer == ReachAnswer::Yes && wrong_no++ == 0)
+            fresh->reachable(fpid, pos(around[i]), pos(around[j])).answer == ReachAnswer::Yes &&
+            wrong_no++ == 0)
           example = str(around[i]) + " -> " + str(around[j]);
       }
-    EXPECT_EQ(wrong_no, 0u) << wrong_no << " of " << pairs << " pairs around " << str(target)
-                            << " answer No where a fresh build of the same blocks answers Yes, e.g. " << example;
+    EXPECT_EQ(wrong_no, 0u)
+        << wrong_no << " of " << pairs << " pairs around " << str(target)
+        << " answer No where a fresh build of the same blocks answers Yes, e.g. " << example;
   }
 }
-
 
 // =============================================================================================
 // Random edits on windows of the three real regions (1.12.2, 1.16, 1.18.2 with negative y): a mix
@@ -257,11 +272,26 @@ struct EditMix {
 
 EditMix edit_mix(World& w) {
   EditMix m;
-  const char* names[] = {"air",          "stone",           "water",          "lava",
-                         "fire",         "oak_slab[type=top]", "oak_slab[type=bottom]", "oak_fence",
-                         "soul_sand",    "oak_door[half=lower]", "oak_door[half=upper]", "ladder",
-                         "cobweb",       "magma_block",     "cactus",         "glass",
-                         "oak_trapdoor", "snow[layers=3]",  "oak_stairs",     "scaffolding"};
+  const char* names[] = {"air",
+                         "stone",
+                         "water",
+                         "lava",
+                         "fire",
+                         "oak_slab[type=top]",
+                         "oak_slab[type=bottom]",
+                         "oak_fence",
+                         "soul_sand",
+                         "oak_door[half=lower]",
+                         "oak_door[half=upper]",
+                         "ladder",
+                         "cobweb",
+                         "magma_block",
+                         "cactus",
+                         "glass",
+                         "oak_trapdoor",
+                         "snow[layers=3]",
+                         "oak_stairs",
+                         "scaffolding"};
   for (const char* n : names) {
     std::uint16_t v = 0;
     std::string err;
@@ -280,12 +310,15 @@ struct ColumnInfo {
 
 class EditGen {
  public:
-  EditGen(World& w, const std::vector<Cell>& pool, Rng& rng) : w_(w), pool_(pool), rng_(rng), mix_(edit_mix(w)) {
+  EditGen(World& w, const std::vector<Cell>& pool, Rng& rng)
+      : w_(w), pool_(pool), rng_(rng), mix_(edit_mix(w)) {
     std::unordered_map<std::uint64_t, ColumnInfo> cols;
     for (const detail::ChunkPos& p : w.internal().space.loaded_chunks()) {
       const std::uint64_t k = (std::uint64_t(std::uint32_t(p.x)) << 32) | std::uint32_t(p.z);
       auto [it, fresh] = cols.try_emplace(k, ColumnInfo{p.x, p.z, p.y, p.y});
-      if (!fresh) it->second.ylo = std::min(it->second.ylo, p.y), it->second.yhi = std::max(it->second.yhi, p.y);
+      if (!fresh)
+        it->second.ylo = std::min(it->second.ylo, p.y),
+        it->second.yhi = std::max(it->second.yhi, p.y);
     }
     for (auto& [k, c] : cols) cols_.push_back(c);
     std::sort(cols_.begin(), cols_.end(), [](const ColumnInfo& a, const ColumnInfo& b) {
@@ -316,17 +349,20 @@ class EditGen {
     } else if (r < 80) {
       tag = "sky";
       const ColumnInfo& col = cols_[below(cols_.size())];
-      c = Cell{col.cx * 16 + int(below(16)), col.yhi * 16 - 8 - int(below(24)), col.cz * 16 + int(below(16))};
+      c = Cell{col.cx * 16 + int(below(16)), col.yhi * 16 - 8 - int(below(24)),
+               col.cz * 16 + int(below(16))};
     } else if (r < 92) {
       tag = "top/bottom";
       const ColumnInfo& col = cols_[below(cols_.size())];
       const bool top = below(2);
       const int ly = top ? 12 + int(below(4)) : int(below(4));
-      c = Cell{col.cx * 16 + int(below(16)), (top ? col.yhi : col.ylo) * 16 + ly, col.cz * 16 + int(below(16))};
+      c = Cell{col.cx * 16 + int(below(16)), (top ? col.yhi : col.ylo) * 16 + ly,
+               col.cz * 16 + int(below(16))};
     } else {
       tag = "any";
       const ColumnInfo& col = cols_[below(cols_.size())];
-      c = Cell{col.cx * 16 + int(below(16)), col.ylo * 16 + int(below(std::size_t(col.yhi - col.ylo + 1) * 16)),
+      c = Cell{col.cx * 16 + int(below(16)),
+               col.ylo * 16 + int(below(std::size_t(col.yhi - col.ylo + 1) * 16)),
                col.cz * 16 + int(below(16))};
     }
     return c;
@@ -347,7 +383,8 @@ class EditGen {
       mn = Cell{c.x - 4, c.y - 4, c.z - 4}, mx = Cell{c.x + 3, c.y + 3, c.z + 3};  // 512 cells
       tag += "/box512";
     } else if (shape < 90) {
-      mn = Cell{c.x - 13, c.y, c.z - 9}, mx = Cell{c.x + 13, c.y, c.z + 9};  // 27 x 1 x 19 = 513 cells
+      mn = Cell{c.x - 13, c.y, c.z - 9},
+      mx = Cell{c.x + 13, c.y, c.z + 9};  // 27 x 1 x 19 = 513 cells
       tag += "/box513";
     } else if (shape < 96) {
       // across a chunk corner: 2x2x2 chunks
@@ -377,7 +414,7 @@ class EditGen {
 struct RegionCase {
   const char* name;
   const char* file;
-  int radius = 2;       // window of (2r+1)^2 columns around the biggest island; 0: the whole region
+  int radius = 2;  // window of (2r+1)^2 columns around the biggest island; 0: the whole region
   int batches = 400;
   bool small_batches = false;  // batches of 50 without big boxes (all maintained cell by cell)
 };
@@ -400,8 +437,9 @@ TEST_P(BreakEdits, MixedBlocksBordersBoxesAndBatches) {
   ASSERT_TRUE(src);
   const auto [cx0, cz0] = biggest_island_column(*src);
   ProfileId pid = spid;
-  std::unique_ptr<World> w =
-      GetParam().radius > 0 ? window_world(*src, cx0, cz0, GetParam().radius, WorldDef{}, &pid) : std::move(src);
+  std::unique_ptr<World> w = GetParam().radius > 0
+                                 ? window_world(*src, cx0, cz0, GetParam().radius, WorldDef{}, &pid)
+                                 : std::move(src);
   src.reset();
   detail::NavWorld& nav = *w->internal().walker;
   const std::vector<Cell> pool = standable_cells(nav.grid());
@@ -445,7 +483,8 @@ TEST_P(BreakEdits, MixedBlocksBordersBoxesAndBatches) {
       if (near.size() > 4000) break;
     }
     char what[160];
-    std::snprintf(what, sizeof what, "[%s] batch %d (%d edits: %s)", GetParam().name, b, n, tags.c_str());
+    std::snprintf(what, sizeof what, "[%s] batch %d (%d edits: %s)", GetParam().name, b, n,
+                  tags.c_str());
     const bool full = b % compare_every == compare_every - 1 || b + 1 == kBatches;
     if (full) {
       ++compares;
@@ -453,9 +492,10 @@ TEST_P(BreakEdits, MixedBlocksBordersBoxesAndBatches) {
       std::unique_ptr<World> fresh = fresh_copy(*w, &fpid);
       const LayerDiff d = compare_layers(nav, *fresh->internal().walker);
       diffs += d.total();
-      EXPECT_EQ(d.total(), 0u) << what << ": layers differ from a fresh build: " << d.kind << " kind, " << d.floor
-                               << " floor, " << d.moves << " move, " << d.missing << " missing, " << d.extra
-                               << " extra, " << d.partition << " partition; first: " << d.first;
+      EXPECT_EQ(d.total(), 0u) << what << ": layers differ from a fresh build: " << d.kind
+                               << " kind, " << d.floor << " floor, " << d.moves << " move, "
+                               << d.missing << " missing, " << d.extra << " extra, " << d.partition
+                               << " partition; first: " << d.first;
       check_pairs(*w, pid, fresh.get(), fpid, near, rng, 12, tally, what);
       const std::vector<Cell> all = standable_cells(nav.grid());
       check_pairs(*w, pid, fresh.get(), fpid, all, rng, 12, tally, what);
@@ -465,19 +505,24 @@ TEST_P(BreakEdits, MixedBlocksBordersBoxesAndBatches) {
     if (tally.bad > 0) break;
   }
   const detail::IslandStats& is = nav.islands().stats();
-  std::printf("[%s] %zu batches, %zu edits (%zu rejected), %zu pairs (%zu yes, %zu no), %zu bad, %zu compares; "
-              "islands: %llu deltas, %llu merges, %llu split checks, %llu local splits, %llu fallbacks (%.1f s)\n",
-              GetParam().name, batches, edits, rejected, tally.pairs, tally.yes, tally.no, tally.bad, compares,
-              static_cast<unsigned long long>(is.deltas), static_cast<unsigned long long>(is.merges),
-              static_cast<unsigned long long>(is.split_checks), static_cast<unsigned long long>(is.local_splits),
-              static_cast<unsigned long long>(is.fallbacks),
-              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  std::printf(
+      "[%s] %zu batches, %zu edits (%zu rejected), %zu pairs (%zu yes, %zu no), %zu bad, %zu "
+      "compares; "
+      "islands: %llu deltas, %llu merges, %llu split checks, %llu local splits, %llu fallbacks "
+      "(%.1f s)\n",
+      GetParam().name, batches, edits, rejected, tally.pairs, tally.yes, tally.no, tally.bad,
+      compares, static_cast<unsigned long long>(is.deltas),
+      static_cast<unsigned long long>(is.merges), static_cast<unsigned long long>(is.split_checks),
+      static_cast<unsigned long long>(is.local_splits),
+      static_cast<unsigned long long>(is.fallbacks),
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   EXPECT_EQ(tally.bad, 0u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Regions, BreakEdits, ::testing::ValuesIn(kRegions),
-                         [](const ::testing::TestParamInfo<RegionCase>& i) { return std::string(i.param.name); });
-
+                         [](const ::testing::TestParamInfo<RegionCase>& i) {
+                           return std::string(i.param.name);
+                         });
 
 // =============================================================================================
 // Streaming chaos: a window of a real region with streaming on; every update some of: columns of
@@ -491,7 +536,8 @@ struct StreamMode {
   const char* name;
   int lockstep;
   int threads;  // 0: synchronous executor
-  bool reload_pending;  // also reload chunks whose build is in flight (see ReloadWhileBuildInFlight)
+  bool
+      reload_pending;  // also reload chunks whose build is in flight (see ReloadWhileBuildInFlight)
   bool streaming = true;
 };
 const StreamMode kStreamModes[] = {
@@ -541,7 +587,8 @@ TEST_P(BreakStreamingChaos, LoadsUnloadsReloadsAndEditsInFlight) {
   std::vector<std::uint16_t> values(detail::kChunkCells);
   auto src_values = [&](const detail::ChunkPos& p) {
     const detail::Chunk* ch = ss.chunk(p);
-    for (int i = 0; i < detail::kChunkCells; ++i) values[static_cast<std::size_t>(i)] = ch ? ch->get(i) : air;
+    for (int i = 0; i < detail::kChunkCells; ++i)
+      values[static_cast<std::size_t>(i)] = ch ? ch->get(i) : air;
   };
   Rng rng{0xC4A05000u + static_cast<std::uint64_t>(mode.lockstep * 7 + mode.threads)};
   auto below = [&](std::size_t n) { return rng.below(static_cast<std::uint32_t>(n)); };
@@ -591,7 +638,8 @@ TEST_P(BreakStreamingChaos, LoadsUnloadsReloadsAndEditsInFlight) {
               (void)load(q, false);
             }
           }
-          std::snprintf(buf, sizeof buf, "%s column (%d,%d); ", loaded ? "unload" : "load", p.x, p.z);
+          std::snprintf(buf, sizeof buf, "%s column (%d,%d); ", loaded ? "unload" : "load", p.x,
+                        p.z);
           ++ops[0];
           break;
         }
@@ -603,7 +651,8 @@ TEST_P(BreakStreamingChaos, LoadsUnloadsReloadsAndEditsInFlight) {
           if (!space.chunk(q)) break;
           const bool modify = below(2);
           if (load(q, modify)) {
-            std::snprintf(buf, sizeof buf, "reload%s %s; ", modify ? "(modified)" : "", str(q).c_str());
+            std::snprintf(buf, sizeof buf, "reload%s %s; ", modify ? "(modified)" : "",
+                          str(q).c_str());
             ++ops[1];
           }
           break;
@@ -650,16 +699,18 @@ TEST_P(BreakStreamingChaos, LoadsUnloadsReloadsAndEditsInFlight) {
           const int dy = static_cast<int>(below(3)) - 1;
           q.y += dy;
           static const int kLy[] = {0, 1, 2, 13, 14, 15, 7};
-          const Cell c{q.x * 16 + int(below(16)), q.y * 16 + kLy[below(7)], q.z * 16 + int(below(16))};
+          const Cell c{q.x * 16 + int(below(16)), q.y * 16 + kLy[below(7)],
+                       q.z * 16 + int(below(16))};
           Status s;
           if (below(4) == 0) {
-            s = w->set_box(pos(Cell{c.x - 1, c.y - 1, c.z - 1}), pos(Cell{c.x + 1, c.y + 1, c.z + 1}),
-                           palette[below(4)]);
+            s = w->set_box(pos(Cell{c.x - 1, c.y - 1, c.z - 1}),
+                           pos(Cell{c.x + 1, c.y + 1, c.z + 1}), palette[below(4)]);
           } else {
             s = w->set_block(pos(c), palette[below(4)]);
           }
           if (s == Status::Ok) {
-            std::snprintf(buf, sizeof buf, "edit %s%s; ", str(c).c_str(), pending(chunk_of(c)) ? " (pending)" : "");
+            std::snprintf(buf, sizeof buf, "edit %s%s; ", str(c).c_str(),
+                          pending(chunk_of(c)) ? " (pending)" : "");
             ++ops[6];
           }
           break;
@@ -685,7 +736,8 @@ TEST_P(BreakStreamingChaos, LoadsUnloadsReloadsAndEditsInFlight) {
     // While builds are pending no answer is No.
     if (w->pending_chunk_builds() > 0) {
       for (int k = 0; k < 8; ++k) {
-        const Cell a = probe_cells[below(probe_cells.size())], b = probe_cells[below(probe_cells.size())];
+        const Cell a = probe_cells[below(probe_cells.size())],
+                   b = probe_cells[below(probe_cells.size())];
         if (!nav.grid().standable(a) || !nav.grid().standable(b)) continue;
         ++checks_pending;
         if (w->reachable(pid, pos(a), pos(b)).answer == ReachAnswer::No && ++wrong_no <= 5)
@@ -708,9 +760,10 @@ TEST_P(BreakStreamingChaos, LoadsUnloadsReloadsAndEditsInFlight) {
       const LayerDiff d = compare_layers(nav, *fresh->internal().walker);
       diffs += d.total();
       EXPECT_EQ(d.total(), 0u) << "[" << mode.name << "] tick " << t << " (ops: " << log
-                               << "): layers differ from a fresh build: " << d.kind << " kind, " << d.floor
-                               << " floor, " << d.moves << " move, " << d.missing << " missing, " << d.extra
-                               << " extra, " << d.partition << " partition; first: " << d.first;
+                               << "): layers differ from a fresh build: " << d.kind << " kind, "
+                               << d.floor << " floor, " << d.moves << " move, " << d.missing
+                               << " missing, " << d.extra << " extra, " << d.partition
+                               << " partition; first: " << d.first;
       check_pairs(*w, pid, fresh.get(), fpid, standable_cells(nav.grid()), rng, 10, tally,
                   std::string("[") + mode.name + "] tick " + std::to_string(t));
       if (tally.bad) break;
@@ -719,24 +772,28 @@ TEST_P(BreakStreamingChaos, LoadsUnloadsReloadsAndEditsInFlight) {
   for (int k = 0; k < 6; ++k) w->update();
   EXPECT_EQ(w->pending_chunk_builds(), 0u);
   if (diffs == 0) expect_fresh(*w, std::string("[") + mode.name + "] after settling");
-  std::printf("[%s] ops: %zu column, %zu reload, %zu unload+load, %zu top, %zu holes, %zu edits, %zu bursts; "
-              "%llu builds installed (%llu reclassified), %zu compares, %zu pending checks, %zu pairs (%.1f s)\n",
-              mode.name, ops[0], ops[1], ops[3], ops[4], ops[5], ops[6], ops[9],
-              static_cast<unsigned long long>(nav.stats().builds_installed),
-              static_cast<unsigned long long>(nav.stats().builds_reclassified), compares, checks_pending, tally.pairs,
-              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  std::printf(
+      "[%s] ops: %zu column, %zu reload, %zu unload+load, %zu top, %zu holes, %zu edits, %zu "
+      "bursts; "
+      "%llu builds installed (%llu reclassified), %zu compares, %zu pending checks, %zu pairs "
+      "(%.1f s)\n",
+      mode.name, ops[0], ops[1], ops[3], ops[4], ops[5], ops[6], ops[9],
+      static_cast<unsigned long long>(nav.stats().builds_installed),
+      static_cast<unsigned long long>(nav.stats().builds_reclassified), compares, checks_pending,
+      tally.pairs, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   EXPECT_EQ(wrong_no, 0u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, BreakStreamingChaos, ::testing::ValuesIn(kStreamModes),
-                         [](const ::testing::TestParamInfo<StreamMode>& i) { return std::string(i.param.name); });
-
+                         [](const ::testing::TestParamInfo<StreamMode>& i) {
+                           return std::string(i.param.name);
+                         });
 
 // =============================================================================================
 // Regression (fixed). Streaming: a built chunk reloaded with other blocks. Its navigation is
-// dropped at once, but the chunk above kept the layer 0 it computed from the old blocks (support on the old top layer)
-// until the new build is installed: for lockstep_delay updates (1 without lockstep) cells stand on
-// blocks that are gone, answer Yes, and paths are planned across them.
+// dropped at once, but the chunk above kept the layer 0 it computed from the old blocks (support on
+// the old top layer) until the new build is installed: for lockstep_delay updates (1 without
+// lockstep) cells stand on blocks that are gone, answer Yes, and paths are planned across them.
 
 TEST(BreakStreaming, ChunkAboveAReloadedChunkKeepsStaleSupport) {
   ProfileId spid;
@@ -773,7 +830,8 @@ TEST(BreakStreaming, ChunkAboveAReloadedChunkKeepsStaleSupport) {
   std::vector<Cell> stale;  // standable cells of the chunk above on the old top layer
   const NavChunk* up = nav.grid().chunk(above);
   for (int i = 0; i < 256; ++i)
-    if (detail::kind_standable(up->kind_at(i)) && up->floor[i] == 0) stale.push_back(detail::cell_of(up, i));
+    if (detail::kind_standable(up->kind_at(i)) && up->floor[i] == 0)
+      stale.push_back(detail::cell_of(up, i));
   ASSERT_EQ(w->load_chunk(ChunkPos{target.x, target.y, target.z}, values), Status::Ok);
   w->update();  // sees the reload: drops the chunk's navigation, dispatches its build
   ASSERT_GT(w->pending_chunk_builds(), 0u);
@@ -786,7 +844,8 @@ TEST(BreakStreaming, ChunkAboveAReloadedChunkKeepsStaleSupport) {
     if (!w->is_standable(pid, pos(c))) continue;
     ++still;
     for (const Cell& d : stale)
-      if (!(d == c) && std::abs(d.x - c.x) + std::abs(d.z - c.z) <= 3 && !fresh->is_standable(fpid, pos(d)) &&
+      if (!(d == c) && std::abs(d.x - c.x) + std::abs(d.z - c.z) <= 3 &&
+          !fresh->is_standable(fpid, pos(d)) &&
           w->reachable(pid, pos(c), pos(d)).answer == ReachAnswer::Yes) {
         ++yes;
         NavRequest req;
@@ -800,13 +859,14 @@ TEST(BreakStreaming, ChunkAboveAReloadedChunkKeepsStaleSupport) {
   }
   EXPECT_EQ(still, 0u) << still << " of " << stale.size() << " cells of " << str(above)
                        << " stay standable on the dug-out top layer of " << str(target)
-                       << " while its build is in flight (" << yes << " of them answer Yes to a neighbour with no "
-                       << "ground either, " << paths << " paths planned across them), e.g. " << str(stale[0]);
+                       << " while its build is in flight (" << yes
+                       << " of them answer Yes to a neighbour with no "
+                       << "ground either, " << paths << " paths planned across them), e.g. "
+                       << str(stale[0]);
   for (int k = 0; k < 4; ++k) w->update();
   EXPECT_EQ(w->pending_chunk_builds(), 0u);
   expect_fresh(*w, "after the build of the reloaded chunk");
 }
-
 
 // =============================================================================================
 // Agents walk in a window of the 1.16 region while (a) blocks are edited on their corridors ahead
@@ -865,17 +925,20 @@ TEST_P(BreakAgents, CorridorsStayValidUnderEditsAndReloads) {
       if (ch->uniform || !ch->scc) continue;
       for (int i = 0; i < detail::kChunkCells; ++i) {
         const std::uint32_t isl = nav.islands().component_at(ch, i);
-        if (isl && nav.islands().size_of(isl) > best_size) best = isl, best_size = nav.islands().size_of(isl);
+        if (isl && nav.islands().size_of(isl) > best_size)
+          best = isl, best_size = nav.islands().size_of(isl);
       }
     }
     for (const NavChunk* ch : g.ordered_chunks()) {
-      if (ch->uniform || !ch->scc || std::abs(ch->pos.x - cx0) > 2 || std::abs(ch->pos.z - cz0) > 2) continue;
+      if (ch->uniform || !ch->scc || std::abs(ch->pos.x - cx0) > 2 || std::abs(ch->pos.z - cz0) > 2)
+        continue;
       for (int i = 0; i < detail::kChunkCells; ++i)
         if (nav.islands().component_at(ch, i) == best) cells.push_back(detail::cell_of(ch, i));
     }
   }
   ASSERT_GT(cells.size(), 1000u);
-  Rng rng{0xA6E475u + static_cast<std::uint64_t>(ac.lockstep * 3 + ac.threads + (ac.modified_reloads ? 11 : 0))};
+  Rng rng{0xA6E475u + static_cast<std::uint64_t>(ac.lockstep * 3 + ac.threads +
+                                                 (ac.modified_reloads ? 11 : 0))};
   auto below = [&](std::size_t n) { return rng.below(static_cast<std::uint32_t>(n)); };
   std::vector<AgentId> agents;
   for (int i = 0; i < 24; ++i) {
@@ -903,18 +966,39 @@ TEST_P(BreakAgents, CorridorsStayValidUnderEditsAndReloads) {
     // (a) an edit on the corridor ahead of an agent, every other tick.
     if (t % 2 == 0) {
       const detail::AgentRecord& a = sys.at(below(agents.size()));
-      if (a.alive && a.mode == detail::AgentMode::Moving && a.cell_index + 3 < a.corridor.cells.size()) {
-        const std::size_t k = a.cell_index + 2 + below(std::min<std::size_t>(8, a.corridor.cells.size() - a.cell_index - 2));
+      if (a.alive && a.mode == detail::AgentMode::Moving &&
+          a.cell_index + 3 < a.corridor.cells.size()) {
+        const std::size_t k =
+            a.cell_index + 2 +
+            below(std::min<std::size_t>(8, a.corridor.cells.size() - a.cell_index - 2));
         const Cell c = a.corridor.cells[k];
         Cell e = c;
         std::uint16_t v = stone;
         switch (below(6)) {
-          case 0: e = c; v = stone; break;                                  // a pillar at the feet
-          case 1: e = Cell{c.x, c.y - 1, c.z}; v = air; break;             // a hole under
-          case 2: e = Cell{c.x, c.y + 2, c.z}; v = stone; break;           // a low ceiling
-          case 3: e = c; v = mix.blocks[2 + below(mix.blocks.size() - 2)]; break;
-          case 4: e = Cell{c.x, c.y - 1, c.z}; v = mix.blocks[2 + below(mix.blocks.size() - 2)]; break;
-          default: e = Cell{c.x, c.y + 3, c.z}; v = stone; break;          // three above
+          case 0:
+            e = c;
+            v = stone;
+            break;  // a pillar at the feet
+          case 1:
+            e = Cell{c.x, c.y - 1, c.z};
+            v = air;
+            break;  // a hole under
+          case 2:
+            e = Cell{c.x, c.y + 2, c.z};
+            v = stone;
+            break;  // a low ceiling
+          case 3:
+            e = c;
+            v = mix.blocks[2 + below(mix.blocks.size() - 2)];
+            break;
+          case 4:
+            e = Cell{c.x, c.y - 1, c.z};
+            v = mix.blocks[2 + below(mix.blocks.size() - 2)];
+            break;
+          default:
+            e = Cell{c.x, c.y + 3, c.z};
+            v = stone;
+            break;  // three above
         }
         if (w->set_block(pos(e), v) == Status::Ok) {
           ++edits;
@@ -927,7 +1011,8 @@ TEST_P(BreakAgents, CorridorsStayValidUnderEditsAndReloads) {
       const std::size_t i = below(agents.size());
       AgentState st;
       ASSERT_EQ(w->agent_state(agents[i], &st), Status::Ok);
-      const Cell f{static_cast<int>(std::floor(st.feet.x)), static_cast<int>(std::floor(st.feet.y + 1e-3)),
+      const Cell f{static_cast<int>(std::floor(st.feet.x)),
+                   static_cast<int>(std::floor(st.feet.y + 1e-3)),
                    static_cast<int>(std::floor(st.feet.z))};
       detail::ChunkPos p = detail::chunk_of(f);
       p.x += static_cast<int>(below(3)) - 1;
@@ -935,8 +1020,10 @@ TEST_P(BreakAgents, CorridorsStayValidUnderEditsAndReloads) {
       p.y += static_cast<int>(below(2)) - 1;
       const detail::Chunk* ch = space.chunk(p);
       const bool in_flight = ch && !g.chunk(p);
-      if (ch && !(ac.lockstep > 1 && in_flight)) {  // (lockstep: see ReloadWhileBuildInFlightLockstep2)
-        for (int k = 0; k < detail::kChunkCells; ++k) values[static_cast<std::size_t>(k)] = ch->get(k);
+      if (ch &&
+          !(ac.lockstep > 1 && in_flight)) {  // (lockstep: see ReloadWhileBuildInFlightLockstep2)
+        for (int k = 0; k < detail::kChunkCells; ++k)
+          values[static_cast<std::size_t>(k)] = ch->get(k);
         if (ac.modified_reloads)
           for (int k = 15 * 256; k < 16 * 256; ++k)
             if ((k & 3) != 0) values[static_cast<std::size_t>(k)] = air;
@@ -946,7 +1033,8 @@ TEST_P(BreakAgents, CorridorsStayValidUnderEditsAndReloads) {
         for (std::size_t j = 0; j < agents.size(); ++j) {
           AgentState sj;
           ASSERT_EQ(w->agent_state(agents[j], &sj), Status::Ok);
-          const Cell fj{static_cast<int>(std::floor(sj.feet.x)), static_cast<int>(std::floor(sj.feet.y + 1e-3)),
+          const Cell fj{static_cast<int>(std::floor(sj.feet.x)),
+                        static_cast<int>(std::floor(sj.feet.y + 1e-3)),
                         static_cast<int>(std::floor(sj.feet.z))};
           const detail::ChunkPos cj = detail::chunk_of(fj);
           // In the chunk, or standing on it (the chunk above reads its blocks).
@@ -959,36 +1047,40 @@ TEST_P(BreakAgents, CorridorsStayValidUnderEditsAndReloads) {
       const detail::AgentRecord& a = sys.at(agents[i].index);
       AgentState st;
       ASSERT_EQ(w->agent_state(agents[i], &st), Status::Ok);
-      const Cell f{static_cast<int>(std::floor(st.feet.x)), static_cast<int>(std::floor(st.feet.y + 1e-3)),
+      const Cell f{static_cast<int>(std::floor(st.feet.x)),
+                   static_cast<int>(std::floor(st.feet.y + 1e-3)),
                    static_cast<int>(std::floor(st.feet.z))};
       const detail::ChunkPos fc = detail::chunk_of(f);
       const bool loaded = space.chunk(fc) != nullptr, built = g.chunk(fc) != nullptr;
       if (!loaded || (!built && !(reloaded_under[i] == fc))) {
         if (++bad_feet <= 5)
-          ADD_FAILURE() << "[" << ac.name << "] tick " << t << ": agent " << i << " feet in " << str(f) << " ("
-                        << (loaded ? "loaded, navigation not built" : "unloaded") << "), mode "
-                        << detail::agent_mode_name(a.mode) << "; ops: " << last_ops;
+          ADD_FAILURE() << "[" << ac.name << "] tick " << t << ": agent " << i << " feet in "
+                        << str(f) << " (" << (loaded ? "loaded, navigation not built" : "unloaded")
+                        << "), mode " << detail::agent_mode_name(a.mode) << "; ops: " << last_ops;
       }
-      if (built && !(reloaded_under[i] == fc) && g.standable(f)) reloaded_under[i] = detail::ChunkPos{1 << 20, 0, 0};
+      if (built && !(reloaded_under[i] == fc) && g.standable(f))
+        reloaded_under[i] = detail::ChunkPos{1 << 20, 0, 0};
       if (a.mode == detail::AgentMode::Moving &&
           !detail::path_still_valid(g, a.corridor.cells, a.corridor.kinds, a.cell_index)) {
         std::size_t k = a.cell_index;  // the first broken step
         while (k + 1 < a.corridor.cells.size() &&
-               detail::path_still_valid(g, std::vector<Cell>{a.corridor.cells[k], a.corridor.cells[k + 1]},
-                                        std::vector<detail::EdgeKind>{a.corridor.kinds[k], a.corridor.kinds[k + 1]},
-                                        0))
+               detail::path_still_valid(
+                   g, std::vector<Cell>{a.corridor.cells[k], a.corridor.cells[k + 1]},
+                   std::vector<detail::EdgeKind>{a.corridor.kinds[k], a.corridor.kinds[k + 1]}, 0))
           ++k;
         if (++bad_corridors <= 5)
           ADD_FAILURE() << "[" << ac.name << "] tick " << t << ": agent " << i
-                        << " is Moving along a corridor whose remaining moves are no longer valid (cell_index "
+                        << " is Moving along a corridor whose remaining moves are no longer valid "
+                           "(cell_index "
                         << a.cell_index << " of " << a.corridor.cells.size() << ", step "
                         << str(a.corridor.cells[k]) << " -> "
-                        << str(a.corridor.cells[std::min(k + 1, a.corridor.cells.size() - 1)]) << " broken); pending builds " << w->pending_chunk_builds()
-                        << "; ops of this tick and the three before: " << last_ops << " | " << ops_hist[0] << " | "
-                        << ops_hist[1] << " | " << ops_hist[2];
+                        << str(a.corridor.cells[std::min(k + 1, a.corridor.cells.size() - 1)])
+                        << " broken); pending builds " << w->pending_chunk_builds()
+                        << "; ops of this tick and the three before: " << last_ops << " | "
+                        << ops_hist[0] << " | " << ops_hist[1] << " | " << ops_hist[2];
       }
-      if (st.mode == AgentMode::Arrived || st.mode == AgentMode::Failed || st.mode == AgentMode::Blocked ||
-          st.mode == AgentMode::Idle)
+      if (st.mode == AgentMode::Arrived || st.mode == AgentMode::Failed ||
+          st.mode == AgentMode::Blocked || st.mode == AgentMode::Idle)
         (void)w->set_agent_goal(agents[i], pos(cells[below(cells.size())]));
     }
   }
@@ -999,27 +1091,32 @@ TEST_P(BreakAgents, CorridorsStayValidUnderEditsAndReloads) {
     ASSERT_EQ(w->agent_state(id, &st), Status::Ok);
     repairs += st.repairs, replans += st.replans, arrivals += st.arrivals;
   }
-  std::printf("[%s] %d ticks, %zu edits, %zu reloads; %llu arrivals, %llu repairs, %llu replans; %zu bad corridors, "
-              "%zu bad feet (%.1f s)\n",
-              ac.name, kTicks, edits, reloads, static_cast<unsigned long long>(arrivals),
-              static_cast<unsigned long long>(repairs), static_cast<unsigned long long>(replans), bad_corridors,
-              bad_feet, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  std::printf(
+      "[%s] %d ticks, %zu edits, %zu reloads; %llu arrivals, %llu repairs, %llu replans; %zu bad "
+      "corridors, "
+      "%zu bad feet (%.1f s)\n",
+      ac.name, kTicks, edits, reloads, static_cast<unsigned long long>(arrivals),
+      static_cast<unsigned long long>(repairs), static_cast<unsigned long long>(replans),
+      bad_corridors, bad_feet,
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   EXPECT_EQ(bad_corridors, 0u);
   EXPECT_EQ(bad_feet, 0u);
   EXPECT_GT(arrivals, static_cast<std::uint64_t>(kTicks / 100));
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, BreakAgents, ::testing::ValuesIn(kAgentCases),
-                         [](const ::testing::TestParamInfo<AgentCase>& i) { return std::string(i.param.name); });
-
+                         [](const ::testing::TestParamInfo<AgentCase>& i) {
+                           return std::string(i.param.name);
+                         });
 
 // =============================================================================================
-// Regression (fixed). The minimal form of the corridor failure above: a walking agent's corridor runs over cells of
-// the chunk above a section; the section is reloaded with the blocks under the corridor dug out.
-// The update that sees the load checks the corridor against layers where the chunk above still
-// stands on the old blocks (valid); the update after installs the build and classifies the chunk
-// above again, which removes the corridor's cells, but an install is not in the change log, so no
-// agent is looked at: the agent keeps Moving along moves that no longer exist.
+// Regression (fixed). The minimal form of the corridor failure above: a walking agent's corridor
+// runs over cells of the chunk above a section; the section is reloaded with the blocks under the
+// corridor dug out. The update that sees the load checks the corridor against layers where the
+// chunk above still stands on the old blocks (valid); the update after installs the build and
+// classifies the chunk above again, which removes the corridor's cells, but an install is not in
+// the change log, so no agent is looked at: the agent keeps Moving along moves that no longer
+// exist.
 
 TEST(BreakStreaming, InstalledBuildDoesNotRevalidateCorridors) {
   ProfileId spid;
@@ -1045,7 +1142,8 @@ TEST(BreakStreaming, InstalledBuildDoesNotRevalidateCorridors) {
     for (int i = 0; i < 256; ++i) n += detail::kind_standable(up->kind_at(i)) && up->floor[i] == 0;
     if (n > 20) targets.push_back({-n, p});
   }
-  std::sort(targets.begin(), targets.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::sort(targets.begin(), targets.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
   ASSERT_FALSE(targets.empty());
   bool shown = false;
   for (const auto& [neg, target] : targets) {
@@ -1053,7 +1151,8 @@ TEST(BreakStreaming, InstalledBuildDoesNotRevalidateCorridors) {
     std::vector<Cell> ground;  // cells of the chunk above standing on the target's top layer
     const NavChunk* up = g.chunk(above);
     for (int i = 0; i < 256; ++i)
-      if (detail::kind_standable(up->kind_at(i)) && up->floor[i] == 0) ground.push_back(detail::cell_of(up, i));
+      if (detail::kind_standable(up->kind_at(i)) && up->floor[i] == 0)
+        ground.push_back(detail::cell_of(up, i));
     // Two of them at least 8 cells apart that reach each other.
     Cell a{}, b{};
     bool found = false;
@@ -1068,7 +1167,8 @@ TEST(BreakStreaming, InstalledBuildDoesNotRevalidateCorridors) {
     AgentId id;
     ASSERT_EQ(w->add_agent(AgentDef{pid, Vec3{a.x + 0.5, feet, a.z + 0.5}}, &id), Status::Ok);
     ASSERT_EQ(w->set_agent_goal(id, pos(b)), Status::Ok);
-    for (int k = 0; k < 4 && sys.at(id.index).mode != detail::AgentMode::Moving; ++k) ASSERT_EQ(w->tick(0.05), Status::Ok);
+    for (int k = 0; k < 4 && sys.at(id.index).mode != detail::AgentMode::Moving; ++k)
+      ASSERT_EQ(w->tick(0.05), Status::Ok);
     const detail::AgentRecord& rec = sys.at(id.index);
     if (rec.mode != detail::AgentMode::Moving) {
       ASSERT_EQ(w->remove_agent(id), Status::Ok);
@@ -1094,10 +1194,12 @@ TEST(BreakStreaming, InstalledBuildDoesNotRevalidateCorridors) {
     ASSERT_EQ(w->load_chunk(ChunkPos{target.x, target.y, target.z}, values), Status::Ok);
     for (int k = 0; k < 3; ++k) {
       ASSERT_EQ(w->tick(0.05), Status::Ok);
-      const bool valid = detail::path_still_valid(g, rec.corridor.cells, rec.corridor.kinds, rec.cell_index);
+      const bool valid =
+          detail::path_still_valid(g, rec.corridor.cells, rec.corridor.kinds, rec.cell_index);
       EXPECT_FALSE(rec.mode == detail::AgentMode::Moving && !valid)
           << "tick " << k + 1 << " after reloading " << str(target) << " with " << dug
-          << " blocks dug out under the corridor ahead: the agent is Moving along moves that no longer exist "
+          << " blocks dug out under the corridor ahead: the agent is Moving along moves that no "
+             "longer exist "
           << "(pending builds " << w->pending_chunk_builds() << ", builds installed "
           << nav.stats().builds_installed << ")";
     }
@@ -1106,7 +1208,6 @@ TEST(BreakStreaming, InstalledBuildDoesNotRevalidateCorridors) {
   }
   ASSERT_TRUE(shown) << "no corridor over the top layer of a section was found";
 }
-
 
 // =============================================================================================
 // Islands under cuts: walls (two blocks high, set block by block in batches of 50 per update)
@@ -1140,7 +1241,8 @@ TEST(BreakIslands, WallsAndTrenchesInBatches) {
       if (g.standable(Cell{x, y, z})) return y;
     return -(1 << 30);
   };
-  const int x_lo = (cx0 - 3) * 16, x_hi = (cx0 + 3) * 16 + 15, z_lo = (cz0 - 3) * 16, z_hi = (cz0 + 3) * 16 + 15;
+  const int x_lo = (cx0 - 3) * 16, x_hi = (cx0 + 3) * 16 + 15, z_lo = (cz0 - 3) * 16,
+            z_hi = (cz0 + 3) * 16 + 15;
   ReachTally tally;
   std::size_t rounds = 0, diffs = 0, edits = 0, updates = 0;
   const std::size_t fallbacks0 = nav.islands().stats().fallbacks;
@@ -1164,7 +1266,8 @@ TEST(BreakIslands, WallsAndTrenchesInBatches) {
       if (y < -(1 << 29)) continue;
       line.push_back(Cell{x, y, z});
       if (trench) {
-        for (int d = 1; d <= 3; ++d) placed.push_back({Cell{x, y - d, z}, space.block(Cell{x, y - d, z})});
+        for (int d = 1; d <= 3; ++d)
+          placed.push_back({Cell{x, y - d, z}, space.block(Cell{x, y - d, z})});
       } else {
         placed.push_back({Cell{x, y, z}, space.block(Cell{x, y, z})});
         placed.push_back({Cell{x, y + 1, z}, space.block(Cell{x, y + 1, z})});
@@ -1183,9 +1286,9 @@ TEST(BreakIslands, WallsAndTrenchesInBatches) {
       w->update();
       ++updates;
       char buf[160];
-      std::snprintf(buf, sizeof buf, "round %d: %s %s %s at %c = %d (gap %d, %zu cells)", round, what,
-                    trench ? "trench" : "wall", along_x ? "along x" : "along z", along_x ? 'z' : 'x', at, gap,
-                    placed.size());
+      std::snprintf(buf, sizeof buf, "round %d: %s %s %s at %c = %d (gap %d, %zu cells)", round,
+                    what, trench ? "trench" : "wall", along_x ? "along x" : "along z",
+                    along_x ? 'z' : 'x', at, gap, placed.size());
       diffs += expect_fresh(*w, buf);
       // Pairs across the line, and near it.
       ProfileId fpid;
@@ -1206,16 +1309,18 @@ TEST(BreakIslands, WallsAndTrenchesInBatches) {
     ++rounds;
   }
   const detail::IslandStats& is = nav.islands().stats();
-  std::printf("walls and trenches: %zu rounds, %zu edits in %zu updates, %zu pairs (%zu yes, %zu no), %zu bad; "
-              "islands: %llu merges, %llu split checks, %llu local splits, %zu fallbacks (%.1f s)\n",
-              rounds, edits, updates, tally.pairs, tally.yes, tally.no, tally.bad,
-              static_cast<unsigned long long>(is.merges), static_cast<unsigned long long>(is.split_checks),
-              static_cast<unsigned long long>(is.local_splits), static_cast<std::size_t>(is.fallbacks - fallbacks0),
-              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  std::printf(
+      "walls and trenches: %zu rounds, %zu edits in %zu updates, %zu pairs (%zu yes, %zu no), %zu "
+      "bad; "
+      "islands: %llu merges, %llu split checks, %llu local splits, %zu fallbacks (%.1f s)\n",
+      rounds, edits, updates, tally.pairs, tally.yes, tally.no, tally.bad,
+      static_cast<unsigned long long>(is.merges), static_cast<unsigned long long>(is.split_checks),
+      static_cast<unsigned long long>(is.local_splits),
+      static_cast<std::size_t>(is.fallbacks - fallbacks0),
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   EXPECT_EQ(tally.bad, 0u);
   EXPECT_GT(tally.no, 0u);
 }
-
 
 // =============================================================================================
 // A streamed reload of a section with the very same blocks drops its navigation at once (its cells
@@ -1240,7 +1345,7 @@ TEST(BreakStreaming, ReloadOfTheSameBlocksFallsBackToFullIslandRecomputation) {
   std::vector<detail::ChunkPos> sections;  // the sections holding standable cells
   for (const detail::ChunkPos& p : space.loaded_chunks()) {
     const NavChunk* nc = nav.grid().chunk(p);
-    if (nc && nc->standable > 50) sections.push_back(p);
+    if (nc && nc->nodes > 50) sections.push_back(p);
   }
   ASSERT_GT(sections.size(), 8u);
   std::vector<std::uint16_t> values(detail::kChunkCells);
@@ -1258,14 +1363,16 @@ TEST(BreakStreaming, ReloadOfTheSameBlocksFallsBackToFullIslandRecomputation) {
     if (nav.islands().stats().fallbacks != fb0 && drop_fallbacks++ == 0) first = str(p);
     w->update();  // installs the build
   }
-  std::printf("%d same-block reloads: %zu fell back to recomputing every island at the drop; island labels %zu -> %zu\n",
-              kRounds, drop_fallbacks, bound0, static_cast<std::size_t>(nav.islands().id_bound()));
+  std::printf(
+      "%d same-block reloads: %zu fell back to recomputing every island at the drop; island labels "
+      "%zu -> %zu\n",
+      kRounds, drop_fallbacks, bound0, static_cast<std::size_t>(nav.islands().id_bound()));
   expect_fresh(*w, "after the reloads");
   EXPECT_LE(drop_fallbacks * 50, static_cast<std::size_t>(kRounds))
-      << drop_fallbacks << " of " << kRounds << " reloads of a section with the same blocks recomputed every island "
+      << drop_fallbacks << " of " << kRounds
+      << " reloads of a section with the same blocks recomputed every island "
       << "(first: " << first << ")";
 }
-
 
 // =============================================================================================
 // space.h: cells are limited to |x|,|z| < 2^25 and |y| < 2^11 so that the packed cell key stays
@@ -1280,7 +1387,8 @@ TEST(BreakKeys, CellKeyIsExactOverTheDocumentedRange) {
   const int ys[] = {-ymax, -2048 + 16, -64, -1, 0, 1, 255, 2031, ymax};
   for (std::size_t i = 0; i + 1 < std::size(ys); ++i) {
     const Cell a{xmax, ys[i], xmax}, b{-xmax, ys[i + 1], -xmax};
-    EXPECT_LT(detail::cell_key(a), detail::cell_key(b)) << str(a) << " / " << str(b) << ": keys do not order by y";
+    EXPECT_LT(detail::cell_key(a), detail::cell_key(b))
+        << str(a) << " / " << str(b) << ": keys do not order by y";
   }
   EXPECT_LT(detail::cell_key(Cell{xmax, 7, -xmax}), detail::cell_key(Cell{-xmax, 7, -xmax + 1}));
   EXPECT_LT(detail::cell_key(Cell{-xmax, 7, 3}), detail::cell_key(Cell{-xmax + 1, 7, 3}));

@@ -24,13 +24,13 @@
 #include <unordered_map>
 #include <vector>
 
-#include "engine/util/splitmix.h"
 #include "engine/classify/nav_grid.h"
 #include "engine/corridor/corridor.h"
 #include "engine/islands/islands.h"
 #include "engine/nav/nav_world.h"
 #include "engine/nav/world_state.h"
 #include "engine/search/astar.h"
+#include "engine/util/splitmix.h"
 #include "test_support.h"
 #include "voxnav/world.h"
 #include "world_files.h"
@@ -76,8 +76,8 @@ std::unique_ptr<RegionWorld> load_region(const std::string& path) {
   detail::WorldState& st = rw->world->internal();
   std::string msg;
   const auto t0 = std::chrono::steady_clock::now();
-  if (native::load_minecraft_registry_files(kShared + "/minecraft/blocks", st.registry, st.blocks, msg) !=
-      Status::Ok) {
+  if (native::load_minecraft_registry_files(kShared + "/minecraft/blocks", st.registry, st.blocks,
+                                            msg) != Status::Ok) {
     ADD_FAILURE() << "registry: " << msg;
     return nullptr;
   }
@@ -113,7 +113,7 @@ class Oracle {
  public:
   explicit Oracle(const NavGrid& grid) : grid_(grid) {
     for (NavChunk* ch : grid.ordered_chunks()) {
-      if (ch->uniform || ch->standable == 0) continue;
+      if (ch->uniform || ch->nodes == 0) continue;
       ChunkInfo info;
       info.ch = ch;
       info.base = static_cast<std::uint32_t>(cells_.size());
@@ -123,7 +123,7 @@ class Oracle {
         std::uint64_t bits = 0;
         for (int b = 0; b < 64; ++b) {
           const int i = w * 64 + b;
-          if (detail::kind_standable(ch->kind_at(i))) {
+          if (detail::kind_node(ch->kind_at(i))) {
             bits |= 1ull << b;
             cells_.push_back(detail::cell_of(ch, i));
             kinds_.push_back(ch->kind_at(i));
@@ -132,7 +132,7 @@ class Oracle {
         info.bits[w] = bits;
         count += static_cast<std::uint32_t>(std::popcount(bits));
       }
-      if (count != static_cast<std::uint32_t>(ch->standable)) ++standable_count_mismatch_;
+      if (count != static_cast<std::uint32_t>(ch->nodes)) ++standable_count_mismatch_;
       index_[detail::chunk_key(ch->pos)] = chunks_.size();
       chunks_.push_back(info);
     }
@@ -151,10 +151,12 @@ class Oracle {
           ++bad_codes_;
           continue;
         }
-        const Cell t{c.x + detail::kDirDx[dir], c.y + detail::kMoveCodes[code].dy, c.z + detail::kDirDz[dir]};
+        const Cell t{c.x + detail::kDirDx[dir], c.y + detail::kMoveCodes[code].dy,
+                     c.z + detail::kDirDz[dir]};
         const std::uint32_t tid = id(t);
         if (tid == kNone) {
-          if (bad_targets_.size() < 5) bad_targets_.push_back(str(c) + " dir " + std::to_string(dir) + " -> " + str(t));
+          if (bad_targets_.size() < 5)
+            bad_targets_.push_back(str(c) + " dir " + std::to_string(dir) + " -> " + str(t));
           ++bad_target_count_;
           continue;
         }
@@ -166,16 +168,38 @@ class Oracle {
           if (!walkish(a) || !walkish(b) || !walkish(code)) ++corner_cuts_;
         }
         decoded.push_back({t, dir});
-        edges_.push_back(Edge{tid, static_cast<std::uint8_t>(dir), static_cast<std::uint8_t>(code)});
+        edges_.push_back(
+            Edge{tid, static_cast<std::uint8_t>(dir), static_cast<std::uint8_t>(code)});
+      }
+      // Vertical moves (ladders): straight up or down.
+      const std::uint8_t vm = grid.vmoves(c);
+      for (int b = 0; b < 2; ++b) {
+        if (!(vm & (b == 0 ? detail::kMoveUp : detail::kMoveDown))) continue;
+        ++moves_;
+        const Cell t{c.x, c.y + (b == 0 ? 1 : -1), c.z};
+        const std::uint32_t tid = id(t);
+        if (tid == kNone) {
+          ++bad_target_count_;
+          continue;
+        }
+        const int dir = b == 0 ? detail::kDirUp : detail::kDirDown;
+        decoded.push_back({t, dir});
+        edges_.push_back(
+            Edge{tid, static_cast<std::uint8_t>(dir),
+                 static_cast<std::uint8_t>(b == 0 ? detail::kCodeVertUp : detail::kCodeVertDown)});
       }
       std::size_t seen = 0;
       bool ok = true;
       NavChunk* ch = grid.chunk(detail::chunk_of(c));
-      detail::for_each_move(ch, detail::index_in_chunk(c), c, [&](NavChunk* tc, int ti, const Cell& t, int dir, int) {
-        if (seen >= decoded.size() || !(decoded[seen].first == t) || decoded[seen].second != dir) ok = false;
-        if (tc != grid.chunk(detail::chunk_of(t)) || ti != detail::index_in_chunk(t)) ok = false;
-        ++seen;
-      });
+      detail::for_each_move(
+          ch, detail::index_in_chunk(c), c, [&](NavChunk* tc, int ti, const Cell& t, int dir, int) {
+            if (seen >= decoded.size() || !(decoded[seen].first == t) ||
+                decoded[seen].second != dir)
+              ok = false;
+            if (tc != grid.chunk(detail::chunk_of(t)) || ti != detail::index_in_chunk(t))
+              ok = false;
+            ++seen;
+          });
       if (!ok || seen != decoded.size()) ++for_each_mismatch_;
     }
     start_.push_back(static_cast<std::uint32_t>(edges_.size()));
@@ -199,31 +223,42 @@ class Oracle {
   CellKind kind(std::uint32_t v) const { return kinds_[v]; }
   std::size_t edge_count() const { return edges_.size(); }
 
-  /// Marks every cell reachable from `src` (plain BFS); reached(v) answers afterwards.
-  void bfs(std::uint32_t src) {
+  /// Marks every cell reachable from `src` (plain BFS) for the class and, entering only the gate
+  /// cells (doors, ladders, damage cells) of the kinds in `gates`, for a profile; reached(v) and
+  /// reached_by_class(v) answer afterwards.
+  void bfs(std::uint32_t src, std::uint8_t gates = detail::kGateAll) {
     if (++stamp_ == 0) {
       std::fill(mark_.begin(), mark_.end(), 0);
+      std::fill(class_mark_.begin(), class_mark_.end(), 0);
       stamp_ = 1;
     }
-    std::vector<std::uint32_t> queue{src};
-    mark_[src] = stamp_;
-    for (std::size_t q = 0; q < queue.size(); ++q) {
-      const std::uint32_t v = queue[q];
-      for (std::uint32_t e = start_[v]; e < start_[v + 1]; ++e) {
-        const std::uint32_t w = edges_[e].to;
-        if (mark_[w] != stamp_) {
-          mark_[w] = stamp_;
-          queue.push_back(w);
+    class_mark_.resize(mark_.size(), 0);
+    for (int pass = 0; pass < 2; ++pass) {
+      std::vector<std::uint32_t>& mark = pass == 0 ? class_mark_ : mark_;
+      const std::uint8_t allowed = pass == 0 ? std::uint8_t(detail::kGateAll) : gates;
+      std::vector<std::uint32_t> queue{src};
+      mark[src] = stamp_;
+      for (std::size_t q = 0; q < queue.size(); ++q) {
+        const std::uint32_t v = queue[q];
+        for (std::uint32_t e = start_[v]; e < start_[v + 1]; ++e) {
+          const std::uint32_t w = edges_[e].to;
+          const std::uint8_t g = detail::kind_gate(kinds_[w]);
+          if (mark[w] != stamp_ && (!g || (g & allowed))) {
+            mark[w] = stamp_;
+            queue.push_back(w);
+          }
         }
       }
+      if (pass == 1) last_reached_ = queue.size();
     }
-    last_reached_ = queue.size();
   }
   bool reached(std::uint32_t v) const { return mark_[v] == stamp_; }
+  bool reached_by_class(std::uint32_t v) const { return class_mark_[v] == stamp_; }
   std::size_t last_reached() const { return last_reached_; }
 
   /// Dijkstra's from src to dst over the same moves with move_cost; UINT64_MAX when unreachable.
-  std::uint64_t dijkstra(std::uint32_t src, std::uint32_t dst, const detail::CostTable& costs) const {
+  std::uint64_t dijkstra(std::uint32_t src, std::uint32_t dst,
+                         const detail::CostTable& costs) const {
     std::vector<std::uint64_t> dist(cells_.size(), UINT64_MAX);
     using Item = std::pair<std::uint64_t, std::uint32_t>;
     std::priority_queue<Item, std::vector<Item>, std::greater<Item>> pq;
@@ -238,7 +273,9 @@ class Oracle {
         const Edge& ed = edges_[e];
         const detail::MoveCode mc = detail::kMoveCodes[ed.code];
         if (mc.kind == detail::EdgeKind::Drop && -mc.dy > costs.max_drop) continue;
-        const std::uint64_t nd = d + detail::move_cost(costs, ed.dir, ed.code, kinds_[ed.to]);
+        const std::uint32_t mcost = detail::move_cost(costs, ed.dir, ed.code, kinds_[ed.to]);
+        if (mcost == detail::kCostImpassable) continue;
+        const std::uint64_t nd = d + mcost;
         if (nd < dist[ed.to]) {
           dist[ed.to] = nd;
           pq.push({nd, ed.to});
@@ -289,7 +326,7 @@ class Oracle {
   std::vector<CellKind> kinds_;
   std::vector<std::uint32_t> start_;
   std::vector<Edge> edges_;
-  std::vector<std::uint32_t> mark_;
+  std::vector<std::uint32_t> mark_, class_mark_;
   std::uint32_t stamp_ = 0;
   std::size_t last_reached_ = 0;
 };
@@ -299,7 +336,8 @@ void expect_oracle_sound(const Oracle& o) {
   EXPECT_EQ(o.bad_target_count_, 0u) << "moves into cells that are not standable, e.g. "
                                      << (o.bad_targets_.empty() ? "" : o.bad_targets_[0]);
   EXPECT_EQ(o.corner_cuts_, 0u) << "diagonal moves without both cardinal walks (corner cutting)";
-  EXPECT_EQ(o.for_each_mismatch_, 0u) << "for_each_move disagrees with the move words (stale links?)";
+  EXPECT_EQ(o.for_each_mismatch_, 0u)
+      << "for_each_move disagrees with the move words (stale links?)";
   EXPECT_EQ(o.standable_count_mismatch_, 0u) << "NavChunk::standable disagrees with the kinds";
 }
 
@@ -308,6 +346,7 @@ void expect_oracle_sound(const Oracle& o) {
 
 struct PairTally {
   std::size_t pairs = 0, yes = 0, no = 0, unknown = 0, mismatches = 0, near_pairs = 0;
+  std::size_t gated = 0;  ///< Unknown(DoorGated / ProfileRestricted) where only a gate cell decides
   std::vector<std::pair<std::uint32_t, std::uint32_t>> yes_near, yes_far;
 };
 
@@ -315,8 +354,10 @@ struct PairTally {
 PairTally check_reachability(RegionWorld& rw, Oracle& o, const std::vector<std::uint32_t>& sources,
                              int near_per_source, int far_per_source, Rng& rng) {
   PairTally t;
+  // The test profile (Profile{}) neither climbs nor opens doors nor enters damage cells.
+  const std::uint8_t gates = detail::CostTable{}.gates();
   for (std::uint32_t s : sources) {
-    o.bfs(s);
+    o.bfs(s, gates);
     const Cell sc = o.cell(s);
     const std::vector<std::uint32_t> near = o.near(sc, 32);
     std::vector<std::uint32_t> near_reached;
@@ -326,11 +367,13 @@ PairTally check_reachability(RegionWorld& rw, Oracle& o, const std::vector<std::
     // those the BFS reached (so Yes answers are common; the check is exact either way).
     std::vector<std::uint32_t> goals;
     for (int k = 0; k < near_per_source && !near.empty(); ++k) {
-      const std::vector<std::uint32_t>& from = (k & 1) && !near_reached.empty() ? near_reached : near;
+      const std::vector<std::uint32_t>& from =
+          (k & 1) && !near_reached.empty() ? near_reached : near;
       goals.push_back(from[rng.below(static_cast<std::uint32_t>(from.size()))]);
     }
     const std::size_t n_near = goals.size();
-    for (int k = 0; k < far_per_source; ++k) goals.push_back(rng.below(static_cast<std::uint32_t>(o.size())));
+    for (int k = 0; k < far_per_source; ++k)
+      goals.push_back(rng.below(static_cast<std::uint32_t>(o.size())));
     for (std::size_t gi = 0; gi < goals.size(); ++gi) {
       const std::uint32_t g = goals[gi];
       const Cell gc = o.cell(g);
@@ -338,17 +381,32 @@ PairTally check_reachability(RegionWorld& rw, Oracle& o, const std::vector<std::
       ++t.pairs;
       if (gi < n_near) ++t.near_pairs;
       const bool truth = o.reached(g);
-      if (r.answer == ReachAnswer::Yes) ++t.yes;
-      else if (r.answer == ReachAnswer::No) ++t.no;
-      else ++t.unknown;
-      const bool agree = (r.answer == ReachAnswer::Yes && truth) || (r.answer == ReachAnswer::No && !truth);
+      const bool class_truth = o.reached_by_class(g);
+      const bool gated =
+          r.answer == ReachAnswer::Unknown &&
+          (r.reason == ReachReason::DoorGated || r.reason == ReachReason::ProfileRestricted);
+      if (r.answer == ReachAnswer::Yes)
+        ++t.yes;
+      else if (r.answer == ReachAnswer::No)
+        ++t.no;
+      else if (gated)
+        ++t.gated;
+      else
+        ++t.unknown;
+      // Yes exactly when the profile gets there; No only when the class does not; Unknown
+      // (gated) exactly when the class does and the profile does not.
+      const bool agree = (r.answer == ReachAnswer::Yes && truth) ||
+                         (r.answer == ReachAnswer::No && !class_truth) ||
+                         (gated && class_truth && !truth);
       if (!agree) {
         if (t.mismatches < 8)
-          ADD_FAILURE() << "reachable " << str(sc) << " -> " << str(gc) << " = " << reach_answer_name(r.answer)
-                        << " (" << reach_reason_name(r.reason) << "), BFS says " << (truth ? "yes" : "no");
+          ADD_FAILURE() << "reachable " << str(sc) << " -> " << str(gc) << " = "
+                        << reach_answer_name(r.answer) << " (" << reach_reason_name(r.reason)
+                        << "), BFS says " << (truth ? "yes" : "no");
         ++t.mismatches;
       }
-      if (truth && r.answer == ReachAnswer::Yes && s != g) (gi < n_near ? t.yes_near : t.yes_far).push_back({s, g});
+      if (truth && r.answer == ReachAnswer::Yes && s != g)
+        (gi < n_near ? t.yes_near : t.yes_far).push_back({s, g});
     }
   }
   return t;
@@ -374,15 +432,15 @@ std::vector<std::uint32_t> pick_sources(Oracle& o, int n, int rich, Rng& rng) {
 // (b) paths vs Dijkstra, (d) corridors.
 
 struct PathTally {
-  std::size_t paths = 0, cost_mismatch = 0, invalid = 0, not_found = 0, waypoints = 0, level_pairs = 0,
-              corridor_bad = 0;
+  std::size_t paths = 0, cost_mismatch = 0, invalid = 0, not_found = 0, waypoints = 0,
+              level_pairs = 0, corridor_bad = 0;
   std::uint64_t expanded = 0;
   std::vector<std::vector<Cell>> cells;  // found paths (for edits)
 };
 
 /// Validates one A* path; returns an empty string when it is a valid move sequence costing `cost`.
-std::string validate_path(const NavGrid& grid, const detail::SearchResult& r, const Cell& start, const Cell& goal,
-                          const detail::CostTable& costs) {
+std::string validate_path(const NavGrid& grid, const detail::SearchResult& r, const Cell& start,
+                          const Cell& goal, const detail::CostTable& costs) {
   if (r.cells.empty()) return "empty path";
   if (r.cells.size() != r.kinds.size()) return "cells/kinds size differ";
   if (!(r.cells.front() == start)) return "does not start at the start";
@@ -396,7 +454,8 @@ std::string validate_path(const NavGrid& grid, const detail::SearchResult& r, co
     for (int dir = 0; dir < 8 && !found; ++dir) {
       const int code = detail::move_code(word, dir);
       if (!code) continue;
-      const Cell t{a.x + detail::kDirDx[dir], a.y + detail::kMoveCodes[code].dy, a.z + detail::kDirDz[dir]};
+      const Cell t{a.x + detail::kDirDx[dir], a.y + detail::kMoveCodes[code].dy,
+                   a.z + detail::kDirDz[dir]};
       if (!(t == b)) continue;
       if (detail::kMoveCodes[code].kind != r.kinds[i + 1])
         return "step " + std::to_string(i) + " " + str(a) + "->" + str(b) + " has kind " +
@@ -405,15 +464,18 @@ std::string validate_path(const NavGrid& grid, const detail::SearchResult& r, co
       cost += detail::move_cost(costs, dir, code, grid.kind(b));
       found = true;
     }
-    if (!found) return "step " + std::to_string(i) + " " + str(a) + "->" + str(b) + " is not a move";
+    if (!found)
+      return "step " + std::to_string(i) + " " + str(a) + "->" + str(b) + " is not a move";
   }
-  if (cost != r.cost) return "reported cost " + std::to_string(r.cost) + " but its moves cost " + std::to_string(cost);
+  if (cost != r.cost)
+    return "reported cost " + std::to_string(r.cost) + " but its moves cost " +
+           std::to_string(cost);
   return {};
 }
 
 /// (d): string pulling of a valid path.
-std::string validate_corridor(const NavGrid& grid, const detail::SearchResult& r, std::size_t* level_pairs,
-                              std::size_t* waypoints) {
+std::string validate_corridor(const NavGrid& grid, const detail::SearchResult& r,
+                              std::size_t* level_pairs, std::size_t* waypoints) {
   std::vector<detail::Waypoint> pts;
   detail::string_pull(grid, r.cells, r.kinds, pts);
   *waypoints += pts.size();
@@ -424,28 +486,32 @@ std::string validate_corridor(const NavGrid& grid, const detail::SearchResult& r
   std::size_t idx = 0;  // index into r.cells of the previous waypoint
   for (std::size_t k = 0; k < pts.size(); ++k) {
     const detail::Waypoint& w = pts[k];
-    if (!grid.standable(w.cell)) return "waypoint " + std::to_string(k) + " " + str(w.cell) + " is not standable";
+    if (!grid.standable(w.cell))
+      return "waypoint " + std::to_string(k) + " " + str(w.cell) + " is not standable";
     const detail::Waypoint expect = detail::waypoint_of(grid, w.cell, w.kind);
     if (w.x != expect.x || w.y != expect.y || w.z != expect.z)
       return "waypoint " + std::to_string(k) + " position is not the cell's feet position";
     std::size_t j = k == 0 ? 0 : idx + 1;
     while (j < r.cells.size() && !(r.cells[j] == w.cell)) ++j;
-    if (j == r.cells.size()) return "waypoint " + std::to_string(k) + " " + str(w.cell) + " is not on the path (in order)";
+    if (j == r.cells.size())
+      return "waypoint " + std::to_string(k) + " " + str(w.cell) + " is not on the path (in order)";
     if (k > 0 && w.kind != r.kinds[j])
-      return "waypoint " + std::to_string(k) + " kind " + detail::edge_kind_name(w.kind) + " differs from the path's " +
-             detail::edge_kind_name(r.kinds[j]);
+      return "waypoint " + std::to_string(k) + " kind " + detail::edge_kind_name(w.kind) +
+             " differs from the path's " + detail::edge_kind_name(r.kinds[j]);
     if (k > 0 && w.kind == detail::EdgeKind::Walk && w.cell.y == pts[k - 1].cell.y) {
       ++*level_pairs;
       if (!detail::line_walkable_level(grid, pts[k - 1].cell, w.cell))
-        return "level waypoints " + std::to_string(k - 1) + " " + str(pts[k - 1].cell) + " -> " + str(w.cell) +
-               " (path steps " + std::to_string(idx) + ".." + std::to_string(j) + ") are not line_walkable_level";
+        return "level waypoints " + std::to_string(k - 1) + " " + str(pts[k - 1].cell) + " -> " +
+               str(w.cell) + " (path steps " + std::to_string(idx) + ".." + std::to_string(j) +
+               ") are not line_walkable_level";
     }
     idx = j;
   }
   return {};
 }
 
-PathTally check_paths(RegionWorld& rw, Oracle& o, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs) {
+PathTally check_paths(RegionWorld& rw, Oracle& o,
+                      const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs) {
   PathTally t;
   const detail::CostTable costs;
   for (const auto& [s, g] : pairs) {
@@ -459,20 +525,22 @@ PathTally check_paths(RegionWorld& rw, Oracle& o, const std::vector<std::pair<st
     t.expanded += r.expanded;
     if (r.outcome != detail::SearchOutcome::Found) {
       if (t.not_found++ < 5)
-        ADD_FAILURE() << "A* found no path " << str(spec.start) << " -> " << str(spec.goal) << " (outcome "
-                      << static_cast<int>(r.outcome) << ") though BFS and reachable say yes";
+        ADD_FAILURE() << "A* found no path " << str(spec.start) << " -> " << str(spec.goal)
+                      << " (outcome " << static_cast<int>(r.outcome)
+                      << ") though BFS and reachable say yes";
       continue;
     }
     const std::string bad = validate_path(rw.grid(), r, spec.start, spec.goal, costs);
     if (!bad.empty()) {
-      if (t.invalid++ < 5) ADD_FAILURE() << "path " << str(spec.start) << " -> " << str(spec.goal) << ": " << bad;
+      if (t.invalid++ < 5)
+        ADD_FAILURE() << "path " << str(spec.start) << " -> " << str(spec.goal) << ": " << bad;
       continue;
     }
     const std::uint64_t best = o.dijkstra(s, g, costs);
     if (best != r.cost) {
       if (t.cost_mismatch++ < 5)
-        ADD_FAILURE() << "path " << str(spec.start) << " -> " << str(spec.goal) << ": A* cost " << r.cost
-                      << ", Dijkstra " << best;
+        ADD_FAILURE() << "path " << str(spec.start) << " -> " << str(spec.goal) << ": A* cost "
+                      << r.cost << ", Dijkstra " << best;
     }
     const std::string cbad = validate_corridor(rw.grid(), r, &t.level_pairs, &t.waypoints);
     if (!cbad.empty()) {
@@ -492,9 +560,12 @@ struct GridDiff {
   std::vector<std::string> first;
 };
 
-GridDiff compare_grids(const NavGrid& inc, const NavGrid& fresh, const std::vector<detail::ChunkPos>& only) {
+GridDiff compare_grids(const NavGrid& inc, const NavGrid& fresh,
+                       const std::vector<detail::ChunkPos>& only) {
   GridDiff d;
-  auto floor_of = [](const NavChunk* c, int i) { return c->uniform ? 0 : static_cast<int>(c->floor[i]); };
+  auto floor_of = [](const NavChunk* c, int i) {
+    return c->uniform ? 0 : static_cast<int>(c->floor[i]);
+  };
   for (const detail::ChunkPos& p : only) {
     const NavChunk* a = inc.chunk(p);
     const NavChunk* b = fresh.chunk(p);
@@ -514,10 +585,11 @@ GridDiff compare_grids(const NavGrid& inc, const NavGrid& fresh, const std::vect
       d.moves += md;
       if ((kd || fd || md) && d.first.size() < 8) {
         char buf[200];
-        std::snprintf(buf, sizeof buf, "%s: kind %d/%d floor %d/%d moves %08x/%08x (incremental/fresh)",
+        std::snprintf(buf, sizeof buf,
+                      "%s: kind %d/%d floor %d/%d moves %08x/%08x (incremental/fresh)",
                       str(detail::cell_of(a, i)).c_str(), static_cast<int>(a->kind_at(i)),
-                      static_cast<int>(b->kind_at(i)), floor_of(a, i), floor_of(b, i), a->moves_at(i),
-                      b->moves_at(i));
+                      static_cast<int>(b->kind_at(i)), floor_of(a, i), floor_of(b, i),
+                      a->moves_at(i), b->moves_at(i));
         d.first.push_back(buf);
       }
     }
@@ -550,10 +622,12 @@ TEST_P(NavInvariants, ReachabilityPathsCorridorsAndEdits) {
   ASSERT_GT(oracle->size(), 10000u) << "suspiciously few standable cells";
   EXPECT_EQ(oracle->size(), rw->world->stats().standable_cells);
   expect_oracle_sound(*oracle);
-  std::printf("[%s] %zu chunks loaded (load %.2f s), nav build %.2f s: %zu standable cells, %zu moves, %llu islands "
-              "(oracle %.2f s)\n",
-              GetParam().name, rw->report.chunks_loaded, rw->load_s, rw->nav_s, oracle->size(), oracle->edge_count(),
-              static_cast<unsigned long long>(rw->world->stats().islands), oracle_s);
+  std::printf(
+      "[%s] %zu chunks loaded (load %.2f s), nav build %.2f s: %zu standable cells, %zu moves, "
+      "%llu islands "
+      "(oracle %.2f s)\n",
+      GetParam().name, rw->report.chunks_loaded, rw->load_s, rw->nav_s, oracle->size(),
+      oracle->edge_count(), static_cast<unsigned long long>(rw->world->stats().islands), oracle_s);
 
   // (a) reachability vs BFS.
   std::uint64_t seed = 0x5EED0000u;
@@ -567,22 +641,28 @@ TEST_P(NavInvariants, ReachabilityPathsCorridorsAndEdits) {
   EXPECT_GE(a.pairs, 2500u);
   EXPECT_GT(a.yes, a.pairs / 4) << "too few Yes pairs to mean anything";
   EXPECT_GT(a.no, 0u);
-  std::printf("[%s] (a) %zu pairs (%zu within 32 cells): %zu yes, %zu no, %zu unknown, %zu mismatches (%.2f s)\n",
-              GetParam().name, a.pairs, a.near_pairs, a.yes, a.no, a.unknown, a.mismatches, seconds_since(t0));
+  std::printf(
+      "[%s] (a) %zu pairs (%zu within 32 cells): %zu yes, %zu no, %zu gated, %zu unknown, %zu "
+      "mismatches (%.2f s)\n",
+      GetParam().name, a.pairs, a.near_pairs, a.yes, a.no, a.gated, a.unknown, a.mismatches,
+      seconds_since(t0));
 
   // (b) + (d): A* paths vs Dijkstra, corridors. Mostly near pairs, a few far ones.
   std::vector<std::pair<std::uint32_t, std::uint32_t>> path_pairs;
-  for (std::size_t i = 0; i < a.yes_near.size() && path_pairs.size() < 300; i += 3) path_pairs.push_back(a.yes_near[i]);
+  for (std::size_t i = 0; i < a.yes_near.size() && path_pairs.size() < 300; i += 3)
+    path_pairs.push_back(a.yes_near[i]);
   for (std::size_t i = 0; i < a.yes_far.size() && i < 12; ++i) path_pairs.push_back(a.yes_far[i]);
   t0 = std::chrono::steady_clock::now();
   PathTally b = check_paths(*rw, *oracle, path_pairs);
   EXPECT_GE(b.paths, 200u);
   EXPECT_EQ(b.not_found + b.invalid + b.cost_mismatch + b.corridor_bad, 0u);
-  std::printf("[%s] (b) %zu paths (%zu far), %llu nodes expanded: %zu not found, %zu invalid, %zu cost mismatches; "
-              "(d) %zu waypoints, %zu level pairs, %zu bad corridors (%.2f s)\n",
-              GetParam().name, b.paths, std::min<std::size_t>(a.yes_far.size(), 12),
-              static_cast<unsigned long long>(b.expanded), b.not_found, b.invalid, b.cost_mismatch, b.waypoints,
-              b.level_pairs, b.corridor_bad, seconds_since(t0));
+  std::printf(
+      "[%s] (b) %zu paths (%zu far), %llu nodes expanded: %zu not found, %zu invalid, %zu cost "
+      "mismatches; "
+      "(d) %zu waypoints, %zu level pairs, %zu bad corridors (%.2f s)\n",
+      GetParam().name, b.paths, std::min<std::size_t>(a.yes_far.size(), 12),
+      static_cast<unsigned long long>(b.expanded), b.not_found, b.invalid, b.cost_mismatch,
+      b.waypoints, b.level_pairs, b.corridor_bad, seconds_since(t0));
 
   // (c) random edits near the paths, in three styles: one edit per update, a burst of edits and
   // one update, and bursts of ten.
@@ -598,10 +678,18 @@ TEST_P(NavInvariants, ReachabilityPathsCorridorsAndEdits) {
     Status s = Status::Ok;
     Cell touched = c;
     switch (rng.below(7)) {
-      case 0: s = rw->world->set_block(pos(c), stone); break;                          // block the feet cell
-      case 1: touched = {c.x, c.y - 1, c.z}; s = rw->world->set_block(pos(touched), air); break;  // hole in the floor
-      case 2: touched = {c.x, c.y + 1, c.z}; s = rw->world->set_block(pos(touched), stone); break;  // low ceiling
-      case 3: {                                                                        // wall beside the path
+      case 0:
+        s = rw->world->set_block(pos(c), stone);
+        break;  // block the feet cell
+      case 1:
+        touched = {c.x, c.y - 1, c.z};
+        s = rw->world->set_block(pos(touched), air);
+        break;  // hole in the floor
+      case 2:
+        touched = {c.x, c.y + 1, c.z};
+        s = rw->world->set_block(pos(touched), stone);
+        break;   // low ceiling
+      case 3: {  // wall beside the path
         const int d = rng.range(0, 3);
         touched = {c.x + detail::kDirDx[d], c.y, c.z + detail::kDirDz[d]};
         s = rw->world->set_block(pos(touched), stone);
@@ -613,13 +701,14 @@ TEST_P(NavInvariants, ReachabilityPathsCorridorsAndEdits) {
         break;
       case 5: {  // a 3x2x3 pit
         touched = {c.x, c.y - 2, c.z};
-        s = rw->world->set_box(CellPos{c.x - 1, c.y - 2, c.z - 1}, CellPos{c.x + 1, c.y - 1, c.z + 1}, air);
+        s = rw->world->set_box(CellPos{c.x - 1, c.y - 2, c.z - 1},
+                               CellPos{c.x + 1, c.y - 1, c.z + 1}, air);
         break;
       }
       default: {  // a 3x3x1 slab of stone at head height, or clearing it
         touched = {c.x, c.y + 1, c.z};
-        s = rw->world->set_box(CellPos{c.x - 1, c.y + 1, c.z - 1}, CellPos{c.x + 1, c.y + 1, c.z + 1},
-                               rng.below(2) ? stone : air);
+        s = rw->world->set_box(CellPos{c.x - 1, c.y + 1, c.z - 1},
+                               CellPos{c.x + 1, c.y + 1, c.z + 1}, rng.below(2) ? stone : air);
         break;
       }
     }
@@ -669,7 +758,8 @@ TEST_P(NavInvariants, ReachabilityPathsCorridorsAndEdits) {
   EXPECT_EQ(a2.unknown, 0u);
   // and (b) on a few of the new Yes pairs (paths through the edited areas).
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pp2;
-  for (std::size_t i = 0; i < a2.yes_near.size() && pp2.size() < 60; i += 5) pp2.push_back(a2.yes_near[i]);
+  for (std::size_t i = 0; i < a2.yes_near.size() && pp2.size() < 60; i += 5)
+    pp2.push_back(a2.yes_near[i]);
   PathTally b2 = check_paths(*rw, *oracle, pp2);
   EXPECT_EQ(b2.not_found + b2.invalid + b2.cost_mismatch + b2.corridor_bad, 0u);
 
@@ -686,21 +776,24 @@ TEST_P(NavInvariants, ReachabilityPathsCorridorsAndEdits) {
       for (int dz = -1; dz <= 1; ++dz)
         for (int dx = -1; dx <= 1; ++dx) touched.push_back({p.x + dx, p.y + dy, p.z + dz});
   }
-  std::sort(touched.begin(), touched.end(), [](const detail::ChunkPos& l, const detail::ChunkPos& r) {
-    return detail::chunk_key(l) < detail::chunk_key(r);
-  });
+  std::sort(touched.begin(), touched.end(),
+            [](const detail::ChunkPos& l, const detail::ChunkPos& r) {
+              return detail::chunk_key(l) < detail::chunk_key(r);
+            });
   touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
   const NavGrid& fgrid = fresh->internal().walker->grid();
   const GridDiff d = compare_grids(rw->grid(), fgrid, touched);
   EXPECT_EQ(d.kind + d.floor + d.moves + d.missing, 0u)
-      << "incremental layers differ from a fresh build, e.g. " << (d.first.empty() ? "" : d.first[0]);
+      << "incremental layers differ from a fresh build, e.g. "
+      << (d.first.empty() ? "" : d.first[0]);
   for (std::size_t i = 1; i < d.first.size(); ++i) std::printf("  diff %s\n", d.first[i].c_str());
   std::vector<detail::ChunkPos> all;
   for (const NavChunk* ch : fgrid.ordered_chunks()) all.push_back(ch->pos);
   EXPECT_EQ(rw->grid().chunk_count(), fgrid.chunk_count());
   const GridDiff dall = compare_grids(rw->grid(), fgrid, all);
   EXPECT_EQ(dall.kind + dall.floor + dall.moves + dall.missing, 0u)
-      << "incremental layers differ from a fresh build, e.g. " << (dall.first.empty() ? "" : dall.first[0]);
+      << "incremental layers differ from a fresh build, e.g. "
+      << (dall.first.empty() ? "" : dall.first[0]);
   EXPECT_EQ(rw->world->stats().standable_cells, fresh->stats().standable_cells);
   EXPECT_EQ(rw->world->stats().islands, fresh->stats().islands);
   // Reachability of the incremental world equals that of the fresh one on the same pairs.
@@ -712,11 +805,15 @@ TEST_P(NavInvariants, ReachabilityPathsCorridorsAndEdits) {
       reach_diff += x.answer != y.answer;
     }
   EXPECT_EQ(reach_diff, 0u);
-  std::printf("[%s] (c) %zu edits (%zu rejected), %d updates in %.2f s; after: %zu pairs, %zu yes, %zu no, %zu unknown, "
-              "%zu mismatches; %zu paths re-checked; layers vs fresh build (%.2f s): %zu touched chunks + %zu total, "
-              "%zu cells, %zu kind / %zu floor / %zu move diffs\n",
-              GetParam().name, edits, rejected, updates, edit_s, a2.pairs, a2.yes, a2.no, a2.unknown, a2.mismatches, b2.paths,
-              fresh_s, d.chunks, dall.chunks, dall.cells_compared, dall.kind, dall.floor, dall.moves);
+  std::printf(
+      "[%s] (c) %zu edits (%zu rejected), %d updates in %.2f s; after: %zu pairs, %zu yes, %zu no, "
+      "%zu unknown, "
+      "%zu mismatches; %zu paths re-checked; layers vs fresh build (%.2f s): %zu touched chunks + "
+      "%zu total, "
+      "%zu cells, %zu kind / %zu floor / %zu move diffs\n",
+      GetParam().name, edits, rejected, updates, edit_s, a2.pairs, a2.yes, a2.no, a2.unknown,
+      a2.mismatches, b2.paths, fresh_s, d.chunks, dall.chunks, dall.cells_compared, dall.kind,
+      dall.floor, dall.moves);
 
   // Chunk unload and reload (Load / Unload changes): unload two chunks holding path cells; cells
   // there answer Unknown(NotLoaded), the rest still agrees with the BFS and with a fresh build;
@@ -762,22 +859,29 @@ TEST_P(NavInvariants, ReachabilityPathsCorridorsAndEdits) {
   EXPECT_EQ(rw->grid().chunk_count(), fgrid3.chunk_count());
   const GridDiff d3 = compare_grids(rw->grid(), fgrid3, all3);
   EXPECT_EQ(d3.kind + d3.floor + d3.moves + d3.missing, 0u)
-      << "after unload: incremental layers differ from a fresh build, e.g. " << (d3.first.empty() ? "" : d3.first[0]);
-  for (const auto& [p, values] : saved) ASSERT_EQ(rw->world->load_chunk(ChunkPos{p.x, p.y, p.z}, values), Status::Ok);
+      << "after unload: incremental layers differ from a fresh build, e.g. "
+      << (d3.first.empty() ? "" : d3.first[0]);
+  for (const auto& [p, values] : saved)
+    ASSERT_EQ(rw->world->load_chunk(ChunkPos{p.x, p.y, p.z}, values), Status::Ok);
   rw->world->update();
   const GridDiff d4 = compare_grids(rw->grid(), fgrid, all);
   EXPECT_EQ(rw->grid().chunk_count(), fgrid.chunk_count());
   EXPECT_EQ(d4.kind + d4.floor + d4.moves + d4.missing, 0u)
-      << "after reload: incremental layers differ from a fresh build, e.g. " << (d4.first.empty() ? "" : d4.first[0]);
+      << "after reload: incremental layers differ from a fresh build, e.g. "
+      << (d4.first.empty() ? "" : d4.first[0]);
   EXPECT_EQ(rw->world->stats().islands, fresh->stats().islands);
-  std::printf("[%s] unload %zu chunks: %zu pairs, %zu yes, %zu mismatches, %zu diffs vs fresh; reload: %zu diffs\n",
-              GetParam().name, saved.size(), a3.pairs, a3.yes, a3.mismatches, d3.kind + d3.floor + d3.moves + d3.missing,
-              d4.kind + d4.floor + d4.moves + d4.missing);
+  std::printf(
+      "[%s] unload %zu chunks: %zu pairs, %zu yes, %zu mismatches, %zu diffs vs fresh; reload: %zu "
+      "diffs\n",
+      GetParam().name, saved.size(), a3.pairs, a3.yes, a3.mismatches,
+      d3.kind + d3.floor + d3.moves + d3.missing, d4.kind + d4.floor + d4.moves + d4.missing);
   std::printf("[%s] total %.2f s\n", GetParam().name, seconds_since(t_start));
 }
 
 INSTANTIATE_TEST_SUITE_P(Regions, NavInvariants, ::testing::ValuesIn(kRegions),
-                         [](const ::testing::TestParamInfo<RegionCase>& i) { return std::string(i.param.name); });
+                         [](const ::testing::TestParamInfo<RegionCase>& i) {
+                           return std::string(i.param.name);
+                         });
 
 }  // namespace
 }  // namespace voxnav

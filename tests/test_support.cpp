@@ -24,9 +24,10 @@ std::unique_ptr<World> fresh_copy(World& src, ProfileId* pid) {
   st.registry = s.registry;
   for (const detail::ChunkPos& p : s.space.loaded_chunks()) {
     const detail::Chunk* ch = s.space.chunk(p);
-    const Status r = ch->uniform ? st.space.load_uniform_chunk(p, ch->uniform_value)
-                                 : st.space.load_chunk(p, std::span<const std::uint16_t>(ch->values.get(),
-                                                                                        detail::kChunkCells));
+    const Status r =
+        ch->uniform ? st.space.load_uniform_chunk(p, ch->uniform_value)
+                    : st.space.load_chunk(
+                          p, std::span<const std::uint16_t>(ch->values.get(), detail::kChunkCells));
     EXPECT_EQ(r, Status::Ok);
   }
   EXPECT_EQ(w->add_profile(Profile{}, pid), Status::Ok);
@@ -39,8 +40,8 @@ std::unique_ptr<World> load_region(const std::string& path, ProfileId* pid) {
   auto w = std::make_unique<World>();
   detail::WorldState& st = w->internal();
   std::string msg;
-  if (native::load_minecraft_registry_files(std::string(VOXNAV_SHARED_DATA) + "/minecraft/blocks", st.registry,
-                                            st.blocks, msg) != Status::Ok) {
+  if (native::load_minecraft_registry_files(std::string(VOXNAV_SHARED_DATA) + "/minecraft/blocks",
+                                            st.registry, st.blocks, msg) != Status::Ok) {
     ADD_FAILURE() << "registry: " << msg;
     return nullptr;
   }
@@ -66,8 +67,13 @@ std::string str(const detail::ChunkPos& p) {
   return buf;
 }
 
-bool PairOracle::reaches(const detail::Cell& a, const detail::Cell& b) {
+bool PairOracle::reaches(const detail::Cell& a, const detail::Cell& b, std::uint8_t gates) {
   if (a == b) return true;
+  auto usable = [&](const detail::Cell& c) {
+    const std::uint8_t g = detail::kind_gate(g_.kind(c));
+    return !g || (g & gates);
+  };
+  if (!usable(b)) return false;
   fwd_seen_.clear();
   bwd_seen_.clear();
   std::vector<detail::Cell> f{a}, bk{b}, next;
@@ -82,6 +88,7 @@ bool PairOracle::reaches(const detail::Cell& a, const detail::Cell& b) {
     for (const detail::Cell& c : front) {
       bool met = false;
       auto visit = [&](const detail::Cell& n) {
+        if (!usable(n)) return;
         const std::uint64_t k = detail::cell_key(n);
         if (other.count(k)) met = true;
         if (mine.insert(k).second) next.push_back(n);
@@ -91,9 +98,17 @@ bool PairOracle::reaches(const detail::Cell& a, const detail::Cell& b) {
         for (int dir = 0; dir < 8; ++dir) {
           const int code = detail::move_code(word, dir);
           if (code)
-            visit(detail::Cell{c.x + detail::kDirDx[dir], c.y + detail::kMoveCodes[code].dy, c.z + detail::kDirDz[dir]});
+            visit(detail::Cell{c.x + detail::kDirDx[dir], c.y + detail::kMoveCodes[code].dy,
+                               c.z + detail::kDirDz[dir]});
         }
+        const std::uint8_t vm = g_.vmoves(c);
+        if (vm & detail::kMoveUp) visit(detail::Cell{c.x, c.y + 1, c.z});
+        if (vm & detail::kMoveDown) visit(detail::Cell{c.x, c.y - 1, c.z});
       } else {
+        if (g_.vmoves(detail::Cell{c.x, c.y - 1, c.z}) & detail::kMoveUp)
+          visit(detail::Cell{c.x, c.y - 1, c.z});
+        if (g_.vmoves(detail::Cell{c.x, c.y + 1, c.z}) & detail::kMoveDown)
+          visit(detail::Cell{c.x, c.y + 1, c.z});
         for (int dir = 0; dir < 8; ++dir)
           for (int dy = 1; dy >= -7; --dy) {
             const detail::Cell s{c.x - detail::kDirDx[dir], c.y - dy, c.z - detail::kDirDz[dir]};
@@ -120,16 +135,17 @@ LayerDiff compare_layers(detail::NavWorld& inc, detail::NavWorld& fresh) {
     }
     for (int i = 0; i < detail::kChunkCells; ++i) {
       ++d.cells;
-      const bool standable = detail::kind_standable(a->kind_at(i));
+      const bool standable = detail::kind_node(a->kind_at(i));
       const bool kd = a->kind_at(i) != b->kind_at(i);
       const bool fd = standable && !kd && a->floor[i] != b->floor[i];
-      const bool md = a->moves_at(i) != b->moves_at(i);
+      const bool md = a->moves_at(i) != b->moves_at(i) || a->vmoves_at(i) != b->vmoves_at(i);
       d.kind += kd;
       d.floor += fd;
       d.moves += md;
       bool pd = false;
       if (standable && !kd) {
-        const std::uint32_t ia = inc.islands().component_at(a, i), ib = fresh.islands().component_at(b, i);
+        const std::uint32_t ia = inc.islands().component_at(a, i),
+                            ib = fresh.islands().component_at(b, i);
         auto [x, newx] = inc_to_fresh.try_emplace(ia, ib);
         auto [y, newy] = fresh_to_inc.try_emplace(ib, ia);
         pd = x->second != ib || y->second != ia || ia == 0 || ib == 0;
@@ -137,15 +153,16 @@ LayerDiff compare_layers(detail::NavWorld& inc, detail::NavWorld& fresh) {
       }
       if ((kd || fd || md || pd) && d.first.empty()) {
         char buf[160];
-        std::snprintf(buf, sizeof buf, "%s: kind %d/%d moves %08x/%08x%s", str(detail::cell_of(a, i)).c_str(),
-                      int(a->kind_at(i)), int(b->kind_at(i)), a->moves_at(i), b->moves_at(i),
-                      pd ? " (island partition differs)" : "");
+        std::snprintf(buf, sizeof buf, "%s: kind %d/%d moves %08x/%08x%s",
+                      str(detail::cell_of(a, i)).c_str(), int(a->kind_at(i)), int(b->kind_at(i)),
+                      a->moves_at(i), b->moves_at(i), pd ? " (island partition differs)" : "");
         d.first = buf;
       }
     }
   }
   for (const detail::NavChunk* a : inc.grid().ordered_chunks())
-    if (!fg.chunk(a->pos) && ++d.extra == 1 && d.first.empty()) d.first = "extra nav chunk " + str(a->pos);
+    if (!fg.chunk(a->pos) && ++d.extra == 1 && d.first.empty())
+      d.first = "extra nav chunk " + str(a->pos);
   return d;
 }
 

@@ -1,4 +1,5 @@
-// Helpers shared by the GoogleTest suites (tests/test_support.cpp, the voxnav_test_support library).
+// Helpers shared by the GoogleTest suites (tests/test_support.cpp, the voxnav_test_support
+// library).
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -34,7 +35,9 @@ std::string str(const detail::ChunkPos& p);
 class PairOracle {
  public:
   explicit PairOracle(const detail::NavGrid& g) : g_(g) {}
-  bool reaches(const detail::Cell& a, const detail::Cell& b);
+  /// A bidirectional BFS over the move words: does `a` reach `b` entering only the gate cells
+  /// (doors, ladders, damage cells) of the kinds in `gates` (the start may be any node)?
+  bool reaches(const detail::Cell& a, const detail::Cell& b, std::uint8_t gates = detail::kGateAll);
 
  private:
   const detail::NavGrid& g_;

@@ -34,6 +34,15 @@ AgentMotion compile_profile(const Profile& p) {
   m.arrive_radius = p.arrive_radius;
   m.costs.max_drop = static_cast<std::uint8_t>(p.max_drop);
   m.costs.drop_extra = static_cast<std::uint32_t>(p.drop_malus) * (kCostStraight / 4);
+  // Ladders for climbers (one cell up or down costs the time it takes at climb speed), closed
+  // doors (malus 8) for profiles that open them; both stay impassable for the others.
+  auto& extra = m.costs.kind_extra;
+  if (p.can_climb && p.climb_speed > 0) {
+    extra[static_cast<int>(CellKind::Climbable)] = 0;
+    m.costs.climb_cost =
+        static_cast<std::uint32_t>(std::lround(kCostStraight * p.walk_speed / p.climb_speed));
+  }
+  if (p.can_open_doors) extra[static_cast<int>(CellKind::DoorClosed)] = 8 * kCostStraight;
   m.max_nodes = p.search_max_nodes;
   m.max_distance = p.search_max_distance;
   return m;
@@ -42,9 +51,12 @@ AgentMotion compile_profile(const Profile& p) {
 }  // namespace detail
 
 // The public enums are cast to and from the engine's: they must list the same values in order.
-static_assert(static_cast<int>(ReachReason::FlightSearch) == static_cast<int>(detail::ReachReason::FlightSearch));
-static_assert(static_cast<int>(ReachAnswer::Unknown) == static_cast<int>(detail::ReachAnswer::Unknown));
-static_assert(static_cast<int>(PathFailure::NotLoaded) == static_cast<int>(detail::FailReason::NotLoaded));
+static_assert(static_cast<int>(ReachReason::FlightSearch) ==
+              static_cast<int>(detail::ReachReason::FlightSearch));
+static_assert(static_cast<int>(ReachAnswer::Unknown) ==
+              static_cast<int>(detail::ReachAnswer::Unknown));
+static_assert(static_cast<int>(PathFailure::NotLoaded) ==
+              static_cast<int>(detail::FailReason::NotLoaded));
 static_assert(static_cast<int>(EdgeKind::Fly) == static_cast<int>(detail::EdgeKind::Fly));
 static_assert(static_cast<int>(AgentMode::Blocked) == static_cast<int>(detail::AgentMode::Blocked));
 
@@ -81,8 +93,8 @@ const char* agent_mode_name(AgentMode m) noexcept {
 }
 
 World::World(const WorldDef& def) : state_(std::make_unique<detail::WorldState>()) {
-  state_->walker = std::make_unique<detail::NavWorld>(state_->space, detail::walker_envelope(),
-                                                      def.executor, std::max(0, def.lockstep_delay));
+  state_->walker = std::make_unique<detail::NavWorld>(
+      state_->space, detail::walker_envelope(), def.executor, std::max(0, def.lockstep_delay));
 }
 
 World::~World() = default;
@@ -128,7 +140,8 @@ std::string strict_state_error(const detail::MinecraftBlocks& blocks, std::strin
       if (p.name == key) prop = &p;
     if (!prop) {
       std::string names;
-      for (const detail::McProperty& p : b.properties) names += (names.empty() ? "" : ", ") + p.name;
+      for (const detail::McProperty& p : b.properties)
+        names += (names.empty() ? "" : ", ") + p.name;
       return "block \"" + b.name + "\" has no property \"" + key + "\" (" +
              (names.empty() ? std::string("it has none") : "properties: " + names) + ")";
     }
@@ -198,8 +211,9 @@ Status World::add_profile(const Profile& profile, ProfileId* id, std::string* er
   if (st != Status::Ok) return st;
   if (profile.movement_class != MovementClass::Walker) {
     if (error)
-      *error = "profile \"" + profile.id + "\": field \"class\": " +
-               movement_class_name(profile.movement_class) + " is not navigable in this build (walker only)";
+      *error = "profile \"" + profile.id +
+               "\": field \"class\": " + movement_class_name(profile.movement_class) +
+               " is not navigable in this build (walker only)";
     return Status::Unsupported;
   }
   for (const Profile& p : state_->profiles)
@@ -225,7 +239,9 @@ Status World::find_profile(std::string_view id, ProfileId* out) const {
 
 void World::update() { state_->walker->update(); }
 void World::set_chunk_streaming(bool on) noexcept { state_->walker->set_streaming(on); }
-std::size_t World::pending_chunk_builds() const noexcept { return state_->walker->pending_builds(); }
+std::size_t World::pending_chunk_builds() const noexcept {
+  return state_->walker->pending_builds();
+}
 std::uint64_t World::nav_epoch() const { return state_->walker->epoch(); }
 
 Reach World::reachable(ProfileId profile, CellPos from, CellPos goal) const {
@@ -235,7 +251,10 @@ Reach World::reachable(ProfileId profile, CellPos from, CellPos goal) const {
     r.reason = ReachReason::NotLoaded;
     return r;
   }
-  const detail::Reach d = state_->walker->reachable(to_cell(from), to_cell(goal));
+  const detail::CostTable& costs =
+      state_->agents.motion(state_->profile_motion[profile.index]).costs;
+  const detail::Reach d = state_->walker->reachable(to_cell(from), to_cell(goal), 0, costs.gates(),
+                                                    costs.restricts_class);
   r.answer = static_cast<ReachAnswer>(d.answer);
   r.reason = static_cast<ReachReason>(d.reason);
   r.epoch = d.epoch;
@@ -243,7 +262,8 @@ Reach World::reachable(ProfileId profile, CellPos from, CellPos goal) const {
 }
 
 bool World::is_standable(ProfileId profile, CellPos cell) const {
-  if (profile.index >= state_->profiles.size() || !detail::cell_in_range(to_cell(cell))) return false;
+  if (profile.index >= state_->profiles.size() || !detail::cell_in_range(to_cell(cell)))
+    return false;
   return state_->walker->grid().standable(to_cell(cell));
 }
 
@@ -279,7 +299,8 @@ Status World::nearest_standable(ProfileId profile, CellPos near, int radius, Cel
 
 namespace {
 // Checks a request's arguments (as World::request does) and compiles it for the engine.
-Status request_spec(const detail::WorldState& ws, const NavRequest& req, detail::RequestSpec& spec) {
+Status request_spec(const detail::WorldState& ws, const NavRequest& req,
+                    detail::RequestSpec& spec) {
   if (req.profile.index >= ws.profiles.size()) return Status::InvalidArgument;
   if (req.goal_range < 0 || req.goal_range > 64) return Status::InvalidArgument;
   if (!detail::cell_in_range(to_cell(req.start)) || !detail::cell_in_range(to_cell(req.goal)))
@@ -316,7 +337,8 @@ Status World::find_path_now(const NavRequest& req, PathResult* out) {
   PathStatus& ps = r.status;
   ps.state = PathState::Failed;
   // The screening of a queued request (NavWorld::screen): these fail without a search.
-  const detail::Reach reach = nav.reachable(spec.start, spec.goal, spec.goal_range);
+  const detail::Reach reach = nav.reachable(spec.start, spec.goal, spec.goal_range,
+                                            spec.costs.gates(), spec.costs.restricts_class);
   const bool unknown = reach.answer == detail::ReachAnswer::Unknown;
   if (reach.answer == detail::ReachAnswer::No && !spec.toward) {
     ps.failure = PathFailure::Unreachable;
@@ -324,7 +346,8 @@ Status World::find_path_now(const NavRequest& req, PathResult* out) {
     ps.failure = PathFailure::NotLoaded;
   } else if (unknown && reach.reason == detail::ReachReason::StartNotStandable) {
     ps.failure = PathFailure::BadStart;
-  } else if (unknown && reach.reason == detail::ReachReason::GoalNotStandable && spec.goal_range == 0) {
+  } else if (unknown && reach.reason == detail::ReachReason::GoalNotStandable &&
+             spec.goal_range == 0) {
     ps.failure = PathFailure::BadGoal;
   } else {
     // The search and the outcome rules of NavWorld::update.
@@ -361,9 +384,15 @@ Status World::status(PathHandle h, PathStatus* out) const {
   PathStatus ps;
   switch (s->state) {
     case detail::RequestState::Queued:
-    case detail::RequestState::Searching: ps.state = PathState::Searching; break;
-    case detail::RequestState::Ready: ps.state = PathState::Ready; break;
-    default: ps.state = PathState::Failed; break;
+    case detail::RequestState::Searching:
+      ps.state = PathState::Searching;
+      break;
+    case detail::RequestState::Ready:
+      ps.state = PathState::Ready;
+      break;
+    default:
+      ps.state = PathState::Failed;
+      break;
   }
   ps.failure = static_cast<PathFailure>(s->fail);
   if (s->state == detail::RequestState::Ready || s->state == detail::RequestState::Failed) {
@@ -379,7 +408,8 @@ Status World::status(PathHandle h, PathStatus* out) const {
   return Status::Ok;
 }
 
-Status World::corridor(PathHandle h, Waypoint* out, std::size_t capacity, std::size_t* count) const {
+Status World::corridor(PathHandle h, Waypoint* out, std::size_t capacity,
+                       std::size_t* count) const {
   if (!count || (capacity && !out)) return Status::InvalidArgument;
   const detail::RequestSlot* s = state_->walker->slot(detail::Handle{h.index, h.generation});
   if (!s) return Status::StaleHandle;
@@ -389,7 +419,8 @@ Status World::corridor(PathHandle h, Waypoint* out, std::size_t capacity, std::s
   return Status::Ok;
 }
 
-Status World::path_cells(PathHandle h, PathCell* out, std::size_t capacity, std::size_t* count) const {
+Status World::path_cells(PathHandle h, PathCell* out, std::size_t capacity,
+                         std::size_t* count) const {
   if (!count || (capacity && !out)) return Status::InvalidArgument;
   const detail::RequestSlot* s = state_->walker->slot(detail::Handle{h.index, h.generation});
   if (!s) return Status::StaleHandle;
@@ -401,7 +432,8 @@ Status World::path_cells(PathHandle h, PathCell* out, std::size_t capacity, std:
 }
 
 Status World::release(PathHandle h) {
-  return state_->walker->release(detail::Handle{h.index, h.generation}) ? Status::Ok : Status::StaleHandle;
+  return state_->walker->release(detail::Handle{h.index, h.generation}) ? Status::Ok
+                                                                        : Status::StaleHandle;
 }
 
 Status World::add_agent(const AgentDef& def, AgentId* out) {
@@ -411,21 +443,25 @@ Status World::add_agent(const AgentDef& def, AgentId* out) {
                                   static_cast<std::int32_t>(std::floor(def.feet.y)),
                                   static_cast<std::int32_t>(std::floor(def.feet.z))}))
     return Status::OutOfRange;
-  const detail::AgentSlot s = state_->agents.add(state_->profile_motion[def.profile.index],
-                                                 detail::MotionVec3{def.feet.x, def.feet.y, def.feet.z});
+  const detail::AgentSlot s =
+      state_->agents.add(state_->profile_motion[def.profile.index],
+                         detail::MotionVec3{def.feet.x, def.feet.y, def.feet.z});
   *out = AgentId{s.index, s.generation};
   return Status::Ok;
 }
 
 Status World::remove_agent(AgentId id) {
   return state_->agents.remove(*state_->walker, detail::AgentSlot{id.index, id.generation})
-             ? Status::Ok : Status::StaleHandle;
+             ? Status::Ok
+             : Status::StaleHandle;
 }
 
 Status World::set_agent_goal(AgentId id, CellPos goal) {
   if (!detail::cell_in_range(to_cell(goal))) return Status::OutOfRange;
-  return state_->agents.set_goal(*state_->walker, detail::AgentSlot{id.index, id.generation}, to_cell(goal))
-             ? Status::Ok : Status::StaleHandle;
+  return state_->agents.set_goal(*state_->walker, detail::AgentSlot{id.index, id.generation},
+                                 to_cell(goal))
+             ? Status::Ok
+             : Status::StaleHandle;
 }
 
 Status World::agent_state(AgentId id, AgentState* out) const {
@@ -456,7 +492,8 @@ Status World::agent_reason(AgentId id, std::string* out) const {
   return Status::Ok;
 }
 
-Status World::agent_corridor(AgentId id, Waypoint* out, std::size_t capacity, std::size_t* count) const {
+Status World::agent_corridor(AgentId id, Waypoint* out, std::size_t capacity,
+                             std::size_t* count) const {
   if (!count || (capacity && !out)) return Status::InvalidArgument;
   const detail::AgentRecord* a = state_->agents.get(detail::AgentSlot{id.index, id.generation});
   if (!a) return Status::StaleHandle;
@@ -469,7 +506,8 @@ Status World::teleport_agent(AgentId id, Vec3 feet) {
   if (!finite(feet)) return Status::InvalidArgument;
   return state_->agents.teleport(detail::AgentSlot{id.index, id.generation},
                                  detail::MotionVec3{feet.x, feet.y, feet.z})
-             ? Status::Ok : Status::StaleHandle;
+             ? Status::Ok
+             : Status::StaleHandle;
 }
 
 Status World::tick(double dt) {

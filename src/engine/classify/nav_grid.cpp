@@ -6,17 +6,28 @@ namespace voxnav::detail {
 
 const char* edge_kind_name(EdgeKind k) {
   switch (k) {
-    case EdgeKind::Start: return "start";
-    case EdgeKind::Walk: return "walk";
-    case EdgeKind::StepUp: return "step_up";
-    case EdgeKind::StepDown: return "step_down";
-    case EdgeKind::Jump: return "jump";
-    case EdgeKind::Drop: return "drop";
-    case EdgeKind::GapJump: return "gap_jump";
-    case EdgeKind::Climb: return "climb";
-    case EdgeKind::Swim: return "swim";
-    case EdgeKind::Door: return "door";
-    case EdgeKind::Fly: return "fly";
+    case EdgeKind::Start:
+      return "start";
+    case EdgeKind::Walk:
+      return "walk";
+    case EdgeKind::StepUp:
+      return "step_up";
+    case EdgeKind::StepDown:
+      return "step_down";
+    case EdgeKind::Jump:
+      return "jump";
+    case EdgeKind::Drop:
+      return "drop";
+    case EdgeKind::GapJump:
+      return "gap_jump";
+    case EdgeKind::Climb:
+      return "climb";
+    case EdgeKind::Swim:
+      return "swim";
+    case EdgeKind::Door:
+      return "door";
+    case EdgeKind::Fly:
+      return "fly";
   }
   return "?";
 }
@@ -65,18 +76,24 @@ int NavGrid::uniform_kind_for(const BlockRegistry& reg, const Chunk* self, const
   if (!self || !self->uniform) return -1;
   const int hw = env_.half_width_q;
   const std::uint16_t v = self->uniform_value;
-  if (reg.traits(v) == 0 && reg.top_in_footprint(v, hw) >= kHeightUnits) return int(CellKind::Blocked);
+  if (reg.traits(v) == 0 && reg.top_in_footprint(v, hw) >= kHeightUnits)
+    return int(CellKind::Blocked);
   auto empty = [&](const Chunk* c) {
-    return !c || (c->uniform && reg.traits(c->uniform_value) == 0 && !reg.has_collision(c->uniform_value));
+    return !c || (c->uniform && reg.traits(c->uniform_value) == 0 &&
+                  !reg.has_collision(c->uniform_value));
   };
-  if (reg.traits(v) == 0 && !reg.has_collision(v) && empty(below) && empty(above)) return int(CellKind::Air);
+  if (reg.traits(v) == 0 && !reg.has_collision(v) && empty(below) && empty(above))
+    return int(CellKind::Air);
   return -1;
 }
 
-void NavGrid::classify_into(const BlockRegistry& reg, const Chunk* self, const Chunk* below, const Chunk* above,
-                            NavChunk& nc) const {
-  nc.standable = 0;
+void NavGrid::classify_into(const BlockRegistry& reg, const Chunk* self, const Chunk* below,
+                            const Chunk* above, NavChunk& nc) const {
+  nc.nodes = 0;
+  nc.hazard_cells = 0;
   nc.costly = false;
+  nc.vmoves.reset();
+  nc.flags.reset();
   if (const int k = uniform_kind_for(reg, self, below, above); k >= 0) {
     nc.uniform = true;
     nc.uniform_kind = static_cast<CellKind>(k);
@@ -112,7 +129,8 @@ void NavGrid::classify_chunk(const Space& space, ChunkPos p) {
     ordered_dirty_ = true;
   }
   slot->pos = p;
-  classify_into(space.registry(), self, space.chunk({p.x, p.y - 1, p.z}), space.chunk({p.x, p.y + 1, p.z}), *slot);
+  classify_into(space.registry(), self, space.chunk({p.x, p.y - 1, p.z}),
+                space.chunk({p.x, p.y + 1, p.z}), *slot);
 }
 
 void NavGrid::install_chunk(std::unique_ptr<NavChunk> nc) {
@@ -144,62 +162,93 @@ void NavGrid::classify_cell(const BlockRegistry& reg, const Chunk* self, const C
   };
   const int x = i & 15, z = (i >> 4) & 15, ly = i >> 8;
   const auto v = static_cast<std::uint16_t>(value(x, ly, z));
-  const int th = reg.top_in_footprint(v, hw);
+  const std::uint32_t tr = reg.traits(v);
+  // Doors never collide for classification and never support a body: a door cell is the space a
+  // body takes when the door is open (closed ones are swapped for their open value). Its kind
+  // says whether the door is closed; moves into it are Door moves along an axis.
+  const int th = (tr & kTraitDoor) ? -1 : reg.top_in_footprint(v, hw);
   CellKind kind = CellKind::Blocked;
   int support = -1;
   int clearance = 0;
   if (th < kHeightUnits) {
     const int vb = value(x, ly - 1, z);
-    const int tb = vb < 0 ? -1 : reg.top_in_footprint(static_cast<std::uint16_t>(vb), hw);
+    const std::uint32_t tr_below = vb < 0 ? 0u : reg.traits(static_cast<std::uint16_t>(vb));
+    const int tb = (vb < 0 || (tr_below & kTraitDoor))
+                       ? -1
+                       : reg.top_in_footprint(static_cast<std::uint16_t>(vb), hw);
     if (th >= 0) support = th;
     if (tb >= kHeightUnits) support = std::max(support, tb - kHeightUnits);
     const int feet = support < 0 ? 0 : support;
     // Lowest box bottom above the feet, scanning this cell and the three above it;
-    // ceiling_in_footprint answers 2 * kHeightUnits for "no box in this cell".
+    // ceiling_in_footprint answers 2 * kHeightUnits for "no box in this cell". Door values in the
+    // scan count as open (no collision); the body's cells are scanned for doors on the way.
     constexpr int kNone = 2 * kHeightUnits;
     constexpr int kScan = 4 * kHeightUnits;  // clearance is capped at 255 anyway
     int ceil = kScan;
-    const int c0 = reg.ceiling_in_footprint(v, hw, feet);
+    bool door = (tr & kTraitDoor) != 0;
+    bool door_closed = door && !(tr & kTraitDoorOpen);
+    const int c0 = (tr & kTraitDoor) ? kNone : reg.ceiling_in_footprint(v, hw, feet);
     if (c0 < kNone) ceil = c0;
+    std::uint32_t tr_up = 0;
     for (int k = 1; k <= 3 && ceil > kHeightUnits * k; ++k) {
       const int w = value(x, ly + k, z);
       if (w < 0) {  // unloaded space above counts as a ceiling
         ceil = std::min(ceil, kHeightUnits * k);
         break;
       }
+      const std::uint32_t tw = reg.traits(static_cast<std::uint16_t>(w));
+      if (k == 1) tr_up = tw;
+      if (tw & kTraitDoor) {
+        if (kHeightUnits * k < feet + env_.height_q) {  // a door in the body's cells
+          door = true;
+          if (!(tw & kTraitDoorOpen)) door_closed = true;
+        }
+        continue;
+      }
       const int ck = reg.ceiling_in_footprint(static_cast<std::uint16_t>(w), hw, 0);
       if (ck < kNone) ceil = std::min(ceil, kHeightUnits * k + ck);
     }
     clearance = std::min(255, ceil - feet);
-    std::uint32_t tr = reg.traits(v);
-    const int v1 = value(x, ly + 1, z);
-    const std::uint32_t tr_up = v1 < 0 ? 0u : reg.traits(static_cast<std::uint16_t>(v1));
-    const std::uint32_t tr_below = vb < 0 ? 0u : reg.traits(static_cast<std::uint16_t>(vb));
     if (support < 0) {
-      kind = CellKind::Air;  // nothing to stand on or in: a body can only fall through
+      // Nothing to stand on: a body overlapping a climbable value holds on to it, any other falls.
+      kind = ((tr | tr_up) & kTraitClimbable) && clearance >= env_.height_q ? CellKind::Climbable
+                                                                            : CellKind::Air;
     } else if (clearance < env_.height_q) {
       kind = CellKind::Blocked;
+    } else if (door) {
+      kind = door_closed ? CellKind::DoorClosed : CellKind::DoorOpen;
     } else if ((tr | tr_up) & kTraitFluidHarm) {
       kind = CellKind::DamageFire;
     } else if (tr & kTraitFluidSwim) {
       kind = CellKind::Water;
     } else if ((tr | tr_up | tr_below) & kTraitHazardFire) {
-      kind = CellKind::DamageFire;
-    } else if ((tr | tr_up) & kTraitHazardOther) {
+      kind = CellKind::DamageFire;  // fire outranks other hazards
+    } else if ((tr | tr_up | tr_below) & kTraitHazardOther) {
       kind = CellKind::DamageOther;
     } else if ((tr | tr_up | tr_below) & kTraitSlow) {
       kind = CellKind::Slow;
     } else {
       kind = CellKind::Walkable;
     }
-    if (support >= 0 && (tr & (kTraitDoor | kTraitClimbable))) kind = CellKind::Blocked;
   }
-  const bool was = kind_standable(static_cast<CellKind>(nc.kind[i]));
+  const CellKind was = static_cast<CellKind>(nc.kind[i]);
   nc.kind[i] = static_cast<std::uint8_t>(kind);
   nc.floor[i] = static_cast<std::uint8_t>(support < 0 ? 0 : support);
   nc.clear[i] = static_cast<std::uint8_t>(std::max(0, clearance));
-  nc.standable += int(kind_standable(kind)) - int(was);
-  if (kind_standable(kind) && kind != CellKind::Walkable) nc.costly = true;
+  nc.nodes += int(kind_node(kind)) - int(kind_node(was));
+  if (kind_node(kind) && kind != CellKind::Walkable) nc.costly = true;
+  // Flags of the value in this cell (the danger band of the cells around reads them) and the
+  // slow base kind (the danger band may overwrite the kind).
+  std::uint8_t f = 0;
+  if (tr & (kTraitHazardFire | kTraitFluidHarm)) f |= kFlagFireBlock;
+  if (tr & kTraitHazardOther) f |= kFlagOtherBlock;
+  if (kind == CellKind::Slow) f |= kFlagSlowBase;
+  const std::uint8_t old = nc.flags_at(i);
+  if (f != old) {
+    if (!nc.flags) nc.flags = std::make_unique<std::uint8_t[]>(kChunkCells);
+    nc.flags[i] = f;
+    nc.hazard_cells += int((f & 3) != 0) - int((old & 3) != 0);
+  }
 }
 
 void NavGrid::classify_box(const Space& space, Cell mn, Cell mx) {
@@ -219,7 +268,8 @@ void NavGrid::classify_box(const Space& space, Cell mn, Cell mx) {
         const int z0 = std::max(mn.z, cz * 16) & 15, z1 = std::min(mx.z, cz * 16 + 15) & 15;
         for (int y = y0; y <= y1; ++y)
           for (int z = z0; z <= z1; ++z)
-            for (int x = x0; x <= x1; ++x) classify_cell(reg, self, below, above, *nc, x | (z << 4) | (y << 8));
+            for (int x = x0; x <= x1; ++x)
+              classify_cell(reg, self, below, above, *nc, x | (z << 4) | (y << 8));
       }
 }
 
@@ -238,7 +288,8 @@ void NavGrid::rebuild_moves_box(Cell mn, Cell mx) {
             for (int x = x0; x <= x1; ++x) {
               const int i = x | (z << 4) | (y << 8);
               nc->moves[i] = 0;
-              if (kind_standable(static_cast<CellKind>(nc->kind[i])))
+              if (nc->vmoves) nc->vmoves[i] = 0;
+              if (kind_node(static_cast<CellKind>(nc->kind[i])))
                 compute_moves_for_cell(*nc, i, Cell{cx * 16 + x, cy * 16 + y, cz * 16 + z});
             }
       }
@@ -262,22 +313,59 @@ void NavGrid::rebuild_moves(ChunkPos p) {
   if (!ch || ch->uniform) return;
   for (int i = 0; i < kChunkCells; ++i) {
     ch->moves[i] = 0;
-    if (!kind_standable(static_cast<CellKind>(ch->kind[i]))) continue;
+    if (ch->vmoves) ch->vmoves[i] = 0;
+    if (!kind_node(static_cast<CellKind>(ch->kind[i]))) continue;
     const Cell c{p.x * 16 + (i & 15), p.y * 16 + (i >> 8), p.z * 16 + ((i >> 4) & 15)};
     compute_moves_for_cell(*ch, i, c);
   }
 }
 
+CellKind NavGrid::danger_of(NavChunk& ch, int lx, int ly, int lz) const {
+  // A hazard value within one cell of the body's cells (feet and head cell): x and z within one,
+  // from the cell below the feet to the cell above the head.
+  const bool inner = lx >= 1 && lx <= 14 && lz >= 1 && lz <= 14 && ly >= 1 && ly <= 13;
+  if (inner && ch.hazard_cells == 0) return CellKind::Blocked;
+  std::uint8_t seen = 0;
+  for (int dy = -1; dy <= 2; ++dy)
+    for (int dz = -1; dz <= 1; ++dz)
+      for (int dx = -1; dx <= 1; ++dx) {
+        int ti;
+        const NavChunk* tc = step_chunk(&ch, lx + dx, ly + dy, lz + dz, ti);
+        if (tc && tc->hazard_cells) seen |= tc->flags_at(ti);
+      }
+  if (seen & kFlagFireBlock) return CellKind::DangerFire;
+  if (seen & kFlagOtherBlock) return CellKind::DangerOther;
+  return CellKind::Blocked;
+}
+
+std::uint8_t NavGrid::vmoves(Cell c) const {
+  const NavChunk* ch = chunk(chunk_of(c));
+  return ch ? ch->vmoves_at(index_in_chunk(c)) : std::uint8_t(0);
+}
+
 void NavGrid::compute_moves_for_cell(NavChunk& ch, int i, Cell c) {
   const int lx = c.x & 15, ly = c.y & 15, lz = c.z & 15;
+  const CellKind sk = static_cast<CellKind>(ch.kind[i]);
+  // The danger band: a standable cell near a hazard value costs more (fire outranks other, both
+  // outrank slow). Layer 0 keeps the base kind in the flags; the band is decided here, where the
+  // cells around are at hand.
+  if (kind_standable(sk)) {
+    CellKind nk = danger_of(ch, lx, ly, lz);
+    if (nk == CellKind::Blocked)
+      nk = (ch.flags_at(i) & kFlagSlowBase) ? CellKind::Slow : CellKind::Walkable;
+    if (nk != sk) ch.kind[i] = static_cast<std::uint8_t>(nk);
+    if (nk != CellKind::Walkable) ch.costly = true;
+  }
   const int fs = ch.floor[i];
   const int cs = ch.clear[i];
+  // Climbable and door cells are left and entered along the axes only.
+  const bool axis_only = sk == CellKind::Climbable || kind_door(sk);
   std::uint32_t word = 0;
   auto code_walkish = [](int code) { return code == 1 || code == 3 || code == 5; };
   for (int dir = 0; dir < 8; ++dir) {
     const bool diagonal = dir >= 4;
-    if (diagonal && !(code_walkish(move_code(word, kDiagA[dir])) &&
-                      code_walkish(move_code(word, kDiagB[dir]))))
+    if (diagonal && (axis_only || !(code_walkish(move_code(word, kDiagA[dir])) &&
+                                    code_walkish(move_code(word, kDiagB[dir])))))
       continue;
     int code = 0;
     for (int dy = 1; dy >= -env_.max_drop; --dy) {
@@ -285,24 +373,55 @@ void NavGrid::compute_moves_for_cell(NavChunk& ch, int i, Cell c) {
       NavChunk* tc = step_chunk(&ch, lx + kDirDx[dir], ly + dy, lz + kDirDz[dir], ti);
       if (!tc) break;  // unloaded: never a move
       const CellKind k = tc->kind_at(ti);
-      if (kind_standable(k)) {
+      if (k == CellKind::Climbable && dy >= 0) {
+        // A ladder cell beside: stepped into at the same level (a Climb), never jumped up to.
+        if (dy == 1) continue;
+        if (!diagonal && cs >= env_.height_q) code = kCodeClimbLevel;
+        break;
+      }
+      if (kind_node(k)) {
         const int ft = tc->floor[ti];
         const int ct = tc->clear[ti];
         const int rise = dy * kHeightUnits + ft - fs;  // feet height change, 1/64 cells
+        if (kind_door(k)) {
+          // Doors: a level or in-row step move along an axis only.
+          if (dy == 0 && !diagonal && rise <= env_.step_q &&
+              ct >= std::max(0, -rise) + env_.height_q && cs >= std::max(0, rise) + env_.height_q)
+            code = kCodeDoor;
+          break;
+        }
+        if (k == CellKind::Climbable) {  // the end of a drop: the body catches the ladder
+          code = 5 + (-dy);
+          break;
+        }
         if (rise > 0) {
+          if (sk == CellKind::Climbable) {
+            // Out of a ladder onto a ledge: the body climbs until its feet clear the lip.
+            if (rise > kHeightUnits + env_.step_q || cs < rise + env_.height_q) break;
+            if (rise <= env_.step_q)
+              code = dy == 1 ? 3 : 1;
+            else
+              code = dy == 1 ? kCodeClimbUp : kCodeClimbLevel;
+            break;
+          }
           if (rise > env_.jump_q || cs < rise + env_.height_q) break;
-          if (rise <= env_.step_q) code = dy == 1 ? 3 : 1;
-          else code = dy == 1 ? 4 : 2;
+          if (rise <= env_.step_q)
+            code = dy == 1 ? 3 : 1;
+          else
+            code = dy == 1 ? 4 : 2;
         } else {
           if (dy == 0 && ct < -rise + env_.height_q) break;
-          if (dy == 0) code = 1;
-          else if (dy == -1 && -rise <= env_.step_q) code = 5;
-          else code = 5 + (-dy);  // drop codes 6.. for dy -1..-7
+          if (dy == 0)
+            code = 1;
+          else if (dy == -1 && -rise <= env_.step_q)
+            code = 5;
+          else
+            code = 5 + (-dy);  // drop codes 6.. for dy -1..-7
         }
         break;
       }
       if (dy == 1) continue;
-      if (k != CellKind::Air) break;  // a wall, fluid or hazard stops the fall
+      if (k != CellKind::Air) break;  // a wall or fluid stops the fall
       // The body leaves the source at its feet height: the first open cell must fit it there.
       if (dy == 0 && !tc->uniform && tc->clear[ti] < fs + env_.height_q) break;
     }
@@ -310,6 +429,28 @@ void NavGrid::compute_moves_for_cell(NavChunk& ch, int i, Cell c) {
     word |= static_cast<std::uint32_t>(code) << (dir * 4);
   }
   ch.moves[i] = word;
+  // Vertical moves: up into a climbable cell straight above (the body rises one cell in its own
+  // column), down out of a climbable cell onto the one below.
+  std::uint8_t vm = 0;
+  if (kind_standable(sk) || sk == CellKind::Climbable) {
+    int ti;
+    const NavChunk* up = step_chunk(&ch, lx, ly + 1, lz, ti);
+    if (up && up->kind_at(ti) == CellKind::Climbable && cs >= kHeightUnits - fs + env_.height_q)
+      vm |= kMoveUp;
+  }
+  if (sk == CellKind::Climbable) {
+    int ti;
+    const NavChunk* dn = step_chunk(&ch, lx, ly - 1, lz, ti);
+    if (dn) {
+      const CellKind k = dn->kind_at(ti);
+      if (k == CellKind::Climbable || kind_standable(k)) vm |= kMoveDown;
+    }
+  }
+  if (vm || ch.vmoves) {
+    if (!ch.vmoves) ch.vmoves = std::make_unique<std::uint8_t[]>(kChunkCells);
+    ch.vmoves[i] = vm;
+    if (vm) ch.costly = true;
+  }
 }
 
 }  // namespace voxnav::detail

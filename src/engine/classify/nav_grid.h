@@ -26,10 +26,56 @@ enum class CellKind : std::uint8_t {
   Slow,         ///< walkable but slowed (cobweb, honey, soul sand)
 };
 
+/// A body stands on ground in this cell (walkable, possibly slowed or next to a hazard).
 inline bool kind_standable(CellKind k) {
   return k == CellKind::Walkable || k == CellKind::Slow || k == CellKind::DangerFire ||
          k == CellKind::DangerOther;
 }
+
+/// A node of the class's move graph: a standable cell, a climbable cell, a door cell or a damage
+/// cell (a profile that does not price it never enters it). Air, water and blocked cells are not.
+inline bool kind_node(CellKind k) {
+  return k != CellKind::Blocked && k != CellKind::Air && k != CellKind::Water;
+}
+
+/// Gate kinds: node kinds some profiles may not enter. A gate cell is an island of its own (see
+/// Islands), so reachability can be answered with or without each gate kind.
+enum GateBits : std::uint8_t {
+  kGateDoorOpen = 1,
+  kGateDoorClosed = 2,
+  kGateClimb = 4,
+  kGateFire = 8,
+  kGateOther = 16,
+  kGateAll = 31,
+};
+inline std::uint8_t kind_gate(CellKind k) {
+  switch (k) {
+    case CellKind::DoorOpen:
+      return kGateDoorOpen;
+    case CellKind::DoorClosed:
+      return kGateDoorClosed;
+    case CellKind::Climbable:
+      return kGateClimb;
+    case CellKind::DamageFire:
+      return kGateFire;
+    case CellKind::DamageOther:
+      return kGateOther;
+    default:
+      return 0;
+  }
+}
+inline bool kind_door(CellKind k) { return k == CellKind::DoorOpen || k == CellKind::DoorClosed; }
+
+/// Per-cell flags of the blocks in the cell itself (NavChunk::flags): what the danger band and the
+/// slow base kind are derived from.
+enum CellFlags : std::uint8_t {
+  kFlagFireBlock = 1,   ///< a fire hazard value lies in this cell
+  kFlagOtherBlock = 2,  ///< another hazard value lies in this cell
+  kFlagSlowBase = 4,    ///< layer 0 classified the cell Slow (before the danger band)
+};
+
+/// Vertical moves of a cell (NavChunk::vmoves): climbing a ladder up or down.
+enum VerticalMoves : std::uint8_t { kMoveUp = 1, kMoveDown = 2 };
 
 /// The body envelope of a movement class, in 1/64 cell units (kHeightUnits).
 struct ClassEnvelope {
@@ -41,7 +87,19 @@ struct ClassEnvelope {
 };
 
 /// Edge kinds of layer 2 moves (also the waypoint kinds of corridors).
-enum class EdgeKind : std::uint8_t { Start = 0, Walk, StepUp, StepDown, Jump, Drop, GapJump, Climb, Swim, Door, Fly };
+enum class EdgeKind : std::uint8_t {
+  Start = 0,
+  Walk,
+  StepUp,
+  StepDown,
+  Jump,
+  Drop,
+  GapJump,
+  Climb,
+  Swim,
+  Door,
+  Fly
+};
 const char* edge_kind_name(EdgeKind k);
 
 /// A move code (4 bits per direction in a cell's move word) stands for (dy, kind).
@@ -49,18 +107,31 @@ struct MoveCode {
   std::int8_t dy;
   EdgeKind kind;
 };
-inline constexpr int kMoveCodeCount = 13;
-inline constexpr MoveCode kMoveCodes[kMoveCodeCount] = {
-    {0, EdgeKind::Start},      // 0: no move
-    {0, EdgeKind::Walk},       // 1
-    {0, EdgeKind::Jump},       // 2: a rise above step height inside the same cell row
-    {1, EdgeKind::StepUp},     // 3
-    {1, EdgeKind::Jump},       // 4
-    {-1, EdgeKind::StepDown},  // 5
-    {-1, EdgeKind::Drop},      // 6
-    {-2, EdgeKind::Drop},  {-3, EdgeKind::Drop}, {-4, EdgeKind::Drop},
-    {-5, EdgeKind::Drop},  {-6, EdgeKind::Drop}, {-7, EdgeKind::Drop},
+/// Codes 0..15 are the nibbles of a move word; 16 and 17 stand for the vertical moves (vmoves) in
+/// iterations over a cell's moves.
+inline constexpr int kMoveCodeCount = 16;
+inline constexpr MoveCode
+    kMoveCodes[kMoveCodeCount + 2] =
+        {
+            {0, EdgeKind::Start},      // 0: no move
+            {0, EdgeKind::Walk},       // 1
+            {0, EdgeKind::Jump},       // 2: a rise above step height inside the same cell row
+            {1, EdgeKind::StepUp},     // 3
+            {1, EdgeKind::Jump},       // 4
+            {-1, EdgeKind::StepDown},  // 5
+            {-1, EdgeKind::Drop},      // 6
+            {-2, EdgeKind::Drop},     {-3, EdgeKind::Drop}, {-4, EdgeKind::Drop},
+            {-5, EdgeKind::Drop},     {-6, EdgeKind::Drop}, {-7, EdgeKind::Drop},
+            {0, EdgeKind::Door},    // 13: a level (or in-row step) axis move into a door cell
+            {1, EdgeKind::Climb},   // 14: from a climbable cell onto a ledge one cell up
+            {0, EdgeKind::Climb},   // 15: into or out of a climbable cell within the row
+            {1, EdgeKind::Climb},   // 16: straight up a ladder (vmoves kMoveUp)
+            {-1, EdgeKind::Climb},  // 17: straight down a ladder (vmoves kMoveDown)
 };
+inline constexpr int kCodeDoor = 13, kCodeClimbUp = 14, kCodeClimbLevel = 15;
+inline constexpr int kCodeVertUp = 16, kCodeVertDown = 17;
+/// Direction numbers of the vertical moves in iterations (after the 8 horizontal ones).
+inline constexpr int kDirUp = 8, kDirDown = 9;
 
 /// The 8 horizontal directions; 0..3 cardinal (+x, +z, -x, -z), 4..7 diagonal.
 inline constexpr int kDirDx[8] = {1, 0, -1, 0, 1, -1, -1, 1};
@@ -83,10 +154,16 @@ struct NavChunk {
   std::unique_ptr<std::uint8_t[]> kind;    // CellKind per cell
   std::unique_ptr<std::uint8_t[]> floor;   // standing height inside the cell, 1/64 units
   std::unique_ptr<std::uint8_t[]> clear;   // free height above the feet, 1/64 (capped 255)
-  std::unique_ptr<std::uint32_t[]> moves;  // 8 x 4-bit move codes per standable cell
+  std::unique_ptr<std::uint32_t[]> moves;  // 8 x 4-bit move codes per node cell
   std::unique_ptr<std::uint32_t[]> scc;    // layer 1: strongly connected component + 1 (0: none)
-  int standable = 0;                       // number of standable cells
-  bool costly = false;                     // some cell costs extra to enter (slow, danger)
+  /// VerticalMoves per cell; null while no cell of the chunk has one.
+  std::unique_ptr<std::uint8_t[]> vmoves;
+  /// CellFlags per cell; null while no cell of the chunk has one.
+  std::unique_ptr<std::uint8_t[]> flags;
+  int nodes = 0;         // number of node cells (kind_node)
+  int hazard_cells = 0;  // cells with kFlagFireBlock or kFlagOtherBlock
+  bool costly = false;   // some cell may cost extra to enter: searches look at
+                         // kinds (and vertical moves) in this chunk
   /// Neighbour chunks (dx,dy,dz in -1..1 -> (dx+1) + 3*((dz+1) + 3*(dy+1))), null if absent.
   std::array<NavChunk*, 27> nb{};
   /// Per-searcher scratch for the search arena (stamp, block index); searchers own one slot each.
@@ -98,6 +175,8 @@ struct NavChunk {
 
   CellKind kind_at(int i) const { return uniform ? uniform_kind : static_cast<CellKind>(kind[i]); }
   std::uint32_t moves_at(int i) const { return uniform ? 0u : moves[i]; }
+  std::uint8_t vmoves_at(int i) const { return vmoves ? vmoves[i] : std::uint8_t(0); }
+  std::uint8_t flags_at(int i) const { return flags ? flags[i] : std::uint8_t(0); }
 };
 
 inline int nb_index(int dx, int dy, int dz) { return (dx + 1) + 3 * ((dz + 1) + 3 * (dy + 1)); }
@@ -117,16 +196,18 @@ class NavGrid {
   /// -1 when it needs arrays. Depends only on the blocks of the three chunks.
   int uniform_kind_of(const Space& space, ChunkPos p) const;
   /// The same from the block chunks (any may be null: not loaded).
-  int uniform_kind_for(const BlockRegistry& reg, const Chunk* self, const Chunk* below, const Chunk* above) const;
+  int uniform_kind_for(const BlockRegistry& reg, const Chunk* self, const Chunk* below,
+                       const Chunk* above) const;
   /// Layer 0 of one chunk from its blocks and those of the chunks below and above (null: not
   /// loaded), into `nc` (moves zeroed, labels untouched). Touches nothing else: worker builds run
   /// it on snapshots.
-  void classify_into(const BlockRegistry& reg, const Chunk* self, const Chunk* below, const Chunk* above,
-                     NavChunk& nc) const;
+  void classify_into(const BlockRegistry& reg, const Chunk* self, const Chunk* below,
+                     const Chunk* above, NavChunk& nc) const;
   /// Puts a chunk built elsewhere (classify_into) in place; call link() after.
   void install_chunk(std::unique_ptr<NavChunk> nc);
   void drop_chunk(ChunkPos p);
-  /// Recomputes the move words of every standable cell of chunk `p`.
+  /// Recomputes the move words (and vertical moves, and the danger band) of every node cell of
+  /// chunk `p`.
   void rebuild_moves(ChunkPos p);
   /// Reclassifies layer 0 of the cells in the box [mn, mx] (inclusive) from the space; only in
   /// nav chunks that exist and are not uniform (a uniform chunk needs classify_chunk first).
@@ -141,6 +222,8 @@ class NavGrid {
   int floor_q(Cell c) const;
   std::uint32_t moves(Cell c) const;
   bool standable(Cell c) const { return kind_standable(kind(c)); }
+  bool node(Cell c) const { return kind_node(kind(c)); }
+  std::uint8_t vmoves(Cell c) const;
 
   /// Chunks in deterministic (chunk_key) order.
   const std::vector<NavChunk*>& ordered_chunks() const;
@@ -148,6 +231,8 @@ class NavGrid {
 
  private:
   void compute_moves_for_cell(NavChunk& ch, int i, Cell c);
+  /// The danger band kind of a standable cell from the hazard flags around its body (0: none).
+  CellKind danger_of(NavChunk& ch, int lx, int ly, int lz) const;
   void classify_cell(const BlockRegistry& reg, const Chunk* self, const Chunk* below,
                      const Chunk* above, NavChunk& nc, int i) const;
   ClassEnvelope env_;

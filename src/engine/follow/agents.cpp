@@ -8,12 +8,18 @@ namespace voxnav::detail {
 
 const char* agent_mode_name(AgentMode m) {
   switch (m) {
-    case AgentMode::Idle: return "idle";
-    case AgentMode::Planning: return "planning";
-    case AgentMode::Moving: return "moving";
-    case AgentMode::Arrived: return "arrived";
-    case AgentMode::Failed: return "failed";
-    case AgentMode::Blocked: return "blocked";
+    case AgentMode::Idle:
+      return "idle";
+    case AgentMode::Planning:
+      return "planning";
+    case AgentMode::Moving:
+      return "moving";
+    case AgentMode::Arrived:
+      return "arrived";
+    case AgentMode::Failed:
+      return "failed";
+    case AgentMode::Blocked:
+      return "blocked";
   }
   return "?";
 }
@@ -86,9 +92,10 @@ bool AgentSystem::teleport(AgentSlot id, const MotionVec3& feet) {
 
 Cell AgentSystem::current_cell(const NavGrid& grid, AgentRecord& a) const {
   const MotionVec3& p = a.body.position;
-  Cell c{static_cast<std::int32_t>(std::floor(p.x)), static_cast<std::int32_t>(std::floor(p.y + 1e-3)),
+  Cell c{static_cast<std::int32_t>(std::floor(p.x)),
+         static_cast<std::int32_t>(std::floor(p.y + 1e-3)),
          static_cast<std::int32_t>(std::floor(p.z))};
-  if (grid.standable(c)) {
+  if (grid.node(c)) {
     a.last_cell = c;
     return c;
   }
@@ -161,7 +168,8 @@ void AgentSystem::install(NavWorld& nav, AgentRecord& a) {
 }
 
 namespace {
-bool boxes_touch_path(const std::vector<Change>& changes, const std::vector<Cell>& cells, std::size_t from) {
+bool boxes_touch_path(const std::vector<Change>& changes, const std::vector<Cell>& cells,
+                      std::size_t from) {
   for (const Change& ch : changes) {
     // A cell's moves depend on cells one column around it, one up and a few down.
     const int x0 = ch.min.x - 1, x1 = ch.max.x + 1, z0 = ch.min.z - 1, z1 = ch.max.z + 1;
@@ -213,8 +221,8 @@ void AgentSystem::step(NavWorld& nav, const Space& space, double dt) {
       // dependency box of the edit below it); a straight segment is checked one cell wide.
       const Cell mn{ch.min.x - 2, ch.min.y - 2, ch.min.z - 2};
       const Cell mx{ch.max.x + 2, ch.max.y + max_drop + 5, ch.max.z + 2};
-      const std::int64_t bricks = std::int64_t((mx.x >> 2) - (mn.x >> 2) + 1) * ((mx.y >> 2) - (mn.y >> 2) + 1) *
-                                  ((mx.z >> 2) - (mn.z >> 2) + 1);
+      const std::int64_t bricks = std::int64_t((mx.x >> 2) - (mn.x >> 2) + 1) *
+                                  ((mx.y >> 2) - (mn.y >> 2) + 1) * ((mx.z >> 2) - (mn.z >> 2) + 1);
       if (bricks > 4096) {
         everyone = true;
         break;
@@ -307,13 +315,13 @@ bool AgentSystem::repair(NavWorld& nav, AgentRecord& a, const std::vector<Change
   if (first == n) return true;  // nothing broken after all
   // Start: the last standable path cell at or before the break, at or after the agent's.
   std::size_t s = first;
-  while (s > a.cell_index && !grid.standable(cells[s])) --s;
-  const Cell start = grid.standable(cells[s]) ? cells[s] : current_cell(grid, a);
+  while (s > a.cell_index && !grid.node(cells[s])) --s;
+  const Cell start = grid.node(cells[s]) ? cells[s] : current_cell(grid, a);
   // Resume: the first cell past the break that lies clear of every change (the rest of the path
   // from there is valid: `last` is the last broken step).
   std::size_t j = last + 1;
   while (j + 1 < n && near_change(changes, cells[j])) ++j;
-  if (!grid.standable(cells[j])) return false;
+  if (!grid.node(cells[j])) return false;
   RequestSpec spec;
   spec.start = start;
   spec.goal = cells[j];
@@ -346,8 +354,8 @@ bool AgentSystem::repair(NavWorld& nav, AgentRecord& a, const std::vector<Change
 }
 
 void AgentSystem::repull(NavWorld& nav, AgentRecord& a) {
-  const std::vector<Cell> cells(a.corridor.cells.begin() + static_cast<std::ptrdiff_t>(a.cell_index),
-                                a.corridor.cells.end());
+  const std::vector<Cell> cells(
+      a.corridor.cells.begin() + static_cast<std::ptrdiff_t>(a.cell_index), a.corridor.cells.end());
   std::vector<EdgeKind> kinds(a.corridor.kinds.begin() + static_cast<std::ptrdiff_t>(a.cell_index),
                               a.corridor.kinds.end());
   if (!kinds.empty()) kinds[0] = EdgeKind::Start;

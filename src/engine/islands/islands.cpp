@@ -11,7 +11,8 @@ namespace {
 /// Tarjan's strongly connected components, iterative, over a graph in CSR form (the successors
 /// of v are edges[start[v] .. start[v + 1])). Writes comp[v] and returns the component count;
 /// components come out in reverse topological order.
-std::uint32_t strongly_connected(const std::vector<std::uint32_t>& start, const std::vector<std::uint32_t>& edges,
+std::uint32_t strongly_connected(const std::vector<std::uint32_t>& start,
+                                 const std::vector<std::uint32_t>& edges,
                                  std::vector<std::uint32_t>& comp) {
   constexpr std::uint32_t kNone = 0xFFFFFFFFu;
   const auto n = static_cast<std::uint32_t>(start.size() - 1);
@@ -67,21 +68,26 @@ std::uint32_t Islands::component(const NavGrid& grid, Cell c) {
 }
 
 void Islands::rebuild(NavGrid& grid) {
-  // 1. Dense ids for standable cells (chunk_key order, then cell index): stored as id + 1 in scc.
+  // 1. Dense ids for node cells (chunk_key order, then cell index): stored as id + 1 in scc.
   struct NodeRef {
     NavChunk* ch;
     std::uint16_t i;
   };
   std::vector<NodeRef> nodes;
+  std::vector<std::uint8_t> node_gate;
+  bool any_gate = false;
   for (NavChunk* ch : grid.ordered_chunks()) {
-    if (ch->uniform || ch->standable == 0) {
+    if (ch->uniform || ch->nodes == 0) {
       ch->scc.reset();
       continue;
     }
     if (!ch->scc) ch->scc = std::make_unique<std::uint32_t[]>(kChunkCells);
     for (int i = 0; i < kChunkCells; ++i) {
-      if (kind_standable(static_cast<CellKind>(ch->kind[i]))) {
+      if (kind_node(static_cast<CellKind>(ch->kind[i]))) {
         nodes.push_back({ch, static_cast<std::uint16_t>(i)});
+        const std::uint8_t g = kind_gate(static_cast<CellKind>(ch->kind[i]));
+        node_gate.push_back(g);
+        any_gate |= g != 0;
         ch->scc[i] = static_cast<std::uint32_t>(nodes.size());
       } else {
         ch->scc[i] = 0;
@@ -103,15 +109,34 @@ void Islands::rebuild(NavGrid& grid) {
   }
   start[n] = static_cast<std::uint32_t>(edges.size());
 
-  // 2. Tarjan, iterative.
+  // 2. Tarjan, iterative, without the moves into and out of gate cells (they stay single-cell
+  //    islands).
   std::vector<std::uint32_t> comp;
-  const std::uint32_t ncomp = strongly_connected(start, edges, comp);
+  std::uint32_t ncomp;
+  if (any_gate) {
+    std::vector<std::uint32_t> tstart(n + 1, 0), tedges;
+    tedges.reserve(edges.size());
+    for (std::uint32_t v = 0; v < n; ++v) {
+      tstart[v] = static_cast<std::uint32_t>(tedges.size());
+      if (node_gate[v]) continue;
+      for (std::uint32_t e = start[v]; e < start[v + 1]; ++e)
+        if (!node_gate[edges[e]]) tedges.push_back(edges[e]);
+    }
+    tstart[n] = static_cast<std::uint32_t>(tedges.size());
+    ncomp = strongly_connected(tstart, tedges, comp);
+  } else {
+    ncomp = strongly_connected(start, edges, comp);
+  }
 
   // 3. Labels, sizes and the condensation with a move count per island pair.
   parent_.resize(ncomp);
   std::iota(parent_.begin(), parent_.end(), 0u);
   size_.assign(ncomp, 0);
-  for (std::uint32_t v = 0; v < n; ++v) ++size_[comp[v]];
+  gate_.assign(ncomp, 0);
+  for (std::uint32_t v = 0; v < n; ++v) {
+    ++size_[comp[v]];
+    gate_[comp[v]] = node_gate[v];
+  }
   std::vector<std::uint64_t> pairs;
   for (std::uint32_t v = 0; v < n; ++v)
     for (std::uint32_t e = start[v]; e < start[v + 1]; ++e)
@@ -123,9 +148,10 @@ void Islands::rebuild(NavGrid& grid) {
   for (std::size_t k = 0; k < pairs.size();) {
     std::size_t e = k;
     while (e < pairs.size() && pairs[e] == pairs[k]) ++e;
-    const auto a = static_cast<std::uint32_t>(pairs[k] >> 32), b = static_cast<std::uint32_t>(pairs[k]);
+    const auto a = static_cast<std::uint32_t>(pairs[k] >> 32),
+               b = static_cast<std::uint32_t>(pairs[k]);
     out_[a].push_back({b, static_cast<std::uint32_t>(e - k)});  // sorted: pairs are
-    in_[b].push_back(a);                                         // sorted by (a, b)
+    in_[b].push_back(a);                                        // sorted by (a, b)
     k = e;
   }
   live_ = ncomp;
@@ -144,12 +170,14 @@ std::uint32_t Islands::new_label() {
   out_.emplace_back();
   in_.emplace_back();
   reach_cache_.emplace_back();
+  gate_.push_back(0);
   return l;
 }
 
 namespace {
 auto edge_at(std::vector<Islands::DagEdge>& v, std::uint32_t to) {
-  return std::lower_bound(v.begin(), v.end(), to, [](const Islands::DagEdge& e, std::uint32_t t) { return e.to < t; });
+  return std::lower_bound(v.begin(), v.end(), to,
+                          [](const Islands::DagEdge& e, std::uint32_t t) { return e.to < t; });
 }
 void set_insert(std::vector<std::uint32_t>& v, std::uint32_t x) {
   auto it = std::lower_bound(v.begin(), v.end(), x);
@@ -214,7 +242,7 @@ bool Islands::merge_cycle(std::uint32_t from, std::uint32_t to) {
       const DagEdge& e = out_[x][dfs_next_[x]++];
       if (!e.count) continue;
       const std::uint32_t y = find(e.to);
-      if (y == x || dfs_state_[y]) continue;
+      if (y == x || dfs_state_[y] || gate_[y]) continue;  // never a cycle through a gate cell
       dfs_state_[y] = kOpen;
       dfs_next_[y] = 0;
       stack.push_back(y);
@@ -242,7 +270,9 @@ bool Islands::merge_cycle(std::uint32_t from, std::uint32_t to) {
   for (std::uint32_t x : members)
     if (size_[x] > size_[root] || (size_[x] == size_[root] && x < root)) root = x;
   std::sort(members.begin(), members.end());
-  auto member = [&](std::uint32_t x) { return std::binary_search(members.begin(), members.end(), x); };
+  auto member = [&](std::uint32_t x) {
+    return std::binary_search(members.begin(), members.end(), x);
+  };
   // Edges between members vanish; edges of members to and from other islands move to `root`.
   {
     std::vector<DagEdge>& ro = out_[root];
@@ -336,15 +366,17 @@ void Islands::new_stamp(std::size_t budget) {
 
 bool Islands::is_added(const Cell& from, const Cell& to) const {
   const std::uint64_t k = cell_key(from);
-  auto it = std::lower_bound(added_from_.begin(), added_from_.end(), k,
-                             [](const std::pair<std::uint64_t, Cell>& e, std::uint64_t v) { return e.first < v; });
+  auto it = std::lower_bound(
+      added_from_.begin(), added_from_.end(), k,
+      [](const std::pair<std::uint64_t, Cell>& e, std::uint64_t v) { return e.first < v; });
   for (; it != added_from_.end() && it->first == k; ++it)
     if (it->second == to) return true;
   return false;
 }
 
 template <class F>
-void Islands::for_each_h_move(const NavGrid& grid, const Cell& c, std::uint32_t root, bool backward, F&& f) {
+void Islands::for_each_h_move(const NavGrid& grid, const Cell& c, std::uint32_t root, bool backward,
+                              F&& f) {
   auto in_island = [&](const NavChunk* ch, int i) {
     const std::uint32_t l = ch->scc ? ch->scc[i] : 0u;
     return l && find(l - 1) == root;
@@ -362,8 +394,9 @@ void Islands::for_each_h_move(const NavGrid& grid, const Cell& c, std::uint32_t 
   }
 }
 
-Islands::Search Islands::search(const NavGrid& grid, const Cell& from, std::uint32_t root, bool backward,
-                                const std::vector<Cell>& targets, std::size_t budget) {
+Islands::Search Islands::search(const NavGrid& grid, const Cell& from, std::uint32_t root,
+                                bool backward, const std::vector<Cell>& targets,
+                                std::size_t budget) {
   new_stamp(budget + 8);
   queue_.clear();
   queue_.push_back(from);
@@ -402,7 +435,8 @@ bool Islands::directed(const NavGrid& grid, const Cell& from, const Cell& to, st
   if (from == to) return true;
   new_stamp(8 * budget);
   auto h = [&](const Cell& c) {
-    return static_cast<std::uint64_t>(std::abs(c.x - to.x) + std::abs(c.y - to.y) + std::abs(c.z - to.z));
+    return static_cast<std::uint64_t>(std::abs(c.x - to.x) + std::abs(c.y - to.y) +
+                                      std::abs(c.z - to.z));
   };
   heap_.clear();
   queue_.clear();
@@ -461,19 +495,20 @@ bool Islands::split_off(NavGrid& grid, std::uint32_t root, std::vector<Cell>& en
   // New labels for K's components. Record, before relabelling, the moves of H crossing K's border
   // (they move from the old island's DAG entries to the new ones) and K's inner moves.
   struct Cross {
-    std::uint32_t k;      // index in K
-    Cell other;           // the cell outside K
-    bool out;             // K -> other (else other -> K)
+    std::uint32_t k;  // index in K
+    Cell other;       // the cell outside K
+    bool out;         // K -> other (else other -> K)
   };
   std::vector<Cross> cross;
   for (std::uint32_t v = 0; v < n; ++v) {
     // Moves out of K's cells to cells of other islands (H is restricted to the island, so walk
     // the raw moves here) and, inside the island, to the rest of it.
     NavChunk* ch = grid.chunk(chunk_of(k_cells[v]));
-    for_each_move(ch, index_in_chunk(k_cells[v]), k_cells[v], [&](NavChunk*, int, const Cell& t, int, int) {
-      if (seen_find(t) >= 0 || is_added(k_cells[v], t) || !label_of(grid, t)) return;
-      cross.push_back({v, t, true});
-    });
+    for_each_move(ch, index_in_chunk(k_cells[v]), k_cells[v],
+                  [&](NavChunk*, int, const Cell& t, int, int) {
+                    if (seen_find(t) >= 0 || is_added(k_cells[v], t) || !label_of(grid, t)) return;
+                    cross.push_back({v, t, true});
+                  });
     for_each_move_into(grid, k_cells[v], [&](NavChunk*, int, const Cell& s) {
       if (seen_find(s) >= 0 || is_added(s, k_cells[v]) || !label_of(grid, s)) return;
       cross.push_back({v, s, false});
@@ -511,7 +546,8 @@ bool Islands::split_off(NavGrid& grid, std::uint32_t root, std::vector<Cell>& en
     }
   }
   // Endpoints now in K are settled.
-  endpoints.erase(std::remove_if(endpoints.begin(), endpoints.end(), [&](const Cell& c) { return seen_find(c) >= 0; }),
+  endpoints.erase(std::remove_if(endpoints.begin(), endpoints.end(),
+                                 [&](const Cell& c) { return seen_find(c) >= 0; }),
                   endpoints.end());
   ++stats_.local_splits;
   return true;
@@ -591,7 +627,7 @@ bool Islands::apply(NavGrid& grid, const IslandDelta& d) {
   // 1. Removed moves: between islands they lower a DAG count; inside an island their endpoints
   //    must stay mutually reachable.
   std::vector<std::pair<std::uint32_t, Cell>> endpoints;  // (island root, cell still standable)
-  auto standable_now = [&](const Cell& c) { return grid.standable(c); };
+  auto standable_now = [&](const Cell& c) { return grid.node(c); };
   for (const CellEdge& e : d.removed_edges) {
     const std::uint32_t la = e.from_label ? e.from_label : label_of(grid, e.from);
     const std::uint32_t lb = e.to_label ? e.to_label : label_of(grid, e.to);
@@ -621,6 +657,13 @@ bool Islands::apply(NavGrid& grid, const IslandDelta& d) {
     --cells_;
     if (--size_[r] == 0) --live_;
   }
+  // Endpoints that left their island in step 2 (a cell that became a gate cell, for instance)
+  // are not witnesses.
+  endpoints.erase(std::remove_if(endpoints.begin(), endpoints.end(),
+                                 [&](const std::pair<std::uint32_t, Cell>& e) {
+                                   return label_of(grid, e.second) == 0;
+                                 }),
+                  endpoints.end());
   // 3. Islands that lost an inner move: prove they hold, or split off the small closed sides
   //    they fell into, island by island (in a fixed order). The searches run on H: the moves that
   //    existed before this edit and still do (added moves are applied in step 5).
@@ -634,7 +677,8 @@ bool Islands::apply(NavGrid& grid, const IslandDelta& d) {
   for (std::size_t k = 0; k < endpoints.size();) {
     group.clear();
     std::size_t e = k;
-    while (e < endpoints.size() && endpoints[e].first == endpoints[k].first) group.push_back(endpoints[e++].second);
+    while (e < endpoints.size() && endpoints[e].first == endpoints[k].first)
+      group.push_back(endpoints[e++].second);
     const std::uint32_t root = endpoints[k].first;
     k = e;
     const std::uint64_t splits = stats_.local_splits;
@@ -652,6 +696,7 @@ bool Islands::apply(NavGrid& grid, const IslandDelta& d) {
     if (!ch->scc) ch->scc = std::make_unique<std::uint32_t[]>(kChunkCells);
     const std::uint32_t l = new_label();
     size_[l] = 1;
+    gate_[l] = kind_gate(ch->kind_at(index_in_chunk(c)));
     ++cells_;
     ++live_;
     ch->scc[index_in_chunk(c)] = l + 1;
@@ -669,36 +714,61 @@ bool Islands::apply(NavGrid& grid, const IslandDelta& d) {
     if (dag_inc(ra, rb)) {
       changed = true;
       invalidate_reach();
-      merge_cycle(rb, ra);  // rb reaches ra: the new move closes a cycle
+      if (!gate_[ra] && !gate_[rb]) merge_cycle(rb, ra);  // rb reaches ra: the move closes a cycle
+    }
+  }
+  // 6. Gate cells that changed their gate kind (a door opened or closed).
+  for (const Cell& c : d.gate_changes) {
+    const std::uint32_t l = label_of(grid, c);
+    if (!l) continue;
+    const std::uint32_t r = find(l - 1);
+    const std::uint8_t g = kind_gate(grid.kind(c));
+    if (g && gate_[r] != g) {
+      gate_[r] = g;
+      changed = true;
     }
   }
   if (changed) invalidate_reach();
   return changed;
 }
 
-bool Islands::reaches(std::uint32_t a, std::uint32_t b) {
+std::uint8_t Islands::gates_present() const {
+  std::uint8_t g = 0;
+  for (std::size_t r = 0; r < gate_.size(); ++r)
+    if (gate_[r] && parent_[r] == r && size_[r]) g |= gate_[r];
+  return g;
+}
+
+bool Islands::reaches(std::uint32_t a, std::uint32_t b, std::uint8_t gates) {
   if (a == 0 || b == 0) return false;
   const std::uint32_t ra = find(a - 1), rb = find(b - 1);
   if (ra == rb) return true;
   if (out_[ra].empty()) return false;
-  ReachEntry& entry = reach_cache_[ra];
-  if (entry.gen != dag_gen_) {
+  if (gate_[rb] && !(gate_[rb] & gates)) return false;
+  std::array<ReachEntry, 2>& slots = reach_cache_[ra];
+  ReachEntry* entry = nullptr;
+  for (ReachEntry& e : slots)
+    if (e.gen == dag_gen_ && e.gates == gates) entry = &e;
+  if (!entry) {
+    // Replace a stale slot, else the second one (the first holds the mask asked first).
+    entry = slots[0].gen != dag_gen_ ? &slots[0] : &slots[1];
     const std::size_t words = (parent_.size() + 63) / 64;
     if (reach_cache_bits_ + words * 64 > kReachCacheBits) {
-      for (ReachEntry& r : reach_cache_) {
-        std::vector<std::uint64_t>().swap(r.bits);
-        r.gen = 0;
-      }
+      for (auto& rs : reach_cache_)
+        for (ReachEntry& r : rs) {
+          std::vector<std::uint64_t>().swap(r.bits);
+          r.gen = 0;
+        }
       reach_cache_bits_ = 0;
     }
-    if (entry.bits.size() != words) {
+    if (entry->bits.size() != words) {
       reach_cache_bits_ += words * 64;
-      reach_cache_bits_ -= entry.bits.size() * 64;
-      entry.bits.assign(words, 0);
+      reach_cache_bits_ -= entry->bits.size() * 64;
+      entry->bits.assign(words, 0);
     } else {
-      std::fill(entry.bits.begin(), entry.bits.end(), 0);
+      std::fill(entry->bits.begin(), entry->bits.end(), 0);
     }
-    std::vector<std::uint64_t>& bits = entry.bits;
+    std::vector<std::uint64_t>& bits = entry->bits;
     std::vector<std::uint32_t> todo{ra};
     bits[ra >> 6] |= 1ull << (ra & 63);
     while (!todo.empty()) {
@@ -707,15 +777,17 @@ bool Islands::reaches(std::uint32_t a, std::uint32_t b) {
       for (const DagEdge& e : out_[c]) {
         if (!e.count) continue;
         const std::uint32_t x = find(e.to);
+        if (gate_[x] && !(gate_[x] & gates)) continue;
         if (!(bits[x >> 6] & (1ull << (x & 63)))) {
           bits[x >> 6] |= 1ull << (x & 63);
           todo.push_back(x);
         }
       }
     }
-    entry.gen = dag_gen_;
+    entry->gen = dag_gen_;
+    entry->gates = gates;
   }
-  return (entry.bits[rb >> 6] >> (rb & 63)) & 1u;
+  return (entry->bits[rb >> 6] >> (rb & 63)) & 1u;
 }
 
 }  // namespace voxnav::detail

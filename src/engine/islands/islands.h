@@ -1,6 +1,7 @@
 // Layer 1: islands (strongly connected components of the layer 2 move graph) and reachability,
 // kept up to date incrementally as edits change the move graph.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -22,15 +23,20 @@ struct CellEdge {
 /// layer 0 / layer 2 data it recomputed (old state snapshotted before, new state read from the
 /// grid). Removed nodes still carry their old island label in NavChunk::scc when this is applied.
 struct IslandDelta {
-  std::vector<Cell> removed_nodes;  ///< cells that were standable and no longer are
+  std::vector<Cell> removed_nodes;            ///< cells that were standable and no longer are
   std::vector<std::uint32_t> removed_labels;  ///< their labels when known (else 0: read scc)
-  std::vector<Cell> added_nodes;    ///< cells that are standable now and were not
+  std::vector<Cell> added_nodes;              ///< cells that are standable now and were not
   std::vector<CellEdge> removed_edges;
   std::vector<CellEdge> added_edges;
+  /// Gate cells that stay gate cells of another gate kind (a door opened or closed): their
+  /// single-cell island only changes its kind.
+  std::vector<Cell> gate_changes;
   bool empty() const {
-    return removed_nodes.empty() && added_nodes.empty() && removed_edges.empty() && added_edges.empty();
+    return removed_nodes.empty() && added_nodes.empty() && removed_edges.empty() &&
+           added_edges.empty() && gate_changes.empty();
   }
   void clear() {
+    gate_changes.clear();
     removed_nodes.clear();
     removed_labels.clear();
     added_nodes.clear();
@@ -41,18 +47,21 @@ struct IslandDelta {
 
 /// Counters of the incremental maintenance (for benchmarks and tests).
 struct IslandStats {
-  std::uint64_t deltas = 0;         ///< deltas applied
-  std::uint64_t merges = 0;         ///< island unions caused by added moves
-  std::uint64_t split_checks = 0;   ///< bounded searches run to prove an island still holds
-  std::uint64_t rebuilds = 0;       ///< full recomputations (initial build, fallbacks, loads)
-  std::uint64_t fallbacks = 0;      ///< deltas that needed a full recomputation
-  std::uint64_t local_splits = 0;   ///< closed sides split off an island without recomputation
+  std::uint64_t deltas = 0;        ///< deltas applied
+  std::uint64_t merges = 0;        ///< island unions caused by added moves
+  std::uint64_t split_checks = 0;  ///< bounded searches run to prove an island still holds
+  std::uint64_t rebuilds = 0;      ///< full recomputations (initial build, fallbacks, loads)
+  std::uint64_t fallbacks = 0;     ///< deltas that needed a full recomputation
+  std::uint64_t local_splits = 0;  ///< closed sides split off an island without recomputation
 };
 
-/// Strongly connected components over every standable cell and its moves, and the condensation
-/// (a DAG of one-way moves such as drops) between them. Answers "can a body of the class get from
-/// a to b" exactly: same island -> yes; otherwise a reachability set over the DAG, cached per
-/// source island until the DAG changes.
+/// Strongly connected components over every node cell and its moves, and the condensation
+/// (a DAG of one-way moves such as drops) between them. Gate cells (doors, ladders, damage cells:
+/// kind_gate) are islands of one cell each that never merge with anything, so the condensation
+/// holds cycles only through gate islands, and reachability can leave out the gate kinds a
+/// profile cannot use (Islands::reaches with a mask): a door never merges the rooms it joins.
+/// Answers "can a body of the class get from a to b" exactly: same island -> yes; otherwise a
+/// reachability set over the DAG, cached per source island until the DAG changes.
 ///
 /// Incremental maintenance (apply): island ids are union-find sets over raw labels stored per
 /// cell, so a merge relabels no cell. An added move between two islands adds a DAG edge (moves
@@ -80,8 +89,14 @@ class Islands {
     const std::uint32_t raw = (ch->uniform || !ch->scc) ? 0u : ch->scc[i];
     return raw ? find(raw - 1) + 1 : 0u;
   }
-  /// Whether island a reaches island b (ids from component()). Not thread-safe (caches).
-  bool reaches(std::uint32_t a, std::uint32_t b);
+  /// Whether island a reaches island b (ids from component()) through islands that are not gate
+  /// cells or whose gate kind is in `gates` (GateBits). Not thread-safe (caches the last two masks
+  /// per source island).
+  bool reaches(std::uint32_t a, std::uint32_t b, std::uint8_t gates = kGateAll);
+  /// Gate kind of island a (0 for an ordinary island).
+  std::uint8_t gate_of(std::uint32_t a) const { return a ? gate_[a - 1] : 0; }
+  /// Gate kinds of every live gate island (a profile missing none of them answers as the class).
+  std::uint8_t gates_present() const;
   /// Live islands (components with at least one cell).
   std::size_t component_count() const { return live_; }
   /// Island ids are below id_bound() + 1; size_of() is 0 for ids that are not live islands.
@@ -122,14 +137,16 @@ class Islands {
   Search search(const NavGrid& grid, const Cell& from, std::uint32_t root, bool backward,
                 const std::vector<Cell>& targets, std::size_t budget);
   template <class F>
-  void for_each_h_move(const NavGrid& grid, const Cell& c, std::uint32_t root, bool backward, F&& f);
+  void for_each_h_move(const NavGrid& grid, const Cell& c, std::uint32_t root, bool backward,
+                       F&& f);
   /// Gives the closed set in queue_ its own components; updates sizes, DAG counts, endpoints.
   bool split_off(NavGrid& grid, std::uint32_t root, std::vector<Cell>& endpoints);
   /// Proves island `root` still strongly connected, splitting off small closed sides; false
   /// when the budget ran out (the caller recomputes everything).
   bool settle_island(NavGrid& grid, std::uint32_t root, std::vector<Cell>& endpoints);
   /// A bounded goal-directed search over H: does `from` reach `to`?
-  bool directed(const NavGrid& grid, const Cell& from, const Cell& to, std::uint32_t root, std::size_t budget);
+  bool directed(const NavGrid& grid, const Cell& from, const Cell& to, std::uint32_t root,
+                std::size_t budget);
   bool is_added(const Cell& from, const Cell& to) const;
   std::int32_t seen_find(const Cell& c) const;
   bool seen_insert(const Cell& c, std::uint32_t val);
@@ -139,17 +156,19 @@ class Islands {
   static constexpr std::size_t kSeenTable = 65536;   // open addressing, load <= 1/4
   void invalidate_reach() { ++dag_gen_; }
 
-  std::vector<std::uint32_t> parent_;             // union-find over raw labels
-  std::vector<std::uint32_t> size_;               // per root: cells
+  std::vector<std::uint32_t> parent_;  // union-find over raw labels
+  std::vector<std::uint32_t> size_;    // per root: cells
   // The condensation between roots: out_ sorted by target with move counts, in_ the sorted set
   // of sources; both kept exact through merges and splits.
   std::vector<std::vector<DagEdge>> out_;
   std::vector<std::vector<std::uint32_t>> in_;
   struct ReachEntry {
     std::uint64_t gen = 0;
+    std::uint8_t gates = 0;
     std::vector<std::uint64_t> bits;  // over raw labels, set for roots reached
   };
-  std::vector<ReachEntry> reach_cache_;  // per root
+  std::vector<std::array<ReachEntry, 2>> reach_cache_;  // per root, the last two gate masks
+  std::vector<std::uint8_t> gate_;                      // per raw label: GateBits of a gate cell
   std::size_t reach_cache_bits_ = 0;
   static constexpr std::size_t kReachCacheBits = std::size_t(1) << 28;  // 32 MiB
   std::uint64_t dag_gen_ = 1;
@@ -160,7 +179,8 @@ class Islands {
   std::vector<std::uint64_t> seen_key_;
   std::vector<std::uint32_t> seen_stamp_;
   std::vector<std::uint32_t> seen_val_;
-  std::vector<std::pair<std::uint64_t, Cell>> added_from_;  // added moves of the delta, by source key
+  std::vector<std::pair<std::uint64_t, Cell>>
+      added_from_;  // added moves of the delta, by source key
   std::uint32_t stamp_ = 0;
   std::vector<Cell> queue_;
   std::vector<std::uint64_t> heap_;
@@ -173,12 +193,13 @@ class Islands {
   std::vector<std::uint32_t> dfs_order_, dfs_stack_;
 };
 
-/// Iterates the moves of a standable cell: calls f(target_chunk, target_index, target_cell,
-/// dir, code) for every move in its move word.
+/// Iterates the moves of a node cell: calls f(target_chunk, target_index, target_cell, dir, code)
+/// for every move in its move word, then for its vertical moves (dir kDirUp / kDirDown, code
+/// kCodeVertUp / kCodeVertDown).
 template <class F>
 inline void for_each_move(NavChunk* ch, int i, const Cell& c, F&& f) {
   const std::uint32_t word = ch->moves_at(i);
-  if (!word) return;
+  if (!word && !ch->vmoves) return;
   const int lx = c.x & 15, ly = c.y & 15, lz = c.z & 15;
   // Fast path: the target stays inside this chunk (most moves), so its index is an offset.
   const bool inner_xz = static_cast<unsigned>(lx - 1) < 14u && static_cast<unsigned>(lz - 1) < 14u;
@@ -197,12 +218,20 @@ inline void for_each_move(NavChunk* ch, int i, const Cell& c, F&& f) {
     }
     f(tc, ti, Cell{c.x + kDirDx[dir], c.y + dy, c.z + kDirDz[dir]}, dir, code);
   }
+  if (const std::uint8_t vm = ch->vmoves_at(i)) {
+    int ti;
+    if (vm & kMoveUp)
+      if (NavChunk* tc = step_chunk(ch, lx, ly + 1, lz, ti))
+        f(tc, ti, Cell{c.x, c.y + 1, c.z}, kDirUp, kCodeVertUp);
+    if (vm & kMoveDown)
+      if (NavChunk* tc = step_chunk(ch, lx, ly - 1, lz, ti))
+        f(tc, ti, Cell{c.x, c.y - 1, c.z}, kDirDown, kCodeVertDown);
+  }
 }
 
-/// Iterates the moves into a cell: calls f(source_chunk, source_index, source_cell) for every
-/// standable cell whose move
-/// word has a move landing on `c` (the reverse of for_each_move, by probing every direction and
-/// every rise of the move codes).
+/// Iterates the moves into a cell: calls f(source_chunk, source_index, source_cell) for every node
+/// cell with a move landing on `c` (the reverse of for_each_move, by probing every direction and
+/// every rise of the move codes, then the cells straight below and above for vertical moves).
 template <class F>
 inline void for_each_move_into(const NavGrid& grid, const Cell& c, F&& f) {
   NavChunk* ch = grid.chunk(chunk_of(c));
@@ -214,13 +243,20 @@ inline void for_each_move_into(const NavGrid& grid, const Cell& c, F&& f) {
       NavChunk* sc = step_chunk(ch, lx - kDirDx[dir], ly - dy, lz - kDirDz[dir], si);
       if (!sc) continue;
       const int code = move_code(sc->moves_at(si), dir);
-      if (code && kMoveCodes[code].dy == dy) f(sc, si, Cell{c.x - kDirDx[dir], c.y - dy, c.z - kDirDz[dir]});
+      if (code && kMoveCodes[code].dy == dy)
+        f(sc, si, Cell{c.x - kDirDx[dir], c.y - dy, c.z - kDirDz[dir]});
     }
   }
+  int si;
+  if (NavChunk* sc = step_chunk(ch, lx, ly - 1, lz, si); sc && (sc->vmoves_at(si) & kMoveUp))
+    f(sc, si, Cell{c.x, c.y - 1, c.z});
+  if (NavChunk* sc = step_chunk(ch, lx, ly + 1, lz, si); sc && (sc->vmoves_at(si) & kMoveDown))
+    f(sc, si, Cell{c.x, c.y + 1, c.z});
 }
 
 inline Cell cell_of(const NavChunk* ch, int i) {
-  return Cell{ch->pos.x * 16 + (i & 15), ch->pos.y * 16 + (i >> 8), ch->pos.z * 16 + ((i >> 4) & 15)};
+  return Cell{ch->pos.x * 16 + (i & 15), ch->pos.y * 16 + (i >> 8),
+              ch->pos.z * 16 + ((i >> 4) & 15)};
 }
 
 }  // namespace voxnav::detail

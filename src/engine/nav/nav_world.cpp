@@ -7,32 +7,49 @@ namespace voxnav::detail {
 
 const char* fail_reason_name(FailReason r) {
   switch (r) {
-    case FailReason::None: return "none";
-    case FailReason::Unreachable: return "unreachable";
-    case FailReason::NoPath: return "no_path";
-    case FailReason::BudgetExhausted: return "budget_exhausted";
-    case FailReason::BadStart: return "bad_start";
-    case FailReason::BadGoal: return "bad_goal";
-    case FailReason::NotLoaded: return "not_loaded";
+    case FailReason::None:
+      return "none";
+    case FailReason::Unreachable:
+      return "unreachable";
+    case FailReason::NoPath:
+      return "no_path";
+    case FailReason::BudgetExhausted:
+      return "budget_exhausted";
+    case FailReason::BadStart:
+      return "bad_start";
+    case FailReason::BadGoal:
+      return "bad_goal";
+    case FailReason::NotLoaded:
+      return "not_loaded";
   }
   return "?";
 }
 
 const char* reach_reason_name(ReachReason r) {
   switch (r) {
-    case ReachReason::None: return "none";
-    case ReachReason::NotLoaded: return "not_loaded";
-    case ReachReason::StartNotStandable: return "start_not_standable";
-    case ReachReason::GoalNotStandable: return "goal_not_standable";
-    case ReachReason::DoorGated: return "door_gated";
-    case ReachReason::ProfileRestricted: return "profile_restricted";
-    case ReachReason::FlightSearch: return "flight_search";
+    case ReachReason::None:
+      return "none";
+    case ReachReason::NotLoaded:
+      return "not_loaded";
+    case ReachReason::StartNotStandable:
+      return "start_not_standable";
+    case ReachReason::GoalNotStandable:
+      return "goal_not_standable";
+    case ReachReason::DoorGated:
+      return "door_gated";
+    case ReachReason::ProfileRestricted:
+      return "profile_restricted";
+    case ReachReason::FlightSearch:
+      return "flight_search";
   }
   return "?";
 }
 
 NavWorld::NavWorld(Space& space, ClassEnvelope env, Executor* executor, int lockstep_delay)
-    : space_(space), grid_(env), exec_(executor ? executor : &sync_), lockstep_delay_(lockstep_delay) {
+    : space_(space),
+      grid_(env),
+      exec_(executor ? executor : &sync_),
+      lockstep_delay_(lockstep_delay) {
   main_searcher_ = std::make_unique<AStar>(0);
   const int workers = std::min(exec_->worker_count(), kMaxSearchers - 1);
   for (int w = 0; w < workers; ++w) searchers_.push_back(std::make_unique<AStar>(w + 1));
@@ -86,8 +103,10 @@ bool NavWorld::update() {
     if (unconsumed_changes_.size() > 4096) {  // nobody consumes them: keep one bounding box
       Change all = unconsumed_changes_.front();
       for (const Change& c : unconsumed_changes_) {
-        all.min = Cell{std::min(all.min.x, c.min.x), std::min(all.min.y, c.min.y), std::min(all.min.z, c.min.z)};
-        all.max = Cell{std::max(all.max.x, c.max.x), std::max(all.max.y, c.max.y), std::max(all.max.z, c.max.z)};
+        all.min = Cell{std::min(all.min.x, c.min.x), std::min(all.min.y, c.min.y),
+                       std::min(all.min.z, c.min.z)};
+        all.max = Cell{std::max(all.max.x, c.max.x), std::max(all.max.y, c.max.y),
+                       std::max(all.max.z, c.max.z)};
       }
       unconsumed_changes_.assign(1, all);
     }
@@ -113,8 +132,8 @@ bool NavWorld::update() {
     RequestSlot* sp = &s;
     exec_->submit([this, sp](int worker) {
       AStar& a = *searchers_[static_cast<std::size_t>(worker) % searchers_.size()];
-      SearchParams p{sp->spec.start, sp->spec.goal, sp->spec.goal_range, sp->spec.max_nodes,
-                     sp->spec.max_distance, sp->spec.toward};
+      SearchParams p{sp->spec.start,     sp->spec.goal,         sp->spec.goal_range,
+                     sp->spec.max_nodes, sp->spec.max_distance, sp->spec.toward};
       const auto t0 = std::chrono::steady_clock::now();
       sp->result = a.run(grid_, p, sp->spec.costs);
       sp->search_us =
@@ -149,7 +168,8 @@ bool NavWorld::maintain(const std::vector<Change>& all) {
           continue;
         }
         const ChunkPos p = chunk_of(c.min);
-        if (std::find(new_builds_.begin(), new_builds_.end(), p) == new_builds_.end()) new_builds_.push_back(p);
+        if (std::find(new_builds_.begin(), new_builds_.end(), p) == new_builds_.end())
+          new_builds_.push_back(p);
         if (grid_.chunk(p)) drop.push_back(p);
         touch.push_back(p);
         for (int dy = -1; dy <= 1; dy += 2)
@@ -168,9 +188,10 @@ bool NavWorld::maintain(const std::vector<Change>& all) {
   if (changes.empty()) return dropped;
   bool chunk_level_change = false;
   for (const Change& c : changes) {
-    const std::int64_t volume = std::int64_t(c.max.x - c.min.x + 1) * (c.max.y - c.min.y + 1) *
-                                (c.max.z - c.min.z + 1);
-    if (c.kind == Change::Kind::Load || c.kind == Change::Kind::Unload || volume > kMaxIncrementalCells)
+    const std::int64_t volume =
+        std::int64_t(c.max.x - c.min.x + 1) * (c.max.y - c.min.y + 1) * (c.max.z - c.min.z + 1);
+    if (c.kind == Change::Kind::Load || c.kind == Change::Kind::Unload ||
+        volume > kMaxIncrementalCells)
       chunk_level_change = true;
   }
   if (!chunk_level_change) {
@@ -202,7 +223,8 @@ std::shared_ptr<Chunk> copy_chunk(const Chunk* c) {
 }
 bool same_stamp(const std::shared_ptr<Chunk>& snap, const Chunk* now) {
   if (!snap || !now) return !snap && !now;
-  return snap->stamp.load_serial == now->stamp.load_serial && snap->stamp.generation == now->stamp.generation;
+  return snap->stamp.load_serial == now->stamp.load_serial &&
+         snap->stamp.generation == now->stamp.generation;
 }
 }  // namespace
 
@@ -235,7 +257,9 @@ bool NavWorld::install_builds() {
     builds_.pop_front();
     const Chunk* now = space_.chunk(b.pos);
     // Installed only if the chunk is still the one the snapshot was taken of (same load).
-    if (!now || !b.result || now->stamp.load_serial != b.snap[0]->stamp.load_serial || grid_.chunk(b.pos)) continue;
+    if (!now || !b.result || now->stamp.load_serial != b.snap[0]->stamp.load_serial ||
+        grid_.chunk(b.pos))
+      continue;
     const ChunkPos p = b.pos;
     const bool self_edited = !same_stamp(b.snap[0], now);
     const bool band_stale = !same_stamp(b.snap[1], space_.chunk({p.x, p.y - 1, p.z})) ||
@@ -310,6 +334,7 @@ bool NavWorld::maintain_edit(const Change& c) {
       sv.floor.assign(nc->floor.get(), nc->floor.get() + kChunkCells);
       sv.clear.assign(nc->clear.get(), nc->clear.get() + kChunkCells);
       sv.moves.assign(nc->moves.get(), nc->moves.get() + kChunkCells);
+      if (nc->vmoves) sv.vmoves.assign(nc->vmoves.get(), nc->vmoves.get() + kChunkCells);
     }
     grid_.classify_chunk(space_, p);
     for (int i = 0; i < kChunkCells; ++i) {
@@ -352,35 +377,72 @@ bool NavWorld::maintain_edit(const Change& c) {
     for (const SavedChunk& x : saved)
       if (x.pos == cp) sv = &x;
     if (sv) {
-      const bool st = kind_standable(sv->kind_at(i));
-      old.push_back({cell, st, st && !sv->uniform ? sv->moves[static_cast<std::size_t>(i)] : 0u});
+      const CellKind k = sv->kind_at(i);
+      const bool nd = kind_node(k);
+      const auto si = static_cast<std::size_t>(i);
+      old.push_back({cell, nd, kind_gate(k),
+                     nd && !sv->vmoves.empty() ? sv->vmoves[si] : std::uint8_t(0),
+                     nd && !sv->uniform ? sv->moves[si] : 0u});
       continue;
     }
     const NavChunk* ch = grid_.chunk(cp);
-    const bool st = ch && kind_standable(ch->kind_at(i));
-    old.push_back({cell, st, st ? ch->moves_at(i) : 0u});
+    const CellKind k = ch ? ch->kind_at(i) : CellKind::Blocked;
+    const bool nd = kind_node(k);
+    old.push_back({cell, nd, kind_gate(k), nd ? ch->vmoves_at(i) : std::uint8_t(0),
+                   nd ? ch->moves_at(i) : 0u});
   }
   // Layer 0 in the dependency box, then the move words.
   grid_.classify_box(space_, bmin, bmax);
   for (const Old& o : old) grid_.rebuild_moves_box(o.c, o.c);
-  // The delta of the move graph.
+  // The delta of the move graph. A node that becomes a gate cell or stops being one leaves its
+  // island and comes back as a new one (every move into or out of it with it); a gate cell of
+  // another gate kind only changes its kind.
   IslandDelta& d = scratch_delta_;
   d.clear();
+  std::vector<std::uint64_t>& relabel = scratch_relabel_;
+  relabel.clear();
+  for (const Old& o : old) {
+    if (!o.node) continue;
+    const CellKind k = grid_.kind(o.c);
+    if (!kind_node(k)) continue;
+    const std::uint8_t g = kind_gate(k);
+    if ((g != 0) != (o.gate != 0))
+      relabel.push_back(cell_key(o.c));
+    else if (g != o.gate)
+      d.gate_changes.push_back(o.c);
+  }
+  std::sort(relabel.begin(), relabel.end());
+  auto relabelled = [&](const Cell& x) {
+    return !relabel.empty() && std::binary_search(relabel.begin(), relabel.end(), cell_key(x));
+  };
   for (const Old& o : old) {
     const NavChunk* ch = grid_.chunk(chunk_of(o.c));
     const int i = index_in_chunk(o.c);
-    const bool st = ch && kind_standable(ch->kind_at(i));
-    const std::uint32_t word = st ? ch->moves_at(i) : 0u;
-    if (o.standable && !st) d.removed_nodes.push_back(o.c);
-    if (!o.standable && st) d.added_nodes.push_back(o.c);
-    if (word == o.word) continue;
+    const bool nd = ch && kind_node(ch->kind_at(i));
+    const std::uint32_t word = nd ? ch->moves_at(i) : 0u;
+    const std::uint8_t vword = nd ? ch->vmoves_at(i) : std::uint8_t(0);
+    const bool again = relabelled(o.c);
+    if ((o.node && !nd) || again) d.removed_nodes.push_back(o.c);
+    if ((!o.node && nd) || again) d.added_nodes.push_back(o.c);
+    if (word == o.word && vword == o.vword && relabel.empty()) continue;
+    auto edge = [&](int dir, int co, int cn) {
+      const int dyo = kMoveCodes[co].dy, dyn = kMoveCodes[cn].dy;
+      const int dx = dir < 8 ? kDirDx[dir] : 0, dz = dir < 8 ? kDirDz[dir] : 0;
+      const Cell to{o.c.x + dx, o.c.y + dyo, o.c.z + dz}, tn{o.c.x + dx, o.c.y + dyn, o.c.z + dz};
+      if (co && cn && dyo == dyn && !again && !relabelled(to))
+        return;  // the same move, maybe another kind
+      if (co) d.removed_edges.push_back({o.c, to});
+      if (cn) d.added_edges.push_back({o.c, tn});
+    };
     for (int dir = 0; dir < 8; ++dir) {
       const int co = move_code(o.word, dir), cn = move_code(word, dir);
-      if (co == cn) continue;
-      const int dyo = kMoveCodes[co].dy, dyn = kMoveCodes[cn].dy;
-      if (co && cn && dyo == dyn) continue;  // same target, another edge kind
-      if (co) d.removed_edges.push_back({o.c, Cell{o.c.x + kDirDx[dir], o.c.y + dyo, o.c.z + kDirDz[dir]}});
-      if (cn) d.added_edges.push_back({o.c, Cell{o.c.x + kDirDx[dir], o.c.y + dyn, o.c.z + kDirDz[dir]}});
+      if (co != cn || (co && (again || relabel.size()))) edge(dir, co, cn);
+    }
+    for (int b = 0; b < 2; ++b) {
+      const std::uint8_t bit = b == 0 ? kMoveUp : kMoveDown;
+      const int code = b == 0 ? kCodeVertUp : kCodeVertDown;
+      const int co = (o.vword & bit) ? code : 0, cn = (vword & bit) ? code : 0;
+      if (co != cn || (co && (again || relabel.size()))) edge(b == 0 ? kDirUp : kDirDown, co, cn);
     }
   }
   return islands_.apply(grid_, d);
@@ -403,9 +465,8 @@ void NavWorld::maintain_chunks(const std::vector<Change>& changes) {
     }
   }
   auto sort_unique = [](std::vector<ChunkPos>& v) {
-    std::sort(v.begin(), v.end(), [](const ChunkPos& a, const ChunkPos& b) {
-      return chunk_key(a) < chunk_key(b);
-    });
+    std::sort(v.begin(), v.end(),
+              [](const ChunkPos& a, const ChunkPos& b) { return chunk_key(a) < chunk_key(b); });
     v.erase(std::unique(v.begin(), v.end()), v.end());
   };
   sort_unique(classify);
@@ -422,9 +483,8 @@ void NavWorld::maintain_chunks(const std::vector<Change>& changes) {
 template <class F>
 void NavWorld::chunk_level(std::vector<ChunkPos> classify, F&& do_classify) {
   auto sort_unique = [](std::vector<ChunkPos>& v) {
-    std::sort(v.begin(), v.end(), [](const ChunkPos& a, const ChunkPos& b) {
-      return chunk_key(a) < chunk_key(b);
-    });
+    std::sort(v.begin(), v.end(),
+              [](const ChunkPos& a, const ChunkPos& b) { return chunk_key(a) < chunk_key(b); });
     v.erase(std::unique(v.begin(), v.end()), v.end());
   };
   sort_unique(classify);
@@ -443,11 +503,12 @@ void NavWorld::chunk_level(std::vector<ChunkPos> classify, F&& do_classify) {
   if (!full) {
     for (const ChunkPos& p : moves) {
       const NavChunk* ch = grid_.chunk(p);
-      if (!ch || ch->uniform || !ch->scc || ch->standable == 0) continue;
+      if (!ch || ch->uniform || !ch->scc || ch->nodes == 0) continue;
       ChunkSnap sn;
       sn.key = chunk_key(p);
       sn.moves.assign(ch->moves.get(), ch->moves.get() + kChunkCells);
       sn.labels.assign(ch->scc.get(), ch->scc.get() + kChunkCells);
+      if (ch->vmoves) sn.vmoves.assign(ch->vmoves.get(), ch->vmoves.get() + kChunkCells);
       snaps.push_back(std::move(sn));
     }
   }
@@ -466,9 +527,9 @@ void NavWorld::chunk_level(std::vector<ChunkPos> classify, F&& do_classify) {
     return it != snaps.end() && it->key == k ? &*it : nullptr;
   };
   auto in_moves = [&](ChunkPos p) {
-    return std::binary_search(moves.begin(), moves.end(), p, [](const ChunkPos& a, const ChunkPos& b) {
-      return chunk_key(a) < chunk_key(b);
-    });
+    return std::binary_search(
+        moves.begin(), moves.end(), p,
+        [](const ChunkPos& a, const ChunkPos& b) { return chunk_key(a) < chunk_key(b); });
   };
   auto old_label = [&](const Cell& c) -> std::uint32_t {
     const ChunkPos p = chunk_of(c);
@@ -484,39 +545,61 @@ void NavWorld::chunk_level(std::vector<ChunkPos> classify, F&& do_classify) {
   for (const ChunkPos& p : moves) {
     const ChunkSnap* sn = snap_of(p);
     const NavChunk* ch = grid_.chunk(p);
-    const bool now_any = ch && !ch->uniform && ch->standable > 0;
+    const bool now_any = ch && !ch->uniform && ch->nodes > 0;
     if (!sn && !now_any) continue;
     for (int i = 0; i < kChunkCells; ++i) {
-      const std::uint32_t ol = sn ? sn->labels[static_cast<std::size_t>(i)] : 0u;
+      const auto si = static_cast<std::size_t>(i);
+      const std::uint32_t ol = sn ? sn->labels[si] : 0u;
       const bool ost = ol != 0;
-      const std::uint32_t ow = ost ? sn->moves[static_cast<std::size_t>(i)] : 0u;
-      const bool st = now_any && kind_standable(ch->kind_at(i));
+      const std::uint32_t ow = ost ? sn->moves[si] : 0u;
+      const std::uint8_t ov = ost && !sn->vmoves.empty() ? sn->vmoves[si] : std::uint8_t(0);
+      const bool st = now_any && kind_node(ch->kind_at(i));
       const std::uint32_t word = st ? ch->moves_at(i) : 0u;
+      const std::uint8_t vword = st ? ch->vmoves_at(i) : std::uint8_t(0);
       if (!ost && !st) continue;
       const Cell c{p.x * 16 + (i & 15), p.y * 16 + (i >> 8), p.z * 16 + ((i >> 4) & 15)};
+      if (ost && st) {
+        const std::uint8_t og = islands_.gate_of(ol), ng = kind_gate(ch->kind_at(i));
+        if ((og != 0) != (ng != 0)) {
+          // A cell entering or leaving the gate kinds: rare at chunk level; recompute everything.
+          islands_.rebuild(grid_);
+          return;
+        }
+        if (og != ng) d.gate_changes.push_back(c);
+      }
       if (ost && !st) {
         d.removed_nodes.push_back(c);
         d.removed_labels.push_back(ol);
       }
       if (!ost && st) d.added_nodes.push_back(c);
-      if (word == ow) continue;
-      for (int dir = 0; dir < 8; ++dir) {
-        const int co = move_code(ow, dir), cn = move_code(word, dir);
-        if (co == cn) continue;
+      if (word == ow && vword == ov) continue;
+      auto edge = [&](int dir, int co, int cn) {
         const int dyo = kMoveCodes[co].dy, dyn = kMoveCodes[cn].dy;
-        if (co && cn && dyo == dyn) continue;
+        if (co && cn && dyo == dyn) return;
+        const int dx = dir < 8 ? kDirDx[dir] : 0, dz = dir < 8 ? kDirDz[dir] : 0;
         if (co) {
-          const Cell t{c.x + kDirDx[dir], c.y + dyo, c.z + kDirDz[dir]};
+          const Cell t{c.x + dx, c.y + dyo, c.z + dz};
           d.removed_edges.push_back({c, t, ol, old_label(t)});
         }
-        if (cn) d.added_edges.push_back({c, Cell{c.x + kDirDx[dir], c.y + dyn, c.z + kDirDz[dir]}});
+        if (cn) d.added_edges.push_back({c, Cell{c.x + dx, c.y + dyn, c.z + dz}});
+      };
+      for (int dir = 0; dir < 8; ++dir) {
+        const int co = move_code(ow, dir), cn = move_code(word, dir);
+        if (co != cn) edge(dir, co, cn);
+      }
+      for (int b = 0; b < 2; ++b) {
+        const std::uint8_t bit = b == 0 ? kMoveUp : kMoveDown;
+        const int code = b == 0 ? kCodeVertUp : kCodeVertDown;
+        const int co = (ov & bit) ? code : 0, cn = (vword & bit) ? code : 0;
+        if (co != cn) edge(b == 0 ? kDirUp : kDirDown, co, cn);
       }
     }
   }
   islands_.apply(grid_, d);
 }
 
-Reach NavWorld::reachable(Cell from, Cell goal, int goal_range) {
+Reach NavWorld::reachable(Cell from, Cell goal, int goal_range, std::uint8_t gates,
+                          bool restricted) {
   Reach r;
   r.epoch = epoch_;
   if (!cell_in_range(from) || !cell_in_range(goal)) {
@@ -529,7 +612,7 @@ Reach NavWorld::reachable(Cell from, Cell goal, int goal_range) {
     r.reason = ReachReason::NotLoaded;
     return r;
   }
-  // Standable cells carry a label; a chunk without labels (uniform, nothing standable) has none.
+  // Node cells carry a label; a chunk without labels (uniform, no node) has none.
   const std::uint32_t a = islands_.component_at(fc, index_in_chunk(from));
   if (!a) {
     r.reason = ReachReason::StartNotStandable;
@@ -540,8 +623,16 @@ Reach NavWorld::reachable(Cell from, Cell goal, int goal_range) {
     r.reason = ReachReason::GoalNotStandable;
     return r;
   }
-  if (islands_.reaches(a, b)) {
-    r.answer = ReachAnswer::Yes;
+  if (islands_.reaches(a, b, gates)) {
+    r.answer = restricted ? ReachAnswer::Unknown : ReachAnswer::Yes;
+    if (restricted) r.reason = ReachReason::ProfileRestricted;
+  } else if ((gates & kGateAll) != kGateAll && islands_.reaches(a, b, kGateAll)) {
+    // The class gets there through a gate this profile may not use: a door (the host may open
+    // it, or the profile may be one that opens doors) or another gate kind.
+    r.answer = ReachAnswer::Unknown;
+    r.reason = islands_.reaches(a, b, gates | kGateDoorOpen | kGateDoorClosed)
+                   ? ReachReason::DoorGated
+                   : ReachReason::ProfileRestricted;
   } else if (!builds_.empty() || !new_builds_.empty()) {
     // A chunk still being built may hold the way: not a No yet.
     r.answer = ReachAnswer::Unknown;
@@ -582,7 +673,8 @@ Handle NavWorld::request(const RequestSpec& spec) {
 
 bool NavWorld::screen(RequestSlot& s) {
   const RequestSpec& spec = s.spec;
-  const Reach r = reachable(spec.start, spec.goal, spec.goal_range);
+  const Reach r = reachable(spec.start, spec.goal, spec.goal_range, spec.costs.gates(),
+                            spec.costs.restricts_class);
   if (r.answer == ReachAnswer::No && !spec.toward) {
     s.state = RequestState::Failed;
     s.fail = FailReason::Unreachable;
@@ -634,7 +726,8 @@ bool NavWorld::release(Handle h) {
 }
 
 SearchResult NavWorld::search_now(const RequestSpec& spec) {
-  SearchParams p{spec.start, spec.goal, spec.goal_range, spec.max_nodes, spec.max_distance, spec.toward};
+  SearchParams p{spec.start,     spec.goal,         spec.goal_range,
+                 spec.max_nodes, spec.max_distance, spec.toward};
   return main_searcher_->run(grid_, p, spec.costs);
 }
 

@@ -18,7 +18,7 @@ namespace voxnav::detail {
 enum class ReachAnswer : std::uint8_t { Yes, No, Unknown };
 enum class ReachReason : std::uint8_t {
   None,
-  NotLoaded,       ///< a cell's chunk (or its navigation) is not loaded
+  NotLoaded,  ///< a cell's chunk (or its navigation) is not loaded
   StartNotStandable,
   GoalNotStandable,
   DoorGated,
@@ -32,7 +32,15 @@ struct Reach {
 };
 
 enum class RequestState : std::uint8_t { Free, Queued, Searching, Ready, Failed };
-enum class FailReason : std::uint8_t { None, Unreachable, NoPath, BudgetExhausted, BadStart, BadGoal, NotLoaded };
+enum class FailReason : std::uint8_t {
+  None,
+  Unreachable,
+  NoPath,
+  BudgetExhausted,
+  BadStart,
+  BadGoal,
+  NotLoaded
+};
 const char* fail_reason_name(FailReason r);
 const char* reach_reason_name(ReachReason r);
 
@@ -53,11 +61,11 @@ struct RequestSlot {
   RequestSpec spec;
   SearchResult result;
   Corridor corridor;
-  std::uint64_t deliver_tick = 0;   ///< tick at which a finished search is applied
+  std::uint64_t deliver_tick = 0;  ///< tick at which a finished search is applied
   bool partial = false;
-  std::uint64_t epoch = 0;          ///< navigation epoch the search ran against
-  std::uint64_t layers_version = 0; ///< NavWorld::layers_version() the search ran against
-  double search_us = 0;             ///< wall time of the search job (not part of any decision)
+  std::uint64_t epoch = 0;           ///< navigation epoch the search ran against
+  std::uint64_t layers_version = 0;  ///< NavWorld::layers_version() the search ran against
+  double search_us = 0;              ///< wall time of the search job (not part of any decision)
 };
 
 struct Handle {
@@ -92,7 +100,13 @@ class NavWorld {
   /// reachability answer did: a path found before may no longer be walkable.
   std::uint64_t layers_version() const { return layers_version_; }
 
-  Reach reachable(Cell from, Cell goal, int goal_range = 0);
+  /// Reachability from `from` to `goal` (or a cell within `goal_range`) for a profile that may
+  /// enter the gate kinds `gates` (GateBits) and, when `restricted`, cannot do everything else
+  /// its class can (its Yes answers become Unknown(ProfileRestricted)). No only when the class
+  /// itself cannot get there; Unknown(DoorGated) when only a closed or open door the profile
+  /// may not use decides; Unknown(ProfileRestricted) when another gate kind does.
+  Reach reachable(Cell from, Cell goal, int goal_range = 0, std::uint8_t gates = kGateAll,
+                  bool restricted = false);
 
   Handle request(const RequestSpec& spec);
   RequestState state(Handle h, FailReason* why = nullptr) const;
@@ -142,15 +156,16 @@ class NavWorld {
     std::shared_ptr<Chunk> snap[3];  // the chunk, the one below, the one above (null: not loaded)
     std::unique_ptr<NavChunk> result;
   };
-  std::deque<Build> builds_;        // dispatched, in order (deque: stable while jobs write)
+  std::deque<Build> builds_;          // dispatched, in order (deque: stable while jobs write)
   std::vector<ChunkPos> new_builds_;  // loads seen this update, dispatched at its end
   bool streaming_ = false;
   static constexpr std::int64_t kMaxIncrementalCells = 512;
   /// Loads / unloads / big boxes touching more chunks than this recompute every island.
   static constexpr std::size_t kMaxIncrementalChunks = 48;
-  struct ChunkSnap {  // a chunk's move words and island labels before a chunk-level change
+  struct ChunkSnap {  // a chunk's moves and island labels before a chunk-level change
     std::uint64_t key;
     std::vector<std::uint32_t> moves, labels;
+    std::vector<std::uint8_t> vmoves;  // empty: none
   };
   /// Reachability screening of a queued request: fails it at once (returns false) on a No, an
   /// unloaded cell or a start / goal that cannot be stood on; else keeps it queued.
@@ -164,7 +179,7 @@ class NavWorld {
   SyncExecutor sync_;
   int lockstep_delay_;
   std::vector<std::unique_ptr<AStar>> searchers_;  // one per worker, slot = worker + 1
-  std::unique_ptr<AStar> main_searcher_;            // slot 0
+  std::unique_ptr<AStar> main_searcher_;           // slot 0
   std::deque<RequestSlot> slots_;  // deque: stable addresses while jobs write results
   std::vector<std::uint32_t> free_;
   std::vector<std::uint32_t> in_flight_;  // dispatched, result not yet applied (request order)
@@ -178,7 +193,7 @@ class NavWorld {
     ChunkPos pos;
     bool uniform = false;
     CellKind uniform_kind = CellKind::Air;
-    std::vector<std::uint8_t> kind, floor, clear;
+    std::vector<std::uint8_t> kind, floor, clear, vmoves;
     std::vector<std::uint32_t> moves;
     CellKind kind_at(int i) const {
       return uniform ? uniform_kind : static_cast<CellKind>(kind[static_cast<std::size_t>(i)]);
@@ -189,10 +204,13 @@ class NavWorld {
   std::vector<Cell> scratch_cells_;
   struct OldCell {
     Cell c;
-    bool standable;
+    bool node;
+    std::uint8_t gate;
+    std::uint8_t vword;
     std::uint32_t word;
   };
   std::vector<OldCell> scratch_old_;
+  std::vector<std::uint64_t> scratch_relabel_;  // cell keys of cells entering or leaving gate kinds
   IslandDelta scratch_delta_;
   std::uint64_t tick_ = 0;
   std::vector<Change> unconsumed_changes_;

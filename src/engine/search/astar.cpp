@@ -60,8 +60,11 @@ std::uint32_t AStar::new_slab(std::uint32_t block, int ly) {
     recs_.resize(std::max(end, recs_.size() * 2), Rec{kInf, kNone});
     words_.resize(recs_.size());
   }
-  if (ch->uniform) std::fill(words_.begin() + (end - 256), words_.begin() + end, 0u);
-  else std::memcpy(words_.data() + (end - 256), ch->moves.get() + (ly << 8), 256 * sizeof(std::uint32_t));
+  if (ch->uniform)
+    std::fill(words_.begin() + (end - 256), words_.begin() + end, 0u);
+  else
+    std::memcpy(words_.data() + (end - 256), ch->moves.get() + (ly << 8),
+                256 * sizeof(std::uint32_t));
   return s;
 }
 
@@ -74,13 +77,14 @@ std::uint32_t AStar::link_block(std::uint32_t b, int k) {
 
 std::uint32_t AStar::link_slab(std::uint32_t s, int k) {
   const int ly = slabs_[s].ly;
-  const std::uint32_t b = nb_block(slabs_[s].block, k + 9);  // nb_index(dx, 0, dz) = k + 9
+  const std::uint32_t b = nb_block(slabs_[s].block, k + 9);     // nb_index(dx, 0, dz) = k + 9
   const std::uint32_t v = b == kNone ? kNone : slab_of(b, ly);  // may grow slabs_
   slabs_[s].nb[k] = v;
   return v;
 }
 
-void AStar::reserve_nodes(std::size_t n, std::size_t nodes_used, std::size_t heap_used, std::size_t fast_used) {
+void AStar::reserve_nodes(std::size_t n, std::size_t nodes_used, std::size_t heap_used,
+                          std::size_t fast_used) {
   if (n <= cap_) return;
   std::size_t cap = cap_ ? cap_ : 1024;
   while (cap < n) cap *= 2;
@@ -88,7 +92,8 @@ void AStar::reserve_nodes(std::size_t n, std::size_t nodes_used, std::size_t hea
   auto heap_key = std::make_unique<std::uint64_t[]>(cap);
   auto heap_id = std::make_unique<std::uint32_t[]>(cap);
   auto fast = std::make_unique<std::uint32_t[]>(cap);
-  if (nodes_used) std::memcpy(static_cast<void*>(nodes.get()), nodes_.get(), nodes_used * sizeof(Node));
+  if (nodes_used)
+    std::memcpy(static_cast<void*>(nodes.get()), nodes_.get(), nodes_used * sizeof(Node));
   if (heap_used) {
     std::memcpy(heap_key.get(), heap_key_.get(), heap_used * sizeof(std::uint64_t));
     std::memcpy(heap_id.get(), heap_id_.get(), heap_used * sizeof(std::uint32_t));
@@ -102,9 +107,7 @@ void AStar::reserve_nodes(std::size_t n, std::size_t nodes_used, std::size_t hea
 }
 
 void AStar::set_costs(const CostTable& c) {
-  if (costs_set_ && c.jump_extra == costs_.jump_extra && c.drop_extra == costs_.drop_extra &&
-      c.slow_extra == costs_.slow_extra && c.danger_extra == costs_.danger_extra && c.max_drop == costs_.max_drop)
-    return;
+  if (costs_set_ && c == costs_) return;
   costs_ = c;
   costs_set_ = true;
   for (int dir = 0; dir < 8; ++dir)
@@ -119,10 +122,22 @@ void AStar::set_costs(const CostTable& c) {
       m.dxz = static_cast<std::int16_t>(kDirDx[dir] + 16 * kDirDz[dir]);
       m.kind = static_cast<std::uint8_t>(mc.kind);
       if (mc.kind == EdgeKind::Drop && -mc.dy > c.max_drop) continue;  // refused: cost stays kInf
-      m.cost = move_cost(c, dir, code, CellKind::Walkable);
+      CostTable base = c;  // the move alone: the target's kind is added per cell
+      base.kind_extra.fill(0);
+      m.cost = move_cost(base, dir, code, CellKind::Walkable);
     }
-  for (int k = 0; k < 16; ++k)
-    kind_extra_[k] = move_cost(c, 0, 1, static_cast<CellKind>(k)) - move_cost(c, 0, 1, CellKind::Walkable);
+  for (int k = 0; k < 16; ++k) kind_extra_[k] = c.kind_extra[static_cast<std::size_t>(k)];
+  // A target of kind Walkable is the common case: its extra is folded into nothing (0) unless a
+  // profile prices walkable ground, which the fast path below then must not skip.
+  for (int b = 0; b < 2; ++b) {
+    MoveInfo& m = vmoves_[b];
+    m.cost = c.climb_cost;
+    m.dxz = 0;
+    m.dx = 0;
+    m.dz = 0;
+    m.dy = static_cast<std::int8_t>(b == 0 ? 1 : -1);
+    m.kind = static_cast<std::uint8_t>(EdgeKind::Climb);
+  }
 }
 
 // An indexed 4-ary min-heap (half the depth of a binary heap, four children's keys in half a cache
@@ -234,7 +249,7 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
   SearchResult res;
   NavChunk* sc = grid.chunk(chunk_of(p.start));
   const int si = index_in_chunk(p.start);
-  if (!sc || !kind_standable(sc->kind_at(si))) {
+  if (!sc || !kind_node(sc->kind_at(si))) {
     res.outcome = SearchOutcome::BadStart;
     return res;
   }
@@ -290,6 +305,9 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
   std::uint32_t top_f = 0;
   const MoveInfo* const mtab = moves_;
   const std::uint32_t* const kind_extra = kind_extra_;
+  // Walkable cells cost nothing extra (no profile prices plain ground so far, but the table allows
+  // it).
+  const bool walk_free = kind_extra[static_cast<int>(CellKind::Walkable)] == 0;
 
   for (;;) {
     // Successors whose f equals the f being expanded skip the heap (the fast stack): with a
@@ -345,15 +363,18 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
     std::uint32_t word = words[loc];
     // A successor that improves on its cell's g: a new node, or an open node that moves up the
     // heap (or onto the fast stack).
-    auto relax = [&](const MoveInfo& m, std::uint32_t tloc, Rec& rec, std::uint32_t ng) __attribute__((always_inline)) {
+    auto relax = [&](const MoveInfo& m, std::uint32_t tloc, Rec& rec, std::uint32_t ng)
+        __attribute__((always_inline)) {
       const std::uint32_t h = heuristic(cx + m.dx, cz + m.dz);
       const std::uint32_t f = ng + h;
       if (rec.g == kInf) {
         const auto id = static_cast<std::uint32_t>(node_count++);
         rec = Rec{ng, id};
         nodes[id] = Node{tloc, cur, kNone, m.kind};
-        if (f == top_f) fast[fast_size++] = id;
-        else heap_sift_up(heap, heap.size++, key(f, h), id);
+        if (f == top_f)
+          fast[fast_size++] = id;
+        else
+          heap_sift_up(heap, heap.size++, key(f, h), id);
       } else {
         const std::uint32_t id = rec.id;
         rec.g = ng;
@@ -374,7 +395,7 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
     const bool at_bound = md > 0 && (std::abs(cx - sx) >= md || std::abs(cz - sz) >= md);
     // Codes 1 and 2 keep y; any nibble >= 3 moves up or down.
     const std::uint32_t vertical = (word & 0xCCCCCCCCu) | (word & (word >> 1) & 0x11111111u);
-    if (inner && !at_bound && (word & 0xEEEEEEEEu) == 0 && !ch->costly) {
+    if (inner && !at_bound && (word & 0xEEEEEEEEu) == 0 && !ch->costly && walk_free) {
       // Only level walks (code 1), all inside this layer of this chunk, no cell costs extra (the
       // open ground of most maps): the eight directions unrolled with constant offsets and costs.
       auto walk = [&](auto dir_constant) __attribute__((always_inline)) {
@@ -394,6 +415,32 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
       walk(std::integral_constant<int, 6>{});
       walk(std::integral_constant<int, 7>{});
       continue;
+    }
+    if (ch->vmoves) {
+      // Straight up or down a ladder: into the same column of the layer above or below.
+      if (const std::uint8_t vm =
+              ch->vmoves[(static_cast<std::uint32_t>(ly) << 8) | static_cast<std::uint32_t>(cxz)]) {
+        for (int b = 0; b < 2; ++b) {
+          if (!(vm & (b == 0 ? kMoveUp : kMoveDown))) continue;
+          const int ny = ly + (b == 0 ? 1 : -1);
+          const std::uint32_t tb =
+              (ny & ~15) == 0 ? cb : nb_block(cb, nb_index(0, ny < 0 ? -1 : 1, 0));
+          if (tb == kNone) continue;
+          const std::uint32_t ts = slab_of(tb, ny & 15);
+          refresh();
+          const std::uint32_t tloc = (ts << 8) | static_cast<std::uint32_t>(cxz);
+          const NavChunk* tc = slabs[ts].ch;
+          const std::uint32_t extra =
+              tc->uniform ? 0u
+                          : kind_extra[tc->kind[(static_cast<std::uint32_t>(ny & 15) << 8) |
+                                                static_cast<std::uint32_t>(cxz)]];
+          if (extra == kInf) continue;
+          const std::uint32_t ng = g + vmoves_[b].cost + extra;
+          Rec& rec = recs[tloc];
+          if (ng >= rec.g) continue;
+          relax(vmoves_[b], tloc, rec, ng);
+        }
+      }
     }
     if (!at_bound && vertical == 0) {
       // Level moves only: every successor is in this layer of this chunk or of the chunks around
@@ -415,7 +462,12 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
         const auto txz = static_cast<std::uint32_t>((nx & 15) | ((nz & 15) << 4));
         const std::uint32_t tloc = (ts << 8) | txz;
         const NavChunk* tc = slabs[ts].ch;
-        if (tc->costly) cost += kind_extra[tc->kind[(static_cast<std::uint32_t>(ly) << 8) | txz]];
+        if (tc->costly || !walk_free) {
+          const std::uint32_t extra =
+              kind_extra[tc->kind[(static_cast<std::uint32_t>(ly) << 8) | txz]];
+          if (extra == kInf) continue;
+          cost += extra;
+        }
         const std::uint32_t ng = g + cost;
         Rec& rec = recs[tloc];
         // Closed cells have their final g, which no path undercuts (consistent heuristic), so
@@ -441,7 +493,12 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
       const auto txz = static_cast<std::uint32_t>((nx & 15) | ((nz & 15) << 4));
       const std::uint32_t tloc = (ts << 8) | txz;
       const NavChunk* tc = slabs[ts].ch;
-      if (tc->costly) cost += kind_extra[tc->kind[(static_cast<std::uint32_t>(ny & 15) << 8) | txz]];
+      if (tc->costly || !walk_free) {
+        const std::uint32_t extra =
+            kind_extra[tc->kind[(static_cast<std::uint32_t>(ny & 15) << 8) | txz]];
+        if (extra == kInf) continue;
+        cost += extra;
+      }
       const std::uint32_t ng = g + cost;
       Rec& rec = recs[tloc];
       if (ng >= rec.g) continue;
@@ -476,7 +533,8 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
   // Leave every record empty for the next search: the used slabs whole, or node by node when the
   // search reached few cells of them.
   if (node_count >= slabs_.size() * 32) {
-    std::fill(recs_.begin(), recs_.begin() + static_cast<std::ptrdiff_t>(slabs_.size() << 8), Rec{kInf, kNone});
+    std::fill(recs_.begin(), recs_.begin() + static_cast<std::ptrdiff_t>(slabs_.size() << 8),
+              Rec{kInf, kNone});
   } else {
     for (std::size_t k = 0; k < node_count; ++k) recs[nodes[k].loc].g = kInf;
   }

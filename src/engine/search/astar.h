@@ -1,5 +1,6 @@
 // Layer 2 search: A* over the move words with integer costs and a deterministic tie-break.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -13,42 +14,79 @@ namespace voxnav::detail {
 inline constexpr std::uint32_t kCostStraight = 10000;
 inline constexpr std::uint32_t kCostDiagonal = 14142;
 
+/// A cost no path pays: the move is refused.
+inline constexpr std::uint32_t kCostImpassable = 0xFFFFFFFFu;
+
+/// The integer costs of one profile (compiled from its malus table, drop malus and speeds).
 struct CostTable {
-  std::uint32_t jump_extra = 5000;      ///< added to a Jump edge
-  std::uint32_t drop_extra = 2500;      ///< added per cell dropped by a Drop edge
-  std::uint32_t slow_extra = 80000;     ///< added when entering a Slow cell (malus 8)
-  std::uint32_t danger_extra = 80000;   ///< added when entering a Danger cell (malus 8)
-  std::uint8_t max_drop = 3;            ///< drops deeper than this are refused by the profile
+  std::uint32_t jump_extra = 5000;   ///< added to a Jump edge (and a Climb onto a ledge)
+  std::uint32_t drop_extra = 2500;   ///< added per cell dropped by a Drop edge
+  std::uint32_t climb_cost = 20000;  ///< one cell straight up or down a ladder
+  /// Added when a move enters a cell of each CellKind (kCostImpassable: never entered). The
+  /// defaults: slow and danger cells malus 8, damage cells, closed doors and climbable cells
+  /// impassable (a profile that can climb or open doors prices them).
+  std::array<std::uint32_t, 16> kind_extra = default_kind_extra();
+  std::uint8_t max_drop = 3;  ///< drops deeper than this are refused by the profile
+  /// The profile cannot do something its class can besides the gate kinds (a smaller step, a
+  /// shorter drop ...): its reachability Yes answers become Unknown(ProfileRestricted).
+  bool restricts_class = false;
+
+  static constexpr std::array<std::uint32_t, 16> default_kind_extra() {
+    std::array<std::uint32_t, 16> k{};
+    k[static_cast<int>(CellKind::Slow)] = 8 * 10000;
+    k[static_cast<int>(CellKind::DangerFire)] = 8 * 10000;
+    k[static_cast<int>(CellKind::DangerOther)] = 8 * 10000;
+    k[static_cast<int>(CellKind::DamageFire)] = kCostImpassable;
+    k[static_cast<int>(CellKind::DamageOther)] = kCostImpassable;
+    k[static_cast<int>(CellKind::DoorClosed)] = kCostImpassable;
+    k[static_cast<int>(CellKind::Climbable)] = kCostImpassable;
+    return k;
+  }
+  /// The gate kinds (GateBits) this table lets a path enter.
+  std::uint8_t gates() const {
+    std::uint8_t g = 0;
+    auto open = [&](CellKind k) { return kind_extra[static_cast<int>(k)] != kCostImpassable; };
+    if (open(CellKind::DoorOpen)) g |= kGateDoorOpen;
+    if (open(CellKind::DoorClosed)) g |= kGateDoorClosed;
+    if (open(CellKind::Climbable)) g |= kGateClimb;
+    if (open(CellKind::DamageFire)) g |= kGateFire;
+    if (open(CellKind::DamageOther)) g |= kGateOther;
+    return g;
+  }
+  friend bool operator==(const CostTable&, const CostTable&) = default;
 };
 
 struct SearchParams {
   Cell start;
   Cell goal;
-  int goal_range = 0;                 ///< goal reached within this many cells (Chebyshev per axis)
-  std::uint32_t max_nodes = 200000;   ///< expansion budget
-  int max_distance = 0;               ///< cells from the start (Chebyshev, x/z); 0 = unbounded
-  bool partial = false;               ///< on failure, return the route to the closest node
+  int goal_range = 0;                ///< goal reached within this many cells (Chebyshev per axis)
+  std::uint32_t max_nodes = 200000;  ///< expansion budget
+  int max_distance = 0;              ///< cells from the start (Chebyshev, x/z); 0 = unbounded
+  bool partial = false;              ///< on failure, return the route to the closest node
 };
 
 enum class SearchOutcome : std::uint8_t { Found, Partial, NoPath, BudgetExhausted, BadStart };
 
 struct SearchResult {
   SearchOutcome outcome = SearchOutcome::NoPath;
-  std::vector<Cell> cells;       ///< start .. end, one per move
-  std::vector<EdgeKind> kinds;   ///< kinds[i] is the edge entering cells[i] (Start for 0)
-  std::uint32_t cost = 0;        ///< integer cost of the returned cells
-  std::uint32_t expanded = 0;    ///< nodes expanded
+  std::vector<Cell> cells;      ///< start .. end, one per move
+  std::vector<EdgeKind> kinds;  ///< kinds[i] is the edge entering cells[i] (Start for 0)
+  std::uint32_t cost = 0;       ///< integer cost of the returned cells
+  std::uint32_t expanded = 0;   ///< nodes expanded
 };
 
-/// Cost of one move (the edge entering `to_kind` cell by `code` in direction `dir`).
+/// Cost of one move (the edge entering `to_kind` cell by `code` in direction `dir`; dir kDirUp /
+/// kDirDown for the vertical moves), or kCostImpassable.
 inline std::uint32_t move_cost(const CostTable& t, int dir, int code, CellKind to_kind) {
-  std::uint32_t c = dir < 4 ? kCostStraight : kCostDiagonal;
+  std::uint32_t c = dir >= 8 ? t.climb_cost : dir < 4 ? kCostStraight : kCostDiagonal;
   const MoveCode m = kMoveCodes[code];
-  if (m.kind == EdgeKind::Jump) c += t.jump_extra;
-  else if (m.kind == EdgeKind::Drop) c += t.drop_extra * static_cast<std::uint32_t>(-m.dy);
-  if (to_kind == CellKind::Slow) c += t.slow_extra;
-  else if (to_kind == CellKind::DangerFire || to_kind == CellKind::DangerOther) c += t.danger_extra;
-  return c;
+  if (m.kind == EdgeKind::Jump || (m.kind == EdgeKind::Climb && dir < 8 && m.dy > 0))
+    c += t.jump_extra;
+  else if (m.kind == EdgeKind::Drop)
+    c += t.drop_extra * static_cast<std::uint32_t>(-m.dy);
+  const std::uint32_t extra = t.kind_extra[static_cast<int>(to_kind) & 15];
+  if (extra == kCostImpassable) return kCostImpassable;
+  return c + extra;
 }
 
 /// Octile distance in cost units (admissible: every move covers one horizontal cell).
@@ -56,7 +94,8 @@ inline std::uint32_t octile(int dx, int dz) {
   dx = dx < 0 ? -dx : dx;
   dz = dz < 0 ? -dz : dz;
   const int lo = dx < dz ? dx : dz, hi = dx < dz ? dz : dx;
-  return static_cast<std::uint32_t>(lo) * kCostDiagonal + static_cast<std::uint32_t>(hi - lo) * kCostStraight;
+  return static_cast<std::uint32_t>(lo) * kCostDiagonal +
+         static_cast<std::uint32_t>(hi - lo) * kCostStraight;
 }
 
 /// One searcher: owns its arena (nodes, open list, per-chunk index blocks) and a NavChunk scratch
@@ -84,17 +123,17 @@ class AStar {
     std::uint32_t g;
     std::uint32_t id;
   };
-  struct Node {                // 16 bytes
-    std::uint32_t loc;         // record index: slab << 8 | (x + 16 z) in the chunk
-    std::uint32_t parent;      // node id, kNone for the start
-    std::uint32_t hpos;        // position in the heap, kNone when not in it
-    std::uint32_t kind;        // EdgeKind entering the node
+  struct Node {            // 16 bytes
+    std::uint32_t loc;     // record index: slab << 8 | (x + 16 z) in the chunk
+    std::uint32_t parent;  // node id, kNone for the start
+    std::uint32_t hpos;    // position in the heap, kNone when not in it
+    std::uint32_t kind;    // EdgeKind entering the node
   };
   /// A chunk the search has touched, its slabs (one per layer of 16 x 16 cells) and its
   /// neighbours' blocks (nb_index order; kUnknown until first needed, kNone: no chunk).
   struct Block {
     NavChunk* ch;
-    std::uint32_t slab[16];    // kNone: layer not touched yet
+    std::uint32_t slab[16];  // kNone: layer not touched yet
     std::uint32_t nb[27];
   };
   /// One layer of a touched chunk: 256 records and a copy of the layer's move words live at
@@ -102,14 +141,14 @@ class AStar {
   struct Slab {
     NavChunk* ch;
     std::uint32_t block;
-    std::int32_t ly;           // layer in the chunk
-    std::int32_t x0, y, z0;    // cell coordinates of the layer's cell 0
-    std::uint32_t nb[9];       // same layer of the chunks around, (dx + 1) + 3 (dz + 1); kUnknown
+    std::int32_t ly;         // layer in the chunk
+    std::int32_t x0, y, z0;  // cell coordinates of the layer's cell 0
+    std::uint32_t nb[9];     // same layer of the chunks around, (dx + 1) + 3 (dz + 1); kUnknown
   };
   /// A move code in one direction, for the current cost table.
   struct MoveInfo {
-    std::uint32_t cost;        // kInf: refused by the profile (a drop deeper than max_drop)
-    std::int16_t dxz;          // record offset inside a layer: dx + 16 dz
+    std::uint32_t cost;  // kInf: refused by the profile (a drop deeper than max_drop)
+    std::int16_t dxz;    // record offset inside a layer: dx + 16 dz
     std::int8_t dx, dy, dz;
     std::uint8_t kind;
   };
@@ -164,6 +203,7 @@ class AStar {
   std::uint32_t stamp_ = 0;
   // Moves by (direction << 4 | code) for the cost table they were built for.
   MoveInfo moves_[128];
+  MoveInfo vmoves_[2];  // straight up, straight down (costs without the target's kind extra)
   std::uint32_t kind_extra_[16];
   CostTable costs_;
   bool costs_set_ = false;
