@@ -264,7 +264,7 @@ export interface RequestOptions {
 
 /**
  * A profile: per-creature movement settings of a movement class. Unknown fields are an error.
- * See docs/formats.md for every field and its range.
+ * See docs/profiles.md for every field, its units, range and default.
  */
 export interface ProfileJson {
   id: string;
@@ -284,11 +284,23 @@ export interface ProfileJson {
   can_fly?: boolean;
   drop_malus?: number;
   search?: { max_nodes?: number; max_distance?: number };
-  /** Per-path-type malus, surface malus, avoidance and knockback: see docs/formats.md. */
-  malus?: unknown;
-  surface_malus?: unknown;
-  avoidance?: unknown;
-  knockback?: unknown;
+  /**
+   * Extra cost, in cells of level walking, of entering a cell of a path type: 0..1000 or
+   * "impassable" (walkable cannot be impassable). Listed keys replace the defaults.
+   */
+  malus?: Partial<
+    Record<
+      | 'walkable' | 'slow' | 'danger_fire' | 'danger_other' | 'damage_fire' | 'damage_other'
+      | 'door_open' | 'door_closed' | 'climbable' | 'water',
+      number | 'impassable'
+    >
+  >;
+  /** Block names (a "minecraft:" prefix is allowed) and a cost in cells, -0.6..1000; at most 32. */
+  surface_malus?: { blocks: string[]; cost: number }[];
+  /** Crowd avoidance: radius in cells (0: half the body width), time horizon in seconds. */
+  avoidance?: { enabled?: boolean; radius?: number; time_horizon?: number; max_neighbours?: number };
+  /** Knockback resistance, 0..1. */
+  knockback?: { resistance?: number };
 }
 
 export interface AnvilOptions {

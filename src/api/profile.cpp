@@ -1,25 +1,82 @@
+#include "voxnav/profile.h"
+
 #include <cmath>
+#include <cstdio>
+#include <functional>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "engine/nav/class_envelopes.h"
-#include "voxnav/profile.h"
+#include "engine/nav/profile_compile.h"
 
 namespace voxnav {
 
 const char* movement_class_name(MovementClass c) noexcept {
   switch (c) {
-    case MovementClass::WalkerSmall: return "walker_small";
-    case MovementClass::Walker: return "walker";
-    case MovementClass::WalkerLarge: return "walker_large";
-    case MovementClass::Swimmer: return "swimmer";
-    case MovementClass::Flyer: return "flyer";
+    case MovementClass::WalkerSmall:
+      return "walker_small";
+    case MovementClass::Walker:
+      return "walker";
+    case MovementClass::WalkerLarge:
+      return "walker_large";
+    case MovementClass::Swimmer:
+      return "swimmer";
+    case MovementClass::Flyer:
+      return "flyer";
+  }
+  return "?";
+}
+
+const char* path_type_name(PathType t) noexcept {
+  switch (t) {
+    case PathType::Walkable:
+      return "walkable";
+    case PathType::Slow:
+      return "slow";
+    case PathType::DangerFire:
+      return "danger_fire";
+    case PathType::DangerOther:
+      return "danger_other";
+    case PathType::DamageFire:
+      return "damage_fire";
+    case PathType::DamageOther:
+      return "damage_other";
+    case PathType::DoorOpen:
+      return "door_open";
+    case PathType::DoorClosed:
+      return "door_closed";
+    case PathType::Climbable:
+      return "climbable";
+    case PathType::Water:
+      return "water";
   }
   return "?";
 }
 
 namespace {
+
+constexpr int kMaxMalus = 1000;
+constexpr const char* kMalusRange = "must be an integer 0..1000 or \"impassable\"";
+
+std::string surface_field(std::size_t entry, const char* sub) {
+  return "surface_malus[" + std::to_string(entry) + "]." + sub;
+}
+std::string block_field(std::size_t entry, std::size_t block) {
+  return surface_field(entry, "blocks") + "[" + std::to_string(block) + "]";
+}
+
+// Block names of surface_malus: lowercase letters, digits and _ . / : - (a namespaced name is
+// allowed; the "minecraft:" prefix is dropped before this check).
+bool block_name_ok(std::string_view n) {
+  if (n.empty()) return false;
+  for (char ch : n)
+    if (!((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_' || ch == '.' ||
+          ch == '/' || ch == ':' || ch == '-'))
+      return false;
+  return true;
+}
 
 std::string prefix(std::string_view source, const std::string& id) {
   std::string s;
@@ -49,13 +106,13 @@ class DuplicateKeys : public nlohmann::json_sax<nlohmann::json> {
  public:
   std::string dup;
 
-  bool null() override { return true; }
-  bool boolean(bool) override { return true; }
-  bool number_integer(number_integer_t) override { return true; }
-  bool number_unsigned(number_unsigned_t) override { return true; }
-  bool number_float(number_float_t, const string_t&) override { return true; }
-  bool string(string_t&) override { return true; }
-  bool binary(binary_t&) override { return true; }
+  bool null() override { return element(); }
+  bool boolean(bool) override { return element(); }
+  bool number_integer(number_integer_t) override { return element(); }
+  bool number_unsigned(number_unsigned_t) override { return element(); }
+  bool number_float(number_float_t, const string_t&) override { return element(); }
+  bool string(string_t&) override { return element(); }
+  bool binary(binary_t&) override { return element(); }
   bool start_object(std::size_t) override { return open(true); }
   bool end_object() override { return close(); }
   bool start_array(std::size_t) override { return open(false); }
@@ -78,13 +135,21 @@ class DuplicateKeys : public nlohmann::json_sax<nlohmann::json> {
  private:
   struct Frame {
     std::string name;  // key this object / array is the value of ("" at the top or in an array)
+    std::size_t index = 0;  // position in the enclosing array
+    std::size_t next = 0;   // an array's next element index
     bool object = true;
     std::vector<std::string> keys;
   };
+  // A value inside an array: count it so a nested object's position is known.
+  bool element() {
+    if (!stack_.empty() && !stack_.back().object) ++stack_.back().next;
+    return true;
+  }
   bool open(bool object) {
     Frame f;
     f.object = object;
     if (!stack_.empty() && stack_.back().object) f.name = last_key_;
+    if (!stack_.empty() && !stack_.back().object) f.index = stack_.back().next++;
     stack_.push_back(std::move(f));
     return true;
   }
@@ -92,12 +157,19 @@ class DuplicateKeys : public nlohmann::json_sax<nlohmann::json> {
     if (!stack_.empty()) stack_.pop_back();
     return true;
   }
-  // "a.b." for a key of the object under "b" under "a" ("[]" marks an array level).
+  // "a.b." for a key of the object under "b" under "a"; "a[2]." for a key of the third object of
+  // the array under "a".
   std::string path() const {
     std::string p;
     for (std::size_t i = 1; i < stack_.size(); ++i) {
-      if (stack_[i - 1].object) p += stack_[i].name;
-      p += stack_[i].object ? "." : "[]";
+      if (stack_[i - 1].object)
+        p += stack_[i].name;
+      else {
+        p += '[';
+        p += std::to_string(stack_[i].index);
+        p += ']';
+      }
+      if (stack_[i].object) p += ".";
     }
     return p;
   }
@@ -107,8 +179,8 @@ class DuplicateKeys : public nlohmann::json_sax<nlohmann::json> {
 
 std::string duplicate_key(std::string_view text) {
   DuplicateKeys sax;
-  const bool complete =
-      nlohmann::json::sax_parse(text.begin(), text.end(), &sax, nlohmann::json::input_format_t::json, false);
+  const bool complete = nlohmann::json::sax_parse(text.begin(), text.end(), &sax,
+                                                  nlohmann::json::input_format_t::json, false);
   return complete ? std::string() : sax.dup;
 }
 }  // namespace
@@ -129,10 +201,12 @@ Status validate_profile(const Profile& p, std::string* error, std::string* warni
     return bad("body.height", num(p.height) + " must be a finite number in (0, 64]");
   if (p.width > lim.width + 1e-9)
     return bad("body.width", num(p.width) + " is larger than the " +
-                                 movement_class_name(p.movement_class) + " envelope " + num(lim.width));
+                                 movement_class_name(p.movement_class) + " envelope " +
+                                 num(lim.width));
   if (p.height > lim.height + 1e-9)
     return bad("body.height", num(p.height) + " is larger than the " +
-                                  movement_class_name(p.movement_class) + " envelope " + num(lim.height));
+                                  movement_class_name(p.movement_class) + " envelope " +
+                                  num(lim.height));
   if (!finite_in("speed.walk", p.walk_speed, 1e-3, 100))
     return bad("speed.walk", num(p.walk_speed) + " must be in (0, 100] m/s");
   if (!finite_in("speed.sprint", p.sprint_speed, p.walk_speed, 100))
@@ -145,7 +219,8 @@ Status validate_profile(const Profile& p, std::string* error, std::string* warni
     return bad("step_height", num(p.step_height) + " must be in [0, 1] cells");
   if (!finite_in("jump_apex", p.jump_apex, 0, lim.jump_apex))
     return bad("jump_apex", num(p.jump_apex) + " must be in [0, " + num(lim.jump_apex) + "] cells");
-  if (p.max_drop < 0 || p.max_drop > 7) return bad("max_drop", std::to_string(p.max_drop) + " must be in 0..7");
+  if (p.max_drop < 0 || p.max_drop > 7)
+    return bad("max_drop", std::to_string(p.max_drop) + " must be in 0..7");
   if (p.gap_jump < -1 || p.gap_jump > 8) return bad("gap_jump", "must be \"auto\" or 0..8");
   if (!finite_in("turn_rate", p.turn_rate, 1, 100000))
     return bad("turn_rate", num(p.turn_rate) + " must be in [1, 100000] degrees/s");
@@ -156,6 +231,47 @@ Status validate_profile(const Profile& p, std::string* error, std::string* warni
     return bad("search.max_nodes", "must be in 1..100000000");
   if (p.search_max_distance < 1 || p.search_max_distance > (1 << 20))
     return bad("search.max_distance", "must be in 1..1048576 cells");
+  for (int i = 0; i < kPathTypeCount; ++i) {
+    const std::string field = std::string("malus.") + path_type_name(static_cast<PathType>(i));
+    const int m = p.malus[i];
+    if (m != kImpassable && (m < 0 || m > kMaxMalus))
+      return bad(field, std::to_string(m) + " " + kMalusRange);
+  }
+  if (p.malus[static_cast<int>(PathType::Walkable)] == kImpassable)
+    return bad("malus.walkable", "cannot be \"impassable\" (every route walks on walkable cells)");
+  if (p.surface_malus.size() > static_cast<std::size_t>(kMaxSurfaceMalus))
+    return bad("surface_malus", std::to_string(p.surface_malus.size()) + " entries, at most " +
+                                    std::to_string(kMaxSurfaceMalus));
+  std::map<std::string_view, std::pair<std::size_t, std::size_t>> seen;  // name -> (entry, block)
+  for (std::size_t e = 0; e < p.surface_malus.size(); ++e) {
+    const SurfaceMalus& s = p.surface_malus[e];
+    if (s.blocks.empty())
+      return bad(surface_field(e, "blocks"), "must list at least one block name");
+    for (std::size_t b = 0; b < s.blocks.size(); ++b) {
+      const std::string_view name = detail::canonical_block_name(s.blocks[b]);
+      if (name.empty()) return bad(block_field(e, b), "a block name must not be empty");
+      if (!block_name_ok(name))
+        return bad(block_field(e, b),
+                   "\"" + s.blocks[b] + "\" is not a block name (lowercase a-z 0-9 _ . / : -)");
+      // A name listed twice, within this entry or across entries: name the first occurrence.
+      const auto [at, added] = seen.emplace(name, std::make_pair(e, b));
+      if (!added)
+        return bad(block_field(e, b), "\"" + std::string(name) + "\" is already listed in " +
+                                          block_field(at->second.first, at->second.second));
+    }
+    if (!finite_in("", s.cost, -0.6, 1000))
+      return bad(surface_field(e, "cost"), num(s.cost) + " must be in [-0.6, 1000] cells");
+  }
+  if (!finite_in("", p.avoidance.radius, 0, 16))
+    return bad("avoidance.radius",
+               num(p.avoidance.radius) + " must be in [0, 16] cells (0 = half the body width)");
+  if (!finite_in("", p.avoidance.time_horizon, 0.1, 10))
+    return bad("avoidance.time_horizon", num(p.avoidance.time_horizon) + " must be in [0.1, 10] s");
+  if (p.avoidance.max_neighbours < 0 || p.avoidance.max_neighbours > 32)
+    return bad("avoidance.max_neighbours",
+               std::to_string(p.avoidance.max_neighbours) + " must be in 0..32");
+  if (!finite_in("", p.knockback.resistance, 0, 1))
+    return bad("knockback.resistance", num(p.knockback.resistance) + " must be in [0, 1]");
   const bool flyer = p.movement_class == MovementClass::Flyer;
   if (flyer != p.can_fly)
     return bad("can_fly", flyer ? "the flyer class requires can_fly: true"
@@ -163,18 +279,32 @@ Status validate_profile(const Profile& p, std::string* error, std::string* warni
   if (p.movement_class == MovementClass::Swimmer && !p.can_swim)
     return bad("can_swim", "the swimmer class requires can_swim: true");
   if (p.can_climb && !lim.can_climb)
-    return bad("can_climb", std::string("the ") + movement_class_name(p.movement_class) +
-                                " class cannot climb");
+    return bad("can_climb",
+               std::string("the ") + movement_class_name(p.movement_class) + " class cannot climb");
   if (p.can_climb && !(p.climb_speed > 0))
     return bad("speed.climb", "can_climb requires a positive climb speed");
+  if (p.can_swim && !(p.swim_speed > 0))
+    return bad("speed.swim", "can_swim requires a positive swim speed");
+  if (p.can_open_doors && p.movement_class == MovementClass::Swimmer)
+    return bad("can_open_doors", "the swimmer class cannot open doors");
   if (warning) {
     warning->clear();
-    if (p.max_drop < lim.max_drop || p.step_height + 1e-9 < lim.step_height ||
-        p.jump_apex + 1e-9 < lim.jump_apex)
-      *warning = prefix(source, p.id) +
-                 ": restricts its class (step, jump or drop below the class's): its reachability "
-                 "Yes answers become searches";
+    if (const std::string why = detail::class_restrictions(p); !why.empty())
+      *warning = prefix(source, p.id) + ": restricts its class (" + why +
+                 "): its reachability Yes answers become searches";
   }
+  return Status::Ok;
+}
+
+Status check_surface_blocks(const Profile& p, const std::function<bool(std::string_view)>& known,
+                            std::string* error, std::string_view source) {
+  for (std::size_t e = 0; e < p.surface_malus.size(); ++e)
+    for (std::size_t b = 0; b < p.surface_malus[e].blocks.size(); ++b) {
+      const std::string_view name = detail::canonical_block_name(p.surface_malus[e].blocks[b]);
+      if (!known || !known(name))
+        return fail(error, Status::InvalidArgument, source, p.id, block_field(e, b),
+                    "unknown block name \"" + std::string(name) + "\"");
+    }
   return Status::Ok;
 }
 
@@ -183,14 +313,16 @@ Status parse_profile_json(std::string_view text, Profile& out, std::string* erro
   using nlohmann::json;
   json doc = json::parse(text.begin(), text.end(), nullptr, false);
   if (doc.is_discarded() || !doc.is_object()) {
-    if (error) *error = (source.empty() ? std::string() : std::string(source) + ": ") + "not a JSON object";
+    if (error)
+      *error = (source.empty() ? std::string() : std::string(source) + ": ") + "not a JSON object";
     return Status::BadFormat;
   }
   Profile p;
   if (const std::string dup = duplicate_key(text); !dup.empty()) {
     // JSON parsers keep one of the values: refuse rather than guess which one was meant.
     if (error)
-      *error = (source.empty() ? std::string() : std::string(source) + ": ") + "profile JSON: key \"" + dup +
+      *error = (source.empty() ? std::string() : std::string(source) + ": ") +
+               "profile JSON: key \"" + dup +
                "\" appears more than once (each key may be given once)";
     return Status::InvalidArgument;
   }
@@ -218,10 +350,12 @@ Status parse_profile_json(std::string_view text, Profile& out, std::string* erro
     v = obj[key].get<bool>();
     return true;
   };
-  static const char* kTop[] = {"id", "class", "body", "speed", "step_height", "jump_apex", "max_drop",
-                               "gap_jump", "turn_rate", "arrive_radius", "strafe", "can_open_doors",
-                               "can_climb", "can_swim", "can_fly", "drop_malus", "search",
-                               "malus", "surface_malus", "avoidance", "knockback"};
+  static const char* kTop[] = {"id",          "class",         "body",          "speed",
+                               "step_height", "jump_apex",     "max_drop",      "gap_jump",
+                               "turn_rate",   "arrive_radius", "strafe",        "can_open_doors",
+                               "can_climb",   "can_swim",      "can_fly",       "drop_malus",
+                               "search",      "malus",         "surface_malus", "avoidance",
+                               "knockback"};
   for (auto it = doc.begin(); it != doc.end(); ++it) {
     bool known = false;
     for (const char* k : kTop) known = known || it.key() == k;
@@ -232,8 +366,9 @@ Status parse_profile_json(std::string_view text, Profile& out, std::string* erro
     if (!doc["class"].is_string()) return type_error("class", "a string");
     const std::string c = doc["class"].get<std::string>();
     bool found = false;
-    for (MovementClass mc : {MovementClass::WalkerSmall, MovementClass::Walker, MovementClass::WalkerLarge,
-                             MovementClass::Swimmer, MovementClass::Flyer})
+    for (MovementClass mc :
+         {MovementClass::WalkerSmall, MovementClass::Walker, MovementClass::WalkerLarge,
+          MovementClass::Swimmer, MovementClass::Flyer})
       if (c == movement_class_name(mc)) p.movement_class = mc, found = true;
     if (!found)
       return fail(error, Status::InvalidArgument, source, p.id, "class",
@@ -254,13 +389,15 @@ Status parse_profile_json(std::string_view text, Profile& out, std::string* erro
       bool known = false;
       for (const char* k : keys) known = known || it.key() == k;
       if (!known)
-        return fail(error, Status::BadFormat, source, p.id, std::string(name) + "." + it.key(), "unknown field");
+        return fail(error, Status::BadFormat, source, p.id, std::string(name) + "." + it.key(),
+                    "unknown field");
     }
     return body(o);
   };
   Status st = sub("body", {"width", "height"}, [&](const json& o) {
     if (!get_num(o, "width", "body.width", p.width)) return type_error("body.width", "a number");
-    if (!get_num(o, "height", "body.height", p.height)) return type_error("body.height", "a number");
+    if (!get_num(o, "height", "body.height", p.height))
+      return type_error("body.height", "a number");
     return Status::Ok;
   });
   if (st != Status::Ok) return st;
@@ -275,9 +412,11 @@ Status parse_profile_json(std::string_view text, Profile& out, std::string* erro
   if (st != Status::Ok) return st;
   st = sub("search", {"max_nodes", "max_distance"}, [&](const json& o) {
     int nodes = static_cast<int>(p.search_max_nodes);
-    if (!get_int(o, "max_nodes", nodes) || nodes < 1) return type_error("search.max_nodes", "a positive integer");
+    if (!get_int(o, "max_nodes", nodes) || nodes < 1)
+      return type_error("search.max_nodes", "a positive integer");
     p.search_max_nodes = static_cast<std::uint32_t>(nodes);
-    if (!get_int(o, "max_distance", p.search_max_distance)) return type_error("search.max_distance", "an integer");
+    if (!get_int(o, "max_distance", p.search_max_distance))
+      return type_error("search.max_distance", "an integer");
     return Status::Ok;
   });
   if (st != Status::Ok) return st;
@@ -286,17 +425,99 @@ Status parse_profile_json(std::string_view text, Profile& out, std::string* erro
   if (!get_int(doc, "max_drop", p.max_drop)) return type_error("max_drop", "an integer");
   if (doc.contains("gap_jump")) {
     const json& g = doc["gap_jump"];
-    if (g.is_string() && g.get<std::string>() == "auto") p.gap_jump = -1;
-    else if (!get_int(doc, "gap_jump", p.gap_jump)) return type_error("gap_jump", "\"auto\" or an integer");
+    if (g.is_string() && g.get<std::string>() == "auto")
+      p.gap_jump = -1;
+    else if (!get_int(doc, "gap_jump", p.gap_jump))
+      return type_error("gap_jump", "\"auto\" or an integer");
   }
   if (!get_num(doc, "turn_rate", "", p.turn_rate)) return type_error("turn_rate", "a number");
-  if (!get_num(doc, "arrive_radius", "", p.arrive_radius)) return type_error("arrive_radius", "a number");
+  if (!get_num(doc, "arrive_radius", "", p.arrive_radius))
+    return type_error("arrive_radius", "a number");
   if (!get_bool(doc, "strafe", p.strafe)) return type_error("strafe", "true or false");
-  if (!get_bool(doc, "can_open_doors", p.can_open_doors)) return type_error("can_open_doors", "true or false");
+  if (!get_bool(doc, "can_open_doors", p.can_open_doors))
+    return type_error("can_open_doors", "true or false");
   if (!get_bool(doc, "can_climb", p.can_climb)) return type_error("can_climb", "true or false");
   if (!get_bool(doc, "can_swim", p.can_swim)) return type_error("can_swim", "true or false");
   if (!get_bool(doc, "can_fly", p.can_fly)) return type_error("can_fly", "true or false");
   if (!get_int(doc, "drop_malus", p.drop_malus)) return type_error("drop_malus", "an integer");
+  st =
+      sub("avoidance", {"enabled", "radius", "time_horizon", "max_neighbours"}, [&](const json& o) {
+        if (!get_bool(o, "enabled", p.avoidance.enabled))
+          return type_error("avoidance.enabled", "true or false");
+        if (!get_num(o, "radius", "", p.avoidance.radius))
+          return type_error("avoidance.radius", "a number");
+        if (!get_num(o, "time_horizon", "", p.avoidance.time_horizon))
+          return type_error("avoidance.time_horizon", "a number");
+        if (!get_int(o, "max_neighbours", p.avoidance.max_neighbours))
+          return type_error("avoidance.max_neighbours", "an integer");
+        return Status::Ok;
+      });
+  if (st != Status::Ok) return st;
+  st = sub("knockback", {"resistance"}, [&](const json& o) {
+    if (!get_num(o, "resistance", "", p.knockback.resistance))
+      return type_error("knockback.resistance", "a number");
+    return Status::Ok;
+  });
+  if (st != Status::Ok) return st;
+  if (doc.contains("malus")) {
+    const json& o = doc["malus"];
+    if (!o.is_object()) return type_error("malus", "an object of path type names");
+    for (auto it = o.begin(); it != o.end(); ++it) {
+      const std::string field = "malus." + it.key();
+      int type = -1;
+      for (int i = 0; i < kPathTypeCount; ++i)
+        if (it.key() == path_type_name(static_cast<PathType>(i))) type = i;
+      if (type < 0)
+        return fail(
+            error, Status::BadFormat, source, p.id, field,
+            "unknown path type (one of walkable, slow, danger_fire, danger_other, damage_fire, "
+            "damage_other, door_open, door_closed, climbable, water)");
+      const json& v = it.value();
+      if (v.is_string() && v.get<std::string>() == "impassable") {
+        p.malus[type] = kImpassable;
+      } else if (v.is_number_integer()) {
+        // Range-checked here: a -1 in the file must not read as kImpassable.
+        const auto x = v.get<std::int64_t>();
+        if (x < 0 || x > kMaxMalus)
+          return fail(error, Status::InvalidArgument, source, p.id, field,
+                      std::to_string(x) + " " + kMalusRange);
+        p.malus[type] = static_cast<int>(x);
+      } else {
+        return fail(error, Status::BadFormat, source, p.id, field, kMalusRange);
+      }
+    }
+  }
+  if (doc.contains("surface_malus")) {
+    const json& a = doc["surface_malus"];
+    if (!a.is_array())
+      return type_error("surface_malus", "an array of {\"blocks\": [...], \"cost\": ...}");
+    if (a.size() > static_cast<std::size_t>(kMaxSurfaceMalus))
+      return fail(
+          error, Status::InvalidArgument, source, p.id, "surface_malus",
+          std::to_string(a.size()) + " entries, at most " + std::to_string(kMaxSurfaceMalus));
+    for (std::size_t e = 0; e < a.size(); ++e) {
+      const json& o = a[e];
+      if (!o.is_object())
+        return type_error("surface_malus[" + std::to_string(e) + "]",
+                          "an object {\"blocks\": [...], \"cost\": ...}");
+      for (auto it = o.begin(); it != o.end(); ++it)
+        if (it.key() != "blocks" && it.key() != "cost")
+          return fail(error, Status::BadFormat, source, p.id, surface_field(e, it.key().c_str()),
+                      "unknown field");
+      SurfaceMalus s;
+      if (!o.contains("blocks") || !o["blocks"].is_array())
+        return type_error(surface_field(e, "blocks"), "an array of block names");
+      const json& blocks = o["blocks"];
+      for (std::size_t b = 0; b < blocks.size(); ++b) {
+        if (!blocks[b].is_string()) return type_error(block_field(e, b), "a string");
+        s.blocks.emplace_back(detail::canonical_block_name(blocks[b].get<std::string>()));
+      }
+      if (!o.contains("cost") || !o["cost"].is_number())
+        return type_error(surface_field(e, "cost"), "a number");
+      s.cost = o["cost"].get<double>();
+      p.surface_malus.push_back(std::move(s));
+    }
+  }
   st = validate_profile(p, error, warning, source);
   if (st != Status::Ok) return st;
   out = std::move(p);

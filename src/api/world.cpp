@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "engine/nav/class_envelopes.h"
+#include "engine/nav/profile_compile.h"
 #include "engine/nav/world_state.h"
 
 namespace voxnav {
@@ -221,6 +222,11 @@ Status World::add_profile(const Profile& profile, ProfileId* id, std::string* er
       if (error) *error = "profile \"" + profile.id + "\": field \"id\": already added";
       return Status::InvalidArgument;
     }
+  // Surface malus names must name blocks of this world's registry.
+  const detail::BlockRegistry& reg = state_->registry;
+  const Status sb = check_surface_blocks(
+      profile, [&reg](std::string_view name) { return reg.has(detail::canonical_block_name(name)); }, error);
+  if (sb != Status::Ok) return sb;
   state_->profiles.push_back(profile);
   state_->profile_motion.push_back(state_->agents.add_motion(detail::compile_profile(profile)));
   id->index = static_cast<std::uint32_t>(state_->profiles.size() - 1);
