@@ -133,7 +133,8 @@ bool NavWorld::update() {
     exec_->submit([this, sp](int worker) {
       AStar& a = *searchers_[static_cast<std::size_t>(worker) % searchers_.size()];
       SearchParams p{sp->spec.start,     sp->spec.goal,         sp->spec.goal_range,
-                     sp->spec.max_nodes, sp->spec.max_distance, sp->spec.toward};
+                     sp->spec.max_nodes, sp->spec.max_distance, sp->spec.toward,
+                     &sp->spec.avoid,    sp->spec.avoid_cost};
       const auto t0 = std::chrono::steady_clock::now();
       sp->result = a.run(grid_, p, sp->spec.costs);
       sp->search_us =
@@ -726,8 +727,8 @@ bool NavWorld::release(Handle h) {
 }
 
 SearchResult NavWorld::search_now(const RequestSpec& spec) {
-  SearchParams p{spec.start,     spec.goal,         spec.goal_range,
-                 spec.max_nodes, spec.max_distance, spec.toward};
+  SearchParams p{spec.start,        spec.goal,   spec.goal_range, spec.max_nodes,
+                 spec.max_distance, spec.toward, &spec.avoid,     spec.avoid_cost};
   return main_searcher_->run(grid_, p, spec.costs);
 }
 

@@ -52,6 +52,10 @@ struct RequestSpec {
   int max_distance = 0;
   bool toward = false;  ///< request_toward: a partial route is a success
   CostTable costs;
+  /// Door cells to avoid (the follower's doors that stayed shut): entering one costs avoid_cost
+  /// more.
+  std::vector<Cell> avoid;
+  std::uint32_t avoid_cost = 20 * kCostStraight;
 };
 
 struct RequestSlot {

@@ -308,6 +308,7 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
   // Walkable cells cost nothing extra (no profile prices plain ground so far, but the table allows
   // it).
   const bool walk_free = kind_extra[static_cast<int>(CellKind::Walkable)] == 0;
+  const std::vector<Cell>* const avoid = p.avoid && !p.avoid->empty() ? p.avoid : nullptr;
 
   for (;;) {
     // Successors whose f equals the f being expanded skip the heap (the fast stack): with a
@@ -498,6 +499,14 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
             kind_extra[tc->kind[(static_cast<std::uint32_t>(ny & 15) << 8) | txz]];
         if (extra == kInf) continue;
         cost += extra;
+      }
+      if (avoid && m.kind == static_cast<std::uint8_t>(EdgeKind::Door)) {
+        const Cell t{cx + m.dx, cy + m.dy, cz + m.dz};
+        for (const Cell& a : *avoid)
+          if (a == t) {
+            cost += p.avoid_cost;
+            break;
+          }
       }
       const std::uint32_t ng = g + cost;
       Rec& rec = recs[tloc];

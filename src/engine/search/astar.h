@@ -63,6 +63,10 @@ struct SearchParams {
   std::uint32_t max_nodes = 200000;  ///< expansion budget
   int max_distance = 0;              ///< cells from the start (Chebyshev, x/z); 0 = unbounded
   bool partial = false;              ///< on failure, return the route to the closest node
+  /// Door cells this search avoids: a Door move into one of them costs `avoid_cost` more (a door
+  /// that stayed shut on the agent). Not owned; null for none.
+  const std::vector<Cell>* avoid = nullptr;
+  std::uint32_t avoid_cost = 0;
 };
 
 enum class SearchOutcome : std::uint8_t { Found, Partial, NoPath, BudgetExhausted, BadStart };
