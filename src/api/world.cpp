@@ -49,6 +49,38 @@ AgentMotion compile_profile(const Profile& p) {
   return m;
 }
 
+Status rebuild_surfaces(WorldState& ws) {
+  SurfaceGroups groups;
+  const Status st = build_surface_groups(ws.registry.size(), ws.masks, groups);
+  if (st != Status::Ok) return st;
+  ws.groups = std::move(groups);
+  ws.walker->set_surface_groups(ws.groups.group_of_value);
+  for (std::uint32_t i = 0; i < ws.profiles.size(); ++i) {
+    AgentMotion& m = ws.agents.motion_mut(ws.profile_motion[i]);
+    m.costs.surface = filtered_surface_costs(ws, i, 0, nullptr, &m.costs.surface_min);
+  }
+  return Status::Ok;
+}
+
+std::shared_ptr<const std::array<std::int32_t, 256>> filtered_surface_costs(
+    const WorldState& ws, std::uint32_t profile, std::uint32_t excluded, const double* multiplier,
+    std::int32_t* min) {
+  std::vector<std::int32_t> mask_cost(ws.masks.size(), 0);
+  for (std::size_t a = 0; a < ws.areas.size(); ++a) {
+    const WorldState::Area& area = ws.areas[a];
+    if (excluded & (1u << a)) {
+      mask_cost[area.mask] = kSurfaceExcluded;
+      continue;
+    }
+    const double k = multiplier ? multiplier[a] : 1.0;
+    mask_cost[area.mask] = static_cast<std::int32_t>(std::llround(static_cast<double>(area.cost) * k));
+  }
+  if (profile < ws.profile_masks.size())
+    for (const auto& [mask, cost] : ws.profile_masks[profile])
+      if (mask_cost[mask] != kSurfaceExcluded) mask_cost[mask] += cost;
+  return group_costs(ws.groups, mask_cost, min);
+}
+
 }  // namespace detail
 
 // The public enums are cast to and from the engine's: they must list the same values in order.
@@ -229,8 +261,80 @@ Status World::add_profile(const Profile& profile, ProfileId* id, std::string* er
   if (sb != Status::Ok) return sb;
   state_->profiles.push_back(profile);
   state_->profile_motion.push_back(state_->agents.add_motion(detail::compile_profile(profile)));
+  // Its surface malus entries become masks of block values; the surfaces are regrouped.
+  std::vector<std::pair<std::uint32_t, std::int32_t>> pm;
+  const std::size_t masks_before = state_->masks.size();
+  for (const detail::CompiledProfile::Surface& sf : detail::compile_profile_costs(profile).surfaces) {
+    state_->masks.push_back(detail::values_named(state_->registry, sf.blocks));
+    pm.push_back({static_cast<std::uint32_t>(state_->masks.size() - 1), sf.cost});
+  }
+  const bool regroup = !pm.empty();
+  state_->profile_masks.push_back(std::move(pm));
+  if (!regroup) {  // the groups stay: only this profile's costs over them
+    const auto idx = static_cast<std::uint32_t>(state_->profiles.size() - 1);
+    detail::AgentMotion& m = state_->agents.motion_mut(state_->profile_motion[idx]);
+    m.costs.surface = detail::filtered_surface_costs(*state_, idx, 0, nullptr, &m.costs.surface_min);
+    id->index = idx;
+    return Status::Ok;
+  }
+  const Status rs = detail::rebuild_surfaces(*state_);
+  if (rs != Status::Ok) {  // too many surface groups: take the profile back out
+    state_->masks.resize(masks_before);
+    state_->profile_masks.pop_back();
+    state_->profiles.pop_back();
+    state_->profile_motion.pop_back();
+    if (error) *error = "profile \"" + profile.id + "\": field \"surface_malus\": more than 255 surface groups";
+    return rs;
+  }
   id->index = static_cast<std::uint32_t>(state_->profiles.size() - 1);
   return Status::Ok;
+}
+
+Status World::define_area(std::string_view name, std::span<const std::string> blocks, double cost, AreaId* out,
+                          std::string* error) {
+  auto fail = [&](Status st, const std::string& what) {
+    if (error) *error = "area \"" + std::string(name) + "\": " + what;
+    return st;
+  };
+  if (!out) return fail(Status::InvalidArgument, "no output");
+  if (name.empty() || name.size() > 64) return fail(Status::InvalidArgument, "the name must have 1 to 64 characters");
+  for (const detail::WorldState::Area& a : state_->areas)
+    if (a.name == name) return fail(Status::InvalidArgument, "already defined");
+  if (state_->areas.size() >= kMaxAreas) return fail(Status::InvalidArgument, "more than 32 areas");
+  if (!std::isfinite(cost) || cost < -0.6 || cost > 1000) return fail(Status::InvalidArgument, "cost out of -0.6 .. 1000");
+  if (blocks.empty()) return fail(Status::InvalidArgument, "no blocks");
+  std::vector<std::string> names;
+  for (std::size_t k = 0; k < blocks.size(); ++k) {
+    const std::string n(detail::canonical_block_name(blocks[k]));
+    if (n.empty() || !state_->registry.has(n))
+      return fail(Status::InvalidArgument, "blocks[" + std::to_string(k) + "]: unknown block name \"" + blocks[k] + "\"");
+    names.push_back(n);
+  }
+  detail::WorldState::Area area;
+  area.name = std::string(name);
+  area.cost = static_cast<std::int32_t>(std::llround(cost * static_cast<double>(detail::kCostStraight)));
+  area.mask = static_cast<std::uint32_t>(state_->masks.size());
+  state_->masks.push_back(detail::values_named(state_->registry, names));
+  state_->areas.push_back(area);
+  const Status rs = detail::rebuild_surfaces(*state_);
+  if (rs != Status::Ok) {
+    state_->areas.pop_back();
+    state_->masks.pop_back();
+    return fail(rs, "more than 255 surface groups");
+  }
+  out->index = static_cast<std::uint32_t>(state_->areas.size() - 1);
+  if (error) error->clear();
+  return Status::Ok;
+}
+
+Status World::find_area(std::string_view name, AreaId* out) const {
+  if (!out) return Status::InvalidArgument;
+  for (std::size_t a = 0; a < state_->areas.size(); ++a)
+    if (state_->areas[a].name == name) {
+      out->index = static_cast<std::uint32_t>(a);
+      return Status::Ok;
+    }
+  return Status::NotFound;
 }
 
 Status World::find_profile(std::string_view id, ProfileId* out) const {
@@ -319,6 +423,14 @@ Status request_spec(const detail::WorldState& ws, const NavRequest& req,
   spec.costs = m.costs;
   spec.max_nodes = m.max_nodes;
   spec.max_distance = m.max_distance;
+  if (!req.filter.is_default()) {
+    for (std::size_t a = 0; a < kMaxAreas; ++a) {
+      const double k = req.filter.multiplier[a];
+      if (!std::isfinite(k) || k < 0 || k > 1000) return Status::InvalidArgument;
+    }
+    spec.costs.surface = detail::filtered_surface_costs(ws, req.profile.index, req.filter.excluded,
+                                                        req.filter.multiplier.data(), &spec.costs.surface_min);
+  }
   return Status::Ok;
 }
 }  // namespace

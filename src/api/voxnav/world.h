@@ -1,5 +1,6 @@
 // voxnav - the World: one space's block mirror, its navigation, path requests and agents.
 #pragma once
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -22,6 +23,35 @@ struct WorldState;
 /// Identifies a profile added to a World (index order of add_profile).
 struct ProfileId {
   std::uint32_t index = 0xFFFFFFFFu;
+};
+
+/// Identifies a named area (index order of World::define_area).
+struct AreaId {
+  std::uint32_t index = 0xFFFFFFFFu;
+};
+
+/// The most named areas a World holds (a filter's include/exclude set is one 32-bit word).
+inline constexpr std::size_t kMaxAreas = 32;
+
+/// One request's reading of the named areas (World::define_area), so that creatures sharing one
+/// set of navigation data take different routes: per area, a multiplier on the area's cost and
+/// whether the route may enter it at all. The default reads every area as defined.
+struct AreaFilter {
+  /// Bit i set: the route never enters a cell of area i (AreaId::index).
+  std::uint32_t excluded = 0;
+  /// Area i's cost is multiplied by multiplier[i] (0 .. 1000; the result rounds to the search's
+  /// integer cost units).
+  std::array<double, kMaxAreas> multiplier = [] {
+    std::array<double, kMaxAreas> m{};
+    m.fill(1.0);
+    return m;
+  }();
+  bool is_default() const {
+    if (excluded) return false;
+    for (double x : multiplier)
+      if (x != 1.0) return false;
+    return true;
+  }
 };
 
 /// Opaque, generation-checked handle of a path request. Passed by value; a released handle (or
@@ -66,6 +96,9 @@ struct NavRequest {
   CellPos goal;
   int goal_range = 0;  ///< 0 .. 64 cells
   bool toward = false;
+  /// How this request reads the named areas (costs, exclusions); the default reads them as
+  /// defined. Reachability screening ignores it: an excluded area can make a Yes fail NoPath.
+  AreaFilter filter;
 };
 
 enum class PathState : std::uint8_t { Searching, Ready, Failed };
@@ -200,6 +233,21 @@ class World {
   /// in this build; InvalidArgument with `error` for a bad profile or a duplicate id.
   Status add_profile(const Profile& profile, ProfileId* id, std::string* error = nullptr);
   Status find_profile(std::string_view id, ProfileId* out) const;
+
+  // ---- areas (surface groups) ----
+  /// Defines a named area: the cells whose surface (the block a body stands on; a fluid a body
+  /// swims in) is one of `blocks` (block names, any state; a "minecraft:" prefix is allowed) and
+  /// the cost, in cells of level walking, a move pays on entering one (-0.6 .. 1000: negative
+  /// for a road; a move never costs less than 0.4 of its own cost, and the search's heuristic is
+  /// scaled so it stays optimal). Requests read areas through an AreaFilter (NavRequest::filter);
+  /// profiles add their own surface malus on top. Areas are matched by name, never by index.
+  /// Errors (nothing changes): InvalidArgument for an empty, duplicate or over-long (64) name, a
+  /// cost out of range, an empty or unknown block name (`error` names it), more than kMaxAreas
+  /// areas; OutOfRange when the surfaces would need more than 255 groups.
+  Status define_area(std::string_view name, std::span<const std::string> blocks, double cost, AreaId* out,
+                     std::string* error = nullptr);
+  /// The area of that name, or NotFound.
+  Status find_area(std::string_view name, AreaId* out) const;
 
   // ---- navigation ----
   /// Brings navigation up to date with the change log, applies finished searches (in request

@@ -94,6 +94,8 @@ void NavGrid::classify_into(const BlockRegistry& reg, const Chunk* self, const C
   nc.costly = false;
   nc.vmoves.reset();
   nc.flags.reset();
+  nc.surface.reset();
+  nc.surface_version = 0;  // surfaces come from refresh_surface (main thread)
   if (const int k = uniform_kind_for(reg, self, below, above); k >= 0) {
     nc.uniform = true;
     nc.uniform_kind = static_cast<CellKind>(k);
@@ -131,6 +133,55 @@ void NavGrid::classify_chunk(const Space& space, ChunkPos p) {
   slot->pos = p;
   classify_into(space.registry(), self, space.chunk({p.x, p.y - 1, p.z}),
                 space.chunk({p.x, p.y + 1, p.z}), *slot);
+  refresh_surface(space, p);
+}
+
+std::uint8_t NavGrid::surface(Cell c) const {
+  const NavChunk* ch = chunk(chunk_of(c));
+  return ch ? ch->surface_at(index_in_chunk(c)) : std::uint8_t(0);
+}
+
+void NavGrid::surface_cell(const BlockRegistry& reg, const std::vector<std::uint8_t>& table,
+                           const Chunk* self, const Chunk* below, NavChunk& nc, int i) const {
+  // The block the body stands on: the cell's own block when its collision holds the feet (a slab,
+  // a carpet), else the one below; a water cell takes its fluid's group; ladders have none.
+  const CellKind k = static_cast<CellKind>(nc.kind[i]);
+  std::uint8_t g = 0;
+  if (kind_node(k) && k != CellKind::Climbable) {
+    const std::uint16_t v = self->get(i);
+    const bool own = k == CellKind::Water || (!(reg.traits(v) & kTraitDoor) &&
+                                              reg.top_in_footprint(v, env_.half_width_q) >= 0);
+    int sv = own ? v : -1;
+    if (!own) {
+      if (i >= 256) sv = self->get(i - 256);
+      else if (below) sv = below->get(i + 15 * 256);
+    }
+    if (sv >= 0 && static_cast<std::size_t>(sv) < table.size()) g = table[static_cast<std::size_t>(sv)];
+  }
+  if (g || nc.surface) {
+    if (!nc.surface) nc.surface = std::make_unique<std::uint8_t[]>(kChunkCells);
+    nc.surface[i] = g;
+    if (g) nc.costly = true;
+  }
+}
+
+void NavGrid::refresh_surface(const Space& space, ChunkPos p) {
+  NavChunk* nc = chunk(p);
+  if (!nc || nc->surface_version == surface_version_) return;
+  nc->surface.reset();
+  nc->surface_version = surface_version_;
+  if (nc->uniform || !surface_groups_ || surface_groups_->empty()) return;
+  const Chunk* self = space.chunk(p);
+  if (!self) return;
+  const Chunk* below = space.chunk({p.x, p.y - 1, p.z});
+  for (int i = 0; i < kChunkCells; ++i)
+    surface_cell(space.registry(), *surface_groups_, self, below, *nc, i);
+}
+
+void NavGrid::set_surface_groups(const Space& space, SurfaceTable table) {
+  surface_groups_ = std::move(table);
+  ++surface_version_;
+  for (NavChunk* ch : ordered_chunks()) refresh_surface(space, ch->pos);
 }
 
 void NavGrid::install_chunk(std::unique_ptr<NavChunk> nc) {
@@ -253,6 +304,8 @@ void NavGrid::classify_cell(const BlockRegistry& reg, const Chunk* self, const C
 
 void NavGrid::classify_box(const Space& space, Cell mn, Cell mx) {
   const BlockRegistry& reg = space.registry();
+  const std::vector<std::uint8_t>* groups =
+      surface_groups_ && !surface_groups_->empty() ? surface_groups_.get() : nullptr;
   const ChunkPos a = chunk_of(mn), b = chunk_of(mx);
   for (int cy = a.y; cy <= b.y; ++cy)
     for (int cz = a.z; cz <= b.z; ++cz)
@@ -268,8 +321,12 @@ void NavGrid::classify_box(const Space& space, Cell mn, Cell mx) {
         const int z0 = std::max(mn.z, cz * 16) & 15, z1 = std::min(mx.z, cz * 16 + 15) & 15;
         for (int y = y0; y <= y1; ++y)
           for (int z = z0; z <= z1; ++z)
-            for (int x = x0; x <= x1; ++x)
-              classify_cell(reg, self, below, above, *nc, x | (z << 4) | (y << 8));
+            for (int x = x0; x <= x1; ++x) {
+              const int i = x | (z << 4) | (y << 8);
+              classify_cell(reg, self, below, above, *nc, i);
+              if (groups && nc->surface_version == surface_version_)
+                surface_cell(reg, *groups, self, below, *nc, i);
+            }
       }
 }
 

@@ -160,6 +160,10 @@ struct NavChunk {
   std::unique_ptr<std::uint8_t[]> vmoves;
   /// CellFlags per cell; null while no cell of the chunk has one.
   std::unique_ptr<std::uint8_t[]> flags;
+  /// Surface group per cell (the group of the block a body stands on, or of the fluid it swims
+  /// in; 0 = none); null while no cell of the chunk has one. See NavGrid::set_surface_groups.
+  std::unique_ptr<std::uint8_t[]> surface;
+  std::uint32_t surface_version = 0;  ///< NavGrid::surface_version() the plane was computed for
   int nodes = 0;         // number of node cells (kind_node)
   int hazard_cells = 0;  // cells with kFlagFireBlock or kFlagOtherBlock
   bool costly = false;   // some cell may cost extra to enter: searches look at
@@ -177,6 +181,7 @@ struct NavChunk {
   std::uint32_t moves_at(int i) const { return uniform ? 0u : moves[i]; }
   std::uint8_t vmoves_at(int i) const { return vmoves ? vmoves[i] : std::uint8_t(0); }
   std::uint8_t flags_at(int i) const { return flags ? flags[i] : std::uint8_t(0); }
+  std::uint8_t surface_at(int i) const { return surface ? surface[i] : std::uint8_t(0); }
 };
 
 inline int nb_index(int dx, int dy, int dz) { return (dx + 1) + 3 * ((dz + 1) + 3 * (dy + 1)); }
@@ -214,6 +219,16 @@ class NavGrid {
   void classify_box(const Space& space, Cell mn, Cell mx);
   /// Recomputes the move words of the cells in the box [mn, mx] (inclusive), non-uniform chunks.
   void rebuild_moves_box(Cell mn, Cell mx);
+  /// Surface groups by block value (null or empty: none): the value table every chunk's surface
+  /// plane is computed from. Setting a new table recomputes every plane from the space; a chunk
+  /// built on a worker with an older table is brought up to date by refresh_surface.
+  using SurfaceTable = std::shared_ptr<const std::vector<std::uint8_t>>;
+  void set_surface_groups(const Space& space, SurfaceTable table);
+  const SurfaceTable& surface_groups() const { return surface_groups_; }
+  std::uint32_t surface_version() const { return surface_version_; }
+  /// Recomputes the surface plane of chunk `p` from the space when it is older than the table.
+  void refresh_surface(const Space& space, ChunkPos p);
+  std::uint8_t surface(Cell c) const;
   /// Links neighbour pointers of `p` and its 26 neighbours.
   void link(ChunkPos p);
 
@@ -235,7 +250,12 @@ class NavGrid {
   CellKind danger_of(NavChunk& ch, int lx, int ly, int lz) const;
   void classify_cell(const BlockRegistry& reg, const Chunk* self, const Chunk* below,
                      const Chunk* above, NavChunk& nc, int i) const;
+  /// The surface group of cell i of `nc` from the blocks (layer 0 already classified).
+  void surface_cell(const BlockRegistry& reg, const std::vector<std::uint8_t>& table,
+                    const Chunk* self, const Chunk* below, NavChunk& nc, int i) const;
   ClassEnvelope env_;
+  SurfaceTable surface_groups_;
+  std::uint32_t surface_version_ = 1;  // chunks start at 0: refreshed before first use
   std::unordered_map<std::uint64_t, std::unique_ptr<NavChunk>> chunks_;  // lookup only
   mutable std::vector<NavChunk*> ordered_;
   mutable bool ordered_dirty_ = true;

@@ -76,6 +76,8 @@ class AgentSystem {
     return static_cast<std::uint32_t>(motions_.size() - 1);
   }
   const AgentMotion& motion(std::uint32_t i) const { return motions_[i]; }
+  /// For recompiled surface costs (a new area or profile regroups the surfaces).
+  AgentMotion& motion_mut(std::uint32_t i) { return motions_[i]; }
   std::size_t motion_count() const { return motions_.size(); }
 
   AgentSlot add(std::uint32_t motion, const MotionVec3& feet);

@@ -275,6 +275,7 @@ bool NavWorld::install_builds() {
       // facing bands): classify them again too.
       if (self_edited || band_stale) grid_.classify_chunk(space_, p);
       for (std::size_t k = 1; k < classify.size(); ++k) grid_.classify_chunk(space_, classify[k]);
+      grid_.refresh_surface(space_, p);  // workers leave the surface plane to the main thread
     });
     // The agents re-check corridors near the chunk and the ones above and below, as after an edit.
     Change ch;

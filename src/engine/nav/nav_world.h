@@ -136,6 +136,12 @@ class NavWorld {
   /// still the one loaded; if it or a chunk it reads was edited, loaded or unloaded meanwhile it
   /// is classified again from the current blocks. Until then its cells answer
   /// Unknown(NotLoaded), and no answer is No. A reload drops the old navigation data at once.
+  /// Surface groups by block value (see NavGrid::set_surface_groups): every surface plane is
+  /// recomputed now; paths found before may no longer be the cheapest (layers_version moves).
+  void set_surface_groups(NavGrid::SurfaceTable table) {
+    grid_.set_surface_groups(space_, std::move(table));
+    ++layers_version_;
+  }
   void set_streaming(bool on) { streaming_ = on; }
   bool streaming() const { return streaming_; }
   std::size_t pending_builds() const { return builds_.size() + new_builds_.size(); }

@@ -7,6 +7,7 @@
 #include "engine/follow/agents.h"
 #include "engine/io/minecraft_registry.h"
 #include "engine/nav/nav_world.h"
+#include "engine/nav/surfaces.h"
 #include "engine/world/registry.h"
 #include "engine/world/space.h"
 #include "voxnav/profile.h"
@@ -21,7 +22,29 @@ struct WorldState {
   AgentSystem agents;
   std::vector<Profile> profiles;
   std::vector<std::uint32_t> profile_motion;  ///< profile index -> AgentSystem motion index
+  // ---- surfaces: named areas and the profiles' surface malus, as masks of block values ----
+  struct Area {
+    std::string name;
+    std::int32_t cost = 0;  ///< default cost, cost units (cells * 10000)
+    std::uint32_t mask = 0;
+  };
+  std::vector<Area> areas;
+  std::vector<std::vector<std::uint16_t>> masks;
+  /// Per profile: (mask, cost units) of each surface malus entry.
+  std::vector<std::vector<std::pair<std::uint32_t, std::int32_t>>> profile_masks;
+  SurfaceGroups groups;
 };
+
+/// Regroups the surfaces after masks changed (an area defined, a profile with surface malus
+/// added, the registry replaced): installs the group table in navigation and recompiles every
+/// profile's surface costs. OutOfRange (nothing changed) when more than kMaxSurfaceGroups groups
+/// would be needed.
+Status rebuild_surfaces(WorldState& ws);
+/// The surface costs of a profile read through a filter (excluded areas, multipliers); `excluded`
+/// and `multiplier` index the areas.
+std::shared_ptr<const std::array<std::int32_t, 256>> filtered_surface_costs(
+    const WorldState& ws, std::uint32_t profile, std::uint32_t excluded, const double* multiplier,
+    std::int32_t* min);
 
 /// The walker class envelope in layer 0 units.
 ClassEnvelope walker_envelope();

@@ -265,12 +265,20 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
   const int r = p.goal_range;
   const int gx = p.goal.x, gy = p.goal.y, gz = p.goal.z;
   const int ry = std::max(r, 0);
-  auto heuristic = [r, gx, gz](int x, int z) {
+  // Negative surface costs make some moves cheaper than their distance: the octile estimate is
+  // scaled down by the cheapest ratio a move can reach (see CostTable::surface).
+  const std::uint64_t hscale =
+      costs.surface && costs.surface_min < 0
+          ? static_cast<std::uint64_t>(std::max<std::int64_t>(4000, std::int64_t(kCostStraight) + costs.surface_min))
+          : kCostStraight;
+  auto heuristic = [r, gx, gz, hscale](int x, int z) {
     int dx = x - gx, dz = z - gz;
     dx = dx < 0 ? -dx : dx;
     dz = dz < 0 ? -dz : dz;
-    return octile(dx > r ? dx - r : 0, dz > r ? dz - r : 0);
+    const std::uint32_t o = octile(dx > r ? dx - r : 0, dz > r ? dz - r : 0);
+    return hscale == kCostStraight ? o : static_cast<std::uint32_t>(std::uint64_t(o) * hscale / kCostStraight);
   };
+  const std::array<std::int32_t, 256>* const surf = costs.surface.get();
   auto key = [](std::uint32_t f, std::uint32_t h) { return (std::uint64_t(f) << 32) | h; };
   const int md = p.max_distance;
   const int sx = p.start.x, sz = p.start.z;
@@ -436,7 +444,14 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
                           : kind_extra[tc->kind[(static_cast<std::uint32_t>(ny & 15) << 8) |
                                                 static_cast<std::uint32_t>(cxz)]];
           if (extra == kInf) continue;
-          const std::uint32_t ng = g + vmoves_[b].cost + extra;
+          std::uint32_t vcost = vmoves_[b].cost + extra;
+          if (surf && tc->surface) {
+            vcost = with_surface(vcost, vmoves_[b].cost,
+                                 (*surf)[tc->surface[(static_cast<std::uint32_t>(ny & 15) << 8) |
+                                                     static_cast<std::uint32_t>(cxz)]]);
+            if (vcost == kInf) continue;
+          }
+          const std::uint32_t ng = g + vcost;
           Rec& rec = recs[tloc];
           if (ng >= rec.g) continue;
           relax(vmoves_[b], tloc, rec, ng);
@@ -469,6 +484,10 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
           if (extra == kInf) continue;
           cost += extra;
         }
+        if (surf && tc->surface) {
+          cost = with_surface(cost, m.cost, (*surf)[tc->surface[(static_cast<std::uint32_t>(ly) << 8) | txz]]);
+          if (cost == kInf) continue;
+        }
         const std::uint32_t ng = g + cost;
         Rec& rec = recs[tloc];
         // Closed cells have their final g, which no path undercuts (consistent heuristic), so
@@ -499,6 +518,10 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
             kind_extra[tc->kind[(static_cast<std::uint32_t>(ny & 15) << 8) | txz]];
         if (extra == kInf) continue;
         cost += extra;
+      }
+      if (surf && tc->surface) {
+        cost = with_surface(cost, m.cost, (*surf)[tc->surface[(static_cast<std::uint32_t>(ny & 15) << 8) | txz]]);
+        if (cost == kInf) continue;
       }
       if (avoid && m.kind == static_cast<std::uint8_t>(EdgeKind::Door)) {
         const Cell t{cx + m.dx, cy + m.dy, cz + m.dz};

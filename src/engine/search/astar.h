@@ -16,6 +16,19 @@ inline constexpr std::uint32_t kCostDiagonal = 14142;
 
 /// A cost no path pays: the move is refused.
 inline constexpr std::uint32_t kCostImpassable = 0xFFFFFFFFu;
+/// A surface cost entry for a group no path enters.
+inline constexpr std::int32_t kSurfaceExcluded = 0x7FFFFFFF;
+
+/// The cost of a move of cost `cost` (base + kind extra) whose own cost is `move` after the surface
+/// cost `s` of the cell it enters: never below 0.4 of the move's own cost; kCostImpassable for an
+/// excluded surface.
+inline std::uint32_t with_surface(std::uint32_t cost, std::uint32_t move, std::int32_t s) {
+  if (s == kSurfaceExcluded) return kCostImpassable;
+  if (s >= 0) return cost + static_cast<std::uint32_t>(s);
+  const std::int64_t c = static_cast<std::int64_t>(cost) + s;
+  const std::int64_t floor = static_cast<std::int64_t>(move) * 2 / 5;
+  return static_cast<std::uint32_t>(c > floor ? c : floor);
+}
 
 /// The integer costs of one profile (compiled from its malus table, drop malus and speeds).
 struct CostTable {
@@ -27,6 +40,13 @@ struct CostTable {
   /// impassable (a profile that can climb or open doors prices them).
   std::array<std::uint32_t, 16> kind_extra = default_kind_extra();
   std::uint8_t max_drop = 3;  ///< drops deeper than this are refused by the profile
+  /// Surface costs by surface group (NavChunk::surface), added when a move enters a cell of the
+  /// group: the profile's surface malus and the request's area filter, compiled. A negative cost
+  /// lowers a move to no less than 0.4 of its own cost, and the heuristic is scaled by
+  /// max(0.4, 1 + surface_min / kCostStraight) so it stays admissible and consistent;
+  /// kSurfaceExcluded: never entered (an area the filter excludes). Null: no surface costs.
+  std::shared_ptr<const std::array<std::int32_t, 256>> surface;
+  std::int32_t surface_min = 0;  ///< the lowest entry of `surface` (0 when none is negative)
   /// The profile cannot do something its class can besides the gate kinds (a smaller step, a
   /// shorter drop ...): its reachability Yes answers become Unknown(ProfileRestricted).
   bool restricts_class = false;
