@@ -28,7 +28,9 @@ struct Flat {
   Flat() {
     detail::WorldState& st = world.internal();
     std::string msg;
-    EXPECT_EQ(native::load_minecraft_registry_files(kData + "/blocks", st.registry, st.blocks, msg), Status::Ok) << msg;
+    EXPECT_EQ(native::load_minecraft_registry_files(kData + "/blocks", st.registry, st.blocks, msg),
+              Status::Ok)
+        << msg;
     EXPECT_EQ(world.block_value("stone", &stone), Status::Ok);
     std::vector<std::uint16_t> v(4096, 0);
     for (int i = 0; i < 256; ++i) v[i] = stone;  // y = 0 layer
@@ -120,13 +122,104 @@ TEST(NavTerrain, DropsUpToThree) {
   EXPECT_EQ(f.world.reachable(f.walker, {9, 1, 8}, {8, 4, 8}).answer, ReachAnswer::No);  // one way
 }
 
+// Hazards: a damage cell is a node only a pricing profile enters; the danger band is one cell
+// around a hazard value; fire outranks other hazards; the band follows edits.
+TEST(NavTerrain, DangerBandAroundFireAndCactusFollowsEdits) {
+  Flat f;
+  auto kind = [&](Cell c) { return f.world.internal().walker->grid().kind(c); };
+  f.put("lava", {8, 1, 8});
+  f.world.update();
+  EXPECT_EQ(kind({8, 1, 8}), detail::CellKind::DamageFire);
+  for (Cell c : {Cell{7, 1, 8}, Cell{9, 1, 9}, Cell{8, 1, 7}})
+    EXPECT_EQ(kind(c), detail::CellKind::DangerFire);
+  EXPECT_EQ(kind({10, 1, 8}), detail::CellKind::Walkable);  // two cells away
+  f.put("cactus", {11, 1, 8});
+  f.world.update();
+  EXPECT_EQ(kind({10, 1, 8}), detail::CellKind::DangerOther);
+  EXPECT_EQ(kind({9, 1, 8}), detail::CellKind::DangerFire);    // fire and cactus: fire outranks
+  EXPECT_EQ(kind({11, 1, 8}), detail::CellKind::DamageOther);  // standing on the cactus
+  f.put("air", {8, 1, 8});
+  f.world.update();
+  EXPECT_EQ(kind({8, 1, 8}), detail::CellKind::Walkable);
+  EXPECT_EQ(kind({7, 1, 8}), detail::CellKind::Walkable);
+  EXPECT_EQ(kind({9, 1, 8}), detail::CellKind::Walkable);  // the cactus is two cells away
+  EXPECT_EQ(kind({10, 1, 8}), detail::CellKind::DangerOther);
+  // Soul sand is slow; lava beside it makes it dangerous, and taking the lava away makes it slow
+  // again.
+  f.put("soul_sand", {5, 1, 5});
+  f.world.update();
+  EXPECT_EQ(kind({5, 1, 5}), detail::CellKind::Slow);
+  f.put("lava", {5, 1, 6});
+  f.world.update();
+  EXPECT_EQ(kind({5, 1, 5}), detail::CellKind::DangerFire);
+  f.put("air", {5, 1, 6});
+  f.world.update();
+  EXPECT_EQ(kind({5, 1, 5}), detail::CellKind::Slow);
+}
+
+TEST(NavTerrain, WalkersAvoidFireUnlessPriced) {
+  Flat f;
+  // A wall of fire across the floor (x = 12, z = -16 .. 31) with lava at both ends: the only way
+  // from x < 12 to x > 12 leads through damage cells.
+  for (int z = -16; z <= 31; ++z) f.put(z % 5 == 0 ? "lava" : "fire", {12, 1, z});
+  f.world.update();
+  Profile priced;
+  priced.id = "fire_walker";
+  priced.malus[static_cast<int>(PathType::DamageFire)] = 20;
+  ProfileId pid;
+  std::string err;
+  ASSERT_EQ(f.world.add_profile(priced, &pid, &err), Status::Ok) << err;
+  const CellPos a{4, 1, 8}, b{20, 1, 8};
+  const Reach r = f.world.reachable(f.walker, a, b);
+  EXPECT_EQ(r.answer, ReachAnswer::Unknown);
+  EXPECT_EQ(r.reason, ReachReason::ProfileRestricted);
+  EXPECT_EQ(f.world.reachable(pid, a, b).answer, ReachAnswer::Yes);
+  NavRequest q;
+  q.profile = f.walker;
+  q.start = a;
+  q.goal = b;
+  PathResult plain, fire;
+  ASSERT_EQ(f.world.find_path_now(q, &plain), Status::Ok);
+  EXPECT_EQ(plain.status.state, PathState::Failed);
+  q.profile = pid;
+  ASSERT_EQ(f.world.find_path_now(q, &fire), Status::Ok);
+  ASSERT_EQ(fire.status.state, PathState::Ready);
+  int damage = 0, danger = 0;
+  for (const PathCell& c : fire.cells) {
+    const detail::CellKind k =
+        f.world.internal().walker->grid().kind({c.cell.x, c.cell.y, c.cell.z});
+    damage += k == detail::CellKind::DamageFire;
+    danger += k == detail::CellKind::DangerFire;
+  }
+  EXPECT_EQ(damage, 1);  // straight across, once
+  EXPECT_EQ(danger, 2);  // the band on either side
+  // 16 cells straight, 20 for the fire, 8 + 8 for the danger band on either side.
+  EXPECT_EQ(fire.status.cost, 16u * 10000u + 20u * 10000u + 2u * 8u * 10000u);
+  // With a gap in the wall, the plain walker goes through the gap and never onto a damage cell,
+  // and the pricing profile too when the gap is near.
+  f.put("air", {12, 1, 12});
+  f.world.update();
+  q.profile = f.walker;
+  ASSERT_EQ(f.world.find_path_now(q, &plain), Status::Ok);
+  ASSERT_EQ(plain.status.state, PathState::Ready);
+  for (const PathCell& c : plain.cells) {
+    const detail::CellKind k =
+        f.world.internal().walker->grid().kind({c.cell.x, c.cell.y, c.cell.z});
+    EXPECT_NE(k, detail::CellKind::DamageFire);
+    EXPECT_NE(k, detail::CellKind::DamageOther);
+  }
+  EXPECT_EQ(f.world.reachable(f.walker, a, b).answer, ReachAnswer::Yes);
+}
+
 TEST(NavTerrain, RealRegionHasJumpsAndOneBigIsland) {
   World world;
   detail::WorldState& st = world.internal();
   std::string msg;
-  ASSERT_EQ(native::load_minecraft_registry_files(kData + "/blocks", st.registry, st.blocks, msg), Status::Ok);
+  ASSERT_EQ(native::load_minecraft_registry_files(kData + "/blocks", st.registry, st.blocks, msg),
+            Status::Ok);
   native::WorldLoadReport report;
-  ASSERT_EQ(native::load_world_file(kData + "/worlds/r.0.-1.mca", st.blocks, st.space, report), Status::Ok);
+  ASSERT_EQ(native::load_world_file(kData + "/worlds/r.0.-1.mca", st.blocks, st.space, report),
+            Status::Ok);
   world.update();
   const detail::NavGrid& g = st.walker->grid();
   std::map<detail::EdgeKind, std::size_t> kinds;

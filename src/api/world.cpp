@@ -34,16 +34,28 @@ AgentMotion compile_profile(const Profile& p) {
   m.walk_speed = p.walk_speed;
   m.arrive_radius = p.arrive_radius;
   m.costs.max_drop = static_cast<std::uint8_t>(p.max_drop);
-  m.costs.drop_extra = static_cast<std::uint32_t>(p.drop_malus) * (kCostStraight / 4);
-  // Ladders for climbers (one cell up or down costs the time it takes at climb speed), closed
-  // doors (malus 8) for profiles that open them; both stay impassable for the others.
+  // The malus table per path type, in integer cost units; ladders only for climbers (one cell
+  // up or down costs the time it takes at climb speed) and closed doors only for profiles that
+  // open them: both stay impassable for the others whatever their malus says.
+  const CompiledProfile cp = compile_profile_costs(p);
+  m.costs.drop_extra = cp.drop_extra;
+  m.costs.restricts_class = cp.restricts_class;
   auto& extra = m.costs.kind_extra;
-  if (p.can_climb && p.climb_speed > 0) {
-    extra[static_cast<int>(CellKind::Climbable)] = 0;
+  static constexpr std::pair<PathType, CellKind> kKinds[] = {
+      {PathType::Walkable, CellKind::Walkable},     {PathType::Slow, CellKind::Slow},
+      {PathType::DangerFire, CellKind::DangerFire}, {PathType::DangerOther, CellKind::DangerOther},
+      {PathType::DamageFire, CellKind::DamageFire}, {PathType::DamageOther, CellKind::DamageOther},
+      {PathType::DoorOpen, CellKind::DoorOpen},     {PathType::DoorClosed, CellKind::DoorClosed},
+      {PathType::Climbable, CellKind::Climbable},   {PathType::Water, CellKind::Water},
+  };
+  for (const auto& [type, kind] : kKinds)
+    extra[static_cast<std::size_t>(kind)] = cp.path_cost[static_cast<std::size_t>(type)];
+  if (p.can_climb && p.climb_speed > 0)
     m.costs.climb_cost =
         static_cast<std::uint32_t>(std::lround(kCostStraight * p.walk_speed / p.climb_speed));
-  }
-  if (p.can_open_doors) extra[static_cast<int>(CellKind::DoorClosed)] = 8 * kCostStraight;
+  else
+    extra[static_cast<int>(CellKind::Climbable)] = kCostImpassable;
+  if (!p.can_open_doors) extra[static_cast<int>(CellKind::DoorClosed)] = kCostImpassable;
   m.max_nodes = p.search_max_nodes;
   m.max_distance = p.search_max_distance;
   return m;
