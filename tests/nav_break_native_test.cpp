@@ -1104,7 +1104,9 @@ TEST_P(BreakAgents, CorridorsStayValidUnderEditsAndReloads) {
   // Agents keep arriving: about one in 40 ticks over the full run (36 to 47 in 1,500 ticks); the
   // short sanitizer run (200 ticks, routes of 20 to 60 cells under a stream of edits) sees a few.
   EXPECT_GE(arrivals, static_cast<std::uint64_t>(kTicks / 200));
-  if (kTicks >= 1000) EXPECT_GT(arrivals, static_cast<std::uint64_t>(kTicks / 50));
+  if (kTicks >= 1000) {
+    EXPECT_GT(arrivals, static_cast<std::uint64_t>(kTicks / 50));
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, BreakAgents, ::testing::ValuesIn(kAgentCases),
