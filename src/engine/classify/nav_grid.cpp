@@ -76,6 +76,10 @@ int NavGrid::uniform_kind_for(const BlockRegistry& reg, const Chunk* self, const
   if (!self || !self->uniform) return -1;
   const int hw = env_.half_width_q;
   const std::uint16_t v = self->uniform_value;
+  if (env_.swimmer) {  // a swimmer's cell reads only its own block
+    if (reg.traits(v) & kTraitFluidSwim) return -1;
+    return reg.top_in_footprint(v, hw) >= 0 ? int(CellKind::Blocked) : int(CellKind::Air);
+  }
   if (reg.traits(v) == 0 && reg.top_in_footprint(v, hw) >= kHeightUnits)
     return int(CellKind::Blocked);
   auto empty = [&](const Chunk* c) {
@@ -214,6 +218,20 @@ void NavGrid::classify_cell(const BlockRegistry& reg, const Chunk* self, const C
   const int x = i & 15, z = (i >> 4) & 15, ly = i >> 8;
   const auto v = static_cast<std::uint16_t>(value(x, ly, z));
   const std::uint32_t tr = reg.traits(v);
+  if (env_.swimmer) {
+    // Swimmers: the whole envelope in a swimmable fluid (no collision box in the footprint: a
+    // waterlogged stair is not open water), else blocked by collision or open (air, lava).
+    const bool fluid = (tr & kTraitFluidSwim) && reg.top_in_footprint(v, hw) < 0;
+    const CellKind kind = fluid                                  ? CellKind::Walkable
+                          : reg.top_in_footprint(v, hw) >= 0 ? CellKind::Blocked
+                                                                 : CellKind::Air;
+    const CellKind was = static_cast<CellKind>(nc.kind[i]);
+    nc.kind[i] = static_cast<std::uint8_t>(kind);
+    nc.floor[i] = 0;
+    nc.clear[i] = static_cast<std::uint8_t>(fluid ? kHeightUnits : 0);
+    nc.nodes += int(kind_node(kind)) - int(kind_node(was));
+    return;
+  }
   // Doors never collide for classification and never support a body: a door cell is the space a
   // body takes when the door is open (closed ones are swapped for their open value). Its kind
   // says whether the door is closed; moves into it are Door moves along an axis.
@@ -403,6 +421,28 @@ std::uint8_t NavGrid::vmoves(Cell c) const {
 void NavGrid::compute_moves_for_cell(NavChunk& ch, int i, Cell c) {
   const int lx = c.x & 15, ly = c.y & 15, lz = c.z & 15;
   const CellKind sk = static_cast<CellKind>(ch.kind[i]);
+  if (env_.swimmer) {
+    // Level moves to swimmable cells (a diagonal only past two swimmable cardinal cells), and
+    // straight up or down.
+    std::uint32_t word = 0;
+    for (int dir = 0; dir < 8; ++dir) {
+      if (dir >= 4 && !(move_code(word, kDiagA[dir]) && move_code(word, kDiagB[dir]))) continue;
+      int ti;
+      const NavChunk* tc = step_chunk(&ch, lx + kDirDx[dir], ly, lz + kDirDz[dir], ti);
+      if (tc && kind_node(tc->kind_at(ti))) word |= 1u << (dir * 4);
+    }
+    ch.moves[i] = word;
+    std::uint8_t vm = 0;
+    int ti;
+    if (const NavChunk* up = step_chunk(&ch, lx, ly + 1, lz, ti); up && kind_node(up->kind_at(ti))) vm |= kMoveUp;
+    if (const NavChunk* dn = step_chunk(&ch, lx, ly - 1, lz, ti); dn && kind_node(dn->kind_at(ti))) vm |= kMoveDown;
+    if (vm || ch.vmoves) {
+      if (!ch.vmoves) ch.vmoves = std::make_unique<std::uint8_t[]>(kChunkCells);
+      ch.vmoves[i] = vm;
+      if (vm) ch.costly = true;
+    }
+    return;
+  }
   // The danger band: a standable cell near a hazard value costs more (fire outranks other, both
   // outrank slow). Layer 0 keeps the base kind in the flags; the band is decided here, where the
   // cells around are at hand.

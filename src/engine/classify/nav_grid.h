@@ -84,6 +84,10 @@ struct ClassEnvelope {
   int step_q = 38;        ///< 0.6 cell step height
   int jump_q = 80;        ///< 1.25 cells jump apex
   int max_drop = 3;       ///< cells a walker drops without a search refusing it
+  /// The swimmer class: a cell is a node (kind Walkable: "the body can be here") when its whole
+  /// envelope, feet on the cell's bottom, lies in a swimmable fluid; moves are level (8
+  /// directions, no corner cutting) and straight up or down between such cells, all Swim edges.
+  bool swimmer = false;
 };
 
 /// Edge kinds of layer 2 moves (also the waypoint kinds of corridors).
@@ -101,6 +105,8 @@ enum class EdgeKind : std::uint8_t {
   Fly
 };
 const char* edge_kind_name(EdgeKind k);
+/// The edge kind of a move code in a grid of envelope `env` (a swimmer's moves are all Swim).
+inline EdgeKind edge_kind_of(const ClassEnvelope& env, int code);
 
 /// A move code (4 bits per direction in a cell's move word) stands for (dy, kind).
 struct MoveCode {
@@ -132,6 +138,10 @@ inline constexpr int kCodeDoor = 13, kCodeClimbUp = 14, kCodeClimbLevel = 15;
 inline constexpr int kCodeVertUp = 16, kCodeVertDown = 17;
 /// Direction numbers of the vertical moves in iterations (after the 8 horizontal ones).
 inline constexpr int kDirUp = 8, kDirDown = 9;
+
+inline EdgeKind edge_kind_of(const ClassEnvelope& env, int code) {
+  return env.swimmer && code ? EdgeKind::Swim : kMoveCodes[code].kind;
+}
 
 /// The 8 horizontal directions; 0..3 cardinal (+x, +z, -x, -z), 4..7 diagonal.
 inline constexpr int kDirDx[8] = {1, 0, -1, 0, 1, -1, -1, 1};

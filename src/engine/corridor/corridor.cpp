@@ -265,7 +265,7 @@ bool path_still_valid(const NavGrid& grid, const std::vector<Cell>& cells,
     if (!ch) return false;
     bool ok = false;
     for_each_move(ch, index_in_chunk(a), a, [&](NavChunk*, int, const Cell& t, int, int code) {
-      if (t == b && kMoveCodes[code].kind == kinds[i + 1]) ok = true;
+      if (t == b && edge_kind_of(grid.envelope(), code) == kinds[i + 1]) ok = true;
     });
     if (!ok) return false;
   }

@@ -286,7 +286,7 @@ bool step_valid(const NavGrid& grid, const Cell& a, const Cell& b, EdgeKind kind
   if (!ch) return false;
   bool ok = false;
   for_each_move(ch, index_in_chunk(a), a, [&](NavChunk*, int, const Cell& t, int, int code) {
-    if (t == b && kMoveCodes[code].kind == kind) ok = true;
+    if (t == b && edge_kind_of(grid.envelope(), code) == kind) ok = true;
   });
   return ok;
 }

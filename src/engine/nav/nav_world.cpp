@@ -98,7 +98,7 @@ bool NavWorld::update() {
     const auto t0 = std::chrono::steady_clock::now();
     const bool answers_changed = maintain(changes);
     processed_serial_ = changes.back().serial;
-    space_.trim_changes(processed_serial_);
+    if (trims_log_) space_.trim_changes(processed_serial_);
     unconsumed_changes_.insert(unconsumed_changes_.end(), changes.begin(), changes.end());
     if (unconsumed_changes_.size() > 4096) {  // nobody consumes them: keep one bounding box
       Change all = unconsumed_changes_.front();
@@ -598,6 +598,16 @@ void NavWorld::chunk_level(std::vector<ChunkPos> classify, F&& do_classify) {
     }
   }
   islands_.apply(grid_, d);
+}
+
+void NavWorld::build_from_space() {
+  std::vector<ChunkPos> all = space_.loaded_chunks();
+  chunk_level(all, [&] {
+    for (const ChunkPos& p : all) grid_.classify_chunk(space_, p);
+  });
+  processed_serial_ = space_.serial();
+  ++epoch_;
+  ++layers_version_;
 }
 
 Reach NavWorld::reachable(Cell from, Cell goal, int goal_range, std::uint8_t gates,

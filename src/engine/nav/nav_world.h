@@ -94,6 +94,13 @@ class NavWorld {
   NavWorld(Space& space, ClassEnvelope env, Executor* executor, int lockstep_delay = 0);
   ~NavWorld();
 
+  /// Builds layers 0-2 of every chunk the space holds now and starts reading the change log from
+  /// its current serial: for a NavWorld made after chunks were loaded (a second movement class).
+  void build_from_space();
+  /// Whether update() trims the space's change log up to what it processed (default). Off when
+  /// several NavWorlds read one space: their owner trims at the lowest processed serial.
+  void set_trims_log(bool on) { trims_log_ = on; }
+  std::uint64_t processed_serial() const { return processed_serial_; }
   /// Reads the change log and brings layers 0-2 up to date; applies finished requests in request
   /// order; dispatches queued requests. Call once per tick. Returns true when layers changed.
   bool update();
@@ -169,6 +176,7 @@ class NavWorld {
   std::deque<Build> builds_;          // dispatched, in order (deque: stable while jobs write)
   std::vector<ChunkPos> new_builds_;  // loads seen this update, dispatched at its end
   bool streaming_ = false;
+  bool trims_log_ = true;
   static constexpr std::int64_t kMaxIncrementalCells = 512;
   /// Loads / unloads / big boxes touching more chunks than this recompute every island.
   static constexpr std::size_t kMaxIncrementalChunks = 48;

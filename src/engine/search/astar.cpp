@@ -312,6 +312,7 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
   std::uint32_t expanded = 0;
   std::uint32_t top_f = 0;
   const MoveInfo* const mtab = moves_;
+  const bool swimmer = grid.envelope().swimmer;
   const std::uint32_t* const kind_extra = kind_extra_;
   // Walkable cells cost nothing extra (no profile prices plain ground so far, but the table allows
   // it).
@@ -559,6 +560,7 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
       --at;
       res.cells[at] = cell_of_loc(nodes[k].loc);
       res.kinds[at] = static_cast<EdgeKind>(nodes[k].kind);
+      if (swimmer && at > 0) res.kinds[at] = EdgeKind::Swim;  // a swimmer's moves are all Swim
     }
     res.cost = recs[nodes[end].loc].g;
   }
