@@ -680,6 +680,16 @@ class WorldCore {
     o.set("repairs", val(s.repairs));
     o.set("requests", val(s.requests));
     o.set("failure", val(path_failure_name(s.failure)));
+    // doors
+    o.set("waitingAtDoor", val(s.waiting_at_door));
+    val door = val::array();
+    door.set(0, val(s.door.x));
+    door.set(1, val(s.door.y));
+    door.set(2, val(s.door.z));
+    o.set("door", door);
+    o.set("doorHoldTicks", val(s.door_hold_ticks));
+    o.set("doorEvents", val(s.door_events));
+    o.set("doorTimeouts", val(s.door_timeouts));
     ok();
     return o;
   }
@@ -765,6 +775,52 @@ class WorldCore {
     o.set("corridorEpochs", val(typed_memory_view(n, snap_epoch_.data())));
     return o;
   }
+
+  // ---- doors ----
+  /// World::set_door_open: the door at the cell (both halves) opens or closes.
+  int set_door_open(double x, double y, double z, bool open) {
+    const char* fn = "setDoorOpen";
+    CellPos c;
+    if (!cell_arg(fn, "cell", x, y, z, c)) return last_status_;
+    const Status st = world_->set_door_open(c, open);
+    if (st == Status::NotLoaded)
+      return fail(st, fn, "the chunk of cell " + cell_text(c) + " is not loaded");
+    if (st == Status::NotFound) return fail(st, fn, "cell " + cell_text(c) + " holds no door");
+    if (st == Status::Unsupported)
+      return fail(st, fn,
+                  "the block registry gives the door at " + cell_text(c) + " no " +
+                      (open ? "open" : "closed") + " state");
+    if (st != Status::Ok) return fail(st, fn, "cannot set the door at " + cell_text(c));
+    return ok();
+  }
+
+  /// World::take_door_events, every pending event: {count, agents Float64Array n (agent ids),
+  /// doors Int32Array 3n (door cells), ticks Float64Array n} views.
+  val take_door_events() {
+    std::vector<DoorEvent> ev(world_->pending_door_events());
+    std::size_t n = 0;
+    (void)world_->take_door_events(ev.data(), ev.size(), &n);
+    door_agents_.resize(n);
+    door_cells_.resize(3 * n);
+    door_ticks_.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      door_agents_[i] = encode_id(ev[i].agent.index, ev[i].agent.generation);
+      door_cells_[3 * i] = ev[i].door.x;
+      door_cells_[3 * i + 1] = ev[i].door.y;
+      door_cells_[3 * i + 2] = ev[i].door.z;
+      door_ticks_[i] = static_cast<double>(ev[i].tick);
+    }
+    val o = val::object();
+    o.set("count", val(static_cast<double>(n)));
+    o.set("agents", val(typed_memory_view(n, door_agents_.data())));
+    o.set("doors", val(typed_memory_view(3 * n, door_cells_.data())));
+    o.set("ticks", val(typed_memory_view(n, door_ticks_.data())));
+    ok();
+    return o;
+  }
+
+  double pending_door_events() const { return static_cast<double>(world_->pending_door_events()); }
+  double nav_tick() const { return static_cast<double>(world_->nav_tick()); }
 
   int tick(double dt) {
     if (!(dt > 0.0 && dt <= 1.0))
@@ -1228,6 +1284,8 @@ class WorldCore {
   std::vector<std::int32_t> top_h_;
   std::vector<std::uint16_t> top_v_;
   std::vector<double> step_in_;
+  std::vector<double> door_agents_, door_ticks_;
+  std::vector<std::int32_t> door_cells_;
 };
 
 template <>
@@ -1317,6 +1375,10 @@ EMSCRIPTEN_BINDINGS(voxnav) {
       .function("agentCorridor", &WorldCore::agent_corridor)
       .function("teleportAgent", &WorldCore::teleport_agent)
       .function("agentsSnapshot", &WorldCore::agents_snapshot)
+      .function("setDoorOpen", &WorldCore::set_door_open)
+      .function("takeDoorEvents", &WorldCore::take_door_events)
+      .function("pendingDoorEvents", &WorldCore::pending_door_events)
+      .function("navTick", &WorldCore::nav_tick)
       .function("tick", &WorldCore::tick)
       .function("stats", &WorldCore::stats)
       .function("searchTimesUs", &WorldCore::search_times_us)

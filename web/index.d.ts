@@ -218,6 +218,28 @@ export interface AgentState {
   /** Path requests made. */
   requests: number;
   failure: string;
+  /** Holding before the closed door cell `door` (a DoorAhead event was raised for it). */
+  waitingAtDoor: boolean;
+  /** The door cell held before (meaningful while waitingAtDoor). */
+  door: [number, number, number];
+  /** Ticks held before that door so far (0 .. 40: at 40 the agent avoids it and plans again). */
+  doorHoldTicks: number;
+  /** DoorAhead events raised for this agent. */
+  doorEvents: number;
+  /** Holds that ended with the door still shut (each puts the door on the avoided list). */
+  doorTimeouts: number;
+}
+
+/**
+ * World.takeDoorEvents's answer: the DoorAhead events raised since the last call, oldest first.
+ * Event i: agent `agents[i]` stopped before the closed door cell `doors[3i .. 3i+2]` at navigation
+ * tick `ticks[i]` (World.navTick) and holds until the door opens.
+ */
+export interface DoorEvents {
+  count: number;
+  agents: Float64Array;
+  doors: Int32Array;
+  ticks: Float64Array;
 }
 
 /**
@@ -437,6 +459,26 @@ export class World {
   agentCorridor(agent: AgentId): AgentCorridor;
   teleportAgent(agent: AgentId, feet: Vec3Like): void;
   agentsSnapshot(): AgentsSnapshot;
+
+  /**
+   * Opens (open = true) or closes a door: the cell and the run straight above and below it of the
+   * same door block in the same state (both halves of a two-high door) take the registry's toggled
+   * value; navigation sees it at the next update() / tick(). Nothing changes when the door already
+   * is in that state. Throws (nothing changes) InvalidArgument (not integer cells, open not a
+   * boolean), OutOfRange, NotLoaded, NotFound (no door in the cell), Unsupported (no toggled state).
+   */
+  setDoorOpen(cell: Vec3Like, open: boolean): void;
+  /**
+   * The DoorAhead events raised since the last call (and clears them). An agent whose corridor
+   * enters a closed door stops within 1 + width / 2 cells of it, raises one event and holds until
+   * the door opens; after 40 ticks it avoids that door for 600 ticks and plans again (another way,
+   * or holds again and then is 'blocked' with a reason). At most 4096 events wait.
+   */
+  takeDoorEvents(): DoorEvents;
+  /** Events waiting for takeDoorEvents(). */
+  readonly pendingDoorEvents: number;
+  /** Navigation tick: update() calls so far (tick() makes one). */
+  readonly navTick: number;
 
   /** One simulation tick of dt seconds (0 < dt <= 1, default 0.05). */
   tick(dt?: number): void;

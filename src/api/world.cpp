@@ -610,6 +610,12 @@ Status World::agent_state(AgentId id, AgentState* out) const {
   s.repairs = a->repairs;
   s.requests = a->requests;
   s.failure = static_cast<PathFailure>(a->fail);
+  // doors
+  s.waiting_at_door = a->door_waiting;
+  s.door = to_pos(a->door_cell);
+  s.door_hold_ticks = static_cast<std::uint32_t>(a->door_waiting ? a->door_hold_ticks : 0);
+  s.door_events = a->door_events;
+  s.door_timeouts = a->door_timeouts;
   *out = s;
   return Status::Ok;
 }
@@ -639,6 +645,66 @@ Status World::teleport_agent(AgentId id, Vec3 feet) {
              ? Status::Ok
              : Status::StaleHandle;
 }
+
+// ---- doors ----
+
+Status World::set_door_open(CellPos cell, bool open) {
+  const Cell c = to_cell(cell);
+  if (!detail::cell_in_range(c)) return Status::OutOfRange;
+  detail::Space& space = state_->space;
+  if (!space.is_cell_loaded(c)) return Status::NotLoaded;
+  const detail::BlockRegistry& reg = state_->registry;
+  const std::uint16_t v = space.block(c);
+  const std::uint32_t tr = reg.traits(v);
+  if (!(tr & detail::kTraitDoor)) return Status::NotFound;
+  const bool is_open = (tr & detail::kTraitDoorOpen) != 0;
+  if (is_open == open) return Status::Ok;
+  // The door: this cell and the run straight above and below of the same door block in the same
+  // state (a two-high door's halves are different values of one block).
+  const std::string& name = reg.type(v).name;
+  auto same_door = [&](Cell q) {
+    if (!detail::cell_in_range(q) || !space.is_cell_loaded(q)) return false;
+    const std::uint16_t u = space.block(q);
+    const std::uint32_t t = reg.traits(u);
+    return (t & detail::kTraitDoor) && ((t & detail::kTraitDoorOpen) != 0) == is_open &&
+           reg.type(u).name == name;
+  };
+  std::vector<Cell> cells{c};
+  for (int dir : {-1, 1})
+    for (Cell q{c.x, c.y + dir, c.z}; same_door(q); q.y += dir) cells.push_back(q);
+  // Every half must toggle to a door value of the other state before anything changes.
+  std::vector<std::uint16_t> values;
+  values.reserve(cells.size());
+  for (const Cell& q : cells) {
+    const std::uint16_t nv = reg.type(space.block(q)).open_value;
+    if (!reg.valid(nv)) return Status::Unsupported;
+    const std::uint32_t t = reg.traits(nv);
+    if (!(t & detail::kTraitDoor) || ((t & detail::kTraitDoorOpen) != 0) != open)
+      return Status::Unsupported;
+    values.push_back(nv);
+  }
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    const Status st = space.set_block(cells[i], values[i]);
+    if (st != Status::Ok) return st;  // not reached: every cell was checked loaded and in range
+  }
+  return Status::Ok;
+}
+
+Status World::take_door_events(DoorEvent* out, std::size_t capacity, std::size_t* count) {
+  if (!count || (capacity && !out)) return Status::InvalidArgument;
+  std::vector<detail::DoorEventRecord> recs(
+      std::min(capacity, state_->agents.pending_door_events()));
+  const std::size_t n = state_->agents.take_door_events(recs.data(), recs.size());
+  for (std::size_t i = 0; i < n; ++i)
+    out[i] = DoorEvent{AgentId{recs[i].agent_index, recs[i].agent_generation}, to_pos(recs[i].door),
+                       recs[i].tick};
+  *count = n;
+  return Status::Ok;
+}
+
+std::size_t World::pending_door_events() const { return state_->agents.pending_door_events(); }
+
+std::uint64_t World::nav_tick() const { return state_->walker->tick(); }
 
 Status World::tick(double dt) {
   if (!(dt > 0.0 && dt <= 1.0)) return Status::InvalidArgument;

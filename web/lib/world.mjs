@@ -379,6 +379,8 @@ export class World {
       mode: s.mode, feet: [v[0], v[1], v[2]], velocity: [v[3], v[4], v[5]], onGround: s.onGround,
       corridorEpoch: s.corridorEpoch, nextWaypoint: s.nextWaypoint, arrivals: s.arrivals,
       replans: s.replans, repairs: s.repairs, requests: s.requests, failure: s.failure,
+      waitingAtDoor: s.waitingAtDoor, door: [s.door[0], s.door[1], s.door[2]], doorHoldTicks: s.doorHoldTicks,
+      doorEvents: s.doorEvents, doorTimeouts: s.doorTimeouts,
     };
   }
   agentReason(agent) {
@@ -404,6 +406,38 @@ export class World {
       modes: v.modes.slice(), onGround: v.onGround.slice(), corridorEpochs: v.corridorEpochs.slice(),
     };
   }
+
+  // ---- doors ----
+  /**
+   * Opens (open = true) or closes a door: the cell and the run straight above and below it of the
+   * same door block in the same state (both halves of a two-high door) take the registry's
+   * toggled value. Navigation sees it at the next update() / tick(). Nothing changes when the door
+   * already is in that state. Errors (nothing changes): InvalidArgument (cell not [x, y, z]
+   * integers, open not a boolean), OutOfRange, NotLoaded, NotFound (the cell holds no door),
+   * Unsupported (the registry gives the door no toggled state).
+   */
+  setDoorOpen(cell, open) {
+    const fn = 'setDoorOpen';
+    const core = this.#c(fn);
+    const [x, y, z] = xyz(fn, 'cell', cell);
+    if (typeof open !== 'boolean') throw invalid(`${fn}: open must be a boolean (got ${typeName(open)})`);
+    this.#check(core.setDoorOpen(x, y, z, open));
+  }
+  /**
+   * The DoorAhead events raised since the last call, oldest first, and clears them: an agent
+   * stopped before a closed door cell of its corridor and holds until it opens (after 40 ticks it
+   * avoids the door for 600 ticks and plans again). { count, agents: Float64Array n (agent ids),
+   * doors: Int32Array 3n (door cells), ticks: Float64Array n (navTick when raised) }.
+   * At most 4096 wait; older ones are dropped.
+   */
+  takeDoorEvents() {
+    const v = this.#value(this.#c('takeDoorEvents').takeDoorEvents());
+    return { count: v.count, agents: v.agents.slice(), doors: v.doors.slice(), ticks: v.ticks.slice() };
+  }
+  /** DoorAhead events waiting for takeDoorEvents(). */
+  get pendingDoorEvents() { return this.#c('pendingDoorEvents').pendingDoorEvents(); }
+  /** Navigation tick: update() calls so far (tick() makes one); door event ticks count in it. */
+  get navTick() { return this.#c('navTick').navTick(); }
 
   /** One simulation tick (update, then every agent follows its corridor and moves). */
   tick(dt = 0.05) {

@@ -145,8 +145,9 @@ struct PathResult {
 };
 
 /// Agent states. Blocked and Failed come with a reason (World::agent_reason). Blocked (no progress
-/// after recovery: back off, sidestep, replan, three times) is not terminal: the agent plans again
-/// after 100 ticks, or at once when an edit lands near it. Failed is terminal until a new goal.
+/// after recovery: back off, sidestep, replan, three times; or a closed door that stayed shut when
+/// no route around it avoids it, see "doors" below) is not terminal: the agent plans again after
+/// 100 ticks, or at once when an edit lands near it. Failed is terminal until a new goal.
 enum class AgentMode : std::uint8_t { Idle, Planning, Moving, Arrived, Failed, Blocked };
 const char* agent_mode_name(AgentMode m) noexcept;
 
@@ -167,6 +168,24 @@ struct AgentState {
   /// repairs (a detour spliced in from a short search around an edit); path requests made.
   std::uint32_t arrivals = 0, replans = 0, repairs = 0, requests = 0;
   PathFailure failure = PathFailure::None;
+  // ---- doors (see World "doors") ----
+  /// Holding before the closed door cell `door` (a DoorAhead event was raised for it).
+  bool waiting_at_door = false;
+  CellPos door;  ///< the door cell held before (meaningful while waiting_at_door)
+  /// Ticks held before that door so far (0 .. 40: at 40 the agent avoids it and replans).
+  std::uint32_t door_hold_ticks = 0;
+  /// DoorAhead events raised; holds that ended with the door still shut.
+  std::uint32_t door_events = 0, door_timeouts = 0;
+};
+
+// ---- doors ----
+/// A DoorAhead event: agent `agent` stopped before the closed door cell `door` (the door's lower
+/// cell, the feet cell the corridor enters) at navigation tick `tick` (World::nav_tick()), and
+/// holds there until the door opens. Raised once per door per approach.
+struct DoorEvent {
+  AgentId agent;
+  CellPos door;
+  std::uint64_t tick = 0;
 };
 
 /// How a World runs its jobs.
@@ -316,6 +335,36 @@ class World {
   /// Waypoints of the agent's current corridor.
   Status agent_corridor(AgentId id, Waypoint* out, std::size_t capacity, std::size_t* count) const;
   Status teleport_agent(AgentId id, Vec3 feet);
+
+  // ---- doors ----
+  // The follower stops before a closed door cell its corridor enters (only profiles with
+  // can_open_doors plan through closed doors; any agent meets one that closed after it planned):
+  // it stands within 1 + width / 2 cells of the door cell's centre, raises one DoorAhead event
+  // (take_door_events) and holds, without counting as stuck, until navigation shows the cell open
+  // (the host opens doors: set_door_open, or any edit; navigation sees it at the next tick). After
+  // 40 ticks of holding, the door cell joins the agent's avoided cells for 600 ticks (each request
+  // it makes costs a move into an avoided door 20 cells more) and the agent plans again: it takes
+  // another way when one exists, else holds again at the same door (no new event) and, when that
+  // door was already avoided, becomes Blocked with a reason naming the door.
+
+  /// Opens (`open` true) or closes a door: the cell and the run of cells straight above and below
+  /// it holding the same door block (same block name, same open state: both halves of a two-high
+  /// door) each become the registry's toggled value (for Minecraft, the state with `open` flipped).
+  /// Recorded in the change log like set_block; navigation sees it at the next update() / tick().
+  /// Ok and nothing changes when the door already is in that state. Errors (nothing changes):
+  /// OutOfRange for a cell out of range, NotLoaded when its chunk is not loaded, NotFound when the
+  /// cell holds no door, Unsupported when the registry gives the door no toggled value of the
+  /// other state.
+  Status set_door_open(CellPos cell, bool open);
+  /// Moves the DoorAhead events raised since the last call, oldest first, into `out`: up to
+  /// `capacity` of them; `*count` gets how many were moved. Events that do not fit stay for the
+  /// next call (pending_door_events() tells how many wait; at most 4096 are kept, the oldest
+  /// dropped beyond that). InvalidArgument for a null `count`, or a null `out` with capacity > 0.
+  Status take_door_events(DoorEvent* out, std::size_t capacity, std::size_t* count);
+  std::size_t pending_door_events() const;
+  /// Navigation tick: the number of update() calls so far (tick() makes one). DoorEvent::tick and
+  /// the avoided-door expiry count in it.
+  std::uint64_t nav_tick() const;
 
   /// One simulation tick: update(), then every agent follows its corridor and moves with the
   /// shared integrator. dt in seconds (0 < dt <= 1).

@@ -75,6 +75,7 @@ bool AgentSystem::set_goal(NavWorld& nav, AgentSlot id, Cell goal, int range) {
   a->replans_in_row = 0;
   a->reason.clear();
   a->fail = FailReason::None;
+  clear_door_hold(*a, true);
   plan(nav, *a);
   return true;
 }
@@ -85,6 +86,7 @@ bool AgentSystem::teleport(AgentSlot id, const MotionVec3& feet) {
   a->body = CharacterState{};
   a->body.position = feet;
   a->corridor.epoch = ++corridor_epoch_;
+  clear_door_hold(*a, true);
   if (a->mode == AgentMode::Moving) a->mode = AgentMode::Planning, a->next = 0;
   reindex(*a);
   return true;
@@ -117,6 +119,7 @@ void AgentSystem::plan(NavWorld& nav, AgentRecord& a) {
   spec.max_nodes = m.max_nodes;
   spec.max_distance = m.max_distance;
   spec.costs = m.costs;
+  spec.avoid = avoided_cells(a, nav.tick());  // doors that stayed shut in front of it
   a.request = nav.request(spec);
   ++a.requests;
   a.mode = AgentMode::Planning;
@@ -141,6 +144,7 @@ void AgentSystem::install(NavWorld& nav, AgentRecord& a) {
   if (st == RequestState::Failed || st == RequestState::Free) {
     a.mode = AgentMode::Failed;
     a.fail = why;
+    clear_door_hold(a, true);
     a.reason = std::string("request failed: ") + fail_reason_name(why);
     (void)nav.release(a.request);
     a.request = Handle{};
@@ -327,6 +331,7 @@ bool AgentSystem::repair(NavWorld& nav, AgentRecord& a, const std::vector<Change
   spec.goal = cells[j];
   spec.max_nodes = kRepairNodes;
   spec.costs = motions_[a.motion].costs;
+  spec.avoid = avoided_cells(a, nav.tick());
   const SearchResult r = nav.search_now(spec);
   if (r.outcome != SearchOutcome::Found || r.cells.empty()) return false;
   // Splice: the path ahead up to the start, the detour, the path after the resume cell.
@@ -380,11 +385,106 @@ void AgentSystem::repull(NavWorld& nav, AgentRecord& a) {
   reindex(a);
 }
 
+std::vector<Cell> AgentSystem::avoided_cells(AgentRecord& a, std::uint64_t now) const {
+  a.avoid.erase(std::remove_if(a.avoid.begin(), a.avoid.end(),
+                               [now](const AvoidedDoor& v) { return v.until <= now; }),
+                a.avoid.end());
+  std::vector<Cell> cells;
+  cells.reserve(a.avoid.size());
+  for (const AvoidedDoor& v : a.avoid) cells.push_back(v.cell);
+  return cells;
+}
+
+void AgentSystem::raise_door_event(const NavWorld& nav, AgentRecord& a) {
+  if (door_events_.size() >= kMaxDoorEvents) {
+    door_events_.pop_front();
+    ++dropped_door_events_;
+  }
+  door_events_.push_back(DoorEventRecord{index_of(a), a.generation, a.door_cell, nav.tick()});
+  ++a.door_events;
+  a.door_announced = true;
+}
+
+std::size_t AgentSystem::take_door_events(DoorEventRecord* out, std::size_t capacity) {
+  const std::size_t n = std::min(capacity, door_events_.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    out[i] = door_events_.front();
+    door_events_.pop_front();
+  }
+  return n;
+}
+
+void AgentSystem::clear_door_hold(AgentRecord& a, bool end_approach) {
+  a.door_waiting = false;
+  a.door_hold_ticks = 0;
+  if (end_approach) a.door_announced = false;
+}
+
+bool AgentSystem::hold_at_door(NavWorld& nav, AgentRecord& a, const Waypoint& door,
+                               const Waypoint& front, double dt, DriveInput& in) {
+  const AgentMotion& m = motions_[a.motion];
+  const MotionVec3& p = a.body.position;
+  // Walk to the front point (the centre of the corridor cell before the door, one cell from the
+  // door's centre) and stand there.
+  const double fx = front.x - p.x, fz = front.z - p.z;
+  const double fd = std::sqrt(fx * fx + fz * fz);
+  if (fd > 1e-9) {
+    const double speed = std::min(m.walk_speed, fd / dt);
+    in.move_x = fx / fd * speed;
+    in.move_z = fz / fd * speed;
+  }
+  const double gx = door.x - p.x, gz = door.z - p.z;
+  if (std::sqrt(gx * gx + gz * gz) > 1.0 + 0.5 * m.body.width) return true;  // still approaching
+  if (!a.door_waiting || !(a.door_cell == door.cell)) {
+    const bool announced = a.door_announced && a.door_cell == door.cell;
+    a.door_waiting = true;
+    a.door_hold_ticks = 0;
+    a.door_cell = door.cell;
+    if (!announced) raise_door_event(nav, a);
+  }
+  // Holding: the stuck watch is rebased every tick, so a long hold never reads as no progress.
+  a.best_dist = 1e30;
+  a.ticks_without_progress = 0;
+  if (++a.door_hold_ticks < kDoorHoldTicks) return true;
+  // The door stayed shut: avoid it for a while and plan again. A door that was avoided already
+  // when this corridor was planned has no way around it: the agent is Blocked (it retries later,
+  // or at once when an edit lands near it, e.g. the door opening).
+  const std::uint64_t now = nav.tick();
+  bool already = false;
+  bool listed = false;
+  for (AvoidedDoor& v : a.avoid)
+    if (v.cell == door.cell) {
+      already = v.until > now;
+      v.until = now + kDoorAvoidTicks;
+      listed = true;
+    }
+  if (!listed) a.avoid.push_back(AvoidedDoor{door.cell, now + kDoorAvoidTicks});
+  ++a.door_timeouts;
+  const int held = a.door_hold_ticks;
+  clear_door_hold(a, false);
+  in = DriveInput{};
+  if (already) {
+    clear_door_hold(a, true);
+    a.mode = AgentMode::Blocked;
+    a.blocked_ticks = 0;
+    const Cell& c = door.cell;
+    a.reason = "closed door at (" + std::to_string(c.x) + "," + std::to_string(c.y) + "," +
+               std::to_string(c.z) + ") stayed shut for " + std::to_string(held) +
+               " ticks, and no route around it avoids it";
+    reindex(a);
+  } else {
+    ++a.replans;
+    plan(nav, a);
+  }
+  return false;
+}
+
 void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, double dt) {
   const AgentMotion& m = motions_[a.motion];
   DriveInput in;
   if (a.mode == AgentMode::Moving && a.next < a.corridor.points.size()) {
     const MotionVec3& p = a.body.position;
+    const bool climbing = a.body.mode == MotionMode::Climb;
     // Progress along the cell path (for validation after edits): the nearest cell ahead.
     const Cell here = current_cell(nav.grid(), a);
     for (std::size_t i = a.cell_index; i < a.corridor.cells.size(); ++i)
@@ -394,15 +494,31 @@ void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, doub
       }
     for (;;) {
       const Waypoint& w = a.corridor.points[a.next];
+      const Waypoint* prev = a.next > 0 ? &a.corridor.points[a.next - 1] : nullptr;
       const double dx = w.x - p.x, dz = w.z - p.z, dy = w.y - p.y;
       const double d = std::sqrt(dx * dx + dz * dz);
       const bool last = a.next + 1 == a.corridor.points.size();
       const double radius = last ? std::max(0.25, m.arrive_radius) : 0.35;
-      if (d <= radius && dy < 0.7 && dy > -1.0 && (a.body.on_ground || last)) {
+      // A Climb edge: up or down a ladder (vdir), onto or off a ledge (ledge), or level into or
+      // out of a climbable cell (vdir 0).
+      const bool climb = w.kind == EdgeKind::Climb && m.body.climb_speed > 0.0;
+      const int vdir = !climb || !prev ? 0 : (w.cell.y > prev->cell.y) - (w.cell.y < prev->cell.y);
+      const bool ledge =
+          climb && prev && vdir != 0 && (w.cell.x != prev->cell.x || w.cell.z != prev->cell.z);
+      bool reached;
+      if (climb) {
+        // Up: the feet reached the waypoint's height; down: came down to it (within 0.05 cell).
+        const bool height = vdir > 0 ? dy <= 0.05 : vdir < 0 ? dy >= -0.05 : std::fabs(dy) < 0.5;
+        reached = d <= radius && height && (!last || a.body.on_ground || climbing);
+      } else {
+        reached = d <= radius && dy < 0.7 && dy > -1.0 && (a.body.on_ground || last);
+      }
+      if (reached) {
         if (last) {
           a.mode = AgentMode::Arrived;
           ++a.arrivals;
           a.replans_in_row = 0;
+          clear_door_hold(a, true);
           reindex(a);
           break;
         }
@@ -412,19 +528,61 @@ void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, doub
         a.replans_in_row = 0;
         continue;
       }
-      // Drive toward the waypoint; slow down to land on it rather than overshoot.
-      const double speed = std::min(m.walk_speed, d / dt);
-      if (d > 1e-9) {
-        in.move_x = dx / d * speed;
-        in.move_z = dz / d * speed;
+      // Where the stuck watch measures progress to: the waypoint, or the point before a door.
+      double tx = dx, tz = dz, td = d, progress = d;
+      if (w.kind == EdgeKind::Door && prev && nav.grid().kind(w.cell) == CellKind::DoorClosed) {
+        // A closed door next: stop in front of it, raise DoorAhead once and hold until layer 0
+        // shows it open; after kDoorHoldTicks avoid it and plan again.
+        if (!hold_at_door(nav, a, w, *prev, dt, in)) break;
+        if (a.door_waiting) break;
+        tx = prev->x - p.x;
+        tz = prev->z - p.z;
+        td = std::sqrt(tx * tx + tz * tz);
+        progress = td;
+      } else {
+        if (a.door_waiting || a.door_announced) clear_door_hold(a, true);  // opened, or passed
+        // Drive toward the waypoint; slow down to land on it rather than overshoot.
+        bool horizontal = true;
+        if (climb) {
+          if (vdir > 0) {
+            // Up the ladder; onto a ledge: straight up until the feet clear its lip, then over it
+            // (holding on while the body still overlaps the ladder).
+            in.climb = ClimbIntent::Up;
+            if (ledge) {
+              // Cleared: above the lip by the clearance, or level with it and off the ladder (a
+              // ladder ending at the lip leaves the body standing on the ledge's edge).
+              const bool cleared = p.y >= w.y + kLedgeClearance ||
+                                   (p.y >= w.y - 1e-3 && (a.body.on_ground || !climbing));
+              in.climb = cleared ? ClimbIntent::Hold : ClimbIntent::Up;
+              horizontal = cleared;
+            }
+          } else if (vdir < 0) {
+            // Down the ladder; off a ledge onto it: over the column first, holding on.
+            in.climb = ledge && d > 0.15 ? ClimbIntent::Hold : ClimbIntent::Down;
+          } else {
+            in.climb = ClimbIntent::Hold;  // level into or out of a climbable cell
+          }
+          progress = d + std::fabs(dy);
+        } else if (climbing) {
+          // Still on a ladder heading for a walk, step or drop: climb toward its height rather
+          // than slide (or climb by pressing into a wall).
+          in.climb = dy > 0.05    ? ClimbIntent::Up
+                     : dy < -0.05 ? ClimbIntent::Down
+                                  : ClimbIntent::Hold;
+        }
+        if (horizontal && d > 1e-9) {
+          const double speed = std::min(m.walk_speed, d / dt);
+          in.move_x = dx / d * speed;
+          in.move_z = dz / d * speed;
+        }
+        if (a.body.on_ground && dy > m.body.step_height + 1e-3 &&
+            (w.kind == EdgeKind::Jump || w.kind == EdgeKind::StepUp) &&
+            (d < 1.3 || a.last_hit_wall))
+          in.jump = true;
       }
-      const double rise = dy;
-      if (a.body.on_ground && rise > m.body.step_height + 1e-3 &&
-          (w.kind == EdgeKind::Jump || w.kind == EdgeKind::StepUp) && (d < 1.3 || a.last_hit_wall))
-        in.jump = true;
-      // Stuck watch: distance to the waypoint must shrink.
-      if (d + 0.05 < a.best_dist) {
-        a.best_dist = d;
+      // Stuck watch: the distance to the target must shrink.
+      if (progress + 0.05 < a.best_dist) {
+        a.best_dist = progress;
         a.ticks_without_progress = 0;
       } else if (++a.ticks_without_progress > kStuckTicks) {
         // Recovery, in phases of 10 ticks: jump at a wall, back off, sidestep (left or right by
@@ -432,18 +590,19 @@ void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, doub
         // rounds without reaching a waypoint the agent is Blocked (it retries later, see step()).
         const int phase = (a.ticks_without_progress - kStuckTicks - 1) / 10;
         if (phase == 0 && a.body.on_ground && a.last_hit_wall) in.jump = true;
-        if (d > 1e-9 && phase == 1) {
-          in.move_x = -dx / d * m.walk_speed * 0.5;
-          in.move_z = -dz / d * m.walk_speed * 0.5;
-        } else if (d > 1e-9 && phase == 2) {
+        if (td > 1e-9 && phase == 1) {
+          in.move_x = -tx / td * m.walk_speed * 0.5;
+          in.move_z = -tz / td * m.walk_speed * 0.5;
+        } else if (td > 1e-9 && phase == 2) {
           const double side = (a.replans_in_row % 2) ? 1.0 : -1.0;
-          in.move_x = -dz / d * m.walk_speed * 0.5 * side;
-          in.move_z = dx / d * m.walk_speed * 0.5 * side;
+          in.move_x = -tz / td * m.walk_speed * 0.5 * side;
+          in.move_z = tx / td * m.walk_speed * 0.5 * side;
         }
         if (phase >= 3) {
           if (++a.replans_in_row > kMaxReplansInRow) {
             a.mode = AgentMode::Blocked;
             a.blocked_ticks = 0;
+            clear_door_hold(a, true);
             const Cell c = current_cell(nav.grid(), a);
             a.reason = "no progress toward waypoint " + std::to_string(a.next) + " at cell (" +
                        std::to_string(c.x) + "," + std::to_string(c.y) + "," + std::to_string(c.z) +

@@ -2,6 +2,7 @@
 // world changes under them, and report Blocked (with a reason) when they cannot make progress.
 #pragma once
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,22 @@ struct AgentMotion {
 enum class AgentMode : std::uint8_t { Idle, Planning, Moving, Arrived, Failed, Blocked };
 const char* agent_mode_name(AgentMode m);
 
+/// A door cell an agent avoids after it stayed shut in front of it: every request the agent makes
+/// carries it (RequestSpec::avoid) until the navigation tick `until`.
+struct AvoidedDoor {
+  Cell cell;
+  std::uint64_t until = 0;
+};
+
+/// A DoorAhead event: the agent stopped before the closed door cell `door` at navigation tick
+/// `tick` (NavWorld::tick()) and holds until it opens.
+struct DoorEventRecord {
+  std::uint32_t agent_index = 0;
+  std::uint32_t agent_generation = 0;
+  Cell door;
+  std::uint64_t tick = 0;
+};
+
 struct AgentRecord {
   std::uint32_t generation = 1;
   bool alive = false;
@@ -43,6 +60,12 @@ struct AgentRecord {
   int replans_in_row = 0;
   int blocked_ticks = 0;       ///< ticks spent Blocked (a retry comes every kBlockedRetryTicks)
   bool last_hit_wall = false;
+  // Doors: holding before a closed door cell on the corridor, and the doors to avoid.
+  bool door_waiting = false;    ///< holding before `door_cell` (closed)
+  bool door_announced = false;  ///< DoorAhead raised for `door_cell` in this approach
+  Cell door_cell;
+  int door_hold_ticks = 0;  ///< ticks held so far in this hold
+  std::vector<AvoidedDoor> avoid;
   std::string reason;  ///< why the agent is Failed or Blocked
   FailReason fail = FailReason::None;
   // counters
@@ -50,6 +73,8 @@ struct AgentRecord {
   std::uint32_t replans = 0;
   std::uint32_t repairs = 0;   ///< corridors spliced locally around an edit
   std::uint32_t requests = 0;
+  std::uint32_t door_events = 0;    ///< DoorAhead events raised
+  std::uint32_t door_timeouts = 0;  ///< holds that ended with the door still shut
 };
 
 struct AgentSlot {
@@ -67,6 +92,15 @@ class AgentSystem {
   static constexpr int kBlockedRetryTicks = 100;
   /// Node budget of the short search that splices a detour into a corridor broken by an edit.
   static constexpr std::uint32_t kRepairNodes = 2048;
+  /// Doors: ticks an agent holds before a closed door before it gives up on it, and ticks the
+  /// door then stays in its avoided cells. Pending DoorAhead events kept at most (the oldest are
+  /// dropped beyond it when the host never takes them).
+  static constexpr int kDoorHoldTicks = 40;
+  static constexpr int kDoorAvoidTicks = 600;
+  static constexpr std::size_t kMaxDoorEvents = 4096;
+  /// Climbing onto a ledge: the feet rise this far above the ledge's standing height before the
+  /// body moves over it (cells).
+  static constexpr double kLedgeClearance = 0.05;
   /// Wall time (microseconds) the last step() spent checking and repairing corridors against
   /// the changes it consumed (0 when there were none). Statistics only.
   double last_edit_check_us() const { return last_edit_check_us_; }
@@ -93,6 +127,13 @@ class AgentSystem {
   /// the last layer change, follow, integrate, arrival and stuck watch. Call after NavWorld::update.
   void step(NavWorld& nav, const Space& space, double dt);
 
+  /// DoorAhead events raised since the last take, oldest first: moves up to `capacity` of them to
+  /// `out` and returns how many; the rest stay for the next call.
+  std::size_t take_door_events(DoorEventRecord* out, std::size_t capacity);
+  std::size_t pending_door_events() const { return door_events_.size(); }
+  /// Events dropped because more than kMaxDoorEvents were pending.
+  std::uint64_t dropped_door_events() const { return dropped_door_events_; }
+
   std::size_t capacity() const { return agents_.size(); }
   const AgentRecord& at(std::size_t i) const { return agents_[i]; }
   const CorridorIndex& corridor_index() const { return index_; }
@@ -114,6 +155,14 @@ class AgentSystem {
     return static_cast<std::uint32_t>(&a - agents_.data());
   }
   Cell current_cell(const NavGrid& grid, AgentRecord& a) const;
+  /// The agent's avoided door cells still in force at navigation tick `now` (expired ones dropped).
+  std::vector<Cell> avoided_cells(AgentRecord& a, std::uint64_t now) const;
+  /// Drives toward a closed door's front point and holds there; returns false when the door
+  /// timed out and the agent replanned or was Blocked (no drive this tick).
+  bool hold_at_door(NavWorld& nav, AgentRecord& a, const Waypoint& door, const Waypoint& front,
+                    double dt, DriveInput& in);
+  void raise_door_event(const NavWorld& nav, AgentRecord& a);
+  void clear_door_hold(AgentRecord& a, bool end_approach);
 
   std::vector<AgentRecord> agents_;
   std::vector<std::uint32_t> free_;
@@ -122,6 +171,8 @@ class AgentSystem {
   double last_edit_check_us_ = 0;
   CorridorIndex index_;
   std::vector<std::uint32_t> touched_;
+  std::deque<DoorEventRecord> door_events_;  ///< pending, oldest first
+  std::uint64_t dropped_door_events_ = 0;
 };
 
 }  // namespace voxnav::detail

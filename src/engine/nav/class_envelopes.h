@@ -1,5 +1,8 @@
 // The body envelope and move limits of each movement class (navigation data is per class).
 #pragma once
+#include <cmath>
+
+#include "engine/classify/nav_grid.h"
 #include "voxnav/profile.h"
 
 namespace voxnav::detail {
@@ -23,6 +26,21 @@ inline const ClassLimits& class_limits(MovementClass c) {
       {0.98, 1.95, 0.0, 0.0, 0, false},  // flyer
   };
   return k[static_cast<int>(c)];
+}
+
+/// The body envelope of a class in layer 0 units (1/64 cell): half width and height rounded up,
+/// step and jump rounded down, so classification never lets a body through a gap it does not fit.
+/// Swimmers classify water cells (ClassEnvelope::swimmer).
+inline ClassEnvelope class_envelope(MovementClass c) {
+  const ClassLimits& l = class_limits(c);
+  ClassEnvelope e;
+  e.half_width_q = static_cast<int>(std::ceil(l.width * 0.5 * kHeightUnits - 1e-9));
+  e.height_q = static_cast<int>(std::ceil(l.height * kHeightUnits - 1e-9));
+  e.step_q = static_cast<int>(std::floor(l.step_height * kHeightUnits + 1e-9));
+  e.jump_q = static_cast<int>(std::floor(l.jump_apex * kHeightUnits + 1e-9));
+  e.max_drop = l.max_drop;
+  e.swimmer = c == MovementClass::Swimmer;
+  return e;
 }
 
 }  // namespace voxnav::detail

@@ -3,7 +3,7 @@
 import { init, load, ready, World, VoxnavError, EDGE_KINDS, AGENT_MODES, STATUS_NAMES, threadsAvailable, readRegion } from 'voxnav';
 import type { Voxnav, Corridor, PathStatus, Reach, AgentsSnapshot, ProfileJson, StatusName, RegionLoadReport } from 'voxnav';
 import { BODY_MODES, DEFAULT_BODY } from 'voxnav';
-import type { StepResult, BodyParams, TopBlocks, PathNow } from 'voxnav';
+import type { StepResult, BodyParams, TopBlocks, PathNow, DoorEvents } from 'voxnav';
 import { createState, handle, transferList, MESSAGE_TYPES } from 'voxnav/worker/handlers';
 import type { TickPost, Request, Reply, PathNowResult } from 'voxnav/worker/handlers';
 import { connect } from 'voxnav/worker';
@@ -60,6 +60,11 @@ export async function main(bytes: Uint8Array, mca: ArrayBuffer): Promise<number>
   const snap: AgentsSnapshot = world.agentsSnapshot();
   const mode = AGENT_MODES[snap.modes[0]];
   const feet: [number, number, number] = world.agentState(a).feet;
+  world.setDoorOpen([1, 1, 1], true);
+  const doors: DoorEvents = world.takeDoorEvents();
+  const held: boolean = world.agentState(a).waitingAtDoor && world.agentState(a).doorHoldTicks < 40;
+  const doorCell: [number, number, number] = world.agentState(a).door;
+  void [doors.agents[0], doors.doors[0], doors.ticks[0] + world.navTick + world.pendingDoorEvents, held, doorCell];
   const height: number | null = world.standingHeight(p, [1, 1, 1]);
   const near = world.nearestStandable(p, [1, 1, 1]);
   try {
