@@ -112,5 +112,69 @@ TEST(Swimmer, RoutesStayInWaterAndIslandsAreExact) {
   EXPECT_EQ(d.total(), 0u) << d.first;
 }
 
+// The same through the public API: a swimmer profile gets its class's navigation when added, and
+// its routes stay in water with Swim edges; a walker asked the same gets another answer.
+TEST(Swimmer, SwimmerProfileThroughTheWorld) {
+  ProfileId walker;
+  std::unique_ptr<World> w = test::load_region(kRegion, &walker);
+  ASSERT_TRUE(w);
+  Profile fish;
+  fish.id = "fish";
+  fish.movement_class = MovementClass::Swimmer;
+  fish.width = 0.5;
+  fish.height = 0.4;
+  fish.can_swim = true;
+  fish.swim_speed = 2.0;
+  fish.step_height = 0;
+  fish.jump_apex = 0;
+  fish.max_drop = 0;
+  ProfileId fid;
+  std::string err;
+  ASSERT_EQ(w->add_profile(fish, &fid, &err), Status::Ok) << err;
+  const detail::NavGrid& g = w->internal().swimmer->grid();
+  std::vector<Cell> water;
+  for (const detail::NavChunk* ch : g.ordered_chunks())
+    if (!ch->uniform)
+      for (int i = 0; i < detail::kChunkCells; ++i)
+        if (detail::kind_node(ch->kind_at(i))) water.push_back(detail::cell_of(ch, i));
+  ASSERT_GT(water.size(), 1000u);
+  detail::SplitMix64 rng{0xF15};
+  int routes = 0;
+  for (int k = 0; k < 200 && routes < 40; ++k) {
+    const std::uint32_t ia = rng.below(static_cast<std::uint32_t>(water.size()));
+    const std::uint32_t ib =
+        std::min<std::uint32_t>(static_cast<std::uint32_t>(water.size()) - 1, ia + rng.below(200));
+    const CellPos a{water[ia].x, water[ia].y, water[ia].z},
+        b{water[ib].x, water[ib].y, water[ib].z};
+    if (w->reachable(fid, a, b).answer != ReachAnswer::Yes) continue;
+    NavRequest q;
+    q.profile = fid;
+    q.start = a;
+    q.goal = b;
+    PathResult r;
+    ASSERT_EQ(w->find_path_now(q, &r), Status::Ok);
+    ASSERT_EQ(r.status.state, PathState::Ready);
+    for (std::size_t i = 0; i < r.cells.size(); ++i) {
+      EXPECT_TRUE(swimmable(*w, Cell{r.cells[i].cell.x, r.cells[i].cell.y, r.cells[i].cell.z}));
+      if (i > 0) {
+        EXPECT_EQ(r.cells[i].kind, EdgeKind::Swim);
+      }
+    }
+    // The walker class does not stand in open water.
+    EXPECT_EQ(w->reachable(walker, a, b).reason, ReachReason::StartNotStandable);
+    ++routes;
+  }
+  EXPECT_GE(routes, 40);
+  // Edits reach both classes through one change log: a stone block dropped into the water.
+  const Cell c = water[water.size() / 2];
+  std::uint16_t stone = 0;
+  ASSERT_EQ(w->block_value("stone", &stone), Status::Ok);
+  ASSERT_EQ(w->set_block({c.x, c.y, c.z}, stone), Status::Ok);
+  w->update();
+  EXPECT_FALSE(w->is_standable(fid, {c.x, c.y, c.z}));
+  EXPECT_EQ(w->internal().space.serial(), w->internal().walker->processed_serial());
+  EXPECT_EQ(w->internal().space.serial(), w->internal().swimmer->processed_serial());
+}
+
 }  // namespace
 }  // namespace voxnav

@@ -211,6 +211,60 @@ TEST(NavTerrain, WalkersAvoidFireUnlessPriced) {
   EXPECT_EQ(f.world.reachable(f.walker, a, b).answer, ReachAnswer::Yes);
 }
 
+// Classes: the walker_small class (0.95 cells tall) has its own navigation data and crawls through
+// a hole one cell high that the walker class (1.95) cannot pass.
+TEST(NavTerrain, SmallWalkersPassWhereWalkersCannot) {
+  Flat f;
+  for (int z = -16; z <= 31; ++z)
+    for (int y = 1; y <= 3; ++y)
+      if (!(z == 8 && y == 1)) f.put("stone", {10, y, z});
+  f.world.update();
+  Profile chicken;
+  chicken.id = "chicken";
+  chicken.movement_class = MovementClass::WalkerSmall;
+  chicken.height = 0.7;
+  chicken.width = 0.4;
+  ProfileId cid;
+  std::string err;
+  ASSERT_EQ(f.world.add_profile(chicken, &cid, &err), Status::Ok) << err;
+  const CellPos a{4, 1, 8}, b{16, 1, 8};
+  EXPECT_EQ(f.world.reachable(f.walker, a, b).answer, ReachAnswer::No);
+  EXPECT_EQ(f.world.reachable(cid, a, b).answer, ReachAnswer::Yes);
+  NavRequest q;
+  q.profile = cid;
+  q.start = a;
+  q.goal = b;
+  PathResult r;
+  ASSERT_EQ(f.world.find_path_now(q, &r), Status::Ok);
+  ASSERT_EQ(r.status.state, PathState::Ready);
+  EXPECT_EQ(r.status.cost, 12u * 10000u);  // straight through the hole
+  bool through = false;
+  for (const PathCell& c : r.cells) through |= c.cell.x == 10 && c.cell.y == 1 && c.cell.z == 8;
+  EXPECT_TRUE(through);
+  // Both classes follow an edit: the hole is filled, then opened two cells high.
+  f.put("stone", {10, 1, 8});
+  f.world.update();
+  EXPECT_EQ(f.world.reachable(cid, a, b).answer, ReachAnswer::No);
+  f.put("air", {10, 1, 8});
+  f.put("air", {10, 2, 8});
+  f.world.update();
+  EXPECT_EQ(f.world.reachable(cid, a, b).answer, ReachAnswer::Yes);
+  EXPECT_EQ(f.world.reachable(f.walker, a, b).answer, ReachAnswer::Yes);
+  // A path handle of the small class answers through its own navigation.
+  PathHandle h;
+  ASSERT_EQ(f.world.request(q, &h), Status::Ok);
+  f.world.update();  // dispatched
+  f.world.update();  // applied
+  PathStatus st;
+  ASSERT_EQ(f.world.status(h, &st), Status::Ok);
+  EXPECT_EQ(st.state, PathState::Ready);
+  EXPECT_EQ(f.world.release(h), Status::Ok);
+  EXPECT_EQ(f.world.status(h, &st), Status::StaleHandle);
+  // Agents follow the walker class only in this build.
+  AgentId id;
+  EXPECT_EQ(f.world.add_agent(AgentDef{cid, Vec3{4.5, 1.0, 8.5}}, &id), Status::Unsupported);
+}
+
 TEST(NavTerrain, RealRegionHasJumpsAndOneBigIsland) {
   World world;
   detail::WorldState& st = world.internal();

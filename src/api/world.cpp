@@ -56,6 +56,8 @@ AgentMotion compile_profile(const Profile& p) {
   else
     extra[static_cast<int>(CellKind::Climbable)] = kCostImpassable;
   if (!p.can_open_doors) extra[static_cast<int>(CellKind::DoorClosed)] = kCostImpassable;
+  // A swimmer's vertical moves are swimming up or down: one cell costs one cell of travel.
+  if (p.movement_class == MovementClass::Swimmer) m.costs.climb_cost = kCostStraight;
   m.max_nodes = p.search_max_nodes;
   m.max_distance = p.search_max_distance;
   return m;
@@ -66,7 +68,7 @@ Status rebuild_surfaces(WorldState& ws) {
   const Status st = build_surface_groups(ws.registry.size(), ws.masks, groups);
   if (st != Status::Ok) return st;
   ws.groups = std::move(groups);
-  ws.walker->set_surface_groups(ws.groups.group_of_value);
+  for (NavWorld* n : ws.navs()) n->set_surface_groups(ws.groups.group_of_value);
   for (std::uint32_t i = 0; i < ws.profiles.size(); ++i) {
     AgentMotion& m = ws.agents.motion_mut(ws.profile_motion[i]);
     m.costs.surface = filtered_surface_costs(ws, i, 0, nullptr, &m.costs.surface_min);
@@ -138,9 +140,31 @@ const char* agent_mode_name(AgentMode m) noexcept {
 }
 
 World::World(const WorldDef& def) : state_(std::make_unique<detail::WorldState>()) {
-  state_->walker = std::make_unique<detail::NavWorld>(
-      state_->space, detail::walker_envelope(), def.executor, std::max(0, def.lockstep_delay));
+  state_->executor = def.executor;
+  state_->lockstep_delay = std::max(0, def.lockstep_delay);
+  state_->walker = std::make_unique<detail::NavWorld>(state_->space, detail::walker_envelope(),
+                                                      state_->executor, state_->lockstep_delay);
 }
+
+namespace {
+// Path handles carry the class of the navigation that owns the request in their top bits.
+constexpr std::uint32_t kSlotShift = 28;
+constexpr std::uint32_t kIndexMask = (1u << kSlotShift) - 1;
+std::uint32_t class_slot(MovementClass c) {
+  return c == MovementClass::WalkerSmall ? 1u : c == MovementClass::Swimmer ? 2u : 0u;
+}
+detail::NavWorld* nav_of_slot(detail::WorldState& ws, std::uint32_t slot) {
+  return slot == 0 ? ws.walker.get() : slot == 1 ? ws.walker_small.get() : slot == 2 ? ws.swimmer.get() : nullptr;
+}
+detail::NavWorld* nav_of_profile(detail::WorldState& ws, ProfileId p) {
+  return p.index < ws.profiles.size() ? ws.nav_of(ws.profiles[p.index].movement_class) : nullptr;
+}
+// The request slot of a handle, or null (stale, or a class without navigation).
+const detail::RequestSlot* slot_of(detail::WorldState& ws, PathHandle h) {
+  detail::NavWorld* nav = nav_of_slot(ws, h.index >> kSlotShift);
+  return nav ? nav->slot(detail::Handle{h.index & kIndexMask, h.generation}) : nullptr;
+}
+}  // namespace
 
 World::~World() = default;
 
@@ -254,11 +278,11 @@ Status World::add_profile(const Profile& profile, ProfileId* id, std::string* er
   if (!id) return Status::InvalidArgument;
   const Status st = validate_profile(profile, error);
   if (st != Status::Ok) return st;
-  if (profile.movement_class != MovementClass::Walker) {
+  const MovementClass cls = profile.movement_class;
+  if (cls == MovementClass::WalkerLarge || cls == MovementClass::Flyer) {
     if (error)
-      *error = "profile \"" + profile.id +
-               "\": field \"class\": " + movement_class_name(profile.movement_class) +
-               " is not navigable in this build (walker only)";
+      *error = "profile \"" + profile.id + "\": field \"class\": " + movement_class_name(cls) +
+               " is not navigable in this build (walker_small, walker and swimmer are)";
     return Status::Unsupported;
   }
   for (const Profile& p : state_->profiles)
@@ -271,6 +295,18 @@ Status World::add_profile(const Profile& profile, ProfileId* id, std::string* er
   const Status sb = check_surface_blocks(
       profile, [&reg](std::string_view name) { return reg.has(detail::canonical_block_name(name)); }, error);
   if (sb != Status::Ok) return sb;
+  // The first profile of a class builds that class's navigation from the chunks loaded so far;
+  // from then on several navigations read the change log and World::update trims it.
+  if (!state_->nav_of(cls)) {
+    auto nav = std::make_unique<detail::NavWorld>(state_->space, detail::class_envelope(cls), state_->executor,
+                                                  state_->lockstep_delay);
+    nav->set_streaming(state_->streaming);
+    nav->build_from_space();
+    nav->set_surface_groups(state_->groups.group_of_value);
+    for (detail::NavWorld* n : state_->navs()) n->set_trims_log(false);
+    nav->set_trims_log(false);
+    (cls == MovementClass::WalkerSmall ? state_->walker_small : state_->swimmer) = std::move(nav);
+  }
   state_->profiles.push_back(profile);
   state_->profile_motion.push_back(state_->agents.add_motion(detail::compile_profile(profile)));
   // Its surface malus entries become masks of block values; the surfaces are regrouped.
@@ -359,10 +395,23 @@ Status World::find_profile(std::string_view id, ProfileId* out) const {
   return Status::NotFound;
 }
 
-void World::update() { state_->walker->update(); }
-void World::set_chunk_streaming(bool on) noexcept { state_->walker->set_streaming(on); }
+void World::update() {
+  std::uint64_t processed = UINT64_MAX;
+  const std::vector<detail::NavWorld*> navs = state_->navs();
+  for (detail::NavWorld* n : navs) {
+    n->update();
+    processed = std::min(processed, n->processed_serial());
+  }
+  if (navs.size() > 1) state_->space.trim_changes(processed);
+}
+void World::set_chunk_streaming(bool on) noexcept {
+  state_->streaming = on;
+  for (detail::NavWorld* n : state_->navs()) n->set_streaming(on);
+}
 std::size_t World::pending_chunk_builds() const noexcept {
-  return state_->walker->pending_builds();
+  std::size_t n = 0;
+  for (detail::NavWorld* nav : state_->navs()) n += nav->pending_builds();
+  return n;
 }
 std::uint64_t World::nav_epoch() const { return state_->walker->epoch(); }
 
@@ -375,8 +424,8 @@ Reach World::reachable(ProfileId profile, CellPos from, CellPos goal) const {
   }
   const detail::CostTable& costs =
       state_->agents.motion(state_->profile_motion[profile.index]).costs;
-  const detail::Reach d = state_->walker->reachable(to_cell(from), to_cell(goal), 0, costs.gates(),
-                                                    costs.restricts_class);
+  const detail::Reach d = nav_of_profile(*state_, profile)
+                              ->reachable(to_cell(from), to_cell(goal), 0, costs.gates(), costs.restricts_class);
   r.answer = static_cast<ReachAnswer>(d.answer);
   r.reason = static_cast<ReachReason>(d.reason);
   r.epoch = d.epoch;
@@ -386,13 +435,13 @@ Reach World::reachable(ProfileId profile, CellPos from, CellPos goal) const {
 bool World::is_standable(ProfileId profile, CellPos cell) const {
   if (profile.index >= state_->profiles.size() || !detail::cell_in_range(to_cell(cell)))
     return false;
-  return state_->walker->grid().standable(to_cell(cell));
+  return nav_of_profile(*state_, profile)->grid().standable(to_cell(cell));
 }
 
 Status World::standing_height(ProfileId profile, CellPos cell, double* feet_y) const {
   if (!feet_y || profile.index >= state_->profiles.size()) return Status::InvalidArgument;
   if (!detail::cell_in_range(to_cell(cell))) return Status::OutOfRange;
-  const detail::NavGrid& g = state_->walker->grid();
+  const detail::NavGrid& g = nav_of_profile(*state_, profile)->grid();
   if (!g.chunk(detail::chunk_of(to_cell(cell)))) return Status::NotLoaded;
   if (!g.standable(to_cell(cell))) return Status::NotFound;
   *feet_y = cell.y + static_cast<double>(g.floor_q(to_cell(cell))) / detail::kHeightUnits;
@@ -403,7 +452,7 @@ Status World::nearest_standable(ProfileId profile, CellPos near, int radius, Cel
   if (!out || profile.index >= state_->profiles.size() || radius < 0 || radius > 64)
     return Status::InvalidArgument;
   if (!detail::cell_in_range(to_cell(near))) return Status::OutOfRange;
-  const detail::NavGrid& g = state_->walker->grid();
+  const detail::NavGrid& g = nav_of_profile(*state_, profile)->grid();
   for (int r = 0; r <= radius; ++r) {  // shells of growing Chebyshev radius
     for (int dy = -r; dy <= r; ++dy)
       for (int dz = -r; dz <= r; ++dz)
@@ -452,8 +501,10 @@ Status World::request(const NavRequest& req, PathHandle* out) {
   detail::RequestSpec spec;
   const Status st = request_spec(*state_, req, spec);
   if (st != Status::Ok) return st;
-  const detail::Handle h = state_->walker->request(spec);
-  *out = PathHandle{h.index, h.generation};
+  const MovementClass cls = state_->profiles[req.profile.index].movement_class;
+  const detail::Handle h = state_->nav_of(cls)->request(spec);
+  if (h.index > kIndexMask) return Status::Busy;  // 2^28 requests held at once: not released
+  *out = PathHandle{h.index | (class_slot(cls) << kSlotShift), h.generation};
   return Status::Ok;
 }
 
@@ -462,7 +513,7 @@ Status World::find_path_now(const NavRequest& req, PathResult* out) {
   detail::RequestSpec spec;
   const Status st = request_spec(*state_, req, spec);
   if (st != Status::Ok) return st;
-  detail::NavWorld& nav = *state_->walker;
+  detail::NavWorld& nav = *nav_of_profile(*state_, req.profile);
   PathResult r;
   PathStatus& ps = r.status;
   ps.state = PathState::Failed;
@@ -509,7 +560,7 @@ Status World::find_path_now(const NavRequest& req, PathResult* out) {
 
 Status World::status(PathHandle h, PathStatus* out) const {
   if (!out) return Status::InvalidArgument;
-  const detail::RequestSlot* s = state_->walker->slot(detail::Handle{h.index, h.generation});
+  const detail::RequestSlot* s = slot_of(*state_, h);
   if (!s) return Status::StaleHandle;
   PathStatus ps;
   switch (s->state) {
@@ -541,7 +592,7 @@ Status World::status(PathHandle h, PathStatus* out) const {
 Status World::corridor(PathHandle h, Waypoint* out, std::size_t capacity,
                        std::size_t* count) const {
   if (!count || (capacity && !out)) return Status::InvalidArgument;
-  const detail::RequestSlot* s = state_->walker->slot(detail::Handle{h.index, h.generation});
+  const detail::RequestSlot* s = slot_of(*state_, h);
   if (!s) return Status::StaleHandle;
   if (s->state != detail::RequestState::Ready) return Status::Busy;
   *count = s->corridor.points.size();
@@ -552,7 +603,7 @@ Status World::corridor(PathHandle h, Waypoint* out, std::size_t capacity,
 Status World::path_cells(PathHandle h, PathCell* out, std::size_t capacity,
                          std::size_t* count) const {
   if (!count || (capacity && !out)) return Status::InvalidArgument;
-  const detail::RequestSlot* s = state_->walker->slot(detail::Handle{h.index, h.generation});
+  const detail::RequestSlot* s = slot_of(*state_, h);
   if (!s) return Status::StaleHandle;
   if (s->state != detail::RequestState::Ready) return Status::Busy;
   *count = s->result.cells.size();
@@ -562,8 +613,9 @@ Status World::path_cells(PathHandle h, PathCell* out, std::size_t capacity,
 }
 
 Status World::release(PathHandle h) {
-  return state_->walker->release(detail::Handle{h.index, h.generation}) ? Status::Ok
-                                                                        : Status::StaleHandle;
+  detail::NavWorld* nav = nav_of_slot(*state_, h.index >> kSlotShift);
+  return nav && nav->release(detail::Handle{h.index & kIndexMask, h.generation}) ? Status::Ok
+                                                                                 : Status::StaleHandle;
 }
 
 Status World::add_agent(const AgentDef& def, AgentId* out) {
@@ -573,6 +625,9 @@ Status World::add_agent(const AgentDef& def, AgentId* out) {
                                   static_cast<std::int32_t>(std::floor(def.feet.y)),
                                   static_cast<std::int32_t>(std::floor(def.feet.z))}))
     return Status::OutOfRange;
+  // Agents follow the walker class's navigation in this build; other classes plan with
+  // request / find_path_now.
+  if (state_->profiles[def.profile.index].movement_class != MovementClass::Walker) return Status::Unsupported;
   const detail::AgentSlot s =
       state_->agents.add(state_->profile_motion[def.profile.index],
                          detail::MotionVec3{def.feet.x, def.feet.y, def.feet.z});
@@ -708,7 +763,7 @@ std::uint64_t World::nav_tick() const { return state_->walker->tick(); }
 
 Status World::tick(double dt) {
   if (!(dt > 0.0 && dt <= 1.0)) return Status::InvalidArgument;
-  state_->walker->update();
+  update();
   state_->agents.step(*state_->walker, state_->space, dt);
   return Status::Ok;
 }

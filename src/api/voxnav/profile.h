@@ -11,9 +11,11 @@
 
 namespace voxnav {
 
-/// Movement classes fix the body envelope and therefore the navigation data. This build
-/// navigates `Walker` (a 0.6 x 1.8 envelope); the other classes are accepted by the profile
-/// parser for forward compatibility and rejected by World::add_profile with Unsupported.
+/// Movement classes fix the body envelope and therefore the navigation data (built once per
+/// class, shared by every profile of it): walker_small 0.6 x 0.95, walker 0.6 x 1.95, walker_large
+/// 1.98 x 2.95 (a 2x2 footprint), swimmer 0.98 x 0.98 (only in swimmable fluid), flyer 0.98 x 1.95.
+/// This build navigates walker_small, walker and swimmer; walker_large and flyer profiles parse
+/// and validate, and World::add_profile answers Unsupported for them.
 enum class MovementClass : std::uint8_t { WalkerSmall, Walker, WalkerLarge, Swimmer, Flyer };
 
 /// Name used in profile files: "walker_small", "walker", "walker_large", "swimmer", "flyer".

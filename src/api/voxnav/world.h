@@ -248,8 +248,11 @@ class World {
   Status get_block(CellPos cell, std::uint16_t* value) const;
 
   // ---- profiles ----
-  /// Adds a validated profile (see validate_profile). Unsupported for classes other than walker
-  /// in this build; InvalidArgument with `error` for a bad profile or a duplicate id.
+  /// Adds a validated profile (see validate_profile). The first profile of a class builds that
+  /// class's navigation data from the chunks loaded so far (walker_small, walker and swimmer are
+  /// navigable; walker_large and flyer answer Unsupported in this build); every later profile of
+  /// the class shares it. InvalidArgument with `error` for a bad profile, a duplicate id or a
+  /// surface malus block the registry does not know; nothing is added on error.
   Status add_profile(const Profile& profile, ProfileId* id, std::string* error = nullptr);
   Status find_profile(std::string_view id, ProfileId* out) const;
 
@@ -324,7 +327,8 @@ class World {
 
   // ---- agents ----
   /// Adds an agent whose body stands at `def.feet`. InvalidArgument for a bad profile or
-  /// non-finite position.
+  /// non-finite position; Unsupported for a profile of a class other than walker (agents follow
+  /// the walker class in this build: plan the others with request / find_path_now).
   Status add_agent(const AgentDef& def, AgentId* out);
   Status remove_agent(AgentId id);
   /// Sends an agent to a goal cell (the search starts at the next tick).

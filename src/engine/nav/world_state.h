@@ -18,7 +18,29 @@ struct WorldState {
   BlockRegistry registry;
   MinecraftBlocks blocks;  ///< name/state lookups when a Minecraft registry is loaded
   Space space{&registry};
-  std::unique_ptr<NavWorld> walker;  ///< navigation for the walker class
+  std::unique_ptr<NavWorld> walker;  ///< navigation for the walker class (always there)
+  /// Navigation of the other classes, made with the first profile of the class (index by
+  /// class_slot; slot 0 is `walker`).
+  std::unique_ptr<NavWorld> walker_small, swimmer;
+  Executor* executor = nullptr;
+  int lockstep_delay = 0;
+  bool streaming = false;
+  /// The navigation of movement class c (null when no profile of it was added, or unsupported).
+  NavWorld* nav_of(MovementClass c) {
+    switch (c) {
+      case MovementClass::Walker: return walker.get();
+      case MovementClass::WalkerSmall: return walker_small.get();
+      case MovementClass::Swimmer: return swimmer.get();
+      default: return nullptr;
+    }
+  }
+  /// Every navigation the world keeps, walker first.
+  std::vector<NavWorld*> navs() {
+    std::vector<NavWorld*> v{walker.get()};
+    if (walker_small) v.push_back(walker_small.get());
+    if (swimmer) v.push_back(swimmer.get());
+    return v;
+  }
   AgentSystem agents;
   std::vector<Profile> profiles;
   std::vector<std::uint32_t> profile_motion;  ///< profile index -> AgentSystem motion index
