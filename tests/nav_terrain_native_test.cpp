@@ -260,9 +260,25 @@ TEST(NavTerrain, SmallWalkersPassWhereWalkersCannot) {
   EXPECT_EQ(st.state, PathState::Ready);
   EXPECT_EQ(f.world.release(h), Status::Ok);
   EXPECT_EQ(f.world.status(h, &st), Status::StaleHandle);
-  // Agents follow the walker class only in this build.
+  // A small walker agent crawls through the hole (made one cell high again) and arrives.
+  f.put("stone", {10, 2, 8});
+  f.world.update();
   AgentId id;
-  EXPECT_EQ(f.world.add_agent(AgentDef{cid, Vec3{4.5, 1.0, 8.5}}, &id), Status::Unsupported);
+  ASSERT_EQ(f.world.add_agent(AgentDef{cid, Vec3{4.5, 1.0, 8.5}}, &id), Status::Ok);
+  ASSERT_EQ(f.world.set_agent_goal(id, b), Status::Ok);
+  AgentState as;
+  int ticks = 0;
+  bool crawled = false;
+  for (; ticks < 400; ++ticks) {
+    ASSERT_EQ(f.world.tick(0.05), Status::Ok);
+    ASSERT_EQ(f.world.agent_state(id, &as), Status::Ok);
+    crawled |= std::abs(as.feet.x - 10.5) < 0.5 && std::abs(as.feet.z - 8.5) < 0.5;
+    if (as.mode == AgentMode::Arrived) break;
+  }
+  std::printf("small walker arrived after %d ticks through the one-high hole\n", ticks);
+  EXPECT_EQ(as.mode, AgentMode::Arrived);
+  EXPECT_TRUE(crawled);
+  EXPECT_EQ(f.world.remove_agent(id), Status::Ok);
 }
 
 TEST(NavTerrain, RealRegionHasJumpsAndOneBigIsland) {

@@ -13,16 +13,7 @@ using detail::Cell;
 
 namespace detail {
 
-ClassEnvelope walker_envelope() {
-  const ClassLimits& l = class_limits(MovementClass::Walker);
-  ClassEnvelope e;
-  e.half_width_q = static_cast<int>(std::ceil(l.width * 0.5 * kHeightUnits - 1e-9));
-  e.height_q = static_cast<int>(std::ceil(l.height * kHeightUnits - 1e-9));
-  e.step_q = static_cast<int>(std::floor(l.step_height * kHeightUnits + 1e-9));
-  e.jump_q = static_cast<int>(std::floor(l.jump_apex * kHeightUnits + 1e-9));
-  e.max_drop = l.max_drop;
-  return e;
-}
+ClassEnvelope walker_envelope() { return class_envelope(MovementClass::Walker); }
 
 AgentMotion compile_profile(const Profile& p) {
   AgentMotion m;
@@ -31,6 +22,7 @@ AgentMotion compile_profile(const Profile& p) {
   m.body.step_height = p.step_height;
   m.body.jump_velocity = jump_velocity_for_apex(m.body.gravity, p.jump_apex);
   m.body.climb_speed = p.can_climb ? p.climb_speed : 0.0;
+  m.nav_slot = p.movement_class == MovementClass::WalkerSmall ? 1 : p.movement_class == MovementClass::Swimmer ? 2 : 0;
   m.walk_speed = p.walk_speed;
   m.arrive_radius = p.arrive_radius;
   m.costs.max_drop = static_cast<std::uint8_t>(p.max_drop);
@@ -158,6 +150,13 @@ detail::NavWorld* nav_of_slot(detail::WorldState& ws, std::uint32_t slot) {
 }
 detail::NavWorld* nav_of_profile(detail::WorldState& ws, ProfileId p) {
   return p.index < ws.profiles.size() ? ws.nav_of(ws.profiles[p.index].movement_class) : nullptr;
+}
+// The navigation an agent follows (the walker's for a stale id: the callers then fail on the id).
+detail::NavWorld* agent_nav(detail::WorldState& ws, AgentId id) {
+  const detail::AgentRecord* a = ws.agents.get(detail::AgentSlot{id.index, id.generation});
+  if (!a) return ws.walker.get();
+  detail::NavWorld* nav = nav_of_slot(ws, ws.agents.motion(a->motion).nav_slot);
+  return nav ? nav : ws.walker.get();
 }
 // The request slot of a handle, or null (stale, or a class without navigation).
 const detail::RequestSlot* slot_of(detail::WorldState& ws, PathHandle h) {
@@ -625,9 +624,9 @@ Status World::add_agent(const AgentDef& def, AgentId* out) {
                                   static_cast<std::int32_t>(std::floor(def.feet.y)),
                                   static_cast<std::int32_t>(std::floor(def.feet.z))}))
     return Status::OutOfRange;
-  // Agents follow the walker class's navigation in this build; other classes plan with
-  // request / find_path_now.
-  if (state_->profiles[def.profile.index].movement_class != MovementClass::Walker) return Status::Unsupported;
+  // Agents walk (walker and walker_small); swimmers plan with request / find_path_now in this
+  // build (the follower does not swim yet).
+  if (state_->profiles[def.profile.index].movement_class == MovementClass::Swimmer) return Status::Unsupported;
   const detail::AgentSlot s =
       state_->agents.add(state_->profile_motion[def.profile.index],
                          detail::MotionVec3{def.feet.x, def.feet.y, def.feet.z});
@@ -636,14 +635,14 @@ Status World::add_agent(const AgentDef& def, AgentId* out) {
 }
 
 Status World::remove_agent(AgentId id) {
-  return state_->agents.remove(*state_->walker, detail::AgentSlot{id.index, id.generation})
+  return state_->agents.remove(*agent_nav(*state_, id), detail::AgentSlot{id.index, id.generation})
              ? Status::Ok
              : Status::StaleHandle;
 }
 
 Status World::set_agent_goal(AgentId id, CellPos goal) {
   if (!detail::cell_in_range(to_cell(goal))) return Status::OutOfRange;
-  return state_->agents.set_goal(*state_->walker, detail::AgentSlot{id.index, id.generation},
+  return state_->agents.set_goal(*agent_nav(*state_, id), detail::AgentSlot{id.index, id.generation},
                                  to_cell(goal))
              ? Status::Ok
              : Status::StaleHandle;
@@ -764,7 +763,8 @@ std::uint64_t World::nav_tick() const { return state_->walker->tick(); }
 Status World::tick(double dt) {
   if (!(dt > 0.0 && dt <= 1.0)) return Status::InvalidArgument;
   update();
-  state_->agents.step(*state_->walker, state_->space, dt);
+  detail::NavWorld* const navs[3] = {state_->walker.get(), state_->walker_small.get(), state_->swimmer.get()};
+  state_->agents.step(std::span<detail::NavWorld* const>(navs), state_->space, dt);
   return Status::Ok;
 }
 

@@ -327,8 +327,8 @@ class World {
 
   // ---- agents ----
   /// Adds an agent whose body stands at `def.feet`. InvalidArgument for a bad profile or
-  /// non-finite position; Unsupported for a profile of a class other than walker (agents follow
-  /// the walker class in this build: plan the others with request / find_path_now).
+  /// non-finite position; Unsupported for a swimmer profile (agents walk: walker and
+  /// walker_small; plan swimmers with request / find_path_now in this build).
   Status add_agent(const AgentDef& def, AgentId* out);
   Status remove_agent(AgentId id);
   /// Sends an agent to a goal cell (the search starts at the next tick).

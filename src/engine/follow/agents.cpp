@@ -211,13 +211,23 @@ bool segment_broken(const NavGrid& grid, const std::vector<Change>& changes, con
 }
 }  // namespace
 
-void AgentSystem::step(NavWorld& nav, const Space& space, double dt) {
-  const std::vector<Change>& changes = nav.unconsumed_changes();
+void AgentSystem::step(std::span<NavWorld* const> navs, const Space& space, double dt) {
+  auto nav_of = [&](const AgentRecord& a) -> NavWorld* {
+    const std::uint8_t slot = motions_[a.motion].nav_slot;
+    return slot < navs.size() ? navs[slot] : nullptr;
+  };
   // 1. Edits: only the agents whose corridors (or, when Blocked, whose cells) lie in a brick near a
-  //    change are looked at, in index order. The wall time is statistics only.
-  if (!changes.empty()) {
-    const auto t0 = std::chrono::steady_clock::now();
-    const int max_drop = nav.grid().envelope().max_drop;
+  //    change are looked at, in index order, against the changes of their own class's navigation.
+  //    The wall time is statistics only.
+  const auto t0 = std::chrono::steady_clock::now();
+  bool any_changes = false;
+  for (std::size_t slot = 0; slot < navs.size(); ++slot) {
+    NavWorld* nav = navs[slot];
+    if (!nav) continue;
+    const std::vector<Change>& changes = nav->unconsumed_changes();
+    if (changes.empty()) continue;
+    any_changes = true;
+    const int max_drop = nav->grid().envelope().max_drop;
     touched_.clear();
     bool everyone = false;
     for (const Change& ch : changes) {
@@ -241,31 +251,32 @@ void AgentSystem::step(NavWorld& nav, const Space& space, double dt) {
     touched_.erase(std::unique(touched_.begin(), touched_.end()), touched_.end());
     for (std::uint32_t i : touched_) {
       AgentRecord& a = agents_[i];
-      if (!a.alive) continue;
+      if (!a.alive || motions_[a.motion].nav_slot != slot) continue;
       if (a.mode == AgentMode::Moving) {
-        on_change(nav, a, changes);
+        on_change(*nav, a, changes);
       } else if (a.mode == AgentMode::Blocked) {
         a.blocked_ticks = kBlockedRetryTicks;  // the world changed around it: try again now
       }
     }
-    last_edit_check_us_ =
-        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
-  } else {
-    last_edit_check_us_ = 0;
   }
+  last_edit_check_us_ =
+      any_changes ? std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() : 0;
   // 2. Requests, following, the stuck watch and retries of blocked agents.
   for (AgentRecord& a : agents_) {
     if (!a.alive) continue;
+    NavWorld* nav = nav_of(a);
+    if (!nav) continue;
     if (a.mode == AgentMode::Blocked && a.has_goal && ++a.blocked_ticks >= kBlockedRetryTicks) {
       a.blocked_ticks = 0;
       a.replans_in_row = 0;
       ++a.replans;
-      plan(nav, a);
+      plan(*nav, a);
     }
-    if (a.mode == AgentMode::Planning) install(nav, a);
-    follow(nav, space, a, dt);
+    if (a.mode == AgentMode::Planning) install(*nav, a);
+    follow(*nav, space, a, dt);
   }
-  nav.consume_changes();
+  for (NavWorld* nav : navs)
+    if (nav) nav->consume_changes();
 }
 
 void AgentSystem::on_change(NavWorld& nav, AgentRecord& a, const std::vector<Change>& changes) {

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <deque>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,9 @@ namespace voxnav::detail {
 
 /// Compiled per-profile movement settings used by the follower.
 struct AgentMotion {
+  /// Which navigation the agent follows: the slot of its movement class in the navigations
+  /// step() is given (0: walker, 1: walker_small; see World).
+  std::uint8_t nav_slot = 0;
   BodyParams body;
   double walk_speed = 4.3;     ///< m/s
   double arrive_radius = 0.5;  ///< cells
@@ -125,7 +129,13 @@ class AgentSystem {
 
   /// One tick for every agent, in index order: install finished requests, check corridors against
   /// the last layer change, follow, integrate, arrival and stuck watch. Call after NavWorld::update.
-  void step(NavWorld& nav, const Space& space, double dt);
+  void step(NavWorld& nav, const Space& space, double dt) {
+    NavWorld* const one[1] = {&nav};
+    step(std::span<NavWorld* const>(one), space, dt);
+  }
+  /// The same with one navigation per movement class (indexed by AgentMotion::nav_slot, all
+  /// updated this tick; null for a class without navigation: its agents wait).
+  void step(std::span<NavWorld* const> navs, const Space& space, double dt);
 
   /// DoorAhead events raised since the last take, oldest first: moves up to `capacity` of them to
   /// `out` and returns how many; the rest stay for the next call.
