@@ -48,6 +48,10 @@ namespace {
 constexpr double kIndexRange = 2097152.0;  // 2^21
 constexpr std::int32_t kMaxHorizontal = 1 << 25;
 constexpr std::int32_t kMaxVertical = 1 << 11;
+// World::define_area's limits (src/api/voxnav/world.h), checked here for messages naming them.
+constexpr std::size_t kMaxAreaName = 64;                    // bytes
+constexpr double kMinAreaCost = -0.6, kMaxAreaCost = 1000;  // cells
+constexpr double kMaxMultiplier = 1000;                     // AreaFilter::multiplier
 
 std::string num(double v) {
   if (std::isnan(v)) return "NaN";
@@ -76,6 +80,20 @@ bool chunk_in_range(ChunkPos p) {
 
 double encode_id(std::uint32_t index, std::uint32_t generation) {
   return static_cast<double>(generation) * kIndexRange + static_cast<double>(index);
+}
+
+// Path handles carry their movement class in the index's top bits (bits 28 and up, see World):
+// in JS the class goes to bits 19-20 of the 21-bit index field, so up to 2^19 requests per class.
+constexpr std::uint32_t kPathClassShift = 28, kJsClassShift = 19;
+constexpr std::uint32_t kJsPathIndexMask = (1u << kJsClassShift) - 1;
+bool encode_path(const PathHandle& h, double* out) {
+  const std::uint32_t slot = h.index >> kPathClassShift, low = h.index & ((1u << kPathClassShift) - 1);
+  if (slot > 3 || low > kJsPathIndexMask) return false;
+  *out = encode_id((slot << kJsClassShift) | low, h.generation);
+  return true;
+}
+PathHandle path_of_js(std::uint32_t index, std::uint32_t generation) {
+  return PathHandle{((index >> kJsClassShift) << kPathClassShift) | (index & kJsPathIndexMask), generation};
 }
 
 #ifdef VOXNAV_WASM_THREADS
@@ -416,6 +434,66 @@ class WorldCore {
     return val(id.index);
   }
 
+  // ---- areas ----
+  /// World::define_area: name (1 .. 64 bytes), blocks (a non-empty Array of block names), cost in
+  /// cells (-0.6 .. 1000). Returns the area's index, or undefined (InvalidArgument / OutOfRange,
+  /// the message naming the area and the bad part; nothing changes).
+  val define_area(val name, val blocks, double cost) {
+    const char* fn = "defineArea";
+    if (!name.isString()) return fail_val(Status::InvalidArgument, fn, "name must be a string");
+    const std::string n = name.as<std::string>();
+    const std::string which = "area \"" + n + "\": ";
+    if (n.empty() || n.size() > kMaxAreaName)
+      return fail_val(Status::InvalidArgument, fn,
+                      which + "the name must have 1 to " + std::to_string(kMaxAreaName) +
+                          " bytes (it has " + std::to_string(n.size()) + ")");
+    if (!blocks.isArray())
+      return fail_val(Status::InvalidArgument, fn,
+                      which + "blocks must be an array of block names");
+    const std::size_t count = blocks["length"].as<std::size_t>();
+    if (count == 0) return fail_val(Status::InvalidArgument, fn, which + "blocks is empty");
+    if (count > 65536)
+      return fail_val(Status::InvalidArgument, fn,
+                      which + "blocks has " + std::to_string(count) + " entries, more than 65536");
+    std::vector<std::string> names;
+    names.reserve(count);
+    for (std::size_t i = 0; i < count; ++i) {
+      const val b = blocks[i];
+      if (!b.isString() || b["length"].as<std::size_t>() == 0)
+        return fail_val(
+            Status::InvalidArgument, fn,
+            which + "blocks[" + std::to_string(i) + "] is not a block name (a non-empty string)");
+      names.push_back(b.as<std::string>());
+    }
+    if (!(std::isfinite(cost) && cost >= kMinAreaCost && cost <= kMaxAreaCost))
+      return fail_val(Status::InvalidArgument, fn,
+                      which + "cost " + num(cost) + " is not a number of cells in -0.6 .. 1000");
+    if (area_names_.size() >= kMaxAreas)
+      return fail_val(
+          Status::InvalidArgument, fn,
+          which + "this world already has " + std::to_string(kMaxAreas) + " areas (the most)");
+    AreaId id;
+    std::string err;
+    const Status st = world_->define_area(n, names, cost, &id, &err);
+    if (st != Status::Ok) return fail_val(st, fn, err.empty() ? which + "refused" : err);
+    area_names_.resize(std::max<std::size_t>(area_names_.size(), id.index + 1));
+    area_names_[id.index] = n;
+    ok();
+    return val(id.index);
+  }
+
+  val find_area(val name) {
+    const char* fn = "findArea";
+    if (!name.isString()) return fail_val(Status::InvalidArgument, fn, "name must be a string");
+    const std::string n = name.as<std::string>();
+    AreaId id;
+    if (world_->find_area(n, &id) != Status::Ok)
+      return fail_val(Status::NotFound, fn,
+                      "no area \"" + n + "\" in this world (defineArea first)");
+    ok();
+    return val(id.index);
+  }
+
   // ---- navigation ----
   void update() { world_->update(); }
   double nav_epoch() const { return static_cast<double>(world_->nav_epoch()); }
@@ -490,8 +568,9 @@ class WorldCore {
 
   // ---- requests ----
   /// The arguments of request() and find_path_now(), checked (false: the error is set).
-  bool request_args(const char* fn, double profile, double sx, double sy, double sz, double gx, double gy,
-                    double gz, double range, bool toward, NavRequest& req) {
+  bool request_args(const char* fn, double profile, double sx, double sy, double sz, double gx,
+                    double gy, double gz, double range, bool toward, const val& filter,
+                    NavRequest& req) {
     if (!profile_arg(fn, profile, req.profile) || !cell_arg(fn, "start", sx, sy, sz, req.start) ||
         !cell_arg(fn, "goal", gx, gy, gz, req.goal))
       return false;
@@ -501,23 +580,78 @@ class WorldCore {
     }
     req.goal_range = static_cast<int>(range);
     req.toward = toward;
+    return filter_arg(fn, filter, req.filter);
+  }
+
+  /// A request's area filter, its areas already resolved to indices by the JS wrapper (which
+  /// takes them by name): undefined or null (every area as defined), or { excluded, multipliers }:
+  /// `excluded` an integer whose bit i excludes area i, `multipliers` a Float64Array whose entry i
+  /// multiplies area i's cost (0 .. 1000; at most one entry per defined area, missing ones 1).
+  /// Only bits and entries of defined areas are accepted.
+  bool filter_arg(const char* fn, const val& f, AreaFilter& out) {
+    out = AreaFilter{};
+    if (f.isUndefined() || f.isNull()) return true;
+    const auto bad = [&](const std::string& msg) {
+      fail(Status::InvalidArgument, fn, "filter: " + msg);
+      return false;
+    };
+    if (f.typeOf().as<std::string>() != "object" || f.isArray())
+      return bad("must be an object { excluded, multipliers }");
+    const val keys = val::global("Object").call<val>("keys", f);
+    for (std::size_t i = 0, nk = keys["length"].as<std::size_t>(); i < nk; ++i) {
+      const std::string k = keys[i].as<std::string>();
+      if (k != "excluded" && k != "multipliers")
+        return bad(k + " is not a filter field (excluded, multipliers)");
+    }
+    const std::size_t n = area_names_.size();
+    const val ex = f["excluded"];
+    if (!ex.isUndefined()) {
+      if (!ex.isNumber()) return bad("excluded must be a number (a bit per area)");
+      const double e = ex.as<double>();
+      if (!integral(e) || e < 0 || e > 4294967295.0)
+        return bad("excluded " + num(e) + " is not a 32-bit mask");
+      const std::uint32_t bits = static_cast<std::uint32_t>(e);
+      for (std::size_t i = n; i < kMaxAreas; ++i)
+        if (bits & (1u << i))
+          return bad("excluded has bit " + std::to_string(i) + " set, but this world has " +
+                     std::to_string(n) + (n == 1 ? " area" : " areas"));
+      out.excluded = bits;
+    }
+    const val mul = f["multipliers"];
+    if (!mul.isUndefined()) {
+      if (!copy_typed(mul, filter_mul_))
+        return bad("multipliers must be a Float64Array (one entry per area)");
+      if (filter_mul_.size() > n)
+        return bad("multipliers has " + std::to_string(filter_mul_.size()) +
+                   " entries, but this world has " + std::to_string(n) +
+                   (n == 1 ? " area" : " areas"));
+      for (std::size_t i = 0; i < filter_mul_.size(); ++i) {
+        const double k = filter_mul_[i];
+        if (!(std::isfinite(k) && k >= 0 && k <= kMaxMultiplier))
+          return bad("area \"" + area_names_[i] + "\": multiplier " + num(k) +
+                     " is not a number in 0 .. 1000");
+        out.multiplier[i] = k;
+      }
+    }
     return true;
   }
 
   val request(double profile, double sx, double sy, double sz, double gx, double gy, double gz,
-              double range, bool toward) {
+              double range, bool toward, val filter) {
     const char* fn = toward ? "requestToward" : "request";
     NavRequest req;
-    if (!request_args(fn, profile, sx, sy, sz, gx, gy, gz, range, toward, req)) return val::undefined();
+    if (!request_args(fn, profile, sx, sy, sz, gx, gy, gz, range, toward, filter, req))
+      return val::undefined();
     PathHandle h;
     const Status st = world_->request(req, &h);
     if (st != Status::Ok) return fail_val(st, fn, "the request was refused");
-    if (h.index >= kIndexRange) {
+    double id = 0;
+    if (!encode_path(h, &id)) {
       (void)world_->release(h);
-      return fail_val(Status::Unsupported, fn, "more than 2097152 requests are held; release some");
+      return fail_val(Status::Unsupported, fn, "more than 524288 requests of one class are held; release some");
     }
     ok();
-    return val(encode_id(h.index, h.generation));
+    return val(id);
   }
 
   val status(double handle) {
@@ -537,10 +671,11 @@ class WorldCore {
   /// advance. The status fields of status(), plus, when ready, the corridor views of corridor()
   /// ({positions, kinds, cells}; null otherwise).
   val find_path_now(double profile, double sx, double sy, double sz, double gx, double gy,
-                    double gz, double range, bool toward) {
+                    double gz, double range, bool toward, val filter) {
     const char* fn = "findPathNow";
     NavRequest req;
-    if (!request_args(fn, profile, sx, sy, sz, gx, gy, gz, range, toward, req)) return val::undefined();
+    if (!request_args(fn, profile, sx, sy, sz, gx, gy, gz, range, toward, filter, req))
+      return val::undefined();
     PathResult r;
     const Status st = world_->find_path_now(req, &r);
     if (st != Status::Ok) return fail_val(st, fn, "the request was refused");
@@ -1184,10 +1319,12 @@ class WorldCore {
   }
 
   bool handle_arg(const char* fn, double handle, PathHandle& out) {
-    if (!decode_id(handle, out.index, out.generation)) {
+    std::uint32_t index = 0, generation = 0;
+    if (!decode_id(handle, index, generation)) {
       fail(Status::InvalidArgument, fn, "path " + num(handle) + " is not a path handle");
       return false;
     }
+    out = path_of_js(index, generation);
     return true;
   }
 
@@ -1272,6 +1409,8 @@ class WorldCore {
   int last_status_ = 0;
   std::string last_error_, last_warning_;
   std::size_t profiles_added_ = 0;
+  std::vector<std::string> area_names_;  // by AreaId::index (the names in filter messages)
+  std::vector<double> filter_mul_;
   std::vector<AgentId> agents_;
   std::vector<std::int32_t> chunk_pos_, i32_;
   std::vector<std::uint16_t> u16_;
@@ -1288,6 +1427,10 @@ class WorldCore {
   std::vector<std::int32_t> door_cells_;
 };
 
+template <>
+struct WorldCore::TypedName<double> {
+  static constexpr const char* name = "Float64Array";
+};
 template <>
 struct WorldCore::TypedName<std::uint8_t> {
   static constexpr const char* name = "Uint8Array";
@@ -1355,6 +1498,8 @@ EMSCRIPTEN_BINDINGS(voxnav) {
       .function("getBlock", &WorldCore::get_block)
       .function("addProfile", &WorldCore::add_profile)
       .function("findProfile", &WorldCore::find_profile)
+      .function("defineArea", &WorldCore::define_area)
+      .function("findArea", &WorldCore::find_area)
       .function("update", &WorldCore::update)
       .function("navEpoch", &WorldCore::nav_epoch)
       .function("reachable", &WorldCore::reachable)

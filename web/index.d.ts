@@ -277,11 +277,39 @@ export interface WorldStats {
   build: BuildName;
 }
 
+/** Index of a named area (order of World.defineArea). Filters name areas, never index them. */
+export type AreaIndex = number;
+
+/** How one request reads one named area (World.defineArea). */
+export interface AreaFilterEntry {
+  /**
+   * Multiplies the area's cost (the cost given to defineArea, in cells per move entering one of
+   * its cells): 0 .. 1000, finite. Default 1; 0 reads the area as plain ground. The result rounds
+   * to the search's integer cost units, and a move never costs less than 0.4 of its own cost.
+   */
+  multiplier?: number;
+  /** true: the route never enters a cell of the area (it may start in one). Default false. */
+  exclude?: boolean;
+}
+
+/**
+ * A request's reading of the named areas, keyed by area NAME (as given to World.defineArea), e.g.
+ * `{ road: { multiplier: 0.5 }, lava_lake: { exclude: true } }`. Areas not named are read as
+ * defined; `{}` is the default. Checked before anything is requested: NotFound for a name this
+ * world has no area of, InvalidArgument for a multiplier that is not a finite number in 0 .. 1000,
+ * an exclude that is not a boolean, another field, or a filter that is not a plain object (the
+ * message names the area and the bad field). Reachability answers ignore filters: an excluded
+ * area can make a reachable goal fail with 'no_path'.
+ */
+export type AreaFilter = { readonly [areaName: string]: AreaFilterEntry };
+
 export interface RequestOptions {
   /** Any cell within this many cells of the goal (every axis) will do: 0 .. 64. */
   range?: number;
   /** Accept the best partial route when the goal is out of reach. */
   toward?: boolean;
+  /** How this request reads the named areas (default: every area as defined). */
+  filter?: AreaFilter;
 }
 
 /**
@@ -427,6 +455,23 @@ export class World {
   addProfile(profile: string | ProfileJson, source?: string): ProfileId;
   findProfile(name: string): ProfileId;
 
+  /**
+   * Defines a named area: the cells whose surface (the block a body stands on; a fluid it swims
+   * in) is one of `blocks` (block names, any state; a "minecraft:" prefix is allowed), and the
+   * cost, in cells of level walking, a move pays on entering one: -0.6 .. 1000 (negative for a
+   * road; a move never costs less than 0.4 of its own cost, and searches stay optimal). Profiles'
+   * surface_malus adds on top. Requests read areas by name through `RequestOptions.filter`.
+   * Takes effect at once (no rebuild of navigation). At most 32 areas per world. Returns the
+   * area's index. Throws (nothing changes) InvalidArgument, naming the area and the bad part: a
+   * name that is not 1 .. 64 UTF-8 bytes or is already defined, `blocks` not a non-empty array of
+   * non-empty strings, an unknown block name (`blocks[i]: unknown block name "..."`), a cost that
+   * is not a finite number in -0.6 .. 1000, a 33rd area; OutOfRange when the surfaces would need
+   * more than 255 groups.
+   */
+  defineArea(name: string, blocks: readonly string[], cost: number): AreaIndex;
+  /** The index of the area of that name; NotFound when this world has none. */
+  findArea(name: string): AreaIndex;
+
   /** Brings navigation up to date with the edits; applies finished searches; dispatches new ones. */
   update(): void;
   readonly navEpoch: number;
@@ -436,7 +481,11 @@ export class World {
   standingHeight(profile: ProfileId, cell: Vec3Like): number | null;
   nearestStandable(profile: ProfileId, near: Vec3Like, radius?: number): [number, number, number] | null;
 
-  /** Starts a path request (never blocks); results land at a later update() / tick(). */
+  /**
+   * Starts a path request (never blocks); results land at a later update() / tick(). Options:
+   * range, toward, and an area filter by name (see AreaFilter); an unknown option is refused
+   * (InvalidArgument).
+   */
   request(profile: ProfileId, start: Vec3Like, goal: Vec3Like, options?: RequestOptions): PathHandle;
   requestToward(profile: ProfileId, start: Vec3Like, goal: Vec3Like, options?: Omit<RequestOptions, 'toward'>): PathHandle;
   /**

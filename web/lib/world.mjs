@@ -22,6 +22,12 @@ const BODY_KEYS = Object.keys(DEFAULT_BODY);
 // `report` is accepted (and ignored) so that a state stepBody returned can be passed back.
 const STATE_KEYS = ['feet', 'velocity', 'carry', 'onGround', 'mode', 'report'];
 const INPUT_KEYS = ['move', 'jump', 'climb', 'vertical', 'knock'];
+const REQUEST_KEYS = ['range', 'toward', 'filter'];
+const FILTER_KEYS = ['multiplier', 'exclude'];
+/** Limits of named areas (World::define_area, AreaFilter in src/api/voxnav/world.h). */
+const AREA_NAME_BYTES = 64;
+const AREA_COST_MIN = -0.6, AREA_COST_MAX = 1000;
+const AREA_MULTIPLIER_MAX = 1000;
 
 const textEncoder = new TextEncoder();
 
@@ -72,6 +78,19 @@ function typed(fn, name, v, Type) {
     throw invalid(`${fn}: ${name} must be ${article} ${Type.name} (got ${typeName(v)})`);
   }
   return v;
+}
+
+function isPlainObject(v) {
+  return Object.prototype.toString.call(v) === '[object Object]';
+}
+
+/** An area name: a string of 1 .. 64 UTF-8 bytes. */
+function areaName(fn, name) {
+  if (typeof name !== 'string') throw invalid(`${fn}: name must be a string (got ${typeName(name)})`);
+  const n = textEncoder.encode(name).length;
+  if (n === 0 || n > AREA_NAME_BYTES)
+    throw invalid(`${fn}: area "${name}": the name must have 1 to ${AREA_NAME_BYTES} bytes (it has ${n})`);
+  return name;
 }
 
 function copyWaypoints(v) {
@@ -144,6 +163,65 @@ export class World {
   #value(v) {
     if (v === undefined) throw this.#error();
     return v;
+  }
+
+  /**
+   * A request's filter, keyed by area name ({ road: { multiplier: 0.5 }, lava: { exclude: true } }),
+   * checked and resolved to the binding's { excluded, multipliers } by index; null for none.
+   */
+  #filter(fn, filter) {
+    if (filter === undefined || filter === null) return null;
+    if (!isPlainObject(filter))
+      throw invalid(`${fn}: filter: must be an object keyed by area name, e.g. { road: { multiplier: 0.5 } } (got ${typeName(filter)})`);
+    const names = Object.keys(filter);
+    if (names.length === 0) return null;
+    const entries = names.map((name) => {
+      const e = filter[name];
+      const at = `${fn}: filter: area "${name}"`;
+      if (!isPlainObject(e)) throw invalid(`${at} must be an object { multiplier?, exclude? } (got ${typeName(e)})`);
+      for (const k of Object.keys(e)) {
+        if (!FILTER_KEYS.includes(k)) throw invalid(`${at}: ${k} is not a filter field (${FILTER_KEYS.join(', ')})`);
+      }
+      let multiplier = 1;
+      if (e.multiplier !== undefined) {
+        const m = e.multiplier;
+        if (typeof m !== 'number') throw invalid(`${at}: multiplier must be a number (got ${typeName(m)})`);
+        if (!(Number.isFinite(m) && m >= 0 && m <= AREA_MULTIPLIER_MAX))
+          throw invalid(`${at}: multiplier ${m} is not a number in 0 .. ${AREA_MULTIPLIER_MAX}`);
+        multiplier = m;
+      }
+      if (e.exclude !== undefined && typeof e.exclude !== 'boolean')
+        throw invalid(`${at}: exclude must be a boolean (got ${typeName(e.exclude)})`);
+      return { name, multiplier, exclude: e.exclude === true };
+    });
+    // Names resolve only once every entry is well formed (findArea reads, never changes, the world).
+    const core = this.#core;
+    let excluded = 0, count = 0;
+    const resolved = entries.map((e) => {
+      const index = core.findArea(e.name);
+      if (index === undefined)
+        throw new VoxnavError('NotFound', `${fn}: filter: no area "${e.name}" in this world (defineArea first)`);
+      count = Math.max(count, index + 1);
+      if (e.exclude) excluded = (excluded | (1 << index)) >>> 0;
+      return { index, multiplier: e.multiplier };
+    });
+    const multipliers = new Float64Array(count).fill(1);
+    for (const r of resolved) multipliers[r.index] = r.multiplier;
+    return { excluded, multipliers };
+  }
+
+  /** The arguments request() and findPathNow() pass to the binding (one check for both). */
+  #requestArgs(fn, profile, start, goal, options) {
+    const o = options ?? {};
+    if (typeof o !== 'object' || Array.isArray(o))
+      throw invalid(`${fn}: options must be an object { range?, toward?, filter? } (got ${typeName(o)})`);
+    for (const k of Object.keys(o)) {
+      if (!REQUEST_KEYS.includes(k)) throw invalid(`${fn}: options.${k} is not a request option (${REQUEST_KEYS.join(', ')})`);
+    }
+    const a = xyz(fn, 'start', start), b = xyz(fn, 'goal', goal);
+    const range = o.range !== undefined ? number(fn, 'range', o.range) : 0;
+    const filter = this.#filter(fn, o.filter);
+    return [number(fn, 'profile', profile), a[0], a[1], a[2], b[0], b[1], b[2], range, !!o.toward, filter];
   }
 
   // ---- registry ----
@@ -274,6 +352,43 @@ export class World {
     return this.#value(this.#c(fn).findProfile(name));
   }
 
+  // ---- areas ----
+  /**
+   * Defines a named area: the cells whose surface (the block a body stands on; a fluid it swims
+   * in) is one of `blocks` (block names, any state; "minecraft:" optional), and the cost, in cells
+   * of level walking, a move pays on entering one: -0.6 .. 1000 (negative for a road; a move
+   * never costs less than 0.4 of its own cost). Returns the area's index (requests name areas,
+   * never index them: see the `filter` option of request()). At most 32 areas. Takes effect at
+   * once. InvalidArgument (nothing changes), naming the area and the bad part: a name that is not
+   * 1 .. 64 bytes or already defined, blocks not a non-empty array of strings, an unknown block
+   * name, a cost out of range, a 33rd area; OutOfRange when the surfaces would need more than
+   * 255 groups.
+   */
+  defineArea(name, blocks, cost) {
+    const fn = 'defineArea';
+    const core = this.#c(fn);
+    areaName(fn, name);
+    const at = `${fn}: area "${name}"`;
+    if (!Array.isArray(blocks)) throw invalid(`${at}: blocks must be an array of block names (got ${typeName(blocks)})`);
+    if (blocks.length === 0) throw invalid(`${at}: blocks is empty`);
+    for (let i = 0; i < blocks.length; ++i) {  // not forEach: it skips the holes of a sparse array
+      const b = blocks[i];
+      if (typeof b !== 'string' || b === '')
+        throw invalid(`${at}: blocks[${i}] is not a block name (a non-empty string; got ${b === '' ? "''" : typeName(b)})`);
+    }
+    if (typeof cost !== 'number') throw invalid(`${at}: cost must be a number (got ${typeName(cost)})`);
+    if (!(Number.isFinite(cost) && cost >= AREA_COST_MIN && cost <= AREA_COST_MAX))
+      throw invalid(`${at}: cost ${cost} is not a number of cells in ${AREA_COST_MIN} .. ${AREA_COST_MAX}`);
+    return this.#value(core.defineArea(name, [...blocks], cost));
+  }
+  /** The index of the area of that name; NotFound when there is none. */
+  findArea(name) {
+    const fn = 'findArea';
+    const core = this.#c(fn);
+    if (typeof name !== 'string') throw invalid(`${fn}: name must be a string (got ${typeName(name)})`);
+    return this.#value(core.findArea(name));
+  }
+
   // ---- navigation ----
   /** Brings navigation up to date with the edits, applies finished searches, dispatches new ones. */
   update() { this.#c('update').update(); }
@@ -306,29 +421,33 @@ export class World {
   }
 
   // ---- requests ----
-  /** Starts a path request; returns its handle (a number). options: { range?, toward? } */
+  /**
+   * Starts a path request; returns its handle (a number). options: { range?, toward?, filter? }:
+   * range 0 .. 64 cells; filter reads the named areas (defineArea) by name, e.g.
+   * { road: { multiplier: 0.5 }, lava_lake: { exclude: true } }: per area a multiplier of its
+   * cost (0 .. 1000, default 1) and whether the route may enter it (exclude, default false);
+   * areas not named are read as defined. InvalidArgument for an unknown option or filter field or
+   * a bad multiplier, NotFound for an area name this world does not have (the message names it);
+   * nothing is requested then.
+   */
   request(profile, start, goal, options = {}) {
     const toward = !!(options && options.toward);
     const fn = toward ? 'requestToward' : 'request';
     const core = this.#c(fn);
-    const a = xyz(fn, 'start', start), b = xyz(fn, 'goal', goal);
-    const range = options && options.range !== undefined ? number(fn, 'range', options.range) : 0;
-    return this.#value(core.request(number(fn, 'profile', profile), a[0], a[1], a[2], b[0], b[1], b[2], range, toward));
+    return this.#value(core.request(...this.#requestArgs(fn, profile, start, goal, options)));
   }
   /**
    * Runs one search now, on this thread, and returns its result: the status() fields (state
    * 'ready' or 'failed', never 'searching') and `corridor` ({ positions: Float64Array 3n, kinds:
    * Uint8Array n, cells: Int32Array 3n }, or null unless ready). No handle is made and navigation
    * time does not advance, so agents and other requests are not affected (nor stats()). It sees
-   * navigation as of the last update() / tick(). options: { range?, toward? } as for request().
+   * navigation as of the last update() / tick(). options: { range?, toward?, filter? } as for
+   * request().
    */
   findPathNow(profile, start, goal, options = {}) {
     const fn = 'findPathNow';
     const core = this.#c(fn);
-    const a = xyz(fn, 'start', start), b = xyz(fn, 'goal', goal);
-    const range = options && options.range !== undefined ? number(fn, 'range', options.range) : 0;
-    const toward = !!(options && options.toward);
-    const r = this.#value(core.findPathNow(number(fn, 'profile', profile), a[0], a[1], a[2], b[0], b[1], b[2], range, toward));
+    const r = this.#value(core.findPathNow(...this.#requestArgs(fn, profile, start, goal, options)));
     return { ...r, corridor: r.corridor ? copyWaypoints(r.corridor) : null };
   }
   /** request() that accepts the best partial route when the goal is out of reach. */

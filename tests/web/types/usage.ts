@@ -4,6 +4,7 @@ import { init, load, ready, World, VoxnavError, EDGE_KINDS, AGENT_MODES, STATUS_
 import type { Voxnav, Corridor, PathStatus, Reach, AgentsSnapshot, ProfileJson, StatusName, RegionLoadReport } from 'voxnav';
 import { BODY_MODES, DEFAULT_BODY } from 'voxnav';
 import type { StepResult, BodyParams, TopBlocks, PathNow, DoorEvents } from 'voxnav';
+import type { AreaFilter, AreaIndex } from 'voxnav';
 import { createState, handle, transferList, MESSAGE_TYPES } from 'voxnav/worker/handlers';
 import type { TickPost, Request, Reply, PathNowResult } from 'voxnav/worker/handlers';
 import { connect } from 'voxnav/worker';
@@ -40,6 +41,20 @@ export async function main(bytes: Uint8Array, mca: ArrayBuffer): Promise<number>
   world.release(h);
   const now: PathNow = world.findPathNow(p, [1, 1, 1], [5, 1, 5], { toward: true });
   if (now.corridor) void (now.corridor.positions[0] + now.cellCount);
+  // Named areas; requests read them by name through a filter.
+  const road: AreaIndex = world.defineArea('road', ['minecraft:gravel', 'dirt_path'], -0.5);
+  const found: number = world.findArea('road');
+  const filter: AreaFilter = { road: { multiplier: 0.5 }, lava_lake: { exclude: true } };
+  const filtered: PathNow = world.findPathNow(p, [1, 1, 1], [5, 1, 5], { filter });
+  world.release(world.request(p, [1, 1, 1], [5, 1, 5], { range: 1, filter: { road: { exclude: true } } }));
+  world.release(world.requestToward(p, [1, 1, 1], [5, 1, 5], { filter: {} }));
+  void [road + found, filtered.cost];
+  // @ts-expect-error a multiplier is a number
+  world.findPathNow(p, [1, 1, 1], [5, 1, 5], { filter: { road: { multiplier: '2' } } });
+  // @ts-expect-error a filter entry has only multiplier and exclude
+  world.request(p, [1, 1, 1], [5, 1, 5], { filter: { road: { cost: 2 } } });
+  // @ts-expect-error blocks are an array of names
+  world.defineArea('mud', 'mud', 2);
   // A state stepBody returned may be passed back as it is.
   const stepped0: StepResult = world.stepBody({ feet: [1.5, 3, 1.5] });
   void world.stepBody(stepped0);

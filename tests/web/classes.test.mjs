@@ -1,0 +1,96 @@
+// Movement classes through the npm package, on the shipped region (data/worlds/r.0.-1.mca): a
+// walker_small and a swimmer profile get their own navigation when added; their request() handles
+// work like the walker's (status, pathCells, release; a stale handle is refused), a swimmer's route
+// stays in water with swim edges, and the walker class never stands in open water.
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import * as h from './helpers.mjs';
+
+const skip = h.skipReason;
+const region = path.join(h.repoRoot, 'data/worlds/r.0.-1.mca');
+
+describe('movement classes', { skip }, () => {
+  let pkg, lib, world, report;
+  before(async () => {
+    pkg = await h.importPackage();
+    lib = await pkg.load({ build: 'sync' });
+    world = lib.createWorld();
+    const { blocks, shapes } = h.registryFiles();
+    world.loadMinecraftBlocks(blocks, shapes);
+    report = await world.loadRegion(fs.readFileSync(region));
+    world.update();
+  });
+  after(() => world && world.dispose());
+
+  test('a swimmer routes through water only, with request handles of its own class', () => {
+    const walker = world.addProfile({ id: 'walker' });
+    const fish = world.addProfile({
+      id: 'fish', class: 'swimmer', can_swim: true, speed: { swim: 2 },
+      body: { width: 0.5, height: 0.4 }, step_height: 0, jump_apex: 0, max_drop: 0,
+    });
+    const water = world.blockValue('water');
+    // Water cells along a few columns of the region: the swimmer can be there, the walker not.
+    const [x0, , z0] = report.min, [x1, , z1] = report.max;
+    const cells = [];
+    for (let x = x0; x <= x1 && cells.length < 4000; x += 3) {
+      for (let z = z0; z <= z1 && cells.length < 4000; z += 3) {
+        for (let y = 40; y <= 70; ++y) {
+          const c = [x, y, z];
+          if (world.getBlock(c) === water && world.isStandable(fish, c)) cells.push(c);
+        }
+      }
+    }
+    assert.ok(cells.length > 200, `water cells found: ${cells.length}`);
+    let routes = 0;
+    for (let i = 0; i + 1 < cells.length && routes < 10; i += 7) {
+      const a = cells[i], b = cells[i + 1];
+      if (world.reachable(fish, a, b).answer !== 'yes') continue;
+      assert.equal(world.isStandable(walker, a), false, 'the walker class does not stand in open water');
+      const hd = world.request(fish, a, b);
+      const st = h.settle(world, hd);
+      assert.equal(st.state, 'ready');
+      const pc = world.pathCells(hd);
+      for (let k = 0; k < pc.cells.length; k += 3) {
+        const c = [pc.cells[k], pc.cells[k + 1], pc.cells[k + 2]];
+        assert.equal(world.getBlock(c), water, `route cell ${c} is water`);
+      }
+      const swim = pkg.EDGE_KINDS ? pkg.EDGE_KINDS.indexOf('swim') : 8;
+      for (let k = 1; k < pc.kinds.length; ++k) assert.equal(pc.kinds[k], swim);
+      world.release(hd);
+      assert.throws(() => world.status(hd), (e) => e instanceof pkg.VoxnavError && e.status === 'StaleHandle');
+      ++routes;
+    }
+    assert.ok(routes >= 5, `routes checked: ${routes}`);
+  });
+
+  test('a walker_small request is answered through its own navigation', () => {
+    const chicken = world.addProfile({ id: 'chicken', class: 'walker_small', body: { width: 0.4, height: 0.7 } });
+    const walker = world.findProfile('walker');
+    // Two standable cells near each other on the surface.
+    const [x0, , z0] = report.min;
+    const tops = world.topBlocks([x0, 0, z0], [x0 + 40, 255, z0 + 40]);
+    const surface = [];
+    for (let z = 0; z <= 40; ++z) {
+      for (let x = 0; x <= 40; ++x) {
+        const y = tops.heights[x + tops.width * z];
+        const c = [x0 + x, y + 1, z0 + z];
+        if (y >= 0 && world.isStandable(chicken, c) && world.isStandable(walker, c)) surface.push(c);
+      }
+    }
+    let done = 0;
+    for (let i = 0; i + 9 < surface.length && done < 5; i += 13) {
+      const a = surface[i], b = surface[i + 9];
+      if (world.reachable(chicken, a, b).answer !== 'yes') continue;
+      const hd = world.request(chicken, a, b);
+      const st = h.settle(world, hd);
+      assert.equal(st.state, 'ready');
+      const now = world.findPathNow(chicken, a, b);
+      assert.equal(st.cost, now.cost, 'request and findPathNow agree');
+      world.release(hd);
+      ++done;
+    }
+    assert.ok(done >= 3, `routes: ${done}`);
+  });
+});
