@@ -48,6 +48,13 @@ AgentMotion compile_profile(const Profile& p) {
   else
     extra[static_cast<int>(CellKind::Climbable)] = kCostImpassable;
   if (!p.can_open_doors) extra[static_cast<int>(CellKind::DoorClosed)] = kCostImpassable;
+  // Below the class's step or jump, searches check each rise against the profile's own.
+  const ClassLimits& cl = class_limits(p.movement_class);
+  if (p.step_height < cl.step_height)
+    m.costs.step_q = static_cast<std::uint8_t>(std::floor(p.step_height * kHeightUnits + 1e-9));
+  if (p.jump_apex < cl.jump_apex)
+    m.costs.jump_q = static_cast<std::uint8_t>(std::floor(p.jump_apex * kHeightUnits + 1e-9));
+  m.costs.climb_cost = std::min<std::uint32_t>(m.costs.climb_cost, 1000 * kCostStraight);
   // A swimmer's vertical moves are swimming up or down: one cell costs one cell of travel.
   if (p.movement_class == MovementClass::Swimmer) m.costs.climb_cost = kCostStraight;
   m.max_nodes = p.search_max_nodes;
@@ -59,31 +66,45 @@ Status rebuild_surfaces(WorldState& ws) {
   SurfaceGroups groups;
   const Status st = build_surface_groups(ws.registry.size(), ws.masks, groups);
   if (st != Status::Ok) return st;
+  // Searches already dispatched finish on the planes they started with; then the planes change.
+  for (NavWorld* n : ws.navs()) n->wait_jobs();
   ws.groups = std::move(groups);
   for (NavWorld* n : ws.navs()) n->set_surface_groups(ws.groups.group_of_value);
   for (std::uint32_t i = 0; i < ws.profiles.size(); ++i) {
     AgentMotion& m = ws.agents.motion_mut(ws.profile_motion[i]);
     m.costs.surface = filtered_surface_costs(ws, i, 0, nullptr, &m.costs.surface_min);
   }
+  // Requests still queued compiled their surface costs for the old groups: compile them again.
+  for (NavWorld* n : ws.navs())
+    n->for_each_queued([&](RequestSpec& spec) {
+      for (std::uint32_t i = 0; i < ws.profiles.size(); ++i)
+        if (ws.profile_motion[i] == spec.motion) {
+          spec.costs.surface = filtered_surface_costs(ws, i, spec.excluded,
+                                                      spec.multiplier ? spec.multiplier->data() : nullptr,
+                                                      &spec.costs.surface_min);
+          break;
+        }
+    });
   return Status::Ok;
 }
 
 std::shared_ptr<const std::array<std::int32_t, 256>> filtered_surface_costs(
     const WorldState& ws, std::uint32_t profile, std::uint32_t excluded, const double* multiplier,
     std::int32_t* min) {
-  std::vector<std::int32_t> mask_cost(ws.masks.size(), 0);
+  std::vector<std::int64_t> mask_cost(ws.masks.size(), 0);
   for (std::size_t a = 0; a < ws.areas.size(); ++a) {
     const WorldState::Area& area = ws.areas[a];
     if (excluded & (1u << a)) {
-      mask_cost[area.mask] = kSurfaceExcluded;
+      mask_cost[area.mask] = kMaskExcluded;
       continue;
     }
     const double k = multiplier ? multiplier[a] : 1.0;
-    mask_cost[area.mask] = static_cast<std::int32_t>(std::llround(static_cast<double>(area.cost) * k));
+    // |cost| <= 10^7 and k <= 1000: exact in a double, and no int64 overflow.
+    mask_cost[area.mask] = std::llround(static_cast<double>(area.cost) * k);
   }
   if (profile < ws.profile_masks.size())
     for (const auto& [mask, cost] : ws.profile_masks[profile])
-      if (mask_cost[mask] != kSurfaceExcluded) mask_cost[mask] += cost;
+      if (mask_cost[mask] != kMaskExcluded) mask_cost[mask] += cost;
   return group_costs(ws.groups, mask_cost, min);
 }
 
@@ -296,6 +317,7 @@ Status World::add_profile(const Profile& profile, ProfileId* id, std::string* er
   if (sb != Status::Ok) return sb;
   // The first profile of a class builds that class's navigation from the chunks loaded so far;
   // from then on several navigations read the change log and World::update trims it.
+  bool built_nav = false;
   if (!state_->nav_of(cls)) {
     auto nav = std::make_unique<detail::NavWorld>(state_->space, detail::class_envelope(cls), state_->executor,
                                                   state_->lockstep_delay);
@@ -304,7 +326,9 @@ Status World::add_profile(const Profile& profile, ProfileId* id, std::string* er
     nav->set_surface_groups(state_->groups.group_of_value);
     for (detail::NavWorld* n : state_->navs()) n->set_trims_log(false);
     nav->set_trims_log(false);
+    nav->set_waits(false);  // the walker's update waits for the shared executor's jobs
     (cls == MovementClass::WalkerSmall ? state_->walker_small : state_->swimmer) = std::move(nav);
+    built_nav = true;
   }
   state_->profiles.push_back(profile);
   state_->profile_motion.push_back(state_->agents.add_motion(detail::compile_profile(profile)));
@@ -330,6 +354,7 @@ Status World::add_profile(const Profile& profile, ProfileId* id, std::string* er
     state_->profile_masks.pop_back();
     state_->profiles.pop_back();
     state_->profile_motion.pop_back();
+    if (built_nav) (cls == MovementClass::WalkerSmall ? state_->walker_small : state_->swimmer).reset();
     if (error) *error = "profile \"" + profile.id + "\": field \"surface_malus\": more than 255 surface groups";
     return rs;
   }
@@ -412,11 +437,16 @@ std::size_t World::pending_chunk_builds() const noexcept {
   for (detail::NavWorld* nav : state_->navs()) n += nav->pending_builds();
   return n;
 }
-std::uint64_t World::nav_epoch() const { return state_->walker->epoch(); }
+std::uint64_t World::nav_epoch() const {
+  // One epoch for every class: the sum of the classes' epochs moves whenever one of them does.
+  std::uint64_t e = 0;
+  for (detail::NavWorld* n : state_->navs()) e += n->epoch();
+  return e;
+}
 
 Reach World::reachable(ProfileId profile, CellPos from, CellPos goal) const {
   Reach r;
-  r.epoch = state_->walker->epoch();
+  r.epoch = nav_epoch();
   if (profile.index >= state_->profiles.size()) {
     r.reason = ReachReason::NotLoaded;
     return r;
@@ -427,7 +457,7 @@ Reach World::reachable(ProfileId profile, CellPos from, CellPos goal) const {
                               ->reachable(to_cell(from), to_cell(goal), 0, costs.gates(), costs.restricts_class);
   r.answer = static_cast<ReachAnswer>(d.answer);
   r.reason = static_cast<ReachReason>(d.reason);
-  r.epoch = d.epoch;
+  r.epoch = nav_epoch();  // on nav_epoch()'s scale, whatever the class
   return r;
 }
 
@@ -483,7 +513,12 @@ Status request_spec(const detail::WorldState& ws, const NavRequest& req,
   spec.costs = m.costs;
   spec.max_nodes = m.max_nodes;
   spec.max_distance = m.max_distance;
+  if (ws.areas.size() < 32 && (req.filter.excluded >> ws.areas.size()) != 0)
+    return Status::InvalidArgument;  // an excluded bit names no area
+  spec.motion = ws.profile_motion[req.profile.index];
   if (!req.filter.is_default()) {
+    spec.excluded = req.filter.excluded;
+    spec.multiplier = std::make_shared<const std::array<double, 32>>(req.filter.multiplier);
     for (std::size_t a = 0; a < kMaxAreas; ++a) {
       const double k = req.filter.multiplier[a];
       if (!std::isfinite(k) || k < 0 || k > 1000) return Status::InvalidArgument;
@@ -527,7 +562,7 @@ Status World::find_path_now(const NavRequest& req, PathResult* out) {
   } else if (unknown && reach.reason == detail::ReachReason::StartNotStandable) {
     ps.failure = PathFailure::BadStart;
   } else if (unknown && reach.reason == detail::ReachReason::GoalNotStandable &&
-             spec.goal_range == 0) {
+             spec.goal_range == 0 && !spec.toward) {
     ps.failure = PathFailure::BadGoal;
   } else {
     // The search and the outcome rules of NavWorld::update.

@@ -285,7 +285,9 @@ class World {
   void set_chunk_streaming(bool on) noexcept;
   /// Chunk builds dispatched or waiting to be dispatched (0 without streaming).
   std::size_t pending_chunk_builds() const noexcept;
-  /// Navigation epoch: advances whenever an update changed navigation data.
+  /// Navigation epoch, one for every movement class: advances whenever an update changed some
+  /// class's navigation data in a way that may change a reachability answer (Reach::epoch is on
+  /// the same scale). stats(), search_times_us() and nav_tick() describe the walker class.
   std::uint64_t nav_epoch() const;
   /// Constant-time reachability for the profile's class (see Reach).
   Reach reachable(ProfileId profile, CellPos from, CellPos goal) const;

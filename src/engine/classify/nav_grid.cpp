@@ -153,7 +153,7 @@ void NavGrid::surface_cell(const BlockRegistry& reg, const std::vector<std::uint
   std::uint8_t g = 0;
   if (kind_node(k) && k != CellKind::Climbable) {
     const std::uint16_t v = self->get(i);
-    const bool own = k == CellKind::Water || (!(reg.traits(v) & kTraitDoor) &&
+    const bool own = env_.swimmer || k == CellKind::Water || (!(reg.traits(v) & kTraitDoor) &&
                                               reg.top_in_footprint(v, env_.half_width_q) >= 0);
     int sv = own ? v : -1;
     if (!own) {

@@ -119,6 +119,7 @@ void AgentSystem::plan(NavWorld& nav, AgentRecord& a) {
   spec.max_nodes = m.max_nodes;
   spec.max_distance = m.max_distance;
   spec.costs = m.costs;
+  spec.motion = a.motion;
   spec.avoid = avoided_cells(a, nav.tick());  // doors that stayed shut in front of it
   a.request = nav.request(spec);
   ++a.requests;
@@ -342,6 +343,7 @@ bool AgentSystem::repair(NavWorld& nav, AgentRecord& a, const std::vector<Change
   spec.goal = cells[j];
   spec.max_nodes = kRepairNodes;
   spec.costs = motions_[a.motion].costs;
+  spec.motion = a.motion;
   spec.avoid = avoided_cells(a, nav.tick());
   const SearchResult r = nav.search_now(spec);
   if (r.outcome != SearchOutcome::Found || r.cells.empty()) return false;

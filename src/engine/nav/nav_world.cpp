@@ -58,7 +58,7 @@ NavWorld::NavWorld(Space& space, ClassEnvelope env, Executor* executor, int lock
 NavWorld::~NavWorld() { exec_->wait_idle(); }
 
 bool NavWorld::update() {
-  exec_->wait_idle();
+  if (waits_) exec_->wait_idle();
   ++tick_;
   // 1. Apply finished searches in request order.
   std::size_t kept = 0;
@@ -697,7 +697,7 @@ bool NavWorld::screen(RequestSlot& s) {
     s.state = RequestState::Failed;
     s.fail = FailReason::BadStart;
   } else if (r.answer == ReachAnswer::Unknown && r.reason == ReachReason::GoalNotStandable &&
-             spec.goal_range == 0) {
+             spec.goal_range == 0 && !spec.toward) {  // toward: the closest reachable cell
     s.state = RequestState::Failed;
     s.fail = FailReason::BadGoal;
   } else {

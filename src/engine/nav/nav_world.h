@@ -56,6 +56,12 @@ struct RequestSpec {
   /// more.
   std::vector<Cell> avoid;
   std::uint32_t avoid_cost = 20 * kCostStraight;
+  /// Where `costs.surface` comes from, so that a request still queued when the surfaces are
+  /// regrouped (a new area or profile) gets them again: the motion (profile) index and the
+  /// filter's excluded bits and multipliers (null: all 1).
+  std::uint32_t motion = 0xFFFFFFFFu;
+  std::uint32_t excluded = 0;
+  std::shared_ptr<const std::array<double, 32>> multiplier;
 };
 
 struct RequestSlot {
@@ -100,6 +106,17 @@ class NavWorld {
   /// Whether update() trims the space's change log up to what it processed (default). Off when
   /// several NavWorlds read one space: their owner trims at the lowest processed serial.
   void set_trims_log(bool on) { trims_log_ = on; }
+  /// Whether update() first waits for the executor's jobs (default). Several NavWorlds sharing
+  /// one executor: the first to update waits for every job, the others need not (they would
+  /// wait for the searches the first one just dispatched).
+  void set_waits(bool on) { waits_ = on; }
+  /// Waits for every job on the executor (searches, builds) to finish.
+  void wait_jobs() { exec_->wait_idle(); }
+  /// Calls f(RequestSpec&) for every request not dispatched yet, in request order.
+  template <class F>
+  void for_each_queued(F&& f) {
+    for (std::uint32_t idx : queued_) f(slots_[idx].spec);
+  }
   std::uint64_t processed_serial() const { return processed_serial_; }
   /// Reads the change log and brings layers 0-2 up to date; applies finished requests in request
   /// order; dispatches queued requests. Call once per tick. Returns true when layers changed.
@@ -177,6 +194,7 @@ class NavWorld {
   std::vector<ChunkPos> new_builds_;  // loads seen this update, dispatched at its end
   bool streaming_ = false;
   bool trims_log_ = true;
+  bool waits_ = true;
   static constexpr std::int64_t kMaxIncrementalCells = 512;
   /// Loads / unloads / big boxes touching more chunks than this recompute every island.
   static constexpr std::size_t kMaxIncrementalChunks = 48;

@@ -46,7 +46,7 @@ Status build_surface_groups(std::size_t value_count,
 }
 
 std::shared_ptr<const std::array<std::int32_t, 256>> group_costs(
-    const SurfaceGroups& g, const std::vector<std::int32_t>& mask_cost, std::int32_t* min) {
+    const SurfaceGroups& g, const std::vector<std::int64_t>& mask_cost, std::int32_t* min) {
   auto costs = std::make_shared<std::array<std::int32_t, 256>>();
   costs->fill(0);
   bool any = false;
@@ -56,7 +56,7 @@ std::shared_ptr<const std::array<std::int32_t, 256>> group_costs(
     bool excluded = false;
     for (std::uint32_t m : g.masks_of_group[k]) {
       if (m >= mask_cost.size()) continue;
-      if (mask_cost[m] == kSurfaceExcluded)
+      if (mask_cost[m] == kMaskExcluded)
         excluded = true;
       else
         sum += mask_cost[m];
@@ -64,7 +64,7 @@ std::shared_ptr<const std::array<std::int32_t, 256>> group_costs(
     const std::int32_t c =
         excluded
             ? kSurfaceExcluded
-            : static_cast<std::int32_t>(std::clamp<std::int64_t>(sum, -6000, kSurfaceExcluded - 1));
+            : static_cast<std::int32_t>(std::clamp<std::int64_t>(sum, -6000, kMaxSurfaceCost));
     (*costs)[k] = c;
     any |= c != 0;
     if (c < lo) lo = c;

@@ -3,6 +3,7 @@
 // group.
 #pragma once
 #include <array>
+#include <climits>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -35,9 +36,16 @@ Status build_surface_groups(std::size_t value_count,
                             const std::vector<std::vector<std::uint16_t>>& masks,
                             SurfaceGroups& out);
 
-/// A cost per group: the sum of `mask_cost[m]` over the group's masks (kSurfaceExcluded if one of
-/// them is excluded, see CostTable), with the lowest entry in `min`. Null when every entry is 0.
+/// A cost per group: the sum of `mask_cost[m]` over the group's masks, clamped to -6000 ..
+/// kMaxSurfaceCost (kSurfaceExcluded if one of them is excluded, see CostTable), with the lowest
+/// entry in `min`. Null when every entry is 0.
 std::shared_ptr<const std::array<std::int32_t, 256>> group_costs(
-    const SurfaceGroups& g, const std::vector<std::int32_t>& mask_cost, std::int32_t* min);
+    const SurfaceGroups& g, const std::vector<std::int64_t>& mask_cost, std::int32_t* min);
+
+/// The highest surface cost of a group (10,000 cells of walking): sums above it are clamped, so a
+/// move never costs more than AStar::kMaxMoveCost.
+inline constexpr std::int64_t kMaxSurfaceCost = 100000000;
+/// A mask cost (group_costs) for an area the request excludes.
+inline constexpr std::int64_t kMaskExcluded = INT64_MIN;
 
 }  // namespace voxnav::detail

@@ -275,7 +275,8 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
     int dx = x - gx, dz = z - gz;
     dx = dx < 0 ? -dx : dx;
     dz = dz < 0 ? -dz : dz;
-    const std::uint32_t o = octile(dx > r ? dx - r : 0, dz > r ? dz - r : 0);
+    // Capped (an admissible, consistent estimate still) so that f = g + h never wraps.
+    const std::uint32_t o = std::min<std::uint32_t>(octile(dx > r ? dx - r : 0, dz > r ? dz - r : 0), kMaxH);
     return hscale == kCostStraight ? o : static_cast<std::uint32_t>(std::uint64_t(o) * hscale / kCostStraight);
   };
   const std::array<std::int32_t, 256>* const surf = costs.surface.get();
@@ -316,7 +317,17 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
   const std::uint32_t* const kind_extra = kind_extra_;
   // Walkable cells cost nothing extra (no profile prices plain ground so far, but the table allows
   // it).
-  const bool walk_free = kind_extra[static_cast<int>(CellKind::Walkable)] == 0;
+  // A profile stepping or jumping lower than its class: each rising move is checked against
+  // the floors (and the plain-walk fast path, which does not look at floors, is off).
+  const int step_q = std::min<int>(costs.step_q, grid.envelope().step_q);
+  const int jump_q = std::min<int>(costs.jump_q, grid.envelope().jump_q);
+  const bool limits = step_q < grid.envelope().step_q || jump_q < grid.envelope().jump_q;
+  auto rises_too_high = [&](const MoveInfo& m, const NavChunk* from, int fi, const NavChunk* to, int ti) {
+    const int rise = m.dy * kHeightUnits + to->floor[ti] - from->floor[fi];
+    if (rise <= 0 || rise <= step_q) return false;
+    return !(m.kind == static_cast<std::uint8_t>(EdgeKind::Jump) && rise <= jump_q);
+  };
+  const bool walk_free = kind_extra[static_cast<int>(CellKind::Walkable)] == 0 && !limits;
   const std::vector<Cell>* const avoid = p.avoid && !p.avoid->empty() ? p.avoid : nullptr;
 
   for (;;) {
@@ -361,6 +372,9 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
       best_h = top_h;
       best_g = g;
     }
+    // A route this costly (about 295,000 cells of walking) goes no further: with every move below
+    // kMaxMoveCost and h below kMaxH, f = g + h never wraps.
+    if (g > kMaxG) continue;
     if (node_count + 8 > cap) {
       reserve_nodes(node_count + 8, node_count, heap.size, fast_size);
       nodes = nodes_.get();
@@ -489,6 +503,7 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
           cost = with_surface(cost, m.cost, (*surf)[tc->surface[(static_cast<std::uint32_t>(ly) << 8) | txz]]);
           if (cost == kInf) continue;
         }
+        if (limits && rises_too_high(m, ch, (ly << 8) | cxz, tc, (ly << 8) | static_cast<int>(txz))) continue;
         const std::uint32_t ng = g + cost;
         Rec& rec = recs[tloc];
         // Closed cells have their final g, which no path undercuts (consistent heuristic), so
@@ -524,6 +539,7 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
         cost = with_surface(cost, m.cost, (*surf)[tc->surface[(static_cast<std::uint32_t>(ny & 15) << 8) | txz]]);
         if (cost == kInf) continue;
       }
+      if (limits && rises_too_high(m, ch, (ly << 8) | cxz, tc, ((ny & 15) << 8) | static_cast<int>(txz))) continue;
       if (avoid && m.kind == static_cast<std::uint8_t>(EdgeKind::Door)) {
         const Cell t{cx + m.dx, cy + m.dy, cz + m.dz};
         for (const Cell& a : *avoid)

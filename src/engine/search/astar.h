@@ -40,6 +40,10 @@ struct CostTable {
   /// impassable (a profile that can climb or open doors prices them).
   std::array<std::uint32_t, 16> kind_extra = default_kind_extra();
   std::uint8_t max_drop = 3;  ///< drops deeper than this are refused by the profile
+  /// The profile's own step height and jump apex (1/64 cell; 255: the class's). Below the class's,
+  /// a search refuses a move that rises more than the step (a Jump edge: more than the jump).
+  std::uint8_t step_q = 255;
+  std::uint8_t jump_q = 255;
   /// Surface costs by surface group (NavChunk::surface), added when a move enters a cell of the
   /// group: the profile's surface malus and the request's area filter, compiled. A negative cost
   /// lowers a move to no less than 0.4 of its own cost, and the heuristic is scaled by
@@ -178,6 +182,15 @@ class AStar {
   };
   static constexpr std::uint32_t kNone = 0xFFFFFFFFu;
   static constexpr std::uint32_t kInf = 0xFFFFFFFFu;
+ public:
+  /// The bounds that keep integer costs from wrapping: a path is not extended past kMaxG, no move
+  /// costs more than kMaxMoveCost (kind extras and surface costs are clamped when compiled), and
+  /// the heuristic is capped at kMaxH: kMaxG + kMaxMoveCost + kMaxH < kInf.
+  static constexpr std::uint32_t kMaxG = 0xB0000000u;
+  static constexpr std::uint32_t kMaxMoveCost = 1u << 27;
+  static constexpr std::uint32_t kMaxH = 0x3FFFFFFFu;
+
+ private:
   static constexpr std::uint32_t kUnknown = 0xFFFFFFFEu;
 
   std::uint32_t block_of(NavChunk* ch) {
