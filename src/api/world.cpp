@@ -574,7 +574,7 @@ Status World::find_path_now(const NavRequest& req, PathResult* out) {
       ps.state = PathState::Ready;
       ps.partial = o == detail::SearchOutcome::Partial;
       std::vector<detail::Waypoint> points;
-      detail::string_pull(nav.grid(), sr.cells, sr.kinds, points);
+      detail::string_pull(nav.grid(), sr.cells, sr.kinds, points, spec.costs.surface.get());
       r.waypoints.resize(points.size());
       copy_points(points, r.waypoints.data(), r.waypoints.size());
       r.cells.reserve(sr.cells.size());

@@ -1,6 +1,6 @@
 // voxnav server worker - types of the pure message handlers (hand-written; checked with tsc --strict).
 import type {
-  AgentId, AgentState, AnvilLoadReport, BuildName, InitOptions, PathHandle, PathStatus, ProfileId, ProfileJson,
+  AgentId, AgentState, AnvilLoadReport, AreaFilter, AreaIndex, BuildName, DoorEvents, InitOptions, PathHandle, PathStatus, ProfileId, ProfileJson,
   Reach, RegionLoadReport, TopBlocks, Vec3Like, Voxnav, World, WorldStats,
 } from '../index.js';
 
@@ -16,17 +16,20 @@ export type Request =
   | { id: MessageId; type: 'loadBlocks'; blocksJson: string | Uint8Array; shapesJson: string | Uint8Array }
   | { id: MessageId; type: 'blockValues'; names: string[] }
   | { id: MessageId; type: 'addProfile'; profile: string | ProfileJson; source?: string }
+  | { id: MessageId; type: 'defineArea'; name: string; blocks: readonly string[]; cost: number }
+  | { id: MessageId; type: 'findArea'; name: string }
   | { id: MessageId; type: 'loadRegion'; bytes: Uint8Array | ArrayBuffer; skipEmptyProtoChunks?: boolean; fullChunksOnly?: boolean }
   | { id: MessageId; type: 'loadChunks'; positions: Int32Array; values: Uint16Array }
   | { id: MessageId; type: 'unloadChunks'; positions: Int32Array }
   | ({ id: MessageId; type: 'edit' } & ({ edits: Edit[] } | Edit))
+  | { id: MessageId; type: 'setDoorOpen'; cell: Vec3Like; open: boolean }
   | { id: MessageId; type: 'addAgents'; agents: { profile: ProfileRef; feet: Vec3Like; goal?: Vec3Like }[] }
   | { id: MessageId; type: 'removeAgents'; ids: AgentId[] }
   | { id: MessageId; type: 'setGoals'; goals: { agent: AgentId; goal: Vec3Like }[] }
   | { id: MessageId; type: 'teleportAgents'; agents: { agent: AgentId; feet: Vec3Like }[] }
   | { id: MessageId; type: 'agentState'; agent: AgentId }
   | { id: MessageId; type: 'reachable'; profile: ProfileRef; from: Vec3Like; goal: Vec3Like }
-  | { id: MessageId; type: 'request'; profile: ProfileRef; start: Vec3Like; goal: Vec3Like; range?: number; toward?: boolean; wait?: boolean }
+  | { id: MessageId; type: 'request'; profile: ProfileRef; start: Vec3Like; goal: Vec3Like; range?: number; toward?: boolean; filter?: AreaFilter; wait?: boolean }
   | { id: MessageId; type: 'release'; handle: PathHandle }
   | { id: MessageId; type: 'tick'; dt?: number; count?: number }
   | { id: MessageId; type: 'stats' }
@@ -69,6 +72,11 @@ export interface TickPost {
   removed: AgentId[];
   /** Requests (sent without wait) that finished; their handles are released. */
   paths: PathResult[];
+  /**
+   * The DoorAhead events the ticks raised, oldest first (taken from the world by the worker: the
+   * page answers them with setDoorOpen messages). count 0 when none.
+   */
+  doorEvents: DoorEvents;
 }
 
 export interface Results {
@@ -76,6 +84,9 @@ export interface Results {
   loadBlocks: { blockCount: number };
   blockValues: { values: number[] };
   addProfile: { profile: ProfileId; warning: string };
+  /** The index of the area defined (requests name areas in their filter, never index them). */
+  defineArea: { area: AreaIndex };
+  findArea: { area: AreaIndex };
   /**
    * `updated`: navigation was brought up to date before the reply (only while the world has no
    * agents and no pending requests; otherwise the next tick processes the chunks).
@@ -84,6 +95,8 @@ export interface Results {
   loadChunks: { chunks: number; navEpoch: number; updated: boolean };
   unloadChunks: { chunks: number; navEpoch: number; updated: boolean };
   edit: { applied: number };
+  /** `changed`: false when the door already was in that state. */
+  setDoorOpen: { changed: boolean };
   addAgents: { ids: AgentId[] };
   removeAgents: { removed: number };
   setGoals: { set: number };
@@ -92,7 +105,7 @@ export interface Results {
   reachable: Reach;
   request: { handle: PathHandle } | PathNowResult;
   release: Record<string, never>;
-  tick: { tick: number; tickMs: number; corridors: number };
+  tick: { tick: number; tickMs: number; corridors: number; doorEvents: number };
   stats: WorldStats & {
     threaded: boolean; ticks: number; lastTickMs: number; meanTickMs: number; searchUsP50: number;
     searchUsP99: number; navEpoch: number; pendingRequests: number;

@@ -11,9 +11,9 @@ import { load, VoxnavError } from '../index.mjs';
 
 /** Message types handled, in the order a host usually sends them. */
 export const MESSAGE_TYPES = Object.freeze([
-  'init', 'loadBlocks', 'blockValues', 'addProfile', 'loadRegion', 'loadChunks', 'unloadChunks', 'edit',
-  'addAgents', 'removeAgents', 'setGoals', 'teleportAgents', 'agentState', 'reachable', 'request',
-  'release', 'tick', 'stats', 'topBlocks', 'stateHash', 'dispose',
+  'init', 'loadBlocks', 'blockValues', 'addProfile', 'defineArea', 'findArea', 'loadRegion', 'loadChunks',
+  'unloadChunks', 'edit', 'setDoorOpen', 'addAgents', 'removeAgents', 'setGoals', 'teleportAgents',
+  'agentState', 'reachable', 'request', 'release', 'tick', 'stats', 'topBlocks', 'stateHash', 'dispose',
 ]);
 
 const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
@@ -194,8 +194,25 @@ function pathResult(w, handle) {
   return out;
 }
 
-/** The per-tick update: agent positions, corridors whose epoch changed, removed agents, paths. */
-function tickPost(state) {
+/** Concatenates DoorAhead event batches (World.takeDoorEvents answers), oldest first. */
+function joinDoorEvents(batches) {
+  const count = batches.reduce((n, b) => n + b.count, 0);
+  const out = { count, agents: new Float64Array(count), doors: new Int32Array(3 * count), ticks: new Float64Array(count) };
+  let at = 0;
+  for (const b of batches) {
+    out.agents.set(b.agents, at);
+    out.doors.set(b.doors, 3 * at);
+    out.ticks.set(b.ticks, at);
+    at += b.count;
+  }
+  return out;
+}
+
+/**
+ * The per-tick update: agent positions, corridors whose epoch changed, removed agents, paths, and
+ * the DoorAhead events the ticks raised (`doorEvents`, taken from the world: the page opens doors).
+ */
+function tickPost(state, doorEvents) {
   const w = state.world;
   const snap = w.agentsSnapshot();
   const corridors = [];
@@ -234,6 +251,7 @@ function tickPost(state) {
     corridors,
     removed,
     paths,
+    doorEvents,
   };
 }
 
@@ -274,6 +292,24 @@ const handlers = {
     const w = world(state, 'addProfile');
     const id = call('addProfile', null, null, () => w.addProfile(msg.profile, msg.source ?? ''));
     return { profile: id, warning: w.lastProfileWarning };
+  },
+
+  /**
+   * { name, blocks: [block name, ...], cost } -> { area }: World.defineArea (a named area, read by
+   * the `filter` of request messages by name). One area a message; on error nothing is defined.
+   * Takes effect at once.
+   */
+  defineArea(state, msg) {
+    const type = 'defineArea';
+    const w = world(state, type);
+    return { area: call(type, null, null, () => w.defineArea(msg.name, msg.blocks, msg.cost)) };
+  },
+
+  /** { name } -> { area }: the index of the area of that name; NotFound when there is none. */
+  findArea(state, msg) {
+    const type = 'findArea';
+    const w = world(state, type);
+    return { area: call(type, 'name', 'name', () => w.findArea(msg.name)) };
   },
 
   /**
@@ -359,6 +395,23 @@ const handlers = {
       else call(type, at, null, () => w.setBox(p.min, p.max, p.value));
     });
     return { applied: plan.length };
+  },
+
+  /**
+   * { cell: [x, y, z], open: boolean } -> { changed }: World.setDoorOpen (both halves of a two-high
+   * door flip; `changed` is false when the door already was in that state). One door a message (an
+   * answer to a DoorAhead event of the tick post): on error (NotFound for a cell without a door,
+   * NotLoaded, OutOfRange, InvalidArgument) nothing changes. Navigation sees it at the next tick.
+   */
+  setDoorOpen(state, msg) {
+    const type = 'setDoorOpen';
+    const w = world(state, type);
+    const cell = checkCell(type, 'cell', msg.cell);
+    if (typeof msg.open !== 'boolean') throw invalid(`${type}: open must be a boolean (got ${typeName(msg.open)})`);
+    checkLoaded(w, type, 'cell', cell, cell);
+    const before = w.getBlock(cell);
+    call(type, 'cell', 'cell', () => w.setDoorOpen(cell, msg.open));
+    return { changed: w.getBlock(cell) !== before };
   },
 
   /**
@@ -450,11 +503,12 @@ const handlers = {
   },
 
   /**
-   * { profile, start, goal, range?, toward?, wait? }. Without wait: { handle }, and the result is
-   * posted with the tick that finishes it (then released). With wait: true the search runs at
-   * once on the worker's thread (World.findPathNow: no handle, navigation time does not advance,
-   * so answering UI queries never changes what the agents do) and the reply is the result
-   * ({ state, failure, cost, ..., waypoints, kinds }). It searches the navigation as of the last
+   * { profile, start, goal, range?, toward?, filter?, wait? }. filter: how the request reads the
+   * named areas, keyed by area name (see World.request; NotFound for an area not defined). Without
+   * wait: { handle }, and the result is posted with the tick that finishes it (then released).
+   * With wait: true the search runs at once on the worker's thread (World.findPathNow: no handle,
+   * navigation time does not advance, so answering UI queries never changes what the agents do)
+   * and the reply is the result ({ state, failure, cost, ..., waypoints, kinds }). It searches the navigation as of the last
    * tick: edits sent since are seen from the next tick on.
    */
   request(state, msg) {
@@ -462,6 +516,7 @@ const handlers = {
     const w = world(state, type);
     const profile = profileOf(w, type, 'profile', msg.profile);
     const options = { range: msg.range ?? 0, toward: !!msg.toward };
+    if (msg.filter !== undefined) options.filter = msg.filter;
     if (!msg.wait) {
       const h = call(type, null, null, () => w.request(profile, msg.start, msg.goal, options));
       state.pending.push(h);
@@ -480,23 +535,28 @@ const handlers = {
     return {};
   },
 
-  /** { dt? = 0.05, count? = 1 }: runs the ticks, then posts one 'tick' update. */
+  /**
+   * { dt? = 0.05, count? = 1 }: runs the ticks, then posts one 'tick' update (with the DoorAhead
+   * events of every tick run, taken after each so that none is dropped).
+   */
   tick(state, msg, posts) {
     const w = world(state, 'tick');
     const dt = msg.dt ?? 0.05;
     const count = msg.count ?? 1;
     if (!Number.isInteger(count) || count < 1 || count > 10000) throw invalid(`tick: count ${count} is not an integer in 1 .. 10000`);
     const t0 = now();
+    const doors = [];
     for (let i = 0; i < count; ++i) {
       call('tick', null, null, () => w.tick(dt));
       state.ticks += 1;
+      if (w.pendingDoorEvents !== 0) doors.push(w.takeDoorEvents());
     }
     const ms = now() - t0;
     state.lastTickMs = ms / count;
     state.tickMsTotal += ms;
-    const post = tickPost(state);
+    const post = tickPost(state, joinDoorEvents(doors));
     posts.push(post);
-    return { tick: state.ticks, tickMs: state.lastTickMs, corridors: post.corridors.length };
+    return { tick: state.ticks, tickMs: state.lastTickMs, corridors: post.corridors.length, doorEvents: post.doorEvents.count };
   },
 
   /** -> world stats, build, ticks, tick time, search time percentiles */

@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "engine/islands/islands.h"
+#include "engine/search/astar.h"
 
 namespace voxnav::detail {
 
@@ -15,7 +16,13 @@ Waypoint waypoint_of(const NavGrid& grid, Cell c, EdgeKind kind) {
                   static_cast<double>(c.z) + 0.5, kind, c};
 }
 
-bool line_walkable_level(const NavGrid& grid, Cell a, Cell b) {
+namespace {
+inline bool excluded_surface(const SurfaceCosts* surface, const NavChunk* ch, int i) {
+  return surface && ch->surface && (*surface)[ch->surface[i]] == kSurfaceExcluded;
+}
+}  // namespace
+
+bool line_walkable_level(const NavGrid& grid, Cell a, Cell b, const SurfaceCosts* surface) {
   if (a.y != b.y) return false;
   // Cells are looked up through the last two chunks touched: one hash lookup per chunk crossed
   // (the footprint's corners can straddle a chunk border for many samples).
@@ -46,7 +53,8 @@ bool line_walkable_level(const NavGrid& grid, Cell a, Cell b) {
     const NavChunk* ch = chunk_at(c);
     if (!ch || ch->uniform) return false;
     const int i = index_in_chunk(c);
-    return kind_standable(static_cast<CellKind>(ch->kind[i])) && std::abs(static_cast<int>(ch->floor[i]) - fa) <= step;
+    return kind_standable(static_cast<CellKind>(ch->kind[i])) && std::abs(static_cast<int>(ch->floor[i]) - fa) <= step &&
+           !excluded_surface(surface, ch, i);
   };
   // Sample the segment from centre to centre in 1/8-cell steps (fixed-point, integer exact):
   // sample s is at a + d * s / n (division truncating toward zero), computed incrementally.
@@ -99,8 +107,8 @@ namespace {
 /// samples that come near them.
 class AnchorLines {
  public:
-  explicit AnchorLines(const NavGrid& grid)
-      : grid_(grid), step_(grid.envelope().step_q), hw_(grid.envelope().half_width_q) {}
+  AnchorLines(const NavGrid& grid, const SurfaceCosts* surface)
+      : grid_(grid), surface_(surface), step_(grid.envelope().step_q), hw_(grid.envelope().half_width_q) {}
   void set_anchor(Cell a) {
     a_ = a;
     for (Quadrant& q : quad_) {
@@ -112,7 +120,8 @@ class AnchorLines {
     fa_ = anchor_ok_ ? ch->floor[index_in_chunk(a)] : 0;
   }
   bool walkable(Cell b) {
-    if (!anchor_ok_ || hw_ < 0 || hw_ >= kHeightUnits / 2 || b.y != a_.y) return line_walkable_level(grid_, a_, b);
+    if (!anchor_ok_ || hw_ < 0 || hw_ >= kHeightUnits / 2 || b.y != a_.y)
+      return line_walkable_level(grid_, a_, b, surface_);
     const int dxc = b.x - a_.x, dzc = b.z - a_.z;
     const int sx = dxc < 0 ? -1 : 1, sz = dzc < 0 ? -1 : 1;
     const int wx = dxc * sx, wz = dzc * sz;
@@ -201,9 +210,11 @@ class AnchorLines {
     const NavChunk* ch = chunk_at(c);
     if (!ch || ch->uniform) return false;
     const int i = index_in_chunk(c);
-    return kind_standable(static_cast<CellKind>(ch->kind[i])) && std::abs(static_cast<int>(ch->floor[i]) - fa_) <= step_;
+    return kind_standable(static_cast<CellKind>(ch->kind[i])) && std::abs(static_cast<int>(ch->floor[i]) - fa_) <= step_ &&
+           !excluded_surface(surface_, ch, i);
   }
   const NavGrid& grid_;
+  const SurfaceCosts* surface_;
   int step_, hw_;
   Cell a_{};
   bool anchor_ok_ = false;
@@ -216,11 +227,12 @@ class AnchorLines {
 }  // namespace
 
 void string_pull(const NavGrid& grid, const std::vector<Cell>& cells,
-                 const std::vector<EdgeKind>& kinds, std::vector<Waypoint>& out) {
+                 const std::vector<EdgeKind>& kinds, std::vector<Waypoint>& out,
+                 const SurfaceCosts* surface) {
   out.clear();
   if (cells.empty()) return;
   out.push_back(waypoint_of(grid, cells[0], EdgeKind::Start));
-  AnchorLines lines(grid);
+  AnchorLines lines(grid, surface);
   std::size_t anchor = 0;
   lines.set_anchor(cells[0]);
   for (std::size_t i = 1; i < cells.size(); ++i) {

@@ -1,5 +1,7 @@
 // Corridors: string-pulled waypoints over a search's cell path.
 #pragma once
+#include <array>
+#include <cstdint>
 #include <cstdint>
 #include <vector>
 
@@ -26,15 +28,21 @@ struct Corridor {
 /// Feet position of a standable cell (centre of the cell, standing height from layer 0).
 Waypoint waypoint_of(const NavGrid& grid, Cell c, EdgeKind kind);
 
+/// Surface costs by group (CostTable::surface); a group whose entry is kSurfaceExcluded is never
+/// crossed by a pulled line. Null: no exclusions.
+using SurfaceCosts = std::array<std::int32_t, 256>;
+
 /// Whether a body can walk straight from cell a to cell b on one level (same y): every cell the
-/// body's footprint sweeps is standable at that y and within step height of a's floor.
-bool line_walkable_level(const NavGrid& grid, Cell a, Cell b);
+/// body's footprint sweeps is standable at that y, within step height of a's floor, and not on a
+/// surface `surface` excludes.
+bool line_walkable_level(const NavGrid& grid, Cell a, Cell b, const SurfaceCosts* surface = nullptr);
 
 /// String pulling: keeps the first and last cells and every cell where the edge kind is not a
 /// level walk, and drops intermediate level cells whose neighbours see each other in a straight
 /// walkable line. Output waypoints carry the kind of the edge that reaches them.
 void string_pull(const NavGrid& grid, const std::vector<Cell>& cells,
-                 const std::vector<EdgeKind>& kinds, std::vector<Waypoint>& out);
+                 const std::vector<EdgeKind>& kinds, std::vector<Waypoint>& out,
+                 const SurfaceCosts* surface = nullptr);
 
 /// Length in cells of an 8-connected cell path measured in x/z (1 per straight, sqrt 2 per
 /// diagonal step), as Moving AI scores it.

@@ -141,7 +141,8 @@ bool NavWorld::update() {
           std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
       sp->corridor.cells = sp->result.cells;
       sp->corridor.kinds = sp->result.kinds;
-      string_pull(grid_, sp->result.cells, sp->result.kinds, sp->corridor.points);
+      string_pull(grid_, sp->result.cells, sp->result.kinds, sp->corridor.points,
+                  sp->spec.costs.surface.get());
     });
   }
   queued_.clear();

@@ -113,6 +113,8 @@ export async function main(bytes: Uint8Array, mca: ArrayBuffer): Promise<number>
     const buffers: ArrayBuffer[] = transferList(post);
     void wp;
     void buffers;
+    const doors: Int32Array = post.doorEvents.doors;
+    void doors;
   }
   const send = connect((m, transfer) => void [m, transfer]);
   await send({ id: 2, type: 'stats' });
@@ -123,6 +125,13 @@ export async function main(bytes: Uint8Array, mca: ArrayBuffer): Promise<number>
     const w64: Float64Array | undefined = res.waypoints;
     void w64;
   }
+  const area = await handle(state, { id: 7, type: 'defineArea', name: 'road', blocks: ['gravel'], cost: -0.5 });
+  if (area.reply.ok) void (area.reply.ok.area + 1);
+  await handle(state, { id: 8, type: 'request', profile: 0, start: [1, 1, 1], goal: [5, 1, 5], filter: { road: { exclude: true } } });
+  const door = await handle(state, { id: 9, type: 'setDoorOpen', cell: [8, 1, 4], open: true });
+  if (door.reply.ok) void (door.reply.ok.changed === true);
+  // @ts-expect-error open is a boolean
+  await handle(state, { id: 10, type: 'setDoorOpen', cell: [8, 1, 4], open: 'yes' });
   const hashReply = await handle(state, { id: 5, type: 'stateHash' });
   if (hashReply.reply.ok) void hashReply.reply.ok.hash.length;
   // @ts-expect-error every message has an id
