@@ -95,6 +95,7 @@ void NavGrid::classify_into(const BlockRegistry& reg, const Chunk* self, const C
                             const Chunk* above, NavChunk& nc) const {
   nc.nodes = 0;
   nc.hazard_cells = 0;
+  nc.climb_cells = 0;
   nc.costly = false;
   nc.vmoves.reset();
   nc.flags.reset();
@@ -305,6 +306,7 @@ void NavGrid::classify_cell(const BlockRegistry& reg, const Chunk* self, const C
   nc.floor[i] = static_cast<std::uint8_t>(support < 0 ? 0 : support);
   nc.clear[i] = static_cast<std::uint8_t>(std::max(0, clearance));
   nc.nodes += int(kind_node(kind)) - int(kind_node(was));
+  nc.climb_cells += int(kind == CellKind::Climbable) - int(was == CellKind::Climbable);
   if (kind_node(kind) && kind != CellKind::Walkable) nc.costly = true;
   // Flags of the value in this cell (the danger band of the cells around reads them) and the
   // slow base kind (the danger band may overwrite the kind).
@@ -398,8 +400,18 @@ void NavGrid::rebuild_moves(ChunkPos p) {
 CellKind NavGrid::danger_of(NavChunk& ch, int lx, int ly, int lz) const {
   // A hazard value within one cell of the body's cells (feet and head cell): x and z within one,
   // from the cell below the feet to the cell above the head.
-  const bool inner = lx >= 1 && lx <= 14 && lz >= 1 && lz <= 14 && ly >= 1 && ly <= 13;
-  if (inner && ch.hazard_cells == 0) return CellKind::Blocked;
+  // Most cells have no hazard in their own chunk nor in the neighbour chunks the box reaches into:
+  // a look at those chunks' hazard counts answers without scanning.
+  const int x0 = lx == 0 ? -1 : 0, x1 = lx == 15 ? 1 : 0, z0 = lz == 0 ? -1 : 0, z1 = lz == 15 ? 1 : 0;
+  const int y0 = ly == 0 ? -1 : 0, y1 = ly >= 14 ? 1 : 0;
+  bool any = false;
+  for (int cy = y0; cy <= y1 && !any; ++cy)
+    for (int cz = z0; cz <= z1 && !any; ++cz)
+      for (int cx = x0; cx <= x1 && !any; ++cx) {
+        const NavChunk* n = (cx | cy | cz) == 0 ? &ch : ch.nb[nb_index(cx, cy, cz)];
+        any = n && n->hazard_cells;
+      }
+  if (!any) return CellKind::Blocked;
   std::uint8_t seen = 0;
   for (int dy = -1; dy <= 2; ++dy)
     for (int dz = -1; dz <= 1; ++dz)
@@ -529,7 +541,9 @@ void NavGrid::compute_moves_for_cell(NavChunk& ch, int i, Cell c) {
   // Vertical moves: up into a climbable cell straight above (the body rises one cell in its own
   // column), down out of a climbable cell onto the one below.
   std::uint8_t vm = 0;
-  if (kind_standable(sk) || sk == CellKind::Climbable) {
+  // (only where the chunk holding the cell above has a climbable cell at all)
+  const NavChunk* up_chunk = ly < 15 ? &ch : ch.nb[nb_index(0, 1, 0)];
+  if ((kind_standable(sk) || sk == CellKind::Climbable) && up_chunk && up_chunk->climb_cells) {
     int ti;
     const NavChunk* up = step_chunk(&ch, lx, ly + 1, lz, ti);
     if (up && up->kind_at(ti) == CellKind::Climbable && cs >= kHeightUnits - fs + env_.height_q)

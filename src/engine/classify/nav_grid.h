@@ -176,6 +176,7 @@ struct NavChunk {
   std::uint32_t surface_version = 0;  ///< NavGrid::surface_version() the plane was computed for
   int nodes = 0;         // number of node cells (kind_node)
   int hazard_cells = 0;  // cells with kFlagFireBlock or kFlagOtherBlock
+  int climb_cells = 0;   // cells of kind Climbable
   bool costly = false;   // some cell may cost extra to enter: searches look at
                          // kinds (and vertical moves) in this chunk
   /// Neighbour chunks (dx,dy,dz in -1..1 -> (dx+1) + 3*((dz+1) + 3*(dy+1))), null if absent.

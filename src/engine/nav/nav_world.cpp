@@ -404,9 +404,21 @@ bool NavWorld::maintain_edit(const Change& c) {
   d.clear();
   std::vector<std::uint64_t>& relabel = scratch_relabel_;
   relabel.clear();
+  // The chunk of the cells in turn (they come in runs of the same chunk).
+  const NavChunk* last_chunk = nullptr;
+  ChunkPos last_pos{};
+  auto chunk_at = [&](const Cell& x) {
+    const ChunkPos p = chunk_of(x);
+    if (!last_chunk || !(p == last_pos)) {
+      last_chunk = grid_.chunk(p);
+      last_pos = p;
+    }
+    return last_chunk;
+  };
   for (const Old& o : old) {
     if (!o.node) continue;
-    const CellKind k = grid_.kind(o.c);
+    const NavChunk* kc = chunk_at(o.c);
+    const CellKind k = kc ? kc->kind_at(index_in_chunk(o.c)) : CellKind::Blocked;
     if (!kind_node(k)) continue;
     const std::uint8_t g = kind_gate(k);
     if ((g != 0) != (o.gate != 0))
@@ -419,7 +431,7 @@ bool NavWorld::maintain_edit(const Change& c) {
     return !relabel.empty() && std::binary_search(relabel.begin(), relabel.end(), cell_key(x));
   };
   for (const Old& o : old) {
-    const NavChunk* ch = grid_.chunk(chunk_of(o.c));
+    const NavChunk* ch = chunk_at(o.c);
     const int i = index_in_chunk(o.c);
     const bool nd = ch && kind_node(ch->kind_at(i));
     const std::uint32_t word = nd ? ch->moves_at(i) : 0u;
