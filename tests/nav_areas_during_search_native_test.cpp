@@ -22,13 +22,12 @@
 #include <vector>
 
 #include "engine/nav/world_state.h"
+#include "test_support.h"
 #include "voxnav/world.h"
 #include "world_files.h"
 
 namespace voxnav {
 namespace {
-
-const std::string kData = std::string(VOXNAV_FIXTURES) + "/../../data";
 
 /// Runs jobs when waited for (a valid executor: jobs run on one worker, before wait_idle returns).
 class LazyExecutor final : public detail::Executor {
@@ -51,21 +50,11 @@ std::uint32_t route_cost(Executor* ex) {
   WorldDef def;
   def.executor = ex;
   World world(def);
-  detail::WorldState& st = world.internal();
-  std::string msg;
-  EXPECT_EQ(native::load_minecraft_registry_files(kData + "/blocks", st.registry, st.blocks, msg),
-            Status::Ok)
-      << msg;
+  EXPECT_TRUE(test::load_real_blocks(world));
   std::uint16_t stone = 0, gravel = 0;
   EXPECT_EQ(world.block_value("stone", &stone), Status::Ok);
   EXPECT_EQ(world.block_value("gravel", &gravel), Status::Ok);
-  std::vector<std::uint16_t> floor(4096, 0), air(4096, 0);
-  for (int i = 0; i < 256; ++i) floor[i] = stone;
-  for (int cz = -1; cz <= 1; ++cz)
-    for (int cx = -1; cx <= 1; ++cx) {
-      EXPECT_EQ(world.load_chunk({cx, 0, cz}, floor), Status::Ok);
-      EXPECT_EQ(world.load_chunk({cx, 1, cz}, air), Status::Ok);
-    }
+  EXPECT_TRUE(test::load_flat_floor(world, stone));
   for (int x = -4; x <= 4; ++x)
     for (int z = -16; z <= 31; ++z) EXPECT_EQ(world.set_block({x, 0, z}, gravel), Status::Ok);
   ProfileId walker;

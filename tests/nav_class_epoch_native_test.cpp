@@ -15,31 +15,20 @@
 #include <vector>
 
 #include "engine/nav/world_state.h"
+#include "test_support.h"
 #include "voxnav/world.h"
 #include "world_files.h"
 
 namespace voxnav {
 namespace {
 
-const std::string kData = std::string(VOXNAV_FIXTURES) + "/../../data";
-
 TEST(ClassEpoch, SwimmerAnswersMoveNavEpoch) {
   World w;
-  detail::WorldState& st = w.internal();
-  std::string msg;
-  ASSERT_EQ(native::load_minecraft_registry_files(kData + "/blocks", st.registry, st.blocks, msg),
-            Status::Ok)
-      << msg;
+  ASSERT_TRUE(test::load_real_blocks(w));
   std::uint16_t stone = 0, water = 0;
   ASSERT_EQ(w.block_value("stone", &stone), Status::Ok);
   ASSERT_EQ(w.block_value("water", &water), Status::Ok);
-  std::vector<std::uint16_t> floor(4096, 0), air(4096, 0);
-  for (int i = 0; i < 256; ++i) floor[i] = stone;
-  for (int cz = -1; cz <= 1; ++cz)
-    for (int cx = -1; cx <= 1; ++cx) {
-      ASSERT_EQ(w.load_chunk({cx, 0, cz}, floor), Status::Ok);
-      ASSERT_EQ(w.load_chunk({cx, 1, cz}, air), Status::Ok);
-    }
+  ASSERT_TRUE(test::load_flat_floor(w, stone));
   for (int x = 0; x <= 15; ++x)
     for (int z = 0; z <= 4; ++z)
       for (int y = 1; y <= 3; ++y) {

@@ -16,13 +16,12 @@
 
 #include "engine/nav/world_state.h"
 #include "engine/search/astar.h"
+#include "test_support.h"
 #include "voxnav/world.h"
 #include "world_files.h"
 
 namespace voxnav {
 namespace {
-
-const std::string kData = std::string(VOXNAV_FIXTURES) + "/../../data";
 
 struct MudWorld {
   World world;
@@ -30,20 +29,10 @@ struct MudWorld {
   AreaId mud;
   std::uint16_t stone = 0, gravel = 0;
   explicit MudWorld(bool gap) {
-    detail::WorldState& st = world.internal();
-    std::string msg;
-    EXPECT_EQ(native::load_minecraft_registry_files(kData + "/blocks", st.registry, st.blocks, msg),
-              Status::Ok)
-        << msg;
+    EXPECT_TRUE(test::load_real_blocks(world));
     EXPECT_EQ(world.block_value("stone", &stone), Status::Ok);
     EXPECT_EQ(world.block_value("gravel", &gravel), Status::Ok);
-    std::vector<std::uint16_t> floor(4096, 0), air(4096, 0);
-    for (int i = 0; i < 256; ++i) floor[i] = stone;
-    for (int cz = -1; cz <= 1; ++cz)
-      for (int cx = -1; cx <= 1; ++cx) {
-        EXPECT_EQ(world.load_chunk({cx, 0, cz}, floor), Status::Ok);
-        EXPECT_EQ(world.load_chunk({cx, 1, cz}, air), Status::Ok);
-      }
+    EXPECT_TRUE(test::load_flat_floor(world, stone));
     for (int x = -2; x <= 2; ++x)
       for (int z = -16; z <= 31; ++z)
         if (!(gap && z == 14)) {
@@ -115,11 +104,7 @@ TEST(FilterCostOverflow, PathCostDoesNotWrapAround) {
 // a wrapped cost. (While the defect exists, AStar::run crashes with SIGSEGV here.)
 TEST(FilterCostOverflow, LongRouteOverCostlyCellsNeitherCrashesNorWraps) {
   World world;
-  detail::WorldState& st = world.internal();
-  std::string msg;
-  ASSERT_EQ(native::load_minecraft_registry_files(kData + "/blocks", st.registry, st.blocks, msg),
-            Status::Ok)
-      << msg;
+  ASSERT_TRUE(test::load_real_blocks(world));
   std::uint16_t soul = 0;
   ASSERT_EQ(world.block_value("soul_sand", &soul), Status::Ok);
   std::vector<std::uint16_t> floor(4096, 0), air(4096, 0);

@@ -15,32 +15,21 @@
 #include <vector>
 
 #include "engine/nav/world_state.h"
+#include "test_support.h"
 #include "voxnav/world.h"
 #include "world_files.h"
 
 namespace voxnav {
 namespace {
 
-const std::string kData = std::string(VOXNAV_FIXTURES) + "/../../data";
-
 struct Platforms {
   World world;
   std::uint16_t stone = 0, slab = 0;
   Platforms() {
-    detail::WorldState& st = world.internal();
-    std::string msg;
-    EXPECT_EQ(native::load_minecraft_registry_files(kData + "/blocks", st.registry, st.blocks, msg),
-              Status::Ok)
-        << msg;
+    EXPECT_TRUE(test::load_real_blocks(world));
     EXPECT_EQ(world.block_value("stone", &stone), Status::Ok);
     EXPECT_EQ(world.block_value("oak_slab[type=bottom]", &slab), Status::Ok);
-    std::vector<std::uint16_t> floor(4096, 0), air(4096, 0);
-    for (int i = 0; i < 256; ++i) floor[i] = stone;
-    for (int cz = -1; cz <= 1; ++cz)
-      for (int cx = -1; cx <= 1; ++cx) {
-        EXPECT_EQ(world.load_chunk({cx, 0, cz}, floor), Status::Ok);
-        EXPECT_EQ(world.load_chunk({cx, 1, cz}, air), Status::Ok);
-      }
+    EXPECT_TRUE(test::load_flat_floor(world, stone));
     for (int z = 0; z <= 6; ++z)
       for (int k = 0; k <= 4; ++k) {
         EXPECT_EQ(world.set_block({6 + k, 1, z}, stone), Status::Ok);

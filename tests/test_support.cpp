@@ -56,6 +56,31 @@ std::unique_ptr<World> load_region(const std::string& path, ProfileId* pid) {
 }
 #endif
 
+#ifndef __EMSCRIPTEN__
+bool load_real_blocks(World& w) {
+  detail::WorldState& st = w.internal();
+  std::string msg;
+  const Status status = native::load_minecraft_registry_files(std::string(VOXNAV_SHARED_DATA) + "/minecraft/blocks",
+                                                              st.registry, st.blocks, msg);
+  EXPECT_EQ(status, Status::Ok) << msg;
+  return status == Status::Ok;
+}
+#endif
+
+bool load_flat_floor(World& w, std::uint16_t floor_value) {
+  std::vector<std::uint16_t> floor(detail::kChunkCells, 0), air(detail::kChunkCells, 0);
+  for (int i = 0; i < 256; ++i) floor[static_cast<std::size_t>(i)] = floor_value;
+  bool ok = true;
+  for (int cz = -1; cz <= 1; ++cz)
+    for (int cx = -1; cx <= 1; ++cx) {
+      const Status a = w.load_chunk({cx, 0, cz}, floor), b = w.load_chunk({cx, 1, cz}, air);
+      EXPECT_EQ(a, Status::Ok);
+      EXPECT_EQ(b, Status::Ok);
+      ok = ok && a == Status::Ok && b == Status::Ok;
+    }
+  return ok;
+}
+
 std::string str(const detail::Cell& c) {
   char buf[48];
   std::snprintf(buf, sizeof buf, "(%d,%d,%d)", c.x, c.y, c.z);

@@ -23,7 +23,15 @@ std::unique_ptr<World> fresh_copy(World& src, ProfileId* pid);
 /// (any format the native loaders read), one default walker profile (`*pid`) and its navigation
 /// built by one update(). Null (with a test failure naming the problem) when a file fails.
 std::unique_ptr<World> load_region(const std::string& path, ProfileId* pid);
+/// Loads the real Minecraft block registry (shared data) into `w`, before any chunk. False (with
+/// a test failure naming the problem) when it fails.
+bool load_real_blocks(World& w);
 #endif
+
+/// A flat world in `w`: 3 x 3 chunk columns around the origin (cells -16 .. 31 in x and z), a
+/// floor of `floor_value` at y = 0 and open air above it up to y = 31. False (with a test failure)
+/// when a chunk is refused.
+bool load_flat_floor(World& w, std::uint16_t floor_value);
 
 /// "(x,y,z)" and "chunk(x,y,z)", for failure messages.
 std::string str(const detail::Cell& c);
