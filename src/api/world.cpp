@@ -439,9 +439,7 @@ std::size_t World::pending_chunk_builds() const noexcept {
 }
 std::uint64_t World::nav_epoch() const {
   // One epoch for every class: the sum of the classes' epochs moves whenever one of them does.
-  std::uint64_t e = 0;
-  for (detail::NavWorld* n : state_->navs()) e += n->epoch();
-  return e;
+  return state_->epoch_sum();
 }
 
 Reach World::reachable(ProfileId profile, CellPos from, CellPos goal) const {

@@ -34,6 +34,11 @@ struct WorldState {
       default: return nullptr;
     }
   }
+  /// The sum of every class's navigation epoch (World::nav_epoch): no allocation, it sits on the
+  /// reachable() path.
+  std::uint64_t epoch_sum() const {
+    return walker->epoch() + (walker_small ? walker_small->epoch() : 0) + (swimmer ? swimmer->epoch() : 0);
+  }
   /// Every navigation the world keeps, walker first.
   std::vector<NavWorld*> navs() {
     std::vector<NavWorld*> v{walker.get()};
