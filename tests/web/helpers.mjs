@@ -1,5 +1,6 @@
 // Shared helpers of the node:test suites in tests/web: where the wasm build is, a staged copy of
 // the npm package (web/ sources + the build's dist/), real data (block registry, Moving AI maps).
+import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -184,4 +185,37 @@ export function settle(world, handle, limit = 20) {
     st = world.status(handle);
   }
   return st;
+}
+
+/**
+ * A worker session over the pure handlers: send() passes messages to handle() with increasing ids
+ * and collects the posts (as the page receives them); ok() expects a reply with `ok` only, err() one
+ * with an error of that status and message and no posts.
+ */
+export function workerSession(handlers, state) {
+  let next = 1;
+  const posts = [];
+  const send = async (msg) => {
+    const id = next++;
+    const r = await handlers.handle(state, { id, ...msg });
+    assert.equal(r.reply.id, id);
+    posts.push(...r.posts);
+    return r;
+  };
+  const ok = async (msg) => {
+    const r = await send(msg);
+    assert.ok(!r.reply.error, `${msg.type}: ${JSON.stringify(r.reply.error)}`);
+    assert.equal(Object.keys(r.reply).sort().join(), 'id,ok');
+    return r.reply.ok;
+  };
+  const err = async (msg, status, re) => {
+    const r = await send(msg);
+    assert.ok(r.reply.error, `${msg.type} did not fail: ${JSON.stringify(r.reply.ok)}`);
+    assert.equal(Object.keys(r.reply).sort().join(), 'error,id');
+    assert.equal(r.reply.error.status, status, r.reply.error.message);
+    assert.match(r.reply.error.message, re);
+    assert.equal(r.posts.length, 0);
+    return r.reply.error;
+  };
+  return { send, ok, err, posts };
 }

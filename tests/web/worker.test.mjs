@@ -9,35 +9,6 @@ import * as h from './helpers.mjs';
 const skip = h.skipReason;
 const builds = ['sync', ...(h.hasThreadedBuild ? ['threaded'] : [])];
 
-// Sends messages through handle() with increasing ids; returns the reply and collects posts.
-function session(handlers, state) {
-  let next = 1;
-  const posts = [];
-  const send = async (msg) => {
-    const id = next++;
-    const r = await handlers.handle(state, { id, ...msg });
-    assert.equal(r.reply.id, id);
-    posts.push(...r.posts);
-    return r;
-  };
-  const ok = async (msg) => {
-    const r = await send(msg);
-    assert.ok(!r.reply.error, `${msg.type}: ${JSON.stringify(r.reply.error)}`);
-    assert.equal(Object.keys(r.reply).sort().join(), 'id,ok');
-    return r.reply.ok;
-  };
-  const err = async (msg, status, re) => {
-    const r = await send(msg);
-    assert.ok(r.reply.error, `${msg.type} did not fail: ${JSON.stringify(r.reply.ok)}`);
-    assert.equal(Object.keys(r.reply).sort().join(), 'error,id');
-    assert.equal(r.reply.error.status, status, r.reply.error.message);
-    assert.match(r.reply.error.message, re);
-    assert.equal(r.posts.length, 0);
-    return r.reply.error;
-  };
-  return { send, ok, err, posts };
-}
-
 // A corridor waypoint cell ahead of the agent (not its goal) whose blocking keeps the map connected.
 // (Waypoint cells are cells of the search path, which the engine watches for edits.)
 function blockableCell(map, waypoints, from, avoid) {
@@ -60,7 +31,7 @@ for (const build of builds) {
 
     test('init, load a real world, agents, ticks posting corridors and positions, an edit re-routes', async () => {
       const state = handlers.createState();
-      const s = session(handlers, state);
+      const s = h.workerSession(handlers, state);
       await s.err({ type: 'tick' }, 'Busy', /send init first/);
       const { blocks, shapes } = h.registryFiles();
       const init = await s.ok({ type: 'init', build, blocksJson: blocks, shapesJson: shapes });
@@ -167,7 +138,7 @@ for (const build of builds) {
 
     test('requests: posted with the tick that finishes them, or answered at once with wait', async () => {
       const state = handlers.createState();
-      const s = session(handlers, state);
+      const s = h.workerSession(handlers, state);
       const { blocks, shapes } = h.registryFiles();
       await s.ok({ type: 'init', build, blocksJson: blocks, shapesJson: shapes });
       const { values: [stone] } = await s.ok({ type: 'blockValues', names: ['stone'] });
@@ -203,7 +174,7 @@ for (const build of builds) {
 
     test('bad messages get { id, error } and leave the world unchanged', async () => {
       const state = handlers.createState();
-      const s = session(handlers, state);
+      const s = h.workerSession(handlers, state);
       const { blocks, shapes } = h.registryFiles();
       await s.ok({ type: 'init', build, blocksJson: blocks, shapesJson: shapes });
       const { values: [stone] } = await s.ok({ type: 'blockValues', names: ['stone'] });

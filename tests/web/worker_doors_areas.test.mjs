@@ -13,33 +13,6 @@ const LOWER_CLOSED = 'oak_door[facing=east,half=lower,hinge=left,open=false,powe
 const UPPER_CLOSED = 'oak_door[facing=east,half=upper,hinge=left,open=false,powered=false]';
 const DOOR = [8, 1, 4];
 
-// Sends messages through handle() with increasing ids; collects the posts (as the page receives them).
-function session(handlers, state) {
-  let next = 1;
-  const posts = [];
-  const send = async (msg) => {
-    const id = next++;
-    const r = await handlers.handle(state, { id, ...msg });
-    assert.equal(r.reply.id, id);
-    posts.push(...r.posts);
-    return r;
-  };
-  const ok = async (msg) => {
-    const r = await send(msg);
-    assert.ok(!r.reply.error, `${msg.type}: ${JSON.stringify(r.reply.error)}`);
-    return r.reply.ok;
-  };
-  const err = async (msg, status, re) => {
-    const r = await send(msg);
-    assert.ok(r.reply.error, `${msg.type} did not fail: ${JSON.stringify(r.reply.ok)}`);
-    assert.equal(r.reply.error.status, status, r.reply.error.message);
-    assert.match(r.reply.error.message, re);
-    assert.equal(r.posts.length, 0);
-    return r.reply.error;
-  };
-  return { send, ok, err, posts };
-}
-
 /** positions / values of 3 x 3 chunk columns: a stone floor at y = 0, air above (cy = 1). */
 function floorChunks(stone) {
   const floor = new Uint16Array(4096);
@@ -66,7 +39,7 @@ describe('worker handlers: doors, named areas, profile classes', { skip }, () =>
   /** A worker with the floor, a 3-high stone wall along x = 8, a closed oak door at z = 4, a gap at z = 14. */
   async function doorWorld() {
     const state = handlers.createState();
-    const s = session(handlers, state);
+    const s = h.workerSession(handlers, state);
     const { blocks, shapes } = h.registryFiles();
     await s.ok({ type: 'init', build: 'sync', blocksJson: blocks, shapesJson: shapes });
     const { values: [stone, air, lower, upper, gravel] } =
