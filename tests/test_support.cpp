@@ -129,7 +129,19 @@ bool PairOracle::reaches(const detail::Cell& a, const detail::Cell& b, std::uint
         const std::uint8_t vm = g_.vmoves(c);
         if (vm & detail::kMoveUp) visit(detail::Cell{c.x, c.y + 1, c.z});
         if (vm & detail::kMoveDown) visit(detail::Cell{c.x, c.y - 1, c.z});
+        const std::uint8_t gm = g_.gaps(c);
+        for (int d = 0; d < 4; ++d) {
+          const int dx = 2 * detail::kDirDx[d], dz = 2 * detail::kDirDz[d];
+          if (gm & (detail::kGapLevel << d)) visit(detail::Cell{c.x + dx, c.y, c.z + dz});
+          if (gm & (detail::kGapDown << d)) visit(detail::Cell{c.x + dx, c.y - 1, c.z + dz});
+        }
       } else {
+        for (int d = 0; d < 4; ++d) {
+          const int dx = 2 * detail::kDirDx[d], dz = 2 * detail::kDirDz[d];
+          const detail::Cell sl{c.x - dx, c.y, c.z - dz}, sd{c.x - dx, c.y + 1, c.z - dz};
+          if (g_.gaps(sl) & (detail::kGapLevel << d)) visit(sl);
+          if (g_.gaps(sd) & (detail::kGapDown << d)) visit(sd);
+        }
         if (g_.vmoves(detail::Cell{c.x, c.y - 1, c.z}) & detail::kMoveUp)
           visit(detail::Cell{c.x, c.y - 1, c.z});
         if (g_.vmoves(detail::Cell{c.x, c.y + 1, c.z}) & detail::kMoveDown)
@@ -163,7 +175,8 @@ LayerDiff compare_layers(detail::NavWorld& inc, detail::NavWorld& fresh) {
       const bool standable = detail::kind_node(a->kind_at(i));
       const bool kd = a->kind_at(i) != b->kind_at(i);
       const bool fd = standable && !kd && a->floor[i] != b->floor[i];
-      const bool md = a->moves_at(i) != b->moves_at(i) || a->vmoves_at(i) != b->vmoves_at(i);
+      const bool md = a->moves_at(i) != b->moves_at(i) || a->vmoves_at(i) != b->vmoves_at(i) ||
+                      a->gaps_at(i) != b->gaps_at(i);
       d.kind += kd;
       d.floor += fd;
       d.moves += md;

@@ -32,6 +32,9 @@ AgentMotion compile_profile(const Profile& p) {
   const CompiledProfile cp = compile_profile_costs(p);
   m.costs.drop_extra = cp.drop_extra;
   m.costs.restricts_class = cp.restricts_class;
+  // Gap jumps: the class's navigation holds them over kClassGapReach cells (a longer reach is
+  // capped there; a shorter one refuses them).
+  m.costs.gap_reach = static_cast<std::uint8_t>(std::min(cp.gap_reach, 255));
   auto& extra = m.costs.kind_extra;
   static constexpr std::pair<PathType, CellKind> kKinds[] = {
       {PathType::Walkable, CellKind::Walkable},     {PathType::Slow, CellKind::Slow},

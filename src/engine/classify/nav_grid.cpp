@@ -98,6 +98,7 @@ void NavGrid::classify_into(const BlockRegistry& reg, const Chunk* self, const C
   nc.climb_cells = 0;
   nc.costly = false;
   nc.vmoves.reset();
+  nc.gaps.reset();
   nc.flags.reset();
   nc.surface.reset();
   nc.surface_version = 0;  // surfaces come from refresh_surface (main thread)
@@ -366,6 +367,7 @@ void NavGrid::rebuild_moves_box(Cell mn, Cell mx) {
               const int i = x | (z << 4) | (y << 8);
               nc->moves[i] = 0;
               if (nc->vmoves) nc->vmoves[i] = 0;
+              if (nc->gaps) nc->gaps[i] = 0;
               if (kind_node(static_cast<CellKind>(nc->kind[i])))
                 compute_moves_for_cell(*nc, i, Cell{cx * 16 + x, cy * 16 + y, cz * 16 + z});
             }
@@ -391,6 +393,7 @@ void NavGrid::rebuild_moves(ChunkPos p) {
   for (int i = 0; i < kChunkCells; ++i) {
     ch->moves[i] = 0;
     if (ch->vmoves) ch->vmoves[i] = 0;
+    if (ch->gaps) ch->gaps[i] = 0;
     if (!kind_node(static_cast<CellKind>(ch->kind[i]))) continue;
     const Cell c{p.x * 16 + (i & 15), p.y * 16 + (i >> 8), p.z * 16 + ((i >> 4) & 15)};
     compute_moves_for_cell(*ch, i, c);
@@ -428,6 +431,50 @@ CellKind NavGrid::danger_of(NavChunk& ch, int lx, int ly, int lz) const {
 std::uint8_t NavGrid::vmoves(Cell c) const {
   const NavChunk* ch = chunk(chunk_of(c));
   return ch ? ch->vmoves_at(index_in_chunk(c)) : std::uint8_t(0);
+}
+
+std::uint8_t NavGrid::gaps(Cell c) const {
+  const NavChunk* ch = chunk(chunk_of(c));
+  return ch ? ch->gaps_at(index_in_chunk(c)) : std::uint8_t(0);
+}
+
+std::uint8_t NavGrid::gap_moves_of(NavChunk& ch, int lx, int ly, int lz) const {
+  // A gap jump of reach 1 along a cardinal direction: from a standable cell over one cell of
+  // open air to standable ground two cells away, level or a cell lower. The body rises by its
+  // jump apex on the way, so the take-off cell and the air cell must be clear to that height
+  // above the take-off feet. Doors, ladders and damage cells are never jumped into or from.
+  const int i = lx | (lz << 4) | (ly << 8);
+  const int fs = ch.floor[i];
+  const int need = std::min(255, fs + env_.height_q + env_.jump_q);
+  if (ch.clear[i] < std::min(255, env_.height_q + env_.jump_q)) return 0;
+  std::uint8_t out = 0;
+  for (int d = 0; d < 4; ++d) {
+    int mi;
+    const NavChunk* mc = step_chunk(&ch, lx + kDirDx[d], ly, lz + kDirDz[d], mi);
+    if (!mc || mc->kind_at(mi) != CellKind::Air) continue;
+    if (!mc->uniform && mc->clear[mi] < need) continue;
+    int li;
+    const NavChunk* lc = step_chunk(&ch, lx + 2 * kDirDx[d], ly, lz + 2 * kDirDz[d], li);
+    if (!lc) continue;
+    const CellKind lk = lc->kind_at(li);
+    if (kind_standable(lk)) {
+      // Level: the landing floor at most a step above the take-off, the body fits there.
+      if (lc->floor[li] - fs <= env_.step_q && lc->clear[li] >= env_.height_q) out |= kGapLevel << d;
+      continue;
+    }
+    if (lk != CellKind::Air) continue;
+    // A cell lower: the air cell's column and the landing column are open at the take-off level,
+    // the gap is open a cell lower too (else it is a step down, not a gap), and the body lands on
+    // standable ground in the cell below the landing column.
+    if (!lc->uniform && lc->clear[li] < need) continue;
+    int mi2, li2;
+    const NavChunk* mc2 = step_chunk(&ch, lx + kDirDx[d], ly - 1, lz + kDirDz[d], mi2);
+    const NavChunk* lc2 = step_chunk(&ch, lx + 2 * kDirDx[d], ly - 1, lz + 2 * kDirDz[d], li2);
+    if (!mc2 || !lc2 || mc2->kind_at(mi2) != CellKind::Air) continue;
+    if (kind_standable(lc2->kind_at(li2)) && lc2->clear[li2] >= env_.height_q)
+      out |= kGapDown << d;
+  }
+  return out;
 }
 
 void NavGrid::compute_moves_for_cell(NavChunk& ch, int i, Cell c) {
@@ -562,6 +609,25 @@ void NavGrid::compute_moves_for_cell(NavChunk& ch, int i, Cell c) {
     ch.vmoves[i] = vm;
     if (vm) ch.costly = true;
   }
+  if (env_.gap_reach > 0) update_gaps(ch, i, lx, ly, lz);
+}
+
+void NavGrid::update_gaps(NavChunk& ch, int i, int lx, int ly, int lz) {
+  // Gap jumps: only from standable ground with a cardinal neighbour that is not a level walk.
+  std::uint8_t gm = 0;
+  if (kind_standable(static_cast<CellKind>(ch.kind[i])) && (ch.moves[i] & 0xFFFFu) != 0x1111u)
+    gm = gap_moves_of(ch, lx, ly, lz);
+  if (gm || ch.gaps) {
+    if (!ch.gaps) ch.gaps = std::make_unique<std::uint8_t[]>(kChunkCells);
+    ch.gaps[i] = gm;
+    if (gm) ch.costly = true;
+  }
+}
+
+void NavGrid::rebuild_gaps(Cell c) {
+  NavChunk* ch = chunk(chunk_of(c));
+  if (!ch || ch->uniform || env_.gap_reach <= 0) return;
+  update_gaps(*ch, index_in_chunk(c), c.x & 15, c.y & 15, c.z & 15);
 }
 
 }  // namespace voxnav::detail

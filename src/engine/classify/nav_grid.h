@@ -77,6 +77,11 @@ enum CellFlags : std::uint8_t {
 /// Vertical moves of a cell (NavChunk::vmoves): climbing a ladder up or down.
 enum VerticalMoves : std::uint8_t { kMoveUp = 1, kMoveDown = 2 };
 
+/// Gap jumps of a cell (NavChunk::gaps), one bit per cardinal direction d (0..3): bit d a jump
+/// over one cell of open air landing at the same level (two cells along d), bit 4 + d one landing
+/// a cell lower. See ClassEnvelope::gap_reach.
+enum GapMoves : std::uint8_t { kGapLevel = 1, kGapDown = 16 };
+
 /// The body envelope of a movement class, in 1/64 cell units (kHeightUnits).
 struct ClassEnvelope {
   int half_width_q = 19;  ///< 0.3 cell: a 0.6 wide body
@@ -88,6 +93,10 @@ struct ClassEnvelope {
   /// envelope, feet on the cell's bottom, lies in a swimmable fluid; moves are level (8
   /// directions, no corner cutting) and straight up or down between such cells, all Swim edges.
   bool swimmer = false;
+  /// Cells of open air a gap jump of the class's navigation crosses (0: the class has no gap
+  /// jumps). The navigation holds gap jumps over exactly this many cells; a profile's compiled
+  /// reach is capped at it, and a profile that cannot jump it restricts the class.
+  int gap_reach = 0;
 };
 
 /// Edge kinds of layer 2 moves (also the waypoint kinds of corridors).
@@ -113,11 +122,11 @@ struct MoveCode {
   std::int8_t dy;
   EdgeKind kind;
 };
-/// Codes 0..15 are the nibbles of a move word; 16 and 17 stand for the vertical moves (vmoves) in
-/// iterations over a cell's moves.
+/// Codes 0..15 are the nibbles of a move word; 16 and 17 stand for the vertical moves (vmoves) and
+/// 18 and 19 for the gap jumps (gaps) in iterations over a cell's moves.
 inline constexpr int kMoveCodeCount = 16;
 inline constexpr MoveCode
-    kMoveCodes[kMoveCodeCount + 2] =
+    kMoveCodes[kMoveCodeCount + 4] =
         {
             {0, EdgeKind::Start},      // 0: no move
             {0, EdgeKind::Walk},       // 1
@@ -133,9 +142,12 @@ inline constexpr MoveCode
             {0, EdgeKind::Climb},   // 15: into or out of a climbable cell within the row
             {1, EdgeKind::Climb},   // 16: straight up a ladder (vmoves kMoveUp)
             {-1, EdgeKind::Climb},  // 17: straight down a ladder (vmoves kMoveDown)
+            {0, EdgeKind::GapJump},   // 18: over a gap, landing at the same level (gaps kGapLevel)
+            {-1, EdgeKind::GapJump},  // 19: over a gap, landing a cell lower (gaps kGapDown)
 };
 inline constexpr int kCodeDoor = 13, kCodeClimbUp = 14, kCodeClimbLevel = 15;
 inline constexpr int kCodeVertUp = 16, kCodeVertDown = 17;
+inline constexpr int kCodeGapLevel = 18, kCodeGapDown = 19;
 /// Direction numbers of the vertical moves in iterations (after the 8 horizontal ones).
 inline constexpr int kDirUp = 8, kDirDown = 9;
 
@@ -170,6 +182,8 @@ struct NavChunk {
   std::unique_ptr<std::uint8_t[]> vmoves;
   /// CellFlags per cell; null while no cell of the chunk has one.
   std::unique_ptr<std::uint8_t[]> flags;
+  /// GapMoves per cell; null while no cell of the chunk has one.
+  std::unique_ptr<std::uint8_t[]> gaps;
   /// Surface group per cell (the group of the block a body stands on, or of the fluid it swims
   /// in; 0 = none); null while no cell of the chunk has one. See NavGrid::set_surface_groups.
   std::unique_ptr<std::uint8_t[]> surface;
@@ -192,6 +206,7 @@ struct NavChunk {
   std::uint32_t moves_at(int i) const { return uniform ? 0u : moves[i]; }
   std::uint8_t vmoves_at(int i) const { return vmoves ? vmoves[i] : std::uint8_t(0); }
   std::uint8_t flags_at(int i) const { return flags ? flags[i] : std::uint8_t(0); }
+  std::uint8_t gaps_at(int i) const { return gaps ? gaps[i] : std::uint8_t(0); }
   std::uint8_t surface_at(int i) const { return surface ? surface[i] : std::uint8_t(0); }
 };
 
@@ -230,6 +245,9 @@ class NavGrid {
   void classify_box(const Space& space, Cell mn, Cell mx);
   /// Recomputes the move words of the cells in the box [mn, mx] (inclusive), non-uniform chunks.
   void rebuild_moves_box(Cell mn, Cell mx);
+  /// Recomputes only the gap jumps of cell c (its layer 0 and move word unchanged, a cell ahead
+  /// of it reclassified).
+  void rebuild_gaps(Cell c);
   /// Surface groups by block value (null or empty: none): the value table every chunk's surface
   /// plane is computed from. Setting a new table recomputes every plane from the space; a chunk
   /// built on a worker with an older table is brought up to date by refresh_surface.
@@ -250,6 +268,7 @@ class NavGrid {
   bool standable(Cell c) const { return kind_standable(kind(c)); }
   bool node(Cell c) const { return kind_node(kind(c)); }
   std::uint8_t vmoves(Cell c) const;
+  std::uint8_t gaps(Cell c) const;
 
   /// Chunks in deterministic (chunk_key) order.
   const std::vector<NavChunk*>& ordered_chunks() const;
@@ -259,6 +278,10 @@ class NavGrid {
   void compute_moves_for_cell(NavChunk& ch, int i, Cell c);
   /// The danger band kind of a standable cell from the hazard flags around its body (0: none).
   CellKind danger_of(NavChunk& ch, int lx, int ly, int lz) const;
+  /// The gap jumps (GapMoves) of standable cell (lx, ly, lz) of `ch` from layer 0 around it.
+  std::uint8_t gap_moves_of(NavChunk& ch, int lx, int ly, int lz) const;
+  /// Recomputes the gap byte of cell i of `ch` (its move word already computed).
+  void update_gaps(NavChunk& ch, int i, int lx, int ly, int lz);
   void classify_cell(const BlockRegistry& reg, const Chunk* self, const Chunk* below,
                      const Chunk* above, NavChunk& nc, int i) const;
   /// The surface group of cell i of `nc` from the blocks (layer 0 already classified).

@@ -592,6 +592,10 @@ void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, doub
             (w.kind == EdgeKind::Jump || w.kind == EdgeKind::StepUp) &&
             (d < 1.3 || a.last_hit_wall))
           in.jump = true;
+        // A gap jump: take off at the edge of the take-off cell, a cell and a half before the
+        // landing cell's centre (the flight covers the gap at walking speed; the approach above
+        // slows the body onto the landing point).
+        if (w.kind == EdgeKind::GapJump && a.body.on_ground && d < 1.75 && d > 0.6) in.jump = true;
       }
       // Stuck watch: the distance to the target must shrink.
       if (progress + 0.05 < a.best_dist) {

@@ -348,7 +348,7 @@ bool Islands::seen_insert(const Cell& c, std::uint32_t val) {
 }
 
 void Islands::new_stamp(std::size_t budget) {
-  // A table of at least 4 slots per cell the search may visit (8 moves per expansion past the
+  // A table of at least 4 slots per cell the search may visit (14 moves per expansion past the
   // budget at most), small searches touching only a small, cache-resident part.
   std::size_t size = 256;
   while (size < 4 * (budget + 16) && size < kSeenTable) size <<= 1;
@@ -449,7 +449,9 @@ bool Islands::directed(const NavGrid& grid, const Cell& from, const Cell& to, st
   heap_.push_back((h(from) << 32) | 0u);
   const bool any_added = !added_from_.empty();
   std::size_t expanded = 0;
-  while (!heap_.empty() && expanded < budget) {
+  // (the seen table holds at most half its slots: up to 14 moves per expansion)
+  const std::size_t max_seen = (seen_mask_ + 1) / 2 - 16;
+  while (!heap_.empty() && expanded < budget && queue_.size() < max_seen) {
     std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
     const auto qi = static_cast<std::uint32_t>(heap_.back());
     heap_.pop_back();
@@ -575,7 +577,8 @@ bool Islands::settle_island(NavGrid& grid, std::uint32_t root, std::vector<Cell>
     bool split = false, proven = false;
     // Pairs already proven at a smaller budget are not searched again.
     std::vector<std::uint8_t> done(endpoints.size(), 0);  // bit 0: hub -> k, bit 1: k -> hub
-    for (const std::size_t budget : {std::size_t(96), std::size_t(768), kSearchBudget}) {
+    for (const std::size_t budget :
+         {std::size_t(96), std::size_t(768), std::size_t(4096), kSearchBudget}) {
       std::size_t failed = 0;
       bool failed_to = false;  // the hub does not reach endpoints[failed] (else the reverse)
       for (std::size_t k = 1; k < endpoints.size() && !failed; ++k) {

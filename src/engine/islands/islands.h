@@ -151,9 +151,11 @@ class Islands {
   std::int32_t seen_find(const Cell& c) const;
   bool seen_insert(const Cell& c, std::uint32_t val);
   void new_stamp(std::size_t budget);
-  static constexpr std::size_t kSearchBudget = 4096;
+  /// The largest side a split proof closes before recomputing every island: a search of this
+  /// many cells (about 2 ms) still costs far less than the recomputation of a region (25 ms).
+  static constexpr std::size_t kSearchBudget = 32000;
   static constexpr std::size_t kWideBudget = 16384;  // one search for many witnesses
-  static constexpr std::size_t kSeenTable = 65536;   // open addressing, load <= 1/4
+  static constexpr std::size_t kSeenTable = 131072;  // open addressing, load <= 1/4
   void invalidate_reach() { ++dag_gen_; }
 
   std::vector<std::uint32_t> parent_;  // union-find over raw labels
@@ -195,11 +197,12 @@ class Islands {
 
 /// Iterates the moves of a node cell: calls f(target_chunk, target_index, target_cell, dir, code)
 /// for every move in its move word, then for its vertical moves (dir kDirUp / kDirDown, code
-/// kCodeVertUp / kCodeVertDown).
+/// kCodeVertUp / kCodeVertDown), then for its gap jumps (dir the cardinal direction, code
+/// kCodeGapLevel / kCodeGapDown; the target is two cells along dir).
 template <class F>
 inline void for_each_move(NavChunk* ch, int i, const Cell& c, F&& f) {
   const std::uint32_t word = ch->moves_at(i);
-  if (!word && !ch->vmoves) return;
+  if (!word && !ch->vmoves && !ch->gaps) return;
   const int lx = c.x & 15, ly = c.y & 15, lz = c.z & 15;
   // Fast path: the target stays inside this chunk (most moves), so its index is an offset.
   const bool inner_xz = static_cast<unsigned>(lx - 1) < 14u && static_cast<unsigned>(lz - 1) < 14u;
@@ -227,6 +230,16 @@ inline void for_each_move(NavChunk* ch, int i, const Cell& c, F&& f) {
       if (NavChunk* tc = step_chunk(ch, lx, ly - 1, lz, ti))
         f(tc, ti, Cell{c.x, c.y - 1, c.z}, kDirDown, kCodeVertDown);
   }
+  if (const std::uint8_t gm = ch->gaps_at(i)) {
+    for (int d = 0; d < 4; ++d)
+      for (int b = 0; b < 2; ++b) {
+        if (!(gm & ((b ? kGapDown : kGapLevel) << d))) continue;
+        const int dx = 2 * kDirDx[d], dz = 2 * kDirDz[d], dy = -b;
+        int ti;
+        if (NavChunk* tc = step_chunk(ch, lx + dx, ly + dy, lz + dz, ti))
+          f(tc, ti, Cell{c.x + dx, c.y + dy, c.z + dz}, d, b ? kCodeGapDown : kCodeGapLevel);
+      }
+  }
 }
 
 /// Iterates the moves into a cell: calls f(source_chunk, source_index, source_cell) for every node
@@ -252,6 +265,13 @@ inline void for_each_move_into(const NavGrid& grid, const Cell& c, F&& f) {
     f(sc, si, Cell{c.x, c.y - 1, c.z});
   if (NavChunk* sc = step_chunk(ch, lx, ly + 1, lz, si); sc && (sc->vmoves_at(si) & kMoveDown))
     f(sc, si, Cell{c.x, c.y + 1, c.z});
+  for (int d = 0; d < 4; ++d)
+    for (int b = 0; b < 2; ++b) {
+      const int dx = 2 * kDirDx[d], dz = 2 * kDirDz[d], dy = -b;
+      NavChunk* sc = step_chunk(ch, lx - dx, ly - dy, lz - dz, si);
+      if (sc && (sc->gaps_at(si) & ((b ? kGapDown : kGapLevel) << d)))
+        f(sc, si, Cell{c.x - dx, c.y - dy, c.z - dz});
+    }
 }
 
 inline Cell cell_of(const NavChunk* ch, int i) {

@@ -28,6 +28,12 @@ inline const ClassLimits& class_limits(MovementClass c) {
   return k[static_cast<int>(c)];
 }
 
+/// Cells of open air the gap jumps of the walker classes' navigation cross (ClassEnvelope::
+/// gap_reach): the reach a profile with the default walk speed and jump apex compiles to
+/// (floor(4.3 * 2 sqrt(2 g 1.25) / g - 0.5) = 1 with g = 32). A longer compiled reach is capped at
+/// it, so every profile of the class shares the class's islands.
+inline constexpr int kClassGapReach = 1;
+
 /// The body envelope of a class in layer 0 units (1/64 cell): half width and height rounded up,
 /// step and jump rounded down, so classification never lets a body through a gap it does not fit.
 /// Swimmers classify water cells (ClassEnvelope::swimmer).
@@ -40,6 +46,7 @@ inline ClassEnvelope class_envelope(MovementClass c) {
   e.jump_q = static_cast<int>(std::floor(l.jump_apex * kHeightUnits + 1e-9));
   e.max_drop = l.max_drop;
   e.swimmer = c == MovementClass::Swimmer;
+  e.gap_reach = c == MovementClass::Walker || c == MovementClass::WalkerSmall ? kClassGapReach : 0;
   return e;
 }
 

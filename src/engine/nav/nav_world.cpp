@@ -338,6 +338,7 @@ bool NavWorld::maintain_edit(const Change& c) {
       sv.clear.assign(nc->clear.get(), nc->clear.get() + kChunkCells);
       sv.moves.assign(nc->moves.get(), nc->moves.get() + kChunkCells);
       if (nc->vmoves) sv.vmoves.assign(nc->vmoves.get(), nc->vmoves.get() + kChunkCells);
+      if (nc->gaps) sv.gaps.assign(nc->gaps.get(), nc->gaps.get() + kChunkCells);
     }
     grid_.classify_chunk(space_, p);
     for (int i = 0; i < kChunkCells; ++i) {
@@ -351,29 +352,60 @@ bool NavWorld::maintain_edit(const Change& c) {
     saved.push_back(std::move(sv));
   }
   // Cells whose move words can change: every cell with a move into a reclassified cell (one
-  // column around it, one cell below to max_drop cells above) and the cells themselves.
+  // column around it, one cell below to max_drop cells above) and the cells themselves; with gap
+  // jumps also the cells two columns away along the axes (a gap jump reads the cells two ahead).
   std::vector<Cell>& cells = scratch_cells_;
   cells.clear();
+  std::vector<Cell>& gap_cells = scratch_gap_cells_;  // only their gap jumps can change
+  gap_cells.clear();
+  const bool gaps = grid_.envelope().gap_reach > 0;
   auto add_move_box = [&](Cell mn, Cell mx) {
-    for (int y = mn.y - 1; y <= mx.y + max_drop; ++y)
+    for (int y = mn.y - 1; y <= mx.y + max_drop; ++y) {
       for (int z = mn.z - 1; z <= mx.z + 1; ++z)
         for (int x = mn.x - 1; x <= mx.x + 1; ++x)
           if (cell_in_range(Cell{x, y, z})) cells.push_back(Cell{x, y, z});
+      if (!gaps) continue;
+      auto gap_cell = [&](Cell g) {
+        if (cell_in_range(g)) gap_cells.push_back(g);
+      };
+      for (int x = mn.x; x <= mx.x; ++x) {
+        gap_cell(Cell{x, y, mn.z - 2});
+        gap_cell(Cell{x, y, mx.z + 2});
+      }
+      for (int z = mn.z; z <= mx.z; ++z) {
+        gap_cell(Cell{mn.x - 2, y, z});
+        gap_cell(Cell{mx.x + 2, y, z});
+      }
+    }
   };
   add_move_box(bmin, bmax);
   for (const Cell& e : extra) add_move_box(e, e);
+  auto less = [](const Cell& a, const Cell& b) {
+    return a.y != b.y ? a.y < b.y : a.z != b.z ? a.z < b.z : a.x < b.x;
+  };
   if (!extra.empty()) {
-    auto less = [](const Cell& a, const Cell& b) {
-      return a.y != b.y ? a.y < b.y : a.z != b.z ? a.z < b.z : a.x < b.x;
-    };
     std::sort(cells.begin(), cells.end(), less);
     cells.erase(std::unique(cells.begin(), cells.end()), cells.end());
   }
+  if (!gap_cells.empty()) {
+    std::sort(gap_cells.begin(), gap_cells.end(), less);
+    gap_cells.erase(std::unique(gap_cells.begin(), gap_cells.end()), gap_cells.end());
+    if (!extra.empty())  // the cells recomputed whole already cover their gap jumps
+      gap_cells.erase(std::remove_if(gap_cells.begin(), gap_cells.end(),
+                                     [&](const Cell& g) {
+                                       return std::binary_search(cells.begin(), cells.end(), g,
+                                                                 less);
+                                     }),
+                      gap_cells.end());
+  }
+  const std::size_t whole_cells = cells.size();
+  cells.insert(cells.end(), gap_cells.begin(), gap_cells.end());
   // Snapshot the old state (from the saved copy for chunks classified again above).
   using Old = OldCell;
   std::vector<Old>& old = scratch_old_;
   old.clear();
   for (const Cell& cell : cells) {
+    const bool gaps_only = static_cast<std::size_t>(&cell - cells.data()) >= whole_cells;
     const ChunkPos cp = chunk_of(cell);
     const int i = index_in_chunk(cell);
     const SavedChunk* sv = nullptr;
@@ -385,18 +417,24 @@ bool NavWorld::maintain_edit(const Change& c) {
       const auto si = static_cast<std::size_t>(i);
       old.push_back({cell, nd, kind_gate(k),
                      nd && !sv->vmoves.empty() ? sv->vmoves[si] : std::uint8_t(0),
-                     nd && !sv->uniform ? sv->moves[si] : 0u});
+                     nd && !sv->gaps.empty() ? sv->gaps[si] : std::uint8_t(0),
+                     nd && !sv->uniform ? sv->moves[si] : 0u, gaps_only});
       continue;
     }
     const NavChunk* ch = grid_.chunk(cp);
     const CellKind k = ch ? ch->kind_at(i) : CellKind::Blocked;
     const bool nd = kind_node(k);
     old.push_back({cell, nd, kind_gate(k), nd ? ch->vmoves_at(i) : std::uint8_t(0),
-                   nd ? ch->moves_at(i) : 0u});
+                   nd ? ch->gaps_at(i) : std::uint8_t(0), nd ? ch->moves_at(i) : 0u, gaps_only});
   }
   // Layer 0 in the dependency box, then the move words.
   grid_.classify_box(space_, bmin, bmax);
-  for (const Old& o : old) grid_.rebuild_moves_box(o.c, o.c);
+  for (const Old& o : old) {
+    if (o.gaps_only)
+      grid_.rebuild_gaps(o.c);
+    else
+      grid_.rebuild_moves_box(o.c, o.c);
+  }
   // The delta of the move graph. A node that becomes a gate cell or stops being one leaves its
   // island and comes back as a new one (every move into or out of it with it); a gate cell of
   // another gate kind only changes its kind.
@@ -436,13 +474,15 @@ bool NavWorld::maintain_edit(const Change& c) {
     const bool nd = ch && kind_node(ch->kind_at(i));
     const std::uint32_t word = nd ? ch->moves_at(i) : 0u;
     const std::uint8_t vword = nd ? ch->vmoves_at(i) : std::uint8_t(0);
+    const std::uint8_t gword = nd ? ch->gaps_at(i) : std::uint8_t(0);
     const bool again = relabelled(o.c);
     if ((o.node && !nd) || again) d.removed_nodes.push_back(o.c);
     if ((!o.node && nd) || again) d.added_nodes.push_back(o.c);
-    if (word == o.word && vword == o.vword && relabel.empty()) continue;
+    if (word == o.word && vword == o.vword && gword == o.gword && relabel.empty()) continue;
     auto edge = [&](int dir, int co, int cn) {
       const int dyo = kMoveCodes[co].dy, dyn = kMoveCodes[cn].dy;
-      const int dx = dir < 8 ? kDirDx[dir] : 0, dz = dir < 8 ? kDirDz[dir] : 0;
+      const int reach = std::max(co, cn) >= kCodeGapLevel ? 2 : 1;  // a gap jump: two cells
+      const int dx = dir < 8 ? reach * kDirDx[dir] : 0, dz = dir < 8 ? reach * kDirDz[dir] : 0;
       const Cell to{o.c.x + dx, o.c.y + dyo, o.c.z + dz}, tn{o.c.x + dx, o.c.y + dyn, o.c.z + dz};
       if (co && cn && dyo == dyn && !again && !relabelled(to))
         return;  // the same move, maybe another kind
@@ -458,6 +498,12 @@ bool NavWorld::maintain_edit(const Change& c) {
       const int code = b == 0 ? kCodeVertUp : kCodeVertDown;
       const int co = (o.vword & bit) ? code : 0, cn = (vword & bit) ? code : 0;
       if (co != cn || (co && (again || relabel.size()))) edge(b == 0 ? kDirUp : kDirDown, co, cn);
+    }
+    for (int g = 0; g < 8; ++g) {
+      const std::uint8_t bit = static_cast<std::uint8_t>(1u << g);
+      const int code = g < 4 ? kCodeGapLevel : kCodeGapDown;
+      const int co = (o.gword & bit) ? code : 0, cn = (gword & bit) ? code : 0;
+      if (co != cn || (co && (again || relabel.size()))) edge(g & 3, co, cn);
     }
   }
   return islands_.apply(grid_, d);
@@ -524,6 +570,7 @@ void NavWorld::chunk_level(std::vector<ChunkPos> classify, F&& do_classify) {
       sn.moves.assign(ch->moves.get(), ch->moves.get() + kChunkCells);
       sn.labels.assign(ch->scc.get(), ch->scc.get() + kChunkCells);
       if (ch->vmoves) sn.vmoves.assign(ch->vmoves.get(), ch->vmoves.get() + kChunkCells);
+      if (ch->gaps) sn.gaps.assign(ch->gaps.get(), ch->gaps.get() + kChunkCells);
       snaps.push_back(std::move(sn));
     }
   }
@@ -571,6 +618,8 @@ void NavWorld::chunk_level(std::vector<ChunkPos> classify, F&& do_classify) {
       const bool st = now_any && kind_node(ch->kind_at(i));
       const std::uint32_t word = st ? ch->moves_at(i) : 0u;
       const std::uint8_t vword = st ? ch->vmoves_at(i) : std::uint8_t(0);
+      const std::uint8_t ogap = ost && !sn->gaps.empty() ? sn->gaps[si] : std::uint8_t(0);
+      const std::uint8_t gword = st ? ch->gaps_at(i) : std::uint8_t(0);
       if (!ost && !st) continue;
       const Cell c{p.x * 16 + (i & 15), p.y * 16 + (i >> 8), p.z * 16 + ((i >> 4) & 15)};
       if (ost && st) {
@@ -587,11 +636,12 @@ void NavWorld::chunk_level(std::vector<ChunkPos> classify, F&& do_classify) {
         d.removed_labels.push_back(ol);
       }
       if (!ost && st) d.added_nodes.push_back(c);
-      if (word == ow && vword == ov) continue;
+      if (word == ow && vword == ov && gword == ogap) continue;
       auto edge = [&](int dir, int co, int cn) {
         const int dyo = kMoveCodes[co].dy, dyn = kMoveCodes[cn].dy;
         if (co && cn && dyo == dyn) return;
-        const int dx = dir < 8 ? kDirDx[dir] : 0, dz = dir < 8 ? kDirDz[dir] : 0;
+        const int reach = std::max(co, cn) >= kCodeGapLevel ? 2 : 1;  // a gap jump: two cells
+        const int dx = dir < 8 ? reach * kDirDx[dir] : 0, dz = dir < 8 ? reach * kDirDz[dir] : 0;
         if (co) {
           const Cell t{c.x + dx, c.y + dyo, c.z + dz};
           d.removed_edges.push_back({c, t, ol, old_label(t)});
@@ -607,6 +657,12 @@ void NavWorld::chunk_level(std::vector<ChunkPos> classify, F&& do_classify) {
         const int code = b == 0 ? kCodeVertUp : kCodeVertDown;
         const int co = (ov & bit) ? code : 0, cn = (vword & bit) ? code : 0;
         if (co != cn) edge(b == 0 ? kDirUp : kDirDown, co, cn);
+      }
+      for (int g = 0; g < 8; ++g) {
+        const std::uint8_t bit = static_cast<std::uint8_t>(1u << g);
+        const int code = g < 4 ? kCodeGapLevel : kCodeGapDown;
+        const int co = (ogap & bit) ? code : 0, cn = (gword & bit) ? code : 0;
+        if (co != cn) edge(g & 3, co, cn);
       }
     }
   }

@@ -201,7 +201,7 @@ class NavWorld {
   struct ChunkSnap {  // a chunk's moves and island labels before a chunk-level change
     std::uint64_t key;
     std::vector<std::uint32_t> moves, labels;
-    std::vector<std::uint8_t> vmoves;  // empty: none
+    std::vector<std::uint8_t> vmoves, gaps;  // empty: none
   };
   /// Reachability screening of a queued request: fails it at once (returns false) on a No, an
   /// unloaded cell or a start / goal that cannot be stood on; else keeps it queued.
@@ -229,7 +229,7 @@ class NavWorld {
     ChunkPos pos;
     bool uniform = false;
     CellKind uniform_kind = CellKind::Air;
-    std::vector<std::uint8_t> kind, floor, clear, vmoves;
+    std::vector<std::uint8_t> kind, floor, clear, vmoves, gaps;
     std::vector<std::uint32_t> moves;
     CellKind kind_at(int i) const {
       return uniform ? uniform_kind : static_cast<CellKind>(kind[static_cast<std::size_t>(i)]);
@@ -237,13 +237,15 @@ class NavWorld {
   };
   std::vector<SavedChunk> scratch_saved_;
   std::vector<Cell> scratch_extra_;
-  std::vector<Cell> scratch_cells_;
+  std::vector<Cell> scratch_cells_, scratch_gap_cells_;
   struct OldCell {
     Cell c;
     bool node;
     std::uint8_t gate;
     std::uint8_t vword;
+    std::uint8_t gword;
     std::uint32_t word;
+    bool gaps_only = false;  ///< only its gap jumps can change (a cell two ahead reclassified)
   };
   std::vector<OldCell> scratch_old_;
   std::vector<std::uint64_t> scratch_relabel_;  // cell keys of cells entering or leaving gate kinds

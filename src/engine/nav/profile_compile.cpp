@@ -21,6 +21,20 @@ std::string num(double v) {
 // The integrator's gravity: a compiled jump is the jump the follower's body makes.
 double gravity() { return BodyParams{}.gravity; }
 
+// Cells of air a gap jump of profile p clears (CompiledProfile::gap_reach).
+int gap_reach_of(const Profile& p) {
+  if (p.movement_class != MovementClass::WalkerSmall && p.movement_class != MovementClass::Walker)
+    return 0;
+  const double g = gravity();
+  // Flight time 2v/g at walking speed, less half a cell for take-off and landing.
+  const double reach =
+      std::floor(p.walk_speed * (2.0 * jump_velocity_for_apex(g, p.jump_apex) / g) - 0.5);
+  int auto_reach = 0;
+  if (reach > 0) auto_reach = reach >= kMaxGapJump ? kMaxGapJump : static_cast<int>(reach);
+  // A given gap_jump only narrows the reach: the body cannot jump further than its physics.
+  return p.gap_jump < 0 ? auto_reach : std::min(p.gap_jump, auto_reach);
+}
+
 }  // namespace
 
 std::string_view canonical_block_name(std::string_view name) {
@@ -41,6 +55,13 @@ std::string class_restrictions(const Profile& p) {
         num(lim.step_height));
   if (p.jump_apex + 1e-9 < lim.jump_apex)
     add("field \"jump_apex\": " + num(p.jump_apex) + " is below the class's " + num(lim.jump_apex));
+  // The class's navigation holds gap jumps of kClassGapReach cells: a profile that cannot make
+  // them may not cross what the class's islands join through one.
+  if (const int reach = gap_reach_of(p);
+      (p.movement_class == MovementClass::WalkerSmall || p.movement_class == MovementClass::Walker) &&
+      reach < kClassGapReach)
+    add("gap reach " + std::to_string(reach) + " (fields \"gap_jump\", \"speed.walk\", \"jump_apex\") is below the class's " +
+        std::to_string(kClassGapReach));
   if (p.max_drop < lim.max_drop)
     add("field \"max_drop\": " + std::to_string(p.max_drop) + " is below the class's " +
         std::to_string(lim.max_drop));
@@ -58,16 +79,7 @@ CompiledProfile compile_profile_costs(const Profile& p) {
   CompiledProfile c;
   const double g = gravity();
   c.jump_velocity = jump_velocity_for_apex(g, p.jump_apex);
-  const bool gaps =
-      p.movement_class == MovementClass::WalkerSmall || p.movement_class == MovementClass::Walker;
-  if (gaps) {
-    // Flight time 2v/g at walking speed, less half a cell for take-off and landing.
-    const double reach = std::floor(p.walk_speed * (2.0 * c.jump_velocity / g) - 0.5);
-    int auto_reach = 0;
-    if (reach > 0) auto_reach = reach >= kMaxGapJump ? kMaxGapJump : static_cast<int>(reach);
-    // A given gap_jump only narrows the reach: the body cannot jump further than its physics.
-    c.gap_reach = p.gap_jump < 0 ? auto_reach : std::min(p.gap_jump, auto_reach);
-  }
+  c.gap_reach = gap_reach_of(p);
   for (int i = 0; i < kPathTypeCount; ++i)
     c.path_cost[i] = p.malus[i] == kImpassable
                          ? kPathCostImpassable

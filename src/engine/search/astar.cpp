@@ -138,6 +138,19 @@ void AStar::set_costs(const CostTable& c) {
     m.dy = static_cast<std::int8_t>(b == 0 ? 1 : -1);
     m.kind = static_cast<std::uint8_t>(EdgeKind::Climb);
   }
+  // A gap jump covers two cells along its direction: two straight moves and a jump.
+  for (int d = 0; d < 4; ++d)
+    for (int b = 0; b < 2; ++b) {
+      MoveInfo& m = gmoves_[d * 2 + b];
+      CostTable base = c;
+      base.kind_extra.fill(0);
+      m.cost = move_cost(base, d, b ? kCodeGapDown : kCodeGapLevel, CellKind::Walkable);
+      m.dx = static_cast<std::int8_t>(2 * kDirDx[d]);
+      m.dz = static_cast<std::int8_t>(2 * kDirDz[d]);
+      m.dy = static_cast<std::int8_t>(-b);
+      m.dxz = static_cast<std::int16_t>(m.dx + 16 * m.dz);
+      m.kind = static_cast<std::uint8_t>(EdgeKind::GapJump);
+    }
 }
 
 // An indexed 4-ary min-heap (half the depth of a binary heap, four children's keys in half a cache
@@ -328,6 +341,9 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
     return !(m.kind == static_cast<std::uint8_t>(EdgeKind::Jump) && rise <= jump_q);
   };
   const bool walk_free = kind_extra[static_cast<int>(CellKind::Walkable)] == 0 && !limits;
+  // Gap jumps: the class's navigation holds them over gap_reach cells; a profile reaching less
+  // refuses them.
+  const bool gaps_on = grid.envelope().gap_reach > 0 && costs.gap_reach >= grid.envelope().gap_reach;
   const std::vector<Cell>* const avoid = p.avoid && !p.avoid->empty() ? p.avoid : nullptr;
 
   for (;;) {
@@ -375,8 +391,9 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
     // A route this costly (about 295,000 cells of walking) goes no further: with every move below
     // kMaxMoveCost and h below kMaxH, f = g + h never wraps.
     if (g > kMaxG) continue;
-    if (node_count + 8 > cap) {
-      reserve_nodes(node_count + 8, node_count, heap.size, fast_size);
+    // (at most 8 level moves, 2 vertical moves and 4 gap jumps per cell)
+    if (node_count + 16 > cap) {
+      reserve_nodes(node_count + 16, node_count, heap.size, fast_size);
       nodes = nodes_.get();
       heap.key = heap_key_.get();
       heap.id = heap_id_.get();
@@ -471,6 +488,41 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
           if (ng >= rec.g) continue;
           relax(vmoves_[b], tloc, rec, ng);
         }
+      }
+    }
+    if (gaps_on && ch->gaps) {
+      // Gap jumps: two cells along a cardinal direction, level or a cell lower.
+      if (const std::uint8_t gm =
+              ch->gaps[(static_cast<std::uint32_t>(ly) << 8) | static_cast<std::uint32_t>(cxz)]) {
+        for (int d = 0; d < 4; ++d)
+          for (int b = 0; b < 2; ++b) {
+            if (!(gm & ((b ? kGapDown : kGapLevel) << d))) continue;
+            const MoveInfo& m = gmoves_[d * 2 + b];
+            if (at_bound && (std::abs(cx + m.dx - sx) > md || std::abs(cz + m.dz - sz) > md))
+              continue;
+            const int nx = lx + m.dx, ny = ly + m.dy, nz = lz + m.dz;
+            const int k = ((nx >> 4) + 1) + 3 * (((nz >> 4) + 1) + 3 * ((ny >> 4) + 1));
+            const std::uint32_t tb = k == 13 ? cb : nb_block(cb, k);
+            if (tb == kNone) continue;
+            const std::uint32_t ts = slab_of(tb, ny & 15);
+            refresh();
+            const auto txz = static_cast<std::uint32_t>((nx & 15) | ((nz & 15) << 4));
+            const std::uint32_t tloc = (ts << 8) | txz;
+            const NavChunk* tc = slabs[ts].ch;
+            const std::uint32_t ti = (static_cast<std::uint32_t>(ny & 15) << 8) | txz;
+            const std::uint32_t extra = kind_extra[tc->kind[ti]];
+            if (extra == kInf) continue;
+            std::uint32_t cost = m.cost + extra;
+            if (surf && tc->surface) {
+              cost = with_surface(cost, m.cost, (*surf)[tc->surface[ti]]);
+              if (cost == kInf) continue;
+            }
+            if (limits && rises_too_high(m, ch, (ly << 8) | cxz, tc, static_cast<int>(ti))) continue;
+            const std::uint32_t ng = g + cost;
+            Rec& rec = recs[tloc];
+            if (ng >= rec.g) continue;
+            relax(m, tloc, rec, ng);
+          }
       }
     }
     if (!at_bound && vertical == 0) {

@@ -44,6 +44,9 @@ struct CostTable {
   /// a search refuses a move that rises more than the step (a Jump edge: more than the jump).
   std::uint8_t step_q = 255;
   std::uint8_t jump_q = 255;
+  /// Cells of open air the profile's gap jumps cross (0: none; 255: the class's reach). The
+  /// navigation holds gap jumps over ClassEnvelope::gap_reach cells; a smaller reach refuses them.
+  std::uint8_t gap_reach = 255;
   /// Surface costs by surface group (NavChunk::surface), added when a move enters a cell of the
   /// group: the profile's surface malus and the request's area filter, compiled. A negative cost
   /// lowers a move to no less than 0.4 of its own cost, and the heuristic is scaled by
@@ -104,11 +107,13 @@ struct SearchResult {
 };
 
 /// Cost of one move (the edge entering `to_kind` cell by `code` in direction `dir`; dir kDirUp /
-/// kDirDown for the vertical moves), or kCostImpassable.
+/// kDirDown for the vertical moves, the cardinal direction for a gap jump), or kCostImpassable.
 inline std::uint32_t move_cost(const CostTable& t, int dir, int code, CellKind to_kind) {
   std::uint32_t c = dir >= 8 ? t.climb_cost : dir < 4 ? kCostStraight : kCostDiagonal;
   const MoveCode m = kMoveCodes[code];
-  if (m.kind == EdgeKind::Jump || (m.kind == EdgeKind::Climb && dir < 8 && m.dy > 0))
+  if (m.kind == EdgeKind::GapJump)
+    c = 2 * kCostStraight + t.jump_extra;  // two cells along an axis, and the jump
+  else if (m.kind == EdgeKind::Jump || (m.kind == EdgeKind::Climb && dir < 8 && m.dy > 0))
     c += t.jump_extra;
   else if (m.kind == EdgeKind::Drop)
     c += t.drop_extra * static_cast<std::uint32_t>(-m.dy);
@@ -241,6 +246,7 @@ class AStar {
   // Moves by (direction << 4 | code) for the cost table they were built for.
   MoveInfo moves_[128];
   MoveInfo vmoves_[2];  // straight up, straight down (costs without the target's kind extra)
+  MoveInfo gmoves_[8];  // gap jumps by (cardinal direction << 1 | lower landing)
   std::uint32_t kind_extra_[16];
   CostTable costs_;
   bool costs_set_ = false;
