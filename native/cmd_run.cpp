@@ -54,11 +54,15 @@ std::string hex64(std::uint64_t v) {
 //     "profile": { "id": "walker" },     one profile, as in profile files
 //     "dt": 0.05, "ticks": 400,
 //     "agents": [ { "feet": [x, y, z], "goal": [x, y, z] }, ... ],
+//     "swimmers": { "profile": { "id": "fish", "class": "swimmer", ... },
+//                   "agents": [ { "feet": [x, y, z], "goal": [x, y, z] }, ... ] },
+//                                      optional: a second profile (a swimmer's) and its agents
 //     "edits": [ { "tick": t, "cell": [x, y, z], "block": "stone" }, ... ],
 //     "checkpoints": [100, 200, ...] }   ticks after which the state hash is recorded
-// Replay order: every agent is added (in order), then every goal set (in order); then for each
-// tick t = 0 .. ticks-1: the edits of tick t (in order), then world.tick(dt). The wasm side does
-// the same through the server worker's messages (examples/web/scenario.mjs).
+// Replay order: the profile, then the swimmers' profile; every agent is added (in order, the
+// swimmers after the others), then every goal set (in the same order); then for each tick
+// t = 0 .. ticks-1: the edits of tick t (in order), then world.tick(dt). The wasm side does the
+// same through the server worker's messages (examples/web/scenario.mjs).
 struct ScriptEdit {
   int tick = 0;
   CellPos cell;
@@ -66,10 +70,12 @@ struct ScriptEdit {
 };
 struct Script {
   std::string world, profile_json;
+  std::string swimmer_json;  ///< the swimmers' profile ("" without swimmers)
   double dt = 0.05;
   int ticks = 0;
   std::vector<Vec3> feet;
   std::vector<CellPos> goals;
+  std::size_t swimmers = 0;  ///< the last `swimmers` of feet / goals are the swimmers' agents
   std::vector<ScriptEdit> edits;
   std::vector<int> checkpoints;
 };
@@ -100,16 +106,31 @@ bool read_script(const std::string& path, Script& out, std::string& err) {
     return err = "\"ticks\" must be an integer in 0 .. 10^6", false;
   out.ticks = j["ticks"].get<int>();
   if (!j.contains("agents") || !j["agents"].is_array()) return err = "\"agents\" must be an array", false;
-  for (std::size_t i = 0; i < j["agents"].size(); ++i) {
-    const json& a = j["agents"][i];
-    const std::string at = "agents[" + std::to_string(i) + "]";
-    if (!a.is_object() || !a.contains("feet") || !a["feet"].is_array() || a["feet"].size() != 3 ||
-        !a["feet"][0].is_number() || !a["feet"][1].is_number() || !a["feet"][2].is_number())
-      return err = at + ".feet must be [x, y, z] numbers", false;
-    CellPos g;
-    if (!a.contains("goal") || !cell(a["goal"], g)) return err = at + ".goal must be [x, y, z] integers", false;
-    out.feet.push_back(Vec3{a["feet"][0].get<double>(), a["feet"][1].get<double>(), a["feet"][2].get<double>()});
-    out.goals.push_back(g);
+  const auto agents = [&](const json& list, const std::string& name) {
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const json& a = list[i];
+      const std::string at = name + "[" + std::to_string(i) + "]";
+      if (!a.is_object() || !a.contains("feet") || !a["feet"].is_array() || a["feet"].size() != 3 ||
+          !a["feet"][0].is_number() || !a["feet"][1].is_number() || !a["feet"][2].is_number())
+        return err = at + ".feet must be [x, y, z] numbers", false;
+      CellPos g;
+      if (!a.contains("goal") || !cell(a["goal"], g))
+        return err = at + ".goal must be [x, y, z] integers", false;
+      out.feet.push_back(
+          Vec3{a["feet"][0].get<double>(), a["feet"][1].get<double>(), a["feet"][2].get<double>()});
+      out.goals.push_back(g);
+    }
+    return true;
+  };
+  if (!agents(j["agents"], "agents")) return false;
+  if (j.contains("swimmers")) {
+    const json& sw = j["swimmers"];
+    if (!sw.is_object() || !sw.contains("profile") || !sw["profile"].is_object() ||
+        !sw.contains("agents") || !sw["agents"].is_array())
+      return err = "\"swimmers\" must be { \"profile\": {...}, \"agents\": [...] }", false;
+    out.swimmer_json = sw["profile"].dump();
+    out.swimmers = sw["agents"].size();
+    if (!agents(sw["agents"], "swimmers.agents")) return false;
   }
   if (j.contains("edits")) {
     if (!j["edits"].is_array()) return err = "\"edits\" must be an array", false;
@@ -155,16 +176,25 @@ int run_script(const Options& o) {
   if (!load_world(world, world_path, report, nullptr)) return 1;
   Profile p;
   std::string warn;
-  ProfileId prof;
+  ProfileId prof, swim_prof;
   if (parse_profile_json(sc.profile_json, p, &err, &warn, "script profile") != Status::Ok ||
       world.add_profile(p, &prof, &err) != Status::Ok) {
     std::fprintf(stderr, "voxnav run: script %s: %s\n", o.script.c_str(), err.c_str());
     return 2;
   }
+  if (!sc.swimmer_json.empty() && (parse_profile_json(sc.swimmer_json, p, &err, &warn,
+                                                      "script swimmers.profile") != Status::Ok ||
+                                   world.add_profile(p, &swim_prof, &err) != Status::Ok)) {
+    std::fprintf(stderr, "voxnav run: script %s: %s\n", o.script.c_str(), err.c_str());
+    return 2;
+  }
+  const std::size_t walkers = sc.feet.size() - sc.swimmers;
   std::vector<AgentId> agents(sc.feet.size());
   for (std::size_t i = 0; i < sc.feet.size(); ++i) {
-    if (world.add_agent(AgentDef{prof, sc.feet[i]}, &agents[i]) != Status::Ok) {
-      std::fprintf(stderr, "voxnav run: script %s: agents[%zu] was refused\n", o.script.c_str(), i);
+    if (world.add_agent(AgentDef{i < walkers ? prof : swim_prof, sc.feet[i]}, &agents[i]) !=
+        Status::Ok) {
+      std::fprintf(stderr, "voxnav run: script %s: %s[%zu] was refused\n", o.script.c_str(),
+                   i < walkers ? "agents" : "swimmers.agents", i < walkers ? i : i - walkers);
       return 1;
     }
   }
@@ -194,32 +224,37 @@ int run_script(const Options& o) {
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   std::uint64_t hash = 0;
   (void)state_hash(world, agents, &hash);
-  std::uint64_t arrivals = 0, replans = 0;
+  std::uint64_t arrivals = 0, replans = 0, swimmer_arrivals = 0;
   int moving = 0;
-  for (const AgentId id : agents) {
+  for (std::size_t i = 0; i < agents.size(); ++i) {
     AgentState s;
-    if (world.agent_state(id, &s) != Status::Ok) continue;
+    if (world.agent_state(agents[i], &s) != Status::Ok) continue;
     arrivals += s.arrivals;
+    if (i >= walkers) swimmer_arrivals += s.arrivals;
     replans += s.replans;
     moving += s.mode == AgentMode::Moving;
   }
   const WorldStats ws = world.stats();
   if (o.json) {
-    std::printf("{\"script\":\"%s\",\"world\":\"%s\",\"agents\":%zu,\"ticks\":%d,\"edits\":%zu,"
-                "\"edits_applied\":%zu,\"threads\":%d,\"searches\":%llu,\"arrivals\":%llu,"
-                "\"replans\":%llu,\"moving\":%d,\"run_ms\":%.1f,\"checkpoints\":[",
-                json_escape(o.script).c_str(), json_escape(world_path).c_str(), agents.size(), sc.ticks,
-                sc.edits.size(), applied, o.threads, static_cast<unsigned long long>(ws.searches),
-                static_cast<unsigned long long>(arrivals), static_cast<unsigned long long>(replans),
-                moving, run_ms);
+    std::printf(
+        "{\"script\":\"%s\",\"world\":\"%s\",\"agents\":%zu,\"ticks\":%d,\"edits\":%zu,"
+        "\"edits_applied\":%zu,\"threads\":%d,\"searches\":%llu,\"arrivals\":%llu,"
+        "\"replans\":%llu,\"moving\":%d,\"swimmers\":%zu,\"swimmer_arrivals\":%llu,"
+        "\"run_ms\":%.1f,\"checkpoints\":[",
+        json_escape(o.script).c_str(), json_escape(world_path).c_str(), agents.size(), sc.ticks,
+        sc.edits.size(), applied, o.threads, static_cast<unsigned long long>(ws.searches),
+        static_cast<unsigned long long>(arrivals), static_cast<unsigned long long>(replans), moving,
+        sc.swimmers, static_cast<unsigned long long>(swimmer_arrivals), run_ms);
     for (std::size_t i = 0; i < marks.size(); ++i)
       std::printf("%s{\"tick\":%d,\"hash\":\"%s\"}", i ? "," : "", marks[i].first,
                   hex64(marks[i].second).c_str());
     std::printf("],\"state_hash\":\"%s\"}\n", hex64(hash).c_str());
   } else {
     std::printf("script       %s on %s\n", o.script.c_str(), world_path.c_str());
-    std::printf("run          %zu agents, %d ticks, %zu of %zu edits applied, %d threads, %.0f ms\n",
-                agents.size(), sc.ticks, applied, sc.edits.size(), o.threads, run_ms);
+    std::printf(
+        "run          %zu agents (%zu swimmers), %d ticks, %zu of %zu edits applied, %d threads, "
+        "%.0f ms\n",
+        agents.size(), sc.swimmers, sc.ticks, applied, sc.edits.size(), o.threads, run_ms);
     std::printf("agents       searches %llu, arrivals %llu, replans %llu, moving at the end %d\n",
                 static_cast<unsigned long long>(ws.searches), static_cast<unsigned long long>(arrivals),
                 static_cast<unsigned long long>(replans), moving);

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -433,6 +434,47 @@ TEST_F(IntegrateTest, SwimmerFloatsInWaterAndFallsOutOfIt) {
     EXPECT_FALSE(r.in_fluid);
   }
   EXPECT_LT(s.position.y, 6.0);
+}
+
+// At the top of a water column (water in y 1..4, air above) a swimmer's body stays where the
+// drive puts it: with no vertical input it neither sinks nor rises, and swimming up to the top
+// cell's floor keeps the whole 0.98 body inside the water. The step itself does not hold a body
+// in the fluid: a body still overlapping the water moves freely, so an upward drive past the
+// surface lifts it out, and gravity then takes it back down. The follower never asks for that
+// (its waypoints are water cells; tests/nav_swimmer_agents_native_test.cpp).
+TEST_F(IntegrateTest, SwimmerAtTheSurface) {
+  ASSERT_EQ(space.set_box({10, 1, 10}, {13, 4, 13}, water), Status::Ok);
+  BodyParams fish;
+  fish.width = 0.98;
+  fish.height = 0.98;
+  fish.step_height = 0.0;
+  CharacterState s;
+  s.mode = MotionMode::Swim;
+  s.position = {11.5, 3.5, 11.5};
+  // Up to the top cell's floor at 2 m/s, landing on it (the follower's speed cap: distance / dt).
+  for (int t = 0; t < 10; ++t) {
+    const double dy = 4.0 - s.position.y;
+    const IntegrateReport r =
+        step(s, DriveInput{0, 0, false, ClimbIntent::None, std::min(2.0, dy / kDt)}, fish);
+    EXPECT_TRUE(r.in_fluid);
+  }
+  EXPECT_EQ(s.position.y, 4.0);
+  for (int t = 0; t < 20; ++t) {
+    const IntegrateReport r = step(s, {}, fish);
+    EXPECT_TRUE(r.in_fluid);
+    EXPECT_FALSE(r.hit_ceiling);
+  }
+  EXPECT_EQ(s.position.y, 4.0);
+  EXPECT_EQ(s.velocity.y, 0.0);
+  // Along the surface: level, in the fluid.
+  for (int t = 0; t < 10; ++t) EXPECT_TRUE(step(s, DriveInput{1.0, 0.0}, fish).in_fluid);
+  EXPECT_EQ(s.position.y, 4.0);
+  EXPECT_NEAR(s.position.x, 12.0, 1e-12);
+  // An upward drive past the surface: out of the water (the top is 5.0), then falling.
+  int out = 0;
+  for (int t = 0; t < 20; ++t)
+    if (!step(s, DriveInput{0, 0, false, ClimbIntent::None, 2.0}, fish).in_fluid) ++out;
+  EXPECT_GT(out, 0);
 }
 
 TEST_F(IntegrateTest, MotionOverrideReportsRequestedAndAchieved) {

@@ -89,11 +89,56 @@ const BadCase kBad[] = {
      "arrive_radius"},
     {"turn_rate 0", R"({"id":"zombie","turn_rate":0})", Status::InvalidArgument, "turn_rate"},
     {"search.max_nodes 0", R"({"id":"zombie","search":{"max_nodes":0}})", Status::InvalidArgument,
-     "search.max_nodes", "", true},
+     "search.max_nodes", "0 must be in 1..100000000"},
     {"search.max_nodes above 10^8", R"({"id":"zombie","search":{"max_nodes":200000000}})",
      Status::InvalidArgument, "search.max_nodes"},
     {"search.max_distance 0", R"({"id":"zombie","search":{"max_distance":0}})",
      Status::InvalidArgument, "search.max_distance"},
+    // Integers beyond what an int holds are out of range too (not a type error): every integer
+    // field, as a plain integer, past 2^63 and with an exponent.
+    {"max_drop 9999999999", R"({"id":"zombie","max_drop":9999999999})", Status::InvalidArgument,
+     "max_drop", "9999999999 must be in 0..7"},
+    {"max_drop 1e12", R"({"id":"zombie","max_drop":1e12})", Status::InvalidArgument, "max_drop",
+     "1000000000000 must be in 0..7"},
+    {"max_drop -9999999999", R"({"id":"zombie","max_drop":-9999999999})", Status::InvalidArgument,
+     "max_drop", "-9999999999 must be in 0..7"},
+    {"max_drop 2^64 - 1", R"({"id":"zombie","max_drop":18446744073709551615})",
+     Status::InvalidArgument, "max_drop", "18446744073709551615 must be in 0..7"},
+    {"max_drop 2^31", R"({"id":"zombie","max_drop":2147483648})", Status::InvalidArgument,
+     "max_drop", "2147483648 must be in 0..7"},
+    {"gap_jump 9999999999", R"({"id":"zombie","gap_jump":9999999999})", Status::InvalidArgument,
+     "gap_jump", "9999999999 must be \"auto\" or 0..8"},
+    {"gap_jump -1e12", R"({"id":"zombie","gap_jump":-1e12})", Status::InvalidArgument, "gap_jump",
+     "-1000000000000 must be"},
+    {"drop_malus 9999999999", R"({"id":"zombie","drop_malus":9999999999})", Status::InvalidArgument,
+     "drop_malus", "9999999999 must be in 0..1000"},
+    {"drop_malus 1e12", R"({"id":"zombie","drop_malus":1e12})", Status::InvalidArgument,
+     "drop_malus", "1000000000000 must be in 0..1000"},
+    {"drop_malus 1001", R"({"id":"zombie","drop_malus":1001})", Status::InvalidArgument,
+     "drop_malus", "1001 must be in 0..1000"},
+    {"search.max_nodes 9999999999", R"({"id":"zombie","search":{"max_nodes":9999999999}})",
+     Status::InvalidArgument, "search.max_nodes", "9999999999 must be in 1..100000000"},
+    {"search.max_nodes -9999999999", R"({"id":"zombie","search":{"max_nodes":-9999999999}})",
+     Status::InvalidArgument, "search.max_nodes", "-9999999999 must be in 1..100000000"},
+    {"search.max_nodes -5", R"({"id":"zombie","search":{"max_nodes":-5}})", Status::InvalidArgument,
+     "search.max_nodes", "-5 must be in 1..100000000"},
+    {"search.max_distance 9999999999", R"({"id":"zombie","search":{"max_distance":9999999999}})",
+     Status::InvalidArgument, "search.max_distance", "9999999999 must be in 1..1048576 cells"},
+    {"search.max_distance 1e12", R"({"id":"zombie","search":{"max_distance":1e12}})",
+     Status::InvalidArgument, "search.max_distance", "1000000000000 must be in 1..1048576"},
+    {"avoidance.max_neighbours 9999999999",
+     R"({"id":"zombie","avoidance":{"max_neighbours":9999999999}})", Status::InvalidArgument,
+     "avoidance.max_neighbours", "9999999999 must be in 0..32"},
+    {"avoidance.max_neighbours -1e12", R"({"id":"zombie","avoidance":{"max_neighbours":-1e12}})",
+     Status::InvalidArgument, "avoidance.max_neighbours", "-1000000000000 must be in 0..32"},
+    {"malus 9999999999", R"({"id":"zombie","malus":{"slow":9999999999}})", Status::InvalidArgument,
+     "malus.slow", "9999999999 must be an integer 0..1000"},
+    {"malus 2^64 - 1 (not -1)", R"({"id":"zombie","malus":{"water":18446744073709551615}})",
+     Status::InvalidArgument, "malus.water", "18446744073709551615 must be"},
+    {"malus 1e12", R"({"id":"zombie","malus":{"climbable":1e12}})", Status::InvalidArgument,
+     "malus.climbable", "1000000000000 must be"},
+    {"malus -1e12", R"({"id":"zombie","malus":{"door_open":-1e12}})", Status::InvalidArgument,
+     "malus.door_open", "-1000000000000 must be"},
     {"empty id", R"({"id":""})", Status::InvalidArgument, "id"},
     // Wrong types.
     {"id missing", R"({"class":"walker"})", Status::BadFormat, "id"},
@@ -114,6 +159,14 @@ const BadCase kBad[] = {
     {"search.max_distance a string", R"({"id":"zombie","search":{"max_distance":"far"}})",
      Status::BadFormat, "search.max_distance"},
     {"drop_malus a string", R"({"id":"zombie","drop_malus":"x"})", Status::BadFormat, "drop_malus"},
+    {"drop_malus a fraction", R"({"id":"zombie","drop_malus":1.5})", Status::BadFormat,
+     "drop_malus", "must be an integer"},
+    {"gap_jump a fraction", R"({"id":"zombie","gap_jump":2.5})", Status::BadFormat, "gap_jump"},
+    {"search.max_distance a fraction", R"({"id":"zombie","search":{"max_distance":1e-3}})",
+     Status::BadFormat, "search.max_distance"},
+    {"max_drop a boolean", R"({"id":"zombie","max_drop":true})", Status::BadFormat, "max_drop"},
+    {"max_drop a huge fraction", R"({"id":"zombie","max_drop":12345678901.5})", Status::BadFormat,
+     "max_drop"},
     // Class <-> ability rules added with the full profile.
     {"can_swim with swim speed 0", R"({"id":"zombie","can_swim":true})", Status::InvalidArgument,
      "speed.swim", "can_swim requires a positive swim speed"},
@@ -362,6 +415,43 @@ TEST(Profile, NaNIsSpelledNaN) {
   std::string error;
   EXPECT_EQ(validate_profile(p, &error), Status::InvalidArgument);
   EXPECT_EQ(error, "profile \"n\": field \"body.width\": NaN must be a finite number in (0, 64]");
+}
+
+// An integer field takes any JSON number without a fractional part (what JavaScript's
+// JSON.stringify writes for 1e21 and up, or a hand-written 3.0); the range is then checked as for
+// any other integer, and the out-of-range message carries the number as written.
+TEST(Profile, IntegerFieldsTakeIntegralNumbers) {
+  Profile p;
+  std::string error;
+  ASSERT_EQ(parse_profile_json(
+                R"({"id":"z","max_drop":3.0,"drop_malus":1e2,"gap_jump":2E0,"malus":{"slow":4.0},
+                    "search":{"max_nodes":5e4,"max_distance":6.4e1},"avoidance":{"max_neighbours":-0.0}})",
+                p, &error),
+            Status::Ok)
+      << error;
+  EXPECT_EQ(p.max_drop, 3);
+  EXPECT_EQ(p.drop_malus, 100);
+  EXPECT_EQ(p.gap_jump, 2);
+  EXPECT_EQ(p.malus[static_cast<int>(PathType::Slow)], 4);
+  EXPECT_EQ(p.search_max_nodes, 50000u);
+  EXPECT_EQ(p.search_max_distance, 64);
+  EXPECT_EQ(p.avoidance.max_neighbours, 0);
+  // The largest integer a field reads before its own range check, and one past it.
+  EXPECT_EQ(parse_profile_json(R"({"id":"z","max_drop":1073741824})", p, &error, nullptr, "f.json"),
+            Status::InvalidArgument);
+  EXPECT_EQ(error, "f.json: profile \"z\": field \"max_drop\": 1073741824 must be in 0..7");
+  EXPECT_EQ(parse_profile_json(R"({"id":"z","max_drop":1073741825})", p, &error, nullptr, "f.json"),
+            Status::InvalidArgument);
+  EXPECT_EQ(error, "f.json: profile \"z\": field \"max_drop\": 1073741825 must be in 0..7");
+  EXPECT_EQ(parse_profile_json(R"({"id":"z","max_drop":1e12})", p, &error, nullptr, "f.json"),
+            Status::InvalidArgument);
+  EXPECT_EQ(error, "f.json: profile \"z\": field \"max_drop\": 1000000000000 must be in 0..7");
+  EXPECT_EQ(parse_profile_json(R"({"id":"z","max_drop":1e30})", p, &error, nullptr, "f.json"),
+            Status::InvalidArgument);
+  EXPECT_EQ(error, "f.json: profile \"z\": field \"max_drop\": 1e+30 must be in 0..7");
+  // A fraction stays a type error, however large.
+  EXPECT_EQ(parse_profile_json(R"({"id":"z","max_drop":0.5})", p, &error), Status::BadFormat);
+  EXPECT_EQ(error, "profile \"z\": field \"max_drop\": must be an integer");
 }
 
 TEST(Profile, GoodProfileWithEveryField) {

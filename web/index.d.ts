@@ -499,6 +499,12 @@ export class World {
   pathCells(handle: PathHandle): PathCells;
   release(handle: PathHandle): void;
 
+  /**
+   * Adds an agent whose feet are at `feet` (metres). Agents of walker and walker_small profiles
+   * walk; agents of a swimmer profile swim (the movement step's 'swim' mode at `speed.swim`),
+   * following the swimmer class's water cells and never steering out of the water: put their feet
+   * in a cell `isStandable` answers true for with that profile.
+   */
   addAgent(profile: ProfileId, feet: Vec3Like): AgentId;
   removeAgent(agent: AgentId): void;
   setAgentGoal(agent: AgentId, goal: Vec3Like): void;

@@ -3,9 +3,10 @@
 // a `send` exists: a module Worker in the browser (client.mjs connectWorker) or the pure handlers
 // in Node (connectHandlers).
 //
-// Order (the same as native/cmd_run.cpp): every agent is added, then every goal set; then for each
-// tick t = 0 .. ticks-1 the edits of tick t are applied, then the tick runs. The state hash
-// (World.stateHash) is taken after each checkpoint tick and at the end.
+// Order (the same as native/cmd_run.cpp): the profile, then the swimmers' profile (when the script
+// has swimmers); every agent is added (the swimmers after the others), then every goal set; then
+// for each tick t = 0 .. ticks-1 the edits of tick t are applied, then the tick runs. The state
+// hash (World.stateHash) is taken after each checkpoint tick and at the end.
 
 /**
  * send: (msg) => Promise<ok>. inputs: { blocksJson, shapesJson, world: .mca bytes, build? }.
@@ -20,7 +21,12 @@ export async function runScenario(send, script, inputs) {
   const names = [...new Set(edits.map((e) => e.block))];
   const { values } = names.length ? await send({ type: 'blockValues', names }) : { values: [] };
   const valueOf = new Map(names.map((n, i) => [n, values[i]]));
-  await send({ type: 'addAgents', agents: script.agents.map((a) => ({ profile, feet: a.feet, goal: a.goal })) });
+  const defs = script.agents.map((a) => ({ profile, feet: a.feet, goal: a.goal }));
+  if (script.swimmers) {
+    const fish = (await send({ type: 'addProfile', profile: script.swimmers.profile })).profile;
+    for (const a of script.swimmers.agents) defs.push({ profile: fish, feet: a.feet, goal: a.goal });
+  }
+  await send({ type: 'addAgents', agents: defs });
 
   const ticks = script.ticks;
   const checkpoints = new Set(script.checkpoints ?? []);

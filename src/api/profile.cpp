@@ -99,6 +99,57 @@ std::string num(double v) {
   return buf;
 }
 
+// The ranges of the integer fields, shared by the parser (an integer too large for any field) and
+// validate_profile (a value the field does not accept).
+constexpr const char* kMaxDropRange = "must be in 0..7";
+constexpr const char* kGapJumpRange = "must be \"auto\" or 0..8";
+constexpr const char* kDropMalusRange = "must be in 0..1000";
+constexpr const char* kMaxNodesRange = "must be in 1..100000000";
+constexpr const char* kMaxDistanceRange = "must be in 1..1048576 cells";
+constexpr const char* kNeighboursRange = "must be in 0..32";
+
+// How a JSON value reads as an integer field. Any JSON number without a fractional part is an
+// integer (3, -3, 3.0, 1e12); one beyond +-2^30 (more than any field accepts, and more than an
+// int holds) is OutOfRange, with its text for the message. A string, a boolean or 2.5 is the
+// wrong type.
+enum class IntRead { Ok, WrongType, OutOfRange };
+constexpr std::int64_t kIntLimit = std::int64_t{1} << 30;
+
+IntRead read_int(const nlohmann::json& v, int& out, std::string& text) {
+  if (v.is_number_unsigned()) {
+    const auto u = v.get<std::uint64_t>();
+    if (u > static_cast<std::uint64_t>(kIntLimit)) {
+      text = std::to_string(u);
+      return IntRead::OutOfRange;
+    }
+    out = static_cast<int>(u);
+    return IntRead::Ok;
+  }
+  if (v.is_number_integer()) {
+    const auto x = v.get<std::int64_t>();
+    if (x < -kIntLimit || x > kIntLimit) {
+      text = std::to_string(x);
+      return IntRead::OutOfRange;
+    }
+    out = static_cast<int>(x);
+    return IntRead::Ok;
+  }
+  if (v.is_number_float()) {
+    const double d = v.get<double>();
+    if (std::isnan(d) || (std::isfinite(d) && std::floor(d) != d)) return IntRead::WrongType;
+    if (!(d >= -static_cast<double>(kIntLimit) && d <= static_cast<double>(kIntLimit))) {
+      // Integers written with an exponent or a ".0", and numbers too large for a double.
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.15g", d);
+      text = std::isinf(d) ? num(d) : std::string(buf);
+      return IntRead::OutOfRange;
+    }
+    out = static_cast<int>(d);
+    return IntRead::Ok;
+  }
+  return IntRead::WrongType;
+}
+
 // The first key that appears twice in one object of `text` ("body.width" for a nested one), or
 // "" when every key is unique (or the text is not JSON: the parse reports that). A SAX pass: no
 // document is built, and the memory stays linear in the nesting depth.
@@ -220,17 +271,20 @@ Status validate_profile(const Profile& p, std::string* error, std::string* warni
   if (!finite_in("jump_apex", p.jump_apex, 0, lim.jump_apex))
     return bad("jump_apex", num(p.jump_apex) + " must be in [0, " + num(lim.jump_apex) + "] cells");
   if (p.max_drop < 0 || p.max_drop > 7)
-    return bad("max_drop", std::to_string(p.max_drop) + " must be in 0..7");
-  if (p.gap_jump < -1 || p.gap_jump > 8) return bad("gap_jump", "must be \"auto\" or 0..8");
+    return bad("max_drop", std::to_string(p.max_drop) + " " + kMaxDropRange);
+  if (p.gap_jump < -1 || p.gap_jump > 8)
+    return bad("gap_jump", std::to_string(p.gap_jump) + " " + kGapJumpRange);
   if (!finite_in("turn_rate", p.turn_rate, 1, 100000))
     return bad("turn_rate", num(p.turn_rate) + " must be in [1, 100000] degrees/s");
   if (!finite_in("arrive_radius", p.arrive_radius, 0.05, 64))
     return bad("arrive_radius", num(p.arrive_radius) + " must be in [0.05, 64] cells");
-  if (p.drop_malus < 0 || p.drop_malus > 1000) return bad("drop_malus", "must be in 0..1000");
+  if (p.drop_malus < 0 || p.drop_malus > 1000)
+    return bad("drop_malus", std::to_string(p.drop_malus) + " " + kDropMalusRange);
   if (p.search_max_nodes < 1 || p.search_max_nodes > 100000000u)
-    return bad("search.max_nodes", "must be in 1..100000000");
+    return bad("search.max_nodes", std::to_string(p.search_max_nodes) + " " + kMaxNodesRange);
   if (p.search_max_distance < 1 || p.search_max_distance > (1 << 20))
-    return bad("search.max_distance", "must be in 1..1048576 cells");
+    return bad("search.max_distance",
+               std::to_string(p.search_max_distance) + " " + kMaxDistanceRange);
   for (int i = 0; i < kPathTypeCount; ++i) {
     const std::string field = std::string("malus.") + path_type_name(static_cast<PathType>(i));
     const int m = p.malus[i];
@@ -269,7 +323,7 @@ Status validate_profile(const Profile& p, std::string* error, std::string* warni
     return bad("avoidance.time_horizon", num(p.avoidance.time_horizon) + " must be in [0.1, 10] s");
   if (p.avoidance.max_neighbours < 0 || p.avoidance.max_neighbours > 32)
     return bad("avoidance.max_neighbours",
-               std::to_string(p.avoidance.max_neighbours) + " must be in 0..32");
+               std::to_string(p.avoidance.max_neighbours) + " " + kNeighboursRange);
   if (!finite_in("", p.knockback.resistance, 0, 1))
     return bad("knockback.resistance", num(p.knockback.resistance) + " must be in [0, 1]");
   const bool flyer = p.movement_class == MovementClass::Flyer;
@@ -336,13 +390,22 @@ Status parse_profile_json(std::string_view text, Profile& out, std::string* erro
     v = obj[key].get<double>();
     return true;
   };
-  auto get_int = [&](const json& obj, const char* key, int& v) -> bool {
-    if (!obj.contains(key)) return true;
-    if (!obj[key].is_number_integer()) return false;
-    const auto x = obj[key].get<std::int64_t>();
-    if (x < -(1ll << 30) || x > (1ll << 30)) return false;
-    v = static_cast<int>(x);
-    return true;
+  // An integer field: Ok when absent or read into `v`; a type error naming `want`; InvalidArgument
+  // with the field's `range` for an integer larger than any field accepts (the other range checks
+  // are validate_profile's).
+  auto get_int = [&](const json& obj, const char* key, const std::string& field, const char* want,
+                     const char* range, int& v) -> Status {
+    if (!obj.contains(key)) return Status::Ok;
+    std::string shown;
+    switch (read_int(obj[key], v, shown)) {
+      case IntRead::Ok:
+        return Status::Ok;
+      case IntRead::WrongType:
+        return type_error(field, want);
+      case IntRead::OutOfRange:
+        break;
+    }
+    return fail(error, Status::InvalidArgument, source, p.id, field, shown + " " + range);
   };
   auto get_bool = [&](const json& obj, const char* key, bool& v) -> bool {
     if (!obj.contains(key)) return true;
@@ -412,23 +475,27 @@ Status parse_profile_json(std::string_view text, Profile& out, std::string* erro
   if (st != Status::Ok) return st;
   st = sub("search", {"max_nodes", "max_distance"}, [&](const json& o) {
     int nodes = static_cast<int>(p.search_max_nodes);
-    if (!get_int(o, "max_nodes", nodes) || nodes < 1)
-      return type_error("search.max_nodes", "a positive integer");
+    Status s = get_int(o, "max_nodes", "search.max_nodes", "an integer", kMaxNodesRange, nodes);
+    if (s != Status::Ok) return s;
+    if (nodes < 1)
+      return fail(error, Status::InvalidArgument, source, p.id, "search.max_nodes",
+                  std::to_string(nodes) + " " + kMaxNodesRange);
     p.search_max_nodes = static_cast<std::uint32_t>(nodes);
-    if (!get_int(o, "max_distance", p.search_max_distance))
-      return type_error("search.max_distance", "an integer");
-    return Status::Ok;
+    return get_int(o, "max_distance", "search.max_distance", "an integer", kMaxDistanceRange,
+                   p.search_max_distance);
   });
   if (st != Status::Ok) return st;
   if (!get_num(doc, "step_height", "", p.step_height)) return type_error("step_height", "a number");
   if (!get_num(doc, "jump_apex", "", p.jump_apex)) return type_error("jump_apex", "a number");
-  if (!get_int(doc, "max_drop", p.max_drop)) return type_error("max_drop", "an integer");
+  st = get_int(doc, "max_drop", "max_drop", "an integer", kMaxDropRange, p.max_drop);
+  if (st != Status::Ok) return st;
   if (doc.contains("gap_jump")) {
     const json& g = doc["gap_jump"];
     if (g.is_string() && g.get<std::string>() == "auto")
       p.gap_jump = -1;
-    else if (!get_int(doc, "gap_jump", p.gap_jump))
-      return type_error("gap_jump", "\"auto\" or an integer");
+    else if ((st = get_int(doc, "gap_jump", "gap_jump", "\"auto\" or an integer", kGapJumpRange,
+                           p.gap_jump)) != Status::Ok)
+      return st;
   }
   if (!get_num(doc, "turn_rate", "", p.turn_rate)) return type_error("turn_rate", "a number");
   if (!get_num(doc, "arrive_radius", "", p.arrive_radius))
@@ -439,7 +506,8 @@ Status parse_profile_json(std::string_view text, Profile& out, std::string* erro
   if (!get_bool(doc, "can_climb", p.can_climb)) return type_error("can_climb", "true or false");
   if (!get_bool(doc, "can_swim", p.can_swim)) return type_error("can_swim", "true or false");
   if (!get_bool(doc, "can_fly", p.can_fly)) return type_error("can_fly", "true or false");
-  if (!get_int(doc, "drop_malus", p.drop_malus)) return type_error("drop_malus", "an integer");
+  st = get_int(doc, "drop_malus", "drop_malus", "an integer", kDropMalusRange, p.drop_malus);
+  if (st != Status::Ok) return st;
   st =
       sub("avoidance", {"enabled", "radius", "time_horizon", "max_neighbours"}, [&](const json& o) {
         if (!get_bool(o, "enabled", p.avoidance.enabled))
@@ -448,9 +516,8 @@ Status parse_profile_json(std::string_view text, Profile& out, std::string* erro
           return type_error("avoidance.radius", "a number");
         if (!get_num(o, "time_horizon", "", p.avoidance.time_horizon))
           return type_error("avoidance.time_horizon", "a number");
-        if (!get_int(o, "max_neighbours", p.avoidance.max_neighbours))
-          return type_error("avoidance.max_neighbours", "an integer");
-        return Status::Ok;
+        return get_int(o, "max_neighbours", "avoidance.max_neighbours", "an integer",
+                       kNeighboursRange, p.avoidance.max_neighbours);
       });
   if (st != Status::Ok) return st;
   st = sub("knockback", {"resistance"}, [&](const json& o) {
@@ -475,15 +542,18 @@ Status parse_profile_json(std::string_view text, Profile& out, std::string* erro
       const json& v = it.value();
       if (v.is_string() && v.get<std::string>() == "impassable") {
         p.malus[type] = kImpassable;
-      } else if (v.is_number_integer()) {
-        // Range-checked here: a -1 in the file must not read as kImpassable.
-        const auto x = v.get<std::int64_t>();
-        if (x < 0 || x > kMaxMalus)
-          return fail(error, Status::InvalidArgument, source, p.id, field,
-                      std::to_string(x) + " " + kMalusRange);
-        p.malus[type] = static_cast<int>(x);
       } else {
-        return fail(error, Status::BadFormat, source, p.id, field, kMalusRange);
+        // Range-checked here: a -1 in the file must not read as kImpassable.
+        int x = 0;
+        std::string shown;
+        const IntRead r = read_int(v, x, shown);
+        if (r == IntRead::WrongType)
+          return fail(error, Status::BadFormat, source, p.id, field, kMalusRange);
+        if (r == IntRead::Ok) shown = std::to_string(x);
+        if (r == IntRead::OutOfRange || x < 0 || x > kMaxMalus)
+          return fail(error, Status::InvalidArgument, source, p.id, field,
+                      shown + " " + kMalusRange);
+        p.malus[type] = x;
       }
     }
   }

@@ -24,6 +24,8 @@ AgentMotion compile_profile(const Profile& p) {
   m.body.climb_speed = p.can_climb ? p.climb_speed : 0.0;
   m.nav_slot = p.movement_class == MovementClass::WalkerSmall ? 1 : p.movement_class == MovementClass::Swimmer ? 2 : 0;
   m.walk_speed = p.walk_speed;
+  m.swims = p.movement_class == MovementClass::Swimmer;
+  m.swim_speed = p.swim_speed;
   m.arrive_radius = p.arrive_radius;
   m.costs.max_drop = static_cast<std::uint8_t>(p.max_drop);
   // The malus table per path type, in integer cost units; ladders only for climbers (one cell
@@ -660,9 +662,6 @@ Status World::add_agent(const AgentDef& def, AgentId* out) {
                                   static_cast<std::int32_t>(std::floor(def.feet.y)),
                                   static_cast<std::int32_t>(std::floor(def.feet.z))}))
     return Status::OutOfRange;
-  // Agents walk (walker and walker_small); swimmers plan with request / find_path_now in this
-  // build (the follower does not swim yet).
-  if (state_->profiles[def.profile.index].movement_class == MovementClass::Swimmer) return Status::Unsupported;
   const detail::AgentSlot s =
       state_->agents.add(state_->profile_motion[def.profile.index],
                          detail::MotionVec3{def.feet.x, def.feet.y, def.feet.z});

@@ -1,7 +1,8 @@
 // Movement classes through the npm package, on the shipped region (data/worlds/r.0.-1.mca): a
 // walker_small and a swimmer profile get their own navigation when added; their request() handles
 // work like the walker's (status, pathCells, release; a stale handle is refused), a swimmer's route
-// stays in water with swim edges, and the walker class never stands in open water.
+// stays in water with swim edges, and the walker class never stands in open water; a swimmer agent
+// swims to its goal, in open water at every tick.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -63,6 +64,68 @@ describe('movement classes', { skip }, () => {
       ++routes;
     }
     assert.ok(routes >= 5, `routes checked: ${routes}`);
+  });
+
+  test('a swimmer agent swims to its goal, its body in open water at every tick', (t) => {
+    const fish = world.addProfile({
+      id: 'pike', class: 'swimmer', can_swim: true, speed: { swim: 2 }, body: { width: 0.98, height: 0.98 },
+    });
+    // Water cells of a few columns, and a pair 8 to 30 cells apart that the swimmer reaches.
+    const [x0, , z0] = report.min, [x1, , z1] = report.max;
+    const cells = [];
+    for (let x = x0; x <= x1 && cells.length < 3000; x += 2) {
+      for (let z = z0; z <= z1 && cells.length < 3000; z += 2) {
+        for (let y = 40; y <= 70; ++y) if (world.isStandable(fish, [x, y, z])) cells.push([x, y, z]);
+      }
+    }
+    let trip = null;
+    for (let i = 0; i < cells.length && !trip; i += 5) {
+      for (let j = i + 1; j < cells.length && j < i + 400; j += 3) {
+        const a = cells[i], b = cells[j];
+        const d = Math.max(Math.abs(a[0] - b[0]), Math.abs(a[1] - b[1]), Math.abs(a[2] - b[2]));
+        if (d >= 8 && d <= 30 && world.reachable(fish, a, b).answer === 'yes') {
+          trip = { a, b };
+          break;
+        }
+      }
+    }
+    assert.ok(trip, `a reachable pair among ${cells.length} water cells`);
+    const route = world.findPathNow(fish, trip.a, trip.b);
+    assert.equal(route.state, 'ready');
+    const steps = route.cellCount - 1;
+    const budget = Math.ceil((steps * Math.SQRT2) / (2 * 0.05)) + steps + 10;  // at 2 m/s, 20 Hz
+    const agent = world.addAgent(fish, [trip.a[0] + 0.5, trip.a[1], trip.a[2] + 0.5]);
+    world.setAgentGoal(agent, trip.b);
+    let s = world.agentState(agent);
+    let ticks = 0;
+    let checked = 0;
+    for (; ticks < budget && s.mode !== 'arrived'; ++ticks) {
+      world.tick(0.05);
+      s = world.agentState(agent);
+      assert.notEqual(s.mode, 'failed', world.agentReason(agent));
+      // Every cell the 0.98 body overlaps is a swimmer cell (open water).
+      const lo = s.feet.map((v, k) => Math.floor(v + (k === 1 ? 1e-7 : -0.49 + 1e-7)));
+      const hi = s.feet.map((v, k) => Math.floor(v + (k === 1 ? 0.98 - 1e-7 : 0.49 - 1e-7)));
+      for (let y = lo[1]; y <= hi[1]; ++y) {
+        for (let z = lo[2]; z <= hi[2]; ++z) {
+          for (let x = lo[0]; x <= hi[0]; ++x) {
+            assert.ok(world.isStandable(fish, [x, y, z]), `tick ${ticks}: feet ${s.feet} overlap ${[x, y, z]}`);
+            ++checked;
+          }
+        }
+      }
+    }
+    assert.equal(s.mode, 'arrived', `after ${ticks} ticks (budget ${budget}): ${world.agentReason(agent)}`);
+    assert.equal(s.arrivals, 1);
+    const g = [trip.b[0] + 0.5, trip.b[1], trip.b[2] + 0.5];
+    assert.ok(Math.hypot(s.feet[0] - g[0], s.feet[1] - g[1], s.feet[2] - g[2]) <= 0.5 + 1e-9, `feet ${s.feet}`);
+    assert.ok(checked > ticks, `cells checked: ${checked}`);
+    const corridor = world.agentCorridor(agent);
+    const swim = pkg.EDGE_KINDS ? pkg.EDGE_KINDS.indexOf('swim') : 8;
+    for (let k = 1; k < corridor.kinds.length; ++k) assert.equal(corridor.kinds[k], swim);
+    t.diagnostic(`swimmer ${trip.a} -> ${trip.b}: ${steps} moves, arrived after ${ticks} ticks ` +
+      `(budget ${budget}), ${checked} body cells checked, all open water`);
+    world.removeAgent(agent);
   });
 
   test('a walker_small request is answered through its own navigation', () => {

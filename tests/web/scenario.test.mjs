@@ -1,5 +1,7 @@
 // Native and wasm agree bit for bit: the scripted scenario examples/web/scenario.json (48 walker
-// agents on the shipped region, 17 block edits on their corridors at fixed ticks, 400 ticks) gives
+// agents and 8 swimmer agents on the shipped region, block edits on their corridors at fixed ticks
+// - stone and dug floors under walkers, stone dropped into the water ahead of swimmers -, 400
+// ticks) gives
 // the same state hash - every agent's position and corridor, to the last bit - from
 // `voxnav run --script` (with and without its thread pool) and from the wasm package replaying it
 // through the server worker's messages, with the sync and the threaded build. The browser replays
@@ -49,13 +51,18 @@ describe('scripted scenario: native and wasm agree', { skip }, () => {
 
   test('the scenario is real: agents, edits on their corridors, re-searches', { skip: nativeMissing }, () => {
     assert.equal(script.agents.length, 48);
-    assert.equal(script.edits.length, 17);
-    assert.equal(native.agents, 48);
+    assert.equal(script.swimmers.profile.class, 'swimmer');
+    assert.equal(script.swimmers.agents.length, 8);
+    assert.equal(script.edits.length, 23);
+    assert.equal(native.agents, 56);
+    assert.equal(native.swimmers, 8);
     assert.equal(native.ticks, script.ticks);
-    assert.equal(native.edits_applied, 17, 'every edit lands in a loaded chunk');
-    // The edits broke corridors: more searches than the agents' first ones.
-    assert.ok(native.searches > native.agents, `searches ${native.searches}, replans ${native.replans}`);
+    assert.equal(native.edits_applied, 23, 'every edit lands in a loaded chunk');
+    // The edits broke corridors: more (walker) searches than the walkers' first ones.
+    assert.ok(native.searches > script.agents.length, `searches ${native.searches}, replans ${native.replans}`);
     assert.ok(native.arrivals >= 10, `arrivals ${native.arrivals}`);
+    // The swimmers swim: most of them arrive within the 400 ticks, stone dropped ahead or not.
+    assert.ok(native.swimmer_arrivals >= 6, `swimmer arrivals ${native.swimmer_arrivals}`);
     assert.match(native.state_hash, /^[0-9a-f]{16}$/);
     assert.notEqual(native.state_hash, 'cbf29ce484222325', 'the hash of no agents');
     assert.deepEqual(native.checkpoints.map((c) => c.tick), script.checkpoints);
@@ -73,7 +80,7 @@ describe('scripted scenario: native and wasm agree', { skip }, () => {
     test(`wasm in Node (${build} build) gives the native hash at every checkpoint`, { skip: nativeMissing }, async () => {
       const r = await wasmScenario(build);
       assert.equal(r.build, build);
-      assert.equal(r.agents, 48);
+      assert.equal(r.agents, 56);
       assert.ok(r.posts > script.edits.length, `tick posts: ${r.posts}`);
       assert.deepEqual(r.checkpoints, native.checkpoints);
       assert.equal(r.hash, native.state_hash);
@@ -93,7 +100,14 @@ describe('scripted scenario: native and wasm agree', { skip }, () => {
     const { profile } = await send({ type: 'addProfile', profile: script.profile });
     const names = [...new Set(script.edits.map((e) => e.block))];
     const { values } = await send({ type: 'blockValues', names });
-    await send({ type: 'addAgents', agents: script.agents.map((a) => ({ profile, feet: a.feet, goal: a.goal })) });
+    const fish = (await send({ type: 'addProfile', profile: script.swimmers.profile })).profile;
+    await send({
+      type: 'addAgents',
+      agents: [
+        ...script.agents.map((a) => ({ profile, feet: a.feet, goal: a.goal })),
+        ...script.swimmers.agents.map((a) => ({ profile: fish, feet: a.feet, goal: a.goal })),
+      ],
+    });
     const marks = [];
     let ready = 0;
     for (let t = 0; t < script.ticks; ++t) {

@@ -475,7 +475,7 @@ export class World {
   }
 
   // ---- agents ----
-  /** Adds an agent standing at `feet` (metres); returns its id (a number). */
+  /** Adds an agent standing (a swimmer: swimming) at `feet` (metres); returns its id (a number). */
   addAgent(profile, feet) {
     const fn = 'addAgent';
     const core = this.#c(fn);

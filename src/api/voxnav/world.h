@@ -328,9 +328,12 @@ class World {
   Status release(PathHandle h);
 
   // ---- agents ----
-  /// Adds an agent whose body stands at `def.feet`. InvalidArgument for a bad profile or
-  /// non-finite position; Unsupported for a swimmer profile (agents walk: walker and
-  /// walker_small; plan swimmers with request / find_path_now in this build).
+  /// Adds an agent whose body stands at `def.feet` (OutOfRange beyond the cell range,
+  /// InvalidArgument for a bad profile or a non-finite position). Agents of walker and
+  /// walker_small profiles walk; agents of a swimmer profile swim (the movement step's Swim
+  /// mode, at the profile's `speed.swim`): they follow the swimmer navigation's water cells, rise
+  /// and dive toward each waypoint's depth and never steer out of the water. Place a swimmer's
+  /// feet in a water cell of its class (a cell `is_standable` answers for).
   Status add_agent(const AgentDef& def, AgentId* out);
   Status remove_agent(AgentId id);
   /// Sends an agent to a goal cell (the search starts at the next tick).

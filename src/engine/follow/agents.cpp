@@ -40,6 +40,7 @@ AgentSlot AgentSystem::add(std::uint32_t motion, const MotionVec3& feet) {
   a.alive = true;
   a.motion = motion;
   a.body.position = feet;
+  if (motions_[motion].swims) a.body.mode = MotionMode::Swim;
   a.last_cell = Cell{static_cast<std::int32_t>(std::floor(feet.x)),
                      static_cast<std::int32_t>(std::floor(feet.y + 1e-3)),
                      static_cast<std::int32_t>(std::floor(feet.z))};
@@ -85,6 +86,7 @@ bool AgentSystem::teleport(AgentSlot id, const MotionVec3& feet) {
   if (!a) return false;
   a->body = CharacterState{};
   a->body.position = feet;
+  if (motions_[a->motion].swims) a->body.mode = MotionMode::Swim;
   a->corridor.epoch = ++corridor_epoch_;
   clear_door_hold(*a, true);
   if (a->mode == AgentMode::Moving) a->mode = AgentMode::Planning, a->next = 0;
@@ -163,7 +165,7 @@ void AgentSystem::install(NavWorld& nav, AgentRecord& a) {
     return;
   }
   a.corridor.epoch = ++corridor_epoch_;
-  a.next = a.corridor.points.size() > 1 ? 1 : 0;
+  a.next = first_waypoint(a);
   a.cell_index = 0;
   a.best_dist = 1e30;
   a.ticks_without_progress = 0;
@@ -364,7 +366,7 @@ bool AgentSystem::repair(NavWorld& nav, AgentRecord& a, const std::vector<Change
   a.cell_index = 0;
   string_pull(grid, cells, kinds, a.corridor.points);
   a.corridor.epoch = ++corridor_epoch_;
-  a.next = a.corridor.points.size() > 1 ? 1 : 0;
+  a.next = first_waypoint(a);
   a.best_dist = 1e30;
   a.ticks_without_progress = 0;
   reindex(a);
@@ -391,7 +393,7 @@ void AgentSystem::repull(NavWorld& nav, AgentRecord& a) {
   a.corridor.kinds = kinds;
   a.corridor.points.swap(points);
   a.cell_index = 0;
-  a.next = a.corridor.points.size() > 1 ? 1 : 0;
+  a.next = first_waypoint(a);
   a.best_dist = 1e30;
   a.ticks_without_progress = 0;
   if (!same) a.corridor.epoch = ++corridor_epoch_;
@@ -492,10 +494,91 @@ bool AgentSystem::hold_at_door(NavWorld& nav, AgentRecord& a, const Waypoint& do
   return false;
 }
 
+void AgentSystem::replan_or_block(NavWorld& nav, AgentRecord& a) {
+  if (++a.replans_in_row > kMaxReplansInRow) {
+    a.mode = AgentMode::Blocked;
+    a.blocked_ticks = 0;
+    clear_door_hold(a, true);
+    const Cell c = current_cell(nav.grid(), a);
+    a.reason = "no progress toward waypoint " + std::to_string(a.next) + " at cell (" +
+               std::to_string(c.x) + "," + std::to_string(c.y) + "," + std::to_string(c.z) +
+               ") after " + std::to_string(kMaxReplansInRow) + " replans";
+    reindex(a);
+  } else {
+    ++a.replans;
+    plan(nav, a);
+  }
+}
+
+void AgentSystem::swim_drive(NavWorld& nav, AgentRecord& a, double dt, DriveInput& in) {
+  const AgentMotion& m = motions_[a.motion];
+  const MotionVec3& p = a.body.position;
+  // Progress along the cell path (for validation after edits): the nearest cell ahead.
+  const Cell here = current_cell(nav.grid(), a);
+  for (std::size_t i = a.cell_index; i < a.corridor.cells.size(); ++i)
+    if (a.corridor.cells[i] == here) {
+      a.cell_index = i;
+      break;
+    }
+  // A swimmer's corridor has a waypoint on every cell of its path (Swim edges are not pulled):
+  // one cell level or diagonal (both cardinal cells water), or one straight up or down. Driving
+  // from point to point therefore keeps the body inside the water cells of the moves. It steers
+  // toward the next waypoint and rises or dives toward its depth (the feet's height: a waypoint's
+  // cell is water up to its top, so the body never rises out of the water), slowing down to land
+  // on points where the path turns.
+  for (;;) {
+    const Waypoint& w = a.corridor.points[a.next];
+    const bool last = a.next + 1 == a.corridor.points.size();
+    const double dx = w.x - p.x, dy = w.y - p.y, dz = w.z - p.z;
+    const double d = std::sqrt(dx * dx + dy * dy + dz * dz);
+    double pass = kSwimOnPoint;
+    if (last) {
+      pass = std::max(0.25, m.arrive_radius);
+    } else if (a.next > 0) {
+      const Cell& c0 = a.corridor.points[a.next - 1].cell;
+      const Cell& c2 = a.corridor.points[a.next + 1].cell;
+      const Cell& c1 = w.cell;
+      if (c1.x - c0.x == c2.x - c1.x && c1.y - c0.y == c2.y - c1.y && c1.z - c0.z == c2.z - c1.z)
+        pass = kSwimStraightPass;
+    }
+    if (d <= pass) {
+      if (last) {
+        a.mode = AgentMode::Arrived;
+        ++a.arrivals;
+        a.replans_in_row = 0;
+        reindex(a);
+        return;
+      }
+      ++a.next;
+      a.best_dist = 1e30;
+      a.ticks_without_progress = 0;
+      a.replans_in_row = 0;
+      continue;
+    }
+    const double speed = std::min(m.swim_speed, d / dt);
+    in.move_x = dx / d * speed;
+    in.move_z = dz / d * speed;
+    in.vertical = dy / d * speed;
+    // Stuck watch: the distance to the waypoint must shrink. A swimmer's only recovery is to plan
+    // again, when a walker's recovery would (backing off or sidestepping could take it out of
+    // the water).
+    if (d + 0.05 < a.best_dist) {
+      a.best_dist = d;
+      a.ticks_without_progress = 0;
+    } else if (++a.ticks_without_progress > kStuckTicks + 30) {
+      replan_or_block(nav, a);
+    }
+    return;
+  }
+}
+
 void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, double dt) {
   const AgentMotion& m = motions_[a.motion];
   DriveInput in;
-  if (a.mode == AgentMode::Moving && a.next < a.corridor.points.size()) {
+  if (m.swims) {
+    if (a.mode == AgentMode::Moving && a.next < a.corridor.points.size())
+      swim_drive(nav, a, dt, in);
+  } else if (a.mode == AgentMode::Moving && a.next < a.corridor.points.size()) {
     const MotionVec3& p = a.body.position;
     const bool climbing = a.body.mode == MotionMode::Climb;
     // Progress along the cell path (for validation after edits): the nearest cell ahead.
@@ -615,21 +698,7 @@ void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, doub
           in.move_x = -tz / td * m.walk_speed * 0.5 * side;
           in.move_z = tx / td * m.walk_speed * 0.5 * side;
         }
-        if (phase >= 3) {
-          if (++a.replans_in_row > kMaxReplansInRow) {
-            a.mode = AgentMode::Blocked;
-            a.blocked_ticks = 0;
-            clear_door_hold(a, true);
-            const Cell c = current_cell(nav.grid(), a);
-            a.reason = "no progress toward waypoint " + std::to_string(a.next) + " at cell (" +
-                       std::to_string(c.x) + "," + std::to_string(c.y) + "," + std::to_string(c.z) +
-                       ") after " + std::to_string(kMaxReplansInRow) + " replans";
-            reindex(a);
-          } else {
-            ++a.replans;
-            plan(nav, a);
-          }
-        }
+        if (phase >= 3) replan_or_block(nav, a);
       }
       break;
     }

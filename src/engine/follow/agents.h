@@ -16,10 +16,14 @@ namespace voxnav::detail {
 /// Compiled per-profile movement settings used by the follower.
 struct AgentMotion {
   /// Which navigation the agent follows: the slot of its movement class in the navigations
-  /// step() is given (0: walker, 1: walker_small; see World).
+  /// step() is given (0: walker, 1: walker_small, 2: swimmer; see World).
   std::uint8_t nav_slot = 0;
+  /// A swimmer: the body moves in MotionMode::Swim at swim_speed, and the follower steers it in
+  /// 3D along the cell path (see AgentSystem::swim_drive).
+  bool swims = false;
   BodyParams body;
   double walk_speed = 4.3;     ///< m/s
+  double swim_speed = 0.0;     ///< m/s (swimmers)
   double arrive_radius = 0.5;  ///< cells
   CostTable costs;
   std::uint32_t max_nodes = 100000;
@@ -105,6 +109,12 @@ class AgentSystem {
   /// Climbing onto a ledge: the feet rise this far above the ledge's standing height before the
   /// body moves over it (cells).
   static constexpr double kLedgeClearance = 0.05;
+  /// Swimmers: a waypoint where the cell path turns is passed when the feet are this close to it
+  /// (cells, 3D), so the body follows the path's moves and never cuts a corner across a cell that
+  /// is not water (a 0.98 body clears a cell's sides by 0.01); one on a straight run is passed
+  /// within kSwimStraightPass.
+  static constexpr double kSwimOnPoint = 1e-3;
+  static constexpr double kSwimStraightPass = 0.35;
   /// Wall time (microseconds) the last step() spent checking and repairing corridors against
   /// the changes it consumed (0 when there were none). Statistics only.
   double last_edit_check_us() const { return last_edit_check_us_; }
@@ -152,6 +162,16 @@ class AgentSystem {
   void plan(NavWorld& nav, AgentRecord& a);
   void install(NavWorld& nav, AgentRecord& a);
   void follow(NavWorld& nav, const Space& space, AgentRecord& a, double dt);
+  /// A swimmer's drive toward its corridor: passes waypoints, arrival, the stuck watch.
+  void swim_drive(NavWorld& nav, AgentRecord& a, double dt, DriveInput& in);
+  /// The stuck watch ran out of recovery: plan again, or Blocked after kMaxReplansInRow rounds.
+  void replan_or_block(NavWorld& nav, AgentRecord& a);
+  /// The corridor point a newly installed or spliced corridor is followed from: 1 for walkers
+  /// (points[0] is where they stand), 0 for swimmers (they first swim onto the path).
+  std::size_t first_waypoint(const AgentRecord& a) const {
+    if (motions_[a.motion].swims) return 0;
+    return a.corridor.points.size() > 1 ? 1 : 0;
+  }
   /// Checks one agent's corridor against the changes: splice, re-pull or replan.
   void on_change(NavWorld& nav, AgentRecord& a, const std::vector<Change>& changes);
   /// Splices a detour from a short search around the broken part of the corridor ahead.
