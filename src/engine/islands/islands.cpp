@@ -577,8 +577,7 @@ bool Islands::settle_island(NavGrid& grid, std::uint32_t root, std::vector<Cell>
     bool split = false, proven = false;
     // Pairs already proven at a smaller budget are not searched again.
     std::vector<std::uint8_t> done(endpoints.size(), 0);  // bit 0: hub -> k, bit 1: k -> hub
-    for (const std::size_t budget :
-         {std::size_t(96), std::size_t(768), std::size_t(4096), kSearchBudget}) {
+    for (const std::size_t budget : {std::size_t(96), std::size_t(768), kSearchBudget}) {
       std::size_t failed = 0;
       bool failed_to = false;  // the hub does not reach endpoints[failed] (else the reverse)
       for (std::size_t k = 1; k < endpoints.size() && !failed; ++k) {

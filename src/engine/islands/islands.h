@@ -151,11 +151,9 @@ class Islands {
   std::int32_t seen_find(const Cell& c) const;
   bool seen_insert(const Cell& c, std::uint32_t val);
   void new_stamp(std::size_t budget);
-  /// The largest side a split proof closes before recomputing every island: a search of this
-  /// many cells (about 2 ms) still costs far less than the recomputation of a region (25 ms).
-  static constexpr std::size_t kSearchBudget = 32000;
+  static constexpr std::size_t kSearchBudget = 4096;
   static constexpr std::size_t kWideBudget = 16384;  // one search for many witnesses
-  static constexpr std::size_t kSeenTable = 131072;  // open addressing, load <= 1/4
+  static constexpr std::size_t kSeenTable = 65536;   // open addressing, load <= 1/4
   void invalidate_reach() { ++dag_gen_; }
 
   std::vector<std::uint32_t> parent_;  // union-find over raw labels
