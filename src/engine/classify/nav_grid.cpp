@@ -65,6 +65,12 @@ std::uint32_t NavGrid::moves(Cell c) const {
 
 void NavGrid::neighbourhood(const Space& space, ChunkPos p, BlockNeighbourhood& nb) const {
   nb.c.fill(nullptr);
+  if (!env_.footprint2) {  // one column: the chunk and the chunks below and above (edits: hot)
+    nb.c[static_cast<std::size_t>(nb_index(0, 0, 0))] = space.chunk(p);
+    nb.c[static_cast<std::size_t>(nb_index(0, -1, 0))] = space.chunk({p.x, p.y - 1, p.z});
+    nb.c[static_cast<std::size_t>(nb_index(0, 1, 0))] = space.chunk({p.x, p.y + 1, p.z});
+    return;
+  }
   for (int dy = -1; dy <= 1; ++dy)
     for (int dz = -1; dz <= 1; ++dz)
       for (int dx = -1; dx <= 1; ++dx)
