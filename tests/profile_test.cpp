@@ -298,8 +298,9 @@ void load_blocks(World& w) {
   const std::string shapes = read_text(blocks_dir + "blockCollisionShapes.pc-1.20.5.json");
   ASSERT_FALSE(blocks.empty());
   std::string error;
-  ASSERT_EQ(w.load_minecraft_blocks({reinterpret_cast<const std::uint8_t*>(blocks.data()), blocks.size()},
-                                    {reinterpret_cast<const std::uint8_t*>(shapes.data()), shapes.size()}, &error),
+  ASSERT_EQ(w.load_minecraft_blocks(
+                {reinterpret_cast<const std::uint8_t*>(blocks.data()), blocks.size()},
+                {reinterpret_cast<const std::uint8_t*>(shapes.data()), shapes.size()}, &error),
             Status::Ok)
       << error;
 }
@@ -542,8 +543,9 @@ TEST(Profile, GoodProfileWithEveryField) {
   bad.id = "game:bad";
   bad.surface_malus = {SurfaceMalus{{"gravel", "no_such_block"}, 1.0}};
   EXPECT_EQ(w.add_profile(bad, &id, &error), Status::InvalidArgument);
-  EXPECT_NE(error.find("field \"surface_malus[0].blocks[1]\": unknown block name \"no_such_block\""),
-            std::string::npos)
+  EXPECT_NE(
+      error.find("field \"surface_malus[0].blocks[1]\": unknown block name \"no_such_block\""),
+      std::string::npos)
       << error;
   EXPECT_EQ(w.find_profile("game:bad", &found), Status::NotFound);
 }
@@ -630,8 +632,8 @@ TEST(Profile, ValidateProfileChecksStructs) {
   EXPECT_EQ(w.find_profile("walker", &id), Status::NotFound) << "a rejected profile is not added";
 }
 
-// The other classes parse with only what their class requires; add_profile takes walker_small and
-// swimmer profiles (their navigation is built then) and answers Unsupported for walker_large and
+// The other classes parse with only what their class requires; add_profile takes walker_small,
+// walker_large and swimmer profiles (their navigation is built then) and answers Unsupported for
 // flyer in this build.
 TEST(Profile, OtherClassesParseWithTheirRequiredFlags) {
   struct Case {
@@ -656,9 +658,9 @@ TEST(Profile, OtherClassesParseWithTheirRequiredFlags) {
     EXPECT_EQ(p.movement_class, c.cls);
     World w;
     ProfileId id;
-    const bool navigable = c.cls == MovementClass::Walker || c.cls == MovementClass::WalkerSmall ||
-                           c.cls == MovementClass::Swimmer;
-    EXPECT_EQ(w.add_profile(p, &id, &error), navigable ? Status::Ok : Status::Unsupported) << c.json;
+    const bool navigable = c.cls != MovementClass::Flyer;
+    EXPECT_EQ(w.add_profile(p, &id, &error), navigable ? Status::Ok : Status::Unsupported)
+        << c.json;
   }
 }
 

@@ -450,7 +450,11 @@ export class World {
 
   /**
    * Adds a profile from JSON (string or object); returns its id. A key given twice in the JSON is
-   * refused (InvalidArgument naming it).
+   * refused (InvalidArgument naming it). Classes walker_small, walker, walker_large and swimmer are
+   * navigable (flyer throws Unsupported). walker_large stands on a 2x2 footprint: every cell it
+   * gives or gets (queries, requests, path cells, corridor cells and positions, agent goals) is a
+   * foot cell, the low corner (min x, min z) of the four columns under the body, whose centre is
+   * (0.5, 0, 0.5) from the foot cell's centre; agent feet are the body's bottom centre.
    */
   addProfile(profile: string | ProfileJson, source?: string): ProfileId;
   findProfile(name: string): ProfileId;

@@ -22,7 +22,9 @@ AgentMotion compile_profile(const Profile& p) {
   m.body.step_height = p.step_height;
   m.body.jump_velocity = jump_velocity_for_apex(m.body.gravity, p.jump_apex);
   m.body.climb_speed = p.can_climb ? p.climb_speed : 0.0;
-  m.nav_slot = p.movement_class == MovementClass::WalkerSmall ? 1 : p.movement_class == MovementClass::Swimmer ? 2 : 0;
+  const std::uint32_t slot = WorldState::class_slot(p.movement_class);
+  m.nav_slot = static_cast<std::uint8_t>(slot < WorldState::kClassSlots ? slot : 0);
+  m.foot_offset = class_envelope(p.movement_class).foot_offset();
   m.walk_speed = p.walk_speed;
   m.swims = p.movement_class == MovementClass::Swimmer;
   m.swim_speed = p.swim_speed;
@@ -84,9 +86,9 @@ Status rebuild_surfaces(WorldState& ws) {
     n->for_each_queued([&](RequestSpec& spec) {
       for (std::uint32_t i = 0; i < ws.profiles.size(); ++i)
         if (ws.profile_motion[i] == spec.motion) {
-          spec.costs.surface = filtered_surface_costs(ws, i, spec.excluded,
-                                                      spec.multiplier ? spec.multiplier->data() : nullptr,
-                                                      &spec.costs.surface_min);
+          spec.costs.surface = filtered_surface_costs(
+              ws, i, spec.excluded, spec.multiplier ? spec.multiplier->data() : nullptr,
+              &spec.costs.surface_min);
           break;
         }
     });
@@ -168,11 +170,9 @@ namespace {
 // Path handles carry the class of the navigation that owns the request in their top bits.
 constexpr std::uint32_t kSlotShift = 28;
 constexpr std::uint32_t kIndexMask = (1u << kSlotShift) - 1;
-std::uint32_t class_slot(MovementClass c) {
-  return c == MovementClass::WalkerSmall ? 1u : c == MovementClass::Swimmer ? 2u : 0u;
-}
+std::uint32_t class_slot(MovementClass c) { return detail::WorldState::class_slot(c); }
 detail::NavWorld* nav_of_slot(detail::WorldState& ws, std::uint32_t slot) {
-  return slot == 0 ? ws.walker.get() : slot == 1 ? ws.walker_small.get() : slot == 2 ? ws.swimmer.get() : nullptr;
+  return ws.nav_of_slot(slot);
 }
 detail::NavWorld* nav_of_profile(detail::WorldState& ws, ProfileId p) {
   return p.index < ws.profiles.size() ? ws.nav_of(ws.profiles[p.index].movement_class) : nullptr;
@@ -304,10 +304,11 @@ Status World::add_profile(const Profile& profile, ProfileId* id, std::string* er
   const Status st = validate_profile(profile, error);
   if (st != Status::Ok) return st;
   const MovementClass cls = profile.movement_class;
-  if (cls == MovementClass::WalkerLarge || cls == MovementClass::Flyer) {
+  if (cls == MovementClass::Flyer) {
     if (error)
-      *error = "profile \"" + profile.id + "\": field \"class\": " + movement_class_name(cls) +
-               " is not navigable in this build (walker_small, walker and swimmer are)";
+      *error =
+          "profile \"" + profile.id + "\": field \"class\": " + movement_class_name(cls) +
+          " is not navigable in this build (walker_small, walker, walker_large and swimmer are)";
     return Status::Unsupported;
   }
   for (const Profile& p : state_->profiles)
@@ -318,21 +319,22 @@ Status World::add_profile(const Profile& profile, ProfileId* id, std::string* er
   // Surface malus names must name blocks of this world's registry.
   const detail::BlockRegistry& reg = state_->registry;
   const Status sb = check_surface_blocks(
-      profile, [&reg](std::string_view name) { return reg.has(detail::canonical_block_name(name)); }, error);
+      profile,
+      [&reg](std::string_view name) { return reg.has(detail::canonical_block_name(name)); }, error);
   if (sb != Status::Ok) return sb;
   // The first profile of a class builds that class's navigation from the chunks loaded so far;
   // from then on several navigations read the change log and World::update trims it.
   bool built_nav = false;
   if (!state_->nav_of(cls)) {
-    auto nav = std::make_unique<detail::NavWorld>(state_->space, detail::class_envelope(cls), state_->executor,
-                                                  state_->lockstep_delay);
+    auto nav = std::make_unique<detail::NavWorld>(state_->space, detail::class_envelope(cls),
+                                                  state_->executor, state_->lockstep_delay);
     nav->set_streaming(state_->streaming);
     nav->build_from_space();
     nav->set_surface_groups(state_->groups.group_of_value);
     for (detail::NavWorld* n : state_->navs()) n->set_trims_log(false);
     nav->set_trims_log(false);
     nav->set_waits(false);  // the walker's update waits for the shared executor's jobs
-    (cls == MovementClass::WalkerSmall ? state_->walker_small : state_->swimmer) = std::move(nav);
+    *state_->slot_owner(class_slot(cls)) = std::move(nav);
     built_nav = true;
   }
   state_->profiles.push_back(profile);
@@ -340,7 +342,8 @@ Status World::add_profile(const Profile& profile, ProfileId* id, std::string* er
   // Its surface malus entries become masks of block values; the surfaces are regrouped.
   std::vector<std::pair<std::uint32_t, std::int32_t>> pm;
   const std::size_t masks_before = state_->masks.size();
-  for (const detail::CompiledProfile::Surface& sf : detail::compile_profile_costs(profile).surfaces) {
+  for (const detail::CompiledProfile::Surface& sf :
+       detail::compile_profile_costs(profile).surfaces) {
     state_->masks.push_back(detail::values_named(state_->registry, sf.blocks));
     pm.push_back({static_cast<std::uint32_t>(state_->masks.size() - 1), sf.cost});
   }
@@ -349,7 +352,8 @@ Status World::add_profile(const Profile& profile, ProfileId* id, std::string* er
   if (!regroup) {  // the groups stay: only this profile's costs over them
     const auto idx = static_cast<std::uint32_t>(state_->profiles.size() - 1);
     detail::AgentMotion& m = state_->agents.motion_mut(state_->profile_motion[idx]);
-    m.costs.surface = detail::filtered_surface_costs(*state_, idx, 0, nullptr, &m.costs.surface_min);
+    m.costs.surface =
+        detail::filtered_surface_costs(*state_, idx, 0, nullptr, &m.costs.surface_min);
     id->index = idx;
     return Status::Ok;
   }
@@ -359,37 +363,43 @@ Status World::add_profile(const Profile& profile, ProfileId* id, std::string* er
     state_->profile_masks.pop_back();
     state_->profiles.pop_back();
     state_->profile_motion.pop_back();
-    if (built_nav) (cls == MovementClass::WalkerSmall ? state_->walker_small : state_->swimmer).reset();
-    if (error) *error = "profile \"" + profile.id + "\": field \"surface_malus\": more than 255 surface groups";
+    if (built_nav) state_->slot_owner(class_slot(cls))->reset();
+    if (error)
+      *error =
+          "profile \"" + profile.id + "\": field \"surface_malus\": more than 255 surface groups";
     return rs;
   }
   id->index = static_cast<std::uint32_t>(state_->profiles.size() - 1);
   return Status::Ok;
 }
 
-Status World::define_area(std::string_view name, std::span<const std::string> blocks, double cost, AreaId* out,
-                          std::string* error) {
+Status World::define_area(std::string_view name, std::span<const std::string> blocks, double cost,
+                          AreaId* out, std::string* error) {
   auto fail = [&](Status st, const std::string& what) {
     if (error) *error = "area \"" + std::string(name) + "\": " + what;
     return st;
   };
   if (!out) return fail(Status::InvalidArgument, "no output");
-  if (name.empty() || name.size() > 64) return fail(Status::InvalidArgument, "the name must have 1 to 64 characters");
+  if (name.empty() || name.size() > 64)
+    return fail(Status::InvalidArgument, "the name must have 1 to 64 characters");
   for (const detail::WorldState::Area& a : state_->areas)
     if (a.name == name) return fail(Status::InvalidArgument, "already defined");
   if (state_->areas.size() >= kMaxAreas) return fail(Status::InvalidArgument, "more than 32 areas");
-  if (!std::isfinite(cost) || cost < -0.6 || cost > 1000) return fail(Status::InvalidArgument, "cost out of -0.6 .. 1000");
+  if (!std::isfinite(cost) || cost < -0.6 || cost > 1000)
+    return fail(Status::InvalidArgument, "cost out of -0.6 .. 1000");
   if (blocks.empty()) return fail(Status::InvalidArgument, "no blocks");
   std::vector<std::string> names;
   for (std::size_t k = 0; k < blocks.size(); ++k) {
     const std::string n(detail::canonical_block_name(blocks[k]));
     if (n.empty() || !state_->registry.has(n))
-      return fail(Status::InvalidArgument, "blocks[" + std::to_string(k) + "]: unknown block name \"" + blocks[k] + "\"");
+      return fail(Status::InvalidArgument,
+                  "blocks[" + std::to_string(k) + "]: unknown block name \"" + blocks[k] + "\"");
     names.push_back(n);
   }
   detail::WorldState::Area area;
   area.name = std::string(name);
-  area.cost = static_cast<std::int32_t>(std::llround(cost * static_cast<double>(detail::kCostStraight)));
+  area.cost =
+      static_cast<std::int32_t>(std::llround(cost * static_cast<double>(detail::kCostStraight)));
   area.mask = static_cast<std::uint32_t>(state_->masks.size());
   state_->masks.push_back(detail::values_named(state_->registry, names));
   state_->areas.push_back(area);
@@ -456,8 +466,9 @@ Reach World::reachable(ProfileId profile, CellPos from, CellPos goal) const {
   }
   const detail::CostTable& costs =
       state_->agents.motion(state_->profile_motion[profile.index]).costs;
-  const detail::Reach d = nav_of_profile(*state_, profile)
-                              ->reachable(to_cell(from), to_cell(goal), 0, costs.gates(), costs.restricts_class);
+  const detail::Reach d =
+      nav_of_profile(*state_, profile)
+          ->reachable(to_cell(from), to_cell(goal), 0, costs.gates(), costs.restricts_class);
   r.answer = static_cast<ReachAnswer>(d.answer);
   r.reason = static_cast<ReachReason>(d.reason);
   r.epoch = nav_epoch();  // on nav_epoch()'s scale, whatever the class
@@ -526,8 +537,9 @@ Status request_spec(const detail::WorldState& ws, const NavRequest& req,
       const double k = req.filter.multiplier[a];
       if (!std::isfinite(k) || k < 0 || k > 1000) return Status::InvalidArgument;
     }
-    spec.costs.surface = detail::filtered_surface_costs(ws, req.profile.index, req.filter.excluded,
-                                                        req.filter.multiplier.data(), &spec.costs.surface_min);
+    spec.costs.surface =
+        detail::filtered_surface_costs(ws, req.profile.index, req.filter.excluded,
+                                       req.filter.multiplier.data(), &spec.costs.surface_min);
   }
   return Status::Ok;
 }
@@ -651,16 +663,19 @@ Status World::path_cells(PathHandle h, PathCell* out, std::size_t capacity,
 
 Status World::release(PathHandle h) {
   detail::NavWorld* nav = nav_of_slot(*state_, h.index >> kSlotShift);
-  return nav && nav->release(detail::Handle{h.index & kIndexMask, h.generation}) ? Status::Ok
-                                                                                 : Status::StaleHandle;
+  return nav && nav->release(detail::Handle{h.index & kIndexMask, h.generation})
+             ? Status::Ok
+             : Status::StaleHandle;
 }
 
 Status World::add_agent(const AgentDef& def, AgentId* out) {
   if (!out || def.profile.index >= state_->profiles.size() || !finite(def.feet))
     return Status::InvalidArgument;
-  if (!detail::cell_in_range(Cell{static_cast<std::int32_t>(std::floor(def.feet.x)),
-                                  static_cast<std::int32_t>(std::floor(def.feet.y)),
-                                  static_cast<std::int32_t>(std::floor(def.feet.z))}))
+  // The body's foot cell (walker_large: the low corner of its 2x2 footprint) must be in range.
+  const double off = state_->agents.motion(state_->profile_motion[def.profile.index]).foot_offset;
+  if (std::fabs(def.feet.x) > 4e9 || std::fabs(def.feet.y) > 4e9 || std::fabs(def.feet.z) > 4e9 ||
+      !detail::cell_in_range(
+          detail::foot_cell(detail::MotionVec3{def.feet.x, def.feet.y, def.feet.z}, off)))
     return Status::OutOfRange;
   const detail::AgentSlot s =
       state_->agents.add(state_->profile_motion[def.profile.index],
@@ -677,8 +692,8 @@ Status World::remove_agent(AgentId id) {
 
 Status World::set_agent_goal(AgentId id, CellPos goal) {
   if (!detail::cell_in_range(to_cell(goal))) return Status::OutOfRange;
-  return state_->agents.set_goal(*agent_nav(*state_, id), detail::AgentSlot{id.index, id.generation},
-                                 to_cell(goal))
+  return state_->agents.set_goal(*agent_nav(*state_, id),
+                                 detail::AgentSlot{id.index, id.generation}, to_cell(goal))
              ? Status::Ok
              : Status::StaleHandle;
 }
@@ -798,7 +813,9 @@ std::uint64_t World::nav_tick() const { return state_->walker->tick(); }
 Status World::tick(double dt) {
   if (!(dt > 0.0 && dt <= 1.0)) return Status::InvalidArgument;
   update();
-  detail::NavWorld* const navs[3] = {state_->walker.get(), state_->walker_small.get(), state_->swimmer.get()};
+  detail::NavWorld* navs[detail::WorldState::kClassSlots];
+  for (std::uint32_t k = 0; k < detail::WorldState::kClassSlots; ++k)
+    navs[k] = state_->nav_of_slot(k);
   state_->agents.step(std::span<detail::NavWorld* const>(navs), state_->space, dt);
   return Status::Ok;
 }

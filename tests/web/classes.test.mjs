@@ -2,7 +2,9 @@
 // walker_small and a swimmer profile get their own navigation when added; their request() handles
 // work like the walker's (status, pathCells, release; a stale handle is refused), a swimmer's route
 // stays in water with swim edges, and the walker class never stands in open water; a swimmer agent
-// swims to its goal, in open water at every tick.
+// swims to its goal, in open water at every tick; a walker_large profile (2x2 footprint: its cells
+// are foot cells, the low corner of the footprint) gets a path over foot cells and its agent walks
+// it to the goal.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -155,5 +157,71 @@ describe('movement classes', { skip }, () => {
       ++done;
     }
     assert.ok(done >= 3, `routes: ${done}`);
+  });
+
+  test('a walker_large profile gets a path over foot cells and its agent walks it', () => {
+    const golem = world.addProfile({
+      id: 'golem', class: 'walker_large', body: { width: 1.98, height: 2.95 },
+      step_height: 1, jump_apex: 1.25, max_drop: 4,
+    });
+    // Foot cells on the surface near the region's corner.
+    const [x0, , z0] = report.min;
+    const tops = world.topBlocks([x0, 0, z0], [x0 + 60, 255, z0 + 60]);
+    const feet = [];
+    for (let z = 0; z <= 60; ++z) {
+      for (let x = 0; x <= 60; ++x) {
+        const y = tops.heights[x + tops.width * z];
+        const c = [x0 + x, y + 1, z0 + z];
+        if (y >= 0 && world.isStandable(golem, c)) feet.push(c);
+      }
+    }
+    assert.ok(feet.length > 200, `foot cells: ${feet.length}`);
+    // A pair 10 .. 20 cells apart in different chunk columns that the class joins.
+    let pair = null;
+    for (let i = 0; i < feet.length && !pair; i += 7) {
+      for (let j = feet.length - 1; j > i && !pair; j -= 11) {
+        const a = feet[i], b = feet[j];
+        const d = Math.abs(a[0] - b[0]) + Math.abs(a[2] - b[2]);
+        const otherColumn = a[0] >> 4 !== b[0] >> 4 || a[2] >> 4 !== b[2] >> 4;
+        if (d >= 10 && d <= 20 && otherColumn && world.reachable(golem, a, b).answer === 'yes') pair = [a, b];
+      }
+    }
+    assert.ok(pair, 'a reachable pair of foot cells');
+    const [a, b] = pair;
+    const hd = world.request(golem, a, b);
+    const st = h.settle(world, hd);
+    assert.equal(st.state, 'ready');
+    const pc = world.pathCells(hd);
+    assert.ok(pc.cells.length >= 3 * 5);
+    for (let k = 0; k < pc.cells.length; k += 3) {
+      const c = [pc.cells[k], pc.cells[k + 1], pc.cells[k + 2]];
+      assert.ok(world.isStandable(golem, c), `route cell ${c} is a foot cell of the class`);
+    }
+    assert.equal(world.findPathNow(golem, a, b).cost, st.cost, 'request and findPathNow agree');
+    world.release(hd);
+    assert.throws(() => world.status(hd), (e) => e instanceof pkg.VoxnavError && e.status === 'StaleHandle');
+    // The agent: its body centre (0.5, 0, 0.5) from the foot cell's centre.
+    const y = world.standingHeight(golem, a);
+    assert.equal(typeof y, 'number');
+    const agent = world.addAgent(golem, [a[0] + 1, y, a[2] + 1]);
+    world.setAgentGoal(agent, b);
+    let s = world.agentState(agent);
+    for (let t = 0; t < 600 && s.mode !== 'arrived'; ++t) {
+      world.tick(0.05);
+      s = world.agentState(agent);
+      assert.notEqual(s.mode, 'failed', world.agentReason(agent));
+      assert.notEqual(s.mode, 'blocked', world.agentReason(agent));
+    }
+    assert.equal(s.mode, 'arrived', `agent at ${s.feet} (${world.agentReason(agent)})`);
+    assert.ok(Math.abs(s.feet[0] - (b[0] + 1)) < 0.6 && Math.abs(s.feet[2] - (b[2] + 1)) < 0.6,
+      `arrived over the goal's footprint: ${s.feet}`);
+    // Its corridor's waypoints are foot cells' feet (the foot cells' centres).
+    const cor = world.agentCorridor(agent);
+    assert.ok(cor.kinds.length >= 1);
+    for (let k = 0; k < cor.kinds.length; ++k) {
+      assert.equal(cor.positions[3 * k], cor.cells[3 * k] + 0.5);
+      assert.equal(cor.positions[3 * k + 2], cor.cells[3 * k + 2] + 0.5);
+    }
+    world.removeAgent(agent);
   });
 });

@@ -103,22 +103,40 @@ struct NavRequest {
 
 enum class PathState : std::uint8_t { Searching, Ready, Failed };
 enum class PathFailure : std::uint8_t {
-  None, Unreachable, NoPath, BudgetExhausted, BadStart, BadGoal, NotLoaded
+  None,
+  Unreachable,
+  NoPath,
+  BudgetExhausted,
+  BadStart,
+  BadGoal,
+  NotLoaded
 };
 struct PathStatus {
   PathState state = PathState::Failed;
   PathFailure failure = PathFailure::None;
-  bool partial = false;           ///< Ready with a route that stops short (request_toward)
-  std::uint32_t cost = 0;         ///< integer cost: 10000 per cell, 14142 per diagonal, + extras
+  bool partial = false;    ///< Ready with a route that stops short (request_toward)
+  std::uint32_t cost = 0;  ///< integer cost: 10000 per cell, 14142 per diagonal, + extras
   std::uint32_t nodes_expanded = 0;
-  std::uint32_t cell_count = 0;   ///< cells of the search path
+  std::uint32_t cell_count = 0;  ///< cells of the search path
   std::uint32_t waypoint_count = 0;
 };
 const char* path_state_name(PathState s) noexcept;
 const char* path_failure_name(PathFailure f) noexcept;
 
 /// Edge kinds of moves and corridor waypoints.
-enum class EdgeKind : std::uint8_t { Start = 0, Walk, StepUp, StepDown, Jump, Drop, GapJump, Climb, Swim, Door, Fly };
+enum class EdgeKind : std::uint8_t {
+  Start = 0,
+  Walk,
+  StepUp,
+  StepDown,
+  Jump,
+  Drop,
+  GapJump,
+  Climb,
+  Swim,
+  Door,
+  Fly
+};
 const char* edge_kind_name(EdgeKind k) noexcept;
 
 /// One corridor waypoint: a feet position in metres and the kind of edge that reaches it. The
@@ -224,13 +242,15 @@ class World {
   /// blockCollisionShapes.pc-1.20.5.json, see docs/formats.md): one value per block state.
   /// Only allowed before any chunk is loaded (else Busy). BadFormat with `error` on bad JSON.
   Status load_minecraft_blocks(std::span<const std::uint8_t> blocks_json,
-                               std::span<const std::uint8_t> shapes_json, std::string* error = nullptr);
+                               std::span<const std::uint8_t> shapes_json,
+                               std::string* error = nullptr);
   /// Value of a block state written "name[prop=value,...]" (namespace optional; properties not
   /// given take the block's default). Strict: an unknown block name, an unknown property name, a
   /// value the property does not have, a property given twice or a malformed string give the
   /// fallback value (a solid full block) and NotFound, with `error` saying which part is wrong.
   /// (World file loaders stay lenient: they count such states instead, see docs/formats.md.)
-  Status block_value(std::string_view state, std::uint16_t* value, std::string* error = nullptr) const;
+  Status block_value(std::string_view state, std::uint16_t* value,
+                     std::string* error = nullptr) const;
   /// Number of registry values.
   std::size_t block_count() const;
 
@@ -249,10 +269,18 @@ class World {
 
   // ---- profiles ----
   /// Adds a validated profile (see validate_profile). The first profile of a class builds that
-  /// class's navigation data from the chunks loaded so far (walker_small, walker and swimmer are
-  /// navigable; walker_large and flyer answer Unsupported in this build); every later profile of
-  /// the class shares it. InvalidArgument with `error` for a bad profile, a duplicate id or a
-  /// surface malus block the registry does not know; nothing is added on error.
+  /// class's navigation data from the chunks loaded so far (walker_small, walker, walker_large and
+  /// swimmer are navigable; flyer answers Unsupported in this build); every later profile of the
+  /// class shares it.
+  ///
+  /// walker_large stands on a 2x2 footprint: its cells are *foot cells*, the low corner (min x,
+  /// min z) of the four columns under the body, whose centre is (0.5, 0, 0.5) cells from the foot
+  /// cell's centre. Every CellPos a walker_large profile gives or gets (reachable, is_standable,
+  /// standing_height, nearest_standable, requests, path cells, waypoint cells and positions, agent
+  /// goals) is a foot cell, and a waypoint's position is the foot cell's feet; an agent's feet
+  /// (AgentDef::feet, AgentState::feet, teleport_agent) are the body's bottom centre, in foot cell
+  /// floor(x - 0.5), floor(y), floor(z - 0.5). InvalidArgument with `error` for a bad profile, a
+  /// duplicate id or a surface malus block the registry does not know; nothing is added on error.
   Status add_profile(const Profile& profile, ProfileId* id, std::string* error = nullptr);
   Status find_profile(std::string_view id, ProfileId* out) const;
 
@@ -266,8 +294,8 @@ class World {
   /// Errors (nothing changes): InvalidArgument for an empty, duplicate or over-long (64) name, a
   /// cost out of range, an empty or unknown block name (`error` names it), more than kMaxAreas
   /// areas; OutOfRange when the surfaces would need more than 255 groups.
-  Status define_area(std::string_view name, std::span<const std::string> blocks, double cost, AreaId* out,
-                     std::string* error = nullptr);
+  Status define_area(std::string_view name, std::span<const std::string> blocks, double cost,
+                     AreaId* out, std::string* error = nullptr);
   /// The area of that name, or NotFound.
   Status find_area(std::string_view name, AreaId* out) const;
 
@@ -277,9 +305,10 @@ class World {
   void update();
   /// Chunk streaming (off by default). When on, a chunk loaded after the first update() has its
   /// navigation built on the executor from a snapshot of its blocks and of the chunks above and
-  /// below, and installed two updates later (the same tick with threads or without) if the chunk
-  /// is still the one loaded; a chunk edited meanwhile, or whose neighbour above or below was
-  /// edited, loaded or unloaded, is classified again from the current blocks. Until installed,
+  /// below (for walker_large also the +x, +z and +xz columns its foot cells stand over), and
+  /// installed two updates later (the same tick with threads or without) if the chunk is still
+  /// the one loaded; a chunk edited meanwhile, or whose neighbour read by the build was edited,
+  /// loaded or unloaded, is classified again from the current blocks. Until installed,
   /// its cells answer Unknown(NotLoaded), no reachability answer is No, and no corridor enters
   /// it. Loading more than 48 chunks in one update builds them at once, as without streaming.
   void set_chunk_streaming(bool on) noexcept;
@@ -328,12 +357,13 @@ class World {
   Status release(PathHandle h);
 
   // ---- agents ----
-  /// Adds an agent whose body stands at `def.feet` (OutOfRange beyond the cell range,
-  /// InvalidArgument for a bad profile or a non-finite position). Agents of walker and
-  /// walker_small profiles walk; agents of a swimmer profile swim (the movement step's Swim
-  /// mode, at the profile's `speed.swim`): they follow the swimmer navigation's water cells, rise
-  /// and dive toward each waypoint's depth and never steer out of the water. Place a swimmer's
-  /// feet in a water cell of its class (a cell `is_standable` answers for).
+  /// Adds an agent whose body stands at `def.feet` (bottom centre of the body). InvalidArgument
+  /// for a bad profile or a non-finite position, OutOfRange when its (foot) cell is out of range.
+  /// Agents of walker, walker_small and walker_large profiles walk (a walker_large body centre
+  /// steers to each waypoint plus (0.5, 0, 0.5)); agents of a swimmer profile swim (the movement
+  /// step's Swim mode, at the profile's `speed.swim`): they follow the swimmer navigation's water
+  /// cells, rise and dive toward each waypoint's depth and never steer out of the water. Place a
+  /// swimmer's feet in a water cell of its class (a cell `is_standable` answers for).
   Status add_agent(const AgentDef& def, AgentId* out);
   Status remove_agent(AgentId id);
   /// Sends an agent to a goal cell (the search starts at the next tick).

@@ -63,16 +63,32 @@ std::uint32_t NavGrid::moves(Cell c) const {
   return ch ? ch->moves_at(index_in_chunk(c)) : 0u;
 }
 
-int NavGrid::uniform_kind_of(const Space& space, ChunkPos p) const {
-  return uniform_kind_for(space.registry(), space.chunk(p), space.chunk({p.x, p.y - 1, p.z}),
-                          space.chunk({p.x, p.y + 1, p.z}));
+void NavGrid::neighbourhood(const Space& space, ChunkPos p, BlockNeighbourhood& nb) const {
+  nb.c.fill(nullptr);
+  if (!env_.footprint2) {  // one column: the chunk and the chunks below and above (edits: hot)
+    nb.c[static_cast<std::size_t>(nb_index(0, 0, 0))] = space.chunk(p);
+    nb.c[static_cast<std::size_t>(nb_index(0, -1, 0))] = space.chunk({p.x, p.y - 1, p.z});
+    nb.c[static_cast<std::size_t>(nb_index(0, 1, 0))] = space.chunk({p.x, p.y + 1, p.z});
+    return;
+  }
+  for (int dy = -1; dy <= 1; ++dy)
+    for (int dz = -1; dz <= 1; ++dz)
+      for (int dx = -1; dx <= 1; ++dx)
+        if (reads_chunk(dx, dy, dz))
+          nb.c[nb_index(dx, dy, dz)] = space.chunk({p.x + dx, p.y + dy, p.z + dz});
 }
 
-int NavGrid::uniform_kind_for(const BlockRegistry& reg, const Chunk* self, const Chunk* below,
-                              const Chunk* above) const {
+int NavGrid::uniform_kind_of(const Space& space, ChunkPos p) const {
+  BlockNeighbourhood nb;
+  neighbourhood(space, p, nb);
+  return uniform_kind_for(space.registry(), nb);
+}
+
+int NavGrid::uniform_kind_for(const BlockRegistry& reg, const BlockNeighbourhood& nb) const {
   // The common uniform chunks, solid rock and open sky, classified without arrays. Both are
   // exact: every cell of such a chunk classifies to the same kind with no moves, and an open-sky
   // cell has the full 255 clearance (the chunk above has no collision either, or is not loaded).
+  const Chunk* self = nb.self();
   if (!self || !self->uniform) return -1;
   const int hw = env_.half_width_q;
   const std::uint16_t v = self->uniform_value;
@@ -80,19 +96,29 @@ int NavGrid::uniform_kind_for(const BlockRegistry& reg, const Chunk* self, const
     if (reg.traits(v) & kTraitFluidSwim) return -1;
     return reg.top_in_footprint(v, hw) >= 0 ? int(CellKind::Blocked) : int(CellKind::Air);
   }
+  // Solid rock: every cell's own block fills the footprint (for the 2x2 footprint, one of its
+  // four columns does): blocked whatever the neighbours hold.
   if (reg.traits(v) == 0 && reg.top_in_footprint(v, hw) >= kHeightUnits)
     return int(CellKind::Blocked);
   auto empty = [&](const Chunk* c) {
     return !c || (c->uniform && reg.traits(c->uniform_value) == 0 &&
                   !reg.has_collision(c->uniform_value));
   };
-  if (reg.traits(v) == 0 && !reg.has_collision(v) && empty(below) && empty(above))
-    return int(CellKind::Air);
-  return -1;
+  if (reg.traits(v) != 0 || reg.has_collision(v)) return -1;
+  if (!env_.footprint2)
+    return empty(nb.at(0, -1, 0)) && empty(nb.at(0, 1, 0)) ? int(CellKind::Air) : -1;
+  // Open sky for the 2x2 footprint: every chunk its foot cells stand over is empty, and the +x,
+  // +z and +xz chunks are loaded (a body reaching into unloaded space is blocked).
+  for (int dz = 0; dz <= 1; ++dz)
+    for (int dx = 0; dx <= 1; ++dx) {
+      if (!nb.at(dx, 0, dz) || !empty(nb.at(dx, 0, dz))) return -1;
+      if (!empty(nb.at(dx, -1, dz)) || !empty(nb.at(dx, 1, dz))) return -1;
+    }
+  return int(CellKind::Air);
 }
 
-void NavGrid::classify_into(const BlockRegistry& reg, const Chunk* self, const Chunk* below,
-                            const Chunk* above, NavChunk& nc) const {
+void NavGrid::classify_into(const BlockRegistry& reg, const BlockNeighbourhood& nb,
+                            NavChunk& nc) const {
   nc.nodes = 0;
   nc.hazard_cells = 0;
   nc.climb_cells = 0;
@@ -102,7 +128,7 @@ void NavGrid::classify_into(const BlockRegistry& reg, const Chunk* self, const C
   nc.flags.reset();
   nc.surface.reset();
   nc.surface_version = 0;  // surfaces come from refresh_surface (main thread)
-  if (const int k = uniform_kind_for(reg, self, below, above); k >= 0) {
+  if (const int k = uniform_kind_for(reg, nb); k >= 0) {
     nc.uniform = true;
     nc.uniform_kind = static_cast<CellKind>(k);
     nc.kind.reset();
@@ -121,6 +147,13 @@ void NavGrid::classify_into(const BlockRegistry& reg, const Chunk* self, const C
   }
   std::fill(nc.moves.get(), nc.moves.get() + kChunkCells, 0u);
   std::fill(nc.kind.get(), nc.kind.get() + kChunkCells, std::uint8_t(0));
+  if (env_.footprint2) {
+    for (int i = 0; i < kChunkCells; ++i) classify_cell_2x2(reg, nb, nc, i);
+    return;
+  }
+  const Chunk* self = nb.self();
+  const Chunk* below = nb.at(0, -1, 0);
+  const Chunk* above = nb.at(0, 1, 0);
   for (int i = 0; i < kChunkCells; ++i) classify_cell(reg, self, below, above, nc, i);
 }
 
@@ -137,8 +170,9 @@ void NavGrid::classify_chunk(const Space& space, ChunkPos p) {
     ordered_dirty_ = true;
   }
   slot->pos = p;
-  classify_into(space.registry(), self, space.chunk({p.x, p.y - 1, p.z}),
-                space.chunk({p.x, p.y + 1, p.z}), *slot);
+  BlockNeighbourhood nb;
+  neighbourhood(space, p, nb);
+  classify_into(space.registry(), nb, *slot);
   refresh_surface(space, p);
 }
 
@@ -148,21 +182,58 @@ std::uint8_t NavGrid::surface(Cell c) const {
 }
 
 void NavGrid::surface_cell(const BlockRegistry& reg, const std::vector<std::uint8_t>& table,
-                           const Chunk* self, const Chunk* below, NavChunk& nc, int i) const {
+                           const BlockNeighbourhood& nb, NavChunk& nc, int i) const {
   // The block the body stands on: the cell's own block when its collision holds the feet (a slab,
-  // a carpet), else the one below; a water cell takes its fluid's group; ladders have none.
+  // a carpet), else the one below; a water cell takes its fluid's group; ladders have none. The
+  // 2x2 footprint stands on the first of its four columns (x, z order) whose block holds the feet
+  // at the cell's standing height, or whose fluid it swims in.
   const CellKind k = static_cast<CellKind>(nc.kind[i]);
   std::uint8_t g = 0;
   if (kind_node(k) && k != CellKind::Climbable) {
-    const std::uint16_t v = self->get(i);
-    const bool own = env_.swimmer || k == CellKind::Water || (!(reg.traits(v) & kTraitDoor) &&
-                                              reg.top_in_footprint(v, env_.half_width_q) >= 0);
-    int sv = own ? v : -1;
-    if (!own) {
-      if (i >= 256) sv = self->get(i - 256);
-      else if (below) sv = below->get(i + 15 * 256);
+    const Chunk* self = nb.self();
+    const Chunk* below = nb.at(0, -1, 0);
+    int sv = -1;
+    if (!env_.footprint2) {
+      const std::uint16_t v = self->get(i);
+      const bool own =
+          env_.swimmer || k == CellKind::Water ||
+          (!(reg.traits(v) & kTraitDoor) && reg.top_in_footprint(v, env_.half_width_q) >= 0);
+      sv = own ? v : -1;
+      if (!own) {
+        if (i >= 256)
+          sv = self->get(i - 256);
+        else if (below)
+          sv = below->get(i + 15 * 256);
+      }
+    } else {
+      const int x = i & 15, z = (i >> 4) & 15, ly = i >> 8, feet = nc.floor[i];
+      auto value = [&](int cx, int y, int cz) -> int {
+        const Chunk* ch = nb.at(cx >> 4, y < 0 ? -1 : 0, cz >> 4);
+        return ch ? ch->get((cx & 15) | ((cz & 15) << 4) | ((y & 15) << 8)) : -1;
+      };
+      for (int c = 0; c < 4 && sv < 0; ++c) {
+        const int cx = x + (c & 1), cz = z + (c >> 1);
+        const int v = value(cx, ly, cz);
+        if (v < 0) continue;
+        const auto uv = static_cast<std::uint16_t>(v);
+        if (k == CellKind::Water) {
+          if (reg.traits(uv) & kTraitFluidSwim) sv = v;
+          continue;
+        }
+        if (!(reg.traits(uv) & kTraitDoor) && reg.top_in_footprint(uv, env_.half_width_q) == feet &&
+            feet > 0) {
+          sv = v;
+          continue;
+        }
+        const int vb = value(cx, ly - 1, cz);
+        if (vb >= 0 && !(reg.traits(static_cast<std::uint16_t>(vb)) & kTraitDoor) &&
+            reg.top_in_footprint(static_cast<std::uint16_t>(vb), env_.half_width_q) ==
+                kHeightUnits + feet)
+          sv = vb;
+      }
     }
-    if (sv >= 0 && static_cast<std::size_t>(sv) < table.size()) g = table[static_cast<std::size_t>(sv)];
+    if (sv >= 0 && static_cast<std::size_t>(sv) < table.size())
+      g = table[static_cast<std::size_t>(sv)];
   }
   if (g || nc.surface) {
     if (!nc.surface) nc.surface = std::make_unique<std::uint8_t[]>(kChunkCells);
@@ -177,11 +248,11 @@ void NavGrid::refresh_surface(const Space& space, ChunkPos p) {
   nc->surface.reset();
   nc->surface_version = surface_version_;
   if (nc->uniform || !surface_groups_ || surface_groups_->empty()) return;
-  const Chunk* self = space.chunk(p);
-  if (!self) return;
-  const Chunk* below = space.chunk({p.x, p.y - 1, p.z});
+  BlockNeighbourhood nb;
+  neighbourhood(space, p, nb);
+  if (!nb.self()) return;
   for (int i = 0; i < kChunkCells; ++i)
-    surface_cell(space.registry(), *surface_groups_, self, below, *nc, i);
+    surface_cell(space.registry(), *surface_groups_, nb, *nc, i);
 }
 
 void NavGrid::set_surface_groups(const Space& space, SurfaceTable table) {
@@ -224,9 +295,9 @@ void NavGrid::classify_cell(const BlockRegistry& reg, const Chunk* self, const C
     // Swimmers: the whole envelope in a swimmable fluid (no collision box in the footprint: a
     // waterlogged stair is not open water), else blocked by collision or open (air, lava).
     const bool fluid = (tr & kTraitFluidSwim) && reg.top_in_footprint(v, hw) < 0;
-    const CellKind kind = fluid                                  ? CellKind::Walkable
+    const CellKind kind = fluid                              ? CellKind::Walkable
                           : reg.top_in_footprint(v, hw) >= 0 ? CellKind::Blocked
-                                                                 : CellKind::Air;
+                                                             : CellKind::Air;
     const CellKind was = static_cast<CellKind>(nc.kind[i]);
     nc.kind[i] = static_cast<std::uint8_t>(kind);
     nc.floor[i] = 0;
@@ -302,6 +373,11 @@ void NavGrid::classify_cell(const BlockRegistry& reg, const Chunk* self, const C
       kind = CellKind::Walkable;
     }
   }
+  store_cell(nc, i, kind, support, clearance, tr);
+}
+
+inline void NavGrid::store_cell(NavChunk& nc, int i, CellKind kind, int support, int clearance,
+                                std::uint32_t own_traits) const {
   const CellKind was = static_cast<CellKind>(nc.kind[i]);
   nc.kind[i] = static_cast<std::uint8_t>(kind);
   nc.floor[i] = static_cast<std::uint8_t>(support < 0 ? 0 : support);
@@ -312,8 +388,8 @@ void NavGrid::classify_cell(const BlockRegistry& reg, const Chunk* self, const C
   // Flags of the value in this cell (the danger band of the cells around reads them) and the
   // slow base kind (the danger band may overwrite the kind).
   std::uint8_t f = 0;
-  if (tr & (kTraitHazardFire | kTraitFluidHarm)) f |= kFlagFireBlock;
-  if (tr & kTraitHazardOther) f |= kFlagOtherBlock;
+  if (own_traits & (kTraitHazardFire | kTraitFluidHarm)) f |= kFlagFireBlock;
+  if (own_traits & kTraitHazardOther) f |= kFlagOtherBlock;
   if (kind == CellKind::Slow) f |= kFlagSlowBase;
   const std::uint8_t old = nc.flags_at(i);
   if (f != old) {
@@ -321,6 +397,109 @@ void NavGrid::classify_cell(const BlockRegistry& reg, const Chunk* self, const C
     nc.flags[i] = f;
     nc.hazard_cells += int((f & 3) != 0) - int((old & 3) != 0);
   }
+}
+
+void NavGrid::classify_cell_2x2(const BlockRegistry& reg, const BlockNeighbourhood& nb,
+                                NavChunk& nc, int i) const {
+  // The body stands over the four columns (x..x+1, z..z+1) of foot cell i, each read over its
+  // whole cell. It stands on the highest support among them; clearance is the least of the four
+  // columns' from that height; the traits of any column count. Doors are handled per column as
+  // in classify_cell (no collision, no support; a door in the body's cells makes a door cell).
+  constexpr int hw = kHeightUnits / 2;
+  const int x = i & 15, z = (i >> 4) & 15, ly = i >> 8;
+  // Block value at (cx, y, cz) in chunk-local coordinates (cx, cz in 0..16, y in -1..19); -1
+  // when that chunk is not loaded.
+  auto value = [&](int cx, int y, int cz) -> int {
+    const Chunk* ch = nb.at(cx >> 4, y < 0 ? -1 : (y > 15 ? 1 : 0), cz >> 4);
+    return ch ? ch->get((cx & 15) | ((cz & 15) << 4) | ((y & 15) << 8)) : -1;
+  };
+  // The flags stored with the cell are those of its own block (the danger band reads them).
+  const std::uint32_t own_tr = reg.traits(nb.self()->get(i));
+  int vs[4] = {0, 0, 0, 0};
+  std::uint32_t tr = 0, tr_below = 0, tr_up = 0;
+  int support = -1;
+  bool door = false, door_closed = false;
+  for (int c = 0; c < 4; ++c) {
+    const int v = value(x + (c & 1), ly, z + (c >> 1));
+    if (v < 0) {  // the body reaches into unloaded space
+      store_cell(nc, i, CellKind::Blocked, -1, 0, own_tr);
+      return;
+    }
+    vs[c] = v;
+    const std::uint32_t t = reg.traits(static_cast<std::uint16_t>(v));
+    tr |= t;
+    const int th = (t & kTraitDoor) ? -1 : reg.top_in_footprint(static_cast<std::uint16_t>(v), hw);
+    if (th >= kHeightUnits) {  // a column's own block fills the body's cell
+      store_cell(nc, i, CellKind::Blocked, -1, 0, own_tr);
+      return;
+    }
+    if (t & kTraitDoor) {
+      door = true;
+      if (!(t & kTraitDoorOpen)) door_closed = true;
+    }
+    const int vb = value(x + (c & 1), ly - 1, z + (c >> 1));
+    const std::uint32_t tb_traits = vb < 0 ? 0u : reg.traits(static_cast<std::uint16_t>(vb));
+    tr_below |= tb_traits;
+    const int tb = (vb < 0 || (tb_traits & kTraitDoor))
+                       ? -1
+                       : reg.top_in_footprint(static_cast<std::uint16_t>(vb), hw);
+    support = std::max(support, th);
+    if (tb >= kHeightUnits) support = std::max(support, tb - kHeightUnits);
+  }
+  const int feet = support < 0 ? 0 : support;
+  // Lowest box bottom above the feet over the four columns, scanning each column's cell and the
+  // three above it (ceiling_in_footprint answers 2 * kHeightUnits for "no box in this cell").
+  constexpr int kNone = 2 * kHeightUnits;
+  int ceil = 4 * kHeightUnits;
+  for (int c = 0; c < 4; ++c) {
+    const auto v = static_cast<std::uint16_t>(vs[c]);
+    if (!(reg.traits(v) & kTraitDoor)) {
+      const int c0 = reg.ceiling_in_footprint(v, hw, feet);
+      if (c0 < kNone) ceil = std::min(ceil, c0);
+    }
+    for (int k = 1; k <= 3 && ceil > kHeightUnits * k; ++k) {
+      const int w = value(x + (c & 1), ly + k, z + (c >> 1));
+      if (w < 0) {  // unloaded space above counts as a ceiling
+        ceil = std::min(ceil, kHeightUnits * k);
+        break;
+      }
+      const std::uint32_t tw = reg.traits(static_cast<std::uint16_t>(w));
+      if (k == 1) tr_up |= tw;
+      if (tw & kTraitDoor) {
+        if (kHeightUnits * k < feet + env_.height_q) {  // a door in the body's cells
+          door = true;
+          if (!(tw & kTraitDoorOpen)) door_closed = true;
+        }
+        continue;
+      }
+      const int ck = reg.ceiling_in_footprint(static_cast<std::uint16_t>(w), hw, 0);
+      if (ck < kNone) ceil = std::min(ceil, kHeightUnits * k + ck);
+    }
+  }
+  const int clearance = std::min(255, ceil - feet);
+  CellKind kind;
+  if (support < 0) {
+    kind = env_.climbs && ((tr | tr_up) & kTraitClimbable) && clearance >= env_.height_q
+               ? CellKind::Climbable
+               : CellKind::Air;
+  } else if (clearance < env_.height_q) {
+    kind = CellKind::Blocked;
+  } else if (door) {
+    kind = door_closed ? CellKind::DoorClosed : CellKind::DoorOpen;
+  } else if ((tr | tr_up) & kTraitFluidHarm) {
+    kind = CellKind::DamageFire;
+  } else if (tr & kTraitFluidSwim) {
+    kind = CellKind::Water;
+  } else if ((tr | tr_up | tr_below) & kTraitHazardFire) {
+    kind = CellKind::DamageFire;  // fire outranks other hazards
+  } else if ((tr | tr_up | tr_below) & kTraitHazardOther) {
+    kind = CellKind::DamageOther;
+  } else if ((tr | tr_up | tr_below) & kTraitSlow) {
+    kind = CellKind::Slow;
+  } else {
+    kind = CellKind::Walkable;
+  }
+  store_cell(nc, i, kind, support, clearance, own_tr);
 }
 
 void NavGrid::classify_box(const Space& space, Cell mn, Cell mx) {
@@ -333,10 +512,13 @@ void NavGrid::classify_box(const Space& space, Cell mn, Cell mx) {
       for (int cx = a.x; cx <= b.x; ++cx) {
         const ChunkPos p{cx, cy, cz};
         NavChunk* nc = chunk(p);
-        const Chunk* self = space.chunk(p);
-        if (!nc || nc->uniform || !self) continue;
-        const Chunk* below = space.chunk({p.x, p.y - 1, p.z});
-        const Chunk* above = space.chunk({p.x, p.y + 1, p.z});
+        if (!nc || nc->uniform) continue;
+        BlockNeighbourhood nb;
+        neighbourhood(space, p, nb);
+        const Chunk* self = nb.self();
+        if (!self) continue;
+        const Chunk* below = nb.at(0, -1, 0);
+        const Chunk* above = nb.at(0, 1, 0);
         const int x0 = std::max(mn.x, cx * 16) & 15, x1 = std::min(mx.x, cx * 16 + 15) & 15;
         const int y0 = std::max(mn.y, cy * 16) & 15, y1 = std::min(mx.y, cy * 16 + 15) & 15;
         const int z0 = std::max(mn.z, cz * 16) & 15, z1 = std::min(mx.z, cz * 16 + 15) & 15;
@@ -344,9 +526,12 @@ void NavGrid::classify_box(const Space& space, Cell mn, Cell mx) {
           for (int z = z0; z <= z1; ++z)
             for (int x = x0; x <= x1; ++x) {
               const int i = x | (z << 4) | (y << 8);
-              classify_cell(reg, self, below, above, *nc, i);
+              if (env_.footprint2)
+                classify_cell_2x2(reg, nb, *nc, i);
+              else
+                classify_cell(reg, self, below, above, *nc, i);
               if (groups && nc->surface_version == surface_version_)
-                surface_cell(reg, *groups, self, below, *nc, i);
+                surface_cell(reg, *groups, nb, *nc, i);
             }
       }
 }
@@ -405,8 +590,11 @@ CellKind NavGrid::danger_of(NavChunk& ch, int lx, int ly, int lz) const {
   // from the cell below the feet to the cell above the head.
   // Most cells have no hazard in their own chunk nor in the neighbour chunks the box reaches into:
   // a look at those chunks' hazard counts answers without scanning.
-  const int x0 = lx == 0 ? -1 : 0, x1 = lx == 15 ? 1 : 0, z0 = lz == 0 ? -1 : 0, z1 = lz == 15 ? 1 : 0;
-  const int y0 = ly == 0 ? -1 : 0, y1 = ly >= 14 ? 1 : 0;
+  // The 2x2 footprint's body covers one more column toward +x and +z, and one more cell up.
+  const int f2 = env_.footprint2 ? 1 : 0;
+  const int x0 = lx == 0 ? -1 : 0, x1 = lx >= 15 - f2 ? 1 : 0, z0 = lz == 0 ? -1 : 0,
+            z1 = lz >= 15 - f2 ? 1 : 0;
+  const int y0 = ly == 0 ? -1 : 0, y1 = ly >= 14 - f2 ? 1 : 0;
   bool any = false;
   for (int cy = y0; cy <= y1 && !any; ++cy)
     for (int cz = z0; cz <= z1 && !any; ++cz)
@@ -416,9 +604,9 @@ CellKind NavGrid::danger_of(NavChunk& ch, int lx, int ly, int lz) const {
       }
   if (!any) return CellKind::Blocked;
   std::uint8_t seen = 0;
-  for (int dy = -1; dy <= 2; ++dy)
-    for (int dz = -1; dz <= 1; ++dz)
-      for (int dx = -1; dx <= 1; ++dx) {
+  for (int dy = -1; dy <= 2 + f2; ++dy)
+    for (int dz = -1; dz <= 1 + f2; ++dz)
+      for (int dx = -1; dx <= 1 + f2; ++dx) {
         int ti;
         const NavChunk* tc = step_chunk(&ch, lx + dx, ly + dy, lz + dz, ti);
         if (tc && tc->hazard_cells) seen |= tc->flags_at(ti);
@@ -493,8 +681,10 @@ void NavGrid::compute_moves_for_cell(NavChunk& ch, int i, Cell c) {
     ch.moves[i] = word;
     std::uint8_t vm = 0;
     int ti;
-    if (const NavChunk* up = step_chunk(&ch, lx, ly + 1, lz, ti); up && kind_node(up->kind_at(ti))) vm |= kMoveUp;
-    if (const NavChunk* dn = step_chunk(&ch, lx, ly - 1, lz, ti); dn && kind_node(dn->kind_at(ti))) vm |= kMoveDown;
+    if (const NavChunk* up = step_chunk(&ch, lx, ly + 1, lz, ti); up && kind_node(up->kind_at(ti)))
+      vm |= kMoveUp;
+    if (const NavChunk* dn = step_chunk(&ch, lx, ly - 1, lz, ti); dn && kind_node(dn->kind_at(ti)))
+      vm |= kMoveDown;
     if (vm || ch.vmoves) {
       if (!ch.vmoves) ch.vmoves = std::make_unique<std::uint8_t[]>(kChunkCells);
       ch.vmoves[i] = vm;

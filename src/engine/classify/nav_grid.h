@@ -97,6 +97,23 @@ struct ClassEnvelope {
   /// jumps). The navigation holds gap jumps over exactly this many cells; a profile's compiled
   /// reach is capped at it, and a profile that cannot jump it restricts the class.
   int gap_reach = 0;
+  /// A 2x2 footprint (walker_large): a cell is a *foot cell*, the low corner (min x, min z) of the
+  /// four columns the body stands over, and the body's centre is (0.5, 0, 0.5) cells from the foot
+  /// cell's centre. Layer 0 of a foot cell combines the four columns (x..x+1, z..z+1), each read
+  /// over its whole cell (`half_width_q` is then 32: the body covers 0.99 of each column, and no
+  /// collision box lies in the 0.01 strip left out); moves are the walker's between foot cells.
+  bool footprint2 = false;
+  /// Whether unsupported cells overlapping a climbable value are Climbable (climbing classes); for
+  /// the other walkers they are Air.
+  bool climbs = true;
+  /// Half width of the footprint in foot-cell space, low and high side (1/64 cells): what string
+  /// pulling sweeps along a line. The body's own half width for one-column classes; for the 2x2
+  /// footprint the body spans foot cells floor(p - 0.49) .. floor(p + 0.49) around a foot-space
+  /// position p, which on the 1/64 grid is exactly (p - 32) >> 6 .. (p + 31) >> 6.
+  int line_lo_q() const { return footprint2 ? 32 : half_width_q; }
+  int line_hi_q() const { return footprint2 ? 31 : half_width_q; }
+  /// Body centre minus foot-cell centre, in cells along x and z (0.5 for the 2x2 footprint).
+  double foot_offset() const { return footprint2 ? 0.5 : 0.0; }
 };
 
 /// Edge kinds of layer 2 moves (also the waypoint kinds of corridors).
@@ -188,11 +205,11 @@ struct NavChunk {
   /// in; 0 = none); null while no cell of the chunk has one. See NavGrid::set_surface_groups.
   std::unique_ptr<std::uint8_t[]> surface;
   std::uint32_t surface_version = 0;  ///< NavGrid::surface_version() the plane was computed for
-  int nodes = 0;         // number of node cells (kind_node)
-  int hazard_cells = 0;  // cells with kFlagFireBlock or kFlagOtherBlock
-  int climb_cells = 0;   // cells of kind Climbable
-  bool costly = false;   // some cell may cost extra to enter: searches look at
-                         // kinds (and vertical moves) in this chunk
+  int nodes = 0;                      // number of node cells (kind_node)
+  int hazard_cells = 0;               // cells with kFlagFireBlock or kFlagOtherBlock
+  int climb_cells = 0;                // cells of kind Climbable
+  bool costly = false;                // some cell may cost extra to enter: searches look at
+                                      // kinds (and vertical moves) in this chunk
   /// Neighbour chunks (dx,dy,dz in -1..1 -> (dx+1) + 3*((dz+1) + 3*(dy+1))), null if absent.
   std::array<NavChunk*, 27> nb{};
   /// Per-searcher scratch for the search arena (stamp, block index); searchers own one slot each.
@@ -212,6 +229,16 @@ struct NavChunk {
 
 inline int nb_index(int dx, int dy, int dz) { return (dx + 1) + 3 * ((dz + 1) + 3 * (dy + 1)); }
 
+/// The block chunks layer 0 of one chunk reads: the chunk and its 26 neighbours, indexed like
+/// NavChunk::nb (null: not loaded, or not read by the class). One-column classes read the chunk
+/// and the chunks below and above it; the 2x2 footprint also the +x, +z and +xz columns (its foot
+/// cells at lx == 15 or lz == 15 stand over them). See NavGrid::reads_chunk.
+struct BlockNeighbourhood {
+  std::array<const Chunk*, 27> c{};
+  const Chunk* at(int dx, int dy, int dz) const { return c[nb_index(dx, dy, dz)]; }
+  const Chunk* self() const { return c[13]; }
+};
+
 /// All navigation chunks of one class in one space.
 class NavGrid {
  public:
@@ -222,18 +249,25 @@ class NavGrid {
   /// Rebuilds layer 0 of chunk `p` from the space (creates or drops the nav chunk to follow
   /// the space's loaded set). Moves are not updated: call rebuild_moves after.
   void classify_chunk(const Space& space, ChunkPos p);
+  /// Whether layer 0 of a chunk reads the blocks of its neighbour chunk (dx, dy, dz) (each in
+  /// -1..1): the chunks below and above, and for the 2x2 footprint the +x, +z and +xz columns.
+  bool reads_chunk(int dx, int dy, int dz) const {
+    (void)dy;
+    return env_.footprint2 ? (dx == 0 || dx == 1) && (dz == 0 || dz == 1) : dx == 0 && dz == 0;
+  }
+  /// The block chunks layer 0 of chunk `p` reads, from the space (the others stay null).
+  void neighbourhood(const Space& space, ChunkPos p, BlockNeighbourhood& nb) const;
   /// The kind of every cell of chunk `p` when the chunk is stored uniform (no arrays): Blocked for
-  /// solid rock, Air for open sky (this, the chunk below and the chunk above hold no collision);
-  /// -1 when it needs arrays. Depends only on the blocks of the three chunks.
+  /// solid rock, Air for open sky (no collision in any chunk its cells read, and for the 2x2
+  /// footprint the +x, +z and +xz chunks loaded); -1 when it needs arrays. Depends only on the
+  /// blocks of the chunks reads_chunk names.
   int uniform_kind_of(const Space& space, ChunkPos p) const;
   /// The same from the block chunks (any may be null: not loaded).
-  int uniform_kind_for(const BlockRegistry& reg, const Chunk* self, const Chunk* below,
-                       const Chunk* above) const;
-  /// Layer 0 of one chunk from its blocks and those of the chunks below and above (null: not
+  int uniform_kind_for(const BlockRegistry& reg, const BlockNeighbourhood& nb) const;
+  /// Layer 0 of one chunk from its blocks and those of the neighbour chunks it reads (null: not
   /// loaded), into `nc` (moves zeroed, labels untouched). Touches nothing else: worker builds run
   /// it on snapshots.
-  void classify_into(const BlockRegistry& reg, const Chunk* self, const Chunk* below,
-                     const Chunk* above, NavChunk& nc) const;
+  void classify_into(const BlockRegistry& reg, const BlockNeighbourhood& nb, NavChunk& nc) const;
   /// Puts a chunk built elsewhere (classify_into) in place; call link() after.
   void install_chunk(std::unique_ptr<NavChunk> nc);
   void drop_chunk(ChunkPos p);
@@ -284,9 +318,16 @@ class NavGrid {
   void update_gaps(NavChunk& ch, int i, int lx, int ly, int lz);
   void classify_cell(const BlockRegistry& reg, const Chunk* self, const Chunk* below,
                      const Chunk* above, NavChunk& nc, int i) const;
+  /// Layer 0 of foot cell i for the 2x2 footprint (the four columns x..x+1, z..z+1).
+  void classify_cell_2x2(const BlockRegistry& reg, const BlockNeighbourhood& nb, NavChunk& nc,
+                         int i) const;
+  /// Stores a classified cell (kind, floor, clearance, counts and the flags of `own_traits`, the
+  /// traits of the block in the cell itself).
+  void store_cell(NavChunk& nc, int i, CellKind kind, int support, int clearance,
+                  std::uint32_t own_traits) const;
   /// The surface group of cell i of `nc` from the blocks (layer 0 already classified).
   void surface_cell(const BlockRegistry& reg, const std::vector<std::uint8_t>& table,
-                    const Chunk* self, const Chunk* below, NavChunk& nc, int i) const;
+                    const BlockNeighbourhood& nb, NavChunk& nc, int i) const;
   ClassEnvelope env_;
   SurfaceTable surface_groups_;
   std::uint32_t surface_version_ = 1;  // chunks start at 0: refreshed before first use

@@ -47,13 +47,15 @@ bool line_walkable_level(const NavGrid& grid, Cell a, Cell b, const SurfaceCosts
   if (!ca || ca->uniform) return false;
   const int fa = ca->floor[index_in_chunk(a)];
   const int step = grid.envelope().step_q;
-  const int hw = grid.envelope().half_width_q;  // footprint half width, 1/64 cells
+  // Footprint half widths toward - and +, 1/64 cells (equal but for the 2x2 footprint).
+  const int hl = grid.envelope().line_lo_q(), hh = grid.envelope().line_hi_q();
   auto good = [&](int x, int z) {
     const Cell c{x, a.y, z};
     const NavChunk* ch = chunk_at(c);
     if (!ch || ch->uniform) return false;
     const int i = index_in_chunk(c);
-    return kind_standable(static_cast<CellKind>(ch->kind[i])) && std::abs(static_cast<int>(ch->floor[i]) - fa) <= step &&
+    return kind_standable(static_cast<CellKind>(ch->kind[i])) &&
+           std::abs(static_cast<int>(ch->floor[i]) - fa) <= step &&
            !excluded_surface(surface, ch, i);
   };
   // Sample the segment from centre to centre in 1/8-cell steps (fixed-point, integer exact):
@@ -66,7 +68,7 @@ bool line_walkable_level(const NavGrid& grid, Cell a, Cell b, const SurfaceCosts
   const int x0 = a.x * 64 + 32, z0 = a.z * 64 + 32;
   int ox = 0, ex = 0, oz = 0, ez = 0;  // |d| * s / n: quotient and remainder
   // Each footprint corner usually stays in the same cell for several samples: check a cell only
-  // when a corner enters it. Corner k is at (x -/+ hw, z -/+ hw) for bits 1 / 2 of k.
+  // when a corner enters it. Corner k is at (x - hl / + hh, z - hl / + hh) for bits 1 / 2 of k.
   int lxl = INT32_MIN, lxh = INT32_MIN, lzl = INT32_MIN, lzh = INT32_MIN;  // previous sample
   for (int s = 0; s <= n; ++s) {
     if (s > 0) {
@@ -79,7 +81,7 @@ bool line_walkable_level(const NavGrid& grid, Cell a, Cell b, const SurfaceCosts
     }
     const int px = dx < 0 ? x0 - ox : x0 + ox;
     const int pz = dz < 0 ? z0 - oz : z0 + oz;
-    const int xl = (px - hw) >> 6, xh = (px + hw) >> 6, zl = (pz - hw) >> 6, zh = (pz + hw) >> 6;
+    const int xl = (px - hl) >> 6, xh = (px + hh) >> 6, zl = (pz - hl) >> 6, zh = (pz + hh) >> 6;
     if (xl == lxl && xh == lxh && zl == lzl && zh == lzh) continue;
     const bool nl = zl != lzl, nh = zh != lzh;
     if ((xl != lxl || nl) && !good(xl, zl)) return false;
@@ -108,7 +110,11 @@ namespace {
 class AnchorLines {
  public:
   AnchorLines(const NavGrid& grid, const SurfaceCosts* surface)
-      : grid_(grid), surface_(surface), step_(grid.envelope().step_q), hw_(grid.envelope().half_width_q) {}
+      : grid_(grid),
+        surface_(surface),
+        step_(grid.envelope().step_q),
+        hl_(grid.envelope().line_lo_q()),
+        hh_(grid.envelope().line_hi_q()) {}
   void set_anchor(Cell a) {
     a_ = a;
     for (Quadrant& q : quad_) {
@@ -120,7 +126,8 @@ class AnchorLines {
     fa_ = anchor_ok_ ? ch->floor[index_in_chunk(a)] : 0;
   }
   bool walkable(Cell b) {
-    if (!anchor_ok_ || hw_ < 0 || hw_ >= kHeightUnits / 2 || b.y != a_.y)
+    if (!anchor_ok_ || hl_ < 0 || hh_ < 0 || hl_ > kHeightUnits / 2 || hh_ >= kHeightUnits / 2 ||
+        b.y != a_.y)
       return line_walkable_level(grid_, a_, b, surface_);
     const int dxc = b.x - a_.x, dzc = b.z - a_.z;
     const int sx = dxc < 0 ? -1 : 1, sz = dzc < 0 ? -1 : 1;
@@ -140,7 +147,8 @@ class AnchorLines {
     // The sampling of line_walkable_level: sample s (0..n) is at centre + d * s / n, truncated.
     const int dx = dxc * 64, dz = dzc * 64;
     const int n = std::max(wx, wz) * 64 / 8 + 1;
-    const std::int64_t reach = kHeightUnits / 2 + hw_ + 1;  // centre to corner-in-cell bound
+    const std::int64_t reach =
+        kHeightUnits / 2 + std::max(hl_, hh_) + 1;  // centre to corner-in-cell bound
     const std::int64_t span = reach * (std::int64_t{std::abs(dx)} + std::abs(dz));
     for (const BadCell& c : q.bad) {
       if (c.x > wx || c.z > wz) continue;
@@ -165,8 +173,10 @@ class AnchorLines {
   /// Samples s in [0, n] whose offset o(s) = floor(ad * s / n) (ad >= 0) lies in [lo, hi].
   static void sample_range(int ad, int n, int lo, int hi, int& s0, int& s1) {
     if (ad == 0) {
-      if (lo <= 0 && 0 <= hi) s0 = 0, s1 = n;
-      else s0 = 1, s1 = 0;
+      if (lo <= 0 && 0 <= hi)
+        s0 = 0, s1 = n;
+      else
+        s0 = 1, s1 = 0;
       return;
     }
     // o(s) >= lo  <=>  ad * s >= lo * n;  o(s) <= hi  <=>  ad * s < (hi + 1) * n.
@@ -179,20 +189,24 @@ class AnchorLines {
   bool touches(int dx, int dz, int n, int cx, int cz) const {
     const int x0 = a_.x * 64 + 32, z0 = a_.z * 64 + 32;
     const int adx = std::abs(dx), adz = std::abs(dz);
-    // A corner is in column cx when the centre p is in [64 cx - hw, 64 cx + 63 + hw].
-    const int xlo = 64 * cx - hw_, xhi = 64 * cx + 63 + hw_;
-    const int zlo = 64 * cz - hw_, zhi = 64 * cz + 63 + hw_;
+    // A corner is in column cx when the centre p is in [64 cx - hh, 64 cx + 63 + hl].
+    const int xlo = 64 * cx - hh_, xhi = 64 * cx + 63 + hl_;
+    const int zlo = 64 * cz - hh_, zhi = 64 * cz + 63 + hl_;
     int s0, s1, t0, t1;
-    if (dx >= 0) sample_range(adx, n, xlo - x0, xhi - x0, s0, s1);
-    else sample_range(adx, n, x0 - xhi, x0 - xlo, s0, s1);
-    if (dz >= 0) sample_range(adz, n, zlo - z0, zhi - z0, t0, t1);
-    else sample_range(adz, n, z0 - zhi, z0 - zlo, t0, t1);
+    if (dx >= 0)
+      sample_range(adx, n, xlo - x0, xhi - x0, s0, s1);
+    else
+      sample_range(adx, n, x0 - xhi, x0 - xlo, s0, s1);
+    if (dz >= 0)
+      sample_range(adz, n, zlo - z0, zhi - z0, t0, t1);
+    else
+      sample_range(adz, n, z0 - zhi, z0 - zlo, t0, t1);
     s0 = std::max(s0, t0);
     s1 = std::min(s1, t1);
     for (int s = s0; s <= s1; ++s) {
       const int px = x0 + dx * s / n, pz = z0 + dz * s / n;
-      const bool in_x = ((px - hw_) >> 6) == cx || ((px + hw_) >> 6) == cx;
-      const bool in_z = ((pz - hw_) >> 6) == cz || ((pz + hw_) >> 6) == cz;
+      const bool in_x = ((px - hl_) >> 6) == cx || ((px + hh_) >> 6) == cx;
+      const bool in_z = ((pz - hl_) >> 6) == cz || ((pz + hh_) >> 6) == cz;
       if (in_x && in_z) return true;
     }
     return false;
@@ -210,12 +224,13 @@ class AnchorLines {
     const NavChunk* ch = chunk_at(c);
     if (!ch || ch->uniform) return false;
     const int i = index_in_chunk(c);
-    return kind_standable(static_cast<CellKind>(ch->kind[i])) && std::abs(static_cast<int>(ch->floor[i]) - fa_) <= step_ &&
+    return kind_standable(static_cast<CellKind>(ch->kind[i])) &&
+           std::abs(static_cast<int>(ch->floor[i]) - fa_) <= step_ &&
            !excluded_surface(surface_, ch, i);
   }
   const NavGrid& grid_;
   const SurfaceCosts* surface_;
-  int step_, hw_;
+  int step_, hl_, hh_;
   Cell a_{};
   bool anchor_ok_ = false;
   int fa_ = 0;
@@ -263,7 +278,8 @@ void string_pull(const NavGrid& grid, const std::vector<Cell>& cells,
 double path_length_xz(const std::vector<Cell>& cells) {
   double len = 0.0;
   for (std::size_t i = 1; i < cells.size(); ++i) {
-    const int dx = std::abs(cells[i].x - cells[i - 1].x), dz = std::abs(cells[i].z - cells[i - 1].z);
+    const int dx = std::abs(cells[i].x - cells[i - 1].x),
+              dz = std::abs(cells[i].z - cells[i - 1].z);
     len += (dx && dz) ? std::sqrt(2.0) : 1.0;
   }
   return len;

@@ -41,9 +41,7 @@ AgentSlot AgentSystem::add(std::uint32_t motion, const MotionVec3& feet) {
   a.motion = motion;
   a.body.position = feet;
   if (motions_[motion].swims) a.body.mode = MotionMode::Swim;
-  a.last_cell = Cell{static_cast<std::int32_t>(std::floor(feet.x)),
-                     static_cast<std::int32_t>(std::floor(feet.y + 1e-3)),
-                     static_cast<std::int32_t>(std::floor(feet.z))};
+  a.last_cell = foot_cell(feet, motions_[motion].foot_offset);
   return AgentSlot{idx, gen};
 }
 
@@ -95,10 +93,7 @@ bool AgentSystem::teleport(AgentSlot id, const MotionVec3& feet) {
 }
 
 Cell AgentSystem::current_cell(const NavGrid& grid, AgentRecord& a) const {
-  const MotionVec3& p = a.body.position;
-  Cell c{static_cast<std::int32_t>(std::floor(p.x)),
-         static_cast<std::int32_t>(std::floor(p.y + 1e-3)),
-         static_cast<std::int32_t>(std::floor(p.z))};
+  const Cell c = foot_cell(a.body.position, motions_[a.motion].foot_offset);
   if (grid.node(c)) {
     a.last_cell = c;
     return c;
@@ -263,7 +258,9 @@ void AgentSystem::step(std::span<NavWorld* const> navs, const Space& space, doub
     }
   }
   last_edit_check_us_ =
-      any_changes ? std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() : 0;
+      any_changes
+          ? std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count()
+          : 0;
   // 2. Requests, following, the stuck watch and retries of blocked agents.
   for (AgentRecord& a : agents_) {
     if (!a.alive) continue;
@@ -441,14 +438,15 @@ bool AgentSystem::hold_at_door(NavWorld& nav, AgentRecord& a, const Waypoint& do
   const MotionVec3& p = a.body.position;
   // Walk to the front point (the centre of the corridor cell before the door, one cell from the
   // door's centre) and stand there.
-  const double fx = front.x - p.x, fz = front.z - p.z;
+  const double off = m.foot_offset;  // waypoints are foot-cell feet; the body centre is offset
+  const double fx = front.x + off - p.x, fz = front.z + off - p.z;
   const double fd = std::sqrt(fx * fx + fz * fz);
   if (fd > 1e-9) {
     const double speed = std::min(m.walk_speed, fd / dt);
     in.move_x = fx / fd * speed;
     in.move_z = fz / fd * speed;
   }
-  const double gx = door.x - p.x, gz = door.z - p.z;
+  const double gx = door.x + off - p.x, gz = door.z + off - p.z;
   if (std::sqrt(gx * gx + gz * gz) > 1.0 + 0.5 * m.body.width) return true;  // still approaching
   if (!a.door_waiting || !(a.door_cell == door.cell)) {
     const bool announced = a.door_announced && a.door_cell == door.cell;
@@ -591,7 +589,8 @@ void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, doub
     for (;;) {
       const Waypoint& w = a.corridor.points[a.next];
       const Waypoint* prev = a.next > 0 ? &a.corridor.points[a.next - 1] : nullptr;
-      const double dx = w.x - p.x, dz = w.z - p.z, dy = w.y - p.y;
+      // Waypoints are foot-cell feet: the body centre steers to waypoint + foot_offset.
+      const double dx = w.x + m.foot_offset - p.x, dz = w.z + m.foot_offset - p.z, dy = w.y - p.y;
       const double d = std::sqrt(dx * dx + dz * dz);
       const bool last = a.next + 1 == a.corridor.points.size();
       const double radius = last ? std::max(0.25, m.arrive_radius) : 0.35;
@@ -631,8 +630,8 @@ void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, doub
         // shows it open; after kDoorHoldTicks avoid it and plan again.
         if (!hold_at_door(nav, a, w, *prev, dt, in)) break;
         if (a.door_waiting) break;
-        tx = prev->x - p.x;
-        tz = prev->z - p.z;
+        tx = prev->x + m.foot_offset - p.x;
+        tz = prev->z + m.foot_offset - p.z;
         td = std::sqrt(tx * tx + tz * tz);
         progress = td;
       } else {

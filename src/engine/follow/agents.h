@@ -1,6 +1,7 @@
 // Agents: bodies that follow corridors with the shared movement integrator, replan when the
 // world changes under them, and report Blocked (with a reason) when they cannot make progress.
 #pragma once
+#include <cmath>
 #include <cstdint>
 #include <deque>
 #include <span>
@@ -16,11 +17,16 @@ namespace voxnav::detail {
 /// Compiled per-profile movement settings used by the follower.
 struct AgentMotion {
   /// Which navigation the agent follows: the slot of its movement class in the navigations
-  /// step() is given (0: walker, 1: walker_small, 2: swimmer; see World).
+  /// step() is given (0: walker, 1: walker_small, 2: swimmer, 3: walker_large; see World).
   std::uint8_t nav_slot = 0;
   /// A swimmer: the body moves in MotionMode::Swim at swim_speed, and the follower steers it in
   /// 3D along the cell path (see AgentSystem::swim_drive).
   bool swims = false;
+  /// Body centre minus foot-cell centre along x and z, cells (ClassEnvelope::foot_offset: 0.5 for
+  /// walker_large, whose cells are the low corners of its 2x2 footprint). A body at position p
+  /// stands in foot cell floor(p - foot_offset) (x and z), and steers its centre to a waypoint
+  /// plus foot_offset.
+  double foot_offset = 0.0;
   BodyParams body;
   double walk_speed = 4.3;     ///< m/s
   double swim_speed = 0.0;     ///< m/s (swimmers)
@@ -29,6 +35,14 @@ struct AgentMotion {
   std::uint32_t max_nodes = 100000;
   int max_distance = 0;
 };
+
+/// The foot cell of a body whose feet (bottom centre) are at `p`: x and z shifted by
+/// -foot_offset (see AgentMotion::foot_offset), then floored; y floored just above the feet.
+inline Cell foot_cell(const MotionVec3& p, double foot_offset) {
+  return Cell{static_cast<std::int32_t>(std::floor(p.x - foot_offset)),
+              static_cast<std::int32_t>(std::floor(p.y + 1e-3)),
+              static_cast<std::int32_t>(std::floor(p.z - foot_offset))};
+}
 
 enum class AgentMode : std::uint8_t { Idle, Planning, Moving, Arrived, Failed, Blocked };
 const char* agent_mode_name(AgentMode m);
@@ -66,7 +80,7 @@ struct AgentRecord {
   double best_dist = 1e30;
   int ticks_without_progress = 0;
   int replans_in_row = 0;
-  int blocked_ticks = 0;       ///< ticks spent Blocked (a retry comes every kBlockedRetryTicks)
+  int blocked_ticks = 0;  ///< ticks spent Blocked (a retry comes every kBlockedRetryTicks)
   bool last_hit_wall = false;
   // Doors: holding before a closed door cell on the corridor, and the doors to avoid.
   bool door_waiting = false;    ///< holding before `door_cell` (closed)
@@ -79,7 +93,7 @@ struct AgentRecord {
   // counters
   std::uint32_t arrivals = 0;
   std::uint32_t replans = 0;
-  std::uint32_t repairs = 0;   ///< corridors spliced locally around an edit
+  std::uint32_t repairs = 0;  ///< corridors spliced locally around an edit
   std::uint32_t requests = 0;
   std::uint32_t door_events = 0;    ///< DoorAhead events raised
   std::uint32_t door_timeouts = 0;  ///< holds that ended with the door still shut
@@ -138,7 +152,8 @@ class AgentSystem {
   bool teleport(AgentSlot id, const MotionVec3& feet);
 
   /// One tick for every agent, in index order: install finished requests, check corridors against
-  /// the last layer change, follow, integrate, arrival and stuck watch. Call after NavWorld::update.
+  /// the last layer change, follow, integrate, arrival and stuck watch. Call after
+  /// NavWorld::update.
   void step(NavWorld& nav, const Space& space, double dt) {
     NavWorld* const one[1] = {&nav};
     step(std::span<NavWorld* const>(one), space, dt);

@@ -8,10 +8,10 @@
 namespace voxnav::detail {
 
 struct ClassLimits {
-  double width, height;   ///< envelope, cells
-  double step_height;     ///< cells
-  double jump_apex;       ///< cells
-  int max_drop;           ///< cells
+  double width, height;  ///< envelope, cells
+  double step_height;    ///< cells
+  double jump_apex;      ///< cells
+  int max_drop;          ///< cells
   bool can_climb;
 };
 
@@ -19,11 +19,11 @@ struct ClassLimits {
 /// swimmer 0.98 x 0.98, flyer 0.98 x 1.95.
 inline const ClassLimits& class_limits(MovementClass c) {
   static const ClassLimits k[5] = {
-      {0.6, 0.95, 0.6, 1.25, 3, true},   // walker_small
-      {0.6, 1.95, 0.6, 1.25, 3, true},   // walker
-      {1.98, 2.95, 1.0, 1.25, 4, false}, // walker_large
-      {0.98, 0.98, 0.0, 0.0, 0, false},  // swimmer
-      {0.98, 1.95, 0.0, 0.0, 0, false},  // flyer
+      {0.6, 0.95, 0.6, 1.25, 3, true},    // walker_small
+      {0.6, 1.95, 0.6, 1.25, 3, true},    // walker
+      {1.98, 2.95, 1.0, 1.25, 4, false},  // walker_large
+      {0.98, 0.98, 0.0, 0.0, 0, false},   // swimmer
+      {0.98, 1.95, 0.0, 0.0, 0, false},   // flyer
   };
   return k[static_cast<int>(c)];
 }
@@ -36,7 +36,8 @@ inline constexpr int kClassGapReach = 1;
 
 /// The body envelope of a class in layer 0 units (1/64 cell): half width and height rounded up,
 /// step and jump rounded down, so classification never lets a body through a gap it does not fit.
-/// Swimmers classify water cells (ClassEnvelope::swimmer).
+/// Swimmers classify water cells (ClassEnvelope::swimmer); walker_large stands on a 2x2 footprint
+/// of foot cells (ClassEnvelope::footprint2).
 inline ClassEnvelope class_envelope(MovementClass c) {
   const ClassLimits& l = class_limits(c);
   ClassEnvelope e;
@@ -47,6 +48,12 @@ inline ClassEnvelope class_envelope(MovementClass c) {
   e.max_drop = l.max_drop;
   e.swimmer = c == MovementClass::Swimmer;
   e.gap_reach = c == MovementClass::Walker || c == MovementClass::WalkerSmall ? kClassGapReach : 0;
+  e.climbs = l.can_climb;
+  if (c == MovementClass::WalkerLarge) {
+    // Four columns, each read over its whole cell (see ClassEnvelope::footprint2).
+    e.footprint2 = true;
+    e.half_width_q = kHeightUnits / 2;
+  }
   return e;
 }
 

@@ -174,8 +174,12 @@ bool NavWorld::maintain(const std::vector<Change>& all) {
           new_builds_.push_back(p);
         if (grid_.chunk(p)) drop.push_back(p);
         touch.push_back(p);
-        for (int dy = -1; dy <= 1; dy += 2)
-          if (grid_.chunk({p.x, p.y + dy, p.z})) touch.push_back({p.x, p.y + dy, p.z});
+        for (int dy = -1; dy <= 1; ++dy)
+          for (int dz = -1; dz <= 1; ++dz)
+            for (int dx = -1; dx <= 1; ++dx)
+              if ((dx | dy | dz) != 0 && grid_.reads_chunk(-dx, -dy, -dz) &&
+                  grid_.chunk({p.x + dx, p.y + dy, p.z + dz}))
+                touch.push_back({p.x + dx, p.y + dy, p.z + dz});
       }
       chunk_level(touch, [&] {
         for (const ChunkPos& p : drop) grid_.drop_chunk(p);
@@ -237,15 +241,20 @@ void NavWorld::dispatch_builds() {
     Build& b = builds_.emplace_back();
     b.pos = p;
     b.deliver_tick = tick_ + delay;
-    b.snap[0] = copy_chunk(space_.chunk(p));
-    b.snap[1] = copy_chunk(space_.chunk({p.x, p.y - 1, p.z}));
-    b.snap[2] = copy_chunk(space_.chunk({p.x, p.y + 1, p.z}));
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dz = -1; dz <= 1; ++dz)
+        for (int dx = -1; dx <= 1; ++dx)
+          if (grid_.reads_chunk(dx, dy, dz))
+            b.snap[static_cast<std::size_t>(nb_index(dx, dy, dz))] =
+                copy_chunk(space_.chunk({p.x + dx, p.y + dy, p.z + dz}));
     Build* bp = &b;
     const BlockRegistry* reg = &space_.registry();
     exec_->submit([this, bp, reg](int) {
       auto nc = std::make_unique<NavChunk>();
       nc->pos = bp->pos;
-      grid_.classify_into(*reg, bp->snap[0].get(), bp->snap[1].get(), bp->snap[2].get(), *nc);
+      BlockNeighbourhood nb;
+      for (std::size_t k = 0; k < nb.c.size(); ++k) nb.c[k] = bp->snap[k].get();
+      grid_.classify_into(*reg, nb, *nc);
       bp->result = std::move(nc);
     });
   }
@@ -259,16 +268,29 @@ bool NavWorld::install_builds() {
     builds_.pop_front();
     const Chunk* now = space_.chunk(b.pos);
     // Installed only if the chunk is still the one the snapshot was taken of (same load).
-    if (!now || !b.result || now->stamp.load_serial != b.snap[0]->stamp.load_serial ||
+    constexpr std::size_t kSelf = 13;  // nb_index(0, 0, 0)
+    if (!now || !b.result || now->stamp.load_serial != b.snap[kSelf]->stamp.load_serial ||
         grid_.chunk(b.pos))
       continue;
     const ChunkPos p = b.pos;
-    const bool self_edited = !same_stamp(b.snap[0], now);
-    const bool band_stale = !same_stamp(b.snap[1], space_.chunk({p.x, p.y - 1, p.z})) ||
-                            !same_stamp(b.snap[2], space_.chunk({p.x, p.y + 1, p.z}));
+    const bool self_edited = !same_stamp(b.snap[kSelf], now);
+    bool band_stale = false;
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dz = -1; dz <= 1; ++dz)
+        for (int dx = -1; dx <= 1; ++dx)
+          if ((dx | dy | dz) != 0 && grid_.reads_chunk(dx, dy, dz) &&
+              !same_stamp(b.snap[static_cast<std::size_t>(nb_index(dx, dy, dz))],
+                          space_.chunk({p.x + dx, p.y + dy, p.z + dz})))
+            band_stale = true;
+    // The built chunks whose layer 0 reads this chunk's blocks: the ones above and below (and for
+    // the 2x2 footprint the -x, -z and -xz columns).
     std::vector<ChunkPos> classify{p};
-    for (int dy = -1; dy <= 1; dy += 2)
-      if (grid_.chunk({p.x, p.y + dy, p.z})) classify.push_back({p.x, p.y + dy, p.z});
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dz = -1; dz <= 1; ++dz)
+        for (int dx = -1; dx <= 1; ++dx)
+          if ((dx | dy | dz) != 0 && grid_.reads_chunk(-dx, -dy, -dz) &&
+              grid_.chunk({p.x + dx, p.y + dy, p.z + dz}))
+            classify.push_back({p.x + dx, p.y + dy, p.z + dz});
     chunk_level(classify, [&] {
       grid_.install_chunk(std::move(b.result));
       // Edited since the snapshot, or a neighbour it reads was edited, loaded or unloaded: classify
@@ -282,7 +304,8 @@ bool NavWorld::install_builds() {
     Change ch;
     ch.serial = processed_serial_;
     ch.kind = Change::Kind::Load;
-    ch.min = Cell{p.x * 16, p.y * 16 - 16, p.z * 16};
+    const int back = grid_.envelope().footprint2 ? 16 : 0;  // foot cells standing over p
+    ch.min = Cell{p.x * 16 - back, p.y * 16 - 16, p.z * 16 - back};
     ch.max = Cell{p.x * 16 + 15, p.y * 16 + 31, p.z * 16 + 15};
     unconsumed_changes_.push_back(ch);
     ++stats_.builds_installed;
@@ -295,8 +318,10 @@ bool NavWorld::install_builds() {
 bool NavWorld::maintain_edit(const Change& c) {
   const int max_drop = grid_.envelope().max_drop;
   // Layer 0 dependency box: the cells whose envelope, support or ceiling scan reads an edited
-  // cell (support one below, ceiling scan three above, fluid / hazard traits one above).
-  const Cell bmin{c.min.x, c.min.y - 3, c.min.z}, bmax{c.max.x, c.max.y + 1, c.max.z};
+  // cell (support one below, ceiling scan three above, fluid / hazard traits one above; the 2x2
+  // footprint's foot cells one toward -x and -z stand over it too).
+  const int f2 = grid_.envelope().footprint2 ? 1 : 0;
+  const Cell bmin{c.min.x - f2, c.min.y - 3, c.min.z - f2}, bmax{c.max.x, c.max.y + 1, c.max.z};
   // Chunks stored uniform (solid rock, open sky: no arrays) stay so exactly while the blocks of
   // the chunk and of the chunks above and below allow it. Where that decision flips, the whole
   // chunk is classified again, its old state kept for the delta, and every cell whose layer 0
@@ -314,6 +339,11 @@ bool NavWorld::maintain_edit(const Change& c) {
         for (int cx = e0.x; cx <= e1.x; ++cx) {
           check.push_back({cx, cy - 1, cz});
           check.push_back({cx, cy + 1, cz});
+          // The 2x2 footprint's uniform test also reads the +x, +z and +xz columns.
+          for (int dz = -f2; dz <= 0; ++dz)
+            for (int dx = -f2; dx <= 0; ++dx)
+              if (dx | dz)
+                for (int dy = -1; dy <= 1; ++dy) check.push_back({cx + dx, cy + dy, cz + dz});
         }
     std::sort(check.begin(), check.end(),
               [](const ChunkPos& l, const ChunkPos& r) { return chunk_key(l) < chunk_key(r); });
@@ -518,11 +548,14 @@ void NavWorld::maintain_chunks(const std::vector<Change>& changes) {
         for (int cx = a.x; cx <= b.x; ++cx) classify.push_back({cx, cy, cz});
   };
   for (const Change& c : changes) {
+    // The 2x2 footprint's cells one column toward -x and -z stand over the changed cells too.
+    const int f2 = grid_.envelope().footprint2 ? 1 : 0;
     if (c.kind == Change::Kind::Load || c.kind == Change::Kind::Unload) {
-      add_box(Cell{c.min.x, c.min.y - 16, c.min.z}, Cell{c.max.x, c.max.y + 16, c.max.z});
+      add_box(Cell{c.min.x - 16 * f2, c.min.y - 16, c.min.z - 16 * f2},
+              Cell{c.max.x, c.max.y + 16, c.max.z});
     } else {
       // Dependency box of an edited cell: the cells whose envelope or support can touch it.
-      add_box(Cell{c.min.x, c.min.y - 3, c.min.z}, Cell{c.max.x, c.max.y + 1, c.max.z});
+      add_box(Cell{c.min.x - f2, c.min.y - 3, c.min.z - f2}, Cell{c.max.x, c.max.y + 1, c.max.z});
     }
   }
   auto sort_unique = [](std::vector<ChunkPos>& v) {

@@ -1,6 +1,7 @@
 // NavWorld: one space's navigation for one movement class: layers 0-2 kept up to date from the
 // space's change log, reachability, and budgeted path requests run on the executor.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -187,7 +188,9 @@ class NavWorld {
   struct Build {
     ChunkPos pos;
     std::uint64_t deliver_tick = 0;
-    std::shared_ptr<Chunk> snap[3];  // the chunk, the one below, the one above (null: not loaded)
+    /// Snapshots of the chunk and of the neighbours its layer 0 reads (NavGrid::reads_chunk),
+    /// indexed like NavChunk::nb (null: not loaded, or not read).
+    std::array<std::shared_ptr<Chunk>, 27> snap;
     std::unique_ptr<NavChunk> result;
   };
   std::deque<Build> builds_;          // dispatched, in order (deque: stable while jobs write)

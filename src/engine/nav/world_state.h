@@ -20,30 +20,63 @@ struct WorldState {
   Space space{&registry};
   std::unique_ptr<NavWorld> walker;  ///< navigation for the walker class (always there)
   /// Navigation of the other classes, made with the first profile of the class (index by
-  /// class_slot; slot 0 is `walker`).
-  std::unique_ptr<NavWorld> walker_small, swimmer;
+  /// class_slot: 0 walker, 1 walker_small, 2 swimmer, 3 walker_large).
+  std::unique_ptr<NavWorld> walker_small, swimmer, walker_large;
   Executor* executor = nullptr;
   int lockstep_delay = 0;
   bool streaming = false;
-  /// The navigation of movement class c (null when no profile of it was added, or unsupported).
-  NavWorld* nav_of(MovementClass c) {
+  /// Number of class slots (class_slot values; AgentMotion::nav_slot).
+  static constexpr std::uint32_t kClassSlots = 4;
+  /// The slot of a navigable movement class (its path handles and agents carry it); kClassSlots
+  /// for a class without navigation in this build (flyer).
+  static std::uint32_t class_slot(MovementClass c) {
     switch (c) {
-      case MovementClass::Walker: return walker.get();
-      case MovementClass::WalkerSmall: return walker_small.get();
-      case MovementClass::Swimmer: return swimmer.get();
-      default: return nullptr;
+      case MovementClass::Walker:
+        return 0;
+      case MovementClass::WalkerSmall:
+        return 1;
+      case MovementClass::Swimmer:
+        return 2;
+      case MovementClass::WalkerLarge:
+        return 3;
+      default:
+        return kClassSlots;
     }
   }
+  /// The owner of the navigation in class slot `slot` (null for an unknown slot).
+  std::unique_ptr<NavWorld>* slot_owner(std::uint32_t slot) {
+    switch (slot) {
+      case 0:
+        return &walker;
+      case 1:
+        return &walker_small;
+      case 2:
+        return &swimmer;
+      case 3:
+        return &walker_large;
+      default:
+        return nullptr;
+    }
+  }
+  /// The navigation in class slot `slot` (null when not built, or an unknown slot).
+  NavWorld* nav_of_slot(std::uint32_t slot) {
+    std::unique_ptr<NavWorld>* o = slot_owner(slot);
+    return o ? o->get() : nullptr;
+  }
+  /// The navigation of movement class c (null when no profile of it was added, or unsupported).
+  NavWorld* nav_of(MovementClass c) { return nav_of_slot(class_slot(c)); }
   /// The sum of every class's navigation epoch (World::nav_epoch): no allocation, it sits on the
   /// reachable() path.
   std::uint64_t epoch_sum() const {
-    return walker->epoch() + (walker_small ? walker_small->epoch() : 0) + (swimmer ? swimmer->epoch() : 0);
+    return walker->epoch() + (walker_small ? walker_small->epoch() : 0) +
+           (swimmer ? swimmer->epoch() : 0) + (walker_large ? walker_large->epoch() : 0);
   }
-  /// Every navigation the world keeps, walker first.
+  /// Every navigation the world keeps, in slot order (walker first).
   std::vector<NavWorld*> navs() {
     std::vector<NavWorld*> v{walker.get()};
     if (walker_small) v.push_back(walker_small.get());
     if (swimmer) v.push_back(swimmer.get());
+    if (walker_large) v.push_back(walker_large.get());
     return v;
   }
   AgentSystem agents;
