@@ -51,8 +51,10 @@ check "run: every stuck agent is reported with a reason" \
   python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if len(d["stuck"]) == d["stuck_now"] and all(":" in s for s in d["stuck"]) else 1)' "$tmp/run1.json"
 
 # 3. Other real worlds.
+# (600 ticks, 30 s: goals are random cells of the agent's island within 48 cells, and since gap
+# jumps join more of the terrain some of them are 100-260 cells away by path on the 1.16 region.)
 for region in "$shared"/minecraft/regions/*/*.mca; do
-  "$bin" run "$region" --agents 100 --ticks 400 --json > "$tmp/other.json" 2> "$tmp/other.err"
+  "$bin" run "$region" --agents 100 --ticks 600 --json > "$tmp/other.json" 2> "$tmp/other.err"
   rc=$?
   check "run $(basename "$(dirname "$region")")/$(basename "$region")" \
     python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if sys.argv[2]=="0" and d["agents_arrived"] >= 0.8*d["agents"] else 1)' "$tmp/other.json" "$rc"

@@ -108,6 +108,36 @@ TEST(GapJumps, WalkerJumpsAOneCellTrench) {
   EXPECT_EQ(res.status.state, PathState::Failed);
 }
 
+// A break-test regression: a profile whose jump is lower than a gap jump's landing (bottom slabs on
+// the far side, half a cell up) must not plan the jump; the same profile with a level landing does.
+TEST(GapJumps, LandingHigherThanTheProfilesJumpIsRefused) {
+  Trench t;
+  Profile low;
+  low.id = "low_jumper";
+  low.jump_apex = 0.3;
+  low.walk_speed = low.sprint_speed = 10;  // reach floor(10 * 0.274 - 0.5) = 2: makes the class's
+  ProfileId pid;
+  ASSERT_EQ(t.world.add_profile(low, &pid), Status::Ok);
+  NavRequest q;
+  q.profile = pid;
+  q.start = {4, 1, 8};
+  q.goal = {20, 1, 8};
+  PathResult res;
+  ASSERT_EQ(t.world.find_path_now(q, &res), Status::Ok);
+  ASSERT_EQ(res.status.state, PathState::Ready);  // level landing: the jump is made
+  std::uint16_t slab = 0;
+  ASSERT_EQ(t.world.block_value("stone_slab[type=bottom]", &slab), Status::Ok);
+  for (int z = -16; z <= 31; ++z)
+    for (int x = 13; x <= 31; ++x) ASSERT_EQ(t.world.set_block({x, 1, z}, slab), Status::Ok);
+  t.world.update();
+  EXPECT_EQ(t.grid().gaps({11, 1, 8}), detail::kGapLevel << 0);  // the class makes it
+  ASSERT_EQ(t.world.find_path_now(q, &res), Status::Ok);
+  EXPECT_EQ(res.status.state, PathState::Failed);  // this profile does not
+  q.profile = t.walker;
+  ASSERT_EQ(t.world.find_path_now(q, &res), Status::Ok);
+  EXPECT_EQ(res.status.state, PathState::Ready);
+}
+
 TEST(GapJumps, TwoCellTrenchIsBeyondTheClass) {
   Trench t(true);
   EXPECT_EQ(t.grid().gaps({11, 1, 8}), 0);

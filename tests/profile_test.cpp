@@ -85,6 +85,8 @@ const BadCase kBad[] = {
     {"jump_apex above the class", R"({"id":"zombie","jump_apex":2})", Status::InvalidArgument,
      "jump_apex"},
     {"gap_jump 20", R"({"id":"zombie","gap_jump":20})", Status::InvalidArgument, "gap_jump"},
+    {"gap_jump -1 (auto is a word)", R"({"id":"zombie","gap_jump":-1})", Status::InvalidArgument,
+     "gap_jump"},
     {"arrive_radius 0", R"({"id":"zombie","arrive_radius":0})", Status::InvalidArgument,
      "arrive_radius"},
     {"turn_rate 0", R"({"id":"zombie","turn_rate":0})", Status::InvalidArgument, "turn_rate"},

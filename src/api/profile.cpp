@@ -496,6 +496,9 @@ Status parse_profile_json(std::string_view text, Profile& out, std::string* erro
     else if ((st = get_int(doc, "gap_jump", "gap_jump", "\"auto\" or an integer", kGapJumpRange,
                            p.gap_jump)) != Status::Ok)
       return st;
+    else if (p.gap_jump < 0)  // -1 is the struct's "auto", not a value files may give
+      return fail(error, Status::InvalidArgument, source, p.id, "gap_jump",
+                  std::to_string(p.gap_jump) + " " + kGapJumpRange);
   }
   if (!get_num(doc, "turn_rate", "", p.turn_rate)) return type_error("turn_rate", "a number");
   if (!get_num(doc, "arrive_radius", "", p.arrive_radius))

@@ -118,8 +118,8 @@ std::shared_ptr<const std::array<std::int32_t, 256>> filtered_surface_costs(
 }  // namespace detail
 
 // The public enums are cast to and from the engine's: they must list the same values in order.
-static_assert(static_cast<int>(ReachReason::FlightSearch) ==
-              static_cast<int>(detail::ReachReason::FlightSearch));
+static_assert(static_cast<int>(ReachReason::BadProfile) ==
+              static_cast<int>(detail::ReachReason::BadProfile));
 static_assert(static_cast<int>(ReachAnswer::Unknown) ==
               static_cast<int>(detail::ReachAnswer::Unknown));
 static_assert(static_cast<int>(PathFailure::NotLoaded) ==
@@ -461,7 +461,7 @@ Reach World::reachable(ProfileId profile, CellPos from, CellPos goal) const {
   Reach r;
   r.epoch = nav_epoch();
   if (profile.index >= state_->profiles.size()) {
-    r.reason = ReachReason::NotLoaded;
+    r.reason = ReachReason::BadProfile;
     return r;
   }
   const detail::CostTable& costs =
@@ -668,15 +668,20 @@ Status World::release(PathHandle h) {
              : Status::StaleHandle;
 }
 
+namespace {
+// The body's foot cell (walker_large: the low corner of its 2x2 footprint) is in the cell range.
+bool feet_in_range(Vec3 feet, double foot_offset) {
+  return std::fabs(feet.x) <= 4e9 && std::fabs(feet.y) <= 4e9 && std::fabs(feet.z) <= 4e9 &&
+         detail::cell_in_range(
+             detail::foot_cell(detail::MotionVec3{feet.x, feet.y, feet.z}, foot_offset));
+}
+}  // namespace
+
 Status World::add_agent(const AgentDef& def, AgentId* out) {
   if (!out || def.profile.index >= state_->profiles.size() || !finite(def.feet))
     return Status::InvalidArgument;
-  // The body's foot cell (walker_large: the low corner of its 2x2 footprint) must be in range.
   const double off = state_->agents.motion(state_->profile_motion[def.profile.index]).foot_offset;
-  if (std::fabs(def.feet.x) > 4e9 || std::fabs(def.feet.y) > 4e9 || std::fabs(def.feet.z) > 4e9 ||
-      !detail::cell_in_range(
-          detail::foot_cell(detail::MotionVec3{def.feet.x, def.feet.y, def.feet.z}, off)))
-    return Status::OutOfRange;
+  if (!feet_in_range(def.feet, off)) return Status::OutOfRange;
   const detail::AgentSlot s =
       state_->agents.add(state_->profile_motion[def.profile.index],
                          detail::MotionVec3{def.feet.x, def.feet.y, def.feet.z});
@@ -744,6 +749,9 @@ Status World::agent_corridor(AgentId id, Waypoint* out, std::size_t capacity,
 
 Status World::teleport_agent(AgentId id, Vec3 feet) {
   if (!finite(feet)) return Status::InvalidArgument;
+  const detail::AgentRecord* a = state_->agents.get(detail::AgentSlot{id.index, id.generation});
+  if (!a) return Status::StaleHandle;
+  if (!feet_in_range(feet, state_->agents.motion(a->motion).foot_offset)) return Status::OutOfRange;
   return state_->agents.teleport(detail::AgentSlot{id.index, id.generation},
                                  detail::MotionVec3{feet.x, feet.y, feet.z})
              ? Status::Ok

@@ -105,7 +105,9 @@ struct Profile {
   double step_height = 0.6;                 ///< cells, 0 .. 1
   double jump_apex = 1.25;                  ///< cells, 0 .. 1.25 (the class's jump)
   int max_drop = 3;                         ///< cells a creature drops without refusing, 0..7
-  int gap_jump = -1;                        ///< -1 = auto (derived), else cells 0..8 (0 = none)
+  /// Gap reach, cells: -1 = auto (derived), else 0..8 (0 = none). The walker classes' navigation
+  /// holds one-cell gap jumps: a longer reach plans those, 0 restricts the class.
+  int gap_jump = -1;
   double turn_rate = 720.0;                 ///< degrees per second, 1 .. 100000
   double arrive_radius = 0.5;               ///< cells, 0.05 .. 64
   bool strafe = false;                      ///< may move sideways without turning first

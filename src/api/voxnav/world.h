@@ -79,6 +79,7 @@ enum class ReachReason : std::uint8_t {
   DoorGated,
   ProfileRestricted,
   FlightSearch,
+  BadProfile,  ///< the profile id is not a profile of this world (nothing was looked up)
 };
 struct Reach {
   ReachAnswer answer = ReachAnswer::Unknown;
@@ -318,7 +319,8 @@ class World {
   /// class's navigation data in a way that may change a reachability answer (Reach::epoch is on
   /// the same scale). stats(), search_times_us() and nav_tick() describe the walker class.
   std::uint64_t nav_epoch() const;
-  /// Constant-time reachability for the profile's class (see Reach).
+  /// Constant-time reachability for the profile's class (see Reach): Yes, No (never wrong for the
+  /// class) or Unknown with a reason; Unknown(BadProfile) for a profile id not of this world.
   Reach reachable(ProfileId profile, CellPos from, CellPos goal) const;
   /// Whether a body of the profile's class can stand with its feet in `cell`.
   bool is_standable(ProfileId profile, CellPos cell) const;
@@ -363,7 +365,8 @@ class World {
   /// steers to each waypoint plus (0.5, 0, 0.5)); agents of a swimmer profile swim (the movement
   /// step's Swim mode, at the profile's `speed.swim`): they follow the swimmer navigation's water
   /// cells, rise and dive toward each waypoint's depth and never steer out of the water. Place a
-  /// swimmer's feet in a water cell of its class (a cell `is_standable` answers for).
+  /// swimmer's feet in a water cell of its class (a cell `is_standable` answers for). A walker
+  /// added in the air falls and plans once it stands.
   Status add_agent(const AgentDef& def, AgentId* out);
   Status remove_agent(AgentId id);
   /// Sends an agent to a goal cell (the search starts at the next tick).
@@ -373,6 +376,11 @@ class World {
   Status agent_reason(AgentId id, std::string* out) const;
   /// Waypoints of the agent's current corridor.
   Status agent_corridor(AgentId id, Waypoint* out, std::size_t capacity, std::size_t* count) const;
+  /// Moves an agent's body to `feet` (bottom centre, metres) at once, at rest. An agent that was
+  /// following a corridor or waiting for a search plans again from there at the next tick (a body
+  /// placed in the air falls first and plans once it stands); the corridor epoch changes.
+  /// InvalidArgument for a non-finite position, OutOfRange when its (foot) cell is out of range,
+  /// StaleHandle for a removed agent; nothing changes on an error.
   Status teleport_agent(AgentId id, Vec3 feet);
 
   // ---- doors ----

@@ -40,6 +40,7 @@ AgentSlot AgentSystem::add(std::uint32_t motion, const MotionVec3& feet) {
   a.alive = true;
   a.motion = motion;
   a.body.position = feet;
+  a.placed = true;
   if (motions_[motion].swims) a.body.mode = MotionMode::Swim;
   a.last_cell = foot_cell(feet, motions_[motion].foot_offset);
   return AgentSlot{idx, gen};
@@ -71,6 +72,7 @@ bool AgentSystem::set_goal(NavWorld& nav, AgentSlot id, Cell goal, int range) {
   a->goal = goal;
   a->goal_range = range;
   a->has_goal = true;
+  a->fall_ticks = 0;
   a->replans_in_row = 0;
   a->reason.clear();
   a->fail = FailReason::None;
@@ -84,10 +86,17 @@ bool AgentSystem::teleport(AgentSlot id, const MotionVec3& feet) {
   if (!a) return false;
   a->body = CharacterState{};
   a->body.position = feet;
+  a->placed = true;
   if (motions_[a->motion].swims) a->body.mode = MotionMode::Swim;
   a->corridor.epoch = ++corridor_epoch_;
   clear_door_hold(*a, true);
-  if (a->mode == AgentMode::Moving) a->mode = AgentMode::Planning, a->next = 0;
+  // A corridor (or a search) from the old position is no use: plan from the new one at the next
+  // step, where the navigation is at hand.
+  if (a->mode == AgentMode::Moving || a->mode == AgentMode::Planning) {
+    a->mode = AgentMode::Planning;
+    a->next = 0;
+    a->replan = true;
+  }
   reindex(*a);
   return true;
 }
@@ -107,6 +116,7 @@ Cell AgentSystem::current_cell(const NavGrid& grid, AgentRecord& a) const {
 }
 
 void AgentSystem::plan(NavWorld& nav, AgentRecord& a) {
+  a.replan = false;
   if (a.request.generation) (void)nav.release(a.request);
   const AgentMotion& m = motions_[a.motion];
   RequestSpec spec;
@@ -139,6 +149,14 @@ void AgentSystem::install(NavWorld& nav, AgentRecord& a) {
   FailReason why = FailReason::None;
   const RequestState st = nav.state(a.request, &why);
   if (st == RequestState::Queued || st == RequestState::Searching) return;
+  if (st == RequestState::Failed && why == FailReason::BadStart && !a.body.on_ground &&
+      !motions_[a.motion].swims && a.placed && a.fall_ticks <= kFallWaitTicks) {
+    // Still falling after being added or teleported in the air: plan again once it lands.
+    (void)nav.release(a.request);
+    a.request = Handle{};
+    a.replan = true;
+    return;
+  }
   if (st == RequestState::Failed || st == RequestState::Free) {
     a.mode = AgentMode::Failed;
     a.fail = why;
@@ -160,6 +178,8 @@ void AgentSystem::install(NavWorld& nav, AgentRecord& a) {
     return;
   }
   a.corridor.epoch = ++corridor_epoch_;
+  a.fall_ticks = 0;
+  a.placed = false;
   a.next = first_waypoint(a);
   a.cell_index = 0;
   a.best_dist = 1e30;
@@ -272,7 +292,12 @@ void AgentSystem::step(std::span<NavWorld* const> navs, const Space& space, doub
       ++a.replans;
       plan(*nav, a);
     }
-    if (a.mode == AgentMode::Planning) install(*nav, a);
+    if (a.replan && a.mode == AgentMode::Planning && a.has_goal &&
+        (a.body.on_ground || motions_[a.motion].swims || ++a.fall_ticks > kFallWaitTicks)) {
+      a.replan = false;
+      plan(*nav, a);
+    }
+    if (a.mode == AgentMode::Planning && !a.replan) install(*nav, a);
     follow(*nav, space, a, dt);
   }
   for (NavWorld* nav : navs)

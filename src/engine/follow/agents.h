@@ -82,6 +82,11 @@ struct AgentRecord {
   int replans_in_row = 0;
   int blocked_ticks = 0;  ///< ticks spent Blocked (a retry comes every kBlockedRetryTicks)
   bool last_hit_wall = false;
+  /// Plan again at the next step: the body was teleported while it had a goal, or its start could
+  /// not be stood on while it was still falling (it plans once it lands).
+  bool replan = false;
+  int fall_ticks = 0;  ///< ticks waited for the body to land before planning (see `replan`)
+  bool placed = false;  ///< added or teleported, and no corridor installed since
   // Doors: holding before a closed door cell on the corridor, and the doors to avoid.
   bool door_waiting = false;    ///< holding before `door_cell` (closed)
   bool door_announced = false;  ///< DoorAhead raised for `door_cell` in this approach
@@ -109,6 +114,9 @@ class AgentSystem {
   /// Ticks without getting closer to the next waypoint before a replan, and replans in a row
   /// (without reaching a waypoint) before the agent is reported Blocked.
   static constexpr int kStuckTicks = 40;
+  /// Ticks an agent whose start cannot be stood on waits to land before planning anyway (and
+  /// failing with BadStart if it still cannot stand).
+  static constexpr int kFallWaitTicks = 40;
   static constexpr int kMaxReplansInRow = 3;
   /// A Blocked agent plans again after this many ticks, or at once when an edit lands near it.
   static constexpr int kBlockedRetryTicks = 100;

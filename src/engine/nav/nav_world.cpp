@@ -41,6 +41,8 @@ const char* reach_reason_name(ReachReason r) {
       return "profile_restricted";
     case ReachReason::FlightSearch:
       return "flight_search";
+    case ReachReason::BadProfile:
+      return "bad_profile";
   }
   return "?";
 }

@@ -25,6 +25,7 @@ enum class ReachReason : std::uint8_t {
   DoorGated,
   ProfileRestricted,
   FlightSearch,
+  BadProfile,
 };
 struct Reach {
   ReachAnswer answer = ReachAnswer::Unknown;

@@ -337,6 +337,8 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
   const bool limits = step_q < grid.envelope().step_q || jump_q < grid.envelope().jump_q;
   auto rises_too_high = [&](const MoveInfo& m, const NavChunk* from, int fi, const NavChunk* to, int ti) {
     const int rise = m.dy * kHeightUnits + to->floor[ti] - from->floor[fi];
+    // A gap jump lands by jumping: its landing may not rise above the profile's jump either.
+    if (m.kind == static_cast<std::uint8_t>(EdgeKind::GapJump) && rise > jump_q) return true;
     if (rise <= 0 || rise <= step_q) return false;
     return !(m.kind == static_cast<std::uint8_t>(EdgeKind::Jump) && rise <= jump_q);
   };
