@@ -636,7 +636,11 @@ std::uint8_t NavGrid::gap_moves_of(NavChunk& ch, int lx, int ly, int lz) const {
   const int need = std::min(255, fs + env_.height_q + env_.jump_q);
   if (ch.clear[i] < std::min(255, env_.height_q + env_.jump_q)) return 0;
   std::uint8_t out = 0;
+  const std::uint32_t word = ch.moves[i];
   for (int d = 0; d < 4; ++d) {
+    // The cell ahead is open air only when the move that way is none, a step down or a drop (a
+    // walk, jump, door or climb move enters a node there).
+    if (const int code = move_code(word, d); code != 0 && (code < 5 || code > 12)) continue;
     int mi;
     const NavChunk* mc = step_chunk(&ch, lx + kDirDx[d], ly, lz + kDirDz[d], mi);
     if (!mc || mc->kind_at(mi) != CellKind::Air) continue;

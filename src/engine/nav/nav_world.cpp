@@ -396,7 +396,9 @@ bool NavWorld::maintain_edit(const Change& c) {
       for (int z = mn.z - 1; z <= mx.z + 1; ++z)
         for (int x = mn.x - 1; x <= mx.x + 1; ++x)
           if (cell_in_range(Cell{x, y, z})) cells.push_back(Cell{x, y, z});
-      if (!gaps) continue;
+      // A gap jump two columns away lands on a reclassified cell from its own level or from one
+      // cell above it.
+      if (!gaps || y < mn.y || y > mx.y + 1) continue;
       auto gap_cell = [&](Cell g) {
         if (cell_in_range(g)) gap_cells.push_back(g);
       };
