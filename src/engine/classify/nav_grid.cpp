@@ -813,8 +813,7 @@ void NavGrid::update_gaps(NavChunk& ch, int i, int lx, int ly, int lz) {
     gm = gap_moves_of(ch, lx, ly, lz);
   if (gm || ch.gaps) {
     if (!ch.gaps) ch.gaps = std::make_unique<std::uint8_t[]>(kChunkCells);
-    ch.gaps[i] = gm;
-    if (gm) ch.costly = true;
+    ch.gaps[i] = gm;  // (not `costly`: searches look at the gap plane itself)
   }
 }
 

@@ -438,7 +438,11 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
     const bool at_bound = md > 0 && (std::abs(cx - sx) >= md || std::abs(cz - sz) >= md);
     // Codes 1 and 2 keep y; any nibble >= 3 moves up or down.
     const std::uint32_t vertical = (word & 0xCCCCCCCCu) | (word & (word >> 1) & 0x11111111u);
-    if (inner && !at_bound && (word & 0xEEEEEEEEu) == 0 && !ch->costly && walk_free) {
+    // (a cell with gap jumps takes the general path; chunks with gap jumps are not `costly`: a gap
+    // jump costs what its kind table says, and most cells of such a chunk have none)
+    if (inner && !at_bound && (word & 0xEEEEEEEEu) == 0 && !ch->costly && walk_free &&
+        !(ch->gaps && ch->gaps[(static_cast<std::uint32_t>(ly) << 8) |
+                               static_cast<std::uint32_t>(cxz)])) {
       // Only level walks (code 1), all inside this layer of this chunk, no cell costs extra (the
       // open ground of most maps): the eight directions unrolled with constant offsets and costs.
       auto walk = [&](auto dir_constant) __attribute__((always_inline)) {
