@@ -351,29 +351,29 @@ void NavGrid::classify_cell(const BlockRegistry& reg, const Chunk* self, const C
       if (ck < kNone) ceil = std::min(ceil, kHeightUnits * k + ck);
     }
     clearance = std::min(255, ceil - feet);
-    if (support < 0) {
-      // Nothing to stand on: a body overlapping a climbable value holds on to it, any other falls.
-      kind = ((tr | tr_up) & kTraitClimbable) && clearance >= env_.height_q ? CellKind::Climbable
-                                                                            : CellKind::Air;
-    } else if (clearance < env_.height_q) {
-      kind = CellKind::Blocked;
-    } else if (door) {
-      kind = door_closed ? CellKind::DoorClosed : CellKind::DoorOpen;
-    } else if ((tr | tr_up) & kTraitFluidHarm) {
-      kind = CellKind::DamageFire;
-    } else if (tr & kTraitFluidSwim) {
-      kind = CellKind::Water;
-    } else if ((tr | tr_up | tr_below) & kTraitHazardFire) {
-      kind = CellKind::DamageFire;  // fire outranks other hazards
-    } else if ((tr | tr_up | tr_below) & kTraitHazardOther) {
-      kind = CellKind::DamageOther;
-    } else if ((tr | tr_up | tr_below) & kTraitSlow) {
-      kind = CellKind::Slow;
-    } else {
-      kind = CellKind::Walkable;
-    }
+    kind = walker_kind(support, clearance, door, door_closed, tr, tr_up, tr_below);
   }
   store_cell(nc, i, kind, support, clearance, tr);
+}
+
+inline CellKind NavGrid::walker_kind(int support, int clearance, bool door, bool door_closed,
+                                     std::uint32_t tr, std::uint32_t tr_up,
+                                     std::uint32_t tr_below) const {
+  if (support < 0) {
+    // Nothing to stand on: a body of a climbing class overlapping a climbable value holds on to
+    // it, any other falls.
+    return env_.climbs && ((tr | tr_up) & kTraitClimbable) && clearance >= env_.height_q
+               ? CellKind::Climbable
+               : CellKind::Air;
+  }
+  if (clearance < env_.height_q) return CellKind::Blocked;
+  if (door) return door_closed ? CellKind::DoorClosed : CellKind::DoorOpen;
+  if ((tr | tr_up) & kTraitFluidHarm) return CellKind::DamageFire;
+  if (tr & kTraitFluidSwim) return CellKind::Water;
+  if ((tr | tr_up | tr_below) & kTraitHazardFire) return CellKind::DamageFire;  // outranks other
+  if ((tr | tr_up | tr_below) & kTraitHazardOther) return CellKind::DamageOther;
+  if ((tr | tr_up | tr_below) & kTraitSlow) return CellKind::Slow;
+  return CellKind::Walkable;
 }
 
 inline void NavGrid::store_cell(NavChunk& nc, int i, CellKind kind, int support, int clearance,
@@ -477,28 +477,7 @@ void NavGrid::classify_cell_2x2(const BlockRegistry& reg, const BlockNeighbourho
     }
   }
   const int clearance = std::min(255, ceil - feet);
-  CellKind kind;
-  if (support < 0) {
-    kind = env_.climbs && ((tr | tr_up) & kTraitClimbable) && clearance >= env_.height_q
-               ? CellKind::Climbable
-               : CellKind::Air;
-  } else if (clearance < env_.height_q) {
-    kind = CellKind::Blocked;
-  } else if (door) {
-    kind = door_closed ? CellKind::DoorClosed : CellKind::DoorOpen;
-  } else if ((tr | tr_up) & kTraitFluidHarm) {
-    kind = CellKind::DamageFire;
-  } else if (tr & kTraitFluidSwim) {
-    kind = CellKind::Water;
-  } else if ((tr | tr_up | tr_below) & kTraitHazardFire) {
-    kind = CellKind::DamageFire;  // fire outranks other hazards
-  } else if ((tr | tr_up | tr_below) & kTraitHazardOther) {
-    kind = CellKind::DamageOther;
-  } else if ((tr | tr_up | tr_below) & kTraitSlow) {
-    kind = CellKind::Slow;
-  } else {
-    kind = CellKind::Walkable;
-  }
+  const CellKind kind = walker_kind(support, clearance, door, door_closed, tr, tr_up, tr_below);
   store_cell(nc, i, kind, support, clearance, own_tr);
 }
 

@@ -321,6 +321,11 @@ class NavGrid {
   /// Layer 0 of foot cell i for the 2x2 footprint (the four columns x..x+1, z..z+1).
   void classify_cell_2x2(const BlockRegistry& reg, const BlockNeighbourhood& nb, NavChunk& nc,
                          int i) const;
+  /// The kind of a walker-class cell from its standing height (`support`, -1: none), clearance
+  /// (1/64 cells), doors in the body's cells and the traits of the feet cell, the cell above and
+  /// the cell below (OR-ed over the columns for the 2x2 footprint). Fire outranks other hazards.
+  CellKind walker_kind(int support, int clearance, bool door, bool door_closed, std::uint32_t tr,
+                       std::uint32_t tr_up, std::uint32_t tr_below) const;
   /// Stores a classified cell (kind, floor, clearance, counts and the flags of `own_traits`, the
   /// traits of the block in the cell itself).
   void store_cell(NavChunk& nc, int i, CellKind kind, int support, int clearance,

@@ -536,13 +536,6 @@ void AgentSystem::replan_or_block(NavWorld& nav, AgentRecord& a) {
 void AgentSystem::swim_drive(NavWorld& nav, AgentRecord& a, double dt, DriveInput& in) {
   const AgentMotion& m = motions_[a.motion];
   const MotionVec3& p = a.body.position;
-  // Progress along the cell path (for validation after edits): the nearest cell ahead.
-  const Cell here = current_cell(nav.grid(), a);
-  for (std::size_t i = a.cell_index; i < a.corridor.cells.size(); ++i)
-    if (a.corridor.cells[i] == here) {
-      a.cell_index = i;
-      break;
-    }
   // A swimmer's corridor has a waypoint on every cell of its path (Swim edges are not pulled):
   // one cell level or diagonal (both cardinal cells water), or one straight up or down. Driving
   // from point to point therefore keeps the body inside the water cells of the moves. It steers
@@ -598,12 +591,8 @@ void AgentSystem::swim_drive(NavWorld& nav, AgentRecord& a, double dt, DriveInpu
 void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, double dt) {
   const AgentMotion& m = motions_[a.motion];
   DriveInput in;
-  if (m.swims) {
-    if (a.mode == AgentMode::Moving && a.next < a.corridor.points.size())
-      swim_drive(nav, a, dt, in);
-  } else if (a.mode == AgentMode::Moving && a.next < a.corridor.points.size()) {
-    const MotionVec3& p = a.body.position;
-    const bool climbing = a.body.mode == MotionMode::Climb;
+  const bool following = a.mode == AgentMode::Moving && a.next < a.corridor.points.size();
+  if (following) {
     // Progress along the cell path (for validation after edits): the nearest cell ahead.
     const Cell here = current_cell(nav.grid(), a);
     for (std::size_t i = a.cell_index; i < a.corridor.cells.size(); ++i)
@@ -611,6 +600,12 @@ void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, doub
         a.cell_index = i;
         break;
       }
+  }
+  if (m.swims) {
+    if (following) swim_drive(nav, a, dt, in);
+  } else if (following) {
+    const MotionVec3& p = a.body.position;
+    const bool climbing = a.body.mode == MotionMode::Climb;
     for (;;) {
       const Waypoint& w = a.corridor.points[a.next];
       const Waypoint* prev = a.next > 0 ? &a.corridor.points[a.next - 1] : nullptr;

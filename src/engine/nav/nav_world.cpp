@@ -438,8 +438,9 @@ bool NavWorld::maintain_edit(const Change& c) {
   using Old = OldCell;
   std::vector<Old>& old = scratch_old_;
   old.clear();
-  for (const Cell& cell : cells) {
-    const bool gaps_only = static_cast<std::size_t>(&cell - cells.data()) >= whole_cells;
+  for (std::size_t at = 0; at < cells.size(); ++at) {
+    const Cell& cell = cells[at];
+    const bool gaps_only = at >= whole_cells;  // the cells appended from gap_cells
     const ChunkPos cp = chunk_of(cell);
     const int i = index_in_chunk(cell);
     const SavedChunk* sv = nullptr;
