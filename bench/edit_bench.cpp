@@ -16,7 +16,7 @@
 // wasm build has no zlib: it reads the region from a raw chunk dump (bench/chunk_dump.h) that the
 // native build writes with --write-dump. bench/edit_run.sh runs both and prints the ratio.
 //
-// usage: edit_bench [--agents N] [--ticks T] [--seed S] [--rates a,b,c] [--blocks DIR]
+// usage: edit_bench [--agents N] [--ticks T] [--seed S] [--slowest N] [--rates a,b,c] [--blocks DIR]
 //                   [--region FILE.mca | --region-dump FILE] [--write-dump FILE]
 #include <algorithm>
 #include <chrono>
@@ -169,6 +169,7 @@ void keep_busy(Setup& s, vd::SplitMix64& rng) {
 
 int main(int argc, char** argv) {
   int n_agents = 200, ticks = 1200;
+  std::size_t slowest = 12;
   std::uint64_t seed = 1;
   std::vector<double> rates = {0, 10, 50, 200};
   Source src;
@@ -178,6 +179,7 @@ int main(int argc, char** argv) {
     if (a == "--agents") n_agents = std::stoi(next());
     else if (a == "--ticks") ticks = std::stoi(next());
     else if (a == "--seed") seed = std::stoull(next());
+    else if (a == "--slowest") slowest = static_cast<std::size_t>(std::stoul(next()));
     else if (a == "--blocks") src.blocks_dir = next();
     else if (a == "--region") src.region = next();
     else if (a == "--region-dump") src.region_dump = next();
@@ -192,7 +194,7 @@ int main(int argc, char** argv) {
       }
     } else {
       std::fprintf(stderr,
-                   "usage: edit_bench [--agents N] [--ticks T] [--seed S] [--rates a,b] [--blocks DIR]\n"
+                   "usage: edit_bench [--agents N] [--ticks T] [--seed S] [--slowest N] [--rates a,b] [--blocks DIR]\n"
                    "                  [--region FILE.mca | --region-dump FILE] [--write-dump FILE]\n");
       return 2;
     }
@@ -236,6 +238,8 @@ int main(int argc, char** argv) {
       d.split_checks = now.split_checks - before.split_checks;
       d.local_splits = now.local_splits - before.local_splits;
       d.fallbacks = now.fallbacks - before.fallbacks;
+      d.component_searches = now.component_searches - before.component_searches;
+      d.components_built = now.components_built - before.components_built;
       slow.push_back({l, e, t % 2 == 0, d});
     }
     layers.push_back(l);
@@ -250,7 +254,7 @@ int main(int argc, char** argv) {
           for (int dx = -1; dx <= 1; ++dx) nav.grid().rebuild_moves({p.x + dx, p.y + dy, p.z + dz});
       chunk.push_back(us_since(t0));
       t0 = Clock::now();
-      nav.islands().rebuild(nav.grid());
+      nav.islands().recompute(nav.grid());
       islands.push_back(us_since(t0));
     }
   }
@@ -277,13 +281,15 @@ int main(int argc, char** argv) {
 
   std::sort(slow.begin(), slow.end(), [](const Slow& a, const Slow& b) { return a.us > b.us; });
   std::printf("slowest edits (layers + islands):\n");
-  for (std::size_t k = 0; k < slow.size() && k < 12; ++k)
-    std::printf("  %8.1f us  %s at (%d,%d,%d): %llu merges, %llu split proofs, %llu local splits, %llu fallbacks\n",
+  for (std::size_t k = 0; k < slow.size() && k < slowest; ++k)
+    std::printf("  %8.1f us  %s at (%d,%d,%d): %llu merges, %llu split proofs, %llu local splits, %llu fallbacks, %llu component searches, %llu chunks' components\n",
                 slow[k].us, slow[k].block ? "block" : "dig", slow[k].at.x, slow[k].at.y, slow[k].at.z,
                 static_cast<unsigned long long>(slow[k].d.merges),
                 static_cast<unsigned long long>(slow[k].d.split_checks),
                 static_cast<unsigned long long>(slow[k].d.local_splits),
-                static_cast<unsigned long long>(slow[k].d.fallbacks));
+                static_cast<unsigned long long>(slow[k].d.fallbacks),
+                static_cast<unsigned long long>(slow[k].d.component_searches),
+                static_cast<unsigned long long>(slow[k].d.components_built));
   std::printf("\n");
 
   // Part 2: tick time against the edit rate (fresh world per rate, same seed).

@@ -227,13 +227,14 @@ TEST(IncrementalEdits, RandomEditsAgreeWithBfsAndFreshBuild) {
       "mismatches, %zu unknown; "
       "epoch steady on %zu edits; islands: %llu deltas, %llu merges, %llu split checks, %llu local "
       "splits, "
-      "%llu fallbacks; "
+      "%llu fallbacks, %llu searches over local components; "
       "%zu full comparisons\n",
       kEdits, rejected, secs, pairs, yes, no, gated, mismatches, unknown, epoch_steady_edits,
       static_cast<unsigned long long>(is.deltas), static_cast<unsigned long long>(is.merges),
       static_cast<unsigned long long>(is.split_checks),
       static_cast<unsigned long long>(is.local_splits),
-      static_cast<unsigned long long>(is.fallbacks), compares);
+      static_cast<unsigned long long>(is.fallbacks),
+      static_cast<unsigned long long>(is.component_searches), compares);
   EXPECT_EQ(mismatches, 0u);
   EXPECT_EQ(unknown, 0u);
   EXPECT_EQ(steady_changed, 0u);
@@ -243,7 +244,95 @@ TEST(IncrementalEdits, RandomEditsAgreeWithBfsAndFreshBuild) {
   EXPECT_GT(is.merges, 0u);
   EXPECT_GT(is.split_checks, 0u);
   EXPECT_GT(is.local_splits, 0u) << "no edit split an island locally: the split path went untested";
-  EXPECT_LT(is.fallbacks * 50, is.deltas) << "more than 2 % of the edits recomputed every island";
+  EXPECT_LT(is.fallbacks * 1000, is.deltas)
+      << "more than 0.1 % of the edits recomputed every island";
+  EXPECT_GT(is.component_searches, 0u)
+      << "no split proof needed the local components: the long-detour path went untested";
+}
+
+// A long wall with a one-cell opening across real terrain, then the opening closed: the two
+// sides stay joined only around the wall's ends, a detour far beyond the short search over cells.
+// The island must be proven whole over local components (no recomputation of every island), and
+// the answers and layers must stay exact.
+TEST(IncrementalEdits, ClosingAnOpeningInALongWallIsProvenOverLocalComponents) {
+  ProfileId pid;
+  std::unique_ptr<World> world = load_default_region(&pid);
+  ASSERT_TRUE(world);
+  detail::NavWorld& nav = *world->internal().walker;
+  const NavGrid& g = nav.grid();
+  std::uint16_t stone = 0;
+  ASSERT_EQ(world->block_value("stone", &stone), Status::Ok);
+  std::vector<Cell> pool;
+  for (const NavChunk* ch : g.ordered_chunks()) {
+    if (ch->uniform) continue;
+    for (int i = 0; i < detail::kChunkCells; i += 7)
+      if (detail::kind_standable(ch->kind_at(i))) pool.push_back(detail::cell_of(ch, i));
+  }
+  ASSERT_FALSE(pool.empty());
+  // The standable cell of column (x, z) nearest to height y (within 3), or y - 100 when none.
+  auto ground = [&](int x, int y, int z) {
+    for (int d = 0; d <= 3; ++d) {
+      if (g.standable(Cell{x, y - d, z})) return y - d;
+      if (g.standable(Cell{x, y + d, z})) return y + d;
+    }
+    return y - 100;
+  };
+  constexpr int kHalf = 24;  // the wall runs 49 cells along x; the opening is its middle column
+  Rng rng{0xA11};
+  PairOracle oracle(g);
+  int tried = 0;
+  bool proven = false;
+  while (!proven && tried < 60) {
+    ++tried;
+    const Cell c = pool[rng.below(static_cast<std::uint32_t>(pool.size()))];
+    // Every column of the wall stands on ground within 3 cells of the previous one.
+    std::vector<int> ys(2 * kHalf + 1);
+    bool ok = true;
+    int y = c.y;
+    for (int dx = -kHalf; dx <= kHalf && ok; ++dx) {
+      y = ground(c.x + dx, dx == -kHalf ? c.y : y, c.z);
+      ok = y > c.y - 50;
+      ys[dx + kHalf] = y;
+    }
+    const Cell a{c.x, ys[kHalf], c.z - 2}, b{c.x, ys[kHalf], c.z + 2};
+    if (!ok || !g.standable(a) || !g.standable(b) || !g.standable(c)) continue;
+    // The wall, four blocks high, on every column but the opening.
+    for (int dx = -kHalf; dx <= kHalf; ++dx) {
+      if (dx == 0) continue;
+      ASSERT_EQ(world->set_box(pos(Cell{c.x + dx, ys[dx + kHalf], c.z}),
+                               pos(Cell{c.x + dx, ys[dx + kHalf] + 3, c.z}), stone),
+                Status::Ok);
+    }
+    world->update();
+    if (!oracle.reaches(a, b) || !oracle.reaches(b, a)) continue;  // not joined through it
+    const detail::IslandStats before = nav.islands().stats();
+    ASSERT_EQ(world->set_box(pos(c), pos(Cell{c.x, c.y + 3, c.z}), stone), Status::Ok);
+    world->update();
+    const detail::IslandStats after = nav.islands().stats();
+    const bool joined = oracle.reaches(a, b) && oracle.reaches(b, a);
+    const Reach r = world->reachable(pid, pos(a), pos(b));
+    EXPECT_EQ(r.answer == ReachAnswer::Yes, oracle.reaches(a, b)) << "wall at " << str(c);
+    EXPECT_EQ(world->reachable(pid, pos(b), pos(a)).answer == ReachAnswer::Yes,
+              oracle.reaches(b, a))
+        << "wall at " << str(c);
+    EXPECT_EQ(after.fallbacks, before.fallbacks) << "wall at " << str(c);
+    if (!joined) continue;  // the opening was the only way: a split, not a long detour
+    EXPECT_GT(after.component_searches, before.component_searches)
+        << "wall at " << str(c) << ": proven without the local components";
+    ProfileId fpid;
+    std::unique_ptr<World> fresh = fresh_copy(*world, &fpid);
+    const LayerDiff d = compare_layers(nav, *fresh->internal().walker);
+    EXPECT_EQ(d.kind + d.floor + d.moves + d.missing + d.partition, 0u) << d.first;
+    std::printf(
+        "wall of %d cells at %s (candidate %d): closing its opening took %llu component "
+        "searches over %llu chunks' local components, %llu fallbacks\n",
+        2 * kHalf + 1, str(c).c_str(), tried,
+        static_cast<unsigned long long>(after.component_searches - before.component_searches),
+        static_cast<unsigned long long>(after.components_built - before.components_built),
+        static_cast<unsigned long long>(after.fallbacks - before.fallbacks));
+    proven = true;
+  }
+  EXPECT_TRUE(proven) << "no wall site among " << tried << " candidates kept its sides joined";
 }
 
 }  // namespace

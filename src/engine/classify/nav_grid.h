@@ -154,11 +154,11 @@ inline constexpr MoveCode
             {-1, EdgeKind::Drop},      // 6
             {-2, EdgeKind::Drop},     {-3, EdgeKind::Drop}, {-4, EdgeKind::Drop},
             {-5, EdgeKind::Drop},     {-6, EdgeKind::Drop}, {-7, EdgeKind::Drop},
-            {0, EdgeKind::Door},    // 13: a level (or in-row step) axis move into a door cell
-            {1, EdgeKind::Climb},   // 14: from a climbable cell onto a ledge one cell up
-            {0, EdgeKind::Climb},   // 15: into or out of a climbable cell within the row
-            {1, EdgeKind::Climb},   // 16: straight up a ladder (vmoves kMoveUp)
-            {-1, EdgeKind::Climb},  // 17: straight down a ladder (vmoves kMoveDown)
+            {0, EdgeKind::Door},      // 13: a level (or in-row step) axis move into a door cell
+            {1, EdgeKind::Climb},     // 14: from a climbable cell onto a ledge one cell up
+            {0, EdgeKind::Climb},     // 15: into or out of a climbable cell within the row
+            {1, EdgeKind::Climb},     // 16: straight up a ladder (vmoves kMoveUp)
+            {-1, EdgeKind::Climb},    // 17: straight down a ladder (vmoves kMoveDown)
             {0, EdgeKind::GapJump},   // 18: over a gap, landing at the same level (gaps kGapLevel)
             {-1, EdgeKind::GapJump},  // 19: over a gap, landing a cell lower (gaps kGapDown)
 };
@@ -183,6 +183,26 @@ inline int move_code(std::uint32_t word, int dir) { return (word >> (dir * 4)) &
 
 inline constexpr int kMaxSearchers = 4;
 
+/// Layer 1's cache of one chunk's local components: the strongly connected components of the
+/// chunk's node cells that are not gate cells, under the moves that stay inside the chunk, and
+/// the moves leaving each component (to another local component, or into a neighbour chunk).
+/// Every local component lies inside one island, so a path over local components is a path over
+/// cells: Islands searches them to prove an island still holds after an edit when the detour is
+/// too long for a search over cells. Computed lazily by Islands; an edit that changes a move of
+/// one of the chunk's cells marks it stale.
+struct ChunkComponents {
+  static constexpr std::uint16_t kNone = 0xFFFF;
+  static constexpr std::uint32_t kLocal = 0x80000000u;  ///< out entry: kLocal | component
+  std::uint64_t gen = 0;                 ///< Islands generation it is valid for (0: stale)
+  std::vector<std::uint16_t> of;         ///< per cell index: its component, kNone if none
+  std::vector<std::uint16_t> rep;        ///< per component: its lowest cell index
+  std::vector<std::uint16_t> cells;      ///< per component: how many cells it has
+  std::vector<std::uint32_t> out_start;  ///< per component: its moves in out[] (CSR)
+  /// kLocal | component, or nb_index << 12 | cell index of the target in that neighbour chunk.
+  std::vector<std::uint32_t> out;
+  std::vector<std::uint32_t> seen;  ///< per component: the stamp of the last search that saw it
+};
+
 /// Navigation data of one chunk for one class.
 struct NavChunk {
   ChunkPos pos;
@@ -195,6 +215,7 @@ struct NavChunk {
   std::unique_ptr<std::uint8_t[]> clear;   // free height above the feet, 1/64 (capped 255)
   std::unique_ptr<std::uint32_t[]> moves;  // 8 x 4-bit move codes per node cell
   std::unique_ptr<std::uint32_t[]> scc;    // layer 1: strongly connected component + 1 (0: none)
+  std::unique_ptr<ChunkComponents> comps;  // layer 1's cache of local components (lazy)
   /// VerticalMoves per cell; null while no cell of the chunk has one.
   std::unique_ptr<std::uint8_t[]> vmoves;
   /// CellFlags per cell; null while no cell of the chunk has one.

@@ -13,10 +13,16 @@ namespace {
 /// components come out in reverse topological order.
 std::uint32_t strongly_connected(const std::vector<std::uint32_t>& start,
                                  const std::vector<std::uint32_t>& edges,
-                                 std::vector<std::uint32_t>& comp) {
+                                 std::vector<std::uint32_t>& comp, TarjanScratch& t) {
   constexpr std::uint32_t kNone = 0xFFFFFFFFu;
   const auto n = static_cast<std::uint32_t>(start.size() - 1);
-  std::vector<std::uint32_t> index(n, kNone), low(n, 0), stack, call, next_edge(n, 0);
+  std::vector<std::uint32_t>&index = t.index, &low = t.low, &stack = t.stack, &call = t.call,
+  &next_edge = t.next_edge;
+  index.assign(n, kNone);
+  low.assign(n, 0);
+  next_edge.assign(n, 0);
+  stack.clear();
+  call.clear();
   comp.assign(n, kNone);
   std::uint32_t counter = 0, ncomp = 0;
   for (std::uint32_t root = 0; root < n; ++root) {
@@ -54,6 +60,13 @@ std::uint32_t strongly_connected(const std::vector<std::uint32_t>& start,
   }
   return ncomp;
 }
+
+std::uint32_t strongly_connected(const std::vector<std::uint32_t>& start,
+                                 const std::vector<std::uint32_t>& edges,
+                                 std::vector<std::uint32_t>& comp) {
+  TarjanScratch t;
+  return strongly_connected(start, edges, comp, t);
+}
 }  // namespace
 
 std::uint32_t Islands::label_of(const NavGrid& grid, Cell c) const {
@@ -68,6 +81,11 @@ std::uint32_t Islands::component(const NavGrid& grid, Cell c) {
 }
 
 void Islands::rebuild(NavGrid& grid) {
+  ++comps_gen_;
+  recompute(grid);
+}
+
+void Islands::recompute(NavGrid& grid) {
   // 1. Dense ids for node cells (chunk_key order, then cell index): stored as id + 1 in scc.
   struct NodeRef {
     NavChunk* ch;
@@ -477,6 +495,173 @@ bool Islands::directed(const NavGrid& grid, const Cell& from, const Cell& to, st
   return false;
 }
 
+ChunkComponents& Islands::components(NavChunk* ch) {
+  if (!ch->comps) ch->comps = std::make_unique<ChunkComponents>();
+  ChunkComponents& cc = *ch->comps;
+  if (cc.gen == comps_gen_) return cc;
+  cc.gen = comps_gen_;
+  ++stats_.components_built;
+  constexpr std::uint16_t kNone = ChunkComponents::kNone;
+  cc.of.assign(kChunkCells, kNone);
+  cc.rep.clear();
+  cc.cells.clear();
+  cc.out.clear();
+  cc.out_start.assign(1, 0);
+  cc.seen.clear();
+  if (ch->uniform || ch->nodes == 0) return cc;
+  // Dense ids of the member cells (node cells that are not gate cells), in cell index order.
+  std::vector<std::uint16_t>& cells = comp_cells_;
+  cells.clear();
+  for (int i = 0; i < kChunkCells; ++i) {
+    const auto k = static_cast<CellKind>(ch->kind[i]);
+    if (kind_node(k) && !kind_gate(k)) {
+      cc.of[i] = static_cast<std::uint16_t>(cells.size());
+      cells.push_back(static_cast<std::uint16_t>(i));
+    }
+  }
+  const auto n = static_cast<std::uint32_t>(cells.size());
+  // One pass over the moves: those between member cells (dense ids, for Tarjan) and those
+  // leaving the chunk (nb_index << 12 | target index), both per cell in CSR form.
+  comp_start_.assign(n + 1, 0);
+  comp_edges_.clear();
+  comp_cross_start_.assign(n + 1, 0);
+  comp_cross_.clear();
+  for (std::uint32_t v = 0; v < n; ++v) {
+    comp_start_[v] = static_cast<std::uint32_t>(comp_edges_.size());
+    comp_cross_start_[v] = static_cast<std::uint32_t>(comp_cross_.size());
+    for_each_move(
+        ch, cells[v], cell_of(ch, cells[v]), [&](NavChunk* tc, int ti, const Cell& t, int, int) {
+          if (tc == ch) {
+            if (cc.of[ti] != kNone) comp_edges_.push_back(cc.of[ti]);
+            return;
+          }
+          // The neighbour chunk: where the target's local coordinates leave 0..15.
+          auto side = [](int local) { return local < 0 ? -1 : local > 15 ? 1 : 0; };
+          const auto nb = static_cast<std::uint32_t>(nb_index(
+              side(t.x - ch->pos.x * 16), side(t.y - ch->pos.y * 16), side(t.z - ch->pos.z * 16)));
+          comp_cross_.push_back(nb << 12 | static_cast<std::uint32_t>(ti));
+        });
+  }
+  comp_start_[n] = static_cast<std::uint32_t>(comp_edges_.size());
+  comp_cross_start_[n] = static_cast<std::uint32_t>(comp_cross_.size());
+  const std::uint32_t ncomp = strongly_connected(comp_start_, comp_edges_, comp_ids_, tarjan_);
+  cc.rep.assign(ncomp, kNone);
+  cc.cells.assign(ncomp, 0);
+  for (std::uint32_t v = 0; v < n; ++v) {
+    const std::uint32_t c = comp_ids_[v];
+    cc.of[cells[v]] = static_cast<std::uint16_t>(c);
+    if (cc.rep[c] == kNone) cc.rep[c] = cells[v];
+    ++cc.cells[c];
+  }
+  // The member cells grouped by component (a counting sort), then each component's moves out:
+  // to other components once each, and every move leaving the chunk.
+  comp_order_.assign(ncomp + 1, 0);
+  for (std::uint32_t v = 0; v < n; ++v) ++comp_order_[comp_ids_[v] + 1];
+  for (std::uint32_t c = 0; c < ncomp; ++c) comp_order_[c + 1] += comp_order_[c];
+  comp_by_comp_.resize(n);
+  for (std::uint32_t v = 0; v < n; ++v) comp_by_comp_[comp_order_[comp_ids_[v]]++] = v;
+  comp_mark_.assign(ncomp, 0xFFFFFFFFu);
+  cc.out_start.assign(ncomp + 1, 0);
+  std::size_t at = 0;
+  for (std::uint32_t c = 0; c < ncomp; ++c) {
+    cc.out_start[c] = static_cast<std::uint32_t>(cc.out.size());
+    const std::uint32_t end = at + cc.cells[c];
+    for (; at < end; ++at) {
+      const std::uint32_t v = comp_by_comp_[at];
+      for (std::uint32_t e = comp_start_[v]; e < comp_start_[v + 1]; ++e) {
+        const std::uint32_t w = comp_ids_[comp_edges_[e]];
+        if (w == c || comp_mark_[w] == c) continue;
+        comp_mark_[w] = c;
+        cc.out.push_back(ChunkComponents::kLocal | w);
+      }
+      for (std::uint32_t e = comp_cross_start_[v]; e < comp_cross_start_[v + 1]; ++e)
+        cc.out.push_back(comp_cross_[e]);
+    }
+  }
+  cc.out_start[ncomp] = static_cast<std::uint32_t>(cc.out.size());
+  cc.seen.assign(ncomp, 0);
+  return cc;
+}
+
+void Islands::mark_stale(const NavGrid& grid, const IslandDelta& d) {
+  // The cells of a delta come in runs of one chunk: look each chunk up once per run.
+  ChunkPos last{};
+  bool have = false;
+  auto stale = [&](const Cell& c) {
+    const ChunkPos p = chunk_of(c);
+    if (have && p == last) return;
+    have = true;
+    last = p;
+    if (NavChunk* ch = grid.chunk(p); ch && ch->comps) ch->comps->gen = 0;
+  };
+  for (const Cell& c : d.removed_nodes) stale(c);
+  for (const Cell& c : d.added_nodes) stale(c);
+  for (const CellEdge& e : d.removed_edges) stale(e.from);
+  for (const CellEdge& e : d.added_edges) stale(e.from);
+  for (const Cell& c : d.gate_changes) stale(c);
+}
+
+bool Islands::component_reach(const NavGrid& grid, const Cell& from, const Cell& to,
+                              std::uint32_t root, std::size_t budget) {
+  // Greedy best-first over the local components of island `root` (those whose cells carry its
+  // label), toward the component of `to`.
+  if (++comp_stamp_ == 0) {  // the stamps wrapped: every cache is computed again (seen = 0)
+    ++comps_gen_;
+    comp_stamp_ = 1;
+  }
+  NavChunk* fc = grid.chunk(chunk_of(from));
+  NavChunk* tc = grid.chunk(chunk_of(to));
+  if (!fc || !tc) return false;
+  ++stats_.component_searches;
+  constexpr std::uint16_t kNone = ChunkComponents::kNone;
+  const std::uint16_t fl = components(fc).of[index_in_chunk(from)];
+  const std::uint16_t tl = components(tc).of[index_in_chunk(to)];
+  if (fl == kNone || tl == kNone) return false;
+  if (fc == tc && fl == tl) return true;
+  auto h = [&](const NavChunk* ch, std::uint16_t l) {
+    const Cell c = cell_of(ch, ch->comps->rep[l]);
+    return static_cast<std::uint64_t>(std::abs(c.x - to.x) + std::abs(c.y - to.y) +
+                                      std::abs(c.z - to.z));
+  };
+  comp_nodes_.clear();
+  heap_.clear();
+  comp_nodes_.push_back({fc, fl});
+  fc->comps->seen[fl] = comp_stamp_;
+  heap_.push_back(h(fc, fl) << 32);
+  std::size_t expanded = 0;
+  while (!heap_.empty() && expanded < budget) {
+    std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
+    const auto [ch, l] = comp_nodes_[static_cast<std::uint32_t>(heap_.back())];
+    heap_.pop_back();
+    ++expanded;
+    const ChunkComponents& cc = *ch->comps;
+    for (std::uint32_t e = cc.out_start[l]; e < cc.out_start[l + 1]; ++e) {
+      const std::uint32_t x = cc.out[e];
+      NavChunk* nch;
+      std::uint16_t nl;
+      if (x & ChunkComponents::kLocal) {
+        nch = ch;
+        nl = static_cast<std::uint16_t>(x & 0xFFFFu);
+      } else {
+        nch = ch->nb[x >> 12];
+        if (!nch) continue;
+        nl = components(nch).of[x & 4095u];
+        if (nl == kNone) continue;
+      }
+      if (nch == tc && nl == tl) return true;
+      ChunkComponents& nc = *nch->comps;
+      if (nc.seen[nl] == comp_stamp_) continue;
+      nc.seen[nl] = comp_stamp_;
+      const std::uint32_t lab = nch->scc ? nch->scc[nc.rep[nl]] : 0u;
+      if (!lab || find(lab - 1) != root) continue;
+      heap_.push_back(h(nch, nl) << 32 | static_cast<std::uint32_t>(comp_nodes_.size()));
+      comp_nodes_.push_back({nch, nl});
+      std::push_heap(heap_.begin(), heap_.end(), std::greater<>());
+    }
+  }
+  return false;
+}
+
 bool Islands::split_off(NavGrid& grid, std::uint32_t root, std::vector<Cell>& endpoints) {
   // queue_ is a set K closed under forward (or backward) moves of H, and the seen table maps its
   // cells to their index in K. Tarjan over K gives K's components exactly (a component of a cell
@@ -566,56 +751,64 @@ bool Islands::settle_island(NavGrid& grid, std::uint32_t root, std::vector<Cell>
     ++stats_.split_checks;
     if (endpoints.size() > 24) {
       // Many witnesses (a chunk loaded or dropped): one breadth-first search each way covers
-      // them all; failing that, the goal-directed pairs below find the closed side.
+      // them all; failing that, the pairs below find the closed side.
       if (search(grid, endpoints[0], root, false, endpoints, kWideBudget).found_all &&
           search(grid, endpoints[0], root, true, endpoints, kWideBudget).found_all)
         return true;
     }
-    // Usually the island holds and every endpoint finds the hub and back by a short detour;
-    // when it does not, the side cut off is usually small. Both are tried with growing budgets
-    // so that neither a long detour nor a big closed side is paid for before a cheap answer.
-    bool split = false, proven = false;
-    // Pairs already proven at a smaller budget are not searched again.
+    // Usually the island holds and every endpoint finds the hub and back by a short detour over
+    // cells. A long detour is found over local components. When a pair has no path either way,
+    // one side of it is closed: the cells reaching the endpoint (hub -/-> endpoint) or the cells
+    // it reaches (endpoint -/-> hub), or the hub's side the other way; it is enumerated with a
+    // growing budget, small sides first.
+    const Cell hub = endpoints[0];
     std::vector<std::uint8_t> done(endpoints.size(), 0);  // bit 0: hub -> k, bit 1: k -> hub
-    for (const std::size_t budget : {std::size_t(96), std::size_t(768), kSearchBudget}) {
-      std::size_t failed = 0;
-      bool failed_to = false;  // the hub does not reach endpoints[failed] (else the reverse)
-      for (std::size_t k = 1; k < endpoints.size() && !failed; ++k) {
+    std::size_t failed = 0;
+    bool failed_to = false;  // the hub does not reach endpoints[failed] (else the reverse)
+    auto prove_all = [&](auto&& reach) {
+      for (std::size_t k = 1; k < endpoints.size(); ++k) {
         if (!(done[k] & 1)) {
-          if (!directed(grid, endpoints[0], endpoints[k], root, budget)) {
+          if (!reach(hub, endpoints[k])) {
             failed = k;
             failed_to = true;
-            break;
+            return false;
           }
           done[k] |= 1;
         }
         if (!(done[k] & 2)) {
-          if (!directed(grid, endpoints[k], endpoints[0], root, budget)) {
+          if (!reach(endpoints[k], hub)) {
             failed = k;
-            break;
+            failed_to = false;
+            return false;
           }
           done[k] |= 2;
         }
       }
-      if (!failed) {
-        proven = true;
-        break;
-      }
-      // One side of the broken pair is closed: the cells reaching the endpoint (hub -/->
-      // endpoint) or the cells it reaches (endpoint -/-> hub), or the hub's side the other way.
-      const Cell e = endpoints[failed], hub = endpoints[0];
+      return true;
+    };
+    auto split_closed_side = [&](std::size_t budget) {
+      const Cell e = endpoints[failed];
       const std::pair<Cell, bool> tries[2] = {{e, failed_to}, {hub, !failed_to}};
       for (const auto& [from, backward] : tries) {
         const Search sr = search(grid, from, root, backward, endpoints, budget);
         if (sr.closed && !sr.found_all) {
           split_off(grid, root, endpoints);
-          split = true;
-          break;
+          return true;
         }
       }
-      if (split) break;
-    }
-    if (proven) return true;
+      return false;
+    };
+    if (prove_all(
+            [&](const Cell& a, const Cell& b) { return directed(grid, a, b, root, kShortBudget); }))
+      return true;
+    if (split_closed_side(kShortBudget)) continue;
+    if (prove_all([&](const Cell& a, const Cell& b) {
+          return component_reach(grid, a, b, root, kComponentBudget);
+        }))
+      return true;
+    bool split = false;
+    for (const std::size_t budget : {std::size_t(768), kSearchBudget, kWideBudget})
+      if ((split = split_closed_side(budget))) break;
     if (!split) return false;
   }
   return false;
@@ -624,6 +817,7 @@ bool Islands::settle_island(NavGrid& grid, std::uint32_t root, std::vector<Cell>
 bool Islands::apply(NavGrid& grid, const IslandDelta& d) {
   ++stats_.deltas;
   if (d.empty()) return false;
+  if (stats_.components_built) mark_stale(grid, d);
   bool changed = !d.removed_nodes.empty() || !d.added_nodes.empty();
 
   // 1. Removed moves: between islands they lower a DAG count; inside an island their endpoints
@@ -634,7 +828,7 @@ bool Islands::apply(NavGrid& grid, const IslandDelta& d) {
     const std::uint32_t la = e.from_label ? e.from_label : label_of(grid, e.from);
     const std::uint32_t lb = e.to_label ? e.to_label : label_of(grid, e.to);
     if (!la || !lb) {  // the labels drifted from the move words: recompute everything
-      rebuild(grid);
+      recompute(grid);
       ++stats_.fallbacks;
       return true;
     }
@@ -685,7 +879,7 @@ bool Islands::apply(NavGrid& grid, const IslandDelta& d) {
     k = e;
     const std::uint64_t splits = stats_.local_splits;
     if (!settle_island(grid, root, group)) {
-      rebuild(grid);
+      recompute(grid);
       ++stats_.fallbacks;
       return true;
     }
@@ -707,7 +901,7 @@ bool Islands::apply(NavGrid& grid, const IslandDelta& d) {
   for (const CellEdge& e : d.added_edges) {
     const std::uint32_t la = label_of(grid, e.from), lb = label_of(grid, e.to);
     if (!la || !lb) {
-      rebuild(grid);
+      recompute(grid);
       ++stats_.fallbacks;
       return true;
     }

@@ -9,6 +9,11 @@
 
 namespace voxnav::detail {
 
+/// Scratch of Tarjan's algorithm (islands.cpp), kept between runs by its frequent callers.
+struct TarjanScratch {
+  std::vector<std::uint32_t> index, low, next_edge, stack, call;
+};
+
 /// One directed move between two cells (an edge of the layer 2 move graph).
 struct CellEdge {
   Cell from;
@@ -47,12 +52,14 @@ struct IslandDelta {
 
 /// Counters of the incremental maintenance (for benchmarks and tests).
 struct IslandStats {
-  std::uint64_t deltas = 0;        ///< deltas applied
-  std::uint64_t merges = 0;        ///< island unions caused by added moves
-  std::uint64_t split_checks = 0;  ///< bounded searches run to prove an island still holds
-  std::uint64_t rebuilds = 0;      ///< full recomputations (initial build, fallbacks, loads)
-  std::uint64_t fallbacks = 0;     ///< deltas that needed a full recomputation
-  std::uint64_t local_splits = 0;  ///< closed sides split off an island without recomputation
+  std::uint64_t deltas = 0;              ///< deltas applied
+  std::uint64_t merges = 0;              ///< island unions caused by added moves
+  std::uint64_t split_checks = 0;        ///< bounded searches run to prove an island still holds
+  std::uint64_t rebuilds = 0;            ///< full recomputations (initial build, fallbacks, loads)
+  std::uint64_t fallbacks = 0;           ///< deltas that needed a full recomputation
+  std::uint64_t local_splits = 0;        ///< closed sides split off an island without recomputation
+  std::uint64_t component_searches = 0;  ///< searches over local components (long detours)
+  std::uint64_t components_built = 0;    ///< chunks whose local components were computed
 };
 
 /// Strongly connected components over every node cell and its moves, and the condensation
@@ -76,8 +83,12 @@ struct IslandStats {
 /// sides exceed the search budget are the components recomputed from scratch.
 class Islands {
  public:
-  /// Recomputes every component from the grid's move words (writes NavChunk::scc labels).
+  /// Recomputes every component from the grid's move words (writes NavChunk::scc labels). Marks
+  /// every chunk's local components stale (the grid may have changed anywhere).
   void rebuild(NavGrid& grid);
+  /// rebuild() for a grid whose moves did not change since the last rebuild() or apply(): keeps
+  /// the local components (benchmarks compare the incremental maintenance with it).
+  void recompute(NavGrid& grid);
   /// Applies one edit's delta to the components; falls back to rebuild() when a split cannot be
   /// excluded. Returns true when some reachability answer may have changed (nodes appeared or
   /// vanished, islands merged or split, a DAG edge appeared or vanished).
@@ -147,13 +158,24 @@ class Islands {
   /// A bounded goal-directed search over H: does `from` reach `to`?
   bool directed(const NavGrid& grid, const Cell& from, const Cell& to, std::uint32_t root,
                 std::size_t budget);
+  /// The same over local components (ChunkComponents) of island `root`, on the moves of the grid
+  /// now: a found path is a path of cells. False when none was found within `budget` components.
+  bool component_reach(const NavGrid& grid, const Cell& from, const Cell& to, std::uint32_t root,
+                       std::size_t budget);
+  /// The local components of a chunk, computed first when stale.
+  ChunkComponents& components(NavChunk* ch);
+  /// Marks stale the local components of the chunks whose cells' moves the delta changes.
+  void mark_stale(const NavGrid& grid, const IslandDelta& d);
+
   bool is_added(const Cell& from, const Cell& to) const;
   std::int32_t seen_find(const Cell& c) const;
   bool seen_insert(const Cell& c, std::uint32_t val);
   void new_stamp(std::size_t budget);
+  static constexpr std::size_t kShortBudget = 96;
   static constexpr std::size_t kSearchBudget = 4096;
-  static constexpr std::size_t kWideBudget = 16384;  // one search for many witnesses
-  static constexpr std::size_t kSeenTable = 65536;   // open addressing, load <= 1/4
+  static constexpr std::size_t kComponentBudget = 65536;  // local components per search
+  static constexpr std::size_t kWideBudget = 16384;       // one search for many witnesses
+  static constexpr std::size_t kSeenTable = 65536;        // open addressing, load <= 1/4
   void invalidate_reach() { ++dag_gen_; }
 
   std::vector<std::uint32_t> parent_;  // union-find over raw labels
@@ -187,6 +209,15 @@ class Islands {
   std::vector<std::pair<NavChunk*, int>> qchunk_;  // chunk and index of queue_'s cells (directed)
   std::size_t seen_mask_ = 255;
   std::vector<std::uint64_t> target_keys_;  // (heuristic << 32 | index in queue_), a min-heap
+  // Local components: their generation (rebuild() makes every chunk's stale), the search stamp,
+  // the search's nodes and the scratch of their computation.
+  std::uint64_t comps_gen_ = 1;
+  std::uint32_t comp_stamp_ = 0;
+  std::vector<std::pair<NavChunk*, std::uint16_t>> comp_nodes_;
+  std::vector<std::uint32_t> comp_start_, comp_edges_, comp_ids_, comp_cross_start_, comp_cross_;
+  std::vector<std::uint32_t> comp_order_, comp_by_comp_, comp_mark_;
+  std::vector<std::uint16_t> comp_cells_;
+  TarjanScratch tarjan_;
   // Scratch of merge_cycle's DFS over the DAG (indexed by root, reset after each use).
   std::vector<std::uint8_t> dfs_state_;
   std::vector<std::size_t> dfs_next_;
