@@ -16,7 +16,7 @@
 // wasm build has no zlib: it reads the region from a raw chunk dump (bench/chunk_dump.h) that the
 // native build writes with --write-dump. bench/edit_run.sh runs both and prints the ratio.
 //
-// usage: edit_bench [--agents N] [--ticks T] [--seed S] [--slowest N] [--rates a,b,c] [--blocks DIR]
+// usage: edit_bench [--agents N] [--ticks T] [--seed S] [--slowest N] [--no-baseline] [--rates a,b,c] [--blocks DIR]
 //                   [--region FILE.mca | --region-dump FILE] [--write-dump FILE]
 #include <algorithm>
 #include <chrono>
@@ -170,6 +170,7 @@ void keep_busy(Setup& s, vd::SplitMix64& rng) {
 int main(int argc, char** argv) {
   int n_agents = 200, ticks = 1200;
   std::size_t slowest = 12;
+  bool baseline = true;  // every 25th edit, also time the chunk rebuild and island recomputation
   std::uint64_t seed = 1;
   std::vector<double> rates = {0, 10, 50, 200};
   Source src;
@@ -180,6 +181,7 @@ int main(int argc, char** argv) {
     else if (a == "--ticks") ticks = std::stoi(next());
     else if (a == "--seed") seed = std::stoull(next());
     else if (a == "--slowest") slowest = static_cast<std::size_t>(std::stoul(next()));
+    else if (a == "--no-baseline") baseline = false;
     else if (a == "--blocks") src.blocks_dir = next();
     else if (a == "--region") src.region = next();
     else if (a == "--region-dump") src.region_dump = next();
@@ -194,7 +196,7 @@ int main(int argc, char** argv) {
       }
     } else {
       std::fprintf(stderr,
-                   "usage: edit_bench [--agents N] [--ticks T] [--seed S] [--slowest N] [--rates a,b] [--blocks DIR]\n"
+                   "usage: edit_bench [--agents N] [--ticks T] [--seed S] [--slowest N] [--no-baseline] [--rates a,b] [--blocks DIR]\n"
                    "                  [--region FILE.mca | --region-dump FILE] [--write-dump FILE]\n");
       return 2;
     }
@@ -245,7 +247,7 @@ int main(int argc, char** argv) {
     layers.push_back(l);
     agents.push_back(g);
     total.push_back(l + g);
-    if (edits % 25 == 0) {
+    if (edits % 25 == 0 && baseline) {
       const vd::ChunkPos p = vd::chunk_of(e);
       auto t0 = Clock::now();
       nav.grid().classify_chunk(st.space, p);

@@ -630,7 +630,8 @@ std::uint8_t NavGrid::gap_moves_of(NavChunk& ch, int lx, int ly, int lz) const {
     const CellKind lk = lc->kind_at(li);
     if (kind_standable(lk)) {
       // Level: the landing floor at most a step above the take-off, the body fits there.
-      if (lc->floor[li] - fs <= env_.step_q && lc->clear[li] >= env_.height_q) out |= kGapLevel << d;
+      if (lc->floor[li] - fs <= env_.step_q && lc->clear[li] >= env_.height_q)
+        out |= kGapLevel << d;
       continue;
     }
     if (lk != CellKind::Air) continue;
@@ -642,8 +643,7 @@ std::uint8_t NavGrid::gap_moves_of(NavChunk& ch, int lx, int ly, int lz) const {
     const NavChunk* mc2 = step_chunk(&ch, lx + kDirDx[d], ly - 1, lz + kDirDz[d], mi2);
     const NavChunk* lc2 = step_chunk(&ch, lx + 2 * kDirDx[d], ly - 1, lz + 2 * kDirDz[d], li2);
     if (!mc2 || !lc2 || mc2->kind_at(mi2) != CellKind::Air) continue;
-    if (kind_standable(lc2->kind_at(li2)) && lc2->clear[li2] >= env_.height_q)
-      out |= kGapDown << d;
+    if (kind_standable(lc2->kind_at(li2)) && lc2->clear[li2] >= env_.height_q) out |= kGapDown << d;
   }
   return out;
 }
@@ -794,6 +794,19 @@ void NavGrid::update_gaps(NavChunk& ch, int i, int lx, int ly, int lz) {
     if (!ch.gaps) ch.gaps = std::make_unique<std::uint8_t[]>(kChunkCells);
     ch.gaps[i] = gm;  // (not `costly`: searches look at the gap plane itself)
   }
+}
+
+void NavGrid::rebuild_cell_moves(NavChunk& nc, Cell c, bool gaps_only) {
+  if (nc.uniform) return;
+  const int i = index_in_chunk(c);
+  if (gaps_only) {
+    if (env_.gap_reach > 0) update_gaps(nc, i, c.x & 15, c.y & 15, c.z & 15);
+    return;
+  }
+  nc.moves[i] = 0;
+  if (nc.vmoves) nc.vmoves[i] = 0;
+  if (nc.gaps) nc.gaps[i] = 0;
+  if (kind_node(static_cast<CellKind>(nc.kind[i]))) compute_moves_for_cell(nc, i, c);
 }
 
 void NavGrid::rebuild_gaps(Cell c) {

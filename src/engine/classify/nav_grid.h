@@ -303,6 +303,9 @@ class NavGrid {
   /// Recomputes only the gap jumps of cell c (its layer 0 and move word unchanged, a cell ahead
   /// of it reclassified).
   void rebuild_gaps(Cell c);
+  /// rebuild_moves_box(c, c) (or rebuild_gaps(c) when `gaps_only`) for a cell of chunk `nc`,
+  /// which the caller has looked up.
+  void rebuild_cell_moves(NavChunk& nc, Cell c, bool gaps_only);
   /// Surface groups by block value (null or empty: none): the value table every chunk's surface
   /// plane is computed from. Setting a new table recomputes every plane from the space; a chunk
   /// built on a worker with an older table is brought up to date by refresh_surface.

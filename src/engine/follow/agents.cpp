@@ -190,6 +190,38 @@ void AgentSystem::install(NavWorld& nav, AgentRecord& a) {
 }
 
 namespace {
+/// Whether cell c lies where a change can alter its moves or the moves into it: one column
+/// around the dependency box of the change, and two along the axes for gap jumps.
+bool near_change(const std::vector<Change>& changes, const Cell& c) {
+  for (const Change& ch : changes)
+    if (c.x >= ch.min.x - 2 && c.x <= ch.max.x + 2 && c.z >= ch.min.z - 2 && c.z <= ch.max.z + 2 &&
+        c.y >= ch.min.y - 5 && c.y <= ch.max.y + 8)
+      return true;
+  return false;
+}
+
+bool step_valid(const NavGrid& grid, const Cell& a, const Cell& b, EdgeKind kind) {
+  NavChunk* ch = grid.chunk(chunk_of(a));
+  if (!ch) return false;
+  bool ok = false;
+  for_each_move(ch, index_in_chunk(a), a, [&](NavChunk*, int, const Cell& t, int, int code) {
+    if (t == b && edge_kind_of(grid.envelope(), code) == kind) ok = true;
+  });
+  return ok;
+}
+
+/// path_still_valid() after `changes` on a path that was valid before them: only the steps with
+/// an end near a change can have broken.
+bool steps_valid_near(const NavGrid& grid, const std::vector<Cell>& cells,
+                      const std::vector<EdgeKind>& kinds, std::size_t from,
+                      const std::vector<Change>& changes) {
+  for (std::size_t i = from; i + 1 < cells.size(); ++i)
+    if ((near_change(changes, cells[i]) || near_change(changes, cells[i + 1])) &&
+        !step_valid(grid, cells[i], cells[i + 1], kinds[i + 1]))
+      return false;
+  return true;
+}
+
 bool boxes_touch_path(const std::vector<Change>& changes, const std::vector<Cell>& cells,
                       std::size_t from) {
   for (const Change& ch : changes) {
@@ -306,7 +338,7 @@ void AgentSystem::step(std::span<NavWorld* const> navs, const Space& space, doub
 
 void AgentSystem::on_change(NavWorld& nav, AgentRecord& a, const std::vector<Change>& changes) {
   if (boxes_touch_path(changes, a.corridor.cells, a.cell_index) &&
-      !path_still_valid(nav.grid(), a.corridor.cells, a.corridor.kinds, a.cell_index)) {
+      !steps_valid_near(nav.grid(), a.corridor.cells, a.corridor.kinds, a.cell_index, changes)) {
     if (repair(nav, a, changes)) {
       ++a.repairs;
       return;
@@ -320,26 +352,6 @@ void AgentSystem::on_change(NavWorld& nav, AgentRecord& a, const std::vector<Cha
   }
 }
 
-namespace {
-bool step_valid(const NavGrid& grid, const Cell& a, const Cell& b, EdgeKind kind) {
-  NavChunk* ch = grid.chunk(chunk_of(a));
-  if (!ch) return false;
-  bool ok = false;
-  for_each_move(ch, index_in_chunk(a), a, [&](NavChunk*, int, const Cell& t, int, int code) {
-    if (t == b && edge_kind_of(grid.envelope(), code) == kind) ok = true;
-  });
-  return ok;
-}
-
-bool near_change(const std::vector<Change>& changes, const Cell& c) {
-  for (const Change& ch : changes)
-    if (c.x >= ch.min.x - 2 && c.x <= ch.max.x + 2 && c.z >= ch.min.z - 2 && c.z <= ch.max.z + 2 &&
-        c.y >= ch.min.y - 5 && c.y <= ch.max.y + 8)
-      return true;
-  return false;
-}
-}  // namespace
-
 bool AgentSystem::repair(NavWorld& nav, AgentRecord& a, const std::vector<Change>& changes) {
   const NavGrid& grid = nav.grid();
   std::vector<Cell>& cells = a.corridor.cells;
@@ -348,7 +360,8 @@ bool AgentSystem::repair(NavWorld& nav, AgentRecord& a, const std::vector<Change
   // The broken stretch [first, last]: steps from cells[first] ... into cells[last + 1] fail.
   std::size_t first = n, last = n;
   for (std::size_t i = a.cell_index; i + 1 < n; ++i)
-    if (!step_valid(grid, cells[i], cells[i + 1], kinds[i + 1])) {
+    if ((near_change(changes, cells[i]) || near_change(changes, cells[i + 1])) &&
+        !step_valid(grid, cells[i], cells[i + 1], kinds[i + 1])) {
       if (first == n) first = i;
       last = i;
     }

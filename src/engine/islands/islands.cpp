@@ -446,25 +446,38 @@ Islands::Search Islands::search(const NavGrid& grid, const Cell& from, std::uint
   return r;
 }
 
-bool Islands::directed(const NavGrid& grid, const Cell& from, const Cell& to, std::uint32_t root,
-                       std::size_t budget) {
-  // Greedy best-first over H toward `to` (a detour around an edit is usually short, and a goal
-  // directed search finds it long before a breadth-first one would).
-  if (from == to) return true;
-  new_stamp(8 * budget);
-  auto h = [&](const Cell& c) {
-    return static_cast<std::uint64_t>(std::abs(c.x - to.x) + std::abs(c.y - to.y) +
-                                      std::abs(c.z - to.z));
+bool Islands::directed(const NavGrid& grid, const std::vector<Cell>& from,
+                       const std::vector<Cell>& to, std::uint32_t root, std::size_t budget) {
+  // Greedy best-first over H from every cell of `from` toward the nearest cell of `to` (a detour
+  // around an edit is usually short, and a goal directed search finds it long before a
+  // breadth-first one would; starting from every cell already proven joined to the hub makes
+  // most searches one or two expansions long).
+  std::vector<std::uint64_t>& want = directed_targets_;
+  want.clear();
+  for (const Cell& t : to) want.push_back(cell_key(t));
+  std::sort(want.begin(), want.end());
+  auto target = [&](const Cell& c) {
+    return std::binary_search(want.begin(), want.end(), cell_key(c));
   };
+  auto h = [&](const Cell& c) {
+    int best = 1 << 30;
+    for (const Cell& t : to)
+      best = std::min(best, std::abs(c.x - t.x) + std::abs(c.y - t.y) + std::abs(c.z - t.z));
+    return static_cast<std::uint64_t>(best);
+  };
+  new_stamp(8 * budget);
   heap_.clear();
   queue_.clear();
   qchunk_.clear();
-  queue_.push_back(from);
-  NavChunk* fc = grid.chunk(chunk_of(from));
-  if (!fc) return false;
-  qchunk_.push_back({fc, index_in_chunk(from)});
-  seen_insert(from, 0);
-  heap_.push_back((h(from) << 32) | 0u);
+  for (const Cell& f : from) {
+    if (target(f)) return true;
+    NavChunk* fc = grid.chunk(chunk_of(f));
+    if (!fc || !seen_insert(f, 0)) continue;
+    heap_.push_back((h(f) << 32) | static_cast<std::uint32_t>(queue_.size()));
+    queue_.push_back(f);
+    qchunk_.push_back({fc, index_in_chunk(f)});
+  }
+  std::make_heap(heap_.begin(), heap_.end(), std::greater<>());
   const bool any_added = !added_from_.empty();
   std::size_t expanded = 0;
   // (the seen table holds at most half its slots: up to 14 moves per expansion)
@@ -481,7 +494,7 @@ bool Islands::directed(const NavGrid& grid, const Cell& from, const Cell& to, st
       if (found) return;
       const std::uint32_t l = tc->scc ? tc->scc[ti] : 0u;
       if (!l || find(l - 1) != root || (any_added && is_added(c, n)) || !seen_insert(n, 0)) return;
-      if (n == to) {
+      if (target(n)) {
         found = true;
         return;
       }
@@ -765,26 +778,35 @@ bool Islands::settle_island(NavGrid& grid, std::uint32_t root, std::vector<Cell>
     std::vector<std::uint8_t> done(endpoints.size(), 0);  // bit 0: hub -> k, bit 1: k -> hub
     std::size_t failed = 0;
     bool failed_to = false;  // the hub does not reach endpoints[failed] (else the reverse)
+    // reach(k, true): the hub reaches endpoints[k]; reach(k, false): endpoints[k] reaches it.
     auto prove_all = [&](auto&& reach) {
       for (std::size_t k = 1; k < endpoints.size(); ++k) {
-        if (!(done[k] & 1)) {
-          if (!reach(hub, endpoints[k])) {
+        for (const bool to : {true, false}) {
+          const std::uint8_t bit = to ? 1 : 2;
+          if (done[k] & bit) continue;
+          if (!reach(k, to)) {
             failed = k;
-            failed_to = true;
+            failed_to = to;
             return false;
           }
-          done[k] |= 1;
-        }
-        if (!(done[k] & 2)) {
-          if (!reach(endpoints[k], hub)) {
-            failed = k;
-            failed_to = false;
-            return false;
-          }
-          done[k] |= 2;
+          done[k] |= bit;
         }
       }
       return true;
+    };
+    // Over cells, the endpoints already proven reached from the hub are sources too, and those
+    // proven to reach it are targets too.
+    std::vector<Cell> reached{hub}, reaching{hub}, one(1);
+    auto short_detour = [&](std::size_t k, bool to) {
+      one[0] = endpoints[k];
+      if (!directed(grid, to ? reached : one, to ? one : reaching, root, kShortBudget))
+        return false;
+      (to ? reached : reaching).push_back(endpoints[k]);
+      return true;
+    };
+    auto long_detour = [&](std::size_t k, bool to) {
+      return to ? component_reach(grid, hub, endpoints[k], root, kComponentBudget)
+                : component_reach(grid, endpoints[k], hub, root, kComponentBudget);
     };
     auto split_closed_side = [&](std::size_t budget) {
       const Cell e = endpoints[failed];
@@ -798,14 +820,9 @@ bool Islands::settle_island(NavGrid& grid, std::uint32_t root, std::vector<Cell>
       }
       return false;
     };
-    if (prove_all(
-            [&](const Cell& a, const Cell& b) { return directed(grid, a, b, root, kShortBudget); }))
-      return true;
+    if (prove_all(short_detour)) return true;
     if (split_closed_side(kShortBudget)) continue;
-    if (prove_all([&](const Cell& a, const Cell& b) {
-          return component_reach(grid, a, b, root, kComponentBudget);
-        }))
-      return true;
+    if (prove_all(long_detour)) return true;
     bool split = false;
     for (const std::size_t budget : {std::size_t(768), kSearchBudget, kWideBudget})
       if ((split = split_closed_side(budget))) break;

@@ -155,9 +155,9 @@ class Islands {
   /// Proves island `root` still strongly connected, splitting off small closed sides; false
   /// when the budget ran out (the caller recomputes everything).
   bool settle_island(NavGrid& grid, std::uint32_t root, std::vector<Cell>& endpoints);
-  /// A bounded goal-directed search over H: does `from` reach `to`?
-  bool directed(const NavGrid& grid, const Cell& from, const Cell& to, std::uint32_t root,
-                std::size_t budget);
+  /// A bounded goal-directed search over H: does some cell of `from` reach some cell of `to`?
+  bool directed(const NavGrid& grid, const std::vector<Cell>& from, const std::vector<Cell>& to,
+                std::uint32_t root, std::size_t budget);
   /// The same over local components (ChunkComponents) of island `root`, on the moves of the grid
   /// now: a found path is a path of cells. False when none was found within `budget` components.
   bool component_reach(const NavGrid& grid, const Cell& from, const Cell& to, std::uint32_t root,
@@ -208,6 +208,7 @@ class Islands {
   std::vector<std::uint64_t> heap_;
   std::vector<std::pair<NavChunk*, int>> qchunk_;  // chunk and index of queue_'s cells (directed)
   std::size_t seen_mask_ = 255;
+  std::vector<std::uint64_t> directed_targets_;  // cell keys of directed()'s targets, sorted
   std::vector<std::uint64_t> target_keys_;  // (heuristic << 32 | index in queue_), a min-heap
   // Local components: their generation (rebuild() makes every chunk's stale), the search stamp,
   // the search's nodes and the scratch of their computation.

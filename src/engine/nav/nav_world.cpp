@@ -438,6 +438,19 @@ bool NavWorld::maintain_edit(const Change& c) {
   using Old = OldCell;
   std::vector<Old>& old = scratch_old_;
   old.clear();
+  // The chunk of the cells in turn (they come in runs of the same chunk).
+  NavChunk* last_chunk = nullptr;
+  ChunkPos last_pos{};
+  bool have_last = false;
+  auto chunk_at = [&](const Cell& x) {
+    const ChunkPos p = chunk_of(x);
+    if (!have_last || !(p == last_pos)) {
+      last_chunk = grid_.chunk(p);
+      last_pos = p;
+      have_last = true;
+    }
+    return last_chunk;
+  };
   for (std::size_t at = 0; at < cells.size(); ++at) {
     const Cell& cell = cells[at];
     const bool gaps_only = at >= whole_cells;  // the cells appended from gap_cells
@@ -456,7 +469,7 @@ bool NavWorld::maintain_edit(const Change& c) {
                      nd && !sv->uniform ? sv->moves[si] : 0u, gaps_only});
       continue;
     }
-    const NavChunk* ch = grid_.chunk(cp);
+    const NavChunk* ch = chunk_at(cell);
     const CellKind k = ch ? ch->kind_at(i) : CellKind::Blocked;
     const bool nd = kind_node(k);
     old.push_back({cell, nd, kind_gate(k), nd ? ch->vmoves_at(i) : std::uint8_t(0),
@@ -464,12 +477,8 @@ bool NavWorld::maintain_edit(const Change& c) {
   }
   // Layer 0 in the dependency box, then the move words.
   grid_.classify_box(space_, bmin, bmax);
-  for (const Old& o : old) {
-    if (o.gaps_only)
-      grid_.rebuild_gaps(o.c);
-    else
-      grid_.rebuild_moves_box(o.c, o.c);
-  }
+  for (const Old& o : old)
+    if (NavChunk* ch = chunk_at(o.c)) grid_.rebuild_cell_moves(*ch, o.c, o.gaps_only);
   // The delta of the move graph. A node that becomes a gate cell or stops being one leaves its
   // island and comes back as a new one (every move into or out of it with it); a gate cell of
   // another gate kind only changes its kind.
@@ -477,17 +486,6 @@ bool NavWorld::maintain_edit(const Change& c) {
   d.clear();
   std::vector<std::uint64_t>& relabel = scratch_relabel_;
   relabel.clear();
-  // The chunk of the cells in turn (they come in runs of the same chunk).
-  const NavChunk* last_chunk = nullptr;
-  ChunkPos last_pos{};
-  auto chunk_at = [&](const Cell& x) {
-    const ChunkPos p = chunk_of(x);
-    if (!last_chunk || !(p == last_pos)) {
-      last_chunk = grid_.chunk(p);
-      last_pos = p;
-    }
-    return last_chunk;
-  };
   for (const Old& o : old) {
     if (!o.node) continue;
     const NavChunk* kc = chunk_at(o.c);
