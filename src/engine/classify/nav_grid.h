@@ -2,6 +2,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -36,6 +37,17 @@ inline bool kind_standable(CellKind k) {
 /// cell (a profile that does not price it never enters it). Air, water and blocked cells are not.
 inline bool kind_node(CellKind k) {
   return k != CellKind::Blocked && k != CellKind::Air && k != CellKind::Water;
+}
+
+/// Whether any of 8 consecutive kind bytes is a node (SWAR: the bytes that are not are 0, 1 and 3,
+/// below 4 and not 2), so scans of a chunk's kinds skip runs of air and rock 8 cells at a time.
+inline bool any_node8(const std::uint8_t* kinds) {
+  static_assert(int(CellKind::Blocked) == 0 && int(CellKind::Air) == 1 &&
+                int(CellKind::Walkable) == 2 && int(CellKind::Water) == 3);
+  std::uint64_t w;
+  std::memcpy(&w, kinds, 8);
+  constexpr std::uint64_t kLow = 0x0101010101010101ull;
+  return (w & (kLow * 0xFC)) != 0 || ((w >> 1) & ~w & kLow) != 0;
 }
 
 /// Gate kinds: node kinds some profiles may not enter. A gate cell is an island of its own (see
@@ -183,25 +195,28 @@ inline int move_code(std::uint32_t word, int dir) { return (word >> (dir * 4)) &
 
 inline constexpr int kMaxSearchers = 4;
 
-/// Layer 1's cache of one chunk's local components: the strongly connected components of the
-/// chunk's node cells that are not gate cells, under the moves that stay inside the chunk, and
-/// the moves leaving each component (to another local component, or into a neighbour chunk).
-/// Every local component lies inside one island, so a path over local components is a path over
-/// cells: Islands searches them to prove an island still holds after an edit when the detour is
-/// too long for a search over cells. Computed lazily by Islands; an edit that changes a move of
-/// one of the chunk's cells marks it stale.
-struct ChunkComponents {
+/// Layer 1's cache of the local components of one octant of a chunk (an 8x8x8 box): the strongly
+/// connected components of its node cells that are not gate cells, under the moves that stay
+/// inside the octant, and the moves leaving each one (to another of its components, or to a cell
+/// of another octant). Every local component lies inside one island, so a path over local
+/// components is a path over cells: Islands searches them to prove an island still holds after an
+/// edit when the detour is too long for a search over cells. Computed lazily by Islands; an edit
+/// that changes a move of one of the octant's cells marks it stale.
+struct LocalComponents {
   static constexpr std::uint16_t kNone = 0xFFFF;
   static constexpr std::uint32_t kLocal = 0x80000000u;  ///< out entry: kLocal | component
   std::uint64_t gen = 0;                 ///< Islands generation it is valid for (0: stale)
-  std::vector<std::uint16_t> of;         ///< per cell index: its component, kNone if none
-  std::vector<std::uint16_t> rep;        ///< per component: its lowest cell index
-  std::vector<std::uint16_t> cells;      ///< per component: how many cells it has
+  std::vector<std::uint16_t> of;         ///< per cell of the octant: its component, or kNone
+  std::vector<std::uint16_t> rep;        ///< per component: its lowest cell (index in the chunk)
   std::vector<std::uint32_t> out_start;  ///< per component: its moves in out[] (CSR)
-  /// kLocal | component, or nb_index << 12 | cell index of the target in that neighbour chunk.
+  /// kLocal | component, or nb_index << 12 | the target's cell index in that chunk (nb_index
+  /// 13: this chunk, another octant).
   std::vector<std::uint32_t> out;
   std::vector<std::uint32_t> seen;  ///< per component: the stamp of the last search that saw it
 };
+/// The octant of a cell index in its chunk, and the cell's index inside the octant.
+inline int octant_of(int i) { return ((i >> 3) & 1) | ((i >> 6) & 2) | ((i >> 9) & 4); }
+inline int index_in_octant(int i) { return (i & 7) | ((i >> 1) & 0x38) | ((i >> 2) & 0x1C0); }
 
 /// Navigation data of one chunk for one class.
 struct NavChunk {
@@ -215,7 +230,8 @@ struct NavChunk {
   std::unique_ptr<std::uint8_t[]> clear;   // free height above the feet, 1/64 (capped 255)
   std::unique_ptr<std::uint32_t[]> moves;  // 8 x 4-bit move codes per node cell
   std::unique_ptr<std::uint32_t[]> scc;    // layer 1: strongly connected component + 1 (0: none)
-  std::unique_ptr<ChunkComponents> comps;  // layer 1's cache of local components (lazy)
+  /// Layer 1's cache of local components, per octant (lazy).
+  std::unique_ptr<std::array<LocalComponents, 8>> comps;
   /// VerticalMoves per cell; null while no cell of the chunk has one.
   std::unique_ptr<std::uint8_t[]> vmoves;
   /// CellFlags per cell; null while no cell of the chunk has one.

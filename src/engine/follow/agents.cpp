@@ -190,12 +190,14 @@ void AgentSystem::install(NavWorld& nav, AgentRecord& a) {
 }
 
 namespace {
-/// Whether cell c lies where a change can alter its moves or the moves into it: one column
-/// around the dependency box of the change, and two along the axes for gap jumps.
-bool near_change(const std::vector<Change>& changes, const Cell& c) {
+/// Whether cell c lies where a change can alter its moves: one column around the change (two for
+/// gap jumps), from five below it (the ceiling scan of the cell one up) to max_drop + 5 above it
+/// (a drop onto a cell whose layer 0 the change reads). The agents looked at after a change are
+/// those whose corridors pass bricks of this box.
+bool near_change(const std::vector<Change>& changes, const Cell& c, int max_drop) {
   for (const Change& ch : changes)
     if (c.x >= ch.min.x - 2 && c.x <= ch.max.x + 2 && c.z >= ch.min.z - 2 && c.z <= ch.max.z + 2 &&
-        c.y >= ch.min.y - 5 && c.y <= ch.max.y + 8)
+        c.y >= ch.min.y - 5 && c.y <= ch.max.y + max_drop + 5)
       return true;
   return false;
 }
@@ -215,8 +217,10 @@ bool step_valid(const NavGrid& grid, const Cell& a, const Cell& b, EdgeKind kind
 bool steps_valid_near(const NavGrid& grid, const std::vector<Cell>& cells,
                       const std::vector<EdgeKind>& kinds, std::size_t from,
                       const std::vector<Change>& changes) {
+  const int max_drop = grid.envelope().max_drop;
   for (std::size_t i = from; i + 1 < cells.size(); ++i)
-    if ((near_change(changes, cells[i]) || near_change(changes, cells[i + 1])) &&
+    if ((near_change(changes, cells[i], max_drop) ||
+         near_change(changes, cells[i + 1], max_drop)) &&
         !step_valid(grid, cells[i], cells[i + 1], kinds[i + 1]))
       return false;
   return true;
@@ -281,9 +285,11 @@ void AgentSystem::step(std::span<NavWorld* const> navs, const Space& space, doub
     touched_.clear();
     bool everyone = false;
     for (const Change& ch : changes) {
-      // A cell's moves read cells one column around it, one up and max_drop + 4 down (the
-      // dependency box of the edit below it); a straight segment is checked one cell wide.
-      const Cell mn{ch.min.x - 2, ch.min.y - 2, ch.min.z - 2};
+      // A cell's moves read layer 0 one column around it, from one up (whose ceiling scan reads
+      // three more) to max_drop + 4 down (the dependency box of the edit below it), and a gap
+      // jump reads two columns along; a straight segment is checked one cell wide. The same box
+      // as near_change().
+      const Cell mn{ch.min.x - 2, ch.min.y - 5, ch.min.z - 2};
       const Cell mx{ch.max.x + 2, ch.max.y + max_drop + 5, ch.max.z + 2};
       const std::int64_t bricks = std::int64_t((mx.x >> 2) - (mn.x >> 2) + 1) *
                                   ((mx.y >> 2) - (mn.y >> 2) + 1) * ((mx.z >> 2) - (mn.z >> 2) + 1);
@@ -354,13 +360,15 @@ void AgentSystem::on_change(NavWorld& nav, AgentRecord& a, const std::vector<Cha
 
 bool AgentSystem::repair(NavWorld& nav, AgentRecord& a, const std::vector<Change>& changes) {
   const NavGrid& grid = nav.grid();
+  const int max_drop = grid.envelope().max_drop;
   std::vector<Cell>& cells = a.corridor.cells;
   std::vector<EdgeKind>& kinds = a.corridor.kinds;
   const std::size_t n = cells.size();
   // The broken stretch [first, last]: steps from cells[first] ... into cells[last + 1] fail.
   std::size_t first = n, last = n;
   for (std::size_t i = a.cell_index; i + 1 < n; ++i)
-    if ((near_change(changes, cells[i]) || near_change(changes, cells[i + 1])) &&
+    if ((near_change(changes, cells[i], max_drop) ||
+         near_change(changes, cells[i + 1], max_drop)) &&
         !step_valid(grid, cells[i], cells[i + 1], kinds[i + 1])) {
       if (first == n) first = i;
       last = i;
@@ -373,7 +381,7 @@ bool AgentSystem::repair(NavWorld& nav, AgentRecord& a, const std::vector<Change
   // Resume: the first cell past the break that lies clear of every change (the rest of the path
   // from there is valid: `last` is the last broken step).
   std::size_t j = last + 1;
-  while (j + 1 < n && near_change(changes, cells[j])) ++j;
+  while (j + 1 < n && near_change(changes, cells[j], max_drop)) ++j;
   if (!grid.node(cells[j])) return false;
   RequestSpec spec;
   spec.start = start;

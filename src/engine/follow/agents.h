@@ -121,7 +121,7 @@ class AgentSystem {
   /// A Blocked agent plans again after this many ticks, or at once when an edit lands near it.
   static constexpr int kBlockedRetryTicks = 100;
   /// Node budget of the short search that splices a detour into a corridor broken by an edit.
-  static constexpr std::uint32_t kRepairNodes = 2048;
+  static constexpr std::uint32_t kRepairNodes = 512;
   /// Doors: ticks an agent holds before a closed door before it gives up on it, and ticks the
   /// door then stays in its avoided cells. Pending DoorAhead events kept at most (the oldest are
   /// dropped beyond it when the host never takes them).

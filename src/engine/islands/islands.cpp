@@ -83,6 +83,11 @@ std::uint32_t Islands::component(const NavGrid& grid, Cell c) {
 void Islands::rebuild(NavGrid& grid) {
   ++comps_gen_;
   recompute(grid);
+  // The local components of every octant, so that the first proofs after a load do not pay for
+  // them (edits make a few stale at a time; proofs recompute those they meet).
+  for (NavChunk* ch : grid.ordered_chunks())
+    if (!ch->uniform && ch->nodes)
+      for (int o = 0; o < 8; ++o) components(ch, o);
 }
 
 void Islands::recompute(NavGrid& grid) {
@@ -101,6 +106,11 @@ void Islands::recompute(NavGrid& grid) {
     }
     if (!ch->scc) ch->scc = std::make_unique<std::uint32_t[]>(kChunkCells);
     for (int i = 0; i < kChunkCells; ++i) {
+      if ((i & 7) == 0 && !any_node8(&ch->kind[i])) {  // 8 cells of air or rock
+        std::fill(&ch->scc[i], &ch->scc[i] + 8, 0u);
+        i += 7;
+        continue;
+      }
       if (kind_node(static_cast<CellKind>(ch->kind[i]))) {
         nodes.push_back({ch, static_cast<std::uint16_t>(i)});
         const std::uint8_t g = kind_gate(static_cast<CellKind>(ch->kind[i]));
@@ -175,6 +185,14 @@ void Islands::recompute(NavGrid& grid) {
   live_ = ncomp;
   for (std::uint32_t v = 0; v < n; ++v) nodes[v].ch->scc[nodes[v].i] = comp[v] + 1;
   reach_cache_.assign(ncomp, {});
+  // Room for the labels edits add (new nodes, split-off sides) without moving every per-label
+  // vector at a growth step in the middle of an edit.
+  const std::size_t room = std::size_t(ncomp) + std::max<std::size_t>(ncomp / 2, 16384);
+  for (auto* v : {&parent_, &size_}) v->reserve(room);
+  out_.reserve(room);
+  in_.reserve(room);
+  reach_cache_.reserve(room);
+  gate_.reserve(room);
   reach_cache_bits_ = 0;
   invalidate_reach();
   ++stats_.rebuilds;
@@ -508,33 +526,38 @@ bool Islands::directed(const NavGrid& grid, const std::vector<Cell>& from,
   return false;
 }
 
-ChunkComponents& Islands::components(NavChunk* ch) {
-  if (!ch->comps) ch->comps = std::make_unique<ChunkComponents>();
-  ChunkComponents& cc = *ch->comps;
+LocalComponents& Islands::compute_components(NavChunk* ch, int o) {
+  if (!ch->comps) ch->comps = std::make_unique<std::array<LocalComponents, 8>>();
+  LocalComponents& cc = (*ch->comps)[static_cast<std::size_t>(o)];
   if (cc.gen == comps_gen_) return cc;
   cc.gen = comps_gen_;
   ++stats_.components_built;
-  constexpr std::uint16_t kNone = ChunkComponents::kNone;
-  cc.of.assign(kChunkCells, kNone);
+  constexpr std::uint16_t kNone = LocalComponents::kNone;
+  cc.of.assign(512, kNone);
   cc.rep.clear();
-  cc.cells.clear();
   cc.out.clear();
   cc.out_start.assign(1, 0);
   cc.seen.clear();
   if (ch->uniform || ch->nodes == 0) return cc;
-  // Dense ids of the member cells (node cells that are not gate cells), in cell index order.
+  // Dense ids of the member cells (node cells that are not gate cells), in cell index order; rows
+  // of 8 cells along x are contiguous kind bytes, skipped whole when they hold no node.
   std::vector<std::uint16_t>& cells = comp_cells_;
   cells.clear();
-  for (int i = 0; i < kChunkCells; ++i) {
-    const auto k = static_cast<CellKind>(ch->kind[i]);
-    if (kind_node(k) && !kind_gate(k)) {
-      cc.of[i] = static_cast<std::uint16_t>(cells.size());
-      cells.push_back(static_cast<std::uint16_t>(i));
+  const int base = (o & 1) * 8 | ((o >> 1) & 1) * 128 | (o >> 2) * 2048;
+  for (int yz = 0; yz < 64; ++yz) {
+    const int row = base + (yz & 7) * 16 + (yz >> 3) * 256;
+    if (!any_node8(&ch->kind[row])) continue;
+    for (int x = 0; x < 8; ++x) {
+      const auto k = static_cast<CellKind>(ch->kind[row + x]);
+      if (kind_node(k) && !kind_gate(k)) {
+        cc.of[static_cast<std::size_t>(x | yz << 3)] = static_cast<std::uint16_t>(cells.size());
+        cells.push_back(static_cast<std::uint16_t>(row + x));
+      }
     }
   }
   const auto n = static_cast<std::uint32_t>(cells.size());
   // One pass over the moves: those between member cells (dense ids, for Tarjan) and those
-  // leaving the chunk (nb_index << 12 | target index), both per cell in CSR form.
+  // leaving the octant (nb_index << 12 | target index), both per cell in CSR form.
   comp_start_.assign(n + 1, 0);
   comp_edges_.clear();
   comp_cross_start_.assign(n + 1, 0);
@@ -544,8 +567,9 @@ ChunkComponents& Islands::components(NavChunk* ch) {
     comp_cross_start_[v] = static_cast<std::uint32_t>(comp_cross_.size());
     for_each_move(
         ch, cells[v], cell_of(ch, cells[v]), [&](NavChunk* tc, int ti, const Cell& t, int, int) {
-          if (tc == ch) {
-            if (cc.of[ti] != kNone) comp_edges_.push_back(cc.of[ti]);
+          if (tc == ch && octant_of(ti) == o) {
+            const std::uint16_t w = cc.of[static_cast<std::size_t>(index_in_octant(ti))];
+            if (w != kNone) comp_edges_.push_back(w);
             return;
           }
           // The neighbour chunk: where the target's local coordinates leave 0..15.
@@ -559,17 +583,15 @@ ChunkComponents& Islands::components(NavChunk* ch) {
   comp_cross_start_[n] = static_cast<std::uint32_t>(comp_cross_.size());
   const std::uint32_t ncomp = strongly_connected(comp_start_, comp_edges_, comp_ids_, tarjan_);
   cc.rep.assign(ncomp, kNone);
-  cc.cells.assign(ncomp, 0);
+  // The member cells grouped by component (a counting sort), then each component's moves out:
+  // to other components once each, and every move leaving the octant.
+  comp_order_.assign(ncomp + 1, 0);
   for (std::uint32_t v = 0; v < n; ++v) {
     const std::uint32_t c = comp_ids_[v];
-    cc.of[cells[v]] = static_cast<std::uint16_t>(c);
+    cc.of[static_cast<std::size_t>(index_in_octant(cells[v]))] = static_cast<std::uint16_t>(c);
     if (cc.rep[c] == kNone) cc.rep[c] = cells[v];
-    ++cc.cells[c];
+    ++comp_order_[c + 1];
   }
-  // The member cells grouped by component (a counting sort), then each component's moves out:
-  // to other components once each, and every move leaving the chunk.
-  comp_order_.assign(ncomp + 1, 0);
-  for (std::uint32_t v = 0; v < n; ++v) ++comp_order_[comp_ids_[v] + 1];
   for (std::uint32_t c = 0; c < ncomp; ++c) comp_order_[c + 1] += comp_order_[c];
   comp_by_comp_.resize(n);
   for (std::uint32_t v = 0; v < n; ++v) comp_by_comp_[comp_order_[comp_ids_[v]]++] = v;
@@ -578,18 +600,21 @@ ChunkComponents& Islands::components(NavChunk* ch) {
   std::size_t at = 0;
   for (std::uint32_t c = 0; c < ncomp; ++c) {
     cc.out_start[c] = static_cast<std::uint32_t>(cc.out.size());
-    const std::uint32_t end = at + cc.cells[c];
-    for (; at < end; ++at) {
+    for (; at < n && comp_ids_[comp_by_comp_[at]] == c; ++at) {
       const std::uint32_t v = comp_by_comp_[at];
       for (std::uint32_t e = comp_start_[v]; e < comp_start_[v + 1]; ++e) {
         const std::uint32_t w = comp_ids_[comp_edges_[e]];
         if (w == c || comp_mark_[w] == c) continue;
         comp_mark_[w] = c;
-        cc.out.push_back(ChunkComponents::kLocal | w);
+        cc.out.push_back(LocalComponents::kLocal | w);
       }
       for (std::uint32_t e = comp_cross_start_[v]; e < comp_cross_start_[v + 1]; ++e)
         cc.out.push_back(comp_cross_[e]);
     }
+    // Several cells of a component often move into the same cell: keep each target once.
+    const auto first = cc.out.begin() + cc.out_start[c];
+    std::sort(first, cc.out.end());
+    cc.out.erase(std::unique(first, cc.out.end()), cc.out.end());
   }
   cc.out_start[ncomp] = static_cast<std::uint32_t>(cc.out.size());
   cc.seen.assign(ncomp, 0);
@@ -599,13 +624,17 @@ ChunkComponents& Islands::components(NavChunk* ch) {
 void Islands::mark_stale(const NavGrid& grid, const IslandDelta& d) {
   // The cells of a delta come in runs of one chunk: look each chunk up once per run.
   ChunkPos last{};
+  NavChunk* ch = nullptr;
   bool have = false;
   auto stale = [&](const Cell& c) {
     const ChunkPos p = chunk_of(c);
-    if (have && p == last) return;
-    have = true;
-    last = p;
-    if (NavChunk* ch = grid.chunk(p); ch && ch->comps) ch->comps->gen = 0;
+    if (!have || !(p == last)) {
+      have = true;
+      last = p;
+      ch = grid.chunk(p);
+    }
+    if (ch && ch->comps)
+      (*ch->comps)[static_cast<std::size_t>(octant_of(index_in_chunk(c)))].gen = 0;
   };
   for (const Cell& c : d.removed_nodes) stale(c);
   for (const Cell& c : d.added_nodes) stale(c);
@@ -614,61 +643,109 @@ void Islands::mark_stale(const NavGrid& grid, const IslandDelta& d) {
   for (const Cell& c : d.gate_changes) stale(c);
 }
 
-bool Islands::component_reach(const NavGrid& grid, const Cell& from, const Cell& to,
-                              std::uint32_t root, std::size_t budget) {
+Islands::ComponentNode Islands::component_node(const NavGrid& grid, const Cell& c) {
+  ComponentNode n;
+  n.ch = grid.chunk(chunk_of(c));
+  if (!n.ch) return n;
+  const int i = index_in_chunk(c);
+  n.octant = static_cast<std::uint16_t>(octant_of(i));
+  n.component = components(n.ch, n.octant).of[static_cast<std::size_t>(index_in_octant(i))];
+  return n;
+}
+
+namespace {
+std::uint64_t node_key(const NavChunk* ch, int octant, std::uint16_t component) {
+  return ((static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(ch)) << 3 |
+           static_cast<std::uint64_t>(octant))
+          << 12) |
+         component;
+}
+}  // namespace
+
+bool Islands::component_reach(const std::vector<ComponentNode>& from,
+                              const std::vector<ComponentNode>& to, const Cell& toward,
+                              std::uint32_t root, std::size_t budget,
+                              std::vector<ComponentNode>& path) {
   // Greedy best-first over the local components of island `root` (those whose cells carry its
-  // label), toward the component of `to`.
+  // label) from every component of `from`, toward `toward`, until a component of `to`.
   if (++comp_stamp_ == 0) {  // the stamps wrapped: every cache is computed again (seen = 0)
     ++comps_gen_;
     comp_stamp_ = 1;
   }
-  NavChunk* fc = grid.chunk(chunk_of(from));
-  NavChunk* tc = grid.chunk(chunk_of(to));
-  if (!fc || !tc) return false;
   ++stats_.component_searches;
-  constexpr std::uint16_t kNone = ChunkComponents::kNone;
-  const std::uint16_t fl = components(fc).of[index_in_chunk(from)];
-  const std::uint16_t tl = components(tc).of[index_in_chunk(to)];
-  if (fl == kNone || tl == kNone) return false;
-  if (fc == tc && fl == tl) return true;
-  auto h = [&](const NavChunk* ch, std::uint16_t l) {
-    const Cell c = cell_of(ch, ch->comps->rep[l]);
-    return static_cast<std::uint64_t>(std::abs(c.x - to.x) + std::abs(c.y - to.y) +
-                                      std::abs(c.z - to.z));
+  constexpr std::uint16_t kNone = LocalComponents::kNone;
+  std::vector<std::uint64_t>& want = comp_targets_;
+  want.clear();
+  for (const ComponentNode& t : to)
+    if (t.ch && t.component != kNone) want.push_back(node_key(t.ch, t.octant, t.component));
+  std::sort(want.begin(), want.end());
+  auto target = [&](const NavChunk* ch, int o, std::uint16_t l) {
+    return std::binary_search(want.begin(), want.end(), node_key(ch, o, l));
+  };
+  auto h = [&](const NavChunk* ch, int o, std::uint16_t l) {
+    const Cell c = cell_of(ch, (*ch->comps)[static_cast<std::size_t>(o)].rep[l]);
+    return static_cast<std::uint64_t>(std::abs(c.x - toward.x) + std::abs(c.y - toward.y) +
+                                      std::abs(c.z - toward.z));
+  };
+  // The path to node `at` (by parents back to a source), then `last` when it is not in it.
+  auto found = [&](std::uint32_t at, const ComponentNode* last) {
+    const std::size_t first = path.size();
+    if (last) path.push_back(*last);
+    for (std::uint32_t k = at;; k = comp_nodes_[k].parent) {
+      path.push_back(comp_nodes_[k]);
+      if (comp_nodes_[k].parent == k) break;
+    }
+    std::reverse(path.begin() + static_cast<std::ptrdiff_t>(first), path.end());
+    return true;
   };
   comp_nodes_.clear();
   heap_.clear();
-  comp_nodes_.push_back({fc, fl});
-  fc->comps->seen[fl] = comp_stamp_;
-  heap_.push_back(h(fc, fl) << 32);
+  for (const ComponentNode& f : from) {
+    if (!f.ch || f.component == kNone) continue;
+    LocalComponents& fc = components(f.ch, f.octant);
+    if (fc.seen[f.component] == comp_stamp_) continue;
+    fc.seen[f.component] = comp_stamp_;
+    const auto at = static_cast<std::uint32_t>(comp_nodes_.size());
+    comp_nodes_.push_back({f.ch, f.octant, f.component, at});
+    if (target(f.ch, f.octant, f.component)) return found(at, nullptr);
+    heap_.push_back(h(f.ch, f.octant, f.component) << 32 | at);
+  }
+  std::make_heap(heap_.begin(), heap_.end(), std::greater<>());
   std::size_t expanded = 0;
   while (!heap_.empty() && expanded < budget) {
     std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
-    const auto [ch, l] = comp_nodes_[static_cast<std::uint32_t>(heap_.back())];
+    const auto at = static_cast<std::uint32_t>(heap_.back());
     heap_.pop_back();
     ++expanded;
-    const ChunkComponents& cc = *ch->comps;
-    for (std::uint32_t e = cc.out_start[l]; e < cc.out_start[l + 1]; ++e) {
+    const ComponentNode node = comp_nodes_[at];
+    NavChunk* ch = node.ch;
+    const LocalComponents& cc = (*ch->comps)[node.octant];
+    for (std::uint32_t e = cc.out_start[node.component]; e < cc.out_start[node.component + 1];
+         ++e) {
       const std::uint32_t x = cc.out[e];
-      NavChunk* nch;
+      NavChunk* nch = ch;
+      int no = node.octant;
       std::uint16_t nl;
-      if (x & ChunkComponents::kLocal) {
-        nch = ch;
+      if (x & LocalComponents::kLocal) {
         nl = static_cast<std::uint16_t>(x & 0xFFFFu);
       } else {
-        nch = ch->nb[x >> 12];
+        const std::uint32_t nb = x >> 12;
+        if (nb != 13) nch = ch->nb[nb];
         if (!nch) continue;
-        nl = components(nch).of[x & 4095u];
+        const int ni = static_cast<int>(x & 4095u);
+        no = octant_of(ni);
+        nl = components(nch, no).of[static_cast<std::size_t>(index_in_octant(ni))];
         if (nl == kNone) continue;
       }
-      if (nch == tc && nl == tl) return true;
-      ChunkComponents& nc = *nch->comps;
+      LocalComponents& nc = (*nch->comps)[static_cast<std::size_t>(no)];
       if (nc.seen[nl] == comp_stamp_) continue;
       nc.seen[nl] = comp_stamp_;
+      const ComponentNode next{nch, static_cast<std::uint16_t>(no), nl, at};
+      if (target(nch, no, nl)) return found(at, &next);
       const std::uint32_t lab = nch->scc ? nch->scc[nc.rep[nl]] : 0u;
       if (!lab || find(lab - 1) != root) continue;
-      heap_.push_back(h(nch, nl) << 32 | static_cast<std::uint32_t>(comp_nodes_.size()));
-      comp_nodes_.push_back({nch, nl});
+      heap_.push_back(h(nch, no, nl) << 32 | static_cast<std::uint32_t>(comp_nodes_.size()));
+      comp_nodes_.push_back(next);
       std::push_heap(heap_.begin(), heap_.end(), std::greater<>());
     }
   }
@@ -762,13 +839,6 @@ bool Islands::settle_island(NavGrid& grid, std::uint32_t root, std::vector<Cell>
     endpoints.swap(uniq);
     if (endpoints.size() < 2 || size_[root] == 0) return true;
     ++stats_.split_checks;
-    if (endpoints.size() > 24) {
-      // Many witnesses (a chunk loaded or dropped): one breadth-first search each way covers
-      // them all; failing that, the pairs below find the closed side.
-      if (search(grid, endpoints[0], root, false, endpoints, kWideBudget).found_all &&
-          search(grid, endpoints[0], root, true, endpoints, kWideBudget).found_all)
-        return true;
-    }
     // Usually the island holds and every endpoint finds the hub and back by a short detour over
     // cells. A long detour is found over local components. When a pair has no path either way,
     // one side of it is closed: the cells reaching the endpoint (hub -/-> endpoint) or the cells
@@ -804,9 +874,19 @@ bool Islands::settle_island(NavGrid& grid, std::uint32_t root, std::vector<Cell>
       (to ? reached : reaching).push_back(endpoints[k]);
       return true;
     };
+    // Over local components likewise, with every component of a path found: what the hub
+    // reaches, and what reaches it.
+    std::vector<ComponentNode> comp_reached, comp_reaching, comp_one(1);
     auto long_detour = [&](std::size_t k, bool to) {
-      return to ? component_reach(grid, hub, endpoints[k], root, kComponentBudget)
-                : component_reach(grid, endpoints[k], hub, root, kComponentBudget);
+      if (comp_reached.empty()) {
+        comp_reached.push_back(component_node(grid, hub));
+        comp_reaching.push_back(comp_reached.back());
+      }
+      comp_one[0] = component_node(grid, endpoints[k]);
+      return to ? component_reach(comp_reached, comp_one, endpoints[k], root, kComponentBudget,
+                                  comp_reached)
+                : component_reach(comp_one, comp_reaching, hub, root, kComponentBudget,
+                                  comp_reaching);
     };
     auto split_closed_side = [&](std::size_t budget) {
       const Cell e = endpoints[failed];

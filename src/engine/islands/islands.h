@@ -158,12 +158,30 @@ class Islands {
   /// A bounded goal-directed search over H: does some cell of `from` reach some cell of `to`?
   bool directed(const NavGrid& grid, const std::vector<Cell>& from, const std::vector<Cell>& to,
                 std::uint32_t root, std::size_t budget);
-  /// The same over local components (ChunkComponents) of island `root`, on the moves of the grid
-  /// now: a found path is a path of cells. False when none was found within `budget` components.
-  bool component_reach(const NavGrid& grid, const Cell& from, const Cell& to, std::uint32_t root,
-                       std::size_t budget);
-  /// The local components of a chunk, computed first when stale.
-  ChunkComponents& components(NavChunk* ch);
+  /// A local component: octant `octant` of chunk `ch`, its component `component` (kNone: none).
+  struct ComponentNode {
+    NavChunk* ch = nullptr;
+    std::uint16_t octant = 0;
+    std::uint16_t component = LocalComponents::kNone;
+    std::uint32_t parent = 0;  // in a search: the index of the node it was reached from
+  };
+  /// The local component of a cell (component kNone when it has none).
+  ComponentNode component_node(const NavGrid& grid, const Cell& c);
+  /// A bounded greedy best-first search over the local components (LocalComponents) of island
+  /// `root`, on the moves of the grid now, toward cell `toward`: does a component of `from` reach
+  /// one of `to`? A path over components is a path over cells. On success the components of the
+  /// path found (its first and last included) are appended to `path`. False when none was found
+  /// within `budget` components.
+  bool component_reach(const std::vector<ComponentNode>& from, const std::vector<ComponentNode>& to,
+                       const Cell& toward, std::uint32_t root, std::size_t budget,
+                       std::vector<ComponentNode>& path);
+  /// The local components of octant `o` of a chunk, computed first when stale.
+  LocalComponents& components(NavChunk* ch, int o) {
+    if (ch->comps && (*ch->comps)[static_cast<std::size_t>(o)].gen == comps_gen_)
+      return (*ch->comps)[static_cast<std::size_t>(o)];
+    return compute_components(ch, o);
+  }
+  LocalComponents& compute_components(NavChunk* ch, int o);
   /// Marks stale the local components of the chunks whose cells' moves the delta changes.
   void mark_stale(const NavGrid& grid, const IslandDelta& d);
 
@@ -209,12 +227,13 @@ class Islands {
   std::vector<std::pair<NavChunk*, int>> qchunk_;  // chunk and index of queue_'s cells (directed)
   std::size_t seen_mask_ = 255;
   std::vector<std::uint64_t> directed_targets_;  // cell keys of directed()'s targets, sorted
-  std::vector<std::uint64_t> target_keys_;  // (heuristic << 32 | index in queue_), a min-heap
+  std::vector<std::uint64_t> target_keys_;       // (heuristic << 32 | index in queue_), a min-heap
   // Local components: their generation (rebuild() makes every chunk's stale), the search stamp,
   // the search's nodes and the scratch of their computation.
   std::uint64_t comps_gen_ = 1;
   std::uint32_t comp_stamp_ = 0;
-  std::vector<std::pair<NavChunk*, std::uint16_t>> comp_nodes_;
+  std::vector<ComponentNode> comp_nodes_;
+  std::vector<std::uint64_t> comp_targets_;
   std::vector<std::uint32_t> comp_start_, comp_edges_, comp_ids_, comp_cross_start_, comp_cross_;
   std::vector<std::uint32_t> comp_order_, comp_by_comp_, comp_mark_;
   std::vector<std::uint16_t> comp_cells_;
