@@ -205,14 +205,16 @@ inline constexpr int kMaxSearchers = 4;
 struct LocalComponents {
   static constexpr std::uint16_t kNone = 0xFFFF;
   static constexpr std::uint32_t kLocal = 0x80000000u;  ///< out entry: kLocal | component
-  std::uint64_t gen = 0;                 ///< Islands generation it is valid for (0: stale)
-  std::vector<std::uint16_t> of;         ///< per cell of the octant: its component, or kNone
+  std::uint64_t gen = 0;          ///< Islands generation it is valid for (0: stale)
+  std::vector<std::uint16_t> of;  ///< per cell of the octant: its component, or kNone (empty: none)
   std::vector<std::uint16_t> rep;        ///< per component: its lowest cell (index in the chunk)
   std::vector<std::uint32_t> out_start;  ///< per component: its moves in out[] (CSR)
   /// kLocal | component, or nb_index << 12 | the target's cell index in that chunk (nb_index
   /// 13: this chunk, another octant).
   std::vector<std::uint32_t> out;
   std::vector<std::uint32_t> seen;  ///< per component: the stamp of the last search that saw it
+  /// The component of the cell at index_in_octant `i`, or kNone.
+  std::uint16_t at(int i) const { return of.empty() ? kNone : of[static_cast<std::size_t>(i)]; }
 };
 /// The octant of a cell index in its chunk, and the cell's index inside the octant.
 inline int octant_of(int i) { return ((i >> 3) & 1) | ((i >> 6) & 2) | ((i >> 9) & 4); }

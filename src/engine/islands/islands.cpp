@@ -533,12 +533,14 @@ LocalComponents& Islands::compute_components(NavChunk* ch, int o) {
   cc.gen = comps_gen_;
   ++stats_.components_built;
   constexpr std::uint16_t kNone = LocalComponents::kNone;
-  cc.of.assign(512, kNone);
   cc.rep.clear();
   cc.out.clear();
   cc.out_start.assign(1, 0);
   cc.seen.clear();
-  if (ch->uniform || ch->nodes == 0) return cc;
+  if (ch->uniform || ch->nodes == 0) {
+    std::vector<std::uint16_t>().swap(cc.of);
+    return cc;
+  }
   // Dense ids of the member cells (node cells that are not gate cells), in cell index order; rows
   // of 8 cells along x are contiguous kind bytes, skipped whole when they hold no node.
   std::vector<std::uint16_t>& cells = comp_cells_;
@@ -549,13 +551,17 @@ LocalComponents& Islands::compute_components(NavChunk* ch, int o) {
     if (!any_node8(&ch->kind[row])) continue;
     for (int x = 0; x < 8; ++x) {
       const auto k = static_cast<CellKind>(ch->kind[row + x]);
-      if (kind_node(k) && !kind_gate(k)) {
-        cc.of[static_cast<std::size_t>(x | yz << 3)] = static_cast<std::uint16_t>(cells.size());
-        cells.push_back(static_cast<std::uint16_t>(row + x));
-      }
+      if (kind_node(k) && !kind_gate(k)) cells.push_back(static_cast<std::uint16_t>(row + x));
     }
   }
   const auto n = static_cast<std::uint32_t>(cells.size());
+  if (n == 0) {  // no array for an octant of air and rock
+    std::vector<std::uint16_t>().swap(cc.of);
+    return cc;
+  }
+  cc.of.assign(512, kNone);
+  for (std::uint32_t v = 0; v < n; ++v)
+    cc.of[static_cast<std::size_t>(index_in_octant(cells[v]))] = static_cast<std::uint16_t>(v);
   // One pass over the moves: those between member cells (dense ids, for Tarjan) and those
   // leaving the octant (nb_index << 12 | target index), both per cell in CSR form.
   comp_start_.assign(n + 1, 0);
@@ -649,7 +655,7 @@ Islands::ComponentNode Islands::component_node(const NavGrid& grid, const Cell& 
   if (!n.ch) return n;
   const int i = index_in_chunk(c);
   n.octant = static_cast<std::uint16_t>(octant_of(i));
-  n.component = components(n.ch, n.octant).of[static_cast<std::size_t>(index_in_octant(i))];
+  n.component = components(n.ch, n.octant).at(index_in_octant(i));
   return n;
 }
 
@@ -734,7 +740,7 @@ bool Islands::component_reach(const std::vector<ComponentNode>& from,
         if (!nch) continue;
         const int ni = static_cast<int>(x & 4095u);
         no = octant_of(ni);
-        nl = components(nch, no).of[static_cast<std::size_t>(index_in_octant(ni))];
+        nl = components(nch, no).at(index_in_octant(ni));
         if (nl == kNone) continue;
       }
       LocalComponents& nc = (*nch->comps)[static_cast<std::size_t>(no)];

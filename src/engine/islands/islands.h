@@ -74,13 +74,18 @@ struct IslandStats {
 /// cell, so a merge relabels no cell. An added move between two islands adds a DAG edge (moves
 /// are counted per island pair), and when the target already reaches the source the islands on
 /// that cycle are united. Removed moves inside an island may split it. Their endpoints are the
-/// witnesses: when every endpoint still reaches one hub endpoint and is reached from it (short
-/// goal-directed searches), every pair of cells of the island still is (substitute a detour for
-/// each broken move of an old path). When a pair fails, one side of it is closed under moves
-/// (what the endpoint reaches, or what reaches it) and is usually small: a bounded search
-/// enumerates it, Tarjan's algorithm labels its components, the DAG counts of its border moves
-/// move to the new labels, and the border cells join the witnesses of the rest. Only when both
-/// sides exceed the search budget are the components recomputed from scratch.
+/// witnesses: when every endpoint still reaches one hub endpoint and is reached from it, every
+/// pair of cells of the island still is (substitute a detour for each broken move of an old
+/// path). A short goal-directed search over cells settles most pairs; a long detour is found over
+/// local components (LocalComponents: the strongly connected components of each 8x8x8 octant,
+/// cached per octant and marked stale by the edits that change their moves), whose paths are
+/// paths of cells. When a pair has no path, one side of it is closed under moves (what the
+/// endpoint reaches, or what reaches it) and is usually small: a bounded search enumerates it,
+/// Tarjan's algorithm labels its components, the DAG counts of its border moves move to the new
+/// labels, and the border cells join the witnesses of the rest. Only when both sides exceed the
+/// search budget are the components recomputed from scratch. Proofs may use moves the edit added
+/// (they are moves of the graph now): every island they keep whole is strongly connected, and the
+/// added moves then unite islands on cycles exactly as above.
 class Islands {
  public:
   /// Recomputes every component from the grid's move words (writes NavChunk::scc labels). Marks
