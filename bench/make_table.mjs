@@ -311,11 +311,14 @@ function main () {
   p('- mineflayer-pathfinder: `bench/peers/mineflayer_region.mjs --walker-rules` (and `--walker-rules --no-corner-cutting`) on the same pairs file.')
   p('- Raw results: `' + meta.results_dir + '/{voxnav-native,voxnav-wasm,peers}.jsonl`.')
   p('')
-  // Keep the shipped-sizes section that bench/sizes.mjs --write maintains in the same page.
+  // Keep the sections other programs maintain in the same page: the shipped sizes
+  // (bench/sizes.mjs --write) and the editable-world tables (bench/edit_run.sh).
   const target = o.out || 'docs/benchmarks.md'
   const prev = fs.existsSync(target) ? fs.readFileSync(target, 'utf8') : ''
-  const sizes = /<!-- sizes:begin -->[\s\S]*?<!-- sizes:end -->\n?/.exec(prev)
-  if (sizes) out.push(sizes[0])
+  for (const name of ['edits', 'sizes']) {
+    const kept = new RegExp(`<!-- ${name}:begin -->[\\s\\S]*?<!-- ${name}:end -->\\n?`).exec(prev)
+    if (kept) out.push(kept[0])
+  }
   fs.writeFileSync(target, out.join('\n'))
 }
 

@@ -34,15 +34,20 @@ void CorridorIndex::assign(std::uint32_t agent, std::vector<std::uint64_t>& keys
 void CorridorIndex::set(std::uint32_t agent, const Corridor& c, std::size_t from) {
   std::vector<std::uint64_t>& keys = scratch_;
   keys.clear();
+  // Consecutive path cells mostly share a brick: keep a key only when it differs from the last,
+  // so the sort in assign() sees a few keys per brick crossed instead of one per cell.
+  auto add = [&](std::uint64_t key) {
+    if (keys.empty() || keys.back() != key) keys.push_back(key);
+  };
   for (std::size_t i = from; i < c.cells.size(); ++i)
-    keys.push_back(brick_key(c.cells[i].x >> 2, c.cells[i].y >> 2, c.cells[i].z >> 2));
+    add(brick_key(c.cells[i].x >> 2, c.cells[i].y >> 2, c.cells[i].z >> 2));
   for (std::size_t k = 1; k < c.points.size(); ++k) {
     const Cell& a = c.points[k - 1].cell;
     const Cell& b = c.points[k].cell;
     if (c.points[k].kind != EdgeKind::Walk || a.y != b.y) continue;
     for (int bz = std::min(a.z, b.z) >> 2; bz <= std::max(a.z, b.z) >> 2; ++bz)
       for (int bx = std::min(a.x, b.x) >> 2; bx <= std::max(a.x, b.x) >> 2; ++bx)
-        keys.push_back(brick_key(bx, a.y >> 2, bz));
+        add(brick_key(bx, a.y >> 2, bz));
   }
   assign(agent, keys);
 }
