@@ -123,6 +123,8 @@ class Islands {
     return (a == 0 || a > parent_.size() || parent_[a - 1] != a - 1) ? 0u : size_[a - 1];
   }
   const IslandStats& stats() const { return stats_; }
+  /// The generation a current LocalComponents carries in `gen` (tests check caches against it).
+  std::uint64_t components_generation() const { return comps_gen_; }
 
  public:
   struct DagEdge {
