@@ -10,15 +10,19 @@
 // to show the check sees it. Besides, every scenario samples reachable() against a BFS over the
 // move words and compares the layers (every class's, with pairs per class) with a fresh build:
 //   LcHotSpot   many edits on the octants around one chunk corner of the biggest island (blocks of
-//               mixed kinds, tunnels, walls up to 31 cells with an opening then closed, doors placed
-//               and toggled, ladders, pits, undo), one region per case, one case with all classes;
+//               mixed kinds, tunnels, walls up to 31 cells with an opening then closed, doors
+//               placed and toggled, ladders, pits, undo), one region per case, one case with all
+//               classes;
 //   LcChunks    section reloads (same blocks, a layer added or dug out, a wall), unload + load in
-//               one update, unloads of outer sections, boxes of 578 cells, edits next to sections in
-//               flight; streaming off / on / lockstep 2 / a two-thread pool / toggled now and then;
-//   LcExtremes  a maze at the top and the bottom of the cell range around the origin (negative x, z);
-//   LcAgents    16 agents over gap jumps with edits within two columns and five cells up or down of
+//               one update, unloads of outer sections, boxes of 578 cells, edits next to sections
+//               in flight; streaming off / on / lockstep 2 / a two-thread pool / toggled now and
+//               then;
+//   LcExtremes  a maze at the top and the bottom of the cell range around the origin (negative x,
+//   z); LcAgents    16 agents over gap jumps with edits within two columns and five cells up or
+//   down of
 //               their corridors ahead; every Moving agent's corridor must stay valid.
-// VOXNAV_LC_SEED (offset of every seed) and VOXNAV_LC_SCALE (run length factor) widen a run by hand.
+// VOXNAV_LC_SEED (offset of every seed) and VOXNAV_LC_SCALE (run length factor) widen a run by
+// hand.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -45,7 +49,6 @@
 #include "thread_pool.h"
 #include "voxnav/world.h"
 #include "world_files.h"
-
 
 namespace voxnav {
 namespace {
@@ -76,9 +79,7 @@ int env_scale() {
   return s ? std::max(1, std::atoi(s)) : 1;
 }
 
-std::uint64_t comps_gen(detail::NavWorld& nav) {
-  return nav.islands().components_generation();
-}
+std::uint64_t comps_gen(detail::NavWorld& nav) { return nav.islands().components_generation(); }
 
 // ---------------------------------------------------------------------------------------------
 // The independent recomputation of one octant's local components.
@@ -113,8 +114,7 @@ void check_octant(const NavGrid& g, const NavChunk* ch, int o, const LocalCompon
                   LcCheck& r) {
   ++r.octants;
   auto fail = [&](const std::string& m) {
-    if (++r.bad == 1)
-      r.first = str(ch->pos) + " octant " + std::to_string(o) + ": " + m;
+    if (++r.bad == 1) r.first = str(ch->pos) + " octant " + std::to_string(o) + ": " + m;
   };
   // Members, in octant index order.
   std::vector<int> cells;  // chunk indices
@@ -136,8 +136,8 @@ void check_octant(const NavGrid& g, const NavChunk* ch, int o, const LocalCompon
   }
   // An octant without members keeps no per-cell array (cc.at() answers kNone for every cell).
   if (cc.of.size() != (cells.empty() ? 0u : 512u)) {
-    fail("of.size() = " + std::to_string(cc.of.size()) + " with " +
-         std::to_string(cells.size()) + " members");
+    fail("of.size() = " + std::to_string(cc.of.size()) + " with " + std::to_string(cells.size()) +
+         " members");
     return;
   }
   for (int k = 0; k < 512; ++k) {
@@ -211,8 +211,7 @@ void check_octant(const NavGrid& g, const NavChunk* ch, int o, const LocalCompon
     if (idx[static_cast<std::size_t>(v)] < 0) dfs(v);
   if (static_cast<int>(cc.rep.size()) != ncomp ||
       static_cast<int>(cc.out_start.size()) != ncomp + 1) {
-    fail(std::to_string(ncomp) + " components now, the cache has " +
-         std::to_string(cc.rep.size()));
+    fail(std::to_string(ncomp) + " components now, the cache has " + std::to_string(cc.rep.size()));
     return;
   }
   // The partitions must agree: mine -> cached one to one.
@@ -226,7 +225,8 @@ void check_octant(const NavGrid& g, const NavChunk* ch, int o, const LocalCompon
       fail("component id out of range");
       return;
     }
-    if (to_cached[static_cast<std::size_t>(mid)] < 0) to_cached[static_cast<std::size_t>(mid)] = cid;
+    if (to_cached[static_cast<std::size_t>(mid)] < 0)
+      to_cached[static_cast<std::size_t>(mid)] = cid;
     if (to_mine[static_cast<std::size_t>(cid)] < 0) to_mine[static_cast<std::size_t>(cid)] = mid;
     if (to_cached[static_cast<std::size_t>(mid)] != cid ||
         to_mine[static_cast<std::size_t>(cid)] != mid) {
@@ -252,11 +252,12 @@ void check_octant(const NavGrid& g, const NavChunk* ch, int o, const LocalCompon
       fail("representative of component " + std::to_string(c) + " is not a member");
       return;
     }
-    const std::set<std::uint32_t> have(cc.out.begin() + cc.out_start[static_cast<std::size_t>(c)],
-                                       cc.out.begin() + cc.out_start[static_cast<std::size_t>(c) + 1]);
+    const std::set<std::uint32_t> have(
+        cc.out.begin() + cc.out_start[static_cast<std::size_t>(c)],
+        cc.out.begin() + cc.out_start[static_cast<std::size_t>(c) + 1]);
     if (have != want[static_cast<std::size_t>(c)]) {
-      std::string m = "moves out of the component of " + str(detail::cell_of(ch, rep)) +
-                      " differ: cached";
+      std::string m =
+          "moves out of the component of " + str(detail::cell_of(ch, rep)) + " differ: cached";
       for (std::uint32_t x : have)
         if (!want[static_cast<std::size_t>(c)].count(x)) m += " +" + std::to_string(x);
       m += ", missing";
@@ -410,8 +411,8 @@ void lc_check(detail::NavWorld& nav, const std::vector<ChunkPos>& only, Tally& t
 /// class's navigation is maintained. Returns their ids.
 std::vector<ProfileId> add_other_classes(World& w) {
   std::vector<ProfileId> ids;
-  for (MovementClass c : {MovementClass::WalkerSmall, MovementClass::WalkerLarge,
-                          MovementClass::Swimmer}) {
+  for (MovementClass c :
+       {MovementClass::WalkerSmall, MovementClass::WalkerLarge, MovementClass::Swimmer}) {
     Profile p;
     p.id = movement_class_name(c);
     p.movement_class = c;
@@ -468,8 +469,8 @@ void full_compare_all(World& w, ProfileId pid, Tally& t, const std::string& what
   Rng rng{t.compares * 7919};
   for (const auto& [ip, fp] : profiles) {
     // The grid of the profile's class: its node cells are the pairs' ends.
-    const detail::NavWorld* pn = w.internal().nav_of(
-        w.internal().profiles[ip.index].movement_class);
+    const detail::NavWorld* pn =
+        w.internal().nav_of(w.internal().profiles[ip.index].movement_class);
     if (!pn) continue;
     std::vector<Cell> nodes;
     for (const NavChunk* ch : pn->grid().ordered_chunks()) {
@@ -578,7 +579,9 @@ TEST_P(LcHotSpot, ConcentratedEditsKeepCachesExact) {
       }
   }
   Rng rng{GetParam().seed + env_seed()};
-  auto rnd = [&](int lo, int hi) { return lo + static_cast<int>(rng.below(static_cast<std::uint32_t>(hi - lo + 1))); };
+  auto rnd = [&](int lo, int hi) {
+    return lo + static_cast<int>(rng.below(static_cast<std::uint32_t>(hi - lo + 1)));
+  };
   Tally t;
   struct Undo {
     Cell c;
@@ -614,8 +617,8 @@ TEST_P(LcHotSpot, ConcentratedEditsKeepCachesExact) {
       Cell mn = c, mx = c;
       if (what < 25) {
         tags += "blk ";
-        const std::uint16_t vs[] = {B.air, B.stone, B.stone, B.air, B.water, B.fence, B.slab,
-                                    B.soul, B.glass, B.ladder, B.lava};
+        const std::uint16_t vs[] = {B.air,  B.stone, B.stone, B.air,    B.water, B.fence,
+                                    B.slab, B.soul,  B.glass, B.ladder, B.lava};
         put(c, vs[rng.below(11)]);
       } else if (what < 40) {  // a tunnel along x or z, two high
         tags += "tunnel ";
@@ -718,14 +721,14 @@ INSTANTIATE_TEST_SUITE_P(Regions, LcHotSpot, ::testing::ValuesIn(kHot),
                            return std::string(i.param.name);
                          });
 
-
 // =============================================================================================
 // Chunk-level changes: a 5x5-column window with chunk streaming off or on (inline builds, lockstep
 // delay 0 or 2, or a two-thread pool): sections reloaded with the same blocks or a layer changed,
 // unloaded and loaded again in one update, outer sections unloaded (neighbours whose caches hold
 // moves into them), boxes of more than 512 cells, and edits next to chunks whose builds are in
 // flight. Every update: every current cache of the world is recomputed and compared; pairs near
-// the changes are checked against the BFS. When no build is pending, the layers equal a fresh build.
+// the changes are checked against the BFS. When no build is pending, the layers equal a fresh
+// build.
 
 struct ChunkCase {
   const char* name;
@@ -772,9 +775,10 @@ TEST_P(LcChunks, LoadsUnloadsReloadsAndBigBoxesKeepCachesExact) {
   });
   std::vector<Cell> pool_cells = standable_cells(g);
   ASSERT_GT(pool_cells.size(), 500u);
-  Rng rng{0x1CC0000u + static_cast<std::uint64_t>(mode.lockstep * 7 + mode.threads * 3 +
-                                                  (mode.streaming ? 1 : 0)) +
-          env_seed()};
+  Rng rng{
+      0x1CC0000u +
+      static_cast<std::uint64_t>(mode.lockstep * 7 + mode.threads * 3 + (mode.streaming ? 1 : 0)) +
+      env_seed()};
   auto below = [&](std::size_t n) { return rng.below(static_cast<std::uint32_t>(n)); };
   std::vector<std::uint16_t> values(detail::kChunkCells);
   auto load = [&](const ChunkPos& p, int variant) {
@@ -785,11 +789,13 @@ TEST_P(LcChunks, LoadsUnloadsReloadsAndBigBoxesKeepCachesExact) {
       const int ly = static_cast<int>(below(16));
       for (int z = 0; z < 16; ++z)
         for (int x = 0; x < 16; ++x)
-          if ((x + z + ly) % 5 != 0) values[static_cast<std::size_t>(x | (z << 4) | (ly << 8))] = B.stone;
+          if ((x + z + ly) % 5 != 0)
+            values[static_cast<std::size_t>(x | (z << 4) | (ly << 8))] = B.stone;
     } else if (variant == 2) {  // a layer dug out
       const int ly = static_cast<int>(below(16));
       for (int z = 0; z < 16; ++z)
-        for (int x = 0; x < 16; ++x) values[static_cast<std::size_t>(x | (z << 4) | (ly << 8))] = B.air;
+        for (int x = 0; x < 16; ++x)
+          values[static_cast<std::size_t>(x | (z << 4) | (ly << 8))] = B.air;
     } else if (variant == 3) {  // a wall across the section along x, with one opening
       const int lz = static_cast<int>(below(16)), gap = static_cast<int>(below(16));
       for (int y = 0; y < 16; ++y)
@@ -866,7 +872,8 @@ TEST_P(LcChunks, LoadsUnloadsReloadsAndBigBoxesKeepCachesExact) {
           break;
         }
         default: {  // edits next to the section (often one being built): walls, pits, blocks
-          const Cell c{c0.x + static_cast<int>(below(18)) - 1, c0.y + static_cast<int>(below(18)) - 1,
+          const Cell c{c0.x + static_cast<int>(below(18)) - 1,
+                       c0.y + static_cast<int>(below(18)) - 1,
                        c0.z + static_cast<int>(below(18)) - 1};
           const std::uint32_t s = below(4);
           Cell mn = c, mx = c;
@@ -885,7 +892,8 @@ TEST_P(LcChunks, LoadsUnloadsReloadsAndBigBoxesKeepCachesExact) {
       log += buf;
     }
     w->update();
-    const std::string what = std::string("[") + mode.name + "] update " + std::to_string(u) + ": " + log;
+    const std::string what =
+        std::string("[") + mode.name + "] update " + std::to_string(u) + ": " + log;
     lc_check_all(*w, {}, t, what);
     std::vector<Cell> near;
     for (const auto& [mn, mx] : boxes)
@@ -899,7 +907,8 @@ TEST_P(LcChunks, LoadsUnloadsReloadsAndBigBoxesKeepCachesExact) {
   }
   for (int k = 0; k < 4 && nav.pending_builds() > 0; ++k) w->update();
   lc_check_all(*w, {}, t, std::string("[") + mode.name + "] settled");
-  if (nav.pending_builds() == 0) full_compare_all(*w, pid, t, std::string("[") + mode.name + "] settled", others);
+  if (nav.pending_builds() == 0)
+    full_compare_all(*w, pid, t, std::string("[") + mode.name + "] settled", others);
   const detail::IslandStats& is = nav.islands().stats();
   std::printf(
       "[%s] %d updates (%zu reloads, %zu unload+load, %zu unloads/loads, %zu big boxes, %zu "
@@ -935,7 +944,6 @@ INSTANTIATE_TEST_SUITE_P(Modes, LcChunks, ::testing::ValuesIn(kChunkCases),
                          [](const ::testing::TestParamInfo<ChunkCase>& i) {
                            return std::string(i.param.name);
                          });
-
 
 // =============================================================================================
 // The checker itself: a cache put back to what it was before an edit changed its moves (and
@@ -1091,7 +1099,8 @@ TEST_P(LcExtremes, MazeEditsAtTheRangeLimitsKeepCachesExact) {
     }
     boxes.push_back({mn, mx});
     w.update();
-    const std::string what = std::string("[") + m.name + "] update " + std::to_string(u) + " " + log;
+    const std::string what =
+        std::string("[") + m.name + "] update " + std::to_string(u) + " " + log;
     lc_check(nav, {}, t, what);
     near.clear();
     for (int y = fy - 4; y <= fy + 4; ++y)
@@ -1118,8 +1127,8 @@ TEST_P(LcExtremes, MazeEditsAtTheRangeLimitsKeepCachesExact) {
 }
 
 const ExtremeCase kExtremes[] = {
-    {"top", 126, 2036},      // cells 2016 .. 2047; bodies stand at 2037, heads near the limit
-    {"bottom", -127, -2030},  // cells -2032 .. -2001
+    {"top", 126, 2036},            // cells 2016 .. 2047; bodies stand at 2037, heads near the limit
+    {"bottom", -127, -2030},       // cells -2032 .. -2001
     {"bottom_edge", -127, -2032},  // the floor on the lowest cell of the lowest loadable section
 };
 INSTANTIATE_TEST_SUITE_P(Range, LcExtremes, ::testing::ValuesIn(kExtremes),
@@ -1216,8 +1225,8 @@ TEST_P(LcAgents, GapJumpCorridorsStayValidUnderNearbyEdits) {
       // Prefer the take-off or landing of a gap jump ahead.
       std::size_t k = a.cell_index + 1 +
                       below(std::min<std::size_t>(10, a.corridor.cells.size() - a.cell_index - 1));
-      for (std::size_t j = a.cell_index + 1; j < std::min(a.corridor.cells.size(), a.cell_index + 12);
-           ++j)
+      for (std::size_t j = a.cell_index + 1;
+           j < std::min(a.corridor.cells.size(), a.cell_index + 12); ++j)
         if (a.corridor.kinds[j] == detail::EdgeKind::GapJump && below(2)) {
           k = below(2) ? j - 1 : j;
           ++gap_edits;
