@@ -883,15 +883,16 @@ bool Islands::settle_island(NavGrid& grid, std::uint32_t root, std::vector<Cell>
     // Over local components likewise, with every component of a path found: what the hub
     // reaches, and what reaches it.
     std::vector<ComponentNode> comp_reached, comp_reaching, comp_one(1);
+    std::size_t component_budget = kComponentBudget;
     auto long_detour = [&](std::size_t k, bool to) {
       if (comp_reached.empty()) {
         comp_reached.push_back(component_node(grid, hub));
         comp_reaching.push_back(comp_reached.back());
       }
       comp_one[0] = component_node(grid, endpoints[k]);
-      return to ? component_reach(comp_reached, comp_one, endpoints[k], root, kComponentBudget,
+      return to ? component_reach(comp_reached, comp_one, endpoints[k], root, component_budget,
                                   comp_reached)
-                : component_reach(comp_one, comp_reaching, hub, root, kComponentBudget,
+                : component_reach(comp_one, comp_reaching, hub, root, component_budget,
                                   comp_reaching);
     };
     auto split_closed_side = [&](std::size_t budget) {
@@ -908,9 +909,15 @@ bool Islands::settle_island(NavGrid& grid, std::uint32_t root, std::vector<Cell>
     };
     if (prove_all(short_detour)) return true;
     if (split_closed_side(kShortBudget)) continue;
+    // A detour over at most kDetourBudget components, then a closed side of up to 768 cells,
+    // before a search over every component of the island (which a split pays for in full).
+    component_budget = kDetourBudget;
+    if (prove_all(long_detour)) return true;
+    if (split_closed_side(768)) continue;
+    component_budget = kComponentBudget;
     if (prove_all(long_detour)) return true;
     bool split = false;
-    for (const std::size_t budget : {std::size_t(768), kSearchBudget, kWideBudget})
+    for (const std::size_t budget : {kSearchBudget, kWideBudget})
       if ((split = split_closed_side(budget))) break;
     if (!split) return false;
   }

@@ -199,6 +199,7 @@ class Islands {
   static constexpr std::size_t kShortBudget = 96;
   static constexpr std::size_t kSearchBudget = 4096;
   static constexpr std::size_t kComponentBudget = 65536;  // local components per search
+  static constexpr std::size_t kDetourBudget = 1024;      // ... before a 768-cell closed side
   static constexpr std::size_t kWideBudget = 16384;       // one search for many witnesses
   static constexpr std::size_t kSeenTable = 65536;        // open addressing, load <= 1/4
   void invalidate_reach() { ++dag_gen_; }
