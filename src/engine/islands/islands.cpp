@@ -908,7 +908,7 @@ bool Islands::settle_island(NavGrid& grid, std::uint32_t root, std::vector<Cell>
       return false;
     };
     if (prove_all(short_detour)) return true;
-    if (split_closed_side(kShortBudget)) continue;
+    if (split_closed_side(kShortClosedSide)) continue;
     // A detour over at most kDetourBudget components, then a closed side of up to 768 cells,
     // before a search over every component of the island (which a split pays for in full).
     component_budget = kDetourBudget;

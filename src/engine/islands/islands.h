@@ -196,7 +196,8 @@ class Islands {
   std::int32_t seen_find(const Cell& c) const;
   bool seen_insert(const Cell& c, std::uint32_t val);
   void new_stamp(std::size_t budget);
-  static constexpr std::size_t kShortBudget = 96;
+  static constexpr std::size_t kShortBudget = 96;      // a detour over cells
+  static constexpr std::size_t kShortClosedSide = 48;  // the first closed side tried
   static constexpr std::size_t kSearchBudget = 4096;
   static constexpr std::size_t kComponentBudget = 65536;  // local components per search
   static constexpr std::size_t kDetourBudget = 1024;      // ... before a 768-cell closed side
