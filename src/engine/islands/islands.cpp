@@ -839,7 +839,8 @@ bool Islands::split_off(NavGrid& grid, std::uint32_t root, std::vector<Cell>& en
 bool Islands::settle_island(NavGrid& grid, std::uint32_t root, std::vector<Cell>& endpoints) {
   for (int round = 0; round < 256; ++round) {  // one split-off side per round
     // Deduplicate (first occurrence order).
-    std::vector<Cell> uniq;
+    std::vector<Cell>& uniq = settle_.uniq;
+    uniq.clear();
     for (const Cell& c : endpoints)
       if (std::find(uniq.begin(), uniq.end(), c) == uniq.end()) uniq.push_back(c);
     endpoints.swap(uniq);
@@ -851,7 +852,8 @@ bool Islands::settle_island(NavGrid& grid, std::uint32_t root, std::vector<Cell>
     // it reaches (endpoint -/-> hub), or the hub's side the other way; it is enumerated with a
     // growing budget, small sides first.
     const Cell hub = endpoints[0];
-    std::vector<std::uint8_t> done(endpoints.size(), 0);  // bit 0: hub -> k, bit 1: k -> hub
+    std::vector<std::uint8_t>& done = settle_.done;  // bit 0: hub -> k, bit 1: k -> hub
+    done.assign(endpoints.size(), 0);
     std::size_t failed = 0;
     bool failed_to = false;  // the hub does not reach endpoints[failed] (else the reverse)
     // reach(k, true): the hub reaches endpoints[k]; reach(k, false): endpoints[k] reaches it.
@@ -872,7 +874,10 @@ bool Islands::settle_island(NavGrid& grid, std::uint32_t root, std::vector<Cell>
     };
     // Over cells, the endpoints already proven reached from the hub are sources too, and those
     // proven to reach it are targets too.
-    std::vector<Cell> reached{hub}, reaching{hub}, one(1);
+    std::vector<Cell>&reached = settle_.reached, &reaching = settle_.reaching, &one = settle_.one;
+    reached.assign(1, hub);
+    reaching.assign(1, hub);
+    one.resize(1);
     auto short_detour = [&](std::size_t k, bool to) {
       one[0] = endpoints[k];
       if (!directed(grid, to ? reached : one, to ? one : reaching, root, kShortBudget))
@@ -882,7 +887,11 @@ bool Islands::settle_island(NavGrid& grid, std::uint32_t root, std::vector<Cell>
     };
     // Over local components likewise, with every component of a path found: what the hub
     // reaches, and what reaches it.
-    std::vector<ComponentNode> comp_reached, comp_reaching, comp_one(1);
+    std::vector<ComponentNode>&comp_reached = settle_.comp_reached,
+    &comp_reaching = settle_.comp_reaching, &comp_one = settle_.comp_one;
+    comp_reached.clear();
+    comp_reaching.clear();
+    comp_one.resize(1);
     std::size_t component_budget = kComponentBudget;
     auto long_detour = [&](std::size_t k, bool to) {
       if (comp_reached.empty()) {

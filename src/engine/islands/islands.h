@@ -242,6 +242,11 @@ class Islands {
   std::uint64_t comps_gen_ = 1;
   std::uint32_t comp_stamp_ = 0;
   std::vector<ComponentNode> comp_nodes_;
+  struct SettleScratch {  // settle_island()'s vectors, kept between calls
+    std::vector<Cell> uniq, reached, reaching, one;
+    std::vector<std::uint8_t> done;
+    std::vector<ComponentNode> comp_reached, comp_reaching, comp_one;
+  } settle_;
   std::vector<std::uint64_t> comp_targets_;
   std::vector<std::uint32_t> comp_start_, comp_edges_, comp_ids_, comp_cross_start_, comp_cross_;
   std::vector<std::uint32_t> comp_order_, comp_by_comp_, comp_mark_;
