@@ -52,6 +52,8 @@ using test::fresh_copy;
 
 const std::string kShared = VOXNAV_SHARED_DATA;
 
+using test::biggest_island_column;
+using test::standable_cells;
 using test::str;
 CellPos pos(const Cell& c) { return CellPos{c.x, c.y, c.z}; }
 
@@ -94,39 +96,6 @@ std::unique_ptr<World> window_world(World& src, int cx0, int cz0, int radius, co
   EXPECT_EQ(w->add_profile(Profile{}, pid), Status::Ok);
   if (update) w->update();
   return w;
-}
-
-/// The column of the middle cell of the biggest island of `w`.
-std::pair<int, int> biggest_island_column(World& w) {
-  detail::NavWorld& nav = *w.internal().walker;
-  std::uint32_t best = 0, best_size = 0;
-  for (const NavChunk* ch : nav.grid().ordered_chunks()) {
-    if (ch->uniform || !ch->scc) continue;
-    for (int i = 0; i < detail::kChunkCells; ++i) {
-      const std::uint32_t isl = nav.islands().component_at(ch, i);
-      if (isl && nav.islands().size_of(isl) > best_size)
-        best = isl, best_size = nav.islands().size_of(isl);
-    }
-  }
-  std::vector<Cell> cells;
-  for (const NavChunk* ch : nav.grid().ordered_chunks()) {
-    if (ch->uniform || !ch->scc) continue;
-    for (int i = 0; i < detail::kChunkCells; ++i)
-      if (nav.islands().component_at(ch, i) == best) cells.push_back(detail::cell_of(ch, i));
-  }
-  if (cells.empty()) return {0, 0};
-  const Cell m = cells[cells.size() / 2];
-  return {m.x >> 4, m.z >> 4};
-}
-
-std::vector<Cell> standable_cells(const NavGrid& g) {
-  std::vector<Cell> out;
-  for (const NavChunk* ch : g.ordered_chunks()) {
-    if (ch->uniform) continue;
-    for (int i = 0; i < detail::kChunkCells; ++i)
-      if (detail::kind_standable(ch->kind_at(i))) out.push_back(detail::cell_of(ch, i));
-  }
-  return out;
 }
 
 /// Reachability of sampled pairs: incremental world vs the BFS over its own move words, and vs

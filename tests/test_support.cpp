@@ -60,8 +60,8 @@ std::unique_ptr<World> load_region(const std::string& path, ProfileId* pid) {
 bool load_real_blocks(World& w) {
   detail::WorldState& st = w.internal();
   std::string msg;
-  const Status status = native::load_minecraft_registry_files(std::string(VOXNAV_SHARED_DATA) + "/minecraft/blocks",
-                                                              st.registry, st.blocks, msg);
+  const Status status = native::load_minecraft_registry_files(
+      std::string(VOXNAV_SHARED_DATA) + "/minecraft/blocks", st.registry, st.blocks, msg);
   EXPECT_EQ(status, Status::Ok) << msg;
   return status == Status::Ok;
 }
@@ -202,6 +202,38 @@ LayerDiff compare_layers(detail::NavWorld& inc, detail::NavWorld& fresh) {
     if (!fg.chunk(a->pos) && ++d.extra == 1 && d.first.empty())
       d.first = "extra nav chunk " + str(a->pos);
   return d;
+}
+
+std::pair<int, int> biggest_island_column(World& w) {
+  detail::NavWorld& nav = *w.internal().walker;
+  std::uint32_t best = 0, best_size = 0;
+  for (const detail::NavChunk* ch : nav.grid().ordered_chunks()) {
+    if (ch->uniform || !ch->scc) continue;
+    for (int i = 0; i < detail::kChunkCells; ++i) {
+      const std::uint32_t isl = nav.islands().component_at(ch, i);
+      if (isl && nav.islands().size_of(isl) > best_size)
+        best = isl, best_size = nav.islands().size_of(isl);
+    }
+  }
+  std::vector<detail::Cell> cells;
+  for (const detail::NavChunk* ch : nav.grid().ordered_chunks()) {
+    if (ch->uniform || !ch->scc) continue;
+    for (int i = 0; i < detail::kChunkCells; ++i)
+      if (nav.islands().component_at(ch, i) == best) cells.push_back(detail::cell_of(ch, i));
+  }
+  if (cells.empty()) return {0, 0};
+  const detail::Cell m = cells[cells.size() / 2];
+  return {m.x >> 4, m.z >> 4};
+}
+
+std::vector<detail::Cell> standable_cells(const detail::NavGrid& g) {
+  std::vector<detail::Cell> out;
+  for (const detail::NavChunk* ch : g.ordered_chunks()) {
+    if (ch->uniform) continue;
+    for (int i = 0; i < detail::kChunkCells; ++i)
+      if (detail::kind_standable(ch->kind_at(i))) out.push_back(detail::cell_of(ch, i));
+  }
+  return out;
 }
 
 }  // namespace voxnav::test

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "engine/classify/nav_grid.h"
@@ -34,6 +35,11 @@ bool load_real_blocks(World& w);
 bool load_flat_floor(World& w, std::uint16_t floor_value);
 
 /// "(x,y,z)" and "chunk(x,y,z)", for failure messages.
+/// The chunk column (x, z) of the middle cell of the walker class's biggest island of `w`.
+std::pair<int, int> biggest_island_column(World& w);
+/// Every standable cell of a grid, in chunk order.
+std::vector<detail::Cell> standable_cells(const detail::NavGrid& g);
+
 std::string str(const detail::Cell& c);
 std::string str(const detail::ChunkPos& p);
 
