@@ -284,7 +284,7 @@ int main(int argc, char** argv) {
   std::sort(slow.begin(), slow.end(), [](const Slow& a, const Slow& b) { return a.us > b.us; });
   std::printf("slowest edits (layers + islands):\n");
   for (std::size_t k = 0; k < slow.size() && k < slowest; ++k)
-    std::printf("  %8.1f us  %s at (%d,%d,%d): %llu merges, %llu split proofs, %llu local splits, %llu fallbacks, %llu component searches, %llu chunks' components\n",
+    std::printf("  %8.1f us  %s at (%d,%d,%d): %llu merges, %llu split proofs, %llu local splits, %llu fallbacks, %llu component searches, %llu octants recomputed\n",
                 slow[k].us, slow[k].block ? "block" : "dig", slow[k].at.x, slow[k].at.y, slow[k].at.z,
                 static_cast<unsigned long long>(slow[k].d.merges),
                 static_cast<unsigned long long>(slow[k].d.split_checks),

@@ -325,7 +325,7 @@ TEST(IncrementalEdits, ClosingAnOpeningInALongWallIsProvenOverLocalComponents) {
     EXPECT_EQ(d.kind + d.floor + d.moves + d.missing + d.partition, 0u) << d.first;
     std::printf(
         "wall of %d cells at %s (candidate %d): closing its opening took %llu component "
-        "searches over %llu chunks' local components, %llu fallbacks\n",
+        "searches recomputing %llu octants' local components, %llu fallbacks\n",
         2 * kHalf + 1, str(c).c_str(), tried,
         static_cast<unsigned long long>(after.component_searches - before.component_searches),
         static_cast<unsigned long long>(after.components_built - before.components_built),

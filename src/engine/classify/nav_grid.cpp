@@ -272,6 +272,38 @@ void NavGrid::drop_chunk(ChunkPos p) {
   if (chunks_.erase(chunk_key(p))) ordered_dirty_ = true;
 }
 
+namespace {
+/// The ceiling scan of one column of a body's cells: lowers `ceil` to the lowest box bottom in the
+/// three cells above the feet cell (heights in 1/64 units from the feet cell's floor; unloaded
+/// space counts as a ceiling), stopping once `ceil` is below the cell scanned. Door values count
+/// as open (no collision) and flag `door` / `door_closed` when they lie in the body's cells (below
+/// feet + height_q); the traits of the cell just above join `tr_up`. `above(k)` is the block value
+/// k cells up, or -1 when its chunk is not loaded.
+template <class Above>
+void scan_ceiling(const BlockRegistry& reg, Above&& above, int hw, int feet, int height_q,
+                  int& ceil, bool& door, bool& door_closed, std::uint32_t& tr_up) {
+  constexpr int kNone = 2 * kHeightUnits;  // ceiling_in_footprint: no box in this cell
+  for (int k = 1; k <= 3 && ceil > kHeightUnits * k; ++k) {
+    const int w = above(k);
+    if (w < 0) {
+      ceil = std::min(ceil, kHeightUnits * k);
+      break;
+    }
+    const std::uint32_t tw = reg.traits(static_cast<std::uint16_t>(w));
+    if (k == 1) tr_up |= tw;
+    if (tw & kTraitDoor) {
+      if (kHeightUnits * k < feet + height_q) {  // a door in the body's cells
+        door = true;
+        if (!(tw & kTraitDoorOpen)) door_closed = true;
+      }
+      continue;
+    }
+    const int ck = reg.ceiling_in_footprint(static_cast<std::uint16_t>(w), hw, 0);
+    if (ck < kNone) ceil = std::min(ceil, kHeightUnits * k + ck);
+  }
+}
+}  // namespace
+
 void NavGrid::classify_cell(const BlockRegistry& reg, const Chunk* self, const Chunk* below,
                             const Chunk* above, NavChunk& nc, int i) const {
   const int hw = env_.half_width_q;
@@ -332,24 +364,9 @@ void NavGrid::classify_cell(const BlockRegistry& reg, const Chunk* self, const C
     const int c0 = (tr & kTraitDoor) ? kNone : reg.ceiling_in_footprint(v, hw, feet);
     if (c0 < kNone) ceil = c0;
     std::uint32_t tr_up = 0;
-    for (int k = 1; k <= 3 && ceil > kHeightUnits * k; ++k) {
-      const int w = value(x, ly + k, z);
-      if (w < 0) {  // unloaded space above counts as a ceiling
-        ceil = std::min(ceil, kHeightUnits * k);
-        break;
-      }
-      const std::uint32_t tw = reg.traits(static_cast<std::uint16_t>(w));
-      if (k == 1) tr_up = tw;
-      if (tw & kTraitDoor) {
-        if (kHeightUnits * k < feet + env_.height_q) {  // a door in the body's cells
-          door = true;
-          if (!(tw & kTraitDoorOpen)) door_closed = true;
-        }
-        continue;
-      }
-      const int ck = reg.ceiling_in_footprint(static_cast<std::uint16_t>(w), hw, 0);
-      if (ck < kNone) ceil = std::min(ceil, kHeightUnits * k + ck);
-    }
+    scan_ceiling(
+        reg, [&](int k) { return value(x, ly + k, z); }, hw, feet, env_.height_q, ceil, door,
+        door_closed, tr_up);
     clearance = std::min(255, ceil - feet);
     kind = walker_kind(support, clearance, door, door_closed, tr, tr_up, tr_below);
   }
@@ -457,24 +474,9 @@ void NavGrid::classify_cell_2x2(const BlockRegistry& reg, const BlockNeighbourho
       const int c0 = reg.ceiling_in_footprint(v, hw, feet);
       if (c0 < kNone) ceil = std::min(ceil, c0);
     }
-    for (int k = 1; k <= 3 && ceil > kHeightUnits * k; ++k) {
-      const int w = value(x + (c & 1), ly + k, z + (c >> 1));
-      if (w < 0) {  // unloaded space above counts as a ceiling
-        ceil = std::min(ceil, kHeightUnits * k);
-        break;
-      }
-      const std::uint32_t tw = reg.traits(static_cast<std::uint16_t>(w));
-      if (k == 1) tr_up |= tw;
-      if (tw & kTraitDoor) {
-        if (kHeightUnits * k < feet + env_.height_q) {  // a door in the body's cells
-          door = true;
-          if (!(tw & kTraitDoorOpen)) door_closed = true;
-        }
-        continue;
-      }
-      const int ck = reg.ceiling_in_footprint(static_cast<std::uint16_t>(w), hw, 0);
-      if (ck < kNone) ceil = std::min(ceil, kHeightUnits * k + ck);
-    }
+    scan_ceiling(
+        reg, [&](int k) { return value(x + (c & 1), ly + k, z + (c >> 1)); }, hw, feet,
+        env_.height_q, ceil, door, door_closed, tr_up);
   }
   const int clearance = std::min(255, ceil - feet);
   const CellKind kind = walker_kind(support, clearance, door, door_closed, tr, tr_up, tr_below);

@@ -285,18 +285,20 @@ double path_length_xz(const std::vector<Cell>& cells) {
   return len;
 }
 
+bool step_valid(const NavGrid& grid, const Cell& a, const Cell& b, EdgeKind kind) {
+  NavChunk* ch = grid.chunk(chunk_of(a));
+  if (!ch) return false;
+  bool ok = false;
+  for_each_move(ch, index_in_chunk(a), a, [&](NavChunk*, int, const Cell& t, int, int code) {
+    if (t == b && edge_kind_of(grid.envelope(), code) == kind) ok = true;
+  });
+  return ok;
+}
+
 bool path_still_valid(const NavGrid& grid, const std::vector<Cell>& cells,
                       const std::vector<EdgeKind>& kinds, std::size_t from) {
-  for (std::size_t i = from; i + 1 < cells.size(); ++i) {
-    const Cell a = cells[i], b = cells[i + 1];
-    NavChunk* ch = grid.chunk(chunk_of(a));
-    if (!ch) return false;
-    bool ok = false;
-    for_each_move(ch, index_in_chunk(a), a, [&](NavChunk*, int, const Cell& t, int, int code) {
-      if (t == b && edge_kind_of(grid.envelope(), code) == kinds[i + 1]) ok = true;
-    });
-    if (!ok) return false;
-  }
+  for (std::size_t i = from; i + 1 < cells.size(); ++i)
+    if (!step_valid(grid, cells[i], cells[i + 1], kinds[i + 1])) return false;
   return true;
 }
 

@@ -2,7 +2,6 @@
 #pragma once
 #include <array>
 #include <cstdint>
-#include <cstdint>
 #include <vector>
 
 #include "engine/classify/nav_grid.h"
@@ -19,10 +18,10 @@ struct Waypoint {
 };
 
 struct Corridor {
-  std::vector<Waypoint> points;   ///< points[0] is the start
-  std::vector<Cell> cells;        ///< the search's cell path (for validation and repair)
-  std::vector<EdgeKind> kinds;    ///< edge entering each cell
-  std::uint32_t epoch = 0;        ///< changes whenever the corridor is installed or replaced
+  std::vector<Waypoint> points;  ///< points[0] is the start
+  std::vector<Cell> cells;       ///< the search's cell path (for validation and repair)
+  std::vector<EdgeKind> kinds;   ///< edge entering each cell
+  std::uint32_t epoch = 0;       ///< changes whenever the corridor is installed or replaced
 };
 
 /// Feet position of a standable cell (centre of the cell, standing height from layer 0).
@@ -35,7 +34,8 @@ using SurfaceCosts = std::array<std::int32_t, 256>;
 /// Whether a body can walk straight from cell a to cell b on one level (same y): every cell the
 /// body's footprint sweeps is standable at that y, within step height of a's floor, and not on a
 /// surface `surface` excludes.
-bool line_walkable_level(const NavGrid& grid, Cell a, Cell b, const SurfaceCosts* surface = nullptr);
+bool line_walkable_level(const NavGrid& grid, Cell a, Cell b,
+                         const SurfaceCosts* surface = nullptr);
 
 /// String pulling: keeps the first and last cells and every cell where the edge kind is not a
 /// level walk, and drops intermediate level cells whose neighbours see each other in a straight
@@ -47,6 +47,9 @@ void string_pull(const NavGrid& grid, const std::vector<Cell>& cells,
 /// Length in cells of an 8-connected cell path measured in x/z (1 per straight, sqrt 2 per
 /// diagonal step), as Moving AI scores it.
 double path_length_xz(const std::vector<Cell>& cells);
+
+/// Whether the move from cell a to cell b still exists in the grid with edge kind `kind`.
+bool step_valid(const NavGrid& grid, const Cell& a, const Cell& b, EdgeKind kind);
 
 /// Whether every move of `cells` from index `from` on still exists in the grid with the same
 /// edge kind (a cheap corridor validity check after edits).

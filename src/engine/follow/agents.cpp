@@ -202,16 +202,6 @@ bool near_change(const std::vector<Change>& changes, const Cell& c, int max_drop
   return false;
 }
 
-bool step_valid(const NavGrid& grid, const Cell& a, const Cell& b, EdgeKind kind) {
-  NavChunk* ch = grid.chunk(chunk_of(a));
-  if (!ch) return false;
-  bool ok = false;
-  for_each_move(ch, index_in_chunk(a), a, [&](NavChunk*, int, const Cell& t, int, int code) {
-    if (t == b && edge_kind_of(grid.envelope(), code) == kind) ok = true;
-  });
-  return ok;
-}
-
 /// path_still_valid() after `changes` on a path that was valid before them: only the steps with
 /// an end near a change can have broken.
 bool steps_valid_near(const NavGrid& grid, const std::vector<Cell>& cells,

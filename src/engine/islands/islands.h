@@ -59,7 +59,7 @@ struct IslandStats {
   std::uint64_t fallbacks = 0;           ///< deltas that needed a full recomputation
   std::uint64_t local_splits = 0;        ///< closed sides split off an island without recomputation
   std::uint64_t component_searches = 0;  ///< searches over local components (long detours)
-  std::uint64_t components_built = 0;    ///< chunks whose local components were computed
+  std::uint64_t components_built = 0;    ///< octants whose local components were computed
 };
 
 /// Strongly connected components over every node cell and its moves, and the condensation
@@ -201,7 +201,7 @@ class Islands {
   static constexpr std::size_t kSearchBudget = 4096;
   static constexpr std::size_t kComponentBudget = 65536;  // local components per search
   static constexpr std::size_t kDetourBudget = 1024;      // ... before a 768-cell closed side
-  static constexpr std::size_t kWideBudget = 16384;       // one search for many witnesses
+  static constexpr std::size_t kWideBudget = 16384;       // the biggest closed side enumerated
   static constexpr std::size_t kSeenTable = 65536;        // open addressing, load <= 1/4
   void invalidate_reach() { ++dag_gen_; }
 
@@ -236,7 +236,7 @@ class Islands {
   std::vector<std::pair<NavChunk*, int>> qchunk_;  // chunk and index of queue_'s cells (directed)
   std::size_t seen_mask_ = 255;
   std::vector<std::uint64_t> directed_targets_;  // cell keys of directed()'s targets, sorted
-  std::vector<std::uint64_t> target_keys_;       // (heuristic << 32 | index in queue_), a min-heap
+  std::vector<std::uint64_t> target_keys_;       // cell keys of search()'s targets, sorted
   // Local components: their generation (rebuild() makes every chunk's stale), the search stamp,
   // the search's nodes and the scratch of their computation.
   std::uint64_t comps_gen_ = 1;
