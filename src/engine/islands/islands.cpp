@@ -258,17 +258,50 @@ bool Islands::merge_cycle(std::uint32_t from, std::uint32_t to) {
     dfs_state_.resize(parent_.size(), 0);
     dfs_next_.resize(parent_.size(), 0);
   }
-  enum : std::uint8_t { kOpen = 1, kDone = 2, kOn = 4 };
+  enum : std::uint8_t { kOpen = 1, kDone = 2, kOn = 4, kBack = 8 };
+  // Only islands that reach `to` can lie on a path to it. `from` is often the big island with a
+  // large DAG below it, and `to` a new or small one reached from few islands: those are found
+  // first over the in-lists, and the DFS keeps to them (without them when there are too many).
+  std::vector<std::uint32_t>& back = dfs_back_;
+  back.assign(1, to);
+  dfs_state_[to] = kBack;
+  bool bounded = true;
+  // `from` itself is not expanded: an island reaching `from` and reached from it would have
+  // been on a cycle with it before this move, so every other member reaches `to` avoiding it.
+  for (std::size_t k = 0; k < back.size() && bounded; ++k) {
+    if (back[k] == from) continue;
+    for (const std::uint32_t src : in_[back[k]]) {
+      const std::uint32_t y = find(src);
+      if ((dfs_state_[y] & kBack) || gate_[y]) continue;  // never a cycle through a gate cell
+      if (back.size() == kBackBudget) {
+        bounded = false;
+        break;
+      }
+      dfs_state_[y] = kBack;
+      back.push_back(y);
+    }
+  }
+  if (bounded && !(dfs_state_[from] & kBack)) {
+    for (const std::uint32_t x : back) dfs_state_[x] = 0;
+    return false;
+  }
+  if (!bounded)
+    for (const std::uint32_t x : back) dfs_state_[x] = 0;
+  // May the DFS enter y: not visited, not a gate cell, and (bounded) reaching `to`.
+  const std::uint8_t need = bounded ? kBack : 0;
+  auto enter = [&](std::uint32_t y) {
+    return (dfs_state_[y] & (kOpen | kDone)) == 0 && !gate_[y] && (dfs_state_[y] & need) == need;
+  };
   std::vector<std::uint32_t>& order = dfs_order_;
   std::vector<std::uint32_t>& stack = dfs_stack_;
   order.clear();
   stack.assign(1, from);
-  dfs_state_[from] = kOpen;
+  dfs_state_[from] |= kOpen;
   dfs_next_[from] = 0;
   while (!stack.empty()) {
     const std::uint32_t x = stack.back();
     if (x == to) {
-      dfs_state_[x] = kDone | kOn;
+      dfs_state_[x] |= kDone | kOn;
       order.push_back(x);
       stack.pop_back();
       continue;
@@ -278,8 +311,8 @@ bool Islands::merge_cycle(std::uint32_t from, std::uint32_t to) {
       const DagEdge& e = out_[x][dfs_next_[x]++];
       if (!e.count) continue;
       const std::uint32_t y = find(e.to);
-      if (y == x || dfs_state_[y] || gate_[y]) continue;  // never a cycle through a gate cell
-      dfs_state_[y] = kOpen;
+      if (y == x || !enter(y)) continue;
+      dfs_state_[y] |= kOpen;
       dfs_next_[y] = 0;
       stack.push_back(y);
       pushed = true;
@@ -290,7 +323,7 @@ bool Islands::merge_cycle(std::uint32_t from, std::uint32_t to) {
     std::uint8_t st = kDone;
     for (const DagEdge& e : out_[x])
       if (e.count && (dfs_state_[find(e.to)] & kOn)) st |= kOn;
-    dfs_state_[x] = st;
+    dfs_state_[x] = static_cast<std::uint8_t>(st | (dfs_state_[x] & kBack));
     order.push_back(x);
     stack.pop_back();
   }
@@ -300,6 +333,8 @@ bool Islands::merge_cycle(std::uint32_t from, std::uint32_t to) {
     for (std::uint32_t x : order)
       if (dfs_state_[x] & kOn) members.push_back(x);
   for (std::uint32_t x : order) dfs_state_[x] = 0;
+  if (bounded)
+    for (const std::uint32_t x : back) dfs_state_[x] = 0;
   if (!cycle) return false;
   // Unite every island on a from -> to path (both included) under the largest one.
   std::uint32_t root = members[0];
@@ -836,6 +871,101 @@ bool Islands::split_off(NavGrid& grid, std::uint32_t root, std::vector<Cell>& en
   return true;
 }
 
+bool Islands::neighbourhood_proof(const NavGrid& grid, std::uint32_t root,
+                                  const std::vector<Cell>& endpoints,
+                                  std::vector<std::uint8_t>& done) {
+  // A graph of at most 64 cells: the endpoints, then the cells of the island their moves on H
+  // reach (one hop). Moves between known cells are bits of adj; the hub's forward and backward
+  // closures over them are paths of H, so every endpoint in both is proven.
+  constexpr std::size_t kMax = 64;
+  const std::size_t n = endpoints.size();
+  if (n > 32) return false;
+  std::array<Cell, kMax>& cell = hood_cell_;
+  std::array<std::uint64_t, kMax>& adj = hood_adj_;
+  std::array<std::pair<NavChunk*, int>, kMax>& at = hood_at_;
+  std::size_t count = 0;
+  // A 256-slot open-addressing table of the known cells (at most 64: a quarter full).
+  if (++hood_stamp_ == 0) {
+    hood_slot_stamp_.fill(0);
+    hood_stamp_ = 1;
+  }
+  auto slot_of = [&](std::uint64_t key) {
+    std::size_t h = static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> 56);
+    while (hood_slot_stamp_[h] == hood_stamp_ && hood_key_[h] != key) h = (h + 1) & 255;
+    return h;
+  };
+  auto index_of = [&](const Cell& c) -> std::size_t {
+    const std::size_t h = slot_of(cell_key(c));
+    return hood_slot_stamp_[h] == hood_stamp_ ? hood_val_[h] : kMax;
+  };
+  auto remember = [&](const Cell& c, std::size_t j) {
+    const std::uint64_t key = cell_key(c);
+    const std::size_t h = slot_of(key);
+    hood_slot_stamp_[h] = hood_stamp_;
+    hood_key_[h] = key;
+    hood_val_[h] = static_cast<std::uint8_t>(j);
+  };
+  for (const Cell& e : endpoints) {
+    NavChunk* ch = grid.chunk(chunk_of(e));
+    if (!ch) return false;
+    remember(e, count);
+    cell[count] = e;
+    at[count] = {ch, index_in_chunk(e)};
+    adj[count++] = 0;
+  }
+
+  const bool any_added = !added_from_.empty();
+  // Stage 0: the moves among the endpoints (the ring around a placed or dug block). Stage 1,
+  // when that was not enough: the endpoints' moves also add the cells they reach, and the cells
+  // added link to the known cells.
+  std::uint64_t fwd = 1, bwd = 1;  // closures from the hub (cell 0) and to it
+  for (int stage = 0; stage < 2; ++stage) {
+    for (std::size_t i = 0; i < count; ++i) {
+      const bool grow = stage == 1 && i < n;
+      const Cell c = cell[i];
+      adj[i] = 0;
+      for_each_move(at[i].first, at[i].second, c,
+                    [&](NavChunk* tc, int ti, const Cell& t, int, int) {
+                      std::size_t j = index_of(t);
+                      if (j == kMax && (!grow || count == kMax)) return;
+                      const std::uint32_t l = tc->scc ? tc->scc[ti] : 0u;
+                      if (!l || find(l - 1) != root || (any_added && is_added(c, t))) return;
+                      if (j == kMax) {
+                        j = count++;
+                        remember(t, j);
+                        cell[j] = t;
+                        at[j] = {tc, ti};
+                      }
+                      adj[i] |= std::uint64_t{1} << j;
+                    });
+    }
+    // Forward over adj, backward over its transpose.
+    for (bool more = true; more;) {
+      more = false;
+      for (std::size_t i = 0; i < count; ++i) {
+        const std::uint64_t bit = std::uint64_t{1} << i;
+        if ((fwd & bit) && (adj[i] & ~fwd)) {
+          fwd |= adj[i];
+          more = true;
+        }
+        if (!(bwd & bit) && (adj[i] & bwd)) {
+          bwd |= bit;
+          more = true;
+        }
+      }
+    }
+    const std::uint64_t all_n = n == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
+    if ((fwd & bwd & all_n) == all_n) break;
+  }
+  bool all = true;
+  for (std::size_t k = 1; k < n; ++k) {
+    const std::uint64_t bit = std::uint64_t{1} << k;
+    done[k] |= static_cast<std::uint8_t>(((fwd & bit) ? 1 : 0) | ((bwd & bit) ? 2 : 0));
+    all = all && done[k] == 3;
+  }
+  return all;
+}
+
 bool Islands::settle_island(NavGrid& grid, std::uint32_t root, std::vector<Cell>& endpoints) {
   for (int round = 0; round < 256; ++round) {  // one split-off side per round
     // Deduplicate (first occurrence order).
@@ -878,6 +1008,13 @@ bool Islands::settle_island(NavGrid& grid, std::uint32_t root, std::vector<Cell>
     reached.assign(1, hub);
     reaching.assign(1, hub);
     one.resize(1);
+    // Most edits are settled by the moves among the endpoints and their direct neighbours (the
+    // ring of cells around a placed or dug block): no search at all.
+    if (neighbourhood_proof(grid, root, endpoints, done)) return true;
+    for (std::size_t k = 1; k < endpoints.size(); ++k) {
+      if (done[k] & 1) reached.push_back(endpoints[k]);
+      if (done[k] & 2) reaching.push_back(endpoints[k]);
+    }
     auto short_detour = [&](std::size_t k, bool to) {
       one[0] = endpoints[k];
       if (!directed(grid, to ? reached : one, to ? one : reaching, root, kShortBudget))

@@ -242,6 +242,18 @@ class Islands {
   std::uint64_t comps_gen_ = 1;
   std::uint32_t comp_stamp_ = 0;
   std::vector<ComponentNode> comp_nodes_;
+  /// Proves endpoints joined to the hub (endpoints[0]) over the moves of H among the endpoints
+  /// and the cells one move away from them: sets bit 0 of done[k] when the hub reaches
+  /// endpoints[k], bit 1 when it reaches the hub. True when every endpoint got both.
+  bool neighbourhood_proof(const NavGrid& grid, std::uint32_t root,
+                           const std::vector<Cell>& endpoints, std::vector<std::uint8_t>& done);
+  std::array<Cell, 64> hood_cell_{};
+  std::array<std::uint64_t, 64> hood_adj_{};
+  std::array<std::pair<NavChunk*, int>, 64> hood_at_{};
+  std::array<std::uint64_t, 256> hood_key_{};
+  std::array<std::uint32_t, 256> hood_slot_stamp_{};
+  std::array<std::uint8_t, 256> hood_val_{};
+  std::uint32_t hood_stamp_ = 0;
   struct SettleScratch {  // settle_island()'s vectors, kept between calls
     std::vector<Cell> uniq, reached, reaching, one;
     std::vector<std::uint8_t> done;
@@ -255,7 +267,9 @@ class Islands {
   // Scratch of merge_cycle's DFS over the DAG (indexed by root, reset after each use).
   std::vector<std::uint8_t> dfs_state_;
   std::vector<std::size_t> dfs_next_;
-  std::vector<std::uint32_t> dfs_order_, dfs_stack_;
+  std::vector<std::uint32_t> dfs_order_, dfs_stack_, dfs_back_;
+  static constexpr std::size_t kBackBudget =
+      256;  // islands reaching `to` that merge_cycle keeps to
 };
 
 /// Iterates the moves of a node cell: calls f(target_chunk, target_index, target_cell, dir, code)
