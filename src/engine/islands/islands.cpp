@@ -1,6 +1,7 @@
 #include "engine/islands/islands.h"
 
 #include <algorithm>
+#include <climits>
 #include <cstdlib>
 #include <functional>
 #include <numeric>
@@ -345,14 +346,12 @@ bool Islands::merge_cycle(std::uint32_t from, std::uint32_t to) {
     return std::binary_search(members.begin(), members.end(), x);
   };
   // Edges between members vanish; edges of members to and from other islands move to `root`.
-  {
+  // (The root's lists are the long ones: its edges to members are looked up one by one.)
+  for (const std::uint32_t x : members) {
+    if (x == root) continue;
     std::vector<DagEdge>& ro = out_[root];
-    std::size_t kept = 0;
-    for (const DagEdge& e : ro) {
-      if (member(e.to)) continue;  // (the members' in_ lists are dropped below)
-      ro[kept++] = e;
-    }
-    ro.resize(kept);
+    const auto it = edge_at(ro, x);
+    if (it != ro.end() && it->to == x) ro.erase(it);  // (the members' in_ lists are dropped below)
   }
   for (std::uint32_t x : members) {
     if (x == root) continue;
@@ -363,10 +362,8 @@ bool Islands::merge_cycle(std::uint32_t from, std::uint32_t to) {
       if (!member(e.to)) dag_add(root, e.to, e.count);
     }
   }
-  {
-    std::vector<std::uint32_t>& ri = in_[root];
-    ri.erase(std::remove_if(ri.begin(), ri.end(), member), ri.end());
-  }
+  for (const std::uint32_t x : members)
+    if (x != root) set_erase(in_[root], x);
   for (std::uint32_t x : members) {
     if (x == root) continue;
     const std::vector<std::uint32_t> in = std::move(in_[x]);
@@ -436,6 +433,10 @@ void Islands::new_stamp(std::size_t budget) {
 }
 
 bool Islands::is_added(const Cell& from, const Cell& to) const {
+  // (the big searches ask for every move: most sources lie outside the edit's few cells)
+  if (from.x < added_min_.x || from.x > added_max_.x || from.z < added_min_.z ||
+      from.z > added_max_.z || from.y < added_min_.y || from.y > added_max_.y)
+    return false;
   const std::uint64_t k = cell_key(from);
   auto it = std::lower_bound(
       added_from_.begin(), added_from_.end(), k,
@@ -715,6 +716,7 @@ bool Islands::component_reach(const std::vector<ComponentNode>& from,
   }
   ++stats_.component_searches;
   constexpr std::uint16_t kNone = LocalComponents::kNone;
+  constexpr std::uint16_t kPending = 0x8000;  // node.component: kPending | cell index, not known
   std::vector<std::uint64_t>& want = comp_targets_;
   want.clear();
   for (const ComponentNode& t : to)
@@ -757,9 +759,21 @@ bool Islands::component_reach(const std::vector<ComponentNode>& from,
     std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
     const auto at = static_cast<std::uint32_t>(heap_.back());
     heap_.pop_back();
-    ++expanded;
-    const ComponentNode node = comp_nodes_[at];
+    ComponentNode node = comp_nodes_[at];
     NavChunk* ch = node.ch;
+    if (node.component & kPending) {
+      // A cell of an octant that was stale when the cell was met: computed only now that the
+      // search gets there (most of a search's frontier never does).
+      LocalComponents& pc = components(ch, node.octant);
+      const std::uint16_t l = pc.at(index_in_octant(node.component & ~kPending));
+      if (l == kNone || pc.seen[l] == comp_stamp_) continue;
+      pc.seen[l] = comp_stamp_;
+      node.component = comp_nodes_[at].component = l;
+      if (target(ch, node.octant, l)) return found(at, nullptr);
+      const std::uint32_t lab = ch->scc ? ch->scc[pc.rep[l]] : 0u;
+      if (!lab || find(lab - 1) != root) continue;
+    }
+    ++expanded;
     const LocalComponents& cc = (*ch->comps)[node.octant];
     for (std::uint32_t e = cc.out_start[node.component]; e < cc.out_start[node.component + 1];
          ++e) {
@@ -775,7 +789,17 @@ bool Islands::component_reach(const std::vector<ComponentNode>& from,
         if (!nch) continue;
         const int ni = static_cast<int>(x & 4095u);
         no = octant_of(ni);
-        nl = components(nch, no).at(index_in_octant(ni));
+        if (!nch->comps || (*nch->comps)[static_cast<std::size_t>(no)].gen != comps_gen_) {
+          const Cell c = cell_of(nch, ni);
+          const std::uint64_t d = static_cast<std::uint64_t>(
+              std::abs(c.x - toward.x) + std::abs(c.y - toward.y) + std::abs(c.z - toward.z));
+          heap_.push_back(d << 32 | static_cast<std::uint32_t>(comp_nodes_.size()));
+          comp_nodes_.push_back(
+              {nch, static_cast<std::uint16_t>(no), static_cast<std::uint16_t>(kPending | ni), at});
+          std::push_heap(heap_.begin(), heap_.end(), std::greater<>());
+          continue;
+        }
+        nl = (*nch->comps)[static_cast<std::size_t>(no)].at(index_in_octant(ni));
         if (nl == kNone) continue;
       }
       LocalComponents& nc = (*nch->comps)[static_cast<std::size_t>(no)];
@@ -1120,7 +1144,15 @@ bool Islands::apply(NavGrid& grid, const IslandDelta& d) {
   //    they fell into, island by island (in a fixed order). The searches run on H: the moves that
   //    existed before this edit and still do (added moves are applied in step 5).
   added_from_.clear();
-  for (const CellEdge& e : d.added_edges) added_from_.push_back({cell_key(e.from), e.to});
+  added_min_ = Cell{INT_MAX, INT_MAX, INT_MAX};
+  added_max_ = Cell{INT_MIN, INT_MIN, INT_MIN};
+  for (const CellEdge& e : d.added_edges) {
+    added_from_.push_back({cell_key(e.from), e.to});
+    added_min_ = Cell{std::min(added_min_.x, e.from.x), std::min(added_min_.y, e.from.y),
+                      std::min(added_min_.z, e.from.z)};
+    added_max_ = Cell{std::max(added_max_.x, e.from.x), std::max(added_max_.y, e.from.y),
+                      std::max(added_max_.z, e.from.z)};
+  }
   std::stable_sort(added_from_.begin(), added_from_.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   std::stable_sort(endpoints.begin(), endpoints.end(),

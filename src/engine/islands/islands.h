@@ -229,7 +229,8 @@ class Islands {
   std::vector<std::uint32_t> seen_stamp_;
   std::vector<std::uint32_t> seen_val_;
   std::vector<std::pair<std::uint64_t, Cell>>
-      added_from_;  // added moves of the delta, by source key
+      added_from_;                  // added moves of the delta, by source key
+  Cell added_min_{}, added_max_{};  // the box of their sources
   std::uint32_t stamp_ = 0;
   std::vector<Cell> queue_;
   std::vector<std::uint64_t> heap_;

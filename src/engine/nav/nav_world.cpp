@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 
 namespace voxnav::detail {
 
@@ -328,6 +329,35 @@ bool NavWorld::maintain_edit(const Change& c) {
   // the chunk and of the chunks above and below allow it. Where that decision flips, the whole
   // chunk is classified again, its old state kept for the delta, and every cell whose layer 0
   // changed joins the edit (an air cell's clearance under a new ceiling, for instance).
+  // Layer 0 of the dependency box before the edit: only the cells whose layer 0 changes can
+  // change a move word (moves read layer 0 alone).
+  const int bw = bmax.x - bmin.x + 1, bh = bmax.y - bmin.y + 1, bd = bmax.z - bmin.z + 1;
+  auto box_index = [&](const Cell& x) {
+    return static_cast<std::size_t>(((x.y - bmin.y) * bd + (x.z - bmin.z)) * bw + (x.x - bmin.x));
+  };
+  auto in_box = [&](const Cell& x) {
+    return x.x >= bmin.x && x.x <= bmax.x && x.y >= bmin.y && x.y <= bmax.y && x.z >= bmin.z &&
+           x.z <= bmax.z;
+  };
+  std::vector<Layer0Cell>& before = scratch_layer0_;
+  before.assign(static_cast<std::size_t>(bw) * bh * bd, Layer0Cell{});
+  {
+    const NavChunk* last = nullptr;
+    ChunkPos last_p{};
+    bool have = false;
+    for (int y = bmin.y; y <= bmax.y; ++y)
+      for (int z = bmin.z; z <= bmax.z; ++z)
+        for (int x = bmin.x; x <= bmax.x; ++x) {
+          const Cell cc{x, y, z};
+          const ChunkPos p = chunk_of(cc);
+          if (!have || !(p == last_p)) {
+            last = cell_in_range(cc) ? grid_.chunk(p) : nullptr;
+            last_p = p;
+            have = true;
+          }
+          if (last) before[box_index(cc)] = layer0_of(*last, index_in_chunk(cc));
+        }
+  }
   std::vector<ChunkPos>& check = scratch_chunks_;
   check.clear();
   {
@@ -383,6 +413,38 @@ bool NavWorld::maintain_edit(const Change& c) {
     }
     saved.push_back(std::move(sv));
   }
+  // Layer 0 in the dependency box, and the cells in it whose layer 0 changed. A changed hazard
+  // flag moves the danger band (decided with the moves, from flags up to two cells away): then
+  // every cell of the box counts as changed.
+  grid_.classify_box(space_, bmin, bmax);
+  Cell cmin{INT_MAX, INT_MAX, INT_MAX}, cmax{INT_MIN, INT_MIN, INT_MIN};
+  bool hazard_moved = false;
+  {
+    const NavChunk* last = nullptr;
+    ChunkPos last_p{};
+    bool have = false;
+    for (int y = bmin.y; y <= bmax.y && !hazard_moved; ++y)
+      for (int z = bmin.z; z <= bmax.z; ++z)
+        for (int x = bmin.x; x <= bmax.x; ++x) {
+          const Cell cc{x, y, z};
+          const ChunkPos p = chunk_of(cc);
+          if (!have || !(p == last_p)) {
+            last = cell_in_range(cc) ? grid_.chunk(p) : nullptr;
+            last_p = p;
+            have = true;
+          }
+          const Layer0Cell now = last ? layer0_of(*last, index_in_chunk(cc)) : Layer0Cell{};
+          const Layer0Cell& was = before[box_index(cc)];
+          if (now == was) continue;
+          if ((now.flags ^ was.flags) & ~kFlagSlowBase) hazard_moved = true;
+          cmin = Cell{std::min(cmin.x, x), std::min(cmin.y, y), std::min(cmin.z, z)};
+          cmax = Cell{std::max(cmax.x, x), std::max(cmax.y, y), std::max(cmax.z, z)};
+        }
+  }
+  if (hazard_moved) {
+    cmin = bmin;
+    cmax = bmax;
+  }
   // Cells whose move words can change: every cell with a move into a reclassified cell (one
   // column around it, one cell below to max_drop cells above) and the cells themselves; with gap
   // jumps also the cells two columns away along the axes (a gap jump reads the cells two ahead).
@@ -391,8 +453,10 @@ bool NavWorld::maintain_edit(const Change& c) {
   std::vector<Cell>& gap_cells = scratch_gap_cells_;  // only their gap jumps can change
   gap_cells.clear();
   const bool gaps = grid_.envelope().gap_reach > 0;
+  // (a vertical move down, a swimmer's or a climber's, comes from one cell above)
+  const int reach_down = std::max(max_drop, 1);
   auto add_move_box = [&](Cell mn, Cell mx) {
-    for (int y = mn.y - 1; y <= mx.y + max_drop; ++y) {
+    for (int y = mn.y - 1; y <= mx.y + reach_down; ++y) {
       for (int z = mn.z - 1; z <= mx.z + 1; ++z)
         for (int x = mn.x - 1; x <= mx.x + 1; ++x)
           if (cell_in_range(Cell{x, y, z})) cells.push_back(Cell{x, y, z});
@@ -412,7 +476,7 @@ bool NavWorld::maintain_edit(const Change& c) {
       }
     }
   };
-  add_move_box(bmin, bmax);
+  if (cmin.x <= cmax.x) add_move_box(cmin, cmax);
   for (const Cell& e : extra) add_move_box(e, e);
   auto less = [](const Cell& a, const Cell& b) {
     return a.y != b.y ? a.y < b.y : a.z != b.z ? a.z < b.z : a.x < b.x;
@@ -470,13 +534,15 @@ bool NavWorld::maintain_edit(const Change& c) {
       continue;
     }
     const NavChunk* ch = chunk_at(cell);
-    const CellKind k = ch ? ch->kind_at(i) : CellKind::Blocked;
+    // (layer 0 of the dependency box was classified again above; its kinds before are kept)
+    const CellKind k = !ch            ? CellKind::Blocked
+                       : in_box(cell) ? static_cast<CellKind>(before[box_index(cell)].kind)
+                                      : ch->kind_at(i);
     const bool nd = kind_node(k);
     old.push_back({cell, nd, kind_gate(k), nd ? ch->vmoves_at(i) : std::uint8_t(0),
                    nd ? ch->gaps_at(i) : std::uint8_t(0), nd ? ch->moves_at(i) : 0u, gaps_only});
   }
-  // Layer 0 in the dependency box, then the move words.
-  grid_.classify_box(space_, bmin, bmax);
+  // The move words.
   for (const Old& o : old)
     if (NavChunk* ch = chunk_at(o.c)) grid_.rebuild_cell_moves(*ch, o.c, o.gaps_only);
   // The delta of the move graph. A node that becomes a gate cell or stops being one leaves its

@@ -240,6 +240,17 @@ class NavWorld {
     }
   };
   std::vector<SavedChunk> scratch_saved_;
+  struct Layer0Cell {  // what a cell's moves read of it (uniform chunks: their defaults)
+    std::uint8_t kind = static_cast<std::uint8_t>(CellKind::Blocked), floor = 0, clear = 255,
+                 flags = 0;
+    bool operator==(const Layer0Cell&) const = default;
+  };
+  static Layer0Cell layer0_of(const NavChunk& ch, int i) {
+    if (ch.uniform) return {static_cast<std::uint8_t>(ch.uniform_kind), 0, 255, 0};
+    return {ch.kind[static_cast<std::size_t>(i)], ch.floor[static_cast<std::size_t>(i)],
+            ch.clear[static_cast<std::size_t>(i)], ch.flags_at(i)};
+  }
+  std::vector<Layer0Cell> scratch_layer0_;
   std::vector<Cell> scratch_extra_;
   std::vector<Cell> scratch_cells_, scratch_gap_cells_;
   struct OldCell {
