@@ -329,6 +329,7 @@ Status World::add_profile(const Profile& profile, ProfileId* id, std::string* er
     auto nav = std::make_unique<detail::NavWorld>(state_->space, detail::class_envelope(cls),
                                                   state_->executor, state_->lockstep_delay);
     nav->set_streaming(state_->streaming);
+    nav->set_build_radius(state_->build_radius);
     nav->build_from_space();
     nav->set_surface_groups(state_->groups.group_of_value);
     for (detail::NavWorld* n : state_->navs()) n->set_trims_log(false);
@@ -437,7 +438,22 @@ Status World::find_profile(std::string_view id, ProfileId* out) const {
 void World::update() {
   std::uint64_t processed = UINT64_MAX;
   const std::vector<detail::NavWorld*> navs = state_->navs();
+  // Streaming with a build radius: the chunks of the live agents' feet pull builds around them.
+  std::vector<detail::ChunkPos> agent_chunks;
+  if (state_->streaming && state_->build_radius > 0) {
+    const detail::AgentSystem& agents = state_->agents;
+    for (std::size_t i = 0; i < agents.capacity(); ++i) {
+      const detail::AgentRecord& a = agents.at(i);
+      if (!a.alive) continue;
+      const detail::MotionVec3& p = a.body.position;
+      agent_chunks.push_back(
+          detail::chunk_of(detail::Cell{static_cast<std::int32_t>(std::floor(p.x)),
+                                        static_cast<std::int32_t>(std::floor(p.y + 1e-3)),
+                                        static_cast<std::int32_t>(std::floor(p.z))}));
+    }
+  }
   for (detail::NavWorld* n : navs) {
+    n->set_agent_chunks(agent_chunks);
     n->update();
     processed = std::min(processed, n->processed_serial());
   }
@@ -450,6 +466,18 @@ void World::set_chunk_streaming(bool on) noexcept {
 std::size_t World::pending_chunk_builds() const noexcept {
   std::size_t n = 0;
   for (detail::NavWorld* nav : state_->navs()) n += nav->pending_builds();
+  return n;
+}
+Status World::set_chunk_build_radius(int chunks) noexcept {
+  if (chunks < 0 || chunks > kMaxChunkBuildRadius) return Status::InvalidArgument;
+  state_->build_radius = chunks;
+  for (detail::NavWorld* n : state_->navs()) n->set_build_radius(chunks);
+  return Status::Ok;
+}
+int World::chunk_build_radius() const noexcept { return state_->build_radius; }
+std::size_t World::deferred_chunk_builds() const noexcept {
+  std::size_t n = 0;
+  for (detail::NavWorld* nav : state_->navs()) n += nav->deferred_builds();
   return n;
 }
 std::uint64_t World::nav_epoch() const {

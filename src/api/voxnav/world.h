@@ -311,10 +311,34 @@ class World {
   /// the one loaded; a chunk edited meanwhile, or whose neighbour read by the build was edited,
   /// loaded or unloaded, is classified again from the current blocks. Until installed,
   /// its cells answer Unknown(NotLoaded), no reachability answer is No, and no corridor enters
-  /// it. Loading more than 48 chunks in one update builds them at once, as without streaming.
+  /// it. A reachability answer is No only when the start reaches no island bordering a chunk
+  /// without navigation (one whose build is pending or deferred, see set_chunk_build_radius):
+  /// otherwise the way may run through such a chunk and the answer is Unknown(NotLoaded).
+  /// Loading more than 48 chunks in one update builds them at once, as without streaming
+  /// (unless a build radius is set). Chunks loaded before the first update are built by it.
   void set_chunk_streaming(bool on) noexcept;
   /// Chunk builds dispatched or waiting to be dispatched (0 without streaming).
   std::size_t pending_chunk_builds() const noexcept;
+  /// Build radius of chunk streaming, in chunks: with streaming on and `chunks` > 0, a chunk
+  /// loaded after the first update is built only once it is within `chunks` chunks of an agent:
+  /// the Chebyshev distance in chunk coordinates (the largest of |dx|, |dy|, |dz|) between it and
+  /// the chunk holding a live agent's feet (every agent added and not removed, whatever its mode)
+  /// is at most `chunks`. Until then the chunk is *deferred*: loaded, not built; its cells answer
+  /// Unknown(NotLoaded) and no corridor enters it. Each update() (tick() makes one) looks at the
+  /// agents' positions at that moment: a deferred chunk an agent came near (walking or teleported)
+  /// is dispatched then and installed like any streamed build. A built chunk stays built until
+  /// it is unloaded; edits of a deferred chunk cost nothing (its build reads the blocks current
+  /// then). With a radius every load is streamed, however many chunks one update loads. 0 (the
+  /// default) builds every loaded chunk; without streaming the radius has no effect. Applies to
+  /// every movement class (a class added later builds every chunk loaded by then).
+  /// InvalidArgument (nothing changes) for a value below 0 or above kMaxChunkBuildRadius.
+  Status set_chunk_build_radius(int chunks) noexcept;
+  static constexpr int kMaxChunkBuildRadius = 32;
+  /// The build radius (chunks; 0: every loaded chunk is built).
+  int chunk_build_radius() const noexcept;
+  /// Loaded chunks whose build is deferred: no agent within the build radius (summed over the
+  /// movement classes, like pending_chunk_builds; 0 without a radius).
+  std::size_t deferred_chunk_builds() const noexcept;
   /// Navigation epoch, one for every movement class: advances whenever an update changed some
   /// class's navigation data in a way that may change a reachability answer (Reach::epoch is on
   /// the same scale). stats(), search_times_us() and nav_tick() describe the walker class.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
+#include <cstdlib>
 
 namespace voxnav::detail {
 
@@ -161,8 +162,14 @@ bool NavWorld::maintain(const std::vector<Change>& all) {
   bool dropped = false;
   if (streaming_ && islands_.id_bound() != 0) {
     std::size_t loads = 0;
-    for (const Change& c : all) loads += c.kind == Change::Kind::Load;
-    if (loads > 0 && loads <= kMaxIncrementalChunks) {
+    for (const Change& c : all) {
+      loads += c.kind == Change::Kind::Load;
+      // An unloaded deferred chunk is forgotten (dispatch_builds looks at the deferred list).
+      if (c.kind == Change::Kind::Unload && !deferred_.empty()) rescan_deferred_ = true;
+    }
+    // With a build radius every load is streamed (most are deferred, and a host loads many
+    // chunks at once); without one, more than kMaxIncrementalChunks loads build at once.
+    if (loads > 0 && (loads <= kMaxIncrementalChunks || build_radius_ > 0)) {
       // A load (or reload) of chunk p: p waits for its build (an older build in flight is
       // discarded at install: its load serial no longer matches), and the built chunks above and
       // below, which read p's blocks, are classified again now.
@@ -237,10 +244,62 @@ bool same_stamp(const std::shared_ptr<Chunk>& snap, const Chunk* now) {
 }
 }  // namespace
 
+namespace {
+bool key_less(const ChunkPos& a, const ChunkPos& b) { return chunk_key(a) < chunk_key(b); }
+}  // namespace
+
+void NavWorld::set_agent_chunks(std::vector<ChunkPos> chunks) {
+  std::sort(chunks.begin(), chunks.end(), key_less);
+  chunks.erase(std::unique(chunks.begin(), chunks.end()), chunks.end());
+  if (chunks == agent_chunks_) return;
+  agent_chunks_ = std::move(chunks);
+  rescan_deferred_ = true;
+}
+
+bool NavWorld::is_deferred(ChunkPos p) const {
+  return std::binary_search(deferred_.begin(), deferred_.end(), p, key_less);
+}
+
+bool NavWorld::near_agents(ChunkPos p) const {
+  if (!streaming_ || build_radius_ <= 0) return true;
+  const int r = build_radius_;
+  for (const ChunkPos& a : agent_chunks_)
+    if (std::abs(a.x - p.x) <= r && std::abs(a.y - p.y) <= r && std::abs(a.z - p.z) <= r)
+      return true;
+  return false;
+}
+
 void NavWorld::dispatch_builds() {
   const std::uint64_t delay = lockstep_delay_ > 0 ? static_cast<std::uint64_t>(lockstep_delay_) : 1;
+  // The chunks to build now: the deferred chunks an agent came near (in chunk_key order), then
+  // this update's loads near an agent (in load order); the other loads join the deferred ones.
+  // Unloaded or already built chunks leave the deferred list.
+  std::vector<ChunkPos> go;
+  if (rescan_deferred_ && !deferred_.empty()) {
+    std::size_t kept = 0;
+    for (const ChunkPos& p : deferred_) {
+      if (!space_.chunk(p) || grid_.chunk(p)) continue;
+      if (near_agents(p))
+        go.push_back(p);
+      else
+        deferred_[kept++] = p;
+    }
+    deferred_.resize(kept);
+  }
+  rescan_deferred_ = false;
   for (const ChunkPos& p : new_builds_) {
     if (!space_.chunk(p)) continue;  // unloaded again in the same update
+    auto it = std::lower_bound(deferred_.begin(), deferred_.end(), p, key_less);
+    const bool was_deferred = it != deferred_.end() && *it == p;
+    if (near_agents(p)) {
+      if (was_deferred) deferred_.erase(it);  // reloaded near an agent
+      go.push_back(p);
+    } else if (!was_deferred) {
+      deferred_.insert(it, p);
+    }
+  }
+  new_builds_.clear();
+  for (const ChunkPos& p : go) {
     Build& b = builds_.emplace_back();
     b.pos = p;
     b.deliver_tick = tick_ + delay;
@@ -261,7 +320,6 @@ void NavWorld::dispatch_builds() {
       bp->result = std::move(nc);
     });
   }
-  new_builds_.clear();
 }
 
 bool NavWorld::install_builds() {
@@ -637,7 +695,8 @@ void NavWorld::maintain_chunks(const std::vector<Change>& changes) {
     for (const ChunkPos& p : classify) {
       // A chunk loaded in this same update waits for its worker build; any other is classified
       // now (a build still in flight for it is then discarded at install).
-      if (!grid_.chunk(p) && is_new_build(p)) continue;
+      // A deferred chunk stays unbuilt (its build reads the blocks current then).
+      if (!grid_.chunk(p) && (is_new_build(p) || is_deferred(p))) continue;
       grid_.classify_chunk(space_, p);
     }
   });
@@ -816,16 +875,99 @@ Reach NavWorld::reachable(Cell from, Cell goal, int goal_range, std::uint8_t gat
     r.reason = islands_.reaches(a, b, gates | kGateDoorOpen | kGateDoorClosed)
                    ? ReachReason::DoorGated
                    : ReachReason::ProfileRestricted;
-  } else if (!builds_.empty() || !new_builds_.empty()) {
-    // A chunk still being built may hold the way: not a No yet.
+  } else if ((!builds_.empty() || !new_builds_.empty() || !deferred_.empty()) &&
+             reaches_frontier(a)) {
+    // The way may run through a chunk not built yet (deferred, or its build pending): not a No.
     r.answer = ReachAnswer::Unknown;
     r.reason = ReachReason::NotLoaded;
+    ++stats_.frontier_unknowns;
   } else if (goal_range > 0) {
     r.answer = ReachAnswer::Unknown;  // another cell within range may still be reachable
   } else {
     r.answer = ReachAnswer::No;
+    if (!builds_.empty() || !new_builds_.empty() || !deferred_.empty()) ++stats_.nos_with_unbuilt;
   }
   return r;
+}
+
+// Why a No stays right while some loaded chunks are not built (streaming). The full graph is the
+// move graph the class would have with every loaded chunk built; the built graph is the one the
+// islands describe. Layer 0 of a built chunk reads only blocks, which are loaded, so it equals the
+// full graph's. A cell's moves (compute_moves_for_cell) read layer 0 within two columns of it
+// (walk, step, jump and drop moves one column away, gap jumps two cells along an axis, the danger
+// band one column, two toward +x and +z for the 2x2 footprint) from max_drop cells below it to
+// three above (four for the 2x2 footprint's danger band), and land inside that box; an unbuilt
+// cell reads as not a node. So a node cell of a built chunk whose box misses every unbuilt chunk
+// has the same moves in both graphs (and the same gate kind: the danger band only changes kinds
+// among standable ones). Call the others *frontier cells*. Suppose the full graph has a path P
+// from a to b that the built graph lacks. Take the first cell f of P that is a frontier cell or
+// lies in an unbuilt chunk. The cells before f are not frontier cells, so their moves, and the
+// move into f, are in the built graph; f cannot lie in an unbuilt chunk (the move into it would
+// make its source a frontier cell), unless f is the start itself, which lies in a built chunk.
+// So f is a frontier cell that a reaches in the built graph, through the gate cells P uses. No is
+// given only when not even with every gate kind a reaches b, so testing the frontier with every
+// gate kind is conservative for every mask: when a reaches no frontier island, the built graph
+// answers for the full graph and No is right.
+void NavWorld::refresh_frontier() {
+  const IslandStats& is = islands_.stats();
+  const std::array<std::uint64_t, 5> key{layers_version_, epoch_, is.deltas, is.rebuilds,
+                                         islands_.id_bound()};
+  if (key == frontier_key_) return;
+  frontier_key_ = key;
+  ++stats_.frontier_scans;
+  frontier_.clear();
+  std::vector<ChunkPos> unbuilt;
+  for (const Build& b : builds_) unbuilt.push_back(b.pos);
+  unbuilt.insert(unbuilt.end(), new_builds_.begin(), new_builds_.end());
+  unbuilt.insert(unbuilt.end(), deferred_.begin(), deferred_.end());
+  std::sort(unbuilt.begin(), unbuilt.end(), key_less);
+  unbuilt.erase(std::unique(unbuilt.begin(), unbuilt.end()), unbuilt.end());
+  // The band of a built chunk facing an unbuilt neighbour: the cells whose move box (above)
+  // reaches into it. Horizontally two cells (gap jumps land two cells away; more if the class's
+  // gap reach ever grows), max_drop + 1 cells up from the bottom face (drops read and land up to
+  // max_drop below, one more for margin), four cells down from the top face (a step or jump
+  // lands one above, the danger band reads up to three, four for the 2x2 footprint).
+  const ClassEnvelope& env = grid_.envelope();
+  const int h = std::max(2, env.gap_reach + 1);
+  const int below = std::max(2, env.max_drop + 1);
+  const int above = 4;
+  for (const ChunkPos& u : unbuilt) {
+    if (!is_unbuilt(u)) continue;
+    for (int oy = -1; oy <= 1; ++oy)
+      for (int oz = -1; oz <= 1; ++oz)
+        for (int ox = -1; ox <= 1; ++ox) {
+          if ((ox | oy | oz) == 0) continue;
+          // n is the built chunk, u = n + (ox, oy, oz).
+          const NavChunk* n = grid_.chunk({u.x - ox, u.y - oy, u.z - oz});
+          if (!n || n->uniform || !n->scc || n->nodes == 0) continue;
+          auto range = [](int o, int toward_plus, int toward_minus, int& lo, int& hi) {
+            lo = 0;
+            hi = 15;
+            if (o > 0) lo = 16 - toward_plus;
+            if (o < 0) hi = toward_minus - 1;
+          };
+          int x0, x1, y0, y1, z0, z1;
+          range(ox, h, h, x0, x1);
+          range(oz, h, h, z0, z1);
+          range(oy, above, below, y0, y1);
+          for (int y = y0; y <= y1; ++y)
+            for (int z = z0; z <= z1; ++z)
+              for (int x = x0; x <= x1; ++x) {
+                const std::uint32_t id = islands_.component_at(n, x | (z << 4) | (y << 8));
+                if (id) frontier_.push_back(id);
+              }
+        }
+  }
+  std::sort(frontier_.begin(), frontier_.end());
+  frontier_.erase(std::unique(frontier_.begin(), frontier_.end()), frontier_.end());
+}
+
+bool NavWorld::reaches_frontier(std::uint32_t a) {
+  refresh_frontier();
+  // Islands::reaches keeps one reach set per source and mask, so this walks the DAG once.
+  for (const std::uint32_t f : frontier_)
+    if (islands_.reaches(a, f, kGateAll)) return true;
+  return false;
 }
 
 Handle NavWorld::request(const RequestSpec& spec) {

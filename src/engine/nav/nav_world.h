@@ -1,6 +1,7 @@
 // NavWorld: one space's navigation for one movement class: layers 0-2 kept up to date from the
 // space's change log, reachability, and budgeted path requests run on the executor.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <deque>
@@ -93,6 +94,12 @@ struct NavStats {
   double last_maintenance_ms = 0;
   std::uint64_t builds_installed = 0;     ///< streamed chunk builds installed
   std::uint64_t builds_reclassified = 0;  ///< of those, classified again (edited meanwhile)
+  /// Reachability answers that would have been No on the built chunks but were Unknown(NotLoaded)
+  /// because the start reaches an island bordering an unbuilt chunk, and No answers given while
+  /// some loaded chunk was unbuilt (see NavWorld::reachable).
+  std::uint64_t frontier_unknowns = 0;
+  std::uint64_t nos_with_unbuilt = 0;
+  std::uint64_t frontier_scans = 0;  ///< recomputations of the frontier islands
 };
 
 class NavWorld {
@@ -134,7 +141,10 @@ class NavWorld {
   /// enter the gate kinds `gates` (GateBits) and, when `restricted`, cannot do everything else
   /// its class can (its Yes answers become Unknown(ProfileRestricted)). No only when the class
   /// itself cannot get there; Unknown(DoorGated) when only a closed or open door the profile
-  /// may not use decides; Unknown(ProfileRestricted) when another gate kind does.
+  /// may not use decides; Unknown(ProfileRestricted) when another gate kind does. While some
+  /// loaded chunk is not built (streaming), No also needs the start to reach, with every gate
+  /// kind, no frontier island (one with a node cell whose moves read a cell of an unbuilt chunk):
+  /// else Unknown(NotLoaded). The frontier is computed when first needed after a change.
   Reach reachable(Cell from, Cell goal, int goal_range = 0, std::uint8_t gates = kGateAll,
                   bool restricted = false);
 
@@ -161,16 +171,41 @@ class NavWorld {
   /// at the update after next (the same tick whatever the executor) and only if the chunk is
   /// still the one loaded; if it or a chunk it reads was edited, loaded or unloaded meanwhile it
   /// is classified again from the current blocks. Until then its cells answer
-  /// Unknown(NotLoaded), and no answer is No. A reload drops the old navigation data at once.
+  /// Unknown(NotLoaded), and an answer is No only when the start reaches no island bordering an
+  /// unbuilt chunk (reachable()). A reload drops the old navigation data at once.
   /// Surface groups by block value (see NavGrid::set_surface_groups): every surface plane is
   /// recomputed now; paths found before may no longer be the cheapest (layers_version moves).
   void set_surface_groups(NavGrid::SurfaceTable table) {
     grid_.set_surface_groups(space_, std::move(table));
     ++layers_version_;
   }
-  void set_streaming(bool on) { streaming_ = on; }
+  void set_streaming(bool on) {
+    streaming_ = on;
+    rescan_deferred_ = true;
+  }
   bool streaming() const { return streaming_; }
   std::size_t pending_builds() const { return builds_.size() + new_builds_.size(); }
+  /// Build radius of streaming, in chunks (0: every loaded chunk is built, the default). With
+  /// r > 0 and streaming on, a chunk loaded after the first build is built (dispatched as above)
+  /// only once its Chebyshev distance in chunk coordinates (max of |dx|, |dy|, |dz|) to one of the
+  /// chunks given to set_agent_chunks is at most r; until then it is *deferred*: loaded, not
+  /// built, answering Unknown(NotLoaded). A built chunk stays built until it is unloaded; an
+  /// unloaded deferred chunk is forgotten. With r > 0 every load is streamed, however many chunks
+  /// one update loads (without a radius more than kMaxIncrementalChunks loads build at once).
+  void set_build_radius(int chunks) {
+    build_radius_ = std::max(0, chunks);
+    rescan_deferred_ = true;
+  }
+  int build_radius() const { return build_radius_; }
+  /// The chunks of the agents that pull builds around them (the World passes the chunk of every
+  /// live agent's feet before each update). Any order, duplicates allowed.
+  void set_agent_chunks(std::vector<ChunkPos> chunks);
+  /// Loaded chunks whose build waits for an agent to come within the build radius.
+  std::size_t deferred_builds() const { return deferred_.size(); }
+  bool is_deferred(ChunkPos p) const;
+  /// Whether chunk p is loaded in the space and has no navigation (its build is deferred,
+  /// waiting for dispatch, or in flight).
+  bool is_unbuilt(ChunkPos p) const { return space_.chunk(p) && !grid_.chunk(p); }
 
  private:
   /// Brings the layers up to date with `changes`; returns true when reachability answers may
@@ -184,7 +219,14 @@ class NavWorld {
   template <class F>
   void chunk_level(std::vector<ChunkPos> classify, F&& do_classify);
   bool is_new_build(ChunkPos p) const;  ///< loaded in this update, build not dispatched yet
+  /// Whether chunk p is within the build radius of an agent's chunk (true without a radius).
+  bool near_agents(ChunkPos p) const;
   void dispatch_builds();
+  /// Whether island a (an id from Islands::component) reaches, with every gate kind, an island
+  /// with a node cell that may have a move the built chunks lack: one whose moves read a cell of
+  /// an unbuilt chunk (see frontier_ and reachable()).
+  bool reaches_frontier(std::uint32_t a);
+  void refresh_frontier();
   bool install_builds();
   struct Build {
     ChunkPos pos;
@@ -194,8 +236,16 @@ class NavWorld {
     std::array<std::shared_ptr<Chunk>, 27> snap;
     std::unique_ptr<NavChunk> result;
   };
-  std::deque<Build> builds_;          // dispatched, in order (deque: stable while jobs write)
-  std::vector<ChunkPos> new_builds_;  // loads seen this update, dispatched at its end
+  std::deque<Build> builds_;            // dispatched, in order (deque: stable while jobs write)
+  std::vector<ChunkPos> new_builds_;    // loads seen this update, dispatched at its end
+  std::vector<ChunkPos> deferred_;      // loaded, not built, no build dispatched (chunk_key order)
+  std::vector<ChunkPos> agent_chunks_;  // set_agent_chunks (chunk_key order, unique)
+  int build_radius_ = 0;
+  bool rescan_deferred_ = false;  // the agents, the radius or the loaded set changed
+  // The frontier: ids (roots) of the islands holding a node cell within the move reach of an
+  // unbuilt chunk, valid while frontier_key_ matches (layers, islands and built set unchanged).
+  std::vector<std::uint32_t> frontier_;
+  std::array<std::uint64_t, 5> frontier_key_{};
   bool streaming_ = false;
   bool trims_log_ = true;
   bool waits_ = true;
