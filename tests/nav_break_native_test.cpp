@@ -758,17 +758,21 @@ TEST_P(BreakStreamingChaos, LoadsUnloadsReloadsAndEditsInFlight) {
   std::printf(
       "[%s] ops: %zu column, %zu reload, %zu unload+load, %zu top, %zu holes, %zu edits, %zu "
       "bursts; "
-      "%llu builds installed (%llu reclassified), %zu compares, %zu pending checks (%zu No, %zu "
+      "%llu builds installed (%llu reclassified, %llu only the facing band), %zu compares, %zu "
+      "pending checks (%zu No, %zu "
       "of them checked on a full build), %zu pairs "
       "(%.1f s)\n",
       mode.name, ops[0], ops[1], ops[3], ops[4], ops[5], ops[6], ops[9],
       static_cast<unsigned long long>(nav.stats().builds_installed),
-      static_cast<unsigned long long>(nav.stats().builds_reclassified), compares, checks_pending,
-      nos_pending, nos_checked, tally.pairs,
+      static_cast<unsigned long long>(nav.stats().builds_reclassified),
+      static_cast<unsigned long long>(nav.stats().builds_band_reclassified), compares,
+      checks_pending, nos_pending, nos_checked, tally.pairs,
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   EXPECT_EQ(wrong_no, 0u);
   if (mode.streaming) {
     EXPECT_GT(nos_checked, 0u) << "no No was given while builds were pending";
+    EXPECT_GT(nav.stats().builds_band_reclassified, 0u)
+        << "no build was installed with only its facing band stale";
   }
 }
 

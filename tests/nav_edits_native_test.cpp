@@ -529,10 +529,11 @@ TEST(ChunkStreaming, AgentsWalkWhileChunksLoadAndUnloadAround) {
   }
   std::printf(
       "streaming: %zu column loads, %zu unloads, %zu in-flight edits, %llu builds installed (%llu "
-      "classified "
-      "again), %zu checks of goals in unbuilt chunks, %llu arrivals, islands: %llu fallbacks\n",
+      "classified again, %llu only the band facing a changed neighbour), %zu checks of goals in "
+      "unbuilt chunks, %llu arrivals, islands: %llu fallbacks\n",
       loads, unloads, inflight_edits, static_cast<unsigned long long>(nav.stats().builds_installed),
-      static_cast<unsigned long long>(nav.stats().builds_reclassified), unbuilt_goal_checks,
+      static_cast<unsigned long long>(nav.stats().builds_reclassified),
+      static_cast<unsigned long long>(nav.stats().builds_band_reclassified), unbuilt_goal_checks,
       static_cast<unsigned long long>(arrivals),
       static_cast<unsigned long long>(nav.islands().stats().fallbacks));
   EXPECT_EQ(bad_steps, 0u);

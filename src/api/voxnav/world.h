@@ -308,14 +308,15 @@ class World {
   /// navigation built on the executor from a snapshot of its blocks and of the chunks above and
   /// below (for walker_large also the +x, +z and +xz columns its foot cells stand over), and
   /// installed two updates later (the same tick with threads or without) if the chunk is still
-  /// the one loaded; a chunk edited meanwhile, or whose neighbour read by the build was edited,
-  /// loaded or unloaded, is classified again from the current blocks. Until installed,
-  /// its cells answer Unknown(NotLoaded), no reachability answer is No, and no corridor enters
-  /// it. A reachability answer is No only when the start reaches no island bordering a chunk
-  /// without navigation (one whose build is pending or deferred, see set_chunk_build_radius):
-  /// otherwise the way may run through such a chunk and the answer is Unknown(NotLoaded).
-  /// Loading more than 48 chunks in one update builds them at once, as without streaming
-  /// (unless a build radius is set). Chunks loaded before the first update are built by it.
+  /// the one loaded; a chunk edited meanwhile is classified again from the current blocks, and
+  /// when only a neighbour read by the build was edited, loaded or unloaded, so are the cells
+  /// whose classification reads that neighbour (the band facing it). Until installed, its cells
+  /// answer Unknown(NotLoaded) and no corridor enters it. A reachability answer is No only when the
+  /// start reaches no island bordering a chunk without navigation (one whose build is pending or
+  /// deferred, see set_chunk_build_radius): otherwise the way may run through such a chunk and the
+  /// answer is Unknown(NotLoaded). Loading more than 48 chunks in one update builds them at once,
+  /// as without streaming (unless a build radius is set). Chunks loaded before the first update are
+  /// built by it.
   void set_chunk_streaming(bool on) noexcept;
   /// Chunk builds dispatched or waiting to be dispatched (0 without streaming).
   std::size_t pending_chunk_builds() const noexcept;

@@ -352,12 +352,17 @@ bool NavWorld::install_builds() {
           if ((dx | dy | dz) != 0 && grid_.reads_chunk(-dx, -dy, -dz) &&
               grid_.chunk({p.x + dx, p.y + dy, p.z + dz}))
             classify.push_back({p.x + dx, p.y + dy, p.z + dz});
+    bool whole = self_edited;
     chunk_level(classify, [&] {
       grid_.install_chunk(std::move(b.result));
-      // Edited since the snapshot, or a neighbour it reads was edited, loaded or unloaded: classify
-      // again from the current blocks. The chunks above and below read this chunk's blocks (their
-      // facing bands): classify them again too.
-      if (self_edited || band_stale) grid_.classify_chunk(space_, p);
+      // Edited since the snapshot: classify again from the current blocks. A neighbour it reads
+      // was edited, loaded or unloaded: only the band of cells facing it (reclassify_facing). The
+      // chunks above and below read this chunk's blocks (their facing bands): classify them again
+      // too.
+      if (self_edited)
+        grid_.classify_chunk(space_, p);
+      else if (band_stale)
+        whole = !reclassify_facing(p, b.snap);
       for (std::size_t k = 1; k < classify.size(); ++k) grid_.classify_chunk(space_, classify[k]);
       grid_.refresh_surface(space_, p);  // workers leave the surface plane to the main thread
     });
@@ -370,10 +375,40 @@ bool NavWorld::install_builds() {
     ch.max = Cell{p.x * 16 + 15, p.y * 16 + 31, p.z * 16 + 15};
     unconsumed_changes_.push_back(ch);
     ++stats_.builds_installed;
-    if (self_edited || band_stale) ++stats_.builds_reclassified;
+    if (whole) ++stats_.builds_reclassified;
+    if (!whole && band_stale) ++stats_.builds_band_reclassified;
     any = true;
   }
   return any;
+}
+
+bool NavWorld::reclassify_facing(ChunkPos p, const std::array<std::shared_ptr<Chunk>, 27>& snap) {
+  NavChunk* nc = grid_.chunk(p);
+  // Whether the chunk is stored uniform (no arrays) depends on the neighbours' blocks too: when
+  // the snapshot's answer or today's is uniform, classify the whole chunk (cheap for a uniform
+  // one, and exact).
+  if (!nc || nc->uniform || grid_.uniform_kind_of(space_, p) >= 0) {
+    grid_.classify_chunk(space_, p);
+    return false;
+  }
+  // Layer 0 of cell c reads the blocks from c.y - 1 to c.y + 3 in its column (for the 2x2
+  // footprint also the columns x + 1 and z + 1): the dependency box of maintain_edit seen from
+  // the cell. So the cells reading neighbour (dx, dy, dz) are, along y, ly 13..15 toward the
+  // chunk above and ly 0 toward the one below, and along x (z) lx 15 (lz 15) toward +x (+z).
+  // Every other cell reads only blocks whose stamps match the snapshot: its layer 0 is exact.
+  for (int dy = -1; dy <= 1; ++dy)
+    for (int dz = -1; dz <= 1; ++dz)
+      for (int dx = -1; dx <= 1; ++dx) {
+        if ((dx | dy | dz) == 0 || !grid_.reads_chunk(dx, dy, dz)) continue;
+        if (same_stamp(snap[static_cast<std::size_t>(nb_index(dx, dy, dz))],
+                       space_.chunk({p.x + dx, p.y + dy, p.z + dz})))
+          continue;
+        const int x0 = dx > 0 ? 15 : 0, z0 = dz > 0 ? 15 : 0;
+        const int y0 = dy > 0 ? 13 : 0, y1 = dy < 0 ? 0 : 15;
+        grid_.classify_box(space_, Cell{p.x * 16 + x0, p.y * 16 + y0, p.z * 16 + z0},
+                           Cell{p.x * 16 + 15, p.y * 16 + y1, p.z * 16 + 15});
+      }
+  return true;
 }
 
 bool NavWorld::maintain_edit(const Change& c) {

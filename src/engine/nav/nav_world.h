@@ -94,6 +94,9 @@ struct NavStats {
   double last_maintenance_ms = 0;
   std::uint64_t builds_installed = 0;     ///< streamed chunk builds installed
   std::uint64_t builds_reclassified = 0;  ///< of those, classified again (edited meanwhile)
+  /// Of those, only the band facing a neighbour edited, loaded or unloaded meanwhile classified
+  /// again (the chunk itself unchanged).
+  std::uint64_t builds_band_reclassified = 0;
   /// Reachability answers that would have been No on the built chunks but were Unknown(NotLoaded)
   /// because the start reaches an island bordering an unbuilt chunk, and No answers given while
   /// some loaded chunk was unbuilt (see NavWorld::reachable).
@@ -169,8 +172,9 @@ class NavWorld {
   /// Streaming (off by default): a chunk loaded after the first build gets its layer 0 built on
   /// the executor from a snapshot of it and the chunks above and below; the build is installed
   /// at the update after next (the same tick whatever the executor) and only if the chunk is
-  /// still the one loaded; if it or a chunk it reads was edited, loaded or unloaded meanwhile it
-  /// is classified again from the current blocks. Until then its cells answer
+  /// still the one loaded; if it was edited meanwhile it is classified again from the current
+  /// blocks, and if only a chunk it reads was edited, loaded or unloaded, so is the band of cells
+  /// facing that chunk (reclassify_facing). Until then its cells answer
   /// Unknown(NotLoaded), and an answer is No only when the start reaches no island bordering an
   /// unbuilt chunk (reachable()). A reload drops the old navigation data at once.
   /// Surface groups by block value (see NavGrid::set_surface_groups): every surface plane is
@@ -228,6 +232,11 @@ class NavWorld {
   bool reaches_frontier(std::uint32_t a);
   void refresh_frontier();
   bool install_builds();
+  /// After installing the build of chunk p made from the block snapshots `snap` (indexed like
+  /// NavChunk::nb), classifies again from the current blocks only the cells whose layer 0 reads a
+  /// neighbour whose stamp changed since. Returns false when it classified the whole chunk
+  /// instead (the chunk is stored uniform, or should be now).
+  bool reclassify_facing(ChunkPos p, const std::array<std::shared_ptr<Chunk>, 27>& snap);
   struct Build {
     ChunkPos pos;
     std::uint64_t deliver_tick = 0;
