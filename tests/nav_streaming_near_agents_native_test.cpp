@@ -543,12 +543,14 @@ TEST(StreamingNearAgents, AgentsWalkAcrossWhileChunksStream) {
       "walk across (radius %d, %d ticks, %.1f s): %llu arrivals, agents up to ring %zu; %zu "
       "section reloads near agents, %zu column loads, %zu unloads, "
       "%zu edits in deferred chunks, %zu in builds in flight, %zu on corridors; %llu builds "
-      "installed (%llu classified again), up to %zu chunks deferred; %llu No with unbuilt "
+      "installed (%llu classified again, %llu only the facing band), up to %zu chunks deferred; "
+      "%llu No with unbuilt "
       "chunks, %llu Unknown at the frontier\n",
       kRadius, kTicks, secs, static_cast<unsigned long long>(arrivals), max_ring, reloads, loads,
       unloads, deferred_edits, inflight_edits, corridor_edits,
       static_cast<unsigned long long>(nav.stats().builds_installed),
-      static_cast<unsigned long long>(nav.stats().builds_reclassified), max_deferred,
+      static_cast<unsigned long long>(nav.stats().builds_reclassified),
+      static_cast<unsigned long long>(nav.stats().builds_band_reclassified), max_deferred,
       static_cast<unsigned long long>(nav.stats().nos_with_unbuilt),
       static_cast<unsigned long long>(nav.stats().frontier_unknowns));
   std::printf("goals ended: %zu idle, %zu arrived, %zu failed, %zu blocked; failures:", ended[0],
