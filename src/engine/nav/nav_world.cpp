@@ -931,8 +931,9 @@ Reach NavWorld::reachable(Cell from, Cell goal, int goal_range, std::uint8_t gat
 // full graph's. A cell's moves (compute_moves_for_cell) read layer 0 within two columns of it
 // (walk, step, jump and drop moves one column away, gap jumps two cells along an axis, the danger
 // band one column, two toward +x and +z for the 2x2 footprint) from max_drop cells below it to
-// three above (four for the 2x2 footprint's danger band), and land inside that box; an unbuilt
-// cell reads as not a node. So a node cell of a built chunk whose box misses every unbuilt chunk
+// two above (the danger band; three for the 2x2 footprint), and land inside that box (a step,
+// jump or climb one above, a drop up to max_drop below); an unbuilt cell reads as no chunk: no
+// move, no hazard. So a node cell of a built chunk whose box misses every unbuilt chunk
 // has the same moves in both graphs (and the same gate kind: the danger band only changes kinds
 // among standable ones). Call the others *frontier cells*. Suppose the full graph has a path P
 // from a to b that the built graph lacks. Take the first cell f of P that is a frontier cell or
@@ -961,7 +962,8 @@ void NavWorld::refresh_frontier() {
   // reaches into it. Horizontally two cells (gap jumps land two cells away; more if the class's
   // gap reach ever grows), max_drop + 1 cells up from the bottom face (drops read and land up to
   // max_drop below, one more for margin), four cells down from the top face (a step or jump
-  // lands one above, the danger band reads up to three, four for the 2x2 footprint).
+  // lands one above, the danger band reads two above, three for the 2x2 footprint; one more for
+  // margin).
   const ClassEnvelope& env = grid_.envelope();
   const int h = std::max(2, env.gap_reach + 1);
   const int below = std::max(2, env.max_drop + 1);
