@@ -348,6 +348,55 @@ TEST(StreamingNearAgents, NoIsSoundAndNotVacuous) {
   (void)total_unknown;
 }
 
+// An agent whose goal lies in deferred chunks, 5 or more columns away: its request is
+// Unknown(NotLoaded), so it walks over the built chunks as close to the goal as they go, the
+// chunks ahead are built as it comes near, it plans again at the end of each partial corridor,
+// and it arrives, never standing in a chunk without navigation.
+TEST(StreamingNearAgents, AgentWalksTowardAGoalPastUnbuiltChunks) {
+  const Source& src = source();
+  ASSERT_TRUE(src.w);
+  constexpr int kRadius = 2;
+  Streamed st = make_streamed(1, kRadius);
+  const NavGrid& g = st.grid();
+  const AgentId agent = add_agent_at(st, src.mid);
+  st.load_rings(2, 7);
+  for (int t = 0; t < 3; ++t) ASSERT_EQ(st.w->tick(0.05), Status::Ok);
+  // The goal: a cell of the same island in a deferred chunk of ring 5, reachable in the full
+  // build, at least 60 cells away.
+  const Cell* goal = nullptr;
+  for (const Cell& c : src.big)
+    if (src.ring(c.x >> 4, c.z >> 4) == 5 && st.nav().is_deferred(detail::chunk_of(c)) &&
+        std::abs(c.x - src.mid.x) + std::abs(c.z - src.mid.z) >= 60) {
+      goal = &c;
+      break;
+    }
+  ASSERT_NE(goal, nullptr);
+  ASSERT_EQ(src.w->reachable(src.pid, pos(src.mid), pos(*goal)).answer, ReachAnswer::Yes);
+  EXPECT_EQ(st.w->reachable(st.pid, pos(src.mid), pos(*goal)).reason, ReachReason::NotLoaded);
+  ASSERT_EQ(st.w->set_agent_goal(agent, pos(*goal)), Status::Ok);
+  AgentState s;
+  int unbuilt_ticks = 0, ticks = 0;
+  for (; ticks < 4000; ++ticks) {
+    ASSERT_EQ(st.w->tick(0.05), Status::Ok);
+    ASSERT_EQ(st.w->agent_state(agent, &s), Status::Ok);
+    if (!g.chunk(detail::chunk_of(feet_cell(s)))) ++unbuilt_ticks;
+    if (s.mode == AgentMode::Arrived || s.mode == AgentMode::Failed) break;
+  }
+  const Cell at = feet_cell(s);
+  std::printf(
+      "goal %s, %d cells away: %s after %d ticks at %s, %u requests, %u replans, "
+      "%zu chunks still deferred\n",
+      str(*goal).c_str(), std::abs(goal->x - src.mid.x) + std::abs(goal->z - src.mid.z),
+      s.mode == AgentMode::Arrived ? "arrived" : "not arrived", ticks, str(at).c_str(), s.requests,
+      s.replans, st.w->deferred_chunk_builds());
+  EXPECT_EQ(s.mode, AgentMode::Arrived);
+  EXPECT_EQ(s.arrivals, 1u);
+  EXPECT_LE(std::abs(at.x - goal->x) + std::abs(at.z - goal->z), 2);
+  EXPECT_GE(s.requests, 2u);  // at least one partial corridor, then the rest
+  EXPECT_EQ(unbuilt_ticks, 0);
+  EXPECT_GT(st.w->deferred_chunk_builds(), 0u);  // and not everything was built on the way
+}
+
 // Agents walk across the region with a build radius while columns load and unload around them,
 // with edits in deferred chunks, in chunks whose build is in flight, and on corridors.
 TEST(StreamingNearAgents, AgentsWalkAcrossWhileChunksStream) {

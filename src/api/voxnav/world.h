@@ -332,6 +332,11 @@ class World {
   /// then). With a radius every load is streamed, however many chunks one update loads. 0 (the
   /// default) builds every loaded chunk; without streaming the radius has no effect. Applies to
   /// every movement class (a class added later builds every chunk loaded by then).
+  /// Agents with a radius set: when their goal answers Unknown(NotLoaded) (it lies in, or may be
+  /// reached only through, chunks without navigation) and they stand on a built cell, they walk
+  /// over the built chunks as close to the goal as those go (a partial corridor), the chunks
+  /// ahead are built as they come near, and they plan again at its end; when no built cell is
+  /// closer they wait Blocked and retry. Requests made with request() still fail NotLoaded.
   /// InvalidArgument (nothing changes) for a value below 0 or above kMaxChunkBuildRadius.
   Status set_chunk_build_radius(int chunks) noexcept;
   static constexpr int kMaxChunkBuildRadius = 32;

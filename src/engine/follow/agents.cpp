@@ -128,6 +128,9 @@ void AgentSystem::plan(NavWorld& nav, AgentRecord& a) {
   spec.costs = m.costs;
   spec.motion = a.motion;
   spec.avoid = avoided_cells(a, nav.tick());  // doors that stayed shut in front of it
+  // With a build radius the goal may lie past chunks not built yet: walk as close as the built
+  // chunks go (the chunks ahead are built as the agent comes near) and plan again there.
+  spec.toward_unbuilt = nav.build_radius() > 0;
   a.request = nav.request(spec);
   ++a.requests;
   a.mode = AgentMode::Planning;
@@ -169,7 +172,21 @@ void AgentSystem::install(NavWorld& nav, AgentRecord& a) {
   }
   const RequestSlot* s = nav.slot(a.request);
   a.corridor = s->corridor;
+  a.partial = s->partial;
   const bool stale = s->layers_version != nav.layers_version();
+  if (a.partial && a.corridor.cells.size() < 2) {
+    // The built chunks end where it stands: wait (Blocked, retried) for the chunks around it
+    // to be built or the world to change.
+    (void)nav.release(a.request);
+    a.request = Handle{};
+    a.mode = AgentMode::Blocked;
+    a.blocked_ticks = 0;
+    a.reason =
+        "the goal lies past chunks whose navigation is not built, and no built cell is "
+        "closer to it";
+    reindex(a);
+    return;
+  }
   (void)nav.release(a.request);
   a.request = Handle{};
   if (stale && !path_still_valid(nav.grid(), a.corridor.cells, a.corridor.kinds, 0)) {
@@ -528,6 +545,17 @@ bool AgentSystem::hold_at_door(NavWorld& nav, AgentRecord& a, const Waypoint& do
   return false;
 }
 
+void AgentSystem::end_of_partial(AgentRecord& a) {
+  // The end of a route that stopped short of the goal: plan again from here at the next step
+  // (the chunks around the agent have been built meanwhile).
+  a.partial = false;
+  a.mode = AgentMode::Planning;
+  a.replan = true;
+  ++a.replans;
+  clear_door_hold(a, true);
+  reindex(a);
+}
+
 void AgentSystem::replan_or_block(NavWorld& nav, AgentRecord& a) {
   if (++a.replans_in_row > kMaxReplansInRow) {
     a.mode = AgentMode::Blocked;
@@ -570,6 +598,10 @@ void AgentSystem::swim_drive(NavWorld& nav, AgentRecord& a, double dt, DriveInpu
     }
     if (d <= pass) {
       if (last) {
+        if (a.partial) {
+          end_of_partial(a);
+          return;
+        }
         a.mode = AgentMode::Arrived;
         ++a.arrivals;
         a.replans_in_row = 0;
@@ -640,6 +672,10 @@ void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, doub
         reached = d <= radius && dy < 0.7 && dy > -1.0 && (a.body.on_ground || last);
       }
       if (reached) {
+        if (last && a.partial) {
+          end_of_partial(a);
+          break;
+        }
         if (last) {
           a.mode = AgentMode::Arrived;
           ++a.arrivals;

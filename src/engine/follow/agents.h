@@ -85,8 +85,11 @@ struct AgentRecord {
   /// Plan again at the next step: the body was teleported while it had a goal, or its start could
   /// not be stood on while it was still falling (it plans once it lands).
   bool replan = false;
-  int fall_ticks = 0;  ///< ticks waited for the body to land before planning (see `replan`)
+  int fall_ticks = 0;   ///< ticks waited for the body to land before planning (see `replan`)
   bool placed = false;  ///< added or teleported, and no corridor installed since
+  /// The corridor stops short of the goal (a request toward a goal past unbuilt chunks, with a
+  /// build radius): at its end the agent plans again instead of arriving.
+  bool partial = false;
   // Doors: holding before a closed door cell on the corridor, and the doors to avoid.
   bool door_waiting = false;    ///< holding before `door_cell` (closed)
   bool door_announced = false;  ///< DoorAhead raised for `door_cell` in this approach
@@ -188,6 +191,8 @@ class AgentSystem {
   /// A swimmer's drive toward its corridor: passes waypoints, arrival, the stuck watch.
   void swim_drive(NavWorld& nav, AgentRecord& a, double dt, DriveInput& in);
   /// The stuck watch ran out of recovery: plan again, or Blocked after kMaxReplansInRow rounds.
+  /// The agent reached the end of a partial corridor: it plans again at the next step.
+  void end_of_partial(AgentRecord& a);
   void replan_or_block(NavWorld& nav, AgentRecord& a);
   /// The corridor point a newly installed or spliced corridor is followed from: 1 for walkers
   /// (points[0] is where they stand), 0 for swimmers (they first swim onto the path).

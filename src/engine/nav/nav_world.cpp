@@ -1034,6 +1034,7 @@ Handle NavWorld::request(const RequestSpec& spec) {
 }
 
 bool NavWorld::screen(RequestSlot& s) {
+  if (s.spec.toward_unbuilt) s.spec.toward = false;  // (set again below when it applies)
   const RequestSpec& spec = s.spec;
   const Reach r = reachable(spec.start, spec.goal, spec.goal_range, spec.costs.gates(),
                             spec.costs.restricts_class);
@@ -1041,6 +1042,11 @@ bool NavWorld::screen(RequestSlot& s) {
     s.state = RequestState::Failed;
     s.fail = FailReason::Unreachable;
   } else if (r.answer == ReachAnswer::Unknown && r.reason == ReachReason::NotLoaded) {
+    const NavChunk* sc = cell_in_range(spec.start) ? grid_.chunk(chunk_of(spec.start)) : nullptr;
+    if (spec.toward_unbuilt && sc && islands_.component_at(sc, index_in_chunk(spec.start))) {
+      s.spec.toward = true;  // over the built chunks, as close to the goal as they go
+      return true;
+    }
     s.state = RequestState::Failed;
     s.fail = FailReason::NotLoaded;
   } else if (r.answer == ReachAnswer::Unknown && r.reason == ReachReason::StartNotStandable) {

@@ -54,6 +54,11 @@ struct RequestSpec {
   std::uint32_t max_nodes = 200000;
   int max_distance = 0;
   bool toward = false;  ///< request_toward: a partial route is a success
+  /// When the answer is Unknown(NotLoaded) (the goal lies in, or may be reached only through,
+  /// chunks without navigation) and the start is built and standable: search toward the goal
+  /// over the built chunks, a partial route being a success (the agents' requests with a build
+  /// radius: they walk toward the goal, and the chunks ahead are built as they come near).
+  bool toward_unbuilt = false;
   CostTable costs;
   /// Door cells to avoid (the follower's doors that stayed shut): entering one costs avoid_cost
   /// more.
