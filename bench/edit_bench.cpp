@@ -10,14 +10,17 @@
 //   chunk    - classifying the edited chunk from scratch and recomputing the move words of it
 //              and its 26 neighbours
 //   islands  - recomputing every island (strongly connected components) of the region
-// Then the tick time at several edit rates (edits per second near corridors).
+// Then the tick time at several edit rates (edits per second near corridors), without a search
+// budget and with one (World::set_searches_per_update: --search-budgets, 0 = no limit).
 //
 // Built natively and to wasm (run under node: node --no-experimental-fetch edit_bench.js ...). The
 // wasm build has no zlib: it reads the region from a raw chunk dump (bench/chunk_dump.h) that the
 // native build writes with --write-dump. bench/edit_run.sh runs both and prints the ratio.
 //
-// usage: edit_bench [--agents N] [--ticks T] [--seed S] [--slowest N] [--no-baseline] [--rates a,b,c] [--blocks DIR]
-//                   [--region FILE.mca | --region-dump FILE] [--write-dump FILE]
+// usage: edit_bench [--agents N] [--ticks T] [--seed S] [--slowest N] [--no-baseline] [--rates
+// a,b,c]
+//                   [--search-budgets a,b] [--blocks DIR] [--region FILE.mca | --region-dump FILE]
+//                   [--write-dump FILE]
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -48,7 +51,8 @@ double us_since(Clock::time_point t0) {
 double pct(std::vector<double> v, double p) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
-  const std::size_t i = std::min(v.size() - 1, static_cast<std::size_t>(p * double(v.size() - 1) + 0.5));
+  const std::size_t i =
+      std::min(v.size() - 1, static_cast<std::size_t>(p * double(v.size() - 1) + 0.5));
   return v[i];
 }
 
@@ -73,7 +77,8 @@ bool setup(Setup& s, const Source& src, int n_agents, std::uint64_t seed) {
   if (!bench::read_file(src.blocks_dir + "/blocks.pc-1.21.1.json", blocks) ||
       !bench::read_file(src.blocks_dir + "/blockCollisionShapes.pc-1.20.5.json", shapes) ||
       s.world->load_minecraft_blocks(blocks, shapes, &msg) != Status::Ok) {
-    std::fprintf(stderr, "edit_bench: block registry from %s: %s\n", src.blocks_dir.c_str(), msg.c_str());
+    std::fprintf(stderr, "edit_bench: block registry from %s: %s\n", src.blocks_dir.c_str(),
+                 msg.c_str());
     return false;
   }
   if (!src.region_dump.empty()) {
@@ -85,7 +90,8 @@ bool setup(Setup& s, const Source& src, int n_agents, std::uint64_t seed) {
     }
   } else {
 #ifdef __EMSCRIPTEN__
-    std::fprintf(stderr, "edit_bench: the wasm build reads the region from --region-dump only (no zlib)\n");
+    std::fprintf(stderr,
+                 "edit_bench: the wasm build reads the region from --region-dump only (no zlib)\n");
     return false;
 #else
     native::WorldLoadReport rep;
@@ -139,15 +145,17 @@ void new_goal(Setup& s, vd::SplitMix64& rng, AgentId id) {
 }
 
 /// One edit on a corridor cell ahead of a random moving agent; returns false when none fits.
-bool corridor_edit(Setup& s, vd::SplitMix64& rng, bool block, std::uint16_t stone, std::uint16_t air,
-                   vd::Cell* where) {
+bool corridor_edit(Setup& s, vd::SplitMix64& rng, bool block, std::uint16_t stone,
+                   std::uint16_t air, vd::Cell* where) {
   vd::WorldState& st = s.world->internal();
   for (int tries = 0; tries < 16; ++tries) {
     const AgentId id = s.agents[rng.below(static_cast<std::uint32_t>(s.agents.size()))];
     const vd::AgentRecord* a = st.agents.get(vd::AgentSlot{id.index, id.generation});
-    if (!a || a->mode != vd::AgentMode::Moving || a->corridor.cells.size() < a->cell_index + 4) continue;
-    const std::size_t ahead = a->cell_index + 2 +
-                              rng.below(static_cast<std::uint32_t>(a->corridor.cells.size() - a->cell_index - 2));
+    if (!a || a->mode != vd::AgentMode::Moving || a->corridor.cells.size() < a->cell_index + 4)
+      continue;
+    const std::size_t ahead =
+        a->cell_index + 2 +
+        rng.below(static_cast<std::uint32_t>(a->corridor.cells.size() - a->cell_index - 2));
     const vd::Cell c = a->corridor.cells[ahead];
     const vd::Cell e = block ? c : vd::Cell{c.x, c.y - 1, c.z};
     if (s.world->set_block(CellPos{e.x, e.y, e.z}, block ? stone : air) != Status::Ok) continue;
@@ -173,20 +181,39 @@ int main(int argc, char** argv) {
   bool baseline = true;  // every 25th edit, also time the chunk rebuild and island recomputation
   std::uint64_t seed = 1;
   std::vector<double> rates = {0, 10, 50, 200};
+  std::vector<int> budgets = {0, 2};  // World::set_searches_per_update for the tick table
   Source src;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
-    if (a == "--agents") n_agents = std::stoi(next());
-    else if (a == "--ticks") ticks = std::stoi(next());
-    else if (a == "--seed") seed = std::stoull(next());
-    else if (a == "--slowest") slowest = static_cast<std::size_t>(std::stoul(next()));
-    else if (a == "--no-baseline") baseline = false;
-    else if (a == "--blocks") src.blocks_dir = next();
-    else if (a == "--region") src.region = next();
-    else if (a == "--region-dump") src.region_dump = next();
-    else if (a == "--write-dump") src.write_dump = next();
-    else if (a == "--rates") {
+    if (a == "--agents")
+      n_agents = std::stoi(next());
+    else if (a == "--ticks")
+      ticks = std::stoi(next());
+    else if (a == "--seed")
+      seed = std::stoull(next());
+    else if (a == "--slowest")
+      slowest = static_cast<std::size_t>(std::stoul(next()));
+    else if (a == "--no-baseline")
+      baseline = false;
+    else if (a == "--blocks")
+      src.blocks_dir = next();
+    else if (a == "--region")
+      src.region = next();
+    else if (a == "--region-dump")
+      src.region_dump = next();
+    else if (a == "--write-dump")
+      src.write_dump = next();
+    else if (a == "--search-budgets") {
+      budgets.clear();
+      const std::string l = next();
+      for (std::size_t p = 0; p < l.size();) {
+        const std::size_t q = l.find(',', p);
+        budgets.push_back(
+            std::stoi(l.substr(p, q == std::string::npos ? std::string::npos : q - p)));
+        p = q == std::string::npos ? l.size() : q + 1;
+      }
+    } else if (a == "--rates") {
       rates.clear();
       const std::string l = next();
       for (std::size_t p = 0; p < l.size();) {
@@ -195,9 +222,12 @@ int main(int argc, char** argv) {
         p = q == std::string::npos ? l.size() : q + 1;
       }
     } else {
-      std::fprintf(stderr,
-                   "usage: edit_bench [--agents N] [--ticks T] [--seed S] [--slowest N] [--no-baseline] [--rates a,b] [--blocks DIR]\n"
-                   "                  [--region FILE.mca | --region-dump FILE] [--write-dump FILE]\n");
+      std::fprintf(
+          stderr,
+          "usage: edit_bench [--agents N] [--ticks T] [--seed S] [--slowest N] [--no-baseline] "
+          "[--rates a,b]\n"
+          "                  [--search-budgets a,b] [--blocks DIR]\n"
+          "                  [--region FILE.mca | --region-dump FILE] [--write-dump FILE]\n");
       return 2;
     }
   }
@@ -261,77 +291,93 @@ int main(int argc, char** argv) {
     }
   }
   const vd::IslandStats is1 = nav.islands().stats();
-  std::printf("## Per-edit maintenance (%d agents walking, %d edits on corridor cells, one per tick)\n\n", n_agents,
-              edits);
-  std::printf("| cost per edit | median (us) | p90 (us) | p99 (us) | max (us) |\n|---|---:|---:|---:|---:|\n");
+  std::printf(
+      "## Per-edit maintenance (%d agents walking, %d edits on corridor cells, one per tick)\n\n",
+      n_agents, edits);
+  std::printf(
+      "| cost per edit | median (us) | p90 (us) | p99 (us) | max (us) "
+      "|\n|---|---:|---:|---:|---:|\n");
   auto row = [](const char* name, const std::vector<double>& v) {
-    std::printf("| %s | %.1f | %.1f | %.1f | %.1f |\n", name, pct(v, 0.5), pct(v, 0.9), pct(v, 0.99),
-                v.empty() ? 0.0 : *std::max_element(v.begin(), v.end()));
+    std::printf("| %s | %.1f | %.1f | %.1f | %.1f |\n", name, pct(v, 0.5), pct(v, 0.9),
+                pct(v, 0.99), v.empty() ? 0.0 : *std::max_element(v.begin(), v.end()));
   };
   row("layers 0-2 + islands (incremental)", layers);
   row("agents: corridor checks and repair", agents);
   row("**total**", total);
   row("rebuild the edited chunk (layer 0 + moves of 27 chunks)", chunk);
   row("recompute every island of the region", islands);
-  std::printf("\nsummary: layers_p50_us=%.2f layers_p99_us=%.2f agents_p50_us=%.2f total_p50_us=%.2f total_p99_us=%.2f\n",
-              pct(layers, 0.5), pct(layers, 0.99), pct(agents, 0.5), pct(total, 0.5), pct(total, 0.99));
-  std::printf("\nislands: %llu deltas, %llu merges, %llu split proofs, %llu fallbacks to a full recomputation\n\n",
-              static_cast<unsigned long long>(is1.deltas - is0.deltas),
-              static_cast<unsigned long long>(is1.merges - is0.merges),
-              static_cast<unsigned long long>(is1.split_checks - is0.split_checks),
-              static_cast<unsigned long long>(is1.fallbacks - is0.fallbacks));
+  std::printf(
+      "\nsummary: layers_p50_us=%.2f layers_p99_us=%.2f agents_p50_us=%.2f total_p50_us=%.2f "
+      "total_p99_us=%.2f\n",
+      pct(layers, 0.5), pct(layers, 0.99), pct(agents, 0.5), pct(total, 0.5), pct(total, 0.99));
+  std::printf(
+      "\nislands: %llu deltas, %llu merges, %llu split proofs, %llu fallbacks to a full "
+      "recomputation\n\n",
+      static_cast<unsigned long long>(is1.deltas - is0.deltas),
+      static_cast<unsigned long long>(is1.merges - is0.merges),
+      static_cast<unsigned long long>(is1.split_checks - is0.split_checks),
+      static_cast<unsigned long long>(is1.fallbacks - is0.fallbacks));
 
   std::sort(slow.begin(), slow.end(), [](const Slow& a, const Slow& b) { return a.us > b.us; });
   std::printf("slowest edits (layers + islands):\n");
   for (std::size_t k = 0; k < slow.size() && k < slowest; ++k)
-    std::printf("  %8.1f us  %s at (%d,%d,%d): %llu merges, %llu split proofs, %llu local splits, %llu fallbacks, %llu component searches, %llu octants recomputed\n",
-                slow[k].us, slow[k].block ? "block" : "dig", slow[k].at.x, slow[k].at.y, slow[k].at.z,
-                static_cast<unsigned long long>(slow[k].d.merges),
-                static_cast<unsigned long long>(slow[k].d.split_checks),
-                static_cast<unsigned long long>(slow[k].d.local_splits),
-                static_cast<unsigned long long>(slow[k].d.fallbacks),
-                static_cast<unsigned long long>(slow[k].d.component_searches),
-                static_cast<unsigned long long>(slow[k].d.components_built));
+    std::printf(
+        "  %8.1f us  %s at (%d,%d,%d): %llu merges, %llu split proofs, %llu local splits, %llu "
+        "fallbacks, %llu component searches, %llu octants recomputed\n",
+        slow[k].us, slow[k].block ? "block" : "dig", slow[k].at.x, slow[k].at.y, slow[k].at.z,
+        static_cast<unsigned long long>(slow[k].d.merges),
+        static_cast<unsigned long long>(slow[k].d.split_checks),
+        static_cast<unsigned long long>(slow[k].d.local_splits),
+        static_cast<unsigned long long>(slow[k].d.fallbacks),
+        static_cast<unsigned long long>(slow[k].d.component_searches),
+        static_cast<unsigned long long>(slow[k].d.components_built));
   std::printf("\n");
 
   // Part 2: tick time against the edit rate (fresh world per rate, same seed).
-  std::printf("## Tick time against the edit rate (%d agents, %d ticks at 20 Hz)\n\n", n_agents, ticks);
-  std::printf("| edits/s | edits | mean tick (ms) | p99 tick (ms) | arrivals | local repairs | replans |\n"
-              "|---:|---:|---:|---:|---:|---:|---:|\n");
-  for (const double rate : rates) {
-    Setup r;
-    if (!setup(r, src, n_agents, seed)) return 1;
-    vd::SplitMix64 rr{seed * 7919 + 3};
-    keep_busy(r, rr);
-    std::vector<double> tick_ms;
-    double owed = 0;
-    int done = 0;
-    for (int t = 0; t < ticks; ++t) {
+  std::printf("## Tick time against the edit rate (%d agents, %d ticks at 20 Hz)\n\n", n_agents,
+              ticks);
+  std::printf(
+      "| searches per update | edits/s | edits | mean tick (ms) | p99 tick (ms) | arrivals | local "
+      "repairs | replans |\n"
+      "|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  for (const int budget : budgets)
+    for (const double rate : rates) {
+      Setup r;
+      if (!setup(r, src, n_agents, seed)) return 1;
+      if (r.world->set_searches_per_update(budget) != Status::Ok) return 1;
+      vd::SplitMix64 rr{seed * 7919 + 3};
       keep_busy(r, rr);
-      owed += rate * 0.05;
-      while (owed >= 1) {
-        owed -= 1;
-        vd::Cell e;
-        done += corridor_edit(r, rr, done % 2 == 0, stone, air, &e);
+      std::vector<double> tick_ms;
+      double owed = 0;
+      int done = 0;
+      for (int t = 0; t < ticks; ++t) {
+        keep_busy(r, rr);
+        owed += rate * 0.05;
+        while (owed >= 1) {
+          owed -= 1;
+          vd::Cell e;
+          done += corridor_edit(r, rr, done % 2 == 0, stone, air, &e);
+        }
+        const auto t0 = Clock::now();
+        (void)r.world->tick(0.05);
+        tick_ms.push_back(us_since(t0) / 1000.0);
       }
-      const auto t0 = Clock::now();
-      (void)r.world->tick(0.05);
-      tick_ms.push_back(us_since(t0) / 1000.0);
+      std::uint64_t arrivals = 0, replans = 0, repairs = 0;
+      for (const AgentId id : r.agents) {
+        AgentState as;
+        if (r.world->agent_state(id, &as) != Status::Ok) continue;
+        arrivals += as.arrivals;
+        replans += as.replans;
+        repairs += as.repairs;
+      }
+      double mean = 0;
+      for (double v : tick_ms) mean += v;
+      mean /= double(tick_ms.size());
+      std::printf("| %s | %.0f | %d | %.2f | %.2f | %llu | %llu | %llu |\n",
+                  budget ? std::to_string(budget).c_str() : "no limit", rate, done, mean,
+                  pct(tick_ms, 0.99), static_cast<unsigned long long>(arrivals),
+                  static_cast<unsigned long long>(repairs),
+                  static_cast<unsigned long long>(replans));
     }
-    std::uint64_t arrivals = 0, replans = 0, repairs = 0;
-    for (const AgentId id : r.agents) {
-      AgentState as;
-      if (r.world->agent_state(id, &as) != Status::Ok) continue;
-      arrivals += as.arrivals;
-      replans += as.replans;
-      repairs += as.repairs;
-    }
-    double mean = 0;
-    for (double v : tick_ms) mean += v;
-    mean /= double(tick_ms.size());
-    std::printf("| %.0f | %d | %.2f | %.2f | %llu | %llu | %llu |\n", rate, done, mean, pct(tick_ms, 0.99),
-                static_cast<unsigned long long>(arrivals), static_cast<unsigned long long>(repairs),
-                static_cast<unsigned long long>(replans));
-  }
   return 0;
 }

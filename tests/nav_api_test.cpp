@@ -41,10 +41,12 @@ struct Inputs {
     const std::vector<std::uint8_t> m = read_bytes(kMovingAi + "maps/arena.map");
     const std::vector<std::uint8_t> s = read_bytes(kMovingAi + "scens/arena.map.scen");
     std::string msg;
-    EXPECT_EQ(detail::parse_movingai_map(std::string_view(reinterpret_cast<const char*>(m.data()), m.size()), map, msg),
+    EXPECT_EQ(detail::parse_movingai_map(
+                  std::string_view(reinterpret_cast<const char*>(m.data()), m.size()), map, msg),
               Status::Ok)
         << msg;
-    EXPECT_EQ(detail::parse_movingai_scen(std::string_view(reinterpret_cast<const char*>(s.data()), s.size()), rows, msg),
+    EXPECT_EQ(detail::parse_movingai_scen(
+                  std::string_view(reinterpret_cast<const char*>(s.data()), s.size()), rows, msg),
               Status::Ok)
         << msg;
   }
@@ -90,7 +92,8 @@ ApiWorld make_world(const WorldDef& def = {}) {
   for (int cy = 0; cy <= 1; ++cy)
     for (int cz = 0; cz < chunks_z(); ++cz)
       for (int cx = 0; cx < chunks_x(); ++cx)
-        EXPECT_EQ(a.w->load_chunk(ChunkPos{cx, cy, cz}, map_chunk(cx, cy, cz, a.stone)), Status::Ok);
+        EXPECT_EQ(a.w->load_chunk(ChunkPos{cx, cy, cz}, map_chunk(cx, cy, cz, a.stone)),
+                  Status::Ok);
   EXPECT_EQ(a.w->add_profile(Profile{}, &a.pid, &err), Status::Ok) << err;
   a.w->update();
   return a;
@@ -127,7 +130,8 @@ int octile_cells(CellPos a, CellPos b) {  // octile distance in 1/1000 cells (in
 std::size_t hardest_row(World& w, ProfileId pid, std::uint32_t* expanded) {
   const auto& rows = inputs().rows;
   std::vector<PathHandle> hs(rows.size());
-  for (std::size_t i = 0; i < rows.size(); ++i) EXPECT_EQ(w.request(route(pid, rows[i]), &hs[i]), Status::Ok);
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    EXPECT_EQ(w.request(route(pid, rows[i]), &hs[i]), Status::Ok);
   w.update();
   w.update();
   std::size_t best = 0;
@@ -163,15 +167,18 @@ TEST(NavApi, WorldBuiltThroughLoadChunk) {
     for (int y = probe.y + 4; y >= probe.y - 4; --y)
       for (int z = probe.z + 4; z >= probe.z - 4; --z)
         for (int x = probe.x + 4; x >= probe.x - 4; --x) {
-          const int d = std::max({std::abs(x - probe.x), std::abs(y - probe.y), std::abs(z - probe.z)});
-          if (d <= best && w.is_standable(a.pid, CellPos{x, y, z})) best = d, expect = CellPos{x, y, z};
+          const int d =
+              std::max({std::abs(x - probe.x), std::abs(y - probe.y), std::abs(z - probe.z)});
+          if (d <= best && w.is_standable(a.pid, CellPos{x, y, z}))
+            best = d, expect = CellPos{x, y, z};
         }
     ASSERT_EQ(w.nearest_standable(a.pid, probe, 4, &near), Status::Ok);
     EXPECT_EQ(near, expect);
     EXPECT_EQ(near.y, 1);
   }
   CellPos none{};
-  EXPECT_EQ(w.nearest_standable(a.pid, CellPos{r.start_x, 12, r.start_y}, 4, &none), Status::NotFound);
+  EXPECT_EQ(w.nearest_standable(a.pid, CellPos{r.start_x, 12, r.start_y}, 4, &none),
+            Status::NotFound);
   const Reach reach = w.reachable(a.pid, stand(r.start_x, r.start_y), stand(r.goal_x, r.goal_y));
   EXPECT_EQ(reach.answer, ReachAnswer::Yes);
   EXPECT_EQ(reach.epoch, w.nav_epoch());
@@ -206,7 +213,8 @@ TEST(NavApi, RequestLifecycleCorridorAndRelease) {
   EXPECT_GE(ps.cell_count, 2u);
   EXPECT_GE(ps.waypoint_count, 2u);
   EXPECT_LE(ps.waypoint_count, ps.cell_count);
-  EXPECT_NEAR(ps.cost, r.optimal * 10000.0, r.optimal * 10000.0 * 1e-4) << "10000 per cell, 14142 per diagonal";
+  EXPECT_NEAR(ps.cost, r.optimal * 10000.0, r.optimal * 10000.0 * 1e-4)
+      << "10000 per cell, 14142 per diagonal";
 
   // path_cells: count only, then a small capacity (count is the total, only `capacity` written).
   ASSERT_EQ(w.path_cells(h, nullptr, 0, &n), Status::Ok);
@@ -225,7 +233,9 @@ TEST(NavApi, RequestLifecycleCorridorAndRelease) {
   EXPECT_EQ(cells[1].cell, few[1].cell);
   double len = 0;
   for (std::size_t i = 1; i < cells.size(); ++i)
-    len += (cells[i].cell.x != cells[i - 1].cell.x && cells[i].cell.z != cells[i - 1].cell.z) ? std::sqrt(2.0) : 1.0;
+    len += (cells[i].cell.x != cells[i - 1].cell.x && cells[i].cell.z != cells[i - 1].cell.z)
+               ? std::sqrt(2.0)
+               : 1.0;
   EXPECT_NEAR(len, r.optimal, 1e-4 * r.optimal);
 
   // corridor: the same rules.
@@ -256,7 +266,8 @@ TEST(NavApi, RequestLifecycleCorridorAndRelease) {
   ASSERT_EQ(w.request(route(a.pid, r), &h2), Status::Ok);
   EXPECT_EQ(h2.index, h.index) << "the freed slot is reused";
   EXPECT_NE(h2.generation, h.generation);
-  EXPECT_EQ(w.status(h, &ps), Status::StaleHandle) << "an old handle stays stale after its slot is reused";
+  EXPECT_EQ(w.status(h, &ps), Status::StaleHandle)
+      << "an old handle stays stale after its slot is reused";
   EXPECT_EQ(w.release(h), Status::StaleHandle);
   ASSERT_EQ(w.status(h2, &ps), Status::Ok);
   EXPECT_EQ(ps.state, PathState::Searching);
@@ -341,7 +352,9 @@ TEST(NavApi, BlockValueIsStrictAboutProperties) {
   EXPECT_EQ(w.block_value("minecraft:oak_slab[waterlogged=false,type=top]", &v), Status::Ok);
   EXPECT_EQ(v, top);
   EXPECT_EQ(w.block_value("oak_slab[type=diagonal]", &v, &err), Status::NotFound);
-  EXPECT_EQ(err, "property \"type\" of block \"oak_slab\" has no value \"diagonal\" (values: top, bottom, double)");
+  EXPECT_EQ(err,
+            "property \"type\" of block \"oak_slab\" has no value \"diagonal\" (values: top, "
+            "bottom, double)");
   EXPECT_EQ(w.block_value("stone[foo=bar]", &v, &err), Status::NotFound);
   EXPECT_EQ(err, "block \"stone\" has no property \"foo\" (it has none)");
   EXPECT_EQ(w.block_value("oak_slab[type=top,type=top]", &v, &err), Status::NotFound);
@@ -372,6 +385,60 @@ TEST(NavApi, ResultsApplyTogetherInRequestOrder) {
     EXPECT_EQ(ps.state, PathState::Ready);
   }
   EXPECT_EQ(w.stats().searches, hs.size());
+}
+
+TEST(NavApi, SearchBudgetDispatchesOldestFirstAndKeepsResults) {
+  ApiWorld a = make_world();
+  World& w = *a.w;
+  EXPECT_EQ(w.searches_per_update(), 0);
+  EXPECT_EQ(w.set_searches_per_update(-1), Status::InvalidArgument);
+  EXPECT_EQ(w.set_searches_per_update(World::kMaxSearchesPerUpdate + 1), Status::InvalidArgument);
+  EXPECT_EQ(w.searches_per_update(), 0);  // refused: nothing changed
+  // The same requests without a budget: their costs are the reference.
+  const auto& rows = inputs().rows;
+  std::vector<std::size_t> picked;
+  for (std::size_t i = 0; i < rows.size(); i += 13) picked.push_back(i);
+  ASSERT_GT(picked.size(), 8u);
+  std::vector<PathHandle> ref(picked.size());
+  for (std::size_t k = 0; k < picked.size(); ++k)
+    ASSERT_EQ(w.request(route(a.pid, rows[picked[k]]), &ref[k]), Status::Ok);
+  w.update();
+  w.update();
+  std::vector<std::uint32_t> cost(picked.size());
+  PathStatus ps;
+  for (std::size_t k = 0; k < picked.size(); ++k) {
+    ASSERT_EQ(w.status(ref[k], &ps), Status::Ok);
+    ASSERT_EQ(ps.state, PathState::Ready);
+    cost[k] = ps.cost;
+    ASSERT_EQ(w.release(ref[k]), Status::Ok);
+  }
+  // With 3 searches per update: update u dispatches requests 3(u-1) .. 3u-1, delivered at the
+  // next update, in request order; every result equals the unbudgeted one.
+  constexpr std::size_t kBudget = 3;
+  ASSERT_EQ(w.set_searches_per_update(static_cast<int>(kBudget)), Status::Ok);
+  EXPECT_EQ(w.searches_per_update(), static_cast<int>(kBudget));
+  std::vector<PathHandle> hs(picked.size());
+  for (std::size_t k = 0; k < picked.size(); ++k)
+    ASSERT_EQ(w.request(route(a.pid, rows[picked[k]]), &hs[k]), Status::Ok);
+  EXPECT_EQ(w.queued_requests(), picked.size());
+  std::size_t updates = 0;
+  for (std::size_t ready = 0; ready < picked.size();) {
+    w.update();
+    ++updates;
+    ASSERT_LE(updates, picked.size());
+    EXPECT_EQ(w.queued_requests(), picked.size() - std::min(picked.size(), kBudget * updates));
+    ready = 0;
+    for (std::size_t k = 0; k < picked.size(); ++k) {
+      ASSERT_EQ(w.status(hs[k], &ps), Status::Ok);
+      const bool should = k < kBudget * (updates - 1);
+      EXPECT_EQ(ps.state, should ? PathState::Ready : PathState::Searching) << k << " " << updates;
+      if (ps.state == PathState::Ready) {
+        EXPECT_EQ(ps.cost, cost[k]) << k;
+        ++ready;
+      }
+    }
+  }
+  EXPECT_EQ(updates, (picked.size() + kBudget - 1) / kBudget + 1);
 }
 
 TEST(NavApi, TinyBudgetTowardIsPartialPlainRequestExhausts) {
@@ -405,7 +472,8 @@ TEST(NavApi, TinyBudgetTowardIsPartialPlainRequestExhausts) {
   const CellPos start = stand(r.start_x, r.start_y), goal = stand(r.goal_x, r.goal_y);
   EXPECT_EQ(cells.front().cell, start);
   EXPECT_NE(cells.back().cell, goal);
-  EXPECT_LT(octile_cells(cells.back().cell, goal), octile_cells(start, goal)) << "a partial route gets closer";
+  EXPECT_LT(octile_cells(cells.back().cell, goal), octile_cells(start, goal))
+      << "a partial route gets closer";
   ASSERT_EQ(w.corridor(toward, nullptr, 0, &n), Status::Ok);
   EXPECT_GE(n, 2u);
 
@@ -453,7 +521,8 @@ TEST(NavApi, BadInputIsRejectedAndChangesNothing) {
   ASSERT_EQ(w.get_block(CellPos{3, 20, 3}, &v), Status::Ok);
   EXPECT_EQ(v, 0);
   EXPECT_EQ(w.set_block(start, static_cast<std::uint16_t>(w.block_count())), Status::OutOfRange);
-  EXPECT_EQ(w.set_box(start, start, static_cast<std::uint16_t>(w.block_count())), Status::OutOfRange);
+  EXPECT_EQ(w.set_box(start, start, static_cast<std::uint16_t>(w.block_count())),
+            Status::OutOfRange);
   // Unloaded chunks.
   EXPECT_EQ(w.set_block(CellPos{1000, 1, 1000}, a.stone), Status::NotLoaded);
   EXPECT_EQ(w.set_box(CellPos{0, 1, 0}, CellPos{100, 1, 0}, a.stone), Status::NotLoaded)
@@ -471,7 +540,8 @@ TEST(NavApi, BadInputIsRejectedAndChangesNothing) {
   EXPECT_EQ(w.set_box(CellPos{0, 1, 0}, CellPos{far, 1, 0}, a.stone), Status::OutOfRange);
   EXPECT_EQ(w.get_block(CellPos{far, 1, 0}, &v), Status::OutOfRange);
   EXPECT_EQ(w.load_chunk(ChunkPos{far >> 4, 0, 0}, bad), Status::OutOfRange);
-  EXPECT_EQ(w.load_chunk(ChunkPos{far, 0, 0}, std::vector<std::uint16_t>(kChunkValues, 0)), Status::OutOfRange);
+  EXPECT_EQ(w.load_chunk(ChunkPos{far, 0, 0}, std::vector<std::uint16_t>(kChunkValues, 0)),
+            Status::OutOfRange);
   EXPECT_FALSE(w.is_standable(a.pid, CellPos{far, 1, 0}));
   Reach reach = w.reachable(a.pid, start, CellPos{far, 1, 0});
   EXPECT_EQ(reach.answer, ReachAnswer::Unknown);
@@ -483,7 +553,8 @@ TEST(NavApi, BadInputIsRejectedAndChangesNothing) {
   PathHandle h;
   EXPECT_EQ(w.request(q, &h), Status::OutOfRange);
   AgentId agent;
-  EXPECT_EQ(w.add_agent(AgentDef{a.pid, Vec3{static_cast<double>(far), 1, 0}}, &agent), Status::OutOfRange);
+  EXPECT_EQ(w.add_agent(AgentDef{a.pid, Vec3{static_cast<double>(far), 1, 0}}, &agent),
+            Status::OutOfRange);
   // Nothing above changed the world.
   w.update();
   EXPECT_EQ(w.nav_epoch(), epoch) << "a rejected call logged a change";
@@ -569,23 +640,28 @@ TEST(NavApi, BadInputIsRejectedAndChangesNothing) {
   EXPECT_EQ(w.find_profile("walker", nullptr), Status::InvalidArgument);
   EXPECT_EQ(w.standing_height(a.pid, start, nullptr), Status::InvalidArgument);
   EXPECT_EQ(w.nearest_standable(a.pid, start, 3, nullptr), Status::InvalidArgument);
-  EXPECT_EQ(w.add_agent(AgentDef{a.pid, Vec3{start.x + 0.5, 1.0, start.z + 0.5}}, nullptr), Status::InvalidArgument);
-  ASSERT_EQ(w.add_agent(AgentDef{a.pid, Vec3{start.x + 0.5, 1.0, start.z + 0.5}}, &agent), Status::Ok);
+  EXPECT_EQ(w.add_agent(AgentDef{a.pid, Vec3{start.x + 0.5, 1.0, start.z + 0.5}}, nullptr),
+            Status::InvalidArgument);
+  ASSERT_EQ(w.add_agent(AgentDef{a.pid, Vec3{start.x + 0.5, 1.0, start.z + 0.5}}, &agent),
+            Status::Ok);
   EXPECT_EQ(w.agent_state(agent, nullptr), Status::InvalidArgument);
   EXPECT_EQ(w.agent_reason(agent, nullptr), Status::InvalidArgument);
   EXPECT_EQ(w.agent_corridor(agent, nullptr, 4, &n), Status::InvalidArgument);
   EXPECT_EQ(w.agent_corridor(agent, wp, 4, nullptr), Status::InvalidArgument);
   // Other bad arguments.
-  EXPECT_EQ(w.add_agent(AgentDef{a.pid, Vec3{std::nan(""), 1, 0}}, &agent), Status::InvalidArgument);
+  EXPECT_EQ(w.add_agent(AgentDef{a.pid, Vec3{std::nan(""), 1, 0}}, &agent),
+            Status::InvalidArgument);
   EXPECT_EQ(w.add_agent(AgentDef{ProfileId{9}, Vec3{1, 1, 1}}, &agent), Status::InvalidArgument);
-  EXPECT_EQ(w.teleport_agent(agent, Vec3{0, std::numeric_limits<double>::infinity(), 0}), Status::InvalidArgument);
+  EXPECT_EQ(w.teleport_agent(agent, Vec3{0, std::numeric_limits<double>::infinity(), 0}),
+            Status::InvalidArgument);
   EXPECT_EQ(w.set_agent_goal(agent, CellPos{far, 1, 0}), Status::OutOfRange);
   EXPECT_EQ(w.set_agent_goal(AgentId{}, start), Status::StaleHandle);
   EXPECT_EQ(w.remove_agent(AgentId{}), Status::StaleHandle);
   CellPos out;
   EXPECT_EQ(w.nearest_standable(a.pid, start, 65, &out), Status::InvalidArgument);
   EXPECT_EQ(w.nearest_standable(a.pid, start, -1, &out), Status::InvalidArgument);
-  EXPECT_EQ(w.set_box(CellPos{5, 1, 5}, CellPos{4, 1, 5}, a.stone), Status::InvalidArgument) << "min > max";
+  EXPECT_EQ(w.set_box(CellPos{5, 1, 5}, CellPos{4, 1, 5}, a.stone), Status::InvalidArgument)
+      << "min > max";
   ProfileId dup;
   std::string err;
   EXPECT_EQ(w.add_profile(Profile{}, &dup, &err), Status::InvalidArgument) << "duplicate id";
@@ -603,7 +679,8 @@ TEST(NavApi, BadInputIsRejectedAndChangesNothing) {
   EXPECT_EQ(w.load_minecraft_blocks(inputs().blocks, inputs().shapes, &err), Status::Busy);
   World empty;
   const std::string junk = "{ not json";
-  const std::span<const std::uint8_t> jb(reinterpret_cast<const std::uint8_t*>(junk.data()), junk.size());
+  const std::span<const std::uint8_t> jb(reinterpret_cast<const std::uint8_t*>(junk.data()),
+                                         junk.size());
   EXPECT_EQ(empty.load_minecraft_blocks(jb, inputs().shapes, &err), Status::BadFormat);
 }
 
@@ -614,7 +691,9 @@ TEST(NavApi, EditsMoveTheEpochAndChangeAnswers) {
   const CellPos start = stand(r.start_x, r.start_y), goal = stand(r.goal_x, r.goal_y);
   const std::uint64_t e0 = w.nav_epoch();
   // Wall the start cell in with a ring of stone pillars (set_box), then remove one pillar.
-  ASSERT_EQ(w.set_box(CellPos{start.x - 1, 1, start.z - 1}, CellPos{start.x + 1, 4, start.z + 1}, a.stone), Status::Ok);
+  ASSERT_EQ(w.set_box(CellPos{start.x - 1, 1, start.z - 1}, CellPos{start.x + 1, 4, start.z + 1},
+                      a.stone),
+            Status::Ok);
   ASSERT_EQ(w.set_box(CellPos{start.x, 1, start.z}, CellPos{start.x, 4, start.z}, 0), Status::Ok);
   EXPECT_EQ(w.nav_epoch(), e0) << "navigation changes only at update()";
   w.update();
@@ -635,7 +714,8 @@ TEST(NavApi, EditsMoveTheEpochAndChangeAnswers) {
   const std::uint64_t e1 = w.nav_epoch();
   // Open the pillar toward the goal's side: Yes again, with a new epoch.
   const int sx = goal.x > start.x ? 1 : -1;
-  ASSERT_EQ(w.set_box(CellPos{start.x + sx, 1, start.z}, CellPos{start.x + sx, 4, start.z}, 0), Status::Ok);
+  ASSERT_EQ(w.set_box(CellPos{start.x + sx, 1, start.z}, CellPos{start.x + sx, 4, start.z}, 0),
+            Status::Ok);
   w.update();
   EXPECT_GT(w.nav_epoch(), e1);
   reach = w.reachable(a.pid, start, goal);
@@ -667,7 +747,8 @@ TEST(NavApi, GoalRangeAndTowardAnUnreachableGoal) {
   bool found = false;
   for (int z = 1; z + 1 < m.height && !found; ++z)
     for (int x = 1; x + 1 < m.width && !found; ++x)
-      if (!m.passable(x, z) && m.passable(x + 1, z) && w.reachable(a.pid, start, stand(x + 1, z)).answer == ReachAnswer::Yes)
+      if (!m.passable(x, z) && m.passable(x + 1, z) &&
+          w.reachable(a.pid, start, stand(x + 1, z)).answer == ReachAnswer::Yes)
         wall = stand(x, z), found = true;
   ASSERT_TRUE(found);
   EXPECT_EQ(w.reachable(a.pid, start, wall).reason, ReachReason::GoalNotStandable);
@@ -689,11 +770,14 @@ TEST(NavApi, GoalRangeAndTowardAnUnreachableGoal) {
   std::vector<PathCell> cells(n);
   ASSERT_EQ(w.path_cells(h, cells.data(), n, &n), Status::Ok);
   const CellPos end = cells.back().cell;
-  EXPECT_LE(std::max({std::abs(end.x - wall.x), std::abs(end.y - wall.y), std::abs(end.z - wall.z)}), 1);
+  EXPECT_LE(
+      std::max({std::abs(end.x - wall.x), std::abs(end.y - wall.y), std::abs(end.z - wall.z)}), 1);
 
   // Wall the goal in (a ring of stone pillars around it): a plain request fails Unreachable at
   // once, request_toward returns the best partial route, ending next to the ring.
-  ASSERT_EQ(w.set_box(CellPos{goal.x - 1, 1, goal.z - 1}, CellPos{goal.x + 1, 4, goal.z + 1}, a.stone), Status::Ok);
+  ASSERT_EQ(
+      w.set_box(CellPos{goal.x - 1, 1, goal.z - 1}, CellPos{goal.x + 1, 4, goal.z + 1}, a.stone),
+      Status::Ok);
   ASSERT_EQ(w.set_box(CellPos{goal.x, 1, goal.z}, CellPos{goal.x, 4, goal.z}, 0), Status::Ok);
   w.update();
   EXPECT_EQ(w.reachable(a.pid, start, goal).answer, ReachAnswer::No);
@@ -714,7 +798,8 @@ TEST(NavApi, GoalRangeAndTowardAnUnreachableGoal) {
   cells.assign(n, PathCell{});
   ASSERT_EQ(w.path_cells(h, cells.data(), n, &n), Status::Ok);
   const CellPos last = cells.back().cell;
-  EXPECT_EQ(std::max(std::abs(last.x - goal.x), std::abs(last.z - goal.z)), 2) << "ends just outside the ring";
+  EXPECT_EQ(std::max(std::abs(last.x - goal.x), std::abs(last.z - goal.z)), 2)
+      << "ends just outside the ring";
 }
 
 TEST(NavApi, LockstepDeliversExactlyThreeUpdatesAfterDispatch) {
@@ -735,7 +820,8 @@ TEST(NavApi, LockstepDeliversExactlyThreeUpdatesAfterDispatch) {
   w.update();
   ASSERT_EQ(w.status(h, &ps), Status::Ok);
   EXPECT_EQ(ps.state, PathState::Ready) << "3 updates after dispatch";
-  // The same through tick() (tick runs update), and a second request dispatched later keeps its own delay.
+  // The same through tick() (tick runs update), and a second request dispatched later keeps its own
+  // delay.
   PathHandle h2, h3;
   ASSERT_EQ(w.request(route(a.pid, inputs().rows[3]), &h2), Status::Ok);
   ASSERT_EQ(w.tick(0.05), Status::Ok);  // dispatch h2

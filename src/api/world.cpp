@@ -330,6 +330,7 @@ Status World::add_profile(const Profile& profile, ProfileId* id, std::string* er
                                                   state_->executor, state_->lockstep_delay);
     nav->set_streaming(state_->streaming);
     nav->set_build_radius(state_->build_radius);
+    nav->set_search_budget(state_->search_budget);
     nav->build_from_space();
     nav->set_surface_groups(state_->groups.group_of_value);
     for (detail::NavWorld* n : state_->navs()) n->set_trims_log(false);
@@ -475,6 +476,18 @@ Status World::set_chunk_build_radius(int chunks) noexcept {
   return Status::Ok;
 }
 int World::chunk_build_radius() const noexcept { return state_->build_radius; }
+Status World::set_searches_per_update(int searches) noexcept {
+  if (searches < 0 || searches > kMaxSearchesPerUpdate) return Status::InvalidArgument;
+  state_->search_budget = searches;
+  for (detail::NavWorld* n : state_->navs()) n->set_search_budget(searches);
+  return Status::Ok;
+}
+int World::searches_per_update() const noexcept { return state_->search_budget; }
+std::size_t World::queued_requests() const noexcept {
+  std::size_t n = 0;
+  for (detail::NavWorld* nav : state_->navs()) n += nav->queued_requests();
+  return n;
+}
 std::size_t World::deferred_chunk_builds() const noexcept {
   std::size_t n = 0;
   for (detail::NavWorld* nav : state_->navs()) n += nav->deferred_builds();

@@ -342,6 +342,19 @@ class World {
   static constexpr int kMaxChunkBuildRadius = 32;
   /// The build radius (chunks; 0: every loaded chunk is built).
   int chunk_build_radius() const noexcept;
+  /// Search budget: at most `searches` path searches are dispatched per update() and movement
+  /// class, the oldest requests first; the others stay queued (their state Searching, agents wait
+  /// in Planning) for the next updates. A burst of replans (many edits under corridors, a crowd
+  /// given one order) then costs a few ticks of waiting instead of one long tick, which matters
+  /// most without worker threads, where searches run inside update(). Local corridor repairs
+  /// (short, bounded searches) are not counted. 0 (the default): every queued request is dispatched
+  /// at once. InvalidArgument (nothing changes) below 0 or above kMaxSearchesPerUpdate.
+  Status set_searches_per_update(int searches) noexcept;
+  static constexpr int kMaxSearchesPerUpdate = 4096;
+  /// The search budget (searches per update and class; 0: no limit).
+  int searches_per_update() const noexcept;
+  /// Path requests waiting to be dispatched (summed over the movement classes).
+  std::size_t queued_requests() const noexcept;
   /// Loaded chunks whose build is deferred: no agent within the build radius (summed over the
   /// movement classes, like pending_chunk_builds; 0 without a radius).
   std::size_t deferred_chunk_builds() const noexcept;

@@ -125,9 +125,15 @@ bool NavWorld::update() {
 
   // 3. Dispatch queued requests.
   const std::uint64_t delay = lockstep_delay_ > 0 ? static_cast<std::uint64_t>(lockstep_delay_) : 1;
-  for (std::uint32_t idx : queued_) {
+  std::size_t taken = 0, dispatched = 0;
+  for (; taken < queued_.size(); ++taken) {
+    if (search_budget_ > 0 && dispatched == static_cast<std::size_t>(search_budget_)) break;
+    const std::uint32_t idx = queued_[taken];
     RequestSlot& s = slots_[idx];
-    if (changed && !screen(s)) continue;  // judged on the layers it will be searched on
+    // Judged on the layers it will be searched on (a request kept for a later update is judged
+    // again then: the screening is cheap).
+    if ((changed || s.screened_version != layers_version_) && !screen(s)) continue;
+    ++dispatched;
     s.state = RequestState::Searching;
     s.deliver_tick = tick_ + delay;
     s.epoch = epoch_;
@@ -149,7 +155,8 @@ bool NavWorld::update() {
                   sp->spec.costs.surface.get());
     });
   }
-  queued_.clear();
+  // Requests beyond the budget wait for the next update, in request order.
+  queued_.erase(queued_.begin(), queued_.begin() + static_cast<std::ptrdiff_t>(taken));
   return changed;
 }
 
@@ -1023,6 +1030,7 @@ Handle NavWorld::request(const RequestSpec& spec) {
   s.fail = FailReason::None;
   s.partial = false;
   s.state = RequestState::Queued;
+  s.screened_version = 0;
   if (space_.serial() != processed_serial_) {
     // The world changed since navigation was last brought up to date (e.g. chunks loaded this
     // tick): judge the request at dispatch, after maintenance, not on stale layers.
@@ -1034,6 +1042,7 @@ Handle NavWorld::request(const RequestSpec& spec) {
 }
 
 bool NavWorld::screen(RequestSlot& s) {
+  s.screened_version = layers_version_;
   if (s.spec.toward_unbuilt) s.spec.toward = false;  // (set again below when it applies)
   const RequestSpec& spec = s.spec;
   const Reach r = reachable(spec.start, spec.goal, spec.goal_range, spec.costs.gates(),

@@ -81,9 +81,10 @@ struct RequestSlot {
   Corridor corridor;
   std::uint64_t deliver_tick = 0;  ///< tick at which a finished search is applied
   bool partial = false;
-  std::uint64_t epoch = 0;           ///< navigation epoch the search ran against
-  std::uint64_t layers_version = 0;  ///< NavWorld::layers_version() the search ran against
-  double search_us = 0;              ///< wall time of the search job (not part of any decision)
+  std::uint64_t epoch = 0;             ///< navigation epoch the search ran against
+  std::uint64_t layers_version = 0;    ///< NavWorld::layers_version() the search ran against
+  std::uint64_t screened_version = 0;  ///< layers_version() of its last screening (0: none)
+  double search_us = 0;                ///< wall time of the search job (not part of any decision)
 };
 
 struct Handle {
@@ -206,6 +207,9 @@ class NavWorld {
     rescan_deferred_ = true;
   }
   int build_radius() const { return build_radius_; }
+  /// At most `n` searches dispatched per update, oldest requests first (0: no limit).
+  void set_search_budget(int n) { search_budget_ = std::max(0, n); }
+  std::size_t queued_requests() const { return queued_.size(); }
   /// The chunks of the agents that pull builds around them (the World passes the chunk of every
   /// live agent's feet before each update). Any order, duplicates allowed.
   void set_agent_chunks(std::vector<ChunkPos> chunks);
@@ -255,6 +259,7 @@ class NavWorld {
   std::vector<ChunkPos> deferred_;      // loaded, not built, no build dispatched (chunk_key order)
   std::vector<ChunkPos> agent_chunks_;  // set_agent_chunks (chunk_key order, unique)
   int build_radius_ = 0;
+  int search_budget_ = 0;         // searches dispatched per update (0: no limit)
   bool rescan_deferred_ = false;  // the agents, the radius or the loaded set changed
   // The frontier: ids (roots) of the islands holding a node cell within the move reach of an
   // unbuilt chunk, valid while frontier_key_ matches (layers, islands and built set unchanged).

@@ -25,7 +25,8 @@ struct WorldState {
   Executor* executor = nullptr;
   int lockstep_delay = 0;
   bool streaming = false;
-  int build_radius = 0;  ///< World::set_chunk_build_radius (chunks; 0: build every loaded chunk)
+  int build_radius = 0;   ///< World::set_chunk_build_radius (chunks; 0: build every loaded chunk)
+  int search_budget = 0;  ///< World::set_searches_per_update (0: every queued request)
   /// Number of class slots (class_slot values; AgentMotion::nav_slot).
   static constexpr std::uint32_t kClassSlots = 4;
   /// The slot of a navigable movement class (its path handles and agents carry it); kClassSlots
