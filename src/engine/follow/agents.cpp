@@ -414,7 +414,7 @@ bool AgentSystem::repair(NavWorld& nav, AgentRecord& a, const std::vector<Change
   cells.swap(nc);
   kinds.swap(nk);
   a.cell_index = 0;
-  string_pull(grid, cells, kinds, a.corridor.points);
+  string_pull(grid, cells, kinds, a.corridor.points, motions_[a.motion].costs.surface.get());
   a.corridor.epoch = ++corridor_epoch_;
   a.next = first_waypoint(a);
   a.best_dist = 1e30;
@@ -430,7 +430,7 @@ void AgentSystem::repull(NavWorld& nav, AgentRecord& a) {
                               a.corridor.kinds.end());
   if (!kinds.empty()) kinds[0] = EdgeKind::Start;
   std::vector<Waypoint> points;
-  string_pull(nav.grid(), cells, kinds, points);
+  string_pull(nav.grid(), cells, kinds, points, motions_[a.motion].costs.surface.get());
   // Waypoints ahead of the agent before and after (the first new point is where it stands).
   bool same = a.next < a.corridor.points.size() && points.size() >= 1 &&
               points.size() - 1 == a.corridor.points.size() - a.next;
