@@ -138,6 +138,16 @@ Streamed make_streamed(int core, int radius, detail::Executor* exec = nullptr) {
   return st;
 }
 
+// The streamed World's layers and islands equal those of a World built from scratch on its blocks.
+void expect_equal_to_fresh_build(Streamed& st) {
+  ProfileId fpid;
+  std::unique_ptr<World> fresh = test::fresh_copy(*st.w, &fpid);
+  const test::LayerDiff d = test::compare_layers(st.nav(), *fresh->internal().walker);
+  EXPECT_EQ(d.total(), 0u) << d.kind << " kind, " << d.floor << " floor, " << d.moves << " move, "
+                           << d.missing << " missing, " << d.extra << " extra, " << d.partition
+                           << " partition diffs, e.g. " << d.first;
+}
+
 AgentId add_agent_at(Streamed& st, const Cell& c) {
   double feet = 0;
   EXPECT_EQ(st.w->standing_height(st.pid, pos(c), &feet), Status::Ok) << str(c);
@@ -255,12 +265,7 @@ TEST(StreamingNearAgents, BuildsOnlyNearAgents) {
   for (int t = 0; t < 3; ++t) ASSERT_EQ(st.w->tick(0.05), Status::Ok);
   EXPECT_EQ(st.w->deferred_chunk_builds(), 0u);
   EXPECT_EQ(st.w->pending_chunk_builds(), 0u);
-  ProfileId fpid;
-  std::unique_ptr<World> fresh = test::fresh_copy(*st.w, &fpid);
-  const test::LayerDiff d = test::compare_layers(nav, *fresh->internal().walker);
-  EXPECT_EQ(d.total(), 0u) << d.kind << " kind, " << d.floor << " floor, " << d.moves << " move, "
-                           << d.missing << " missing, " << d.extra << " extra, " << d.partition
-                           << " partition diffs, e.g. " << d.first;
+  expect_equal_to_fresh_build(st);
 }
 
 // No is never wrong with unbuilt chunks around, and is still given.
@@ -622,12 +627,7 @@ TEST(StreamingNearAgents, AgentsWalkAcrossWhileChunksStream) {
   for (int k = 0; k < 6; ++k) st.w->update();
   EXPECT_EQ(st.w->deferred_chunk_builds(), 0u);
   EXPECT_EQ(st.w->pending_chunk_builds(), 0u);
-  ProfileId fpid;
-  std::unique_ptr<World> fresh = test::fresh_copy(*st.w, &fpid);
-  const test::LayerDiff d = test::compare_layers(nav, *fresh->internal().walker);
-  EXPECT_EQ(d.total(), 0u) << d.kind << " kind, " << d.floor << " floor, " << d.moves << " move, "
-                           << d.missing << " missing, " << d.extra << " extra, " << d.partition
-                           << " partition diffs, e.g. " << d.first;
+  expect_equal_to_fresh_build(st);
 }
 
 }  // namespace

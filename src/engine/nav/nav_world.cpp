@@ -439,9 +439,8 @@ bool NavWorld::maintain_edit(const Change& c) {
     return x.x >= bmin.x && x.x <= bmax.x && x.y >= bmin.y && x.y <= bmax.y && x.z >= bmin.z &&
            x.z <= bmax.z;
   };
-  std::vector<Layer0Cell>& before = scratch_layer0_;
-  before.assign(static_cast<std::size_t>(bw) * bh * bd, Layer0Cell{});
-  {
+  // Calls f(cell, its layer 0) for every cell of the box, a chunk looked up once per run.
+  auto each_box_cell = [&](auto&& f) {
     const NavChunk* last = nullptr;
     ChunkPos last_p{};
     bool have = false;
@@ -455,9 +454,12 @@ bool NavWorld::maintain_edit(const Change& c) {
             last_p = p;
             have = true;
           }
-          if (last) before[box_index(cc)] = layer0_of(*last, index_in_chunk(cc));
+          f(cc, last ? layer0_of(*last, index_in_chunk(cc)) : Layer0Cell{});
         }
-  }
+  };
+  std::vector<Layer0Cell>& before = scratch_layer0_;
+  before.resize(static_cast<std::size_t>(bw) * bh * bd);
+  each_box_cell([&](const Cell& cc, const Layer0Cell& l0) { before[box_index(cc)] = l0; });
   std::vector<ChunkPos>& check = scratch_chunks_;
   check.clear();
   {
@@ -519,28 +521,13 @@ bool NavWorld::maintain_edit(const Change& c) {
   grid_.classify_box(space_, bmin, bmax);
   Cell cmin{INT_MAX, INT_MAX, INT_MAX}, cmax{INT_MIN, INT_MIN, INT_MIN};
   bool hazard_moved = false;
-  {
-    const NavChunk* last = nullptr;
-    ChunkPos last_p{};
-    bool have = false;
-    for (int y = bmin.y; y <= bmax.y && !hazard_moved; ++y)
-      for (int z = bmin.z; z <= bmax.z; ++z)
-        for (int x = bmin.x; x <= bmax.x; ++x) {
-          const Cell cc{x, y, z};
-          const ChunkPos p = chunk_of(cc);
-          if (!have || !(p == last_p)) {
-            last = cell_in_range(cc) ? grid_.chunk(p) : nullptr;
-            last_p = p;
-            have = true;
-          }
-          const Layer0Cell now = last ? layer0_of(*last, index_in_chunk(cc)) : Layer0Cell{};
-          const Layer0Cell& was = before[box_index(cc)];
-          if (now == was) continue;
-          if ((now.flags ^ was.flags) & ~kFlagSlowBase) hazard_moved = true;
-          cmin = Cell{std::min(cmin.x, x), std::min(cmin.y, y), std::min(cmin.z, z)};
-          cmax = Cell{std::max(cmax.x, x), std::max(cmax.y, y), std::max(cmax.z, z)};
-        }
-  }
+  each_box_cell([&](const Cell& cc, const Layer0Cell& now) {
+    const Layer0Cell& was = before[box_index(cc)];
+    if (now == was) return;
+    if ((now.flags ^ was.flags) & ~kFlagSlowBase) hazard_moved = true;
+    cmin = Cell{std::min(cmin.x, cc.x), std::min(cmin.y, cc.y), std::min(cmin.z, cc.z)};
+    cmax = Cell{std::max(cmax.x, cc.x), std::max(cmax.y, cc.y), std::max(cmax.z, cc.z)};
+  });
   if (hazard_moved) {
     cmin = bmin;
     cmax = bmax;
