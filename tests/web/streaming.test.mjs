@@ -177,7 +177,8 @@ for (const build of builds) {
       const rest = selectChunks(all, (cx, cy, cz) => cx !== 0 || cz !== 0);
       assert.equal(rest.count, 30);
       world.loadChunks(rest.positions, rest.values);
-      const near = tileIn(map, 1, 1), far = tileIn(map, 3, 3), farNeighbour = tileIn(map, 2, 3);
+      // (Columns x = 3 and z = 3 hold only the map's last row of wall: cells 48 .. 63.)
+      const near = tileIn(map, 1, 1), far = tileIn(map, 2, 2), farNeighbour = tileIn(map, 2, 1), stillFar = tileIn(map, 0, 2);
       // Loaded after the first update: nothing is navigable before streaming installs it.
       assert.equal(world.isStandable(walker, near), false);
       for (let u = 0; u < 3; ++u) world.update();
@@ -195,20 +196,23 @@ for (const build of builds) {
       assert.equal(world.deferredChunkBuilds(), 24);
       assert.equal(world.isStandable(walker, far), false);
 
-      // An agent added in the deferred column (3, 3): the next update dispatches the chunks within
-      // 1 chunk of it (columns (2..3, 2..3), 8 chunks), the one after installs them.
+      // An agent added in the deferred column (2, 2): the next update dispatches the chunks within
+      // 1 chunk of it not built yet (columns (1..3, 1..3) but (1, 1): 16 chunks), the one after
+      // installs them.
       world.addAgent(walker, [far[0] + 0.5, far[1], far[2] + 0.5]);
       assert.equal(world.deferredChunkBuilds(), 24);
       world.update();
-      assert.equal(world.deferredChunkBuilds(), 16);
+      assert.equal(world.deferredChunkBuilds(), 8);
+      assert.equal(world.pendingChunkBuilds(), 16);
       assert.equal(world.isStandable(walker, far), false, 'built before the streaming delay');
       world.update();
       assert.equal(world.pendingChunkBuilds(), 0);
-      assert.equal(world.deferredChunkBuilds(), 16);
+      assert.equal(world.deferredChunkBuilds(), 8);
       assert.equal(world.isStandable(walker, far), true);
       assert.equal(world.isStandable(walker, farNeighbour), true);
       assert.equal(world.reachable(walker, far, farNeighbour).answer, 'yes');
       assert.equal(world.isStandable(walker, near), true, 'a built chunk stays built');
+      assert.equal(world.isStandable(walker, stillFar), false, 'a chunk 2 columns from both agents was built');
 
       // Radius 0: every loaded chunk is built.
       world.setChunkBuildRadius(0);
