@@ -87,13 +87,15 @@ double encode_id(std::uint32_t index, std::uint32_t generation) {
 constexpr std::uint32_t kPathClassShift = 28, kJsClassShift = 19;
 constexpr std::uint32_t kJsPathIndexMask = (1u << kJsClassShift) - 1;
 bool encode_path(const PathHandle& h, double* out) {
-  const std::uint32_t slot = h.index >> kPathClassShift, low = h.index & ((1u << kPathClassShift) - 1);
+  const std::uint32_t slot = h.index >> kPathClassShift,
+                      low = h.index & ((1u << kPathClassShift) - 1);
   if (slot > 3 || low > kJsPathIndexMask) return false;
   *out = encode_id((slot << kJsClassShift) | low, h.generation);
   return true;
 }
 PathHandle path_of_js(std::uint32_t index, std::uint32_t generation) {
-  return PathHandle{((index >> kJsClassShift) << kPathClassShift) | (index & kJsPathIndexMask), generation};
+  return PathHandle{((index >> kJsClassShift) << kPathClassShift) | (index & kJsPathIndexMask),
+                    generation};
 }
 
 #ifdef VOXNAV_WASM_THREADS
@@ -648,7 +650,8 @@ class WorldCore {
     double id = 0;
     if (!encode_path(h, &id)) {
       (void)world_->release(h);
-      return fail_val(Status::Unsupported, fn, "more than 524288 requests of one class are held; release some");
+      return fail_val(Status::Unsupported, fn,
+                      "more than 524288 requests of one class are held; release some");
     }
     ok();
     return val(id);
@@ -956,6 +959,43 @@ class WorldCore {
 
   double pending_door_events() const { return static_cast<double>(world_->pending_door_events()); }
   double nav_tick() const { return static_cast<double>(world_->nav_tick()); }
+
+  // ---- chunk streaming and the search budget ----
+  /// World::set_chunk_streaming (off by default).
+  void set_chunk_streaming(bool on) { world_->set_chunk_streaming(on); }
+  /// Whether chunk streaming is on (World keeps the flag; it has no getter of its own).
+  bool chunk_streaming() const { return world_->internal().streaming; }
+  double pending_chunk_builds() const {
+    return static_cast<double>(world_->pending_chunk_builds());
+  }
+  /// World::set_chunk_build_radius: chunks, an integer in 0 .. kMaxChunkBuildRadius.
+  int set_chunk_build_radius(double chunks) {
+    const char* fn = "setChunkBuildRadius";
+    if (!integral(chunks) || chunks < 0 || chunks > World::kMaxChunkBuildRadius)
+      return fail(Status::InvalidArgument, fn,
+                  "chunks " + num(chunks) + " is not an integer number of chunks in 0 .. " +
+                      std::to_string(World::kMaxChunkBuildRadius));
+    const Status st = world_->set_chunk_build_radius(static_cast<int>(chunks));
+    if (st != Status::Ok) return fail(st, fn, "the radius " + num(chunks) + " was refused");
+    return ok();
+  }
+  int chunk_build_radius() const { return world_->chunk_build_radius(); }
+  double deferred_chunk_builds() const {
+    return static_cast<double>(world_->deferred_chunk_builds());
+  }
+  /// World::set_searches_per_update: searches, an integer in 0 .. kMaxSearchesPerUpdate.
+  int set_searches_per_update(double searches) {
+    const char* fn = "setSearchesPerUpdate";
+    if (!integral(searches) || searches < 0 || searches > World::kMaxSearchesPerUpdate)
+      return fail(Status::InvalidArgument, fn,
+                  "searches " + num(searches) + " is not an integer number of searches in 0 .. " +
+                      std::to_string(World::kMaxSearchesPerUpdate));
+    const Status st = world_->set_searches_per_update(static_cast<int>(searches));
+    if (st != Status::Ok) return fail(st, fn, "the budget " + num(searches) + " was refused");
+    return ok();
+  }
+  int searches_per_update() const { return world_->searches_per_update(); }
+  double queued_requests() const { return static_cast<double>(world_->queued_requests()); }
 
   int tick(double dt) {
     if (!(dt > 0.0 && dt <= 1.0))
@@ -1524,6 +1564,15 @@ EMSCRIPTEN_BINDINGS(voxnav) {
       .function("takeDoorEvents", &WorldCore::take_door_events)
       .function("pendingDoorEvents", &WorldCore::pending_door_events)
       .function("navTick", &WorldCore::nav_tick)
+      .function("setChunkStreaming", &WorldCore::set_chunk_streaming)
+      .function("chunkStreaming", &WorldCore::chunk_streaming)
+      .function("pendingChunkBuilds", &WorldCore::pending_chunk_builds)
+      .function("setChunkBuildRadius", &WorldCore::set_chunk_build_radius)
+      .function("chunkBuildRadius", &WorldCore::chunk_build_radius)
+      .function("deferredChunkBuilds", &WorldCore::deferred_chunk_builds)
+      .function("setSearchesPerUpdate", &WorldCore::set_searches_per_update)
+      .function("searchesPerUpdate", &WorldCore::searches_per_update)
+      .function("queuedRequests", &WorldCore::queued_requests)
       .function("tick", &WorldCore::tick)
       .function("stats", &WorldCore::stats)
       .function("searchTimesUs", &WorldCore::search_times_us)

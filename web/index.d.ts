@@ -539,6 +539,49 @@ export class World {
   /** Navigation tick: update() calls so far (tick() makes one). */
   readonly navTick: number;
 
+  /**
+   * Turns chunk streaming on or off (off by default). When on, a chunk loaded after the first
+   * update() has its navigation built on the executor (the pthread of the threaded build, at
+   * dispatch in the sync build) and installed two updates later (tick() makes one update) if it is
+   * still the one loaded. Until then its cells answer reachable() 'unknown' (reason 'not_loaded'),
+   * isStandable() false, and no corridor enters it. Loading more than 48 chunks in one update
+   * builds them at once (unless a build radius is set). Chunks loaded before the first update are
+   * built by it. Throws InvalidArgument (nothing changes) when `on` is not a boolean.
+   */
+  setChunkStreaming(on: boolean): void;
+  /** Whether chunk streaming is on. */
+  chunkStreaming(): boolean;
+  /** Chunk builds dispatched or waiting to be dispatched, summed over the movement classes (0 without streaming). */
+  pendingChunkBuilds(): number;
+  /**
+   * Build radius of chunk streaming, in chunks: with streaming on and `chunks` > 0, a chunk loaded
+   * after the first update() is built only once it is within `chunks` chunks (Chebyshev distance in
+   * chunk coordinates, y included) of the chunk holding a live agent's feet; until then it is
+   * deferred (loaded, not built: 'unknown' / 'not_loaded', no corridor enters it). Every update()
+   * dispatches the deferred chunks an agent came near. A built chunk stays built until unloaded.
+   * With a radius every load is streamed. 0 (the default) builds every loaded chunk; without
+   * streaming the radius has no effect. Applies to every movement class. Throws InvalidArgument
+   * (nothing changes, the message names `chunks` and the range) unless an integer in 0 .. 32.
+   */
+  setChunkBuildRadius(chunks: number): void;
+  /** The build radius, in chunks (0 .. 32; 0: every loaded chunk is built). */
+  chunkBuildRadius(): number;
+  /** Loaded chunks whose build is deferred (no agent within the radius), summed over the movement classes. */
+  deferredChunkBuilds(): number;
+  /**
+   * Search budget, in searches per update: at most `searches` path searches are dispatched per
+   * update() (tick() makes one) and movement class, the oldest requests first; the rest stay
+   * queued (status 'searching', agents 'planning') and give the same results as without a budget.
+   * Local corridor repairs and findPathNow() are not counted. 0 (the default): no limit. Throws
+   * InvalidArgument (nothing changes, the message names `searches` and the range) unless an
+   * integer in 0 .. 4096.
+   */
+  setSearchesPerUpdate(searches: number): void;
+  /** The search budget, in searches per update and movement class (0: no limit). */
+  searchesPerUpdate(): number;
+  /** Path requests (agents' included) waiting to be dispatched, summed over the movement classes. */
+  queuedRequests(): number;
+
   /** One simulation tick of dt seconds (0 < dt <= 1, default 0.05). */
   tick(dt?: number): void;
   stats(): WorldStats;

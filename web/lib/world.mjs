@@ -28,6 +28,9 @@ const FILTER_KEYS = ['multiplier', 'exclude'];
 const AREA_NAME_BYTES = 64;
 const AREA_COST_MIN = -0.6, AREA_COST_MAX = 1000;
 const AREA_MULTIPLIER_MAX = 1000;
+/** Limits of chunk streaming and the search budget (World::kMaxChunkBuildRadius, kMaxSearchesPerUpdate). */
+const CHUNK_BUILD_RADIUS_MAX = 32;
+const SEARCHES_PER_UPDATE_MAX = 4096;
 
 const textEncoder = new TextEncoder();
 
@@ -61,6 +64,17 @@ export function xyz(fn, name, v) {
 
 function number(fn, name, v) {
   if (typeof v !== 'number') throw invalid(`${fn}: ${name} must be a number (got ${typeName(v)})`);
+  return v;
+}
+
+/**
+ * An integer count argument in 0 .. max (`unit`: what it counts, e.g. 'chunks'). Anything else (a
+ * string, NaN, a fraction, a value out of range) is InvalidArgument naming the argument and the range.
+ */
+function countIn(fn, name, v, max, unit) {
+  const range = `an integer number of ${unit} in 0 .. ${max}`;
+  if (typeof v !== 'number') throw invalid(`${fn}: ${name} must be ${range} (got ${typeName(v)})`);
+  if (!Number.isInteger(v) || v < 0 || v > max) throw invalid(`${fn}: ${name} ${v} is not ${range}`);
   return v;
 }
 
@@ -557,6 +571,79 @@ export class World {
   get pendingDoorEvents() { return this.#c('pendingDoorEvents').pendingDoorEvents(); }
   /** Navigation tick: update() calls so far (tick() makes one); door event ticks count in it. */
   get navTick() { return this.#c('navTick').navTick(); }
+
+  // ---- chunk streaming and the search budget ----
+  /**
+   * Turns chunk streaming on or off (off by default). When on, a chunk loaded after the first
+   * update() has its navigation built on the executor (the pthread of the threaded build, at
+   * dispatch in the sync build) from a snapshot of its blocks and of the neighbours its cells
+   * read, and installed two updates later (tick() makes one update) if the chunk is still the one
+   * loaded; a chunk edited meanwhile is classified again from the current blocks. Until then its
+   * cells answer reachable() 'unknown' (reason 'not_loaded'), isStandable() false, and no corridor
+   * enters it; reachable() answers 'no' only when the start reaches no island bordering a chunk
+   * without navigation. Loading more than 48 chunks in one update builds them at once, as without
+   * streaming (unless a build radius is set: setChunkBuildRadius). Chunks loaded before the first
+   * update are built by it. on: a boolean (InvalidArgument otherwise; nothing changes).
+   */
+  setChunkStreaming(on) {
+    const fn = 'setChunkStreaming';
+    const core = this.#c(fn);
+    if (typeof on !== 'boolean') throw invalid(`${fn}: on must be a boolean (got ${typeName(on)})`);
+    core.setChunkStreaming(on);
+  }
+  /** Whether chunk streaming is on (setChunkStreaming; false by default). */
+  chunkStreaming() { return this.#c('chunkStreaming').chunkStreaming(); }
+  /**
+   * Chunk builds dispatched or waiting to be dispatched (a count of chunk builds, summed over the
+   * movement classes; 0 without streaming). Deferred chunks (deferredChunkBuilds) are not counted.
+   */
+  pendingChunkBuilds() { return this.#c('pendingChunkBuilds').pendingChunkBuilds(); }
+  /**
+   * Build radius of chunk streaming, in chunks: with streaming on and `chunks` > 0, a chunk loaded
+   * after the first update() is built only once it is within `chunks` chunks of an agent (the
+   * Chebyshev distance in chunk coordinates, the largest of |dx|, |dy|, |dz|, to the chunk holding
+   * a live agent's feet, whatever its mode). Until then the chunk is deferred: loaded, not built,
+   * its cells answer 'unknown' ('not_loaded') and no corridor enters it. Each update() (tick()
+   * makes one) looks at where the agents are then: a deferred chunk an agent came near (walking or
+   * teleported) is dispatched and installed like any streamed build. A built chunk stays built
+   * until unloaded; edits of a deferred chunk cost nothing. With a radius every load is streamed,
+   * however many chunks one update loads. Agents whose goal lies in (or past) unbuilt chunks walk
+   * as close as the built chunks go and plan again there; request() still fails with 'not_loaded'.
+   * 0 (the default) builds every loaded chunk; without streaming the radius has no effect. Applies
+   * to every movement class. chunks: an integer in 0 .. 32 (InvalidArgument otherwise, naming it
+   * and the range; nothing changes).
+   */
+  setChunkBuildRadius(chunks) {
+    const fn = 'setChunkBuildRadius';
+    const core = this.#c(fn);
+    this.#check(core.setChunkBuildRadius(countIn(fn, 'chunks', chunks, CHUNK_BUILD_RADIUS_MAX, 'chunks')));
+  }
+  /** The build radius of chunk streaming, in chunks (0 .. 32; 0: every loaded chunk is built). */
+  chunkBuildRadius() { return this.#c('chunkBuildRadius').chunkBuildRadius(); }
+  /**
+   * Loaded chunks whose build is deferred because no agent is within the build radius (a count of
+   * chunk builds, summed over the movement classes like pendingChunkBuilds; 0 without a radius).
+   */
+  deferredChunkBuilds() { return this.#c('deferredChunkBuilds').deferredChunkBuilds(); }
+  /**
+   * Search budget, in searches per update: at most `searches` path searches are dispatched per
+   * update() (tick() makes one) and movement class, the oldest requests first; the others stay
+   * queued (their status 'searching', agents wait in 'planning') for the next updates, and give
+   * the same results as without a budget. A burst of replans then costs a few ticks of waiting
+   * instead of one long tick, which matters most in the sync build, where searches run inside
+   * update(). Local corridor repairs (short, bounded searches) and findPathNow() are not counted.
+   * 0 (the default): every queued request is dispatched at once. searches: an integer in
+   * 0 .. 4096 (InvalidArgument otherwise, naming it and the range; nothing changes).
+   */
+  setSearchesPerUpdate(searches) {
+    const fn = 'setSearchesPerUpdate';
+    const core = this.#c(fn);
+    this.#check(core.setSearchesPerUpdate(countIn(fn, 'searches', searches, SEARCHES_PER_UPDATE_MAX, 'searches')));
+  }
+  /** The search budget, in searches per update and movement class (0 .. 4096; 0: no limit). */
+  searchesPerUpdate() { return this.#c('searchesPerUpdate').searchesPerUpdate(); }
+  /** Path requests (agents' included) waiting to be dispatched, summed over the movement classes. */
+  queuedRequests() { return this.#c('queuedRequests').queuedRequests(); }
 
   /** One simulation tick (update, then every agent follows its corridor and moves). */
   tick(dt = 0.05) {

@@ -80,6 +80,18 @@ export async function main(bytes: Uint8Array, mca: ArrayBuffer): Promise<number>
   const held: boolean = world.agentState(a).waitingAtDoor && world.agentState(a).doorHoldTicks < 40;
   const doorCell: [number, number, number] = world.agentState(a).door;
   void [doors.agents[0], doors.doors[0], doors.ticks[0] + world.navTick + world.pendingDoorEvents, held, doorCell];
+  // Chunk streaming with a build radius, and the search budget.
+  world.setChunkStreaming(true);
+  world.setChunkBuildRadius(4);
+  world.setSearchesPerUpdate(2);
+  const streaming: boolean = world.chunkStreaming();
+  const counts: number = world.pendingChunkBuilds() + world.deferredChunkBuilds() + world.queuedRequests() +
+    world.chunkBuildRadius() + world.searchesPerUpdate();
+  void [streaming, counts];
+  // @ts-expect-error streaming is switched by a boolean
+  world.setChunkStreaming(1);
+  // @ts-expect-error the radius is a number of chunks
+  world.setChunkBuildRadius('4');
   const height: number | null = world.standingHeight(p, [1, 1, 1]);
   const near = world.nearestStandable(p, [1, 1, 1]);
   try {
