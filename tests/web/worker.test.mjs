@@ -172,6 +172,49 @@ for (const build of builds) {
       await s.ok({ type: 'dispose' });
     });
 
+    test('settings: streaming, build radius and search budget, checked first, read back', async () => {
+      const state = handlers.createState();
+      const s = h.workerSession(handlers, state);
+      await s.err({ type: 'settings' }, 'Busy', /send init first/);
+      const { blocks, shapes } = h.registryFiles();
+      await s.ok({ type: 'init', build, blocksJson: blocks, shapesJson: shapes });
+      const defaults = await s.ok({ type: 'settings' });
+      assert.deepEqual(defaults, {
+        chunkStreaming: false, chunkBuildRadius: 0, searchesPerUpdate: 0,
+        pendingChunkBuilds: 0, deferredChunkBuilds: 0, queuedRequests: 0,
+      });
+      // Bad values anywhere in the message: an error naming the field, and nothing set.
+      await s.err({ type: 'settings', chunkStreaming: true, chunkBuildRadius: 33 }, 'InvalidArgument', /^settings: chunkBuildRadius must be an integer number of chunks in 0 \.\. 32 \(got 33\)/);
+      await s.err({ type: 'settings', searchesPerUpdate: 1.5 }, 'InvalidArgument', /^settings: searchesPerUpdate .* 0 \.\. 4096/);
+      await s.err({ type: 'settings', searchesPerUpdate: '2' }, 'InvalidArgument', /got string/);
+      await s.err({ type: 'settings', chunkStreaming: 1 }, 'InvalidArgument', /^settings: chunkStreaming must be a boolean \(got number\)/);
+      await s.err({ type: 'settings', radius: 2 }, 'InvalidArgument', /unknown field 'radius'/);
+      assert.deepEqual(await s.ok({ type: 'settings' }), defaults);
+
+      // The search budget holds requests back: one search per update on a real map.
+      const { values: [stone] } = await s.ok({ type: 'blockValues', names: ['stone'] });
+      await s.ok({ type: 'loadChunks', ...h.movingAiChunks(h.readMovingAiMap('den312d.map'), stone) });
+      await s.ok({ type: 'addProfile', profile: '{"id": "walker"}' });
+      const set = await s.ok({ type: 'settings', chunkStreaming: true, chunkBuildRadius: 2, searchesPerUpdate: 1 });
+      assert.equal(set.chunkStreaming, true);
+      assert.equal(set.chunkBuildRadius, 2);
+      assert.equal(set.searchesPerUpdate, 1);
+      const rows = h.readScenario('den312d.map').slice(-3);
+      const handles = [];
+      for (const row of rows)
+        handles.push((await s.ok({ type: 'request', profile: 'walker', start: [row.sx, 1, row.sy], goal: [row.gx, 1, row.gy] })).handle);
+      assert.equal((await s.ok({ type: 'settings' })).queuedRequests, 3);
+      const done = new Map();
+      for (let t = 1; t <= 4; ++t) {
+        await s.ok({ type: 'tick' });
+        for (const p of s.posts[s.posts.length - 1].paths) done.set(p.handle, t);
+        assert.equal((await s.ok({ type: 'settings' })).queuedRequests, Math.max(0, 3 - t));
+      }
+      // Dispatched one per update in request order, each delivered at the next update.
+      assert.deepEqual(handles.map((hd) => done.get(hd)), [2, 3, 4]);
+      await s.ok({ type: 'dispose' });
+    });
+
     test('bad messages get { id, error } and leave the world unchanged', async () => {
       const state = handlers.createState();
       const s = h.workerSession(handlers, state);

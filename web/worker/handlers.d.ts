@@ -35,6 +35,7 @@ export type Request =
   | { id: MessageId; type: 'stats' }
   | { id: MessageId; type: 'topBlocks'; min: Vec3Like; max: Vec3Like }
   | { id: MessageId; type: 'stateHash' }
+  | { id: MessageId; type: 'settings'; chunkStreaming?: boolean; chunkBuildRadius?: number; searchesPerUpdate?: number }
   | { id: MessageId; type: 'dispose' };
 
 export type MessageId = number | string;
@@ -114,6 +115,11 @@ export interface Results {
   topBlocks: TopBlocks;
   /** World.stateHash() (16 hex digits), the number of agents, and the ticks run. */
   stateHash: { hash: string; agents: number; tick: number };
+  /** The settings after the message (chunk streaming, build radius in chunks, searches per update) and the counts they drive. */
+  settings: {
+    chunkStreaming: boolean; chunkBuildRadius: number; searchesPerUpdate: number;
+    pendingChunkBuilds: number; deferredChunkBuilds: number; queuedRequests: number;
+  };
   dispose: Record<string, never>;
 }
 

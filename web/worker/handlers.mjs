@@ -13,7 +13,8 @@ import { load, VoxnavError } from '../index.mjs';
 export const MESSAGE_TYPES = Object.freeze([
   'init', 'loadBlocks', 'blockValues', 'addProfile', 'defineArea', 'findArea', 'loadRegion', 'loadChunks',
   'unloadChunks', 'edit', 'setDoorOpen', 'addAgents', 'removeAgents', 'setGoals', 'teleportAgents',
-  'agentState', 'reachable', 'request', 'release', 'tick', 'stats', 'topBlocks', 'stateHash', 'dispose',
+  'agentState', 'reachable', 'request', 'release', 'tick', 'stats', 'topBlocks', 'stateHash', 'settings',
+  'dispose',
 ]);
 
 const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
@@ -557,6 +558,41 @@ const handlers = {
     const post = tickPost(state, joinDoorEvents(doors));
     posts.push(post);
     return { tick: state.ticks, tickMs: state.lastTickMs, corridors: post.corridors.length, doorEvents: post.doorEvents.count };
+  },
+
+  /**
+   * { chunkStreaming?, chunkBuildRadius?, searchesPerUpdate? } -> the three settings now. Sets the
+   * ones given (World.setChunkStreaming: boolean; setChunkBuildRadius: chunks, 0 .. 32;
+   * setSearchesPerUpdate: searches per update, 0 .. 4096, 0 = no limit); an empty message only
+   * reads them. Every value is checked first: on error nothing changed.
+   */
+  settings(state, msg) {
+    const w = world(state, 'settings');
+    const known = new Set(['id', 'type', 'chunkStreaming', 'chunkBuildRadius', 'searchesPerUpdate']);
+    for (const k of Object.keys(msg))
+      if (!known.has(k)) throw invalid(`settings: unknown field '${k}' (expected chunkStreaming, chunkBuildRadius, searchesPerUpdate)`);
+    const intIn = (field, v, max, unit) => {
+      if (v === undefined) return;
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > max)
+        throw invalid(`settings: ${field} must be an integer number of ${unit} in 0 .. ${max} (got ${typeof v === 'number' ? v : typeName(v)})`);
+    };
+    if (msg.chunkStreaming !== undefined && typeof msg.chunkStreaming !== 'boolean')
+      throw invalid(`settings: chunkStreaming must be a boolean (got ${typeName(msg.chunkStreaming)})`);
+    intIn('chunkBuildRadius', msg.chunkBuildRadius, 32, 'chunks');
+    intIn('searchesPerUpdate', msg.searchesPerUpdate, 4096, 'searches per update');
+    call('settings', null, null, () => {
+      if (msg.chunkStreaming !== undefined) w.setChunkStreaming(msg.chunkStreaming);
+      if (msg.chunkBuildRadius !== undefined) w.setChunkBuildRadius(msg.chunkBuildRadius);
+      if (msg.searchesPerUpdate !== undefined) w.setSearchesPerUpdate(msg.searchesPerUpdate);
+    });
+    return {
+      chunkStreaming: w.chunkStreaming(),
+      chunkBuildRadius: w.chunkBuildRadius(),
+      searchesPerUpdate: w.searchesPerUpdate(),
+      pendingChunkBuilds: w.pendingChunkBuilds(),
+      deferredChunkBuilds: w.deferredChunkBuilds(),
+      queuedRequests: w.queuedRequests(),
+    };
   },
 
   /** -> world stats, build, ticks, tick time, search time percentiles */

@@ -144,6 +144,10 @@ export async function main(bytes: Uint8Array, mca: ArrayBuffer): Promise<number>
   if (door.reply.ok) void (door.reply.ok.changed === true);
   // @ts-expect-error open is a boolean
   await handle(state, { id: 10, type: 'setDoorOpen', cell: [8, 1, 4], open: 'yes' });
+  const settings = await handle(state, { id: 11, type: 'settings', chunkStreaming: true, chunkBuildRadius: 3, searchesPerUpdate: 2 });
+  if (settings.reply.ok) void (settings.reply.ok.queuedRequests + settings.reply.ok.chunkBuildRadius);
+  // @ts-expect-error chunkBuildRadius is a number of chunks
+  await handle(state, { id: 12, type: 'settings', chunkBuildRadius: '3' });
   const hashReply = await handle(state, { id: 5, type: 'stateHash' });
   if (hashReply.reply.ok) void hashReply.reply.ok.hash.length;
   // @ts-expect-error every message has an id
