@@ -9,10 +9,9 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "cli_common.h"
 #include "engine/nav/world_state.h"
@@ -33,6 +32,7 @@ struct Options {
   std::uint64_t seed = 1;
   double edits_per_second = 2.0;
   int threads = 2;
+  int searches_per_update = 0;  // World::set_searches_per_update (0: no limit)
   bool json = false;
   std::string script;
 };
@@ -93,9 +93,11 @@ bool read_script(const std::string& path, Script& out, std::string& err) {
     c = CellPos{v[0].get<std::int32_t>(), v[1].get<std::int32_t>(), v[2].get<std::int32_t>()};
     return true;
   };
-  if (!j.contains("world") || !j["world"].is_string()) return err = "\"world\" must be a string", false;
+  if (!j.contains("world") || !j["world"].is_string())
+    return err = "\"world\" must be a string", false;
   out.world = j["world"].get<std::string>();
-  out.profile_json = j.contains("profile") ? j["profile"].dump() : std::string("{\"id\":\"walker\"}");
+  out.profile_json =
+      j.contains("profile") ? j["profile"].dump() : std::string("{\"id\":\"walker\"}");
   if (j.contains("dt")) {
     if (!j["dt"].is_number()) return err = "\"dt\" must be a number", false;
     out.dt = j["dt"].get<double>();
@@ -105,7 +107,8 @@ bool read_script(const std::string& path, Script& out, std::string& err) {
       j["ticks"].get<long long>() > 1000000)
     return err = "\"ticks\" must be an integer in 0 .. 10^6", false;
   out.ticks = j["ticks"].get<int>();
-  if (!j.contains("agents") || !j["agents"].is_array()) return err = "\"agents\" must be an array", false;
+  if (!j.contains("agents") || !j["agents"].is_array())
+    return err = "\"agents\" must be an array", false;
   const auto agents = [&](const json& list, const std::string& name) {
     for (std::size_t i = 0; i < list.size(); ++i) {
       const json& a = list[i];
@@ -142,11 +145,14 @@ bool read_script(const std::string& path, Script& out, std::string& err) {
           e["tick"].get<long long>() < 0 || e["tick"].get<long long>() >= out.ticks)
         return err = at + ".tick must be an integer in 0 .. ticks - 1", false;
       ed.tick = e["tick"].get<int>();
-      if (!e.contains("cell") || !cell(e["cell"], ed.cell)) return err = at + ".cell must be [x, y, z] integers", false;
-      if (!e.contains("block") || !e["block"].is_string()) return err = at + ".block must be a block state name", false;
+      if (!e.contains("cell") || !cell(e["cell"], ed.cell))
+        return err = at + ".cell must be [x, y, z] integers", false;
+      if (!e.contains("block") || !e["block"].is_string())
+        return err = at + ".block must be a block state name", false;
       ed.block = e["block"].get<std::string>();
       if (!out.edits.empty() && ed.tick < out.edits.back().tick)
-        return err = at + ".tick is smaller than the previous edit's (edits must be in tick order)", false;
+        return err = at + ".tick is smaller than the previous edit's (edits must be in tick order)",
+               false;
       out.edits.push_back(ed);
     }
   }
@@ -172,6 +178,7 @@ int run_script(const Options& o) {
   std::unique_ptr<native::ThreadPool> pool;
   if (o.threads > 0) pool = std::make_unique<native::ThreadPool>(o.threads);
   World world(WorldDef{pool.get(), 0});
+  if (world.set_searches_per_update(o.searches_per_update) != Status::Ok) return 2;
   native::WorldLoadReport report;
   if (!load_world(world, world_path, report, nullptr)) return 1;
   Profile p;
@@ -198,11 +205,13 @@ int run_script(const Options& o) {
       return 1;
     }
   }
-  for (std::size_t i = 0; i < agents.size(); ++i) (void)world.set_agent_goal(agents[i], sc.goals[i]);
+  for (std::size_t i = 0; i < agents.size(); ++i)
+    (void)world.set_agent_goal(agents[i], sc.goals[i]);
   std::vector<std::uint16_t> values(sc.edits.size());
   for (std::size_t i = 0; i < sc.edits.size(); ++i) {
     if (world.block_value(sc.edits[i].block, &values[i]) != Status::Ok) {
-      std::fprintf(stderr, "voxnav run: script %s: edits[%zu].block \"%s\" is not in the block registry\n",
+      std::fprintf(stderr,
+                   "voxnav run: script %s: edits[%zu].block \"%s\" is not in the block registry\n",
                    o.script.c_str(), i, sc.edits[i].block.c_str());
       return 2;
     }
@@ -256,9 +265,11 @@ int run_script(const Options& o) {
         "%.0f ms\n",
         agents.size(), sc.swimmers, sc.ticks, applied, sc.edits.size(), o.threads, run_ms);
     std::printf("agents       searches %llu, arrivals %llu, replans %llu, moving at the end %d\n",
-                static_cast<unsigned long long>(ws.searches), static_cast<unsigned long long>(arrivals),
-                static_cast<unsigned long long>(replans), moving);
-    for (const auto& [tick, h] : marks) std::printf("checkpoint   tick %d: %s\n", tick, hex64(h).c_str());
+                static_cast<unsigned long long>(ws.searches),
+                static_cast<unsigned long long>(arrivals), static_cast<unsigned long long>(replans),
+                moving);
+    for (const auto& [tick, h] : marks)
+      std::printf("checkpoint   tick %d: %s\n", tick, hex64(h).c_str());
     std::printf("state hash   %s (positions and corridors; the wasm build gives the same)\n",
                 hex64(hash).c_str());
   }
@@ -279,20 +290,32 @@ int cmd_run(int argc, char** argv) {
     };
     double v = 0;
     if (a == "--agents") {
-      if (!next(v, 0, 100000)) return std::fprintf(stderr, "voxnav run: --agents expects 0..100000\n"), 2;
+      if (!next(v, 0, 100000))
+        return std::fprintf(stderr, "voxnav run: --agents expects 0..100000\n"), 2;
       o.agents = static_cast<int>(v);
     } else if (a == "--ticks") {
-      if (!next(v, 0, 10000000)) return std::fprintf(stderr, "voxnav run: --ticks expects 0..10^7\n"), 2;
+      if (!next(v, 0, 10000000))
+        return std::fprintf(stderr, "voxnav run: --ticks expects 0..10^7\n"), 2;
       o.ticks = static_cast<int>(v);
     } else if (a == "--seed") {
-      if (!next(v, 0, 1e15)) return std::fprintf(stderr, "voxnav run: --seed expects a non-negative integer\n"), 2;
+      if (!next(v, 0, 1e15))
+        return std::fprintf(stderr, "voxnav run: --seed expects a non-negative integer\n"), 2;
       o.seed = static_cast<std::uint64_t>(v);
     } else if (a == "--edits-per-second") {
-      if (!next(v, 0, 10000)) return std::fprintf(stderr, "voxnav run: --edits-per-second expects 0..10000\n"), 2;
+      if (!next(v, 0, 10000))
+        return std::fprintf(stderr, "voxnav run: --edits-per-second expects 0..10000\n"), 2;
       o.edits_per_second = v;
     } else if (a == "--threads") {
-      if (!next(v, 0, 3)) return std::fprintf(stderr, "voxnav run: --threads expects 0..3 (0 = synchronous)\n"), 2;
+      if (!next(v, 0, 3))
+        return std::fprintf(stderr, "voxnav run: --threads expects 0..3 (0 = synchronous)\n"), 2;
       o.threads = static_cast<int>(v);
+    } else if (a == "--searches-per-update") {
+      if (!next(v, 0, World::kMaxSearchesPerUpdate) || v != std::floor(v))
+        return std::fprintf(stderr,
+                            "voxnav run: --searches-per-update expects 0..%d (0 = no limit)\n",
+                            World::kMaxSearchesPerUpdate),
+               2;
+      o.searches_per_update = static_cast<int>(v);
     } else if (a == "--json") {
       o.json = true;
     } else if (a == "--script") {
@@ -306,17 +329,20 @@ int cmd_run(int argc, char** argv) {
     }
   }
   if (!o.script.empty()) return run_script(o);
-  if (o.world.empty()) o.world = data_dir() + "/worlds/r.0.-1.mca";  // Minecraft 1.16, 253 full chunks
+  if (o.world.empty())
+    o.world = data_dir() + "/worlds/r.0.-1.mca";  // Minecraft 1.16, 253 full chunks
 
   std::unique_ptr<native::ThreadPool> pool;
   if (o.threads > 0) pool = std::make_unique<native::ThreadPool>(o.threads);
   World world(WorldDef{pool.get(), 0});
+  if (world.set_searches_per_update(o.searches_per_update) != Status::Ok) return 2;
   native::WorldLoadReport report;
   double build_ms = 0;
   const auto load0 = std::chrono::steady_clock::now();
   if (!load_world(world, o.world, report, &build_ms)) return 1;
   const double load_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - load0).count() - build_ms;
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - load0).count() -
+      build_ms;
   ProfileId prof;
   if (!add_profile(world, "", prof)) return 1;
   detail::WorldState& st = world.internal();
@@ -327,16 +353,19 @@ int cmd_run(int argc, char** argv) {
   std::uint32_t largest = 0;
   for (std::uint32_t c = 1; c <= nav.islands().id_bound(); ++c)
     largest = std::max(largest, nav.islands().size_of(c));
-  const std::uint32_t min_island = std::max<std::uint32_t>(2, std::min<std::uint32_t>(500, largest / 2));
+  const std::uint32_t min_island =
+      std::max<std::uint32_t>(2, std::min<std::uint32_t>(500, largest / 2));
   std::vector<detail::Cell> spawn;
   for (const detail::NavChunk* ch : nav.grid().ordered_chunks()) {
     if (ch->uniform || !ch->scc) continue;
     for (int i = 0; i < detail::kChunkCells; ++i)
-      if (const std::uint32_t isl = nav.islands().component_at(ch, i); isl && nav.islands().size_of(isl) >= min_island)
+      if (const std::uint32_t isl = nav.islands().component_at(ch, i);
+          isl && nav.islands().size_of(isl) >= min_island)
         spawn.push_back(detail::cell_of(ch, i));
   }
   if (spawn.empty() && o.agents > 0) {
-    std::fprintf(stderr, "voxnav run: the world has no island of 2+ standable cells to spawn agents in\n");
+    std::fprintf(stderr,
+                 "voxnav run: the world has no island of 2+ standable cells to spawn agents in\n");
     return 1;
   }
   Rng rng{o.seed * 0x2545F4914F6CDD1Dull + 1};
@@ -349,7 +378,8 @@ int cmd_run(int argc, char** argv) {
     double feet = 0;
     (void)world.standing_height(prof, CellPos{c.x, c.y, c.z}, &feet);
     AgentId id;
-    if (world.add_agent(AgentDef{prof, Vec3{c.x + 0.5, feet, c.z + 0.5}}, &id) == Status::Ok) agents.push_back(id);
+    if (world.add_agent(AgentDef{prof, Vec3{c.x + 0.5, feet, c.z + 0.5}}, &id) == Status::Ok)
+      agents.push_back(id);
   }
 
   std::uint64_t reach_yes = 0, reach_no = 0, reach_unknown = 0, goals = 0, goal_misses = 0;
@@ -363,7 +393,8 @@ int cmd_run(int argc, char** argv) {
     for (const detail::NavChunk* ch : nav.grid().ordered_chunks()) {
       if (ch->uniform || !ch->scc) continue;
       for (int i = 0; i < detail::kChunkCells; ++i)
-        if (const std::uint32_t isl = nav.islands().component_at(ch, i)) island_cells[isl].push_back(detail::cell_of(ch, i));
+        if (const std::uint32_t isl = nav.islands().component_at(ch, i))
+          island_cells[isl].push_back(detail::cell_of(ch, i));
     }
   };
   // A goal: a random cell of the agent's own island, preferably within 48 cells (x/z); the
@@ -386,9 +417,12 @@ int cmd_run(int argc, char** argv) {
       g = cells[static_cast<std::size_t>(rng.next() % cells.size())];
     }
     const Reach r = world.reachable(prof, CellPos{from.x, from.y, from.z}, CellPos{g.x, g.y, g.z});
-    if (r.answer == ReachAnswer::Yes) ++reach_yes;
-    else if (r.answer == ReachAnswer::No) ++reach_no;
-    else ++reach_unknown;
+    if (r.answer == ReachAnswer::Yes)
+      ++reach_yes;
+    else if (r.answer == ReachAnswer::No)
+      ++reach_no;
+    else
+      ++reach_unknown;
     if (r.answer == ReachAnswer::No) {
       ++goal_misses;
       return;
@@ -410,20 +444,25 @@ int cmd_run(int argc, char** argv) {
     edit_budget += o.edits_per_second * dt;
     while (edit_budget >= 1.0 && !agents.empty()) {
       edit_budget -= 1.0;
-      const AgentId id = agents[static_cast<std::size_t>(rng.below(static_cast<int>(agents.size())))];
+      const AgentId id =
+          agents[static_cast<std::size_t>(rng.below(static_cast<int>(agents.size())))];
       const detail::AgentRecord* a = st.agents.get(detail::AgentSlot{id.index, id.generation});
       if (!a || a->corridor.cells.empty()) continue;
-      const detail::Cell c = a->corridor.cells[static_cast<std::size_t>(rng.below(static_cast<int>(a->corridor.cells.size())))];
-      const detail::Cell e{c.x + rng.below(3) - 1, c.y + (rng.below(2) ? 0 : -1), c.z + rng.below(3) - 1};
+      const detail::Cell c = a->corridor.cells[static_cast<std::size_t>(
+          rng.below(static_cast<int>(a->corridor.cells.size())))];
+      const detail::Cell e{c.x + rng.below(3) - 1, c.y + (rng.below(2) ? 0 : -1),
+                           c.z + rng.below(3) - 1};
       const std::uint16_t value = e.y == c.y ? stone : 0;
       if (world.set_block(CellPos{e.x, e.y, e.z}, value) == Status::Ok) ++edits;
     }
     const auto t0 = std::chrono::steady_clock::now();
     const std::uint64_t runs0 = nav.stats().maintenance_runs;
     (void)world.tick(dt);
-    tick_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    tick_ms.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     if (nav.stats().maintenance_runs != runs0)  // layers, islands and the agents' corridor checks
-      maintenance_us.push_back(nav.stats().last_maintenance_ms * 1000.0 + st.agents.last_edit_check_us());
+      maintenance_us.push_back(nav.stats().last_maintenance_ms * 1000.0 +
+                               st.agents.last_edit_check_us());
     for (std::size_t i = 0; i < agents.size(); ++i) {
       AgentState s;
       if (world.agent_state(agents[i], &s) != Status::Ok) continue;
@@ -432,13 +471,14 @@ int cmd_run(int argc, char** argv) {
           ++stuck_events;
           std::string why;
           (void)world.agent_reason(agents[i], &why);
-          if (stuck_reasons.size() < 10) stuck_reasons.push_back("agent " + std::to_string(i) + ": " + why);
+          if (stuck_reasons.size() < 10)
+            stuck_reasons.push_back("agent " + std::to_string(i) + ": " + why);
         }
         if (s.mode == AgentMode::Failed) ++failed_events;
         last_mode[i] = s.mode;
       }
-      if (s.mode == AgentMode::Arrived || s.mode == AgentMode::Failed || s.mode == AgentMode::Idle ||
-          s.mode == AgentMode::Blocked)
+      if (s.mode == AgentMode::Arrived || s.mode == AgentMode::Failed ||
+          s.mode == AgentMode::Idle || s.mode == AgentMode::Blocked)
         pick_goal(agents[i]);
     }
   }
@@ -472,62 +512,75 @@ int cmd_run(int argc, char** argv) {
   for (double x : tick_ms) tick_sum += x;
   const double tick_mean = tick_ms.empty() ? 0 : tick_sum / tick_ms.size();
   if (o.json) {
-    std::printf("{\"world\":\"%s\",\"format\":\"%s\",\"chunks\":%zu,\"unknown_blocks\":%llu,"
-                "\"load_ms\":%.1f,\"nav_build_ms\":%.1f,\"standable_cells\":%llu,\"islands\":%llu,"
-                "\"agents\":%zu,\"ticks\":%d,\"seed\":%llu,\"edits\":%llu,\"requests\":%llu,"
-                "\"reach\":{\"yes\":%llu,\"no\":%llu,\"unknown\":%llu},\"goals\":%llu,"
-                "\"searches\":%llu,\"nodes_expanded\":%llu,\"search_us_p50\":%.1f,\"search_us_p99\":%.1f,"
-                "\"arrivals\":%llu,\"agents_arrived\":%d,\"agents_arrived_twice\":%d,\"replans\":%llu,"
-                "\"repairs\":%llu,\"edit_maintenance_us_p50\":%.1f,\"edit_maintenance_us_p99\":%.1f,"
-                "\"stuck_events\":%llu,\"stuck_now\":%d,\"failed_events\":%llu,"
-                "\"tick_ms_mean\":%.3f,\"tick_ms_p99\":%.3f,\"state_hash\":\"%016llx\",\"stuck\":[",
-                json_escape(o.world).c_str(), report.format.c_str(), report.chunks_loaded,
-                static_cast<unsigned long long>(report.unknown_blocks), load_ms, build_ms,
-                static_cast<unsigned long long>(ws.standable_cells), static_cast<unsigned long long>(ws.islands),
-                agents.size(), o.ticks, static_cast<unsigned long long>(o.seed),
-                static_cast<unsigned long long>(edits), static_cast<unsigned long long>(requests),
-                static_cast<unsigned long long>(reach_yes), static_cast<unsigned long long>(reach_no),
-                static_cast<unsigned long long>(reach_unknown), static_cast<unsigned long long>(goals),
-                static_cast<unsigned long long>(ws.searches), static_cast<unsigned long long>(ws.nodes_expanded),
-                percentile(search_us, 50), percentile(search_us, 99), static_cast<unsigned long long>(arrivals),
-                agents_arrived, arrived_twice, static_cast<unsigned long long>(replans),
-                static_cast<unsigned long long>(repairs), percentile(maintenance_us, 50),
-                percentile(maintenance_us, 99), static_cast<unsigned long long>(stuck_events), stuck_now,
-                static_cast<unsigned long long>(failed_events), tick_mean, percentile(tick_ms, 99),
-                static_cast<unsigned long long>(hash));
+    std::printf(
+        "{\"world\":\"%s\",\"format\":\"%s\",\"chunks\":%zu,\"unknown_blocks\":%llu,"
+        "\"load_ms\":%.1f,\"nav_build_ms\":%.1f,\"standable_cells\":%llu,\"islands\":%llu,"
+        "\"agents\":%zu,\"ticks\":%d,\"seed\":%llu,\"edits\":%llu,\"requests\":%llu,"
+        "\"reach\":{\"yes\":%llu,\"no\":%llu,\"unknown\":%llu},\"goals\":%llu,"
+        "\"searches\":%llu,\"nodes_expanded\":%llu,\"search_us_p50\":%.1f,\"search_us_p99\":%.1f,"
+        "\"arrivals\":%llu,\"agents_arrived\":%d,\"agents_arrived_twice\":%d,\"replans\":%llu,"
+        "\"repairs\":%llu,\"edit_maintenance_us_p50\":%.1f,\"edit_maintenance_us_p99\":%.1f,"
+        "\"stuck_events\":%llu,\"stuck_now\":%d,\"failed_events\":%llu,"
+        "\"tick_ms_mean\":%.3f,\"tick_ms_p99\":%.3f,\"state_hash\":\"%016llx\",\"stuck\":[",
+        json_escape(o.world).c_str(), report.format.c_str(), report.chunks_loaded,
+        static_cast<unsigned long long>(report.unknown_blocks), load_ms, build_ms,
+        static_cast<unsigned long long>(ws.standable_cells),
+        static_cast<unsigned long long>(ws.islands), agents.size(), o.ticks,
+        static_cast<unsigned long long>(o.seed), static_cast<unsigned long long>(edits),
+        static_cast<unsigned long long>(requests), static_cast<unsigned long long>(reach_yes),
+        static_cast<unsigned long long>(reach_no), static_cast<unsigned long long>(reach_unknown),
+        static_cast<unsigned long long>(goals), static_cast<unsigned long long>(ws.searches),
+        static_cast<unsigned long long>(ws.nodes_expanded), percentile(search_us, 50),
+        percentile(search_us, 99), static_cast<unsigned long long>(arrivals), agents_arrived,
+        arrived_twice, static_cast<unsigned long long>(replans),
+        static_cast<unsigned long long>(repairs), percentile(maintenance_us, 50),
+        percentile(maintenance_us, 99), static_cast<unsigned long long>(stuck_events), stuck_now,
+        static_cast<unsigned long long>(failed_events), tick_mean, percentile(tick_ms, 99),
+        static_cast<unsigned long long>(hash));
     for (std::size_t i = 0; i < stuck_now_reasons.size(); ++i)
       std::printf("%s\"%s\"", i ? "," : "", json_escape(stuck_now_reasons[i]).c_str());
     std::printf("]}\n");
   } else {
-    std::printf("world        %s (%s): %zu chunks, loaded in %.0f ms, navigation built in %.0f ms\n",
-                o.world.c_str(), report.format.c_str(), report.chunks_loaded, load_ms, build_ms);
+    std::printf(
+        "world        %s (%s): %zu chunks, loaded in %.0f ms, navigation built in %.0f ms\n",
+        o.world.c_str(), report.format.c_str(), report.chunks_loaded, load_ms, build_ms);
     std::printf("navigation   %llu standable cells, %llu islands\n",
-                static_cast<unsigned long long>(ws.standable_cells), static_cast<unsigned long long>(ws.islands));
-    std::printf("run          %zu agents, %d ticks (%.1f s at 20 Hz), seed %llu, %llu block edits\n",
-                agents.size(), o.ticks, o.ticks * dt, static_cast<unsigned long long>(o.seed),
-                static_cast<unsigned long long>(edits));
-    std::printf("reachable    yes %llu, no %llu, unknown %llu (goal picks: %llu, misses %llu)\n",
-                static_cast<unsigned long long>(reach_yes), static_cast<unsigned long long>(reach_no),
-                static_cast<unsigned long long>(reach_unknown), static_cast<unsigned long long>(goals),
-                static_cast<unsigned long long>(goal_misses));
-    std::printf("requests     %llu (searches %llu), nodes expanded %llu, search time p50 %.1f us, p99 %.1f us\n",
-                static_cast<unsigned long long>(requests), static_cast<unsigned long long>(ws.searches),
-                static_cast<unsigned long long>(ws.nodes_expanded), percentile(search_us, 50),
-                percentile(search_us, 99));
-    std::printf("agents       arrivals %llu, arrived at least once %d, twice or more %d, replans %llu, "
-                "local repairs %llu\n",
-                static_cast<unsigned long long>(arrivals), agents_arrived, arrived_twice,
-                static_cast<unsigned long long>(replans), static_cast<unsigned long long>(repairs));
-    std::printf("edits        maintenance per tick with edits (layers, islands, corridor checks and repairs): "
-                "p50 %.1f us, p99 %.1f us\n",
-                percentile(maintenance_us, 50), percentile(maintenance_us, 99));
+                static_cast<unsigned long long>(ws.standable_cells),
+                static_cast<unsigned long long>(ws.islands));
+    std::printf(
+        "run          %zu agents, %d ticks (%.1f s at 20 Hz), seed %llu, %llu block edits\n",
+        agents.size(), o.ticks, o.ticks * dt, static_cast<unsigned long long>(o.seed),
+        static_cast<unsigned long long>(edits));
+    std::printf(
+        "reachable    yes %llu, no %llu, unknown %llu (goal picks: %llu, misses %llu)\n",
+        static_cast<unsigned long long>(reach_yes), static_cast<unsigned long long>(reach_no),
+        static_cast<unsigned long long>(reach_unknown), static_cast<unsigned long long>(goals),
+        static_cast<unsigned long long>(goal_misses));
+    std::printf(
+        "requests     %llu (searches %llu), nodes expanded %llu, search time p50 %.1f us, p99 %.1f "
+        "us\n",
+        static_cast<unsigned long long>(requests), static_cast<unsigned long long>(ws.searches),
+        static_cast<unsigned long long>(ws.nodes_expanded), percentile(search_us, 50),
+        percentile(search_us, 99));
+    std::printf(
+        "agents       arrivals %llu, arrived at least once %d, twice or more %d, replans %llu, "
+        "local repairs %llu\n",
+        static_cast<unsigned long long>(arrivals), agents_arrived, arrived_twice,
+        static_cast<unsigned long long>(replans), static_cast<unsigned long long>(repairs));
+    std::printf(
+        "edits        maintenance per tick with edits (layers, islands, corridor checks and "
+        "repairs): "
+        "p50 %.1f us, p99 %.1f us\n",
+        percentile(maintenance_us, 50), percentile(maintenance_us, 99));
     std::printf("stuck        %llu blocked events, %d blocked at the end, %llu failed requests\n",
                 static_cast<unsigned long long>(stuck_events), stuck_now,
                 static_cast<unsigned long long>(failed_events));
     for (const std::string& r : stuck_reasons) std::printf("  %s\n", r.c_str());
     std::printf("tick         mean %.3f ms, p99 %.3f ms, max %.3f ms (wall time)\n", tick_mean,
-                percentile(tick_ms, 99), tick_ms.empty() ? 0.0 : *std::max_element(tick_ms.begin(), tick_ms.end()));
-    std::printf("state hash   %016llx (same seed, same hash)\n", static_cast<unsigned long long>(hash));
+                percentile(tick_ms, 99),
+                tick_ms.empty() ? 0.0 : *std::max_element(tick_ms.begin(), tick_ms.end()));
+    std::printf("state hash   %016llx (same seed, same hash)\n",
+                static_cast<unsigned long long>(hash));
   }
   return 0;
 }

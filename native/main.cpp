@@ -10,8 +10,10 @@ namespace {
 void usage() {
   std::puts(
       "usage: voxnav <command> [options]\n"
-      "  run [WORLD] [--agents N] [--ticks T] [--seed S] [--edits-per-second E] [--threads K] [--json]\n"
+      "  run [WORLD] [--agents N] [--ticks T] [--seed S] [--edits-per-second E] [--threads K]\n"
+      "      [--searches-per-update B] [--json]\n"
       "      walker agents go to random reachable goals while blocks change; prints a summary.\n"
+      "      B caps the path searches dispatched per tick (0, the default: no limit).\n"
       "      WORLD defaults to the region shipped in data/worlds.\n"
       "  run --script FILE [WORLD] [--threads K] [--json]\n"
       "      replays a scripted scenario (agents, goals, edits at fixed ticks) and prints the\n"
@@ -19,7 +21,8 @@ void usage() {
       "  route WORLD --from X,Y,Z --to X,Y,Z [--profile FILE] [--json]\n"
       "      plans one route and explains it: reachability, status, cost, cells, corridor.\n"
       "  scen MAP SCEN [--json]\n"
-      "      solves every row of a Moving AI .map/.scen pair and compares with the optimal lengths.\n"
+      "      solves every row of a Moving AI .map/.scen pair and compares with the optimal "
+      "lengths.\n"
       "WORLD is a Minecraft region (.mca), a Sponge schematic (.schem) or a Moving AI map (.map).");
 }
 }  // namespace
