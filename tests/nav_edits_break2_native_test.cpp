@@ -1,6 +1,7 @@
 // Break tests (second round) of the recent edit-path changes, on the default real region
 // (data/worlds/r.0.-1.mca) and synthetic worlds:
-//   Break2Layer0   single-block and small-box edits of every hazard, door, climbable, partial-height
+//   Break2Layer0   single-block and small-box edits of every hazard, door, climbable,
+//   partial-height
 //                  and slow block around a chunk corner (x, z and y chunk borders), door toggles,
 //                  undo and sky sections made uniform and non-uniform, with a profile of every
 //                  movement class: after every update every class's layers (kind, floor, clearance,
@@ -99,8 +100,8 @@ std::vector<ProfileId> add_other_classes(World& w, bool flyer) {
     p.id = movement_class_name(c);
     p.movement_class = c;
     if (c == MovementClass::WalkerSmall) p.width = 0.5, p.height = 0.9;
-    if (c == MovementClass::WalkerLarge) p.width = 1.4, p.height = 2.0, p.step_height = 1.0,
-                                         p.max_drop = 4;
+    if (c == MovementClass::WalkerLarge)
+      p.width = 1.4, p.height = 2.0, p.step_height = 1.0, p.max_drop = 4;
     if (c == MovementClass::Flyer) p.jump_apex = 0, p.can_fly = true;
     if (c == MovementClass::Swimmer) {
       p.width = 0.5, p.height = 0.4, p.can_swim = true, p.swim_speed = 2.0, p.step_height = 0;
@@ -175,17 +176,40 @@ Names names_of(World& w, const std::vector<std::string>& list) {
   Names n;
   for (const std::string& s : list) {
     std::uint16_t v = 0;
-    if (w.block_value(s, &v) == Status::Ok) n.v.push_back({s, v});
-    else std::printf("(block %s not in the registry)\n", s.c_str());
+    if (w.block_value(s, &v) == Status::Ok)
+      n.v.push_back({s, v});
+    else
+      std::printf("(block %s not in the registry)\n", s.c_str());
   }
   return n;
 }
 
-const std::vector<std::string> kEditBlocks = {
-    "air", "stone", "lava", "fire", "magma_block", "campfire", "cactus", "sweet_berry_bush",
-    "powder_snow", "cobweb", "water", "soul_sand", "honey_block", "ladder", "vine",
-    "oak_slab[type=bottom]", "oak_slab[type=top]", "oak_stairs", "oak_fence", "glass",
-    "snow[layers=4]", "white_carpet", "scaffolding", "oak_trapdoor", "soul_fire", "wither_rose"};
+const std::vector<std::string> kEditBlocks = {"air",
+                                              "stone",
+                                              "lava",
+                                              "fire",
+                                              "magma_block",
+                                              "campfire",
+                                              "cactus",
+                                              "sweet_berry_bush",
+                                              "powder_snow",
+                                              "cobweb",
+                                              "water",
+                                              "soul_sand",
+                                              "honey_block",
+                                              "ladder",
+                                              "vine",
+                                              "oak_slab[type=bottom]",
+                                              "oak_slab[type=top]",
+                                              "oak_stairs",
+                                              "oak_fence",
+                                              "glass",
+                                              "snow[layers=4]",
+                                              "white_carpet",
+                                              "scaffolding",
+                                              "oak_trapdoor",
+                                              "soul_fire",
+                                              "wither_rose"};
 
 // =============================================================================================
 
@@ -206,13 +230,14 @@ TEST(Break2Layer0, EveryKindOfEditAtChunkBordersEveryClass) {
   // Standable cells within 5 columns of the chunk corner (X, Z), or a cell from a y border.
   std::vector<Cell> sites;
   for (const Cell& c : test::standable_cells(g))
-    if ((std::abs(c.x - X) <= 5 && std::abs(c.z - Z) <= 5) ||
-        ((c.y & 15) <= 1 || (c.y & 15) >= 13))
+    if ((std::abs(c.x - X) <= 5 && std::abs(c.z - Z) <= 5) || ((c.y & 15) <= 1 || (c.y & 15) >= 13))
       if (std::abs(c.x - X) <= 12 && std::abs(c.z - Z) <= 12) sites.push_back(c);
   ASSERT_GT(sites.size(), 20u);
   std::printf("%zu sites around the corner (%d, %d)\n", sites.size(), X, Z);
   Rng rng{0xB2EA0001u};
-  auto below = [&](std::size_t n) { return static_cast<int>(rng.below(static_cast<std::uint32_t>(n))); };
+  auto below = [&](std::size_t n) {
+    return static_cast<int>(rng.below(static_cast<std::uint32_t>(n)));
+  };
   std::vector<std::pair<Cell, std::uint16_t>> undo;
   std::vector<Cell> doors;
   const int kEdits = kRelease ? 600 : 40;
@@ -233,7 +258,8 @@ TEST(Break2Layer0, EveryKindOfEditAtChunkBordersEveryClass) {
       ++used[name];
     } else if (op == 5) {  // a door, lower and upper, closed
       std::uint16_t a = 0, b = 0;
-      if (w->get_block(pos(c), &a) != Status::Ok || w->get_block(pos(Cell{c.x, c.y + 1, c.z}), &b) != Status::Ok)
+      if (w->get_block(pos(c), &a) != Status::Ok ||
+          w->get_block(pos(Cell{c.x, c.y + 1, c.z}), &b) != Status::Ok)
         continue;
       undo.push_back({c, a});
       undo.push_back({Cell{c.x, c.y + 1, c.z}, b});
@@ -275,11 +301,11 @@ TEST(Break2Layer0, EveryKindOfEditAtChunkBordersEveryClass) {
     ++edits;
     bad += compare_all(*w, "[" + std::to_string(k) + "] " + what, &compared);
   }
-  const double secs =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::printf("layer 0 edits: %zu updates, %zu class comparisons with a fresh build, %zu bad "
-              "(%.1f s); blocks used:",
-              edits, compared, bad, secs);
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf(
+      "layer 0 edits: %zu updates, %zu class comparisons with a fresh build, %zu bad "
+      "(%.1f s); blocks used:",
+      edits, compared, bad, secs);
   for (const auto& [n, c] : used) std::printf(" %s %d", n.c_str(), c);
   std::printf("\n");
   EXPECT_EQ(bad, 0u);
@@ -310,7 +336,8 @@ void check_pairs(World& w, ProfileId pid, const std::vector<Cell>& a_cells,
     const bool gated_ok =
         gated && r.answer == ReachAnswer::Unknown &&
         (r.reason == ReachReason::DoorGated || r.reason == ReachReason::ProfileRestricted);
-    if (!gated_ok && (r.answer == ReachAnswer::Unknown || (r.answer == ReachAnswer::Yes) != truth)) {
+    if (!gated_ok &&
+        (r.answer == ReachAnswer::Unknown || (r.answer == ReachAnswer::Yes) != truth)) {
       if (++t.bad <= 5)
         ADD_FAILURE() << what << ": reachable " << str(a) << " -> " << str(b) << " = "
                       << reach_answer_name(r.answer) << "/" << reach_reason_name(r.reason)
@@ -336,7 +363,9 @@ TEST_P(Break2Islands, ReachableMatchesBfsUnderConcentratedEdits) {
   ProfileId pid;
   std::unique_ptr<World> w;
   Rng rng{m.seed};
-  auto below = [&](std::size_t n) { return static_cast<int>(rng.below(static_cast<std::uint32_t>(n))); };
+  auto below = [&](std::size_t n) {
+    return static_cast<int>(rng.below(static_cast<std::uint32_t>(n)));
+  };
   int X = 0, Z = 0;
   if (m.terraces) {
     w = std::make_unique<World>();
@@ -366,15 +395,16 @@ TEST_P(Break2Islands, ReachableMatchesBfsUnderConcentratedEdits) {
     X = source().cx0 * 16;
     Z = source().cz0 * 16;
   }
-  const Names B = names_of(*w, {"air", "stone", "lava", "ladder", "oak_fence", "oak_slab[type=bottom]",
-                                "cobweb", "water", "glass"});
+  const Names B = names_of(*w, {"air", "stone", "lava", "ladder", "oak_fence",
+                                "oak_slab[type=bottom]", "cobweb", "water", "glass"});
   std::uint16_t door_lo = 0, door_hi = 0, stone = B.get("stone"), air = B.get("air");
   ASSERT_EQ(w->block_value("oak_door[half=lower]", &door_lo), Status::Ok);
   ASSERT_EQ(w->block_value("oak_door[half=upper]", &door_hi), Status::Ok);
   const NavGrid& g = w->internal().walker->grid();
   std::vector<Cell> all = test::standable_cells(g), hot;
   for (const Cell& c : all)
-    if (std::abs(c.x - X) <= 10 && std::abs(c.z - Z) <= 10 && (m.terraces || true)) hot.push_back(c);
+    if (std::abs(c.x - X) <= 10 && std::abs(c.z - Z) <= 10 && (m.terraces || true))
+      hot.push_back(c);
   ASSERT_GT(hot.size(), 30u);
   IslandTally t;
   std::vector<Cell> doors;
@@ -388,7 +418,8 @@ TEST_P(Break2Islands, ReachableMatchesBfsUnderConcentratedEdits) {
       case 1: {  // a block at the feet or head, or dig the ground
         const int dy = below(3) - 1;
         const Cell c{s.x + below(3) - 1, s.y + dy, s.z + below(3) - 1};
-        const std::uint16_t v = dy < 0 ? air : B.v[static_cast<std::size_t>(below(B.v.size()))].second;
+        const std::uint16_t v =
+            dy < 0 ? air : B.v[static_cast<std::size_t>(below(B.v.size()))].second;
         (void)(w->set_block(pos(c), v));
         what = "block at " + str(c);
         break;
@@ -437,14 +468,17 @@ TEST_P(Break2Islands, ReachableMatchesBfsUnderConcentratedEdits) {
       }
       case 6: {  // a ladder column on a wall (a climb up a ledge)
         const int h = 2 + below(3);
-        (void)(w->set_box(pos(Cell{s.x + 1, s.y, s.z}), pos(Cell{s.x + 1, s.y + h - 1, s.z}), stone));
+        (void)(w->set_box(pos(Cell{s.x + 1, s.y, s.z}), pos(Cell{s.x + 1, s.y + h - 1, s.z}),
+                          stone));
         (void)(w->set_box(pos(s), pos(Cell{s.x, s.y + h - 1, s.z}), B.get("ladder")));
         what = "ladder at " + str(s);
         break;
       }
       case 7: {  // fill: restore ground under a cell (close pits)
-        (void)(w->set_box(pos(Cell{s.x - 1, s.y - 1, s.z - 1}), pos(Cell{s.x + 1, s.y - 1, s.z + 1}), stone));
-        (void)(w->set_box(pos(Cell{s.x - 1, s.y, s.z - 1}), pos(Cell{s.x + 1, s.y + 2, s.z + 1}), air));
+        (void)(w->set_box(pos(Cell{s.x - 1, s.y - 1, s.z - 1}),
+                          pos(Cell{s.x + 1, s.y - 1, s.z + 1}), stone));
+        (void)(w->set_box(pos(Cell{s.x - 1, s.y, s.z - 1}), pos(Cell{s.x + 1, s.y + 2, s.z + 1}),
+                          air));
         what = "flatten at " + str(s);
         break;
       }
@@ -478,17 +512,16 @@ TEST_P(Break2Islands, ReachableMatchesBfsUnderConcentratedEdits) {
     }
   }
   const detail::IslandStats& is = w->internal().walker->islands().stats();
-  const double secs =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::printf("%s: %zu updates, %zu pairs (%zu yes, %zu no, %zu gated), %zu bad, %zu compares, "
-              "%zu diffs; %llu merges, %llu split checks, %llu local splits, %llu component "
-              "searches, %llu fallbacks (%.1f s)\n",
-              m.name, edits, t.pairs, t.yes, t.no, t.gated, t.bad, compares, diffs,
-              static_cast<unsigned long long>(is.merges),
-              static_cast<unsigned long long>(is.split_checks),
-              static_cast<unsigned long long>(is.local_splits),
-              static_cast<unsigned long long>(is.component_searches),
-              static_cast<unsigned long long>(is.fallbacks), secs);
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf(
+      "%s: %zu updates, %zu pairs (%zu yes, %zu no, %zu gated), %zu bad, %zu compares, "
+      "%zu diffs; %llu merges, %llu split checks, %llu local splits, %llu component "
+      "searches, %llu fallbacks (%.1f s)\n",
+      m.name, edits, t.pairs, t.yes, t.no, t.gated, t.bad, compares, diffs,
+      static_cast<unsigned long long>(is.merges), static_cast<unsigned long long>(is.split_checks),
+      static_cast<unsigned long long>(is.local_splits),
+      static_cast<unsigned long long>(is.component_searches),
+      static_cast<unsigned long long>(is.fallbacks), secs);
   EXPECT_EQ(t.bad, 0u);
   EXPECT_EQ(diffs, 0u);
 }
@@ -566,7 +599,9 @@ TEST(Break2Radius, AgentsWithUnreachableGoalsTeleportsAndUnloadsNeitherSpinNorLe
     return w.load_chunk(ChunkPos{p.x, p.y, p.z}, values);
   };
   const int kOuter = kRelease ? 9 : 5;
-  auto ring = [&](const DPos& p) { return std::max(std::abs(p.x - src.cx0), std::abs(p.z - src.cz0)); };
+  auto ring = [&](const DPos& p) {
+    return std::max(std::abs(p.x - src.cx0), std::abs(p.z - src.cz0));
+  };
   for (const DPos& p : src.w->internal().space.loaded_chunks())
     if (ring(p) <= 1) {
       ASSERT_EQ(load(p), Status::Ok);
@@ -611,11 +646,25 @@ TEST(Break2Radius, AgentsWithUnreachableGoalsTeleportsAndUnloadsNeitherSpinNorLe
     ASSERT_EQ(w.set_box(pos(c), pos(Cell{c.x, c.y + 1, c.z}), air), Status::Ok);
   };
   const Cell home = src.w ? pick(0, 1, true) : Cell{};
-  enum Role { kUnloaded, kSealedDeferred, kWalled, kFar, kTeleportDeferred, kTeleportAir, kUnloadAhead,
-              kRemoved, kRoles };
-  const char* role_name[kRoles] = {"goal unloaded", "goal sealed in a deferred chunk",
-                                   "goal walled off", "goal far", "teleported into a deferred chunk",
-                                   "teleported into the air", "chunk ahead unloaded", "removed"};
+  enum Role {
+    kUnloaded,
+    kSealedDeferred,
+    kWalled,
+    kFar,
+    kTeleportDeferred,
+    kTeleportAir,
+    kUnloadAhead,
+    kRemoved,
+    kRoles
+  };
+  const char* role_name[kRoles] = {"goal unloaded",
+                                   "goal sealed in a deferred chunk",
+                                   "goal walled off",
+                                   "goal far",
+                                   "teleported into a deferred chunk",
+                                   "teleported into the air",
+                                   "chunk ahead unloaded",
+                                   "removed"};
   std::vector<AgentId> ids(kRoles);
   std::vector<Cell> goals(kRoles);
   goals[kUnloaded] = Cell{src.cx0 * 16 + 16 * (kOuter + 3), home.y, src.cz0 * 16};
@@ -635,8 +684,9 @@ TEST(Break2Radius, AgentsWithUnreachableGoalsTeleportsAndUnloadsNeitherSpinNorLe
     ASSERT_EQ(w.standing_height(pid, pos(st), &feet), Status::Ok);
     ASSERT_EQ(w.add_agent({pid, {st.x + 0.5, feet, st.z + 0.5}}, &ids[static_cast<std::size_t>(r)]),
               Status::Ok);
-    ASSERT_EQ(w.set_agent_goal(ids[static_cast<std::size_t>(r)], pos(goals[static_cast<std::size_t>(r)])),
-              Status::Ok)
+    ASSERT_EQ(
+        w.set_agent_goal(ids[static_cast<std::size_t>(r)], pos(goals[static_cast<std::size_t>(r)])),
+        Status::Ok)
         << role_name[r];
   }
   // A goal out of range is refused and changes nothing.
@@ -695,7 +745,8 @@ TEST(Break2Radius, AgentsWithUnreachableGoalsTeleportsAndUnloadsNeitherSpinNorLe
       removed[kRemoved] = true;
       EXPECT_NE(w.set_agent_goal(ids[kRemoved], pos(home)), Status::Ok);
     }
-    if (t == 200 || t == 400) {  // unload the column of the goal of kUnloadAhead (and reload at 400)
+    if (t == 200 ||
+        t == 400) {  // unload the column of the goal of kUnloadAhead (and reload at 400)
       const DPos gp = detail::chunk_of(goals[kUnloadAhead]);
       unloaded_col = gp;
       for (const DPos& p : src.w->internal().space.loaded_chunks())
@@ -758,9 +809,10 @@ TEST(Break2Radius, AgentsWithUnreachableGoalsTeleportsAndUnloadsNeitherSpinNorLe
   }
   check_nos("end");
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::printf("radius agents (%d ticks, %.1f s): %zu pairs, %zu No checked against the full build "
-              "(%zu wrong), %zu wrong Yes; %zu ticks standing unbuilt right after a teleport\n",
-              kTicks, secs, pairs, nos_checked, nos_wrong, yes_wrong, after_teleport_unbuilt);
+  std::printf(
+      "radius agents (%d ticks, %.1f s): %zu pairs, %zu No checked against the full build "
+      "(%zu wrong), %zu wrong Yes; %zu ticks standing unbuilt right after a teleport\n",
+      kTicks, secs, pairs, nos_checked, nos_wrong, yes_wrong, after_teleport_unbuilt);
   (void)nos;
   (void)did_unload;
   (void)unloaded_col;
@@ -854,7 +906,9 @@ TEST_P(Break2Teleport, AnAgentTeleportedIntoADeferredChunkPlansFromItsNewPlace) 
     ASSERT_EQ(w.tick(0.05), Status::Ok);
     const detail::AgentRecord& a = w.internal().agents.at(id.index);
     const int x = static_cast<int>(std::floor(a.body.position.x));
-    if (const detail::RequestSlot* sl = a.request.generation ? nav.slot(a.request) : nullptr) {
+    // (a request made before the teleport is dropped at the replan: look at the live one)
+    if (const detail::RequestSlot* sl =
+            a.request.generation && !a.replan ? nav.slot(a.request) : nullptr) {
       ++requests;
       if (std::abs(sl->spec.start.x - x) > 2 && ++far_starts <= 3)
         ADD_FAILURE() << "tick " << t << ": the agent at x " << x << " plans from "
