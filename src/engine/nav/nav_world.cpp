@@ -76,9 +76,20 @@ bool NavWorld::update() {
     stats_.nodes_expanded += s.result.expanded;
     ++stats_.searches;
     stats_.search_us.push_back(s.search_us);
-    if (o == SearchOutcome::Found || (o == SearchOutcome::Partial && s.spec.toward)) {
+    // An agent's search toward a goal past unbuilt chunks that met no cell nearer the goal than
+    // its start (the search then answers NoPath, or BudgetExhausted, rather than a partial route
+    // of one cell): the agent stands as close as the built chunks go. A one-cell partial route,
+    // on which it waits Blocked and retries (AgentSystem::install), not a failure.
+    const bool stays_put = s.spec.toward_unbuilt && s.spec.toward &&
+                           (o == SearchOutcome::NoPath || o == SearchOutcome::BudgetExhausted);
+    if (stays_put) {
+      s.corridor.cells.assign(1, s.spec.start);
+      s.corridor.kinds.assign(1, EdgeKind::Start);
+      s.corridor.points.clear();
+    }
+    if (o == SearchOutcome::Found || (o == SearchOutcome::Partial && s.spec.toward) || stays_put) {
       s.state = RequestState::Ready;
-      s.partial = o == SearchOutcome::Partial;
+      s.partial = o != SearchOutcome::Found;
     } else {
       s.state = RequestState::Failed;
       s.fail = o == SearchOutcome::BudgetExhausted ? FailReason::BudgetExhausted
