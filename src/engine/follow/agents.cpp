@@ -88,6 +88,9 @@ bool AgentSystem::teleport(AgentSlot id, const MotionVec3& feet) {
   a->body.position = feet;
   a->placed = true;
   if (motions_[a->motion].swims) a->body.mode = MotionMode::Swim;
+  // (the cell stood on before is no start for a plan from here: while the new feet cell has no
+  // navigation yet, current_cell falls back to this one)
+  a->last_cell = foot_cell(feet, motions_[a->motion].foot_offset);
   a->corridor.epoch = ++corridor_epoch_;
   clear_door_hold(*a, true);
   // A corridor (or a search) from the old position is no use: plan from the new one at the next
@@ -155,6 +158,15 @@ void AgentSystem::install(NavWorld& nav, AgentRecord& a) {
   if (st == RequestState::Failed && why == FailReason::BadStart && !a.body.on_ground &&
       !motions_[a.motion].swims && a.placed && a.fall_ticks <= kFallWaitTicks) {
     // Still falling after being added or teleported in the air: plan again once it lands.
+    (void)nav.release(a.request);
+    a.request = Handle{};
+    a.replan = true;
+    return;
+  }
+  if (st == RequestState::Failed && why == FailReason::NotLoaded && a.placed &&
+      nav.is_unbuilt(chunk_of(a.last_cell)) && ++a.fall_ticks <= kFallWaitTicks) {
+    // Added or teleported into a loaded chunk whose navigation is being built (a build radius
+    // builds it now that the agent is there): plan again once it is.
     (void)nav.release(a.request);
     a.request = Handle{};
     a.replan = true;
