@@ -991,5 +991,111 @@ TEST_P(Break2Teleport, AnAgentAddedInADeferredChunkWaitsForItsBuild) {
 }
 INSTANTIATE_TEST_SUITE_P(Lockstep, Break2Teleport, ::testing::Values(0, 1, 2, 4));
 
+// The frontier rule for No with deferred chunks, for every movement class: a patchy built set
+// (agents in a few places, radius 1), pairs of node cells of each class's built chunks, every No
+// checked against a World with every loaded chunk built (the same classes); once with builds in
+// flight, once after they landed.
+TEST(Break2Radius, NoIsSoundForEveryClassWithDeferredChunks) {
+  Source& src = source();
+  ASSERT_TRUE(src.w);
+  World w;
+  w.internal().registry = src.w->internal().registry;
+  std::vector<std::uint16_t> values(detail::kChunkCells);
+  auto load = [&](const DPos& p) {
+    const detail::Chunk* ch = src.w->internal().space.chunk(p);
+    for (int i = 0; i < detail::kChunkCells; ++i) values[static_cast<std::size_t>(i)] = ch->get(i);
+    return w.load_chunk(ChunkPos{p.x, p.y, p.z}, values);
+  };
+  auto ring = [&](const DPos& p) {
+    return std::max(std::abs(p.x - src.cx0), std::abs(p.z - src.cz0));
+  };
+  const int kOuter = kRelease ? 4 : 2;
+  for (const DPos& p : src.w->internal().space.loaded_chunks())
+    if (ring(p) <= 0) {
+      ASSERT_EQ(load(p), Status::Ok);
+    }
+  ProfileId pid;
+  ASSERT_EQ(w.add_profile(Profile{}, &pid), Status::Ok);
+  std::vector<ProfileId> others = add_other_classes(w, false);
+  w.set_chunk_streaming(true);
+  ASSERT_EQ(w.set_chunk_build_radius(1), Status::Ok);
+  for (const DPos& p : src.w->internal().space.loaded_chunks())
+    if (ring(p) > 0 && ring(p) <= kOuter) {
+      ASSERT_EQ(load(p), Status::Ok);
+    }
+  // Agents at a few places (pulling builds around them).
+  const NavGrid& sg = src.w->internal().walker->grid();
+  std::vector<Cell> sstand = test::standable_cells(sg);
+  Rng rng{0xB2F00001u + env_seed()};
+  std::vector<AgentId> agents;
+  for (int k = 0; k < 4; ++k) {
+    for (int tries = 0; tries < 5000; ++tries) {
+      const Cell c = sstand[rng.below(static_cast<std::uint32_t>(sstand.size()))];
+      if (ring(detail::chunk_of(c)) > kOuter - 1) continue;
+      AgentId id;
+      ASSERT_EQ(w.add_agent({pid, {c.x + 0.5, c.y + sg.floor_q(c) / 64.0, c.z + 0.5}}, &id),
+                Status::Ok);
+      agents.push_back(id);
+      break;
+    }
+  }
+  std::vector<ProfileId> profiles{pid};
+  profiles.insert(profiles.end(), others.begin(), others.end());
+  std::size_t pairs = 0, nos = 0, wrong = 0, unknown = 0;
+  auto check = [&](const char* when) {
+    ProfileId fp;
+    std::unique_ptr<World> full = test::fresh_copy(w, &fp);
+    std::vector<ProfileId> fothers = add_other_classes(*full, false);
+    std::vector<ProfileId> fprofiles{fp};
+    fprofiles.insert(fprofiles.end(), fothers.begin(), fothers.end());
+    for (std::size_t k = 0; k < profiles.size(); ++k) {
+      const detail::NavWorld* nav =
+          w.internal().nav_of(w.internal().profiles[profiles[k].index].movement_class);
+      if (!nav) continue;
+      std::vector<Cell> nodes;
+      for (const NavChunk* ch : nav->grid().ordered_chunks()) {
+        if (ch->uniform) continue;
+        for (int i = 0; i < detail::kChunkCells; ++i)
+          if (detail::kind_node(ch->kind_at(i))) nodes.push_back(detail::cell_of(ch, i));
+      }
+      if (nodes.size() < 2) continue;
+      for (int n = 0; n < (kRelease ? 1500 : 150); ++n) {
+        const Cell a = nodes[rng.below(static_cast<std::uint32_t>(nodes.size()))];
+        const Cell b = nodes[rng.below(static_cast<std::uint32_t>(nodes.size()))];
+        const Reach r = w.reachable(profiles[k], pos(a), pos(b));
+        ++pairs;
+        if (r.answer == ReachAnswer::Unknown) {
+          unknown += r.reason == ReachReason::NotLoaded;
+          continue;
+        }
+        const Reach f = full->reachable(fprofiles[k], pos(a), pos(b));
+        nos += r.answer == ReachAnswer::No;
+        if (r.answer != f.answer && ++wrong <= 5)
+          ADD_FAILURE() << when << " class slot " << k << ": " << str(a) << " -> " << str(b)
+                        << " = " << reach_answer_name(r.answer) << ", the full build says "
+                        << reach_answer_name(f.answer) << "/" << reach_reason_name(f.reason);
+      }
+    }
+  };
+  ASSERT_EQ(w.tick(0.05), Status::Ok);
+  check("builds in flight");
+  for (int t = 0; t < 8; ++t) ASSERT_EQ(w.tick(0.05), Status::Ok);
+  check("builds landed");
+  // Teleport the agents elsewhere: new builds in flight, the old ones kept.
+  for (AgentId id : agents) {
+    const Cell c = sstand[rng.below(static_cast<std::uint32_t>(sstand.size()))];
+    if (ring(detail::chunk_of(c)) > kOuter) continue;
+    ASSERT_EQ(w.teleport_agent(id, {c.x + 0.5, c.y + sg.floor_q(c) / 64.0, c.z + 0.5}), Status::Ok);
+  }
+  ASSERT_EQ(w.tick(0.05), Status::Ok);
+  check("after teleports");
+  std::printf(
+      "No with deferred chunks, every class: %zu pairs, %zu No/Yes checked (%zu No), %zu "
+      "wrong, %zu Unknown(NotLoaded); %zu chunks deferred\n",
+      pairs, pairs - unknown, nos, wrong, unknown, w.deferred_chunk_builds());
+  EXPECT_EQ(wrong, 0u);
+  EXPECT_GT(nos, 0u);
+}
+
 }  // namespace
 }  // namespace voxnav
