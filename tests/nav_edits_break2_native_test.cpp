@@ -20,6 +20,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -594,6 +595,29 @@ TEST(Break2Radius, BadRadiiAreRefusedAndARadiusBeforeTheFirstUpdateBuildsEveryth
   std::unique_ptr<World> f = test::fresh_copy(w, &fp);
   const test::LayerDiff d = test::compare_layers(*w.internal().walker, *f->internal().walker);
   EXPECT_EQ(d.total(), 0u) << d.first;
+  // Chunks loaded now with no agent are deferred; streaming off builds them (the radius has no
+  // effect without streaming), and the layers equal a fresh build.
+  std::vector<DPos> late;
+  for (const DPos& p : s.w->internal().space.loaded_chunks()) {
+    const int r = std::max(std::abs(p.x - s.cx0), std::abs(p.z - s.cz0));
+    if (r != 4) continue;
+    const detail::Chunk* ch = s.w->internal().space.chunk(p);
+    for (int i = 0; i < detail::kChunkCells; ++i) values[static_cast<std::size_t>(i)] = ch->get(i);
+    ASSERT_EQ(w.load_chunk(ChunkPos{p.x, p.y, p.z}, values), Status::Ok);
+    late.push_back(p);
+  }
+  w.update();
+  EXPECT_EQ(w.deferred_chunk_builds(), late.size());
+  w.set_chunk_streaming(false);
+  for (int k = 0; k < 4; ++k) w.update();
+  EXPECT_EQ(w.deferred_chunk_builds(), 0u);
+  EXPECT_EQ(w.pending_chunk_builds(), 0u);
+  {
+    ProfileId fp2;
+    std::unique_ptr<World> f2 = test::fresh_copy(w, &fp2);
+    const test::LayerDiff d2 = test::compare_layers(*w.internal().walker, *f2->internal().walker);
+    EXPECT_EQ(d2.total(), 0u) << "after streaming off: " << d2.missing << " missing; " << d2.first;
+  }
   // Toggling streaming and the radius with no agents: nothing breaks, nothing is lost.
   w.set_chunk_streaming(false);
   EXPECT_EQ(w.set_chunk_build_radius(0), Status::Ok);
@@ -1095,6 +1119,130 @@ TEST(Break2Radius, NoIsSoundForEveryClassWithDeferredChunks) {
       pairs, pairs - unknown, nos, wrong, unknown, w.deferred_chunk_builds());
   EXPECT_EQ(wrong, 0u);
   EXPECT_GT(nos, 0u);
+}
+
+// Many agents with a radius, goals anywhere in the loaded rings (some in deferred chunks, some
+// unreachable, some in the air), now and then a new goal, blocks edited on corridors: no agent
+// plans on average more than once per 10 ticks, none stands in or plans through an unbuilt
+// chunk.
+TEST(Break2Radius, ManyAgentsDoNotSpinRequests) {
+  Source& src = source();
+  ASSERT_TRUE(src.w);
+  World w;
+  w.internal().registry = src.w->internal().registry;
+  std::vector<std::uint16_t> values(detail::kChunkCells);
+  auto load = [&](const DPos& p) {
+    const detail::Chunk* ch = src.w->internal().space.chunk(p);
+    for (int i = 0; i < detail::kChunkCells; ++i) values[static_cast<std::size_t>(i)] = ch->get(i);
+    return w.load_chunk(ChunkPos{p.x, p.y, p.z}, values);
+  };
+  auto ring = [&](const DPos& p) {
+    return std::max(std::abs(p.x - src.cx0), std::abs(p.z - src.cz0));
+  };
+  const int kOuter = kRelease ? 6 : 3;
+  for (const DPos& p : src.w->internal().space.loaded_chunks())
+    if (ring(p) <= 1) {
+      ASSERT_EQ(load(p), Status::Ok);
+    }
+  ProfileId pid;
+  ASSERT_EQ(w.add_profile(Profile{}, &pid), Status::Ok);
+  w.update();
+  w.set_chunk_streaming(true);
+  ASSERT_EQ(w.set_chunk_build_radius(2), Status::Ok);
+  for (const DPos& p : src.w->internal().space.loaded_chunks())
+    if (ring(p) > 1 && ring(p) <= kOuter) {
+      ASSERT_EQ(load(p), Status::Ok);
+    }
+  w.update();
+  const NavGrid& g = w.internal().walker->grid();
+  const detail::Space& space = w.internal().space;
+  const NavGrid& sg = src.w->internal().walker->grid();
+  std::vector<Cell> sstand = test::standable_cells(sg), home;
+  for (const Cell& c : sstand)
+    if (ring(detail::chunk_of(c)) <= kOuter && g.standable(c)) home.push_back(c);
+  ASSERT_GT(home.size(), 100u);
+  std::uint16_t stone = 0;
+  ASSERT_EQ(w.block_value("stone", &stone), Status::Ok);
+  Rng rng{0xB2A00001u + env_seed()};
+  auto any_goal = [&]() -> Cell {
+    const Cell c = sstand[rng.below(static_cast<std::uint32_t>(sstand.size()))];
+    switch (rng.below(6)) {
+      case 0:
+        return Cell{c.x, c.y + 5, c.z};  // in the air
+      case 1:
+        return Cell{c.x + 16 * (kOuter + 2), c.y, c.z};  // unloaded
+      default:
+        return c;
+    }
+  };
+  const int kAgents = kRelease ? 30 : 8, kTicks = kRelease ? 600 : 200;
+  std::vector<AgentId> ids;
+  for (int k = 0; k < kAgents; ++k) {
+    const Cell c = home[rng.below(static_cast<std::uint32_t>(home.size()))];
+    AgentId id;
+    ASSERT_EQ(w.add_agent({pid, {c.x + 0.5, c.y + g.floor_q(c) / 64.0, c.z + 0.5}}, &id),
+              Status::Ok);
+    ASSERT_EQ(w.set_agent_goal(id, pos(any_goal())), Status::Ok);
+    ids.push_back(id);
+  }
+  std::vector<std::uint32_t> base(ids.size(), 0);
+  std::size_t bad_feet = 0, bad_corridor = 0, edits = 0, goals = 0;
+  std::array<std::size_t, 6> modes{};
+  for (int t = 0; t < kTicks; ++t) {
+    if (t % 4 == 1) {  // a block on a corridor ahead
+      const detail::AgentRecord& a =
+          w.internal().agents.at(ids[rng.below(static_cast<std::uint32_t>(ids.size()))].index);
+      if (a.mode == detail::AgentMode::Moving && a.cell_index + 5 < a.corridor.cells.size()) {
+        const Cell c = a.corridor.cells[a.cell_index + 4];
+        edits += w.set_block(pos(c), stone) == Status::Ok;
+      }
+    }
+    if (t % 50 == 25) {  // a new goal for one agent
+      const AgentId id = ids[rng.below(static_cast<std::uint32_t>(ids.size()))];
+      goals += w.set_agent_goal(id, pos(any_goal())) == Status::Ok;
+    }
+    ASSERT_EQ(w.tick(0.05), Status::Ok);
+    for (std::size_t k = 0; k < ids.size(); ++k) {
+      AgentState s;
+      ASSERT_EQ(w.agent_state(ids[k], &s), Status::Ok);
+      const DPos fp = detail::chunk_of(feet_cell(s));
+      if ((!space.chunk(fp) || !g.chunk(fp)) && ++bad_feet <= 5)
+        ADD_FAILURE() << "tick " << t << ": agent " << k << " feet in " << str(feet_cell(s))
+                      << (space.chunk(fp) ? " (unbuilt)" : " (unloaded)");
+      const detail::AgentRecord& a = w.internal().agents.at(ids[k].index);
+      if (a.mode == detail::AgentMode::Moving)
+        for (std::size_t i = a.cell_index; i < a.corridor.cells.size(); ++i) {
+          const DPos cp = detail::chunk_of(a.corridor.cells[i]);
+          if (!g.chunk(cp) || !space.chunk(cp)) {
+            if (++bad_corridor <= 5)
+              ADD_FAILURE() << "tick " << t << ": agent " << k << "'s corridor enters "
+                            << str(a.corridor.cells[i]);
+            break;
+          }
+        }
+      if (t + 1 == kTicks) ++modes[static_cast<std::size_t>(s.mode)];
+    }
+  }
+  std::uint32_t max_req = 0, total = 0;
+  for (std::size_t k = 0; k < ids.size(); ++k) {
+    AgentState s;
+    ASSERT_EQ(w.agent_state(ids[k], &s), Status::Ok);
+    max_req = std::max(max_req, s.requests);
+    total += s.requests;
+    std::string why;
+    (void)w.agent_reason(ids[k], &why);
+    if (s.requests > static_cast<std::uint32_t>(kTicks / 10 + 10))
+      ADD_FAILURE() << "agent " << k << " made " << s.requests << " requests in " << kTicks
+                    << " ticks (" << agent_mode_name(s.mode) << ": " << why << ")";
+  }
+  std::printf(
+      "%d agents, %d ticks: %u requests (at most %u for one agent), %zu corridor edits, "
+      "%zu new goals; at the end %zu idle, %zu planning, %zu moving, %zu arrived, %zu "
+      "failed, %zu blocked\n",
+      kAgents, kTicks, total, max_req, edits, goals, modes[0], modes[1], modes[2], modes[3],
+      modes[4], modes[5]);
+  EXPECT_EQ(bad_feet, 0u);
+  EXPECT_EQ(bad_corridor, 0u);
 }
 
 }  // namespace
