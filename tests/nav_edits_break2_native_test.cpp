@@ -290,6 +290,18 @@ TEST(Break2Layer0, EveryKindOfEditAtChunkBordersEveryClass) {
       const Cell d = doors[static_cast<std::size_t>(below(doors.size()))];
       const Status st = w->set_door_open(pos(d), below(2) == 0);
       what = "door toggled at " + str(d) + " (" + status_name(st) + ")";
+    } else if (op == 7 && below(2) == 0) {  // a batch: several blocks near c in one update
+      for (int n = 2 + below(4); n > 0; --n) {
+        const auto& [name, v] = B.v[static_cast<std::size_t>(below(B.v.size()))];
+        const Cell d{c.x + below(5) - 2, c.y + below(7) - 3, c.z + below(5) - 2};
+        std::uint16_t was = 0;
+        if (w->get_block(pos(d), &was) != Status::Ok) continue;
+        undo.push_back({d, was});
+        ASSERT_EQ(w->set_block(pos(d), v), Status::Ok);
+        if (std::getenv("VOXNAV_B2_VERBOSE"))
+          std::printf("  batch %s at %s\n", name.c_str(), str(d).c_str());
+      }
+      what = "batch near " + str(c);
     } else if (op == 7 && !undo.empty()) {  // undo a few edits
       for (int n = 1 + below(4); n > 0 && !undo.empty(); --n) {
         if (std::getenv("VOXNAV_B2_VERBOSE"))

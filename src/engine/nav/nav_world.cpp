@@ -498,6 +498,8 @@ bool NavWorld::maintain_edit(const Change& c) {
   saved.clear();
   std::vector<Cell>& extra = scratch_extra_;
   extra.clear();
+  std::vector<Cell>& extra_hazard = scratch_extra_hazard_;
+  extra_hazard.clear();
   for (const ChunkPos& p : check) {
     NavChunk* nc = grid_.chunk(p);
     if (!nc) continue;
@@ -514,6 +516,7 @@ bool NavWorld::maintain_edit(const Change& c) {
       sv.moves.assign(nc->moves.get(), nc->moves.get() + kChunkCells);
       if (nc->vmoves) sv.vmoves.assign(nc->vmoves.get(), nc->vmoves.get() + kChunkCells);
       if (nc->gaps) sv.gaps.assign(nc->gaps.get(), nc->gaps.get() + kChunkCells);
+      if (nc->flags) sv.flags.assign(nc->flags.get(), nc->flags.get() + kChunkCells);
     }
     grid_.classify_chunk(space_, p);
     for (int i = 0; i < kChunkCells; ++i) {
@@ -523,6 +526,9 @@ bool NavWorld::maintain_edit(const Change& c) {
       const int of = sv.uniform ? 0 : sv.floor[static_cast<std::size_t>(i)];
       const int nf = nc->uniform ? 0 : nc->floor[i];
       if (ok != nk || oc != ncl || of != nf) extra.push_back(cell_of(nc, i));
+      // (a hazard flag moved: the cells whose danger band reads it, see hazard_reader_box)
+      const std::uint8_t ofl = sv.flags.empty() ? 0 : sv.flags[static_cast<std::size_t>(i)];
+      if ((ofl ^ nc->flags_at(i)) & ~kFlagSlowBase) extra_hazard.push_back(cell_of(nc, i));
     }
     saved.push_back(std::move(sv));
   }
@@ -532,16 +538,34 @@ bool NavWorld::maintain_edit(const Change& c) {
   grid_.classify_box(space_, bmin, bmax);
   Cell cmin{INT_MAX, INT_MAX, INT_MAX}, cmax{INT_MIN, INT_MIN, INT_MIN};
   bool hazard_moved = false;
+  Cell hmin{INT_MAX, INT_MAX, INT_MAX}, hmax{INT_MIN, INT_MIN, INT_MIN};
   each_box_cell([&](const Cell& cc, const Layer0Cell& now) {
     const Layer0Cell& was = before[box_index(cc)];
     if (now == was) return;
-    if ((now.flags ^ was.flags) & ~kFlagSlowBase) hazard_moved = true;
+    if ((now.flags ^ was.flags) & ~kFlagSlowBase) {
+      hazard_moved = true;
+      hmin = Cell{std::min(hmin.x, cc.x), std::min(hmin.y, cc.y), std::min(hmin.z, cc.z)};
+      hmax = Cell{std::max(hmax.x, cc.x), std::max(hmax.y, cc.y), std::max(hmax.z, cc.z)};
+    }
     cmin = Cell{std::min(cmin.x, cc.x), std::min(cmin.y, cc.y), std::min(cmin.z, cc.z)};
     cmax = Cell{std::max(cmax.x, cc.x), std::max(cmax.y, cc.y), std::max(cmax.z, cc.z)};
   });
+  // The danger band of a standable cell reads the flags one column around it (two toward +x
+  // and +z for the 2x2 footprint) from one below its feet to two above (three for the 2x2
+  // footprint): a flag that moved at h is read from the cells h - (1 + f2, 2 + f2, 1 + f2) to
+  // h + 1, which add_move_box covers for the box h - (f2, 1 + f2, f2) .. h. The flag may be
+  // another edit's of this update (the box is classified from the blocks after every edit of the
+  // update, so a later edit's change shows here first and not again there): the box reaches from
+  // the flags that moved, not from this edit's cells only.
+  auto hazard_reader_box = [&](Cell mn, Cell mx, Cell& omin, Cell& omax) {
+    omin = Cell{std::min(omin.x, mn.x - f2), std::min(omin.y, mn.y - 1 - f2),
+                std::min(omin.z, mn.z - f2)};
+    omax = Cell{std::max(omax.x, mx.x), std::max(omax.y, mx.y), std::max(omax.z, mx.z)};
+  };
   if (hazard_moved) {
     cmin = bmin;
     cmax = bmax;
+    hazard_reader_box(hmin, hmax, cmin, cmax);
   }
   // Cells whose move words can change: every cell with a move into a reclassified cell (one
   // column around it, one cell below to max_drop cells above) and the cells themselves; with gap
@@ -576,17 +600,22 @@ bool NavWorld::maintain_edit(const Change& c) {
   };
   if (cmin.x <= cmax.x) add_move_box(cmin, cmax);
   for (const Cell& e : extra) add_move_box(e, e);
+  for (const Cell& e : extra_hazard) {
+    Cell mn = e, mx = e;
+    hazard_reader_box(e, e, mn, mx);
+    add_move_box(mn, mx);
+  }
   auto less = [](const Cell& a, const Cell& b) {
     return a.y != b.y ? a.y < b.y : a.z != b.z ? a.z < b.z : a.x < b.x;
   };
-  if (!extra.empty()) {
+  if (!extra.empty() || !extra_hazard.empty()) {
     std::sort(cells.begin(), cells.end(), less);
     cells.erase(std::unique(cells.begin(), cells.end()), cells.end());
   }
   if (!gap_cells.empty()) {
     std::sort(gap_cells.begin(), gap_cells.end(), less);
     gap_cells.erase(std::unique(gap_cells.begin(), gap_cells.end()), gap_cells.end());
-    if (!extra.empty())  // the cells recomputed whole already cover their gap jumps
+    if (!extra.empty() || !extra_hazard.empty())  // recomputed whole: their gap jumps too
       gap_cells.erase(std::remove_if(gap_cells.begin(), gap_cells.end(),
                                      [&](const Cell& g) {
                                        return std::binary_search(cells.begin(), cells.end(), g,

@@ -302,7 +302,7 @@ class NavWorld {
     ChunkPos pos;
     bool uniform = false;
     CellKind uniform_kind = CellKind::Air;
-    std::vector<std::uint8_t> kind, floor, clear, vmoves, gaps;
+    std::vector<std::uint8_t> kind, floor, clear, vmoves, gaps, flags;
     std::vector<std::uint32_t> moves;
     CellKind kind_at(int i) const {
       return uniform ? uniform_kind : static_cast<CellKind>(kind[static_cast<std::size_t>(i)]);
@@ -320,7 +320,7 @@ class NavWorld {
             ch.clear[static_cast<std::size_t>(i)], ch.flags_at(i)};
   }
   std::vector<Layer0Cell> scratch_layer0_;
-  std::vector<Cell> scratch_extra_;
+  std::vector<Cell> scratch_extra_, scratch_extra_hazard_;
   std::vector<Cell> scratch_cells_, scratch_gap_cells_;
   struct OldCell {
     Cell c;
