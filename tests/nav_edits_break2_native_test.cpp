@@ -1313,5 +1313,38 @@ TEST(Break2Layer0, AHazardRemovedInTheSameUpdateAsAnEditAboveIt) {
   EXPECT_EQ(compare_all(w, "lava placed in the same update as an edit near it"), 0u);
 }
 
+// Defect (older than the recent changes): a box edit of more than 512 cells takes the chunk path
+// (NavWorld::maintain_chunks), which classifies again only the chunks of the edit's dependency
+// box. Whether a chunk is stored uniform reads the chunks above and below it, so a box in the
+// lower part of a chunk makes the open-sky chunk above it need arrays, and that chunk stayed
+// uniform: its top cells under an unloaded chunk kept the full 255 clearance a fresh build does
+// not give them (an unloaded chunk counts as a ceiling), against "equal blocks give equal
+// navigation data". maintain_edit checks the chunks above and below for this; the chunk path did
+// not.
+TEST(Break2Layer0, ABigBoxMakesTheSkyChunkAboveNeedArrays) {
+  World w;
+  ASSERT_TRUE(test::load_real_blocks(w));
+  std::uint16_t stone = 0;
+  ASSERT_EQ(w.block_value("stone", &stone), Status::Ok);
+  ASSERT_TRUE(test::load_flat_floor(w, stone));
+  std::vector<std::uint16_t> air(detail::kChunkCells, 0);
+  for (int cz = -1; cz <= 1; ++cz)
+    for (int cx = -1; cx <= 1; ++cx) ASSERT_EQ(w.load_chunk({cx, 2, cz}, air), Status::Ok);
+  ProfileId pid;
+  ASSERT_EQ(w.add_profile(Profile{}, &pid), Status::Ok);
+  add_other_classes(w, false);
+  EXPECT_EQ(compare_all(w, "start"), 0u);
+  const NavChunk* sky = w.internal().walker->grid().chunk({0, 2, 0});
+  ASSERT_TRUE(sky && sky->uniform);
+  // 9 x 8 x 8 = 576 cells of stone in the middle of chunk (0, 1, 0), far from its top.
+  ASSERT_EQ(w.set_box(CellPos{2, 17, 2}, CellPos{10, 24, 9}, stone), Status::Ok);
+  w.update();
+  EXPECT_EQ(compare_all(w, "a 576-cell box under a sky chunk"), 0u);
+  // And back (the sky chunk may be uniform again).
+  ASSERT_EQ(w.set_box(CellPos{2, 17, 2}, CellPos{10, 24, 9}, 0), Status::Ok);
+  w.update();
+  EXPECT_EQ(compare_all(w, "the box removed"), 0u);
+}
+
 }  // namespace
 }  // namespace voxnav
