@@ -752,6 +752,11 @@ void NavWorld::maintain_chunks(const std::vector<Change>& changes) {
     } else {
       // Dependency box of an edited cell: the cells whose envelope or support can touch it.
       add_box(Cell{c.min.x - f2, c.min.y - 3, c.min.z - f2}, Cell{c.max.x, c.max.y + 1, c.max.z});
+      // Whether a chunk is stored uniform reads the chunks above and below it (and for the 2x2
+      // footprint the +x, +z and +xz columns): the chunks whose decision reads an edited chunk
+      // are classified again too (as maintain_edit checks them).
+      add_box(Cell{c.min.x - 16 * f2, c.min.y - 16, c.min.z - 16 * f2},
+              Cell{c.max.x, c.max.y + 16, c.max.z});
     }
   }
   auto sort_unique = [](std::vector<ChunkPos>& v) {
