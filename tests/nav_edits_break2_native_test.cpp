@@ -74,6 +74,8 @@ struct Source {
   std::unique_ptr<World> w;
   ProfileId pid;
   int cx0 = 0, cz0 = 0;
+  /// Columns between chunk p and the source's middle column.
+  int ring(const DPos& p) const { return std::max(std::abs(p.x - cx0), std::abs(p.z - cz0)); }
 };
 Source& source() {
   static Source* s = [] {
@@ -83,6 +85,14 @@ Source& source() {
     return src;
   }();
   return *s;
+}
+
+/// Loads chunk p of the source's world into w (its blocks copied).
+Status load_from_source(World& w, const DPos& p) {
+  std::vector<std::uint16_t> values(detail::kChunkCells);
+  const detail::Chunk* ch = source().w->internal().space.chunk(p);
+  for (int i = 0; i < detail::kChunkCells; ++i) values[static_cast<std::size_t>(i)] = ch->get(i);
+  return w.load_chunk(ChunkPos{p.x, p.y, p.z}, values);
 }
 
 std::unique_ptr<World> window_world(int radius, int ylo, int yhi, const WorldDef& def,
@@ -653,16 +663,9 @@ TEST(Break2Radius, AgentsWithUnreachableGoalsTeleportsAndUnloadsNeitherSpinNorLe
   const auto t0 = std::chrono::steady_clock::now();
   World w;
   w.internal().registry = src.w->internal().registry;
-  std::vector<std::uint16_t> values(detail::kChunkCells);
-  auto load = [&](const DPos& p) {
-    const detail::Chunk* ch = src.w->internal().space.chunk(p);
-    for (int i = 0; i < detail::kChunkCells; ++i) values[static_cast<std::size_t>(i)] = ch->get(i);
-    return w.load_chunk(ChunkPos{p.x, p.y, p.z}, values);
-  };
+  auto load = [&](const DPos& p) { return load_from_source(w, p); };
   const int kOuter = kRelease ? 9 : 5;
-  auto ring = [&](const DPos& p) {
-    return std::max(std::abs(p.x - src.cx0), std::abs(p.z - src.cz0));
-  };
+  auto ring = [&](const DPos& p) { return src.ring(p); };
   for (const DPos& p : src.w->internal().space.loaded_chunks())
     if (ring(p) <= 1) {
       ASSERT_EQ(load(p), Status::Ok);
@@ -1043,15 +1046,8 @@ TEST(Break2Radius, NoIsSoundForEveryClassWithDeferredChunks) {
   ASSERT_TRUE(src.w);
   World w;
   w.internal().registry = src.w->internal().registry;
-  std::vector<std::uint16_t> values(detail::kChunkCells);
-  auto load = [&](const DPos& p) {
-    const detail::Chunk* ch = src.w->internal().space.chunk(p);
-    for (int i = 0; i < detail::kChunkCells; ++i) values[static_cast<std::size_t>(i)] = ch->get(i);
-    return w.load_chunk(ChunkPos{p.x, p.y, p.z}, values);
-  };
-  auto ring = [&](const DPos& p) {
-    return std::max(std::abs(p.x - src.cx0), std::abs(p.z - src.cz0));
-  };
+  auto load = [&](const DPos& p) { return load_from_source(w, p); };
+  auto ring = [&](const DPos& p) { return src.ring(p); };
   const int kOuter = kRelease ? 4 : 2;
   for (const DPos& p : src.w->internal().space.loaded_chunks())
     if (ring(p) <= 0) {
@@ -1149,15 +1145,8 @@ TEST(Break2Radius, ManyAgentsDoNotSpinRequests) {
   ASSERT_TRUE(src.w);
   World w;
   w.internal().registry = src.w->internal().registry;
-  std::vector<std::uint16_t> values(detail::kChunkCells);
-  auto load = [&](const DPos& p) {
-    const detail::Chunk* ch = src.w->internal().space.chunk(p);
-    for (int i = 0; i < detail::kChunkCells; ++i) values[static_cast<std::size_t>(i)] = ch->get(i);
-    return w.load_chunk(ChunkPos{p.x, p.y, p.z}, values);
-  };
-  auto ring = [&](const DPos& p) {
-    return std::max(std::abs(p.x - src.cx0), std::abs(p.z - src.cz0));
-  };
+  auto load = [&](const DPos& p) { return load_from_source(w, p); };
+  auto ring = [&](const DPos& p) { return src.ring(p); };
   const int kOuter = kRelease ? 6 : 3;
   for (const DPos& p : src.w->internal().space.loaded_chunks())
     if (ring(p) <= 1) {
