@@ -294,6 +294,7 @@ void AgentSystem::step(std::span<NavWorld* const> navs, const Space& space, doub
   //    The wall time is statistics only.
   const auto t0 = std::chrono::steady_clock::now();
   bool any_changes = false;
+  detours_.clear();
   for (std::size_t slot = 0; slot < navs.size(); ++slot) {
     NavWorld* nav = navs[slot];
     if (!nav) continue;
@@ -366,6 +367,7 @@ void AgentSystem::on_change(NavWorld& nav, AgentRecord& a, const std::vector<Cha
       !steps_valid_near(nav.grid(), a.corridor.cells, a.corridor.kinds, a.cell_index, changes)) {
     if (repair(nav, a, changes)) {
       ++a.repairs;
+      ++repair_stats_.repairs;
       return;
     }
     // No short detour: plan from scratch (a reachability No fails the request at once).
@@ -409,7 +411,24 @@ bool AgentSystem::repair(NavWorld& nav, AgentRecord& a, const std::vector<Change
   spec.costs = motions_[a.motion].costs;
   spec.motion = a.motion;
   spec.avoid = avoided_cells(a, nav.tick());
-  const SearchResult r = nav.search_now(spec);
+  // Agents on one route share its broken stretch: the detour between the same cells, for the same
+  // motion and nothing avoided, is searched once per update (the grid does not change meanwhile).
+  const SearchResult* found = nullptr;
+  SearchResult own;
+  if (spec.avoid.empty()) {
+    for (const Detour& d : detours_)
+      if (d.start == spec.start && d.goal == spec.goal && d.motion == a.motion) found = &d.result;
+    if (found) {
+      ++repair_stats_.shared_detours;
+    } else {
+      detours_.push_back(Detour{spec.start, spec.goal, a.motion, nav.search_now(spec)});
+      found = &detours_.back().result;
+    }
+  } else {
+    own = nav.search_now(spec);
+    found = &own;
+  }
+  const SearchResult& r = *found;
   if (r.outcome != SearchOutcome::Found || r.cells.empty()) return false;
   // Splice: the path ahead up to the start, the detour, the path after the resume cell.
   std::vector<Cell> nc(cells.begin() + static_cast<std::ptrdiff_t>(a.cell_index),
@@ -423,16 +442,116 @@ bool AgentSystem::repair(NavWorld& nav, AgentRecord& a, const std::vector<Change
   nc.insert(nc.end(), cells.begin() + static_cast<std::ptrdiff_t>(j + 1), cells.end());
   nk.insert(nk.end(), kinds.begin() + static_cast<std::ptrdiff_t>(j + 1), kinds.end());
   if (!nk.empty()) nk[0] = EdgeKind::Start;
+  // Where the old corridor's cells land in the new one: index i < s maps to i - cell_index, and
+  // i > j to i + shift.
+  const std::size_t detour = r.cells.size();
+  const std::ptrdiff_t shift =
+      static_cast<std::ptrdiff_t>(s - a.cell_index + detour) - static_cast<std::ptrdiff_t>(j + 1);
+  repull_spliced(grid, a, changes, nc, nk, s, j, shift);
   cells.swap(nc);
   kinds.swap(nk);
   a.cell_index = 0;
-  string_pull(grid, cells, kinds, a.corridor.points, motions_[a.motion].costs.surface.get());
   a.corridor.epoch = ++corridor_epoch_;
   a.next = first_waypoint(a);
   a.best_dist = 1e30;
   a.ticks_without_progress = 0;
   reindex(a);
   return true;
+}
+
+void AgentSystem::repull_spliced(const NavGrid& grid, AgentRecord& a,
+                                 const std::vector<Change>& changes, const std::vector<Cell>& nc,
+                                 const std::vector<EdgeKind>& nk, std::size_t s, std::size_t j,
+                                 std::ptrdiff_t shift) {
+  const SurfaceCosts* surface = motions_[a.motion].costs.surface.get();
+  const std::vector<Cell>& cells = a.corridor.cells;
+  std::vector<Waypoint>& pts = a.corridor.points;
+  const int max_drop = grid.envelope().max_drop;
+  // The old waypoints are a subsequence of the old path cells: find each one's cell index.
+  std::vector<std::size_t>& at = pull_at_;
+  at.clear();
+  for (std::size_t i = 0, k = 0; k < pts.size(); ++i) {
+    if (i == cells.size()) {  // not a subsequence (cannot happen): pull everything
+      string_pull(grid, nc, nk, pts, surface);
+      return;
+    }
+    if (cells[i] == pts[k].cell) {
+      at.push_back(i);
+      ++k;
+    }
+  }
+  // A stretch between two old waypoints is kept when the edit cannot have changed it: neither end
+  // lies near a change and, for a level walk, the box it sweeps does not touch one (the test of
+  // segment_broken()).
+  auto untouched = [&](std::size_t k) {
+    const Waypoint& p = pts[k - 1];
+    const Waypoint& q = pts[k];
+    if (near_change(changes, p.cell, max_drop) || near_change(changes, q.cell, max_drop))
+      return false;
+    return q.kind != EdgeKind::Walk || p.cell.y != q.cell.y ||
+           !box_touches(changes, std::min(p.cell.x, q.cell.x), std::min(p.cell.z, q.cell.z),
+                        std::max(p.cell.x, q.cell.x), std::max(p.cell.z, q.cell.z), p.cell.y);
+  };
+  // Head: the waypoints the agent walks toward, up to the last one before the splice whose
+  // stretches are all untouched (walkers only: a swimmer first swims onto points[0]).
+  std::size_t head_from = 0, head_to = 0;  // old waypoints [head_from, head_to) are kept
+  if (!motions_[a.motion].swims && a.next >= 1 && a.next < pts.size()) {
+    std::size_t k = a.next;
+    while (k < pts.size() && at[k] <= a.cell_index) ++k;  // the waypoint the agent stands on
+    head_from = head_to = k;
+    // The new corridor starts where the agent stands: its first stretch, to the first kept
+    // waypoint, must be walkable from there (a step onto a jump or climb is one cell).
+    const bool reaches =
+        k < pts.size() &&
+        (pts[k].kind == EdgeKind::Walk
+             ? pts[k].cell.y == nc[0].y && line_walkable_level(grid, nc[0], pts[k].cell, surface)
+             : at[k] == a.cell_index + 1);
+    while (reaches && head_to < pts.size() && at[head_to] < s && untouched(head_to)) ++head_to;
+  }
+  // Tail: from the first waypoint past the splice after which no stretch is touched.
+  std::size_t tail = pts.size();  // old waypoints [tail, end) are kept (tail itself re-pulled)
+  for (std::size_t k = pts.size(); k-- > 1;) {
+    if (at[k] <= j) break;
+    if (near_change(changes, pts[k].cell, max_drop)) break;
+    tail = k;
+    if (!untouched(k)) break;
+  }
+  // Pull the new path from the last kept head waypoint (or the agent's cell) to the first kept
+  // tail waypoint (or the goal): a valid corridor that differs from a full pull only in keeping
+  // the old waypoints far from the edit.
+  const std::size_t from = head_to > head_from ? at[head_to - 1] - a.cell_index : 0;
+  const std::size_t to =
+      tail < pts.size() ? static_cast<std::size_t>(static_cast<std::ptrdiff_t>(at[tail]) + shift)
+                        : nc.size() - 1;
+  if ((from == 0 && to == nc.size() - 1)) {
+    string_pull(grid, nc, nk, pts, surface);
+    return;
+  }
+  std::vector<Cell>& sub_cells = pull_cells_;
+  std::vector<EdgeKind>& sub_kinds = pull_kinds_;
+  sub_cells.assign(nc.begin() + static_cast<std::ptrdiff_t>(from),
+                   nc.begin() + static_cast<std::ptrdiff_t>(to) + 1);
+  sub_kinds.assign(nk.begin() + static_cast<std::ptrdiff_t>(from),
+                   nk.begin() + static_cast<std::ptrdiff_t>(to) + 1);
+  sub_kinds[0] = EdgeKind::Start;
+  ++repair_stats_.kept_waypoints;
+  std::vector<Waypoint>& mid = pull_points_;
+  string_pull(grid, sub_cells, sub_kinds, mid, surface);
+  std::vector<Waypoint>& out = pull_out_;
+  out.clear();
+  if (from > 0) {
+    out.push_back(waypoint_of(grid, nc[0], EdgeKind::Start));
+    out.insert(out.end(), pts.begin() + static_cast<std::ptrdiff_t>(head_from),
+               pts.begin() + static_cast<std::ptrdiff_t>(head_to));
+    out.insert(out.end(), mid.begin() + 1, mid.end());
+  } else {
+    out.insert(out.end(), mid.begin(), mid.end());
+  }
+  if (tail < pts.size()) {
+    out.back().kind = pts[tail].kind;
+    out.insert(out.end(), pts.begin() + static_cast<std::ptrdiff_t>(tail) + 1, pts.end());
+  }
+  pts.swap(out);
 }
 
 void AgentSystem::repull(NavWorld& nav, AgentRecord& a) {

@@ -183,6 +183,13 @@ class AgentSystem {
   std::size_t capacity() const { return agents_.size(); }
   const AgentRecord& at(std::size_t i) const { return agents_[i]; }
   const CorridorIndex& corridor_index() const { return index_; }
+  /// Counters of the local repairs since the system was made (statistics and tests).
+  struct RepairStats {
+    std::uint64_t repairs = 0;         ///< corridors spliced around an edit
+    std::uint64_t kept_waypoints = 0;  ///< ... that kept old waypoints and pulled only between
+    std::uint64_t shared_detours = 0;  ///< detours reused from another agent in the same update
+  };
+  const RepairStats& repair_stats() const { return repair_stats_; }
 
  private:
   void plan(NavWorld& nav, AgentRecord& a);
@@ -207,6 +214,12 @@ class AgentSystem {
   /// Pulls the corridor again from the path cells ahead; bumps the epoch only when the
   /// waypoints ahead changed.
   void repull(NavWorld& nav, AgentRecord& a);
+  /// repair()'s string pull of the spliced path `nc` (old cells [cell_index, s) kept, the detour,
+  /// then old cells (j, end) shifted by `shift`): keeps the old waypoints whose stretches the
+  /// changes cannot have touched and pulls only between them.
+  void repull_spliced(const NavGrid& grid, AgentRecord& a, const std::vector<Change>& changes,
+                      const std::vector<Cell>& nc, const std::vector<EdgeKind>& nk, std::size_t s,
+                      std::size_t j, std::ptrdiff_t shift);
   void set_mode(AgentRecord& a, AgentMode m);
   void reindex(AgentRecord& a);
   std::uint32_t index_of(const AgentRecord& a) const {
@@ -228,6 +241,18 @@ class AgentSystem {
   std::uint32_t corridor_epoch_ = 0;
   double last_edit_check_us_ = 0;
   CorridorIndex index_;
+  /// Detours searched by repair() during the current update's edit checks.
+  struct Detour {
+    Cell start, goal;
+    std::uint32_t motion;
+    SearchResult result;
+  };
+  std::vector<Detour> detours_;
+  RepairStats repair_stats_;
+  std::vector<std::size_t> pull_at_;  // repull_spliced() scratch
+  std::vector<Cell> pull_cells_;
+  std::vector<EdgeKind> pull_kinds_;
+  std::vector<Waypoint> pull_points_, pull_out_;
   std::vector<std::uint32_t> touched_;
   std::deque<DoorEventRecord> door_events_;  ///< pending, oldest first
   std::uint64_t dropped_door_events_ = 0;
