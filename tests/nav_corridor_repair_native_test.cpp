@@ -1,11 +1,12 @@
 // Local corridor repair on the default real region (data/worlds/r.0.-1.mca): 160 walkers with
 // goals within 48 cells, and a block placed on (or dug under) a corridor cell ahead of a moving
 // agent every tick. After every tick each moving agent's corridor must still be one an agent can
-// follow: its waypoints are standable cells of its path in order, from where it stands to its
-// goal, the path's steps ahead are valid moves, and every level stretch it still has to walk
-// passes line_walkable_level. Repairs keep the old waypoints far from the edit and pull only
-// around the detour (AgentSystem::repull_spliced); the test also checks that this happened and
-// that agents on one route shared a detour search.
+// follow: its waypoints are standable cells of its path in order (a Start point first, each
+// other one with the kind of the path's edge into it), ending at its goal, the path's steps ahead
+// are valid moves, and every level stretch it still has to walk passes line_walkable_level.
+// Repairs keep the old waypoints far from the edit and pull only around the detour
+// (AgentSystem::repull_spliced); the test also checks that this happened and that agents on one
+// route shared a detour search.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -34,6 +35,9 @@ std::string check_corridor(const detail::NavGrid& grid, const detail::AgentRecor
   const detail::Corridor& c = a.corridor;
   if (c.points.empty() || c.cells.empty()) return "empty corridor";
   if (!(c.points.back().cell == c.cells.back())) return "last waypoint is not the goal cell";
+  if (!(c.points.front().cell == c.cells.front()) ||
+      c.points.front().kind != detail::EdgeKind::Start)
+    return "first waypoint is not a Start point at the first path cell";
   if (!detail::path_still_valid(grid, c.cells, c.kinds, a.cell_index))
     return "a step of the path ahead is not a move";
   std::size_t i = 0;  // waypoints are a subsequence of the path cells
@@ -42,6 +46,10 @@ std::string check_corridor(const detail::NavGrid& grid, const detail::AgentRecor
     if (i == c.cells.size())
       return "waypoint " + std::to_string(k) + " " + str(c.points[k].cell) +
              " is not on the path (in order)";
+    if (k > 0 && c.points[k].kind != c.kinds[i])
+      return "waypoint " + std::to_string(k) + " " + str(c.points[k].cell) + " has kind " +
+             detail::edge_kind_name(c.points[k].kind) + ", the path's edge into it is " +
+             detail::edge_kind_name(c.kinds[i]);
     if (i >= a.cell_index && !grid.standable(c.points[k].cell))
       return "waypoint " + std::to_string(k) + " " + str(c.points[k].cell) + " is not standable";
   }

@@ -206,6 +206,12 @@ void AgentSystem::install(NavWorld& nav, AgentRecord& a) {
     plan(nav, a);
     return;
   }
+  // A stale result's moves still hold, but its straight stretches were pulled on older layers:
+  // pull them again (a later repair keeps the stretches it finds untouched).
+  if (stale)
+    string_pull(nav.grid(), a.corridor.cells, a.corridor.kinds, a.corridor.points,
+                motions_[a.motion].costs.surface.get());
+  a.corridor_repeats = false;
   a.corridor.epoch = ++corridor_epoch_;
   a.fall_ticks = 0;
   a.placed = false;
@@ -442,9 +448,19 @@ bool AgentSystem::repair(NavWorld& nav, AgentRecord& a, const std::vector<Change
   nc.insert(nc.end(), cells.begin() + static_cast<std::ptrdiff_t>(j + 1), cells.end());
   nk.insert(nk.end(), kinds.begin() + static_cast<std::ptrdiff_t>(j + 1), kinds.end());
   if (!nk.empty()) nk[0] = EdgeKind::Start;
+  const std::size_t detour = r.cells.size();
+  // A detour that crosses the kept path makes a cell repeat: old waypoints can no longer be
+  // mapped to path cells by their cells, so this and later repairs pull the corridor whole. (Its
+  // last cell is cells[j], and its first is cells[s] or, off the path, where the agent stands.)
+  {
+    const auto det_begin = nc.begin() + static_cast<std::ptrdiff_t>(s - a.cell_index);
+    const auto det_end = det_begin + static_cast<std::ptrdiff_t>(detour);
+    for (std::size_t d = from_path ? 1 : 0; d + 1 < detour && !a.corridor_repeats; ++d)
+      a.corridor_repeats = std::find(nc.begin(), det_begin, r.cells[d]) != det_begin ||
+                           std::find(det_end, nc.end(), r.cells[d]) != nc.end();
+  }
   // Where the old corridor's cells land in the new one: index i < s maps to i - cell_index, and
   // i > j to i + shift.
-  const std::size_t detour = r.cells.size();
   const std::ptrdiff_t shift =
       static_cast<std::ptrdiff_t>(s - a.cell_index + detour) - static_cast<std::ptrdiff_t>(j + 1);
   repull_spliced(grid, a, changes, nc, nk, s, j, shift);
@@ -523,7 +539,7 @@ void AgentSystem::repull_spliced(const NavGrid& grid, AgentRecord& a,
   const std::size_t to =
       tail < pts.size() ? static_cast<std::size_t>(static_cast<std::ptrdiff_t>(at[tail]) + shift)
                         : nc.size() - 1;
-  if ((from == 0 && to == nc.size() - 1)) {
+  if ((from == 0 && to == nc.size() - 1) || a.corridor_repeats) {
     string_pull(grid, nc, nk, pts, surface);
     return;
   }

@@ -90,6 +90,9 @@ struct AgentRecord {
   /// The corridor stops short of the goal (a request toward a goal past unbuilt chunks, with a
   /// build radius): at its end the agent plans again instead of arriving.
   bool partial = false;
+  /// The corridor's path visits some cell twice (a detour spliced across its own path): its
+  /// next repair pulls it whole instead of mapping old waypoints to path cells.
+  bool corridor_repeats = false;
   // Doors: holding before a closed door cell on the corridor, and the doors to avoid.
   bool door_waiting = false;    ///< holding before `door_cell` (closed)
   bool door_announced = false;  ///< DoorAhead raised for `door_cell` in this approach
