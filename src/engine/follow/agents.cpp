@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <cmath>
 
 namespace voxnav::detail {
@@ -452,12 +453,25 @@ bool AgentSystem::repair(NavWorld& nav, AgentRecord& a, const std::vector<Change
   // A detour that crosses the kept path makes a cell repeat: old waypoints can no longer be
   // mapped to path cells by their cells, so this and later repairs pull the corridor whole. (Its
   // last cell is cells[j], and its first is cells[s] or, off the path, where the agent stands.)
-  {
-    const auto det_begin = nc.begin() + static_cast<std::ptrdiff_t>(s - a.cell_index);
-    const auto det_end = det_begin + static_cast<std::ptrdiff_t>(detour);
-    for (std::size_t d = from_path ? 1 : 0; d + 1 < detour && !a.corridor_repeats; ++d)
-      a.corridor_repeats = std::find(nc.begin(), det_begin, r.cells[d]) != det_begin ||
-                           std::find(det_end, nc.end(), r.cells[d]) != nc.end();
+  if (!a.corridor_repeats) {
+    const std::size_t d0 = from_path ? 1 : 0, d1 = detour - 1;  // the detour's inner cells
+    Cell lo{INT_MAX, INT_MAX, INT_MAX}, hi{INT_MIN, INT_MIN, INT_MIN};
+    for (std::size_t d = d0; d < d1; ++d) {
+      const Cell& c = r.cells[d];
+      lo = Cell{std::min(lo.x, c.x), std::min(lo.y, c.y), std::min(lo.z, c.z)};
+      hi = Cell{std::max(hi.x, c.x), std::max(hi.y, c.y), std::max(hi.z, c.z)};
+    }
+    const std::size_t det_begin = s - a.cell_index, det_end = det_begin + detour;
+    for (std::size_t i = 0; i < nc.size() && !a.corridor_repeats; ++i) {
+      if (i == det_begin) i = det_end;  // the detour itself
+      if (i >= nc.size()) break;
+      const Cell& c = nc[i];
+      if (c.x < lo.x || c.x > hi.x || c.y < lo.y || c.y > hi.y || c.z < lo.z || c.z > hi.z)
+        continue;
+      a.corridor_repeats = std::find(r.cells.begin() + static_cast<std::ptrdiff_t>(d0),
+                                     r.cells.begin() + static_cast<std::ptrdiff_t>(d1),
+                                     c) != r.cells.begin() + static_cast<std::ptrdiff_t>(d1);
+    }
   }
   // Where the old corridor's cells land in the new one: index i < s maps to i - cell_index, and
   // i > j to i + shift.
