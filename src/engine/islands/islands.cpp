@@ -12,6 +12,15 @@ namespace {
 /// Tarjan's strongly connected components, iterative, over a graph in CSR form (the successors
 /// of v are edges[start[v] .. start[v + 1])). Writes comp[v] and returns the component count;
 /// components come out in reverse topological order.
+/// A hint that `p` will be read soon (no effect where the compiler has no prefetch, e.g. wasm).
+inline void prefetch(const void* p) {
+#if defined(__GNUC__) || defined(__clang__)
+  __builtin_prefetch(p);
+#else
+  (void)p;
+#endif
+}
+
 std::uint32_t strongly_connected(const std::vector<std::uint32_t>& start,
                                  const std::vector<std::uint32_t>& edges,
                                  std::vector<std::uint32_t>& comp, TarjanScratch& t) {
@@ -582,9 +591,17 @@ LocalComponents& Islands::compute_components(NavChunk* ch, int o) {
   std::vector<std::uint16_t>& cells = comp_cells_;
   cells.clear();
   const int base = (o & 1) * 8 | ((o >> 1) & 1) * 128 | (o >> 2) * 2048;
+  // An octant's rows are spread over its chunk's arrays (16-cell rows): a proof over a long detour
+  // meets octants whose data is not in cache. Ask for all its kind rows first, and for the move
+  // rows of each row that holds a node as soon as it is known, so that the loads overlap instead
+  // of waiting one by one.
+  for (int yz = 0; yz < 64; yz += 4) prefetch(&ch->kind[base + (yz & 7) * 16 + (yz >> 3) * 256]);
   for (int yz = 0; yz < 64; ++yz) {
     const int row = base + (yz & 7) * 16 + (yz >> 3) * 256;
     if (!any_node8(&ch->kind[row])) continue;
+    prefetch(&ch->moves[row]);
+    if (ch->vmoves) prefetch(&ch->vmoves[row]);
+    if (ch->gaps) prefetch(&ch->gaps[row]);
     for (int x = 0; x < 8; ++x) {
       const auto k = static_cast<CellKind>(ch->kind[row + x]);
       if (kind_node(k) && !kind_gate(k)) cells.push_back(static_cast<std::uint16_t>(row + x));
@@ -774,38 +791,71 @@ bool Islands::component_reach(const std::vector<ComponentNode>& from,
       if (!lab || find(lab - 1) != root) continue;
     }
     ++expanded;
+    // The moves out of the component, resolved in stages over all of them, each stage first asking
+    // for the memory the next one reads (a component's cell map, then its stamp, representative
+    // and label): the neighbour octants' data is mostly out of cache, and the loads of one stage
+    // overlap instead of waiting one by one. Then each move in order, as if resolved one at a time.
     const LocalComponents& cc = (*ch->comps)[node.octant];
+    std::vector<CompMove>& moves = comp_moves_;
+    moves.clear();
     for (std::uint32_t e = cc.out_start[node.component]; e < cc.out_start[node.component + 1];
          ++e) {
       const std::uint32_t x = cc.out[e];
-      NavChunk* nch = ch;
-      int no = node.octant;
-      std::uint16_t nl;
       if (x & LocalComponents::kLocal) {
-        nl = static_cast<std::uint16_t>(x & 0xFFFFu);
-      } else {
-        const std::uint32_t nb = x >> 12;
-        if (nb != 13) nch = ch->nb[nb];
-        if (!nch) continue;
-        const int ni = static_cast<int>(x & 4095u);
-        no = octant_of(ni);
-        if (!nch->comps || (*nch->comps)[static_cast<std::size_t>(no)].gen != comps_gen_) {
-          const Cell c = cell_of(nch, ni);
-          const std::uint64_t d = static_cast<std::uint64_t>(
-              std::abs(c.x - toward.x) + std::abs(c.y - toward.y) + std::abs(c.z - toward.z));
-          heap_.push_back(d << 32 | static_cast<std::uint32_t>(comp_nodes_.size()));
-          comp_nodes_.push_back(
-              {nch, static_cast<std::uint16_t>(no), static_cast<std::uint16_t>(kPending | ni), at});
-          std::push_heap(heap_.begin(), heap_.end(), std::greater<>());
+        const auto nl = static_cast<std::uint16_t>(x & 0xFFFFu);
+        moves.push_back({ch, node.octant, nl, CompMove::kComponent});
+        continue;
+      }
+      const std::uint32_t nb = x >> 12;
+      NavChunk* nch = nb != 13 ? ch->nb[nb] : ch;
+      if (!nch) continue;
+      const int ni = static_cast<int>(x & 4095u);
+      const auto no = static_cast<std::uint16_t>(octant_of(ni));
+      if (!nch->comps || (*nch->comps)[no].gen != comps_gen_) {
+        moves.push_back({nch, no, static_cast<std::uint16_t>(ni), CompMove::kPendingCell});
+        continue;
+      }
+      const LocalComponents& lc = (*nch->comps)[no];
+      if (lc.of.empty()) continue;
+      const auto io = static_cast<std::uint16_t>(index_in_octant(ni));
+      prefetch(&lc.of[io]);
+      moves.push_back({nch, no, io, CompMove::kCellOfOctant});
+    }
+    for (CompMove& m : moves) {
+      if (m.what == CompMove::kPendingCell) continue;
+      const LocalComponents& lc = (*m.ch->comps)[m.octant];
+      if (m.what == CompMove::kCellOfOctant) {
+        m.id = lc.of[m.id];
+        if (m.id == kNone) {
+          m.what = CompMove::kNothing;
           continue;
         }
-        nl = (*nch->comps)[static_cast<std::size_t>(no)].at(index_in_octant(ni));
-        if (nl == kNone) continue;
+        m.what = CompMove::kComponent;
       }
+      prefetch(&lc.seen[m.id]);
+      prefetch(&lc.rep[m.id]);
+    }
+    for (const CompMove& m : moves)
+      if (m.what == CompMove::kComponent && m.ch->scc)
+        prefetch(&m.ch->scc[(*m.ch->comps)[m.octant].rep[m.id]]);
+    for (const CompMove& m : moves) {
+      NavChunk* nch = m.ch;
+      const int no = m.octant;
+      if (m.what == CompMove::kNothing) continue;
+      if (m.what == CompMove::kPendingCell) {
+        const Cell c = cell_of(nch, m.id);
+        const std::uint64_t d = static_cast<std::uint64_t>(
+            std::abs(c.x - toward.x) + std::abs(c.y - toward.y) + std::abs(c.z - toward.z));
+        heap_.push_back(d << 32 | static_cast<std::uint32_t>(comp_nodes_.size()));
+        comp_nodes_.push_back({nch, m.octant, static_cast<std::uint16_t>(kPending | m.id), at});
+        std::push_heap(heap_.begin(), heap_.end(), std::greater<>());
+        continue;
+      }
+      const std::uint16_t nl = m.id;
       LocalComponents& nc = (*nch->comps)[static_cast<std::size_t>(no)];
       if (nc.seen[nl] == comp_stamp_) continue;
       nc.seen[nl] = comp_stamp_;
-      const ComponentNode next{nch, static_cast<std::uint16_t>(no), nl, at};
+      const ComponentNode next{nch, m.octant, nl, at};
       if (target(nch, no, nl)) return found(at, &next);
       const std::uint32_t lab = nch->scc ? nch->scc[nc.rep[nl]] : 0u;
       if (!lab || find(lab - 1) != root) continue;

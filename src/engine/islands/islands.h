@@ -243,6 +243,16 @@ class Islands {
   std::uint64_t comps_gen_ = 1;
   std::uint32_t comp_stamp_ = 0;
   std::vector<ComponentNode> comp_nodes_;
+  /// component_reach()'s moves out of the component it expands, resolved in stages.
+  struct CompMove {
+    enum What : std::uint8_t { kNothing, kComponent, kCellOfOctant, kPendingCell };
+    NavChunk* ch;
+    std::uint16_t octant;
+    std::uint16_t
+        id;  ///< kComponent: the component; kCellOfOctant: index_in_octant; kPending: cell
+    What what;
+  };
+  std::vector<CompMove> comp_moves_;
   /// Proves endpoints joined to the hub (endpoints[0]) over the moves of H among the endpoints
   /// and the cells one move away from them: sets bit 0 of done[k] when the hub reaches
   /// endpoints[k], bit 1 when it reaches the hub. True when every endpoint got both.
