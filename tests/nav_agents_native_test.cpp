@@ -17,6 +17,7 @@
 #include "engine/util/splitmix.h"
 #include "engine/islands/islands.h"
 #include "engine/nav/world_state.h"
+#include "test_support.h"
 #include "thread_pool.h"
 #include "voxnav/world.h"
 #include "world_files.h"
@@ -26,7 +27,7 @@ namespace {
 
 using detail::Cell;
 
-const std::string kRegion = std::string(VOXNAV_FIXTURES) + "/../../data/worlds/r.0.-1.mca";
+const std::string& kRegion = test::repo_region();
 const std::string kBlocks = std::string(VOXNAV_FIXTURES) + "/../../data/blocks";
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {

@@ -28,7 +28,7 @@ namespace {
 using detail::Cell;
 using test::str;
 
-const std::string kRegion = std::string(VOXNAV_FIXTURES) + "/../../data/worlds/r.0.-1.mca";
+const std::string& kRegion = test::repo_region();
 
 /// Empty when agent `a`'s corridor can be followed from where it stands, else what is wrong.
 std::string check_corridor(const detail::NavGrid& grid, const detail::AgentRecord& a) {

@@ -49,19 +49,13 @@ using detail::NavGrid;
 using Rng = detail::SplitMix64;
 using test::str;
 
-const std::string kRegion = std::string(VOXNAV_FIXTURES) + "/../../data/worlds/r.0.-1.mca";
+const std::string& kRegion = test::repo_region();
 CellPos pos(const Cell& c) { return CellPos{c.x, c.y, c.z}; }
 
 /// Exploration knobs (unset in normal runs): VOXNAV_B2_SEED offsets the seeds, VOXNAV_B2_SCALE
 /// multiplies the number of edits.
-std::uint64_t env_seed() {
-  const char* s = std::getenv("VOXNAV_B2_SEED");
-  return s ? std::strtoull(s, nullptr, 10) : 0;
-}
-int env_scale() {
-  const char* s = std::getenv("VOXNAV_B2_SCALE");
-  return s ? std::max(1, std::atoi(s)) : 1;
-}
+std::uint64_t env_seed() { return test::env_seed("VOXNAV_B2_SEED"); }
+int env_scale() { return test::env_scale("VOXNAV_B2_SCALE"); }
 
 #ifdef NDEBUG
 constexpr bool kRelease = true;
@@ -931,20 +925,15 @@ TEST(Break2Radius, AnAgentAlreadyNearestAnUnbuiltGoalWaitsBlockedInsteadOfFailin
   EXPECT_NE(s.failure, PathFailure::NoPath) << why;
 }
 
-// An agent teleported onto the ground of a deferred chunk plans from where it stands, not from
-// the last cell it stood on before the teleport (AgentSystem::current_cell falls back to
-// last_cell while the feet cell has no navigation).
-class Break2Teleport : public ::testing::TestWithParam<int> {};
-TEST_P(Break2Teleport, AnAgentTeleportedIntoADeferredChunkPlansFromItsNewPlace) {
-  WorldDef def;
-  def.lockstep_delay = GetParam();
-  World w(def);
+/// A flat stone floor (test::load_flat_floor) and, loaded after the first update with streaming
+/// on and a build radius of 1, a strip of floor chunks with air above them at chunk columns x 2 to
+/// 6, z -1 to 1: those more than a chunk from every agent stay deferred.
+void streamed_strip(World& w, ProfileId* pid) {
   ASSERT_TRUE(test::load_real_blocks(w));
   std::uint16_t stone = 0;
   ASSERT_EQ(w.block_value("stone", &stone), Status::Ok);
   ASSERT_TRUE(test::load_flat_floor(w, stone));
-  ProfileId pid;
-  ASSERT_EQ(w.add_profile(Profile{}, &pid), Status::Ok);
+  ASSERT_EQ(w.add_profile(Profile{}, pid), Status::Ok);
   w.update();
   w.set_chunk_streaming(true);
   ASSERT_EQ(w.set_chunk_build_radius(1), Status::Ok);
@@ -955,6 +944,18 @@ TEST_P(Break2Teleport, AnAgentTeleportedIntoADeferredChunkPlansFromItsNewPlace) 
       ASSERT_EQ(w.load_chunk({cx, 0, cz}, floor), Status::Ok);
       ASSERT_EQ(w.load_chunk({cx, 1, cz}, air), Status::Ok);
     }
+}
+
+// An agent teleported onto the ground of a deferred chunk plans from where it stands, not from
+// the last cell it stood on before the teleport (AgentSystem::current_cell falls back to
+// last_cell while the feet cell has no navigation).
+class Break2Teleport : public ::testing::TestWithParam<int> {};
+TEST_P(Break2Teleport, AnAgentTeleportedIntoADeferredChunkPlansFromItsNewPlace) {
+  WorldDef def;
+  def.lockstep_delay = GetParam();
+  World w(def);
+  ProfileId pid;
+  ASSERT_NO_FATAL_FAILURE(streamed_strip(w, &pid));
   AgentId id;
   ASSERT_EQ(w.add_agent({pid, {4.5, 1.0, 4.5}}, &id), Status::Ok);
   for (int t = 0; t < 5; ++t) ASSERT_EQ(w.tick(0.05), Status::Ok);
@@ -1001,22 +1002,8 @@ TEST_P(Break2Teleport, AnAgentAddedInADeferredChunkWaitsForItsBuild) {
   WorldDef def;
   def.lockstep_delay = GetParam();
   World w(def);
-  ASSERT_TRUE(test::load_real_blocks(w));
-  std::uint16_t stone = 0;
-  ASSERT_EQ(w.block_value("stone", &stone), Status::Ok);
-  ASSERT_TRUE(test::load_flat_floor(w, stone));
   ProfileId pid;
-  ASSERT_EQ(w.add_profile(Profile{}, &pid), Status::Ok);
-  w.update();
-  w.set_chunk_streaming(true);
-  ASSERT_EQ(w.set_chunk_build_radius(1), Status::Ok);
-  std::vector<std::uint16_t> floor(detail::kChunkCells, 0), air(detail::kChunkCells, 0);
-  for (int i = 0; i < 256; ++i) floor[static_cast<std::size_t>(i)] = stone;
-  for (int cx = 2; cx <= 6; ++cx)
-    for (int cz = -1; cz <= 1; ++cz) {
-      ASSERT_EQ(w.load_chunk({cx, 0, cz}, floor), Status::Ok);
-      ASSERT_EQ(w.load_chunk({cx, 1, cz}, air), Status::Ok);
-    }
+  ASSERT_NO_FATAL_FAILURE(streamed_strip(w, &pid));
   AgentId keeper;  // keeps the radius busy near the origin
   ASSERT_EQ(w.add_agent({pid, {4.5, 1.0, 4.5}}, &keeper), Status::Ok);
   for (int t = 0; t < 3; ++t) ASSERT_EQ(w.tick(0.05), Status::Ok);

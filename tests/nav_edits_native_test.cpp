@@ -40,7 +40,7 @@ using detail::NavChunk;
 using detail::NavGrid;
 using Rng = detail::SplitMix64;
 
-const std::string kRegion = std::string(VOXNAV_FIXTURES) + "/../../data/worlds/r.0.-1.mca";
+const std::string& kRegion = test::repo_region();
 
 using test::str;
 CellPos pos(const Cell& c) { return CellPos{c.x, c.y, c.z}; }

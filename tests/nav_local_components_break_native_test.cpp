@@ -72,14 +72,8 @@ CellPos pos(const Cell& c) { return CellPos{c.x, c.y, c.z}; }
 
 /// Exploration knobs (unset in normal runs): VOXNAV_LC_SEED offsets seeds, VOXNAV_LC_SCALE
 /// multiplies run lengths.
-std::uint64_t env_seed() {
-  const char* s = std::getenv("VOXNAV_LC_SEED");
-  return s ? std::strtoull(s, nullptr, 10) : 0;
-}
-int env_scale() {
-  const char* s = std::getenv("VOXNAV_LC_SCALE");
-  return s ? std::max(1, std::atoi(s)) : 1;
-}
+std::uint64_t env_seed() { return test::env_seed("VOXNAV_LC_SEED"); }
+int env_scale() { return test::env_scale("VOXNAV_LC_SCALE"); }
 
 std::uint64_t comps_gen(detail::NavWorld& nav) { return nav.islands().components_generation(); }
 

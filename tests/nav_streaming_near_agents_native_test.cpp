@@ -43,7 +43,7 @@ using detail::NavGrid;
 using Rng = detail::SplitMix64;
 using test::str;
 
-const std::string kRegion = std::string(VOXNAV_FIXTURES) + "/../../data/worlds/r.0.-1.mca";
+const std::string& kRegion = test::repo_region();
 
 CellPos pos(const Cell& c) { return CellPos{c.x, c.y, c.z}; }
 

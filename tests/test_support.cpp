@@ -5,7 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <span>
 #include <unordered_map>
 
@@ -79,6 +81,21 @@ bool load_flat_floor(World& w, std::uint16_t floor_value) {
       ok = ok && a == Status::Ok && b == Status::Ok;
     }
   return ok;
+}
+
+const std::string& repo_region() {
+  static const std::string path = std::string(VOXNAV_FIXTURES) + "/../../data/worlds/r.0.-1.mca";
+  return path;
+}
+
+std::uint64_t env_seed(const char* name) {
+  const char* s = std::getenv(name);
+  return s ? std::strtoull(s, nullptr, 10) : 0;
+}
+
+int env_scale(const char* name) {
+  const char* s = std::getenv(name);
+  return s ? std::max(1, std::atoi(s)) : 1;
 }
 
 std::string str(const detail::Cell& c) {

@@ -34,6 +34,16 @@ bool load_real_blocks(World& w);
 /// when a chunk is refused.
 bool load_flat_floor(World& w, std::uint16_t floor_value);
 
+/// The real region shipped in the repository (data/worlds/r.0.-1.mca, Minecraft 1.16): the
+/// default world of `voxnav run`.
+const std::string& repo_region();
+
+/// Exploration knobs of the break suites, unset in normal runs: the seed offset in environment
+/// variable `name` (0 when unset), and the multiplier of run lengths in `name` (1 when unset or
+/// below 1).
+std::uint64_t env_seed(const char* name);
+int env_scale(const char* name);
+
 /// "(x,y,z)" and "chunk(x,y,z)", for failure messages.
 /// The chunk column (x, z) of the middle cell of the walker class's biggest island of `w`.
 std::pair<int, int> biggest_island_column(World& w);
