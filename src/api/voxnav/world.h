@@ -179,8 +179,9 @@ struct AgentState {
   Vec3 feet;
   Vec3 velocity;
   bool on_ground = false;
-  /// Changes when the waypoints ahead change: a corridor installed, spliced around an edit,
-  /// pulled again differently, or the agent teleported.
+  /// Changes when the waypoints ahead change: a corridor installed, spliced around an edit into
+  /// other waypoints, pulled again differently, or the agent teleported. A splice whose pulled
+  /// waypoints ahead come out the same leaves it.
   std::uint32_t corridor_epoch = 0;
   std::uint32_t next_waypoint = 0;
   /// Goals reached; searches from scratch after the corridor broke or progress stalled; local

@@ -274,6 +274,15 @@ bool box_touches(const std::vector<Change>& changes, int x0, int z0, int x1, int
   return false;
 }
 
+/// Whether a corridor pulled again from where the agent stands (`now`, whose first point is that
+/// place) has the waypoints it had ahead (`ahead`: the old points from the one it walked toward).
+bool same_ahead(const std::vector<Waypoint>& ahead, const std::vector<Waypoint>& now) {
+  if (now.empty() || ahead.empty() || now.size() - 1 != ahead.size()) return false;
+  for (std::size_t k = 1; k < now.size(); ++k)
+    if (!(now[k].cell == ahead[k - 1].cell) || now[k].kind != ahead[k - 1].kind) return false;
+  return true;
+}
+
 /// Whether a level segment of the corridor ahead crosses a changed cell and can no longer be
 /// walked in a straight line (the cells of the search path may all still be fine).
 bool segment_broken(const NavGrid& grid, const std::vector<Change>& changes, const Corridor& c,
@@ -477,11 +486,20 @@ bool AgentSystem::repair(NavWorld& nav, AgentRecord& a, const std::vector<Change
   // i > j to i + shift.
   const std::ptrdiff_t shift =
       static_cast<std::ptrdiff_t>(s - a.cell_index + detour) - static_cast<std::ptrdiff_t>(j + 1);
+  // The waypoints ahead before the repair: the epoch moves only if they changed (a detour can
+  // leave them as they were when the pulled lines did not use the cells it goes around).
+  std::vector<Waypoint>& before = pull_before_;
+  before.assign(a.corridor.points.begin() +
+                    static_cast<std::ptrdiff_t>(std::min(a.next, a.corridor.points.size())),
+                a.corridor.points.end());
   repull_spliced(grid, a, changes, nc, nk, s, j, shift);
   cells.swap(nc);
   kinds.swap(nk);
   a.cell_index = 0;
-  a.corridor.epoch = ++corridor_epoch_;
+  if (same_ahead(before, a.corridor.points))
+    ++repair_stats_.same_waypoints;
+  else
+    a.corridor.epoch = ++corridor_epoch_;
   a.next = first_waypoint(a);
   a.best_dist = 1e30;
   a.ticks_without_progress = 0;
@@ -593,13 +611,11 @@ void AgentSystem::repull(NavWorld& nav, AgentRecord& a) {
   std::vector<Waypoint> points;
   string_pull(nav.grid(), cells, kinds, points, motions_[a.motion].costs.surface.get());
   // Waypoints ahead of the agent before and after (the first new point is where it stands).
-  bool same = a.next < a.corridor.points.size() && points.size() >= 1 &&
-              points.size() - 1 == a.corridor.points.size() - a.next;
-  for (std::size_t k = 1; same && k < points.size(); ++k) {
-    const Waypoint& p = points[k];
-    const Waypoint& q = a.corridor.points[a.next + k - 1];
-    same = p.cell == q.cell && p.kind == q.kind;
-  }
+  const bool same = a.next < a.corridor.points.size() &&
+                    same_ahead(std::vector<Waypoint>(
+                                   a.corridor.points.begin() + static_cast<std::ptrdiff_t>(a.next),
+                                   a.corridor.points.end()),
+                               points);
   a.corridor.cells = cells;
   a.corridor.kinds = kinds;
   a.corridor.points.swap(points);

@@ -191,6 +191,7 @@ class AgentSystem {
     std::uint64_t repairs = 0;         ///< corridors spliced around an edit
     std::uint64_t kept_waypoints = 0;  ///< ... that kept old waypoints and pulled only between
     std::uint64_t shared_detours = 0;  ///< detours reused from another agent in the same update
+    std::uint64_t same_waypoints = 0;  ///< repairs that left the waypoints ahead (and the epoch)
   };
   const RepairStats& repair_stats() const { return repair_stats_; }
 
@@ -255,7 +256,7 @@ class AgentSystem {
   std::vector<std::size_t> pull_at_;  // repull_spliced() scratch
   std::vector<Cell> pull_cells_;
   std::vector<EdgeKind> pull_kinds_;
-  std::vector<Waypoint> pull_points_, pull_out_;
+  std::vector<Waypoint> pull_points_, pull_out_, pull_before_;
   std::vector<std::uint32_t> touched_;
   std::deque<DoorEventRecord> door_events_;  ///< pending, oldest first
   std::uint64_t dropped_door_events_ = 0;

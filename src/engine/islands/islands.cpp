@@ -9,9 +9,6 @@
 namespace voxnav::detail {
 
 namespace {
-/// Tarjan's strongly connected components, iterative, over a graph in CSR form (the successors
-/// of v are edges[start[v] .. start[v + 1])). Writes comp[v] and returns the component count;
-/// components come out in reverse topological order.
 /// A hint that `p` will be read soon (no effect where the compiler has no prefetch, e.g. wasm).
 inline void prefetch(const void* p) {
 #if defined(__GNUC__) || defined(__clang__)
@@ -21,6 +18,9 @@ inline void prefetch(const void* p) {
 #endif
 }
 
+/// Tarjan's strongly connected components, iterative, over a graph in CSR form (the successors
+/// of v are edges[start[v] .. start[v + 1])). Writes comp[v] and returns the component count;
+/// components come out in reverse topological order.
 std::uint32_t strongly_connected(const std::vector<std::uint32_t>& start,
                                  const std::vector<std::uint32_t>& edges,
                                  std::vector<std::uint32_t>& comp, TarjanScratch& t) {
@@ -595,7 +595,7 @@ LocalComponents& Islands::compute_components(NavChunk* ch, int o) {
   // meets octants whose data is not in cache. Ask for all its kind rows first, and for the move
   // rows of each row that holds a node as soon as it is known, so that the loads overlap instead
   // of waiting one by one.
-  for (int yz = 0; yz < 64; yz += 4) prefetch(&ch->kind[base + (yz & 7) * 16 + (yz >> 3) * 256]);
+  for (int yz = 0; yz < 64; ++yz) prefetch(&ch->kind[base + (yz & 7) * 16 + (yz >> 3) * 256]);
   for (int yz = 0; yz < 64; ++yz) {
     const int row = base + (yz & 7) * 16 + (yz >> 3) * 256;
     if (!any_node8(&ch->kind[row])) continue;
