@@ -496,7 +496,8 @@ bool AgentSystem::repair(NavWorld& nav, AgentRecord& a, const std::vector<Change
   cells.swap(nc);
   kinds.swap(nk);
   a.cell_index = 0;
-  if (same_ahead(before, a.corridor.points))
+  // (A swimmer follows from points[0], the new start: its points ahead always changed.)
+  if (!motions_[a.motion].swims && same_ahead(before, a.corridor.points))
     ++repair_stats_.same_waypoints;
   else
     a.corridor.epoch = ++corridor_epoch_;
@@ -611,7 +612,7 @@ void AgentSystem::repull(NavWorld& nav, AgentRecord& a) {
   std::vector<Waypoint> points;
   string_pull(nav.grid(), cells, kinds, points, motions_[a.motion].costs.surface.get());
   // Waypoints ahead of the agent before and after (the first new point is where it stands).
-  const bool same = a.next < a.corridor.points.size() &&
+  const bool same = !motions_[a.motion].swims && a.next < a.corridor.points.size() &&
                     same_ahead(std::vector<Waypoint>(
                                    a.corridor.points.begin() + static_cast<std::ptrdiff_t>(a.next),
                                    a.corridor.points.end()),
