@@ -89,6 +89,27 @@ Status load_from_source(World& w, const DPos& p) {
   return w.load_chunk(ChunkPos{p.x, p.y, p.z}, values);
 }
 
+/// The source's chunks up to `outer` columns from its middle, loaded into w (the source's
+/// registry): the middle ring (1) before the first update, the rest after it with streaming on
+/// and a build radius of 2, then one update; a default walker profile in *pid.
+void streamed_rings(World& w, int outer, ProfileId* pid) {
+  Source& src = source();
+  w.internal().registry = src.w->internal().registry;
+  for (const DPos& p : src.w->internal().space.loaded_chunks())
+    if (src.ring(p) <= 1) {
+      ASSERT_EQ(load_from_source(w, p), Status::Ok);
+    }
+  ASSERT_EQ(w.add_profile(Profile{}, pid), Status::Ok);
+  w.update();
+  w.set_chunk_streaming(true);
+  ASSERT_EQ(w.set_chunk_build_radius(2), Status::Ok);
+  for (const DPos& p : src.w->internal().space.loaded_chunks())
+    if (src.ring(p) > 1 && src.ring(p) <= outer) {
+      ASSERT_EQ(load_from_source(w, p), Status::Ok);
+    }
+  w.update();
+}
+
 std::unique_ptr<World> window_world(int radius, int ylo, int yhi, const WorldDef& def,
                                     ProfileId* pid) {
   Source& s = source();
@@ -656,24 +677,11 @@ TEST(Break2Radius, AgentsWithUnreachableGoalsTeleportsAndUnloadsNeitherSpinNorLe
   ASSERT_TRUE(src.w);
   const auto t0 = std::chrono::steady_clock::now();
   World w;
-  w.internal().registry = src.w->internal().registry;
-  auto load = [&](const DPos& p) { return load_from_source(w, p); };
-  const int kOuter = kRelease ? 9 : 5;
-  auto ring = [&](const DPos& p) { return src.ring(p); };
-  for (const DPos& p : src.w->internal().space.loaded_chunks())
-    if (ring(p) <= 1) {
-      ASSERT_EQ(load(p), Status::Ok);
-    }
   ProfileId pid;
-  ASSERT_EQ(w.add_profile(Profile{}, &pid), Status::Ok);
-  w.update();
-  w.set_chunk_streaming(true);
-  ASSERT_EQ(w.set_chunk_build_radius(2), Status::Ok);
-  for (const DPos& p : src.w->internal().space.loaded_chunks())
-    if (ring(p) > 1 && ring(p) <= kOuter) {
-      ASSERT_EQ(load(p), Status::Ok);
-    }
-  w.update();
+  const int kOuter = kRelease ? 9 : 5;
+  ASSERT_NO_FATAL_FAILURE(streamed_rings(w, kOuter, &pid));
+  auto load = [&](const DPos& p) { return load_from_source(w, p); };
+  auto ring = [&](const DPos& p) { return src.ring(p); };
   detail::NavWorld& nav = *w.internal().walker;
   const NavGrid& g = nav.grid();
   const detail::Space& space = w.internal().space;
@@ -1131,24 +1139,10 @@ TEST(Break2Radius, ManyAgentsDoNotSpinRequests) {
   Source& src = source();
   ASSERT_TRUE(src.w);
   World w;
-  w.internal().registry = src.w->internal().registry;
-  auto load = [&](const DPos& p) { return load_from_source(w, p); };
-  auto ring = [&](const DPos& p) { return src.ring(p); };
-  const int kOuter = kRelease ? 6 : 3;
-  for (const DPos& p : src.w->internal().space.loaded_chunks())
-    if (ring(p) <= 1) {
-      ASSERT_EQ(load(p), Status::Ok);
-    }
   ProfileId pid;
-  ASSERT_EQ(w.add_profile(Profile{}, &pid), Status::Ok);
-  w.update();
-  w.set_chunk_streaming(true);
-  ASSERT_EQ(w.set_chunk_build_radius(2), Status::Ok);
-  for (const DPos& p : src.w->internal().space.loaded_chunks())
-    if (ring(p) > 1 && ring(p) <= kOuter) {
-      ASSERT_EQ(load(p), Status::Ok);
-    }
-  w.update();
+  const int kOuter = kRelease ? 6 : 3;
+  ASSERT_NO_FATAL_FAILURE(streamed_rings(w, kOuter, &pid));
+  auto ring = [&](const DPos& p) { return src.ring(p); };
   const NavGrid& g = w.internal().walker->grid();
   const detail::Space& space = w.internal().space;
   const NavGrid& sg = src.w->internal().walker->grid();
