@@ -324,11 +324,13 @@ int main(int argc, char** argv) {
       pct(layers, 0.5), pct(layers, 0.99), pct(agents, 0.5), pct(total, 0.5), pct(total, 0.99));
   std::printf(
       "\nislands: %llu deltas, %llu merges, %llu split proofs, %llu fallbacks to a full "
-      "recomputation\n\n",
+      "recomputation; local components: %llu octants computed, %llu moves out patched in place\n\n",
       static_cast<unsigned long long>(is1.deltas - is0.deltas),
       static_cast<unsigned long long>(is1.merges - is0.merges),
       static_cast<unsigned long long>(is1.split_checks - is0.split_checks),
-      static_cast<unsigned long long>(is1.fallbacks - is0.fallbacks));
+      static_cast<unsigned long long>(is1.fallbacks - is0.fallbacks),
+      static_cast<unsigned long long>(is1.components_built - is0.components_built),
+      static_cast<unsigned long long>(is1.out_patches - is0.out_patches));
 
   std::sort(slow.begin(), slow.end(), [](const Slow& a, const Slow& b) { return a.us > b.us; });
   std::printf("slowest edits (layers + islands):\n");

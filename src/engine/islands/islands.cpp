@@ -1,6 +1,7 @@
 #include "engine/islands/islands.h"
 
 #include <algorithm>
+#include <bit>
 #include <climits>
 #include <cstdlib>
 #include <functional>
@@ -77,6 +78,68 @@ std::uint32_t strongly_connected(const std::vector<std::uint32_t>& start,
   TarjanScratch t;
   return strongly_connected(start, edges, comp, t);
 }
+
+/// The moves of member cell `i` of octant `o` of a chunk (for_each_move in the octant's terms, for
+/// the local components): calls inner(index_in_octant of the target) for a move that stays in the
+/// octant, and cross(nb_index << 12 | target index in that chunk) for one that leaves it into a
+/// loaded chunk (a move into an unloaded chunk is no move, as in step_chunk). The moves come in
+/// for_each_move's order: the eight directions, up, down, then the gap jumps.
+template <class Inner, class Cross>
+inline void for_each_octant_move(const NavChunk* ch, int o, int i, Inner&& inner, Cross&& cross) {
+  const int ox = (o & 1) * 8, oz = ((o >> 1) & 1) * 8, oy = (o >> 2) * 8;
+  const int lx = i & 15, ly = i >> 8, lz = (i >> 4) & 15;
+  auto target = [&](int tx, int ty, int tz) {
+    if (static_cast<unsigned>(tx - ox) < 8u && static_cast<unsigned>(ty - oy) < 8u &&
+        static_cast<unsigned>(tz - oz) < 8u) {
+      inner((tx - ox) | (tz - oz) << 3 | (ty - oy) << 6);
+      return;
+    }
+    const int nb = nb_index(tx < 0 ? -1 : (tx > 15 ? 1 : 0), ty < 0 ? -1 : (ty > 15 ? 1 : 0),
+                            tz < 0 ? -1 : (tz > 15 ? 1 : 0));
+    if (nb != 13 && !ch->nb[static_cast<std::size_t>(nb)]) return;
+    cross(static_cast<std::uint32_t>(nb) << 12 |
+          static_cast<std::uint32_t>((tx & 15) | (tz & 15) << 4 | (ty & 15) << 8));
+  };
+  for (std::uint32_t word = ch->moves[i]; word;) {
+    const int dir = std::countr_zero(word) >> 2;
+    const int code = move_code(word, dir);
+    word &= ~(std::uint32_t{15} << (4 * dir));
+    target(lx + kDirDx[dir], ly + kMoveCodes[code].dy, lz + kDirDz[dir]);
+  }
+  if (const std::uint8_t vm = ch->vmoves_at(i)) {
+    if (vm & kMoveUp) target(lx, ly + 1, lz);
+    if (vm & kMoveDown) target(lx, ly - 1, lz);
+  }
+  if (const std::uint8_t gm = ch->gaps_at(i)) {
+    for (int d = 0; d < 4; ++d) {
+      if (gm & (kGapLevel << d)) target(lx + 2 * kDirDx[d], ly, lz + 2 * kDirDz[d]);
+      if (gm & (kGapDown << d)) target(lx + 2 * kDirDx[d], ly - 1, lz + 2 * kDirDz[d]);
+    }
+  }
+}
+
+/// Whether node cell `i` of a chunk has a move to the cell (dx, dy, dz) away from it: a move of
+/// its move word, a vertical move or a gap jump (for_each_move's moves, looked up directly).
+inline bool has_move(const NavChunk* ch, int i, int dx, int dy, int dz) {
+  if (dx == 0 && dz == 0) {
+    const std::uint8_t vm = ch->vmoves_at(i);
+    return (dy == 1 && (vm & kMoveUp)) || (dy == -1 && (vm & kMoveDown));
+  }
+  if (std::abs(dx) <= 1 && std::abs(dz) <= 1) {
+    for (int dir = 0; dir < 8; ++dir)
+      if (kDirDx[dir] == dx && kDirDz[dir] == dz) {
+        const int code = move_code(ch->moves[i], dir);
+        return code != 0 && kMoveCodes[code].dy == dy;
+      }
+    return false;
+  }
+  if ((dx != 0 && dz != 0) || (dy != 0 && dy != -1)) return false;
+  for (int d = 0; d < 4; ++d)
+    if (2 * kDirDx[d] == dx && 2 * kDirDz[d] == dz)
+      return (ch->gaps_at(i) & ((dy == 0 ? kGapLevel : kGapDown) << d)) != 0;
+  return false;
+}
+
 }  // namespace
 
 std::uint32_t Islands::label_of(const NavGrid& grid, Cell c) const {
@@ -616,30 +679,30 @@ LocalComponents& Islands::compute_components(NavChunk* ch, int o) {
   for (std::uint32_t v = 0; v < n; ++v)
     cc.of[static_cast<std::size_t>(index_in_octant(cells[v]))] = static_cast<std::uint16_t>(v);
   // One pass over the moves: those between member cells (dense ids, for Tarjan) and those
-  // leaving the octant (nb_index << 12 | target index), both per cell in CSR form.
-  comp_start_.assign(n + 1, 0);
-  comp_edges_.clear();
-  comp_cross_start_.assign(n + 1, 0);
-  comp_cross_.clear();
+  // leaving the octant (nb_index << 12 | target index), both per cell in CSR form. The buffers
+  // keep room for 18 moves per cell (8 directions, 2 vertical, 8 gap jumps) of a full octant.
+  constexpr std::size_t kMaxMoves = 512 * 18;
+  if (comp_edges_.size() < kMaxMoves) comp_edges_.resize(kMaxMoves);
+  if (comp_cross_.size() < kMaxMoves) comp_cross_.resize(kMaxMoves);
+  comp_start_.resize(n + 1);
+  comp_cross_start_.resize(n + 1);
+  std::uint32_t* edges = comp_edges_.data();
+  std::uint32_t* cross = comp_cross_.data();
+  std::uint32_t ne = 0, nx = 0;
+  const std::uint16_t* of = cc.of.data();
   for (std::uint32_t v = 0; v < n; ++v) {
-    comp_start_[v] = static_cast<std::uint32_t>(comp_edges_.size());
-    comp_cross_start_[v] = static_cast<std::uint32_t>(comp_cross_.size());
-    for_each_move(
-        ch, cells[v], cell_of(ch, cells[v]), [&](NavChunk* tc, int ti, const Cell& t, int, int) {
-          if (tc == ch && octant_of(ti) == o) {
-            const std::uint16_t w = cc.of[static_cast<std::size_t>(index_in_octant(ti))];
-            if (w != kNone) comp_edges_.push_back(w);
-            return;
-          }
-          // The neighbour chunk: where the target's local coordinates leave 0..15.
-          auto side = [](int local) { return local < 0 ? -1 : local > 15 ? 1 : 0; };
-          const auto nb = static_cast<std::uint32_t>(nb_index(
-              side(t.x - ch->pos.x * 16), side(t.y - ch->pos.y * 16), side(t.z - ch->pos.z * 16)));
-          comp_cross_.push_back(nb << 12 | static_cast<std::uint32_t>(ti));
-        });
+    comp_start_[v] = ne;
+    comp_cross_start_[v] = nx;
+    for_each_octant_move(
+        ch, o, cells[v],
+        [&](int io) {
+          const std::uint16_t w = of[io];
+          if (w != kNone) edges[ne++] = w;
+        },
+        [&](std::uint32_t x) { cross[nx++] = x; });
   }
-  comp_start_[n] = static_cast<std::uint32_t>(comp_edges_.size());
-  comp_cross_start_[n] = static_cast<std::uint32_t>(comp_cross_.size());
+  comp_start_[n] = ne;
+  comp_cross_start_[n] = nx;
   const std::uint32_t ncomp = strongly_connected(comp_start_, comp_edges_, comp_ids_, tarjan_);
   cc.rep.assign(ncomp, kNone);
   // The member cells grouped by component (a counting sort), then each component's moves out:
@@ -681,25 +744,94 @@ LocalComponents& Islands::compute_components(NavChunk* ch, int o) {
 }
 
 void Islands::mark_stale(const NavGrid& grid, const IslandDelta& d) {
+  // An octant's components depend on its members and the moves between them alone. An octant that
+  // gained or lost a member or an inner move is marked stale (recomputed when a proof next meets
+  // it). An octant whose cells only gained or lost moves leaving it stays current: the entry of
+  // each such move is added to or dropped from its component's moves out (LocalComponents::out),
+  // a fraction of a microsecond against a recomputation's several.
+  std::vector<OutPatch>& patches = out_patches_;
+  patches.clear();
   // The cells of a delta come in runs of one chunk: look each chunk up once per run.
   ChunkPos last{};
   NavChunk* ch = nullptr;
   bool have = false;
-  auto stale = [&](const Cell& c) {
+  auto at = [&](const Cell& c) -> LocalComponents* {
     const ChunkPos p = chunk_of(c);
     if (!have || !(p == last)) {
       have = true;
       last = p;
       ch = grid.chunk(p);
     }
-    if (ch && ch->comps)
-      (*ch->comps)[static_cast<std::size_t>(octant_of(index_in_chunk(c)))].gen = 0;
+    if (!ch || !ch->comps) return nullptr;
+    LocalComponents& cc = (*ch->comps)[static_cast<std::size_t>(octant_of(index_in_chunk(c)))];
+    return cc.gen == comps_gen_ ? &cc : nullptr;  // (else stale already, or never computed)
   };
-  for (const Cell& c : d.removed_nodes) stale(c);
-  for (const Cell& c : d.added_nodes) stale(c);
-  for (const CellEdge& e : d.removed_edges) stale(e.from);
-  for (const CellEdge& e : d.added_edges) stale(e.from);
-  for (const Cell& c : d.gate_changes) stale(c);
+  auto inner = [&](const Cell& c) {
+    if (LocalComponents* cc = at(c)) cc->gen = 0;
+  };
+  auto edge = [&](const CellEdge& e, bool added) {
+    LocalComponents* cc = at(e.from);
+    if (!cc) return;
+    const int i = index_in_chunk(e.from);
+    if (chunk_of(e.to) == chunk_of(e.from) && octant_of(index_in_chunk(e.to)) == octant_of(i)) {
+      cc->gen = 0;  // an inner move
+      return;
+    }
+    patches.push_back({ch, static_cast<std::uint16_t>(octant_of(i)), e.from, e.to, added});
+  };
+  for (const Cell& c : d.removed_nodes) inner(c);
+  for (const Cell& c : d.added_nodes) inner(c);
+  for (const Cell& c : d.gate_changes) inner(c);
+  for (const CellEdge& e : d.removed_edges) edge(e, false);
+  for (const CellEdge& e : d.added_edges) edge(e, true);
+  for (const OutPatch& x : patches) {
+    LocalComponents& cc = (*x.ch->comps)[x.octant];
+    if (cc.gen != comps_gen_) continue;  // an inner change listed after the move made it stale
+    patch_out(x.ch, x.octant, x.from, x.to, x.added);
+  }
+}
+
+void Islands::patch_out(NavChunk* ch, int o, const Cell& from, const Cell& to, bool added) {
+  LocalComponents& cc = (*ch->comps)[static_cast<std::size_t>(o)];
+  const std::uint16_t c = cc.at(index_in_octant(index_in_chunk(from)));
+  if (c == LocalComponents::kNone) return;  // a gate cell: no member
+  // The entry compute_components() gives the move (none into a chunk not loaded: a move dropped
+  // because its target chunk was unloaded still drops the entry).
+  auto side = [](int local) { return local < 0 ? -1 : (local > 15 ? 1 : 0); };
+  const int nb = nb_index(side(to.x - ch->pos.x * 16), side(to.y - ch->pos.y * 16),
+                          side(to.z - ch->pos.z * 16));
+  if (added && nb != 13 && !ch->nb[static_cast<std::size_t>(nb)]) return;
+  const std::uint32_t x =
+      static_cast<std::uint32_t>(nb) << 12 | static_cast<std::uint32_t>(index_in_chunk(to));
+  if (!added) {
+    // Another member of the component may still move into the same cell: one within a move's
+    // reach of it (two columns for a gap jump; from one cell below to seven above, the deepest
+    // drop) and inside the octant.
+    const int bx = ch->pos.x * 16 + (o & 1) * 8, by = ch->pos.y * 16 + (o >> 2) * 8,
+              bz = ch->pos.z * 16 + ((o >> 1) & 1) * 8;
+    const int x0 = std::max(to.x - 2, bx), x1 = std::min(to.x + 2, bx + 7);
+    const int y0 = std::max(to.y - 1, by), y1 = std::min(to.y + 7, by + 7);
+    const int z0 = std::max(to.z - 2, bz), z1 = std::min(to.z + 2, bz + 7);
+    for (int y = y0; y <= y1; ++y)
+      for (int z = z0; z <= z1; ++z)
+        for (int sx = x0; sx <= x1; ++sx) {
+          const int io = (sx - bx) | (z - bz) << 3 | (y - by) << 6;
+          if (cc.of[static_cast<std::size_t>(io)] != c) continue;
+          if (has_move(ch, index_in_chunk(Cell{sx, y, z}), to.x - sx, to.y - y, to.z - z)) return;
+        }
+  }
+  const auto first = cc.out.begin() + cc.out_start[c], end = cc.out.begin() + cc.out_start[c + 1u];
+  const auto it = std::lower_bound(first, end, x);
+  const bool present = it != end && *it == x;
+  if (added == present) return;
+  if (added) {
+    cc.out.insert(it, x);
+  } else {
+    cc.out.erase(it);
+  }
+  const std::uint32_t step = added ? 1u : ~0u;  // +1 or -1 (wrapping)
+  for (std::size_t k = c + 1u; k < cc.out_start.size(); ++k) cc.out_start[k] += step;
+  ++stats_.out_patches;
 }
 
 Islands::ComponentNode Islands::component_node(const NavGrid& grid, const Cell& c) {

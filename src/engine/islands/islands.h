@@ -60,6 +60,9 @@ struct IslandStats {
   std::uint64_t local_splits = 0;        ///< closed sides split off an island without recomputation
   std::uint64_t component_searches = 0;  ///< searches over local components (long detours)
   std::uint64_t components_built = 0;    ///< octants whose local components were computed
+  /// Entries added to or dropped from the moves out of current octants' components (moves leaving
+  /// an octant that an edit changed: the octant stays current instead of being recomputed).
+  std::uint64_t out_patches = 0;
 };
 
 /// Strongly connected components over every node cell and its moves, and the condensation
@@ -78,7 +81,9 @@ struct IslandStats {
 /// pair of cells of the island still is (substitute a detour for each broken move of an old
 /// path). A short goal-directed search over cells settles most pairs; a long detour is found over
 /// local components (LocalComponents: the strongly connected components of each 8x8x8 octant,
-/// cached per octant and marked stale by the edits that change their moves), whose paths are
+/// cached per octant and marked stale by the edits that change its members or the moves inside
+/// it; an edit that changes only moves leaving an octant patches its components' moves out
+/// instead), whose paths are
 /// paths of cells. When a pair has no path, one side of it is closed under moves (what the
 /// endpoint reaches, or what reaches it) and is usually small: a bounded search enumerates it,
 /// Tarjan's algorithm labels its components, the DAG counts of its border moves move to the new
@@ -189,8 +194,21 @@ class Islands {
     return compute_components(ch, o);
   }
   LocalComponents& compute_components(NavChunk* ch, int o);
-  /// Marks stale the local components of the chunks whose cells' moves the delta changes.
+  /// Marks stale the local components of the octants whose members or inner moves the delta
+  /// changes; patches the moves out of the components whose moves leaving their octant it
+  /// changes (their octants stay current).
   void mark_stale(const NavGrid& grid, const IslandDelta& d);
+  /// Adds (added) or drops the entry of the move from -> to, which leaves octant `o` of `ch`, in
+  /// the moves out of the component of `from`: dropped only when no other member of it still
+  /// moves into `to`. The octant must be current.
+  void patch_out(NavChunk* ch, int o, const Cell& from, const Cell& to, bool added);
+  struct OutPatch {  // mark_stale(): a move leaving a current octant that the delta changes
+    NavChunk* ch;
+    std::uint16_t octant;
+    Cell from, to;
+    bool added;
+  };
+  std::vector<OutPatch> out_patches_;
 
   bool is_added(const Cell& from, const Cell& to) const;
   std::int32_t seen_find(const Cell& c) const;
