@@ -161,6 +161,7 @@ void Islands::rebuild(NavGrid& grid) {
   for (NavChunk* ch : grid.ordered_chunks())
     if (!ch->uniform && ch->nodes)
       for (int o = 0; o < 8; ++o) components(ch, o);
+  new_stamp(0);  // the bounded searches' tables (1.5 MiB): allocated here, not in a first edit
 }
 
 void Islands::recompute(NavGrid& grid) {
