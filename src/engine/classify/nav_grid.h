@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "engine/util/key_hash.h"
 #include "engine/world/space.h"
 
 namespace voxnav::detail {
@@ -378,7 +379,7 @@ class NavGrid {
   ClassEnvelope env_;
   SurfaceTable surface_groups_;
   std::uint32_t surface_version_ = 1;  // chunks start at 0: refreshed before first use
-  std::unordered_map<std::uint64_t, std::unique_ptr<NavChunk>> chunks_;  // lookup only
+  std::unordered_map<std::uint64_t, std::unique_ptr<NavChunk>, KeyHash> chunks_;  // lookup only
   mutable std::vector<NavChunk*> ordered_;
   mutable bool ordered_dirty_ = true;
 };

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/corridor/corridor.h"
+#include "engine/util/key_hash.h"
 
 namespace voxnav::detail {
 
@@ -14,7 +15,8 @@ class CorridorIndex {
   /// Brick of a cell: 4x4x4 cells, packed into 64 bits.
   static std::uint64_t brick_key(int bx, int by, int bz) {
     return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(bx + (1 << 23)) & 0xFFFFFFu)) |
-           (static_cast<std::uint64_t>(static_cast<std::uint32_t>(bz + (1 << 23)) & 0xFFFFFFu) << 24) |
+           (static_cast<std::uint64_t>(static_cast<std::uint32_t>(bz + (1 << 23)) & 0xFFFFFFu)
+            << 24) |
            (static_cast<std::uint64_t>(static_cast<std::uint32_t>(by + (1 << 18)) & 0xFFFFu) << 48);
   }
 
@@ -31,7 +33,7 @@ class CorridorIndex {
 
  private:
   void assign(std::uint32_t agent, std::vector<std::uint64_t>& keys);
-  std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> bricks_;  // lookup only
+  std::unordered_map<std::uint64_t, std::vector<std::uint32_t>, KeyHash> bricks_;  // lookup only
   std::vector<std::vector<std::uint64_t>> of_agent_;
   std::vector<std::uint64_t> scratch_;
 };

@@ -4,6 +4,7 @@
 #include <bit>
 #include <climits>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <numeric>
 
@@ -77,6 +78,22 @@ std::uint32_t strongly_connected(const std::vector<std::uint32_t>& start,
                                  std::vector<std::uint32_t>& comp) {
   TarjanScratch t;
   return strongly_connected(start, edges, comp, t);
+}
+
+/// The member cells (node cells that are not gate cells) among 8 consecutive kind bytes, as the
+/// high bit of each member's byte (SWAR). Members are Walkable (2) and the kinds from DangerFire
+/// (9) up; the kinds are below 128, so adding 0x77 to a byte sets its high bit exactly when it is 9
+/// or more, and ((b ^ 2) & 0x7F) + 0x7F sets it exactly when b is not 2.
+inline std::uint64_t member_bytes8(const std::uint8_t* kinds) {
+  static_assert(int(CellKind::Walkable) == 2 && int(CellKind::DangerFire) == 9 &&
+                int(CellKind::DangerOther) == 10 && int(CellKind::Slow) == 11);
+  std::uint64_t w;
+  std::memcpy(&w, kinds, 8);
+  constexpr std::uint64_t kLow7 = 0x7F7F7F7F7F7F7F7Full, kHigh = 0x8080808080808080ull;
+  const std::uint64_t ge9 = (w + 0x7777777777777777ull) & kHigh;
+  const std::uint64_t x = w ^ 0x0202020202020202ull;
+  const std::uint64_t not2 = (((x & kLow7) + kLow7) | x) & kHigh;
+  return ge9 | (~not2 & kHigh);
 }
 
 /// The moves of member cell `i` of octant `o` of a chunk (for_each_move in the octant's terms, for
@@ -662,14 +679,13 @@ LocalComponents& Islands::compute_components(NavChunk* ch, int o) {
   for (int yz = 0; yz < 64; ++yz) prefetch(&ch->kind[base + (yz & 7) * 16 + (yz >> 3) * 256]);
   for (int yz = 0; yz < 64; ++yz) {
     const int row = base + (yz & 7) * 16 + (yz >> 3) * 256;
-    if (!any_node8(&ch->kind[row])) continue;
+    std::uint64_t members = member_bytes8(&ch->kind[row]);
+    if (!members) continue;
     prefetch(&ch->moves[row]);
     if (ch->vmoves) prefetch(&ch->vmoves[row]);
     if (ch->gaps) prefetch(&ch->gaps[row]);
-    for (int x = 0; x < 8; ++x) {
-      const auto k = static_cast<CellKind>(ch->kind[row + x]);
-      if (kind_node(k) && !kind_gate(k)) cells.push_back(static_cast<std::uint16_t>(row + x));
-    }
+    for (; members; members &= members - 1)
+      cells.push_back(static_cast<std::uint16_t>(row + (std::countr_zero(members) >> 3)));
   }
   const auto n = static_cast<std::uint32_t>(cells.size());
   if (n == 0) {  // no array for an octant of air and rock

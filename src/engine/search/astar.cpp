@@ -62,9 +62,10 @@ std::uint32_t AStar::new_slab(std::uint32_t block, int ly) {
   }
   if (ch->uniform)
     std::fill(words_.begin() + (end - 256), words_.begin() + end, 0u);
-  else
-    std::memcpy(words_.data() + (end - 256), ch->moves.get() + (ly << 8),
-                256 * sizeof(std::uint32_t));
+  else  // in copies of 256 bytes: emscripten's memcpy calls out to JavaScript from 512 bytes up
+    for (int k = 0; k < 256; k += 64)
+      std::memcpy(words_.data() + (end - 256) + k, ch->moves.get() + (ly << 8) + k,
+                  64 * sizeof(std::uint32_t));
   return s;
 }
 
@@ -280,17 +281,20 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
   const int ry = std::max(r, 0);
   // Negative surface costs make some moves cheaper than their distance: the octile estimate is
   // scaled down by the cheapest ratio a move can reach (see CostTable::surface).
-  const std::uint64_t hscale =
-      costs.surface && costs.surface_min < 0
-          ? static_cast<std::uint64_t>(std::max<std::int64_t>(4000, std::int64_t(kCostStraight) + costs.surface_min))
-          : kCostStraight;
+  const std::uint64_t hscale = costs.surface && costs.surface_min < 0
+                                   ? static_cast<std::uint64_t>(std::max<std::int64_t>(
+                                         4000, std::int64_t(kCostStraight) + costs.surface_min))
+                                   : kCostStraight;
   auto heuristic = [r, gx, gz, hscale](int x, int z) {
     int dx = x - gx, dz = z - gz;
     dx = dx < 0 ? -dx : dx;
     dz = dz < 0 ? -dz : dz;
     // Capped (an admissible, consistent estimate still) so that f = g + h never wraps.
-    const std::uint32_t o = std::min<std::uint32_t>(octile(dx > r ? dx - r : 0, dz > r ? dz - r : 0), kMaxH);
-    return hscale == kCostStraight ? o : static_cast<std::uint32_t>(std::uint64_t(o) * hscale / kCostStraight);
+    const std::uint32_t o =
+        std::min<std::uint32_t>(octile(dx > r ? dx - r : 0, dz > r ? dz - r : 0), kMaxH);
+    return hscale == kCostStraight
+               ? o
+               : static_cast<std::uint32_t>(std::uint64_t(o) * hscale / kCostStraight);
   };
   const std::array<std::int32_t, 256>* const surf = costs.surface.get();
   auto key = [](std::uint32_t f, std::uint32_t h) { return (std::uint64_t(f) << 32) | h; };
@@ -335,7 +339,8 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
   const int step_q = std::min<int>(costs.step_q, grid.envelope().step_q);
   const int jump_q = std::min<int>(costs.jump_q, grid.envelope().jump_q);
   const bool limits = step_q < grid.envelope().step_q || jump_q < grid.envelope().jump_q;
-  auto rises_too_high = [&](const MoveInfo& m, const NavChunk* from, int fi, const NavChunk* to, int ti) {
+  auto rises_too_high = [&](const MoveInfo& m, const NavChunk* from, int fi, const NavChunk* to,
+                            int ti) {
     const int rise = m.dy * kHeightUnits + to->floor[ti] - from->floor[fi];
     // A gap jump lands by jumping: its landing may not rise above the profile's jump either.
     if (m.kind == static_cast<std::uint8_t>(EdgeKind::GapJump) && rise > jump_q) return true;
@@ -345,7 +350,8 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
   const bool walk_free = kind_extra[static_cast<int>(CellKind::Walkable)] == 0 && !limits;
   // Gap jumps: the class's navigation holds them over gap_reach cells; a profile reaching less
   // refuses them.
-  const bool gaps_on = grid.envelope().gap_reach > 0 && costs.gap_reach >= grid.envelope().gap_reach;
+  const bool gaps_on =
+      grid.envelope().gap_reach > 0 && costs.gap_reach >= grid.envelope().gap_reach;
   const std::vector<Cell>* const avoid = p.avoid && !p.avoid->empty() ? p.avoid : nullptr;
 
   for (;;) {
@@ -441,8 +447,8 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
     // (a cell with gap jumps takes the general path; chunks with gap jumps are not `costly`: a gap
     // jump costs what its kind table says, and most cells of such a chunk have none)
     if (inner && !at_bound && (word & 0xEEEEEEEEu) == 0 && !ch->costly && walk_free &&
-        !(ch->gaps && ch->gaps[(static_cast<std::uint32_t>(ly) << 8) |
-                               static_cast<std::uint32_t>(cxz)])) {
+        !(ch->gaps &&
+          ch->gaps[(static_cast<std::uint32_t>(ly) << 8) | static_cast<std::uint32_t>(cxz)])) {
       // Only level walks (code 1), all inside this layer of this chunk, no cell costs extra (the
       // open ground of most maps): the eight directions unrolled with constant offsets and costs.
       auto walk = [&](auto dir_constant) __attribute__((always_inline)) {
@@ -523,7 +529,8 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
               cost = with_surface(cost, m.cost, (*surf)[tc->surface[ti]]);
               if (cost == kInf) continue;
             }
-            if (limits && rises_too_high(m, ch, (ly << 8) | cxz, tc, static_cast<int>(ti))) continue;
+            if (limits && rises_too_high(m, ch, (ly << 8) | cxz, tc, static_cast<int>(ti)))
+              continue;
             const std::uint32_t ng = g + cost;
             Rec& rec = recs[tloc];
             if (ng >= rec.g) continue;
@@ -558,10 +565,12 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
           cost += extra;
         }
         if (surf && tc->surface) {
-          cost = with_surface(cost, m.cost, (*surf)[tc->surface[(static_cast<std::uint32_t>(ly) << 8) | txz]]);
+          cost = with_surface(cost, m.cost,
+                              (*surf)[tc->surface[(static_cast<std::uint32_t>(ly) << 8) | txz]]);
           if (cost == kInf) continue;
         }
-        if (limits && rises_too_high(m, ch, (ly << 8) | cxz, tc, (ly << 8) | static_cast<int>(txz))) continue;
+        if (limits && rises_too_high(m, ch, (ly << 8) | cxz, tc, (ly << 8) | static_cast<int>(txz)))
+          continue;
         const std::uint32_t ng = g + cost;
         Rec& rec = recs[tloc];
         // Closed cells have their final g, which no path undercuts (consistent heuristic), so
@@ -594,10 +603,13 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
         cost += extra;
       }
       if (surf && tc->surface) {
-        cost = with_surface(cost, m.cost, (*surf)[tc->surface[(static_cast<std::uint32_t>(ny & 15) << 8) | txz]]);
+        cost = with_surface(cost, m.cost,
+                            (*surf)[tc->surface[(static_cast<std::uint32_t>(ny & 15) << 8) | txz]]);
         if (cost == kInf) continue;
       }
-      if (limits && rises_too_high(m, ch, (ly << 8) | cxz, tc, ((ny & 15) << 8) | static_cast<int>(txz))) continue;
+      if (limits &&
+          rises_too_high(m, ch, (ly << 8) | cxz, tc, ((ny & 15) << 8) | static_cast<int>(txz)))
+        continue;
       if (avoid && m.kind == static_cast<std::uint8_t>(EdgeKind::Door)) {
         const Cell t{cx + m.dx, cy + m.dy, cz + m.dz};
         for (const Cell& a : *avoid)

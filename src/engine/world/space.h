@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "engine/util/key_hash.h"
 #include "engine/world/registry.h"
 #include "voxnav/status.h"
 
@@ -36,7 +37,9 @@ struct ChunkPos {
   friend bool operator==(const ChunkPos&, const ChunkPos&) = default;
 };
 
-inline ChunkPos chunk_of(const Cell& c) { return {c.x >> kChunkBits, c.y >> kChunkBits, c.z >> kChunkBits}; }
+inline ChunkPos chunk_of(const Cell& c) {
+  return {c.x >> kChunkBits, c.y >> kChunkBits, c.z >> kChunkBits};
+}
 /// Index of a cell inside its chunk: x + 16 * (z + 16 * y) (Minecraft's section order).
 inline int index_in_chunk(const Cell& c) {
   return (c.x & 15) | ((c.z & 15) << 4) | ((c.y & 15) << 8);
@@ -119,7 +122,8 @@ class Space {
   static void compact(Chunk& ch);
 
   const BlockRegistry* registry_;
-  std::unordered_map<std::uint64_t, Chunk> chunks_;  // lookup only; never iterated for results
+  std::unordered_map<std::uint64_t, Chunk, KeyHash>
+      chunks_;  // lookup only; never iterated for results
   std::vector<Change> log_;
   std::uint64_t serial_ = 0;
 };
