@@ -17,10 +17,17 @@
 //               one update, unloads of outer sections, boxes of 578 cells, edits next to sections
 //               in flight; streaming off / on / lockstep 2 / a two-thread pool / toggled now and
 //               then;
-//   LcExtremes  a maze at the top and the bottom of the cell range around the origin (negative x,
-//   z); LcAgents    16 agents over gap jumps with edits within two columns and five cells up or
-//   down of
-//               their corridors ahead; every Moving agent's corridor must stay valid.
+//   LcExtremes  a maze at the top and the bottom of the cell range around the origin (negative
+//               x, z);
+//   LcAgents    16 agents over gap jumps with edits within two columns and five cells up or down
+//               of their corridors ahead; every Moving agent's corridor must stay valid;
+//   LcBorders   synthetic terrain (steps of up to 7, one-wide trenches for gap jumps, ladders,
+//               fire, lava, cactus, a pool across chunk borders, pits) at mid height, the top and
+//               the bottom of the cell range and negative y; 1 to 7 edits an update within two
+//               cells of an octant border (blocks, raised or dug columns, trenches, ladder
+//               columns, doors placed and toggled, undo, a block set and set back), chunk
+//               unloads, loads and reloads, every class; every octant made current between
+//               updates so that the edits patch moves out instead of recomputing octants.
 // VOXNAV_LC_SEED (offset of every seed) and VOXNAV_LC_SCALE (run length factor) widen a run by
 // hand.
 #include <gtest/gtest.h>
@@ -1256,5 +1263,466 @@ INSTANTIATE_TEST_SUITE_P(Modes, LcAgents, ::testing::ValuesIn(kAgentModes),
                          [](const ::testing::TestParamInfo<AgentMode2>& i) {
                            return std::string(i.param.name);
                          });
+
+// =============================================================================================
+// Edits on octant borders next to current octants: an edit that changes only moves leaving an
+// octant keeps it current and patches its components' moves out (Islands::patch_out). Synthetic
+// terrain whose steps, trenches, ladders, pool and pits cross octant and chunk borders in x, y and
+// z; every octant is made current between updates (Islands::refresh_components) so that the edits
+// go through the patch rather than a recomputation.
+
+struct XBlocks {
+  Blocks b;
+  std::uint16_t fire = 0, magma = 0, cactus = 0, door_lo_open = 0, vine = 0;
+};
+XBlocks xblocks_of(World& w) {
+  XBlocks x;
+  x.b = blocks_of(w);
+  EXPECT_EQ(w.block_value("fire", &x.fire), Status::Ok);
+  EXPECT_EQ(w.block_value("magma_block", &x.magma), Status::Ok);
+  EXPECT_EQ(w.block_value("cactus", &x.cactus), Status::Ok);
+  EXPECT_EQ(w.block_value("oak_door[half=lower,open=true]", &x.door_lo_open), Status::Ok);
+  EXPECT_EQ(w.block_value("vine", &x.vine), Status::Ok);
+  return x;
+}
+
+/// Makes every octant of every class current (so that edits hit current octants and patch them).
+std::size_t refresh_all(World& w) {
+  std::size_t n = 0;
+  for (detail::NavWorld* nav : w.internal().navs())
+    n += nav->islands().refresh_components(nav->grid());
+  return n;
+}
+
+/// reachable() of a profile of any class vs the BFS over that class's move words (lenient on
+/// gates: Yes and Unknown(gated) need a path through any gate, No needs none).
+void check_pairs_class(World& w, ProfileId pid, detail::NavWorld& nav,
+                       const std::vector<Cell>& cells, Rng& rng, int count, Tally& t,
+                       const std::string& what) {
+  if (cells.size() < 2) return;
+  const NavGrid& g = nav.grid();
+  PairOracle oracle(g);
+  for (int k = 0; k < count; ++k) {
+    const Cell a = cells[rng.below(static_cast<std::uint32_t>(cells.size()))];
+    const Cell b = cells[rng.below(static_cast<std::uint32_t>(cells.size()))];
+    if (!g.standable(a) || !g.standable(b)) continue;
+    const Reach r = w.reachable(pid, pos(a), pos(b));
+    const bool all = oracle.reaches(a, b);
+    ++t.pairs;
+    (all ? t.yes : t.no) += 1;
+    bool ok = false;
+    if (r.answer == ReachAnswer::Yes)
+      ok = all;
+    else if (r.answer == ReachAnswer::No)
+      ok = !all;
+    else if (r.reason == ReachReason::DoorGated || r.reason == ReachReason::ProfileRestricted)
+      ok = all;
+    else if (r.reason == ReachReason::NotLoaded)
+      ok = nav.pending_builds() > 0;
+    if (!ok && ++t.bad <= 5)
+      ADD_FAILURE() << what << ": class reachable " << str(a) << " -> " << str(b) << " = "
+                    << reach_answer_name(r.answer) << "/" << reach_reason_name(r.reason)
+                    << ", BFS (any gate) says " << (all ? "yes" : "no");
+  }
+}
+
+struct Terrain {
+  int y0;  // the chunk border between the two chunk layers
+  std::uint64_t seed;
+  std::vector<int> h;  // surface height per column, x,z in [-32, 31]
+  int hx(int x, int z) const { return h[static_cast<std::size_t>((x + 32) + 64 * (z + 32))]; }
+};
+
+std::uint16_t terrain_block(const Terrain& T, const XBlocks& X, int x, int y, int z) {
+  const Blocks& B = X.b;
+  const int hh = T.hx(x, z);
+  // A pool across chunk borders x = -16, z = 16 and the chunk border y0.
+  const bool pool = x >= -24 && x <= -9 && z >= 8 && z <= 24;
+  if (pool) {
+    if (y <= T.y0 - 7) return B.stone;
+    if (y <= T.y0 + 2) return B.water;
+    return B.air;
+  }
+  if (y <= hh) {
+    // Trenches along x = 7 mod 16 and z = 8 mod 16 lines every other cell (gap jumps).
+    if (y >= hh - 2 &&
+        ((((x % 16) + 16) % 16 == 7 && (z & 1)) || (((z % 16) + 16) % 16 == 8 && (x % 3 == 0))))
+      return B.air;
+    return B.stone;
+  }
+  // Ladders on cliff faces: a column next to a higher column.
+  std::uint64_t hsh = (std::uint64_t(std::uint32_t(x)) * 0x9E3779B1u) ^
+                      (std::uint64_t(std::uint32_t(z)) * 0x85EBCA77u) ^ T.seed;
+  hsh ^= hsh >> 13;
+  hsh *= 0xC2B2AE3D27D4EB4Full;
+  hsh ^= hsh >> 29;
+  if (x > -32 && x < 31 && T.hx(x + 1, z) > hh + 1 && y <= T.hx(x + 1, z) && (hsh & 3) == 0)
+    return B.ladder;
+  if (y == hh + 1) {
+    switch (hsh % 41) {
+      case 0:
+        return X.fire;
+      case 1:
+        return B.lava;
+      case 2:
+        return B.slab;
+      case 3:
+        return B.fence;
+      case 4:
+        return B.soul;
+      case 5:
+        return X.cactus;
+      default:
+        break;
+    }
+  }
+  return B.air;
+}
+
+Terrain make_terrain(int y0, std::uint64_t seed, bool pillars = false) {
+  Terrain T;
+  T.y0 = y0;
+  T.seed = seed;
+  Rng r{seed};
+  T.h.resize(64 * 64);
+  // Tiles of 3 x 3 columns, heights a random walk around y0 (steps of up to 5: drops up to 7 across
+  // tiles), crossing the octant borders y0 - 8, y0, y0 + 8.
+  std::vector<int> tile(22 * 22);
+  for (int tz = 0; tz < 22; ++tz)
+    for (int tx = 0; tx < 22; ++tx) {
+      int base = y0;
+      if (tx > 0) base = tile[static_cast<std::size_t>(tx - 1 + 22 * tz)];
+      if (tz > 0 && (r.below(2) || tx == 0))
+        base = tile[static_cast<std::size_t>(tx + 22 * (tz - 1))];
+      int v = base + static_cast<int>(r.below(11)) - 5;
+      v = std::max(y0 - 13, std::min(y0 + 10, v));
+      tile[static_cast<std::size_t>(tx + 22 * tz)] = v;
+    }
+  for (int z = -32; z < 32; ++z)
+    for (int x = -32; x < 32; ++x)
+      T.h[static_cast<std::size_t>((x + 32) + 64 * (z + 32))] =
+          tile[static_cast<std::size_t>((x + 32) / 3 + 22 * ((z + 32) / 3))];
+  if (pillars) {
+    // One column at a time: heights around the border y0 - 1 / y0 (drops of 1..7 between
+    // neighbours), pits (gap jumps over them), on the octant and chunk borders x, z = 8k - 2 .. 8k
+    // + 1.
+    for (int z = -32; z < 32; ++z)
+      for (int x = -32; x < 32; ++x) {
+        const int mx = ((x % 8) + 8) % 8, mz = ((z % 8) + 8) % 8;
+        if (!((mx >= 5) || (mz >= 5) || mx <= 2 || mz <= 2)) continue;
+        int v = y0 - 1 + static_cast<int>(r.below(9)) - 4;
+        if (r.below(6) == 0) v = y0 - 12;  // a pit
+        if (r.below(3) == 0) v = T.h[static_cast<std::size_t>((x + 32) + 64 * (z + 32))];
+        T.h[static_cast<std::size_t>((x + 32) + 64 * (z + 32))] = v;
+      }
+  }
+  return T;
+}
+
+struct SynthCase {
+  const char* name;
+  int cy;  // lower chunk layer
+  std::uint64_t seed;
+  int updates;
+  bool classes;
+  bool chunks;  // also unload / load / reload chunks
+  bool streaming;
+  bool pillars = false;
+};
+void PrintTo(const SynthCase& c, std::ostream* os) { *os << c.name; }
+class LcBorders : public ::testing::TestWithParam<SynthCase> {};
+
+TEST_P(LcBorders, BorderEditsKeepCachesExact) {
+  const SynthCase m = GetParam();
+  const auto t0 = std::chrono::steady_clock::now();
+  World w;
+  ASSERT_TRUE(test::load_real_blocks(w));
+  const XBlocks X = xblocks_of(w);
+  const Blocks& B = X.b;
+  const int y0 = (m.cy + 1) * 16;
+  const Terrain T = make_terrain(y0, m.seed + env_seed(), m.pillars);
+  std::vector<std::uint16_t> values(detail::kChunkCells);
+  auto chunk_values = [&](int cx, int cy, int cz) {
+    for (int i = 0; i < detail::kChunkCells; ++i) {
+      const int y = cy * 16 + (i >> 8);
+      const int x = cx * 16 + (i & 15), z = cz * 16 + ((i >> 4) & 15);
+      values[static_cast<std::size_t>(i)] = terrain_block(T, X, x, y, z);
+    }
+  };
+  std::vector<ChunkPos> all_chunks;
+  for (int cy = m.cy; cy <= m.cy + 1; ++cy)
+    for (int cz = -2; cz <= 1; ++cz)
+      for (int cx = -2; cx <= 1; ++cx) {
+        chunk_values(cx, cy, cz);
+        ASSERT_EQ(w.load_chunk(voxnav::ChunkPos{cx, cy, cz}, values), Status::Ok);
+        all_chunks.push_back({cx, cy, cz});
+      }
+  ProfileId pid;
+  ASSERT_EQ(w.add_profile(Profile{}, &pid), Status::Ok);
+  w.update();
+  std::vector<ProfileId> others;
+  if (m.classes) others = add_other_classes(w);
+  if (m.streaming) w.set_chunk_streaming(true);
+  detail::NavWorld& nav = *w.internal().walker;
+  Rng rng{m.seed * 31 + 7 + env_seed()};
+  auto rnd = [&](int lo, int hi) {
+    return lo + static_cast<int>(rng.below(static_cast<std::uint32_t>(hi - lo + 1)));
+  };
+  // A coordinate near an octant border (8k - 2 .. 8k + 1).
+  auto border = [&](int lo, int hi) {
+    for (;;) {
+      const int v = 8 * rnd(lo / 8, hi / 8) + rnd(-2, 1);
+      if (v >= lo && v <= hi) return v;
+    }
+  };
+  Tally t;
+  std::size_t edits = 0, refreshed = 0, ops[12] = {};
+  struct Undo {
+    Cell c;
+    std::uint16_t v;
+  };
+  std::vector<Undo> undo;
+  auto put = [&](const Cell& c, std::uint16_t v) {
+    std::uint16_t old = 0;
+    if (w.get_block(pos(c), &old) != Status::Ok) return;
+    if (w.set_block(pos(c), v) != Status::Ok) return;
+    undo.push_back({c, old});
+    ++edits;
+  };
+  std::vector<Cell> doors;
+  refreshed += refresh_all(w);
+#ifdef NDEBUG
+  const int kUpdates = m.updates * env_scale();
+#else
+  const int kUpdates = m.updates / 6;
+#endif
+  const std::uint64_t patches0 = nav.islands().stats().out_patches;
+  std::vector<std::pair<Cell, Cell>> boxes;
+  for (int u = 0; u < kUpdates && t.bad == 0 && t.lc_bad == 0 && t.diffs == 0; ++u) {
+    boxes.clear();
+    std::string log;
+    const int n = rng.below(3) == 0 ? rnd(2, 7) : 1;
+    for (int k = 0; k < n; ++k) {
+      const int x = border(-30, 29), z = border(-30, 29);
+      const int hh = T.hx(x, z);
+      // y: near the surface or near an octant border in y
+      const int y = rng.below(2) ? hh + rnd(-2, 3) : border(y0 - 14, y0 + 12);
+      const Cell c{x, y, z};
+      Cell mn = c, mx = c;
+      char buf[160];
+      const std::uint32_t what = rng.below(100);
+      if (what < 30) {
+        const std::uint16_t vs[] = {B.air,  B.stone, B.stone,  B.air,    B.water,  B.fence,
+                                    B.slab, B.soul,  B.glass,  B.ladder, B.ladder, B.lava,
+                                    X.fire, X.magma, X.cactus, X.vine};
+        const std::uint16_t v = vs[rng.below(16)];
+        put(c, v);
+        std::snprintf(buf, sizeof buf, "blk%s=%u ", str(c).c_str(), v);
+        ++ops[0];
+      } else if (what < 45) {  // a column raised or dug: drops of 1..7 across y borders
+        const int h = rnd(1, 7);
+        const bool up = rng.below(2);
+        if (up) {
+          mn = Cell{x, hh + 1, z}, mx = Cell{x, hh + h, z};
+        } else {
+          mn = Cell{x, hh - h + 1, z}, mx = Cell{x, hh, z};
+        }
+        for (int yy = mn.y; yy <= mx.y; ++yy) put(Cell{x, yy, z}, up ? B.stone : B.air);
+        std::snprintf(buf, sizeof buf, "col%s%s%d ", str(c).c_str(), up ? "+" : "-", h);
+        ++ops[1];
+      } else if (what < 55) {  // a trench one wide across an octant border (gap jumps)
+        const bool alongx = rng.below(2);
+        const int len = rnd(2, 9);
+        for (int s = 0; s < len; ++s) {
+          const int xx = alongx ? x + s : x, zz = alongx ? z : z + s;
+          if (xx > 31 || zz > 31) break;
+          const int top = T.hx(std::min(xx, 31), std::min(zz, 31));
+          for (int yy = top - 2; yy <= top; ++yy) put(Cell{xx, yy, zz}, B.air);
+          mx = Cell{xx, top, zz};
+        }
+        mn.y -= 3;
+        std::snprintf(buf, sizeof buf, "trench%s ", str(c).c_str());
+        ++ops[2];
+      } else if (what < 65) {  // a ladder column across a y border
+        const int h = rnd(2, 9);
+        const int by = rng.below(2) ? hh + 1 : border(y0 - 12, y0 + 8);
+        for (int yy = 0; yy < h; ++yy) put(Cell{x, by + yy, z}, B.ladder);
+        if (rng.below(2)) put(Cell{x + 1, by + h - 1, z}, B.stone);
+        mn = Cell{x, by, z}, mx = Cell{x + 1, by + h, z};
+        std::snprintf(buf, sizeof buf, "ladder%s h%d ", str(Cell{x, by, z}).c_str(), h);
+        ++ops[3];
+      } else if (what < 73) {  // a door
+        const Cell d{x, hh + 1, z};
+        put(d, rng.below(2) ? B.door_lo : X.door_lo_open);
+        put(Cell{x, hh + 2, z}, B.door_hi);
+        if (rng.below(2)) {
+          put(Cell{x + 1, hh + 1, z}, B.stone);
+          put(Cell{x - 1, hh + 1, z}, B.stone);
+        }
+        doors.push_back(d);
+        mn = d, mx = Cell{x, hh + 2, z};
+        std::snprintf(buf, sizeof buf, "door%s ", str(d).c_str());
+        ++ops[4];
+      } else if (what < 80 && !doors.empty()) {
+        const Cell d = doors[rng.below(static_cast<std::uint32_t>(doors.size()))];
+        (void)w.set_door_open(pos(d), rng.below(2) != 0);
+        mn = mx = d;
+        std::snprintf(buf, sizeof buf, "toggle%s ", str(d).c_str());
+        ++ops[5];
+      } else if (what < 88 && !undo.empty()) {
+        const int mm = rnd(1, 10);
+        for (int j = 0; j < mm && !undo.empty(); ++j) {
+          const Undo q = undo.back();
+          undo.pop_back();
+          (void)w.set_block(pos(q.c), q.v);
+          boxes.push_back({q.c, q.c});
+        }
+        std::snprintf(buf, sizeof buf, "undo%d ", mm);
+        ++ops[6];
+      } else if (what < 94) {  // a block set and set back in the same update, plus a neighbour
+        std::uint16_t old = 0;
+        if (w.get_block(pos(c), &old) == Status::Ok) {
+          (void)w.set_block(pos(c), old == B.air ? B.stone : B.air);
+          const Cell c2{x + rnd(-1, 1), y + rnd(-1, 1), z + rnd(-1, 1)};
+          std::uint16_t old2 = 0;
+          if (w.get_block(pos(c2), &old2) == Status::Ok)
+            (void)w.set_block(pos(c2), old2 == B.air ? B.slab : B.air);
+          (void)w.set_block(pos(c), old);
+          mn = Cell{x - 1, y - 1, z - 1}, mx = Cell{x + 1, y + 1, z + 1};
+        }
+        std::snprintf(buf, sizeof buf, "flip%s ", str(c).c_str());
+        ++ops[7];
+      } else {  // water / air in the pool
+        const Cell p{rnd(-25, -8), rnd(y0 - 7, y0 + 3), rnd(7, 25)};
+        put(p, rng.below(3) == 0 ? B.stone : (rng.below(2) ? B.air : B.water));
+        mn = mx = p;
+        std::snprintf(buf, sizeof buf, "pool%s ", str(p).c_str());
+        ++ops[8];
+      }
+      boxes.push_back({mn, mx});
+      log += buf;
+    }
+    if (m.chunks && rng.below(5) == 0) {
+      const ChunkPos p = all_chunks[rng.below(static_cast<std::uint32_t>(all_chunks.size()))];
+      const detail::Space& space = w.internal().space;
+      char buf[120];
+      switch (rng.below(4)) {
+        case 0:
+          if (space.chunk(p)) {
+            (void)w.unload_chunk(voxnav::ChunkPos{p.x, p.y, p.z});
+            std::snprintf(buf, sizeof buf, "unload %s ", str(p).c_str());
+            break;
+          }
+          [[fallthrough]];
+        case 1: {  // (re)load from the terrain (edits there are lost)
+          chunk_values(p.x, p.y, p.z);
+          (void)w.load_chunk(voxnav::ChunkPos{p.x, p.y, p.z}, values);
+          std::snprintf(buf, sizeof buf, "load %s ", str(p).c_str());
+          break;
+        }
+        case 2: {  // unload + load in one update
+          (void)w.unload_chunk(voxnav::ChunkPos{p.x, p.y, p.z});
+          chunk_values(p.x, p.y, p.z);
+          if (rng.below(2))
+            for (int i = 0; i < 256; ++i)
+              values[static_cast<std::size_t>(i + 256 * rnd(0, 15))] = B.air;
+          (void)w.load_chunk(voxnav::ChunkPos{p.x, p.y, p.z}, values);
+          std::snprintf(buf, sizeof buf, "unload+load %s ", str(p).c_str());
+          break;
+        }
+        default: {  // reload with a layer of stone at a random y
+          chunk_values(p.x, p.y, p.z);
+          const int ly = rnd(0, 15);
+          for (int i = 0; i < 256; ++i)
+            if (i % 7) values[static_cast<std::size_t>(i + 256 * ly)] = B.stone;
+          (void)w.load_chunk(voxnav::ChunkPos{p.x, p.y, p.z}, values);
+          std::snprintf(buf, sizeof buf, "reload-layer %s y%d ", str(p).c_str(), ly);
+          break;
+        }
+      }
+      ++ops[9];
+      log += buf;
+      boxes.push_back(
+          {Cell{p.x * 16, p.y * 16, p.z * 16}, Cell{p.x * 16 + 15, p.y * 16 + 15, p.z * 16 + 15}});
+    }
+    w.update();
+    char what[64];
+    std::snprintf(what, sizeof what, "[%s] update %d: ", m.name, u);
+    const std::string wh = what + log;
+    lc_check_all(w, {}, t, wh);
+    // Pairs near the edits, every class.
+    const std::vector<detail::NavWorld*> navs = w.internal().navs();
+    for (std::size_t s = 0; s < navs.size(); ++s) {
+      const NavGrid& g = navs[s]->grid();
+      std::vector<Cell> near;
+      for (const auto& [mn, mx] : boxes)
+        for (int yy = mn.y - 4; yy <= mx.y + 4; ++yy)
+          for (int zz = mn.z - 6; zz <= mx.z + 6; ++zz)
+            for (int xx = mn.x - 6; xx <= mx.x + 6; ++xx)
+              if (g.standable(Cell{xx, yy, zz})) near.push_back(Cell{xx, yy, zz});
+      std::vector<Cell> sample = near;
+      // and some cells anywhere
+      for (const NavChunk* ch : g.ordered_chunks()) {
+        if (ch->uniform) continue;
+        for (int i = static_cast<int>(rng.below(97)); i < detail::kChunkCells; i += 97)
+          if (detail::kind_standable(ch->kind_at(i))) sample.push_back(detail::cell_of(ch, i));
+      }
+      if (s == 0) {
+        check_pairs(w, pid, near, rng, 6, t, wh);
+        check_pairs(w, pid, sample, rng, 6, t, wh);
+      } else if (s - 1 < others.size()) {
+        // navs() order: walker, walker_small, swimmer, walker_large; others: small, large, swimmer
+        const MovementClass mc = s == 1   ? MovementClass::WalkerSmall
+                                 : s == 2 ? MovementClass::Swimmer
+                                          : MovementClass::WalkerLarge;
+        const ProfileId op = mc == MovementClass::WalkerSmall   ? others[0]
+                             : mc == MovementClass::WalkerLarge ? others[1]
+                                                                : others[2];
+        check_pairs_class(w, op, *navs[s], near, rng, 4, t, wh + " class " + std::to_string(s));
+        check_pairs_class(w, op, *navs[s], sample, rng, 4, t, wh + " class " + std::to_string(s));
+      }
+    }
+    if ((u % 30 == 29 || u + 1 == kUpdates) && nav.pending_builds() == 0)
+      full_compare_all(w, pid, t, wh, others);
+    if (rng.below(4) != 0) refreshed += refresh_all(w);
+  }
+  const detail::IslandStats& is = nav.islands().stats();
+  std::printf("[%s] %d updates, %zu edits, ops", m.name, kUpdates, edits);
+  for (std::size_t o : ops) std::printf(" %zu", o);
+  std::printf(
+      ": %zu pairs (%zu yes, %zu no), %zu bad, %zu octants checked, %zu stale, %zu compares, %zu "
+      "diffs; walker out_patches %llu, component searches %llu, refreshed %zu (%.1f s)\n",
+      t.pairs, t.yes, t.no, t.bad, t.lc_octants, t.lc_bad, t.compares, t.diffs,
+      static_cast<unsigned long long>(is.out_patches - patches0),
+      static_cast<unsigned long long>(is.component_searches), refreshed,
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  for (detail::NavWorld* nv : w.internal().navs())
+    std::printf("  class h%d f%d s%d: out_patches %llu, components_built %llu\n",
+                nv->grid().envelope().height_q, int(nv->grid().envelope().footprint2),
+                int(nv->grid().envelope().swimmer),
+                static_cast<unsigned long long>(nv->islands().stats().out_patches),
+                static_cast<unsigned long long>(nv->islands().stats().components_built));
+  EXPECT_EQ(t.bad, 0u);
+  EXPECT_EQ(t.lc_bad, 0u);
+  EXPECT_EQ(t.diffs, 0u);
+}
+
+const SynthCase kSynth[] = {
+    {"mid_walker", -1, 0x5C0001, 400, false, false, false},
+    {"mid_all", -1, 0x5C0002, 300, true, false, false},
+    {"mid_all_chunks", -1, 0x5C0003, 300, true, true, false},
+    {"mid_all_chunks_streaming", -1, 0x5C0004, 300, true, true, true},
+    {"top_all", 126, 0x5C0005, 250, true, false, false},
+    {"bottom_all_chunks", -127, 0x5C0006, 250, true, true, false},
+    {"neg_all_chunks", -3, 0x5C0007, 250, true, true, false},
+    {"pillars_all", -1, 0x5C0008, 400, true, false, false, true},
+    {"pillars_walker", -1, 0x5C0009, 600, false, false, false, true},
+    {"pillars_all_chunks", -3, 0x5C000A, 300, true, true, false, true},
+};
+INSTANTIATE_TEST_SUITE_P(Synth, LcBorders, ::testing::ValuesIn(kSynth),
+                         [](const ::testing::TestParamInfo<SynthCase>& i) {
+                           return std::string(i.param.name);
+                         });
+
 }  // namespace
 }  // namespace voxnav

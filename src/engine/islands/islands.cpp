@@ -760,6 +760,17 @@ LocalComponents& Islands::compute_components(NavChunk* ch, int o) {
   return cc;
 }
 
+std::size_t Islands::refresh_components(NavGrid& grid) {
+  std::size_t n = 0;
+  for (NavChunk* ch : grid.ordered_chunks())
+    for (int o = 0; o < 8; ++o)
+      if (!ch->comps || (*ch->comps)[static_cast<std::size_t>(o)].gen != comps_gen_) {
+        compute_components(ch, o);
+        ++n;
+      }
+  return n;
+}
+
 void Islands::mark_stale(const NavGrid& grid, const IslandDelta& d) {
   // An octant's components depend on its members and the moves between them alone. An octant that
   // gained or lost a member or an inner move is marked stale (recomputed when a proof next meets

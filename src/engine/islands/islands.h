@@ -130,6 +130,9 @@ class Islands {
   const IslandStats& stats() const { return stats_; }
   /// The generation a current LocalComponents carries in `gen` (tests check caches against it).
   std::uint64_t components_generation() const { return comps_gen_; }
+  /// Computes now the local components of every stale octant of the grid (tests use it so that
+  /// the next edits meet current octants, whose moves out they patch). Returns how many.
+  std::size_t refresh_components(NavGrid& grid);
 
  public:
   struct DagEdge {
