@@ -4,6 +4,7 @@
 #include <chrono>
 #include <climits>
 #include <cmath>
+#include <span>
 
 namespace voxnav::detail {
 
@@ -276,7 +277,7 @@ bool box_touches(const std::vector<Change>& changes, int x0, int z0, int x1, int
 
 /// Whether a corridor pulled again from where the agent stands (`now`, whose first point is that
 /// place) has the waypoints it had ahead (`ahead`: the old points from the one it walked toward).
-bool same_ahead(const std::vector<Waypoint>& ahead, const std::vector<Waypoint>& now) {
+bool same_ahead(std::span<const Waypoint> ahead, const std::vector<Waypoint>& now) {
   if (now.empty() || ahead.empty() || now.size() - 1 != ahead.size()) return false;
   for (std::size_t k = 1; k < now.size(); ++k)
     if (!(now[k].cell == ahead[k - 1].cell) || now[k].kind != ahead[k - 1].kind) return false;
@@ -612,11 +613,9 @@ void AgentSystem::repull(NavWorld& nav, AgentRecord& a) {
   std::vector<Waypoint> points;
   string_pull(nav.grid(), cells, kinds, points, motions_[a.motion].costs.surface.get());
   // Waypoints ahead of the agent before and after (the first new point is where it stands).
-  const bool same = !motions_[a.motion].swims && a.next < a.corridor.points.size() &&
-                    same_ahead(std::vector<Waypoint>(
-                                   a.corridor.points.begin() + static_cast<std::ptrdiff_t>(a.next),
-                                   a.corridor.points.end()),
-                               points);
+  const bool same =
+      !motions_[a.motion].swims && a.next < a.corridor.points.size() &&
+      same_ahead(std::span<const Waypoint>(a.corridor.points).subspan(a.next), points);
   a.corridor.cells = cells;
   a.corridor.kinds = kinds;
   a.corridor.points.swap(points);
