@@ -1,0 +1,57 @@
+// voxnav - agents: bodies that follow corridors with the shared movement step. The calls are
+// World's (world.h); see docs/agents.md for how agents behave.
+#pragma once
+#include <cstdint>
+
+#include "voxnav/ids.h"
+#include "voxnav/requests.h"
+#include "voxnav/types.h"
+
+namespace voxnav {
+
+/// Agent states. Blocked and Failed come with a reason (World::agent_reason). Blocked (no progress
+/// after recovery: back off, sidestep, replan, three times; or a closed door that stayed shut when
+/// no route around it avoids it, see "doors" below) is not terminal: the agent plans again after
+/// 100 ticks, or at once when an edit lands near it. Failed is terminal until a new goal.
+enum class AgentMode : std::uint8_t { Idle, Planning, Moving, Arrived, Failed, Blocked };
+const char* agent_mode_name(AgentMode m) noexcept;
+
+struct AgentDef {
+  ProfileId profile;
+  Vec3 feet;  ///< initial feet position, metres
+};
+struct AgentState {
+  AgentMode mode = AgentMode::Idle;
+  Vec3 feet;
+  Vec3 velocity;
+  bool on_ground = false;
+  /// Changes when the waypoints ahead change: a corridor installed, spliced around an edit into
+  /// other waypoints, pulled again differently, or the agent teleported. A splice whose pulled
+  /// waypoints ahead come out the same leaves it.
+  std::uint32_t corridor_epoch = 0;
+  std::uint32_t next_waypoint = 0;
+  /// Goals reached; searches from scratch after the corridor broke or progress stalled; local
+  /// repairs (a detour spliced in from a short search around an edit); path requests made.
+  std::uint32_t arrivals = 0, replans = 0, repairs = 0, requests = 0;
+  PathFailure failure = PathFailure::None;
+  // ---- doors (see World "doors") ----
+  /// Holding before the closed door cell `door` (a DoorAhead event was raised for it).
+  bool waiting_at_door = false;
+  CellPos door;  ///< the door cell held before (meaningful while waiting_at_door)
+  /// Ticks held before that door so far (0 .. 40: at 40 the agent avoids it and replans).
+  std::uint32_t door_hold_ticks = 0;
+  /// DoorAhead events raised; holds that ended with the door still shut.
+  std::uint32_t door_events = 0, door_timeouts = 0;
+};
+
+// ---- doors ----
+/// A DoorAhead event: agent `agent` stopped before the closed door cell `door` (the door's lower
+/// cell, the feet cell the corridor enters) at navigation tick `tick` (World::nav_tick()), and
+/// holds there until the door opens. Raised once per door per approach.
+struct DoorEvent {
+  AgentId agent;
+  CellPos door;
+  std::uint64_t tick = 0;
+};
+
+}  // namespace voxnav
