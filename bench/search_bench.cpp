@@ -40,6 +40,7 @@
 #include "engine/io/movingai.h"
 #include "engine/nav/world_state.h"
 #include "engine/util/splitmix.h"
+#include "scenes.h"
 #include "voxnav/world.h"
 
 #if defined(__EMSCRIPTEN__)
@@ -59,7 +60,8 @@ using json = nlohmann::ordered_json;
 using Clock = std::chrono::steady_clock;
 
 const char* const kUsage = R"(usage: search_bench [options]
-  --data DIR          shared data folder holding movingai-2d/ (default: ../shared/data of the source tree)
+  --data DIR          shared data folder holding movingai-2d/ (default: VOXNAV_SHARED_DATA_DIR, else
+                      ../shared/data of the source tree)
   --blocks DIR        voxnav's block registry JSON (default: data/blocks of the source tree)
   --maps "a b"        only these Moving AI maps (names without .map); "none" skips the maps
   --sample N          rows per map, floor(i*R/N) (default 500; 0 = every row)
@@ -188,7 +190,7 @@ void emit(const json& j) {
 // options and the block registry
 
 struct Options {
-  std::string data = VOXNAV_BENCH_SHARED_DATA;
+  std::string data = voxnav::test::shared_data_dir();
   std::string blocks = VOXNAV_BENCH_BLOCKS_DIR;
   std::vector<std::string> maps;  // empty = all
   bool no_maps = false;

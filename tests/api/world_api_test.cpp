@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "engine/io/movingai.h"
+#include "scenes.h"
 #include "voxnav/world.h"
 
 namespace voxnav {
@@ -22,13 +23,7 @@ namespace {
 const std::string kBlocksDir = std::string(VOXNAV_FIXTURES) + "/../../data/blocks/";
 const std::string kMovingAi = std::string(VOXNAV_SHARED_DATA) + "/movingai-2d/";
 
-std::vector<std::uint8_t> read_bytes(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  const std::string s = ss.str();
-  return std::vector<std::uint8_t>(s.begin(), s.end());
-}
+using test::read_bytes;
 
 /// The registry JSON and the map, read once.
 struct Inputs {

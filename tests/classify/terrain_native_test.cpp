@@ -10,6 +10,7 @@
 
 #include "engine/islands/islands.h"
 #include "engine/nav/world_state.h"
+#include "scenes.h"
 #include "voxnav/world.h"
 #include "world_files.h"
 

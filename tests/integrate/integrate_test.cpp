@@ -16,6 +16,7 @@
 #include "engine/integrate/integrate_math.h"
 #include "engine/world/registry.h"
 #include "engine/world/space.h"
+#include "scenes.h"
 
 namespace voxnav::detail {
 namespace {

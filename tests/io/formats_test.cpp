@@ -14,15 +14,13 @@
 #include "engine/io/nbt.h"
 #include "engine/world/registry.h"
 #include "engine/world/space.h"
+#include "scenes.h"
 
 namespace voxnav::detail {
 namespace {
 
-std::vector<std::uint8_t> read_bytes(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  return std::vector<std::uint8_t>(std::istreambuf_iterator<char>(f),
-                                   std::istreambuf_iterator<char>());
-}
+using test::read_bytes;
+using test::read_text;
 
 const std::string kBlocksDir = std::string(VOXNAV_SHARED_DATA) + "/minecraft/blocks/";
 const std::string kMovingAi = std::string(VOXNAV_SHARED_DATA) + "/movingai-2d/";
@@ -455,11 +453,6 @@ TEST(Nbt, MalformedInputIsBadFormat) {
 }
 
 // ---- Moving AI ----
-
-std::string read_text(const std::string& path) {
-  const auto b = read_bytes(path);
-  return std::string(b.begin(), b.end());
-}
 
 TEST(MovingAi, ParsesRealMaps) {
   struct Expect {

@@ -19,6 +19,7 @@
 #include "engine/world/registry.h"
 #include "engine/world/space.h"
 #include "region_file.h"
+#include "scenes.h"
 #include "world_files.h"
 
 namespace voxnav {

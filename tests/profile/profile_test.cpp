@@ -17,6 +17,7 @@
 
 #include "engine/integrate/integrate.h"
 #include "engine/nav/profile_compile.h"
+#include "scenes.h"
 #include "voxnav/world.h"
 
 namespace voxnav {
@@ -285,13 +286,7 @@ const BadCase kBad[] = {
 
 class BadProfile : public ::testing::TestWithParam<BadCase> {};
 
-// A whole file as text ("" when it cannot be read).
-std::string read_text(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+using test::read_text;
 
 // Loads the real block registry (data/blocks) into `w`: surface malus names are checked against it.
 void load_blocks(World& w) {

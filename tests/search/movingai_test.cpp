@@ -19,6 +19,7 @@
 #include "engine/io/movingai.h"
 #include "engine/nav/world_state.h"
 #include "engine/world/registry.h"
+#include "scenes.h"
 #include "voxnav/world.h"
 
 namespace voxnav {
@@ -26,12 +27,7 @@ namespace {
 
 const std::string kDir = std::string(VOXNAV_SHARED_DATA) + "/movingai-2d/";
 
-std::string read_text(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+using test::read_text;
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -1,5 +1,5 @@
-// Helpers shared by the GoogleTest suites (tests/test_support.cpp, the voxnav_test_support
-// library).
+// Helpers shared by the GoogleTest suites (tests/support/test_support.cpp, the
+// voxnav_test_support library). The gtest-free part, shared with bench/, is scenes.h.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -10,6 +10,7 @@
 
 #include "engine/classify/nav_grid.h"
 #include "engine/nav/nav_world.h"
+#include "scenes.h"
 #include "voxnav/world.h"
 
 namespace voxnav::test {

@@ -10,6 +10,7 @@
 
 #include "engine/world/registry.h"
 #include "engine/world/space.h"
+#include "scenes.h"
 
 namespace voxnav::detail {
 namespace {
@@ -176,7 +177,8 @@ TEST(BlockRegistryTest, TopInFootprint) {
 // The same shapes read from the real minecraft-data collision file (also proves the wasm build
 // reads ../shared/data from disk under node).
 TEST(BlockRegistryTest, TopInFootprintFromRealCollisionShapes) {
-  std::ifstream in(VOXNAV_SHARED_DATA "/minecraft/blocks/blockCollisionShapes.pc-1.20.5.json");
+  std::ifstream in(std::string(VOXNAV_SHARED_DATA) +
+                   "/minecraft/blocks/blockCollisionShapes.pc-1.20.5.json");
   ASSERT_TRUE(in.good());
   const nlohmann::json doc = nlohmann::json::parse(in);
   const auto& shapes = doc.at("shapes");
