@@ -9,7 +9,7 @@
 //   agent plans again: it takes another way when there is one (a wall with a door and a gap), and
 //   without one (the attic's balcony door) it ends Blocked with a reason naming the door;
 // - set_door_open flips both halves of a two-high door and refuses a cell that is not a door.
-// Coordinates of smallhouse1.schem: see the survey in nav_buildings_native_test.cpp.
+// Coordinates of smallhouse1.schem: see the survey in search/buildings_native_test.cpp.
 #include <gtest/gtest.h>
 
 #include <algorithm>

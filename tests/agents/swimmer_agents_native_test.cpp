@@ -1,5 +1,5 @@
 // Swimming agents on a real region (1.16 r.0.-1.mca, its sea and rivers: the water cells of
-// tests/nav_swimmer_native_test.cpp). Swimmers follow the swimmer navigation with the movement
+// tests/classify/swimmer_native_test.cpp). Swimmers follow the swimmer navigation with the movement
 // step's Swim mode: agents sent across the water all arrive within a budget derived from the route
 // length and the swim speed, and at every tick every cell a swimmer's body overlaps is open water
 // (so the body is in the fluid, never lifted out of it at the surface, never across a shore); a
@@ -158,7 +158,7 @@ TEST(SwimmerAgents, SwimAcrossTheWaterAndStayInIt) {
   SwimWorld s = load();
   ASSERT_TRUE(s.world);
   World& w = *s.world;
-  ASSERT_EQ(s.water.size(), 6963u) << "the region's water cells (nav_swimmer_native_test)";
+  ASSERT_EQ(s.water.size(), 6963u) << "the region's water cells (swimmer_native_test)";
   const std::vector<Trip> trips = pick_trips(s, 16, 0x5A1A, 10);
   ASSERT_EQ(trips.size(), 16u);
   std::vector<AgentId> ids(trips.size());

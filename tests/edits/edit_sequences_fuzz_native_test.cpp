@@ -1,19 +1,19 @@
-// Break tests (second round) of the recent edit-path changes, on the default real region
+// Randomised edit sequences checked against fresh builds and a BFS, on the default real region
 // (data/worlds/r.0.-1.mca) and synthetic worlds:
-//   Break2Layer0   single-block and small-box edits of every hazard, door, climbable,
-//   partial-height
-//                  and slow block around a chunk corner (x, z and y chunk borders), door toggles,
+//   EditLayer0     single-block and small-box edits of every hazard, door, climbable,
+//                  partial-height and slow block around a chunk corner (x, z and y chunk
+//                  borders), door toggles,
 //                  undo and sky sections made uniform and non-uniform, with a profile of every
 //                  movement class: after every update every class's layers (kind, floor, clearance,
 //                  flags, moves, vertical moves, gap jumps) and island partition must equal a fresh
 //                  build of the same blocks (NavWorld::maintain_edit's moves box from the cells
 //                  whose layer 0 changed);
-//   Break2Islands  concentrated edits that make and break cycles (walls with an opening then
+//   EditIslands    concentrated edits that make and break cycles (walls with an opening then
 //                  closed, pits, one-way drops on terraces, doors on cycles): reachable() against a
 //                  BFS over the move words near every edit and far away (neighbourhood_proof,
 //                  merge_cycle over the in-lists, component_reach's pending octants);
-//   Break2Radius   bad build radii, a radius before the first update, streaming toggled, goals in
-//                  unloaded, deferred-and-unreachable and walled-off places, teleports into
+//   EditBuildRadius  bad build radii, a radius before the first update, streaming toggled, goals
+//                  in unloaded, deferred-and-unreachable and walled-off places, teleports into
 //                  deferred chunks and into the air, agents removed and the chunk an agent walks
 //                  toward unloaded: no No wrong against a full build, no agent corridor entering an
 //                  unbuilt chunk, no request spinning.
@@ -257,7 +257,7 @@ const std::vector<std::string> kEditBlocks = {"air",
 
 // =============================================================================================
 
-TEST(Break2Layer0, EveryKindOfEditAtChunkBordersEveryClass) {
+TEST(EditLayer0, EveryKindOfEditAtChunkBordersEveryClass) {
   const auto t0 = std::chrono::steady_clock::now();
   ASSERT_TRUE(source().w);
   ProfileId pid;
@@ -417,9 +417,9 @@ struct IslandCase {
   bool terraces;  // a synthetic terraced world (one-way drops everywhere) instead of the region
 };
 void PrintTo(const IslandCase& c, std::ostream* os) { *os << c.name; }
-class Break2Islands : public ::testing::TestWithParam<IslandCase> {};
+class EditIslands : public ::testing::TestWithParam<IslandCase> {};
 
-TEST_P(Break2Islands, ReachableMatchesBfsUnderConcentratedEdits) {
+TEST_P(EditIslands, ReachableMatchesBfsUnderConcentratedEdits) {
   const IslandCase m = GetParam();
   const auto t0 = std::chrono::steady_clock::now();
   ASSERT_TRUE(source().w);
@@ -594,7 +594,7 @@ const IslandCase kIslandCases[] = {
     {"region_b", 0xB2150102u, 1000, false},
     {"terraces", 0xB2150203u, 1300, true},
 };
-INSTANTIATE_TEST_SUITE_P(Cases, Break2Islands, ::testing::ValuesIn(kIslandCases),
+INSTANTIATE_TEST_SUITE_P(Cases, EditIslands, ::testing::ValuesIn(kIslandCases),
                          [](const ::testing::TestParamInfo<IslandCase>& i) {
                            return std::string(i.param.name);
                          });
@@ -608,7 +608,7 @@ Cell feet_cell(const AgentState& s) {
               static_cast<int>(std::floor(s.feet.z))};
 }
 
-TEST(Break2Radius, BadRadiiAreRefusedAndARadiusBeforeTheFirstUpdateBuildsEverything) {
+TEST(EditBuildRadius, BadRadiiAreRefusedAndARadiusBeforeTheFirstUpdateBuildsEverything) {
   ASSERT_TRUE(source().w);
   World w;
   w.internal().registry = source().w->internal().registry;
@@ -672,7 +672,7 @@ TEST(Break2Radius, BadRadiiAreRefusedAndARadiusBeforeTheFirstUpdateBuildsEveryth
   std::printf("%zu chunks loaded before the first update with radius 2: all built\n", n);
 }
 
-TEST(Break2Radius, AgentsWithUnreachableGoalsTeleportsAndUnloadsNeitherSpinNorLeaveBuiltChunks) {
+TEST(EditBuildRadius, AgentsWithUnreachableGoalsTeleportsAndUnloadsNeitherSpinNorLeaveBuiltChunks) {
   Source& src = source();
   ASSERT_TRUE(src.w);
   const auto t0 = std::chrono::steady_clock::now();
@@ -908,7 +908,7 @@ TEST(Break2Radius, AgentsWithUnreachableGoalsTeleportsAndUnloadsNeitherSpinNorLe
 // unbuilt chunks"); the toward search found no cell closer than the start, its outcome was NoPath
 // (AStar gives a partial route only when a cell other than the start is nearer), so the agent
 // failed for good (Failed, no_path) and AgentSystem::install's Blocked branch never ran.
-TEST(Break2Radius, AnAgentAlreadyNearestAnUnbuiltGoalWaitsBlockedInsteadOfFailing) {
+TEST(EditBuildRadius, AnAgentAlreadyNearestAnUnbuiltGoalWaitsBlockedInsteadOfFailing) {
   World w;
   ASSERT_TRUE(test::load_real_blocks(w));
   std::uint16_t stone = 0;
@@ -957,8 +957,8 @@ void streamed_strip(World& w, ProfileId* pid) {
 // An agent teleported onto the ground of a deferred chunk plans from where it stands, not from
 // the last cell it stood on before the teleport (AgentSystem::current_cell falls back to
 // last_cell while the feet cell has no navigation).
-class Break2Teleport : public ::testing::TestWithParam<int> {};
-TEST_P(Break2Teleport, AnAgentTeleportedIntoADeferredChunkPlansFromItsNewPlace) {
+class EditTeleport : public ::testing::TestWithParam<int> {};
+TEST_P(EditTeleport, AnAgentTeleportedIntoADeferredChunkPlansFromItsNewPlace) {
   WorldDef def;
   def.lockstep_delay = GetParam();
   World w(def);
@@ -1006,7 +1006,7 @@ TEST_P(Break2Teleport, AnAgentTeleportedIntoADeferredChunkPlansFromItsNewPlace) 
 
 // An agent added in a deferred chunk and given a goal at once waits for its chunk's build (which
 // its presence pulls) instead of failing NotLoaded for good.
-TEST_P(Break2Teleport, AnAgentAddedInADeferredChunkWaitsForItsBuild) {
+TEST_P(EditTeleport, AnAgentAddedInADeferredChunkWaitsForItsBuild) {
   WorldDef def;
   def.lockstep_delay = GetParam();
   World w(def);
@@ -1030,13 +1030,13 @@ TEST_P(Break2Teleport, AnAgentAddedInADeferredChunkWaitsForItsBuild) {
   EXPECT_EQ(s.mode, AgentMode::Arrived) << agent_mode_name(s.mode) << ": " << why;
   EXPECT_LE(s.requests, 10u);
 }
-INSTANTIATE_TEST_SUITE_P(Lockstep, Break2Teleport, ::testing::Values(0, 1, 2, 4));
+INSTANTIATE_TEST_SUITE_P(Lockstep, EditTeleport, ::testing::Values(0, 1, 2, 4));
 
 // The frontier rule for No with deferred chunks, for every movement class: a patchy built set
 // (agents in a few places, radius 1), pairs of node cells of each class's built chunks, every No
 // checked against a World with every loaded chunk built (the same classes); once with builds in
 // flight, once after they landed.
-TEST(Break2Radius, NoIsSoundForEveryClassWithDeferredChunks) {
+TEST(EditBuildRadius, NoIsSoundForEveryClassWithDeferredChunks) {
   Source& src = source();
   ASSERT_TRUE(src.w);
   World w;
@@ -1135,7 +1135,7 @@ TEST(Break2Radius, NoIsSoundForEveryClassWithDeferredChunks) {
 // unreachable, some in the air), now and then a new goal, blocks edited on corridors: no agent
 // plans on average more than once per 10 ticks, none stands in or plans through an unbuilt
 // chunk.
-TEST(Break2Radius, ManyAgentsDoNotSpinRequests) {
+TEST(EditBuildRadius, ManyAgentsDoNotSpinRequests) {
   Source& src = source();
   ASSERT_TRUE(src.w);
   World w;
@@ -1243,7 +1243,7 @@ TEST(Break2Radius, ManyAgentsDoNotSpinRequests) {
 // up) or two columns toward -x / -z (the 2x2 footprint's band): they kept a danger kind the
 // hazard no longer gave them. (Before the moves box came from the changed cells, every edit
 // recomputed its own box whatever it saw, which covered them.)
-TEST(Break2Layer0, AHazardRemovedInTheSameUpdateAsAnEditAboveIt) {
+TEST(EditLayer0, AHazardRemovedInTheSameUpdateAsAnEditAboveIt) {
   World w;
   ASSERT_TRUE(test::load_real_blocks(w));
   std::uint16_t stone = 0, lava = 0, air = 0;
@@ -1291,7 +1291,7 @@ TEST(Break2Layer0, AHazardRemovedInTheSameUpdateAsAnEditAboveIt) {
 // not give them (an unloaded chunk counts as a ceiling), against "equal blocks give equal
 // navigation data". maintain_edit checks the chunks above and below for this; the chunk path did
 // not.
-TEST(Break2Layer0, ABigBoxMakesTheSkyChunkAboveNeedArrays) {
+TEST(EditLayer0, ABigBoxMakesTheSkyChunkAboveNeedArrays) {
   World w;
   ASSERT_TRUE(test::load_real_blocks(w));
   std::uint16_t stone = 0;

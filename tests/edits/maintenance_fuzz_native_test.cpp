@@ -1,20 +1,19 @@
-// Break tests of incremental navigation maintenance (edits, batches, big boxes, chunk streaming
-// with lockstep delays and thread pools, agents). Every scenario ends by comparing the layers and
-// islands with a World built from scratch on the same blocks (compare_layers, fresh_copy) and
-// samples reachable() against a BFS over the move words.
+// Randomised tests of incremental navigation maintenance (edits, batches, big boxes, chunk
+// streaming with lockstep delays and thread pools, agents). Every scenario ends by comparing the
+// layers and islands with a World built from scratch on the same blocks (compare_layers,
+// fresh_copy) and samples reachable() against a BFS over the move words.
 //
 // Regression tests for the defects these found (each described at its test):
-//   BreakStreaming.ReloadWhileBuildInFlightLockstep2        a chunk reloaded while its build was in
-//       flight (lockstep_delay 2) was never built: wrong No answers
-//   BreakStreaming.ChunkAboveAReloadedChunkKeepsStaleSupport  the chunk above a reloaded chunk kept
-//       standing on the old blocks until the build was installed
-//   BreakStreaming.InstalledBuildDoesNotRevalidateCorridors  an installed build changed layers
-//       without telling the agents: corridors kept moves that no longer existed
-//   Cases/BreakAgents.../edits_modified_reloads_pool2          the same, found at random
-//   BreakStreaming.ReloadOfTheSameBlocksFallsBackToFullIslandRecomputation  (cost) a same-block
-//       reload recomputed every island (a 16-round cap on local splits)
-//   BreakKeys.CellKeyIsExactOverTheDocumentedRange           cell_key() kept only 12 bits of y for
-//   a
+//   MaintenanceStreaming.ReloadWhileBuildInFlightLockstep2  a chunk reloaded while its build was
+//       in flight (lockstep_delay 2) was never built: wrong No answers
+//   MaintenanceStreaming.ChunkAboveAReloadedChunkKeepsStaleSupport  the chunk above a reloaded
+//       chunk kept standing on the old blocks until the build was installed
+//   MaintenanceStreaming.InstalledBuildDoesNotRevalidateCorridors  an installed build changed
+//       layers without telling the agents: corridors kept moves that no longer existed
+//   Cases/MaintenanceAgents.../edits_modified_reloads_pool2  the same, found at random
+//   MaintenanceStreaming.ReloadOfTheSameBlocksFallsBackToFullIslandRecomputation  (cost) a
+//       same-block reload recomputed every island (a 16-round cap on local splits)
+//   CellKeys.CellKeyIsExactOverTheDocumentedRange  cell_key() kept only 12 bits of y for a
 //       documented |y| < 2^20 (the range is now |y| < 2^11)
 #include <gtest/gtest.h>
 
@@ -157,7 +156,7 @@ void check_pairs(World& w, ProfileId pid, World* fresh, ProfileId fpid,
 // delay of 2 a reload lands while the first build is still pending, so no second build is queued
 // and the discarded one leaves the chunk loaded but never built.
 
-TEST(BreakStreaming, ReloadWhileBuildInFlightLockstep2) {
+TEST(MaintenanceStreaming, ReloadWhileBuildInFlightLockstep2) {
   ProfileId spid;
   std::unique_ptr<World> src = load_region(kShared + "/minecraft/regions/1.16/r.0.-1.mca", &spid);
   ASSERT_TRUE(src);
@@ -397,9 +396,9 @@ const RegionCase kRegions[] = {
 };
 
 void PrintTo(const RegionCase& c, std::ostream* os) { *os << c.name; }
-class BreakEdits : public ::testing::TestWithParam<RegionCase> {};
+class MaintenanceEdits : public ::testing::TestWithParam<RegionCase> {};
 
-TEST_P(BreakEdits, MixedBlocksBordersBoxesAndBatches) {
+TEST_P(MaintenanceEdits, MixedBlocksBordersBoxesAndBatches) {
   const auto t0 = std::chrono::steady_clock::now();
   ProfileId spid;
   std::unique_ptr<World> src = load_region(kShared + GetParam().file, &spid);
@@ -488,7 +487,7 @@ TEST_P(BreakEdits, MixedBlocksBordersBoxesAndBatches) {
   EXPECT_EQ(tally.bad, 0u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Regions, BreakEdits, ::testing::ValuesIn(kRegions),
+INSTANTIATE_TEST_SUITE_P(Regions, MaintenanceEdits, ::testing::ValuesIn(kRegions),
                          [](const ::testing::TestParamInfo<RegionCase>& i) {
                            return std::string(i.param.name);
                          });
@@ -520,9 +519,9 @@ const StreamMode kStreamModes[] = {
 };
 
 void PrintTo(const StreamMode& m, std::ostream* os) { *os << m.name; }
-class BreakStreamingChaos : public ::testing::TestWithParam<StreamMode> {};
+class MaintenanceStreamingChaos : public ::testing::TestWithParam<StreamMode> {};
 
-TEST_P(BreakStreamingChaos, LoadsUnloadsReloadsAndEditsInFlight) {
+TEST_P(MaintenanceStreamingChaos, LoadsUnloadsReloadsAndEditsInFlight) {
   const StreamMode mode = GetParam();
   const auto t0 = std::chrono::steady_clock::now();
   ProfileId spid;
@@ -781,7 +780,7 @@ TEST_P(BreakStreamingChaos, LoadsUnloadsReloadsAndEditsInFlight) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Modes, BreakStreamingChaos, ::testing::ValuesIn(kStreamModes),
+INSTANTIATE_TEST_SUITE_P(Modes, MaintenanceStreamingChaos, ::testing::ValuesIn(kStreamModes),
                          [](const ::testing::TestParamInfo<StreamMode>& i) {
                            return std::string(i.param.name);
                          });
@@ -792,7 +791,7 @@ INSTANTIATE_TEST_SUITE_P(Modes, BreakStreamingChaos, ::testing::ValuesIn(kStream
 // the old top layer) until the new build is installed: for lockstep_delay updates (1 without
 // lockstep) cells stand on blocks that are gone, answer Yes, and paths are planned across them.
 
-TEST(BreakStreaming, ChunkAboveAReloadedChunkKeepsStaleSupport) {
+TEST(MaintenanceStreaming, ChunkAboveAReloadedChunkKeepsStaleSupport) {
   ProfileId spid;
   std::unique_ptr<World> src = load_region(kShared + "/minecraft/regions/1.16/r.0.-1.mca", &spid);
   ASSERT_TRUE(src);
@@ -888,9 +887,9 @@ const AgentCase kAgentCases[] = {
 };
 
 void PrintTo(const AgentCase& c, std::ostream* os) { *os << c.name; }
-class BreakAgents : public ::testing::TestWithParam<AgentCase> {};
+class MaintenanceAgents : public ::testing::TestWithParam<AgentCase> {};
 
-TEST_P(BreakAgents, CorridorsStayValidUnderEditsAndReloads) {
+TEST_P(MaintenanceAgents, CorridorsStayValidUnderEditsAndReloads) {
   const AgentCase ac = GetParam();
   const auto t0 = std::chrono::steady_clock::now();
   ProfileId spid;
@@ -1111,7 +1110,7 @@ TEST_P(BreakAgents, CorridorsStayValidUnderEditsAndReloads) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Cases, BreakAgents, ::testing::ValuesIn(kAgentCases),
+INSTANTIATE_TEST_SUITE_P(Cases, MaintenanceAgents, ::testing::ValuesIn(kAgentCases),
                          [](const ::testing::TestParamInfo<AgentCase>& i) {
                            return std::string(i.param.name);
                          });
@@ -1125,7 +1124,7 @@ INSTANTIATE_TEST_SUITE_P(Cases, BreakAgents, ::testing::ValuesIn(kAgentCases),
 // the change log, so no agent is looked at: the agent keeps Moving along moves that no longer
 // exist.
 
-TEST(BreakStreaming, InstalledBuildDoesNotRevalidateCorridors) {
+TEST(MaintenanceStreaming, InstalledBuildDoesNotRevalidateCorridors) {
   ProfileId spid;
   std::unique_ptr<World> src = load_region(kShared + "/minecraft/regions/1.16/r.0.-1.mca", &spid);
   ASSERT_TRUE(src);
@@ -1224,7 +1223,7 @@ TEST(BreakStreaming, InstalledBuildDoesNotRevalidateCorridors) {
 // edges, splits into one-way chains). The layers are compared with a fresh build after every cut
 // and every repair, and pairs across the cut are checked against the BFS and the fresh build.
 
-TEST(BreakIslands, WallsAndTrenchesInBatches) {
+TEST(MaintenanceIslands, WallsAndTrenchesInBatches) {
   const auto t0 = std::chrono::steady_clock::now();
   ProfileId spid;
   std::unique_ptr<World> src = load_region(kShared + "/minecraft/regions/1.16/r.0.-1.mca", &spid);
@@ -1337,7 +1336,7 @@ TEST(BreakIslands, WallsAndTrenchesInBatches) {
 // recomputes every island. Measured: 8 of these 60 single-section reloads (17 of 60 with other
 // draws) fall back to the full recomputation; the 10,000-edit test allows 2 % of edits to.
 
-TEST(BreakStreaming, ReloadOfTheSameBlocksFallsBackToFullIslandRecomputation) {
+TEST(MaintenanceStreaming, ReloadOfTheSameBlocksFallsBackToFullIslandRecomputation) {
   ProfileId spid;
   std::unique_ptr<World> src = load_region(kShared + "/minecraft/regions/1.16/r.0.-1.mca", &spid);
   ASSERT_TRUE(src);
@@ -1386,7 +1385,7 @@ TEST(BreakStreaming, ReloadOfTheSameBlocksFallsBackToFullIslandRecomputation) {
 // exact. Over the whole range the keys are distinct and ordered by y, then z, then x (the islands'
 // bounded searches identify cells by this key and searches break ties by it).
 
-TEST(BreakKeys, CellKeyIsExactOverTheDocumentedRange) {
+TEST(CellKeys, CellKeyIsExactOverTheDocumentedRange) {
   const int ymax = detail::kMaxVertical - 1, xmax = detail::kMaxHorizontal - 1;
   const Cell lo{-xmax, -ymax, -xmax}, hi{xmax, ymax, xmax};
   ASSERT_TRUE(detail::cell_in_range(lo) && detail::cell_in_range(hi));

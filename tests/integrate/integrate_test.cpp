@@ -442,7 +442,7 @@ TEST_F(IntegrateTest, SwimmerFloatsInWaterAndFallsOutOfIt) {
 // cell's floor keeps the whole 0.98 body inside the water. The step itself does not hold a body
 // in the fluid: a body still overlapping the water moves freely, so an upward drive past the
 // surface lifts it out, and gravity then takes it back down. The follower never asks for that
-// (its waypoints are water cells; tests/nav_swimmer_agents_native_test.cpp).
+// (its waypoints are water cells; tests/agents/swimmer_agents_native_test.cpp).
 TEST_F(IntegrateTest, SwimmerAtTheSurface) {
   ASSERT_EQ(space.set_box({10, 1, 10}, {13, 4, 13}, water), Status::Ok);
   BodyParams fish;

@@ -1,4 +1,4 @@
-// Break tests of layer 1's local components (LocalComponents, Islands::compute_components,
+// Randomised tests of layer 1's local components (LocalComponents, Islands::compute_components,
 // Islands::mark_stale, Islands::component_reach) and of the agents' near-change corridor checks,
 // on real regions and synthetic worlds.
 //
@@ -6,25 +6,26 @@
 // cache that Islands considers current (gen == its generation) from the move words as they are
 // now: its member cells (node cells that are not gate cells), their strongly connected components
 // under the moves inside the octant, and each component's moves out. Any difference is a staleness
-// hole (a cache a component search would trust although the moves changed); LcChecker plants one
-// to show the check sees it. Besides, every scenario samples reachable() against a BFS over the
-// move words and compares the layers (every class's, with pairs per class) with a fresh build:
-//   LcHotSpot   many edits on the octants around one chunk corner of the biggest island (blocks of
-//               mixed kinds, tunnels, walls up to 31 cells with an opening then closed, doors
-//               placed and toggled, ladders, pits, undo), one region per case, one case with all
-//               classes;
-//   LcChunks    section reloads (same blocks, a layer added or dug out, a wall), unload + load in
-//               one update, unloads of outer sections, boxes of 578 cells, edits next to sections
-//               in flight; streaming off / on / lockstep 2 / a two-thread pool / toggled now and
-//               then;
-//   LcExtremes  a maze at the top and the bottom of the cell range around the origin (negative
-//               x, z);
-//   LcAgents    16 agents over gap jumps with edits within two columns and five cells up or down
-//               of their corridors ahead; every Moving agent's corridor must stay valid;
-//   LcBorders   synthetic terrain (steps of up to 7, one-wide trenches for gap jumps, ladders,
-//               fire, lava, cactus, a pool across chunk borders, pits) at mid height, the top and
-//               the bottom of the cell range and negative y; 1 to 7 edits an update within two
-//               cells of an octant border (blocks, raised or dug columns, trenches, ladder
+// hole (a cache a component search would trust although the moves changed);
+// LocalComponentsChecker plants one to show the check sees it. Besides, every scenario samples
+// reachable() against a BFS over the move words and compares the layers (every class's, with
+// pairs per class) with a fresh build:
+//   LocalComponentsHotSpot  many edits on the octants around one chunk corner of the biggest
+//               island (blocks of mixed kinds, tunnels, walls up to 31 cells with an opening then
+//               closed, doors placed and toggled, ladders, pits, undo), one region per case, one
+//               case with all classes;
+//   LocalComponentsChunks  section reloads (same blocks, a layer added or dug out, a wall),
+//               unload + load in one update, unloads of outer sections, boxes of 578 cells, edits
+//               next to sections in flight; streaming off / on / lockstep 2 / a two-thread pool /
+//               toggled now and then;
+//   LocalComponentsExtremes  a maze at the top and the bottom of the cell range around the
+//               origin (negative x, z);
+//   LocalComponentsAgents  16 agents over gap jumps with edits within two columns and five cells
+//               up or down of their corridors ahead; every Moving agent's corridor must stay valid;
+//   LocalComponentsBorders  synthetic terrain (steps of up to 7, one-wide trenches for gap jumps,
+//               ladders, fire, lava, cactus, a pool across chunk borders, pits) at mid height, the
+//               top and the bottom of the cell range and negative y; 1 to 7 edits an update within
+//               two cells of an octant border (blocks, raised or dug columns, trenches, ladder
 //               columns, doors placed and toggled, undo, a block set and set back), chunk
 //               unloads, loads and reloads, every class; every octant made current between
 //               updates so that the edits patch moves out instead of recomputing octants.
@@ -502,9 +503,9 @@ struct HotCase {
   bool classes = false;  // also walker_small, walker_large and swimmer navigation
 };
 void PrintTo(const HotCase& c, std::ostream* os) { *os << c.name; }
-class LcHotSpot : public ::testing::TestWithParam<HotCase> {};
+class LocalComponentsHotSpot : public ::testing::TestWithParam<HotCase> {};
 
-TEST_P(LcHotSpot, ConcentratedEditsKeepCachesExact) {
+TEST_P(LocalComponentsHotSpot, ConcentratedEditsKeepCachesExact) {
   const auto t0 = std::chrono::steady_clock::now();
   ProfileId spid;
   std::unique_ptr<World> src = test::load_region(kShared + GetParam().file, &spid);
@@ -687,7 +688,7 @@ const HotCase kHot[] = {
     {"v1_12_2", "/minecraft/regions/1.12.2/r.0.-1.mca", 600, 0x1C0003},
     {"v1_16_all_classes", "/minecraft/regions/1.16/r.0.-1.mca", 300, 0x1C0004, true},
 };
-INSTANTIATE_TEST_SUITE_P(Regions, LcHotSpot, ::testing::ValuesIn(kHot),
+INSTANTIATE_TEST_SUITE_P(Regions, LocalComponentsHotSpot, ::testing::ValuesIn(kHot),
                          [](const ::testing::TestParamInfo<HotCase>& i) {
                            return std::string(i.param.name);
                          });
@@ -712,9 +713,9 @@ struct ChunkCase {
   bool toggle = false;  // switch streaming on and off now and then (builds may be in flight)
 };
 void PrintTo(const ChunkCase& c, std::ostream* os) { *os << c.name; }
-class LcChunks : public ::testing::TestWithParam<ChunkCase> {};
+class LocalComponentsChunks : public ::testing::TestWithParam<ChunkCase> {};
 
-TEST_P(LcChunks, LoadsUnloadsReloadsAndBigBoxesKeepCachesExact) {
+TEST_P(LocalComponentsChunks, LoadsUnloadsReloadsAndBigBoxesKeepCachesExact) {
   const ChunkCase mode = GetParam();
   const auto t0 = std::chrono::steady_clock::now();
   ProfileId spid;
@@ -911,7 +912,7 @@ const ChunkCase kChunkCases[] = {
     {"v1_12_2_streaming_toggled_pool2", "/minecraft/regions/1.12.2/r.0.-1.mca", true, 0, 2, 200,
      false, true},
 };
-INSTANTIATE_TEST_SUITE_P(Modes, LcChunks, ::testing::ValuesIn(kChunkCases),
+INSTANTIATE_TEST_SUITE_P(Modes, LocalComponentsChunks, ::testing::ValuesIn(kChunkCases),
                          [](const ::testing::TestParamInfo<ChunkCase>& i) {
                            return std::string(i.param.name);
                          });
@@ -920,7 +921,7 @@ INSTANTIATE_TEST_SUITE_P(Modes, LcChunks, ::testing::ValuesIn(kChunkCases),
 // The checker itself: a cache put back to what it was before an edit changed its moves (and
 // marked current) must be reported. Without this the checks above could pass vacuously.
 
-TEST(LcChecker, SeesACacheThatMissedAnEdit) {
+TEST(LocalComponentsChecker, SeesACacheThatMissedAnEdit) {
   World w;
   ASSERT_TRUE(test::load_real_blocks(w));
   std::uint16_t stone = 0, air = 0;
@@ -961,9 +962,9 @@ struct ExtremeCase {
   int floor_y;  // floor cell y (stone), bodies stand one above
 };
 void PrintTo(const ExtremeCase& c, std::ostream* os) { *os << c.name; }
-class LcExtremes : public ::testing::TestWithParam<ExtremeCase> {};
+class LocalComponentsExtremes : public ::testing::TestWithParam<ExtremeCase> {};
 
-TEST_P(LcExtremes, MazeEditsAtTheRangeLimitsKeepCachesExact) {
+TEST_P(LocalComponentsExtremes, MazeEditsAtTheRangeLimitsKeepCachesExact) {
   const ExtremeCase m = GetParam();
   World w;
   ASSERT_TRUE(test::load_real_blocks(w));
@@ -1102,7 +1103,7 @@ const ExtremeCase kExtremes[] = {
     {"bottom", -127, -2030},       // cells -2032 .. -2001
     {"bottom_edge", -127, -2032},  // the floor on the lowest cell of the lowest loadable section
 };
-INSTANTIATE_TEST_SUITE_P(Range, LcExtremes, ::testing::ValuesIn(kExtremes),
+INSTANTIATE_TEST_SUITE_P(Range, LocalComponentsExtremes, ::testing::ValuesIn(kExtremes),
                          [](const ::testing::TestParamInfo<ExtremeCase>& i) {
                            return std::string(i.param.name);
                          });
@@ -1121,9 +1122,9 @@ struct AgentMode2 {
   int threads;
 };
 void PrintTo(const AgentMode2& c, std::ostream* os) { *os << c.name; }
-class LcAgents : public ::testing::TestWithParam<AgentMode2> {};
+class LocalComponentsAgents : public ::testing::TestWithParam<AgentMode2> {};
 
-TEST_P(LcAgents, GapJumpCorridorsStayValidUnderNearbyEdits) {
+TEST_P(LocalComponentsAgents, GapJumpCorridorsStayValidUnderNearbyEdits) {
   std::unique_ptr<native::ThreadPool> pool;
   WorldDef def;
   def.lockstep_delay = GetParam().lockstep;
@@ -1259,7 +1260,7 @@ TEST_P(LcAgents, GapJumpCorridorsStayValidUnderNearbyEdits) {
 }
 
 const AgentMode2 kAgentModes[] = {{"sync", 0, 0}, {"lockstep2_pool2", 2, 2}};
-INSTANTIATE_TEST_SUITE_P(Modes, LcAgents, ::testing::ValuesIn(kAgentModes),
+INSTANTIATE_TEST_SUITE_P(Modes, LocalComponentsAgents, ::testing::ValuesIn(kAgentModes),
                          [](const ::testing::TestParamInfo<AgentMode2>& i) {
                            return std::string(i.param.name);
                          });
@@ -1431,9 +1432,9 @@ struct SynthCase {
   std::uint64_t offset = 0;  // added to the seeds, as VOXNAV_LC_SEED is
 };
 void PrintTo(const SynthCase& c, std::ostream* os) { *os << c.name; }
-class LcBorders : public ::testing::TestWithParam<SynthCase> {};
+class LocalComponentsBorders : public ::testing::TestWithParam<SynthCase> {};
 
-TEST_P(LcBorders, BorderEditsKeepCachesExact) {
+TEST_P(LocalComponentsBorders, BorderEditsKeepCachesExact) {
   const SynthCase m = GetParam();
   const auto t0 = std::chrono::steady_clock::now();
   World w;
@@ -1724,7 +1725,7 @@ const SynthCase kSynth[] = {
     // column away drops the entry.
     {"bottom_all_chunks_gap", -127, 0x5C0006, 100, true, true, false, false, 33},
 };
-INSTANTIATE_TEST_SUITE_P(Synth, LcBorders, ::testing::ValuesIn(kSynth),
+INSTANTIATE_TEST_SUITE_P(Synth, LocalComponentsBorders, ::testing::ValuesIn(kSynth),
                          [](const ::testing::TestParamInfo<SynthCase>& i) {
                            return std::string(i.param.name);
                          });

@@ -58,7 +58,7 @@ const std::string kSmallHouse =
 // walker's layer 0 kinds, islands and paths were dumped at the base commit (d9f9a5b, before doors
 // and ladders had kinds of their own). Coordinates are the world cells native::load_world_file
 // gives a .schem with the default origin: the schematic's minimum corner at (0, 0, 0)
-// (io_native_test: min (0,0,0), max (20,27,19); the file's Offset / WEOffset are ignored).
+// (world_files_native_test: min (0,0,0), max (20,27,19); the file's Offset / WEOffset are ignored).
 //
 // Layout: a ground floor (feet y = 1, floor y = 0) inside a log house (x 6..14, z 6..12) with two
 // doors on the x = 10 axis, surrounded by an outside ring (x 3..17, z 3..15, feet y = 1) that is

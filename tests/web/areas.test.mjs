@@ -1,5 +1,5 @@
 // Named areas and per-request area filters through the npm package, on the shipped 1.16 region
-// (data/worlds/r.0.-1.mca): a gravel road laid along a detour (as tests/nav_surfaces_native_test.cpp
+// (data/worlds/r.0.-1.mca): a gravel road laid along a detour (as tests/areas/surfaces_native_test.cpp
 // does natively) and defined as an area with a negative cost is taken by the default filter and
 // never entered by a filter that excludes it; a multiplier changes the cost (0: the cost before the
 // road); request() and findPathNow() read the filter alike; filters name areas, never index them;
