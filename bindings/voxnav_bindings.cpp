@@ -33,6 +33,7 @@
 #include "voxnav/profile.h"
 #include "voxnav/state_hash.h"
 #include "voxnav/status.h"
+#include "voxnav/version.h"
 #include "voxnav/world.h"
 
 #ifdef VOXNAV_WASM_THREADS
@@ -1519,6 +1520,8 @@ EMSCRIPTEN_BINDINGS(voxnav) {
   emscripten::function("edgeKindName", &edge_kind_name_of);
   emscripten::function("agentModeName", &agent_mode_name_of);
   emscripten::function("threadsBuilt", &threads_built);
+  // The C++ library's version (voxnav/version.h); tests/web checks it equals the package's.
+  emscripten::function("versionString", +[] { return std::string(voxnav::version_string()); });
   emscripten::class_<WorldCore>("WorldCore")
       .constructor<int, bool>()
       .function("lastStatus", &WorldCore::last_status)
