@@ -1489,6 +1489,9 @@ struct WorldCore::TypedName<std::int32_t> {
   static constexpr const char* name = "Int32Array";
 };
 
+/// The C++ library's version (voxnav/version.h); tests/web checks the npm package carries it too.
+std::string version_string_of() { return std::string(voxnav::version_string()); }
+
 std::string status_name_of(int s) {
   if (s < 0 || s > static_cast<int>(Status::Busy)) return "Unknown";
   return status_name(static_cast<Status>(s));
@@ -1520,8 +1523,7 @@ EMSCRIPTEN_BINDINGS(voxnav) {
   emscripten::function("edgeKindName", &edge_kind_name_of);
   emscripten::function("agentModeName", &agent_mode_name_of);
   emscripten::function("threadsBuilt", &threads_built);
-  // The C++ library's version (voxnav/version.h); tests/web checks it equals the package's.
-  emscripten::function("versionString", +[] { return std::string(voxnav::version_string()); });
+  emscripten::function("versionString", &version_string_of);
   emscripten::class_<WorldCore>("WorldCore")
       .constructor<int, bool>()
       .function("lastStatus", &WorldCore::last_status)

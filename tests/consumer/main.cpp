@@ -66,7 +66,8 @@ std::vector<std::uint16_t> yard(std::uint16_t air, std::uint16_t stone) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  static_assert(VOXNAV_VERSION_MAJOR >= 0 && VOXNAV_VERSION_MINOR >= 0 && VOXNAV_VERSION_PATCH >= 0);
+  static_assert(VOXNAV_VERSION_MAJOR >= 0 && VOXNAV_VERSION_MINOR >= 0 &&
+                VOXNAV_VERSION_PATCH >= 0);
   if (voxnav::version_string() != std::string_view(CONSUMER_PACKAGE_VERSION))
     return fail("voxnav/version.h says " + std::string(voxnav::version_string()) +
                 ", the CMake package " + CONSUMER_PACKAGE_VERSION);
@@ -111,7 +112,8 @@ int main(int argc, char** argv) {
                 ", closed room " + voxnav::reach_answer_name(room.answer) + " (want Yes, No)");
 
   // 4. A request, answered on the pool and applied at the next update.
-  voxnav::NavRequest req;  // set field by field: -Wextra flags aggregate initializers that stop short
+  // Set field by field: -Wextra flags aggregate initializers that leave members out.
+  voxnav::NavRequest req;
   req.profile = walker;
   req.start = kStart;
   req.goal = kGoal;
@@ -144,10 +146,11 @@ int main(int argc, char** argv) {
 
   // 5. An agent walks the same way with the shared movement step (20 Hz).
   voxnav::AgentId agent;
-  if ((s = world.add_agent(voxnav::AgentDef{walker, {kStart.x + 0.5, 1.0, kStart.z + 0.5}}, &agent)) !=
-      voxnav::Status::Ok)
+  if ((s = world.add_agent(voxnav::AgentDef{walker, {kStart.x + 0.5, 1.0, kStart.z + 0.5}},
+                           &agent)) != voxnav::Status::Ok)
     return fail("add_agent", s);
-  if ((s = world.set_agent_goal(agent, kGoal)) != voxnav::Status::Ok) return fail("set_agent_goal", s);
+  if ((s = world.set_agent_goal(agent, kGoal)) != voxnav::Status::Ok)
+    return fail("set_agent_goal", s);
   voxnav::AgentState st;
   int ticks = 0;
   for (; ticks < 400; ++ticks) {
@@ -169,9 +172,10 @@ int main(int argc, char** argv) {
   if (closed.answer != voxnav::ReachAnswer::No || closed.epoch <= yes.epoch)
     return fail(std::string("after closing the gap: ") + voxnav::reach_answer_name(closed.answer));
 
-  std::printf("voxnav %s consumer: %zu registry values, route of %zu cells (cost %u) around the "
-              "wall, agent arrived in %d ticks, gap closed -> No\n",
-              std::string(voxnav::version_string()).c_str(), world.block_count(), count, ps.cost,
-              ticks + 1);
+  std::printf(
+      "voxnav %s consumer: %zu registry values, route of %zu cells (cost %u) around the "
+      "wall, agent arrived in %d ticks, gap closed -> No\n",
+      std::string(voxnav::version_string()).c_str(), world.block_count(), count, ps.cost,
+      ticks + 1);
   return 0;
 }
