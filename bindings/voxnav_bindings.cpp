@@ -33,6 +33,7 @@
 #include "voxnav/profile.h"
 #include "voxnav/state_hash.h"
 #include "voxnav/status.h"
+#include "voxnav/version.h"
 #include "voxnav/world.h"
 
 #ifdef VOXNAV_WASM_THREADS
@@ -1488,6 +1489,9 @@ struct WorldCore::TypedName<std::int32_t> {
   static constexpr const char* name = "Int32Array";
 };
 
+/// The C++ library's version (voxnav/version.h); tests/web checks the npm package carries it too.
+std::string version_string_of() { return std::string(voxnav::version_string()); }
+
 std::string status_name_of(int s) {
   if (s < 0 || s > static_cast<int>(Status::Busy)) return "Unknown";
   return status_name(static_cast<Status>(s));
@@ -1519,6 +1523,7 @@ EMSCRIPTEN_BINDINGS(voxnav) {
   emscripten::function("edgeKindName", &edge_kind_name_of);
   emscripten::function("agentModeName", &agent_mode_name_of);
   emscripten::function("threadsBuilt", &threads_built);
+  emscripten::function("versionString", &version_string_of);
   emscripten::class_<WorldCore>("WorldCore")
       .constructor<int, bool>()
       .function("lastStatus", &WorldCore::last_status)

@@ -16,7 +16,7 @@
 #include "cli_common.h"
 #include "engine/nav/world_state.h"
 #include "engine/util/splitmix.h"
-#include "thread_pool.h"
+#include "voxnav/native/thread_pool.h"
 #include "voxnav/state_hash.h"
 
 namespace voxnav::cli {

@@ -2,8 +2,9 @@
 # Runs every test: installs what is missing, builds the native release, wasm and debug
 # (ASan + UBSan) presets, runs each one's ctest (the same GoogleTest suites natively, under node,
 # and sanitized), then the node tests in tests/web, the browser tests in tests/browser (the demo
-# page in headless Chromium; screenshots go to $VOXNAV_BUILD_ROOT/artifacts), the real-data checks
-# and the examples. Keeps going after a failure, prints a summary, and exits non-zero if anything
+# page in headless Chromium; screenshots go to $VOXNAV_BUILD_ROOT/artifacts), the real-data checks,
+# the examples, and a separate CMake project built against the installed library (tests/consumer).
+# Keeps going after a failure, prints a summary, and exits non-zero if anything
 # failed. Steps after the builds have a time limit (VOXNAV_WEB_TEST_TIMEOUT for the node tests,
 # default 900 s; VOXNAV_BROWSER_TEST_TIMEOUT for the browser tests, default 300 s).
 #
@@ -22,7 +23,7 @@ for arg in "$@"; do
   case $arg in
     --no-debug) run_debug=0 ;;
     --no-install) install=0 ;;
-    -h | --help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,15p' "$0"; exit 0 ;;
     *) die "test.sh: unknown argument '$arg'" ;;
   esac
 done
@@ -140,6 +141,13 @@ if [[ -f examples/run.sh ]]; then
   step "examples" limit 900 bash examples/run.sh "$VOXNAV_NATIVE_BUILD_DIR"
 else
   skip "examples" "no examples/run.sh"
+fi
+
+# An out-of-tree CMake project built against the installed release build (find_package(voxnav)).
+if [[ -f $VOXNAV_NATIVE_BUILD_DIR/libvoxnav.a ]]; then
+  step "install + consumer" limit 600 bash tests/consumer/run.sh "$VOXNAV_NATIVE_BUILD_DIR"
+else
+  skip "install + consumer" "release build failed"
 fi
 
 echo

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "engine/nav/world_state.h"  // World::internal(): the native loaders fill the world
-#include "thread_pool.h"
+#include "voxnav/native/thread_pool.h"
 #include "voxnav/world.h"
 #include "world_files.h"
 

@@ -18,7 +18,7 @@
 #include "engine/islands/islands.h"
 #include "engine/nav/world_state.h"
 #include "test_support.h"
-#include "thread_pool.h"
+#include "voxnav/native/thread_pool.h"
 #include "voxnav/world.h"
 #include "world_files.h"
 

@@ -25,8 +25,8 @@
 #include "engine/nav/world_state.h"
 #include "engine/util/splitmix.h"
 #include "test_support.h"
-#include "thread_pool.h"
 #include "voxnav/integrate.h"
+#include "voxnav/native/thread_pool.h"
 #include "voxnav/world.h"
 
 namespace voxnav {

@@ -30,7 +30,7 @@
 #include "engine/nav/world_state.h"
 #include "engine/util/splitmix.h"
 #include "test_support.h"
-#include "thread_pool.h"
+#include "voxnav/native/thread_pool.h"
 #include "voxnav/world.h"
 
 namespace voxnav {

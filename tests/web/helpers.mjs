@@ -41,6 +41,7 @@ export function packageDir() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'voxnav-pkg-'));
   copyTree(path.join(repoRoot, 'web'), dir, (n) => n === 'node_modules' || n === 'dist' || n.endsWith('.tgz'));
   copyTree(distDir, path.join(dir, 'dist'), () => false);
+  fs.copyFileSync(path.join(repoRoot, 'LICENSE'), path.join(dir, 'LICENSE'));
   process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
   staged = dir;
   return dir;

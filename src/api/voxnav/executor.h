@@ -10,8 +10,8 @@ namespace voxnav {
 using Job = std::function<void(int worker)>;
 
 /// Where navigation jobs (path searches) run. Natively `voxnav::native::ThreadPool` (two worker
-/// threads, `native/thread_pool.h`); in wasm without threads, or when no executor is given, jobs
-/// run synchronously at dispatch. Results are applied at the same tick whichever executor runs
+/// threads, `voxnav/native/thread_pool.h`); in wasm without threads, or when no executor is given,
+/// jobs run synchronously at dispatch. Results are applied at the same tick whichever executor runs
 /// them, so every executor gives bit-identical simulations.
 class Executor {
  public:

@@ -1,4 +1,4 @@
-// A fixed pool of worker threads implementing the engine's Executor (native builds).
+// voxnav native - a fixed pool of worker threads: the Executor native hosts give a World.
 #pragma once
 #include <condition_variable>
 #include <deque>
@@ -6,27 +6,28 @@
 #include <thread>
 #include <vector>
 
-#include "engine/exec/executor.h"
+#include "voxnav/executor.h"
 
 namespace voxnav::native {
 
-class ThreadPool final : public detail::Executor {
+class ThreadPool final : public Executor {
  public:
-  /// Starts `threads` workers (DESIGN: two on servers). threads must be 1..4.
+  /// Starts `threads` worker threads [Limit: 1..4] (a value outside is clamped into it); servers
+  /// use two (DESIGN.md).
   explicit ThreadPool(int threads = 2);
   ~ThreadPool() override;
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;
 
   int worker_count() const override { return static_cast<int>(threads_.size()); }
-  void submit(detail::Job job) override;
+  void submit(Job job) override;
   void wait_idle() override;
 
  private:
   void loop(int worker);
   std::mutex mu_;
   std::condition_variable cv_, idle_cv_;
-  std::deque<detail::Job> queue_;
+  std::deque<Job> queue_;
   int busy_ = 0;
   bool stop_ = false;
   std::vector<std::thread> threads_;
