@@ -28,7 +28,7 @@
 #include <vector>
 
 #include "engine/io/anvil_chunk.h"
-#include "engine/nav/world_state.h"
+#include "engine/nav/world_access.h"
 #include "voxnav/integrate.h"
 #include "voxnav/profile.h"
 #include "voxnav/state_hash.h"
@@ -266,7 +266,7 @@ class WorldCore {
     for (std::size_t i = 1; i < offs.size(); ++i)
       if (offs[i] < offs[i - 1])
         return fail_val(Status::InvalidArgument, fn, "offsets must not decrease");
-    const detail::MinecraftBlocks& blocks = world_->internal().blocks;
+    const detail::MinecraftBlocks& blocks = detail::WorldAccess::state(*world_).blocks;
     if (!blocks.loaded())
       return fail_val(Status::InvalidArgument, fn,
                       "load the Minecraft block registry first (loadMinecraftBlocks)");
@@ -964,7 +964,7 @@ class WorldCore {
   /// World::set_chunk_streaming (off by default).
   void set_chunk_streaming(bool on) { world_->set_chunk_streaming(on); }
   /// Whether chunk streaming is on (World keeps the flag; it has no getter of its own).
-  bool chunk_streaming() const { return world_->internal().streaming; }
+  bool chunk_streaming() const { return detail::WorldAccess::state(*world_).streaming; }
   double pending_chunk_builds() const {
     return static_cast<double>(world_->pending_chunk_builds());
   }
@@ -1090,7 +1090,7 @@ class WorldCore {
     const std::size_t n = w * static_cast<std::size_t>(b.z - a.z + 1);
     top_h_.assign(n, INT32_MIN);
     top_v_.assign(n, 0);
-    const detail::Space& space = world_->internal().space;
+    const detail::Space& space = detail::WorldAccess::state(*world_).space;
     const auto floor16 = [](std::int32_t v) { return v >> 4; };  // arithmetic shift (C++20)
     for (std::int32_t cz = floor16(a.z); cz <= floor16(b.z); ++cz) {
       for (std::int32_t cx = floor16(a.x); cx <= floor16(b.x); ++cx) {

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "engine/nav/world_state.h"
+#include "engine/nav/world_access.h"
 
 namespace voxnav::cli {
 
@@ -16,7 +16,7 @@ std::string data_dir() {
 
 bool load_world(World& world, const std::string& path, native::WorldLoadReport& report,
                 double* nav_build_ms) {
-  detail::WorldState& st = world.internal();
+  detail::WorldState& st = detail::WorldAccess::state(world);
   std::string msg;
   if (native::load_minecraft_registry_files(data_dir() + "/blocks", st.registry, st.blocks, msg) !=
       Status::Ok) {

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "cli_common.h"
-#include "engine/nav/world_state.h"
+#include "engine/nav/world_access.h"
 #include "engine/util/splitmix.h"
 #include "thread_pool.h"
 #include "voxnav/state_hash.h"
@@ -345,7 +345,7 @@ int cmd_run(int argc, char** argv) {
       build_ms;
   ProfileId prof;
   if (!add_profile(world, "", prof)) return 1;
-  detail::WorldState& st = world.internal();
+  detail::WorldState& st = detail::WorldAccess::state(world);
   detail::NavWorld& nav = *st.walker;
 
   // Spawn cells: standable cells of islands big enough to walk around in (deterministic order):

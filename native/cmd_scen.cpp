@@ -7,7 +7,7 @@
 
 #include "cli_common.h"
 #include "engine/io/movingai.h"
-#include "engine/nav/world_state.h"
+#include "engine/nav/world_access.h"
 
 namespace voxnav::cli {
 
@@ -44,7 +44,7 @@ int cmd_scen(int argc, char** argv) {
     std::fprintf(stderr, "voxnav scen: %s: %s\n", scen_path.c_str(), msg.c_str());
     return 1;
   }
-  detail::NavWorld& nav = *world.internal().walker;
+  detail::NavWorld& nav = *detail::WorldAccess::state(world).walker;
   struct Bucket {
     int rows = 0, passed = 0;
     double ms = 0;

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/nav/world_state.h"  // World::internal(): the native loaders fill the world
+#include "engine/nav/world_access.h"
 #include "thread_pool.h"
 #include "voxnav/world.h"
 #include "world_files.h"
@@ -20,7 +20,7 @@ int main(int argc, char** argv) {
   voxnav::World world(voxnav::WorldDef{&pool, 0});
 
   // 1. The block registry (minecraft-data JSON) and the world file.
-  voxnav::detail::WorldState& st = world.internal();
+  voxnav::detail::WorldState& st = voxnav::detail::WorldAccess::state(world);
   std::string msg;
   if (voxnav::native::load_minecraft_registry_files(data + "/blocks", st.registry, st.blocks,
                                                     msg) != voxnav::Status::Ok) {

@@ -21,6 +21,7 @@ namespace voxnav {
 
 namespace detail {
 struct WorldState;
+struct WorldAccess;
 }
 
 /// How a World runs its jobs.
@@ -280,11 +281,8 @@ class World {
   /// Wall time (microseconds) of every search applied so far (for percentiles; timing only).
   std::span<const double> search_times_us() const;
 
-  /// Engine internals for voxnav's own tools (loaders, CLI, tests). Not a stable API.
-  detail::WorldState& internal() { return *state_; }
-  const detail::WorldState& internal() const { return *state_; }
-
  private:
+  friend struct detail::WorldAccess;  // voxnav's own tests (src/engine/nav/world_access.h)
   std::unique_ptr<detail::WorldState> state_;
 };
 
