@@ -18,7 +18,7 @@ ThreadPool::~ThreadPool() {
   for (std::thread& t : threads_) t.join();
 }
 
-void ThreadPool::submit(detail::Job job) {
+void ThreadPool::submit(Job job) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     queue_.push_back(std::move(job));
@@ -33,7 +33,7 @@ void ThreadPool::wait_idle() {
 
 void ThreadPool::loop(int worker) {
   for (;;) {
-    detail::Job job;
+    Job job;
     {
       std::unique_lock<std::mutex> lock(mu_);
       cv_.wait(lock, [this] { return stop_ || !queue_.empty(); });

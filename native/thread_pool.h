@@ -6,11 +6,11 @@
 #include <thread>
 #include <vector>
 
-#include "engine/exec/executor.h"
+#include "voxnav/executor.h"
 
 namespace voxnav::native {
 
-class ThreadPool final : public detail::Executor {
+class ThreadPool final : public Executor {
  public:
   /// Starts `threads` workers (DESIGN: two on servers). threads must be 1..4.
   explicit ThreadPool(int threads = 2);
@@ -19,14 +19,14 @@ class ThreadPool final : public detail::Executor {
   ThreadPool& operator=(const ThreadPool&) = delete;
 
   int worker_count() const override { return static_cast<int>(threads_.size()); }
-  void submit(detail::Job job) override;
+  void submit(Job job) override;
   void wait_idle() override;
 
  private:
   void loop(int worker);
   std::mutex mu_;
   std::condition_variable cv_, idle_cv_;
-  std::deque<detail::Job> queue_;
+  std::deque<Job> queue_;
   int busy_ = 0;
   bool stop_ = false;
   std::vector<std::thread> threads_;

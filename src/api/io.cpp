@@ -329,6 +329,19 @@ Status load_anvil_columns(World& world, std::span<const std::span<const std::uin
   });
 }
 
+Status load_minecraft_legacy_ids(World& world, std::span<const std::uint8_t> json,
+                                 std::string* error) {
+  detail::MinecraftBlocks& blocks = detail::WorldAccess::state(world).blocks;
+  std::string msg;
+  Status s = Status::InvalidArgument;
+  if (!blocks.loaded())
+    msg = "load the Minecraft block registry first (load_minecraft_blocks)";
+  else
+    s = blocks.load_legacy(json, msg);
+  if (error != nullptr) *error = msg;
+  return s;
+}
+
 Status parse_movingai_scen(std::string_view text, std::vector<MovingAiScenario>* out,
                            std::string* error) {
   std::vector<MovingAiScenario> local;

@@ -137,6 +137,13 @@ struct RegionChunk {
                                         std::span<const std::span<const std::uint8_t>> columns,
                                         const LoadOptions& options, LoadReport* report);
 
+/// Loads minecraft-data's blocks.pc-1.12.json: the numeric block ids and metadata of 1.12 and
+/// older regions, mapped onto the World's Minecraft registry (load it first). Without it, 1.12
+/// regions give InvalidArgument. Statuses: Ok; InvalidArgument (no Minecraft registry loaded);
+/// BadFormat (JSON) with `error` (may be null).
+[[nodiscard]] Status load_minecraft_legacy_ids(World& world, std::span<const std::uint8_t> json,
+                                               std::string* error);
+
 // ---- Moving AI scenarios ----
 
 /// One row of a .scen file: a search on `map` (map_width x map_height tiles) from start to goal
