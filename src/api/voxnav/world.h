@@ -135,6 +135,8 @@ class World {
   /// as without streaming (unless a build radius is set). Chunks loaded before the first update are
   /// built by it.
   void set_chunk_streaming(bool on) noexcept;
+  /// Whether chunk streaming is on.
+  bool chunk_streaming() const noexcept;
   /// Chunk builds dispatched or waiting to be dispatched (0 without streaming).
   std::size_t pending_chunk_builds() const noexcept;
   /// Build radius of chunk streaming, in chunks: with streaming on and `chunks` > 0, a chunk
