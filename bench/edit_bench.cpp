@@ -31,7 +31,7 @@
 #include <vector>
 
 #include "chunk_dump.h"
-#include "engine/nav/world_state.h"
+#include "engine/nav/world_access.h"
 #include "engine/util/splitmix.h"
 #include "voxnav/world.h"
 #ifndef __EMSCRIPTEN__
@@ -71,7 +71,7 @@ struct Source {
 
 bool setup(Setup& s, const Source& src, int n_agents, std::uint64_t seed) {
   s.world = std::make_unique<World>();
-  vd::WorldState& st = s.world->internal();
+  vd::WorldState& st = detail::WorldAccess::state(*s.world);
   std::vector<std::uint8_t> blocks, shapes;
   std::string msg;
   if (!bench::read_file(src.blocks_dir + "/blocks.pc-1.21.1.json", blocks) ||
@@ -130,7 +130,7 @@ bool setup(Setup& s, const Source& src, int n_agents, std::uint64_t seed) {
 
 /// A goal on the agent's own island within 48 cells when there is one.
 void new_goal(Setup& s, vd::SplitMix64& rng, AgentId id) {
-  vd::WorldState& st = s.world->internal();
+  vd::WorldState& st = detail::WorldAccess::state(*s.world);
   vd::NavWorld& nav = *st.walker;
   const vd::AgentRecord* a = st.agents.get(vd::AgentSlot{id.index, id.generation});
   if (!a) return;
@@ -147,7 +147,7 @@ void new_goal(Setup& s, vd::SplitMix64& rng, AgentId id) {
 /// One edit on a corridor cell ahead of a random moving agent; returns false when none fits.
 bool corridor_edit(Setup& s, vd::SplitMix64& rng, bool block, std::uint16_t stone,
                    std::uint16_t air, vd::Cell* where) {
-  vd::WorldState& st = s.world->internal();
+  vd::WorldState& st = detail::WorldAccess::state(*s.world);
   for (int tries = 0; tries < 16; ++tries) {
     const AgentId id = s.agents[rng.below(static_cast<std::uint32_t>(s.agents.size()))];
     const vd::AgentRecord* a = st.agents.get(vd::AgentSlot{id.index, id.generation});
@@ -239,7 +239,7 @@ int main(int argc, char** argv) {
   Setup s;
   if (!setup(s, src, n_agents, seed)) return 1;
   src.write_dump.clear();
-  vd::WorldState& st = s.world->internal();
+  vd::WorldState& st = detail::WorldAccess::state(*s.world);
   vd::NavWorld& nav = *st.walker;
   std::uint16_t stone = 0, air = 0;
   (void)s.world->block_value("stone", &stone);

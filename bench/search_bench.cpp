@@ -38,7 +38,7 @@
 #include "chunk_dump.h"
 #include "engine/corridor/corridor.h"
 #include "engine/io/movingai.h"
-#include "engine/nav/world_state.h"
+#include "engine/nav/world_access.h"
 #include "engine/util/splitmix.h"
 #include "scenes.h"
 #include "voxnav/world.h"
@@ -320,7 +320,7 @@ bool bench_movingai_map(const Options& o, int sample, const RegistryBytes& rb,
   if (!load_registry(world, rb)) return false;
   ProfileId prof;
   if (!add_walker(world, true, prof)) return false;
-  vd::WorldState& st = world.internal();
+  vd::WorldState& st = voxnav::detail::WorldAccess::state(world);
   const std::uint16_t stone = st.registry.find("stone");
   vd::MovingAiWorldInfo info;
   if (vd::build_movingai_world(map, stone, st.space, &info) != voxnav::Status::Ok) {
@@ -473,7 +473,7 @@ bool bench_region(const Options& o, const RegistryBytes& rb) {
   if (!load_registry(world, rb)) return false;
   ProfileId prof;
   if (!add_walker(world, false, prof)) return false;
-  vd::WorldState& st = world.internal();
+  vd::WorldState& st = voxnav::detail::WorldAccess::state(world);
 
   std::string source;
   std::size_t chunks = 0, uniform = 0;

@@ -27,9 +27,9 @@
 #include <utility>
 #include <vector>
 
-#include "engine/io/anvil_chunk.h"
-#include "engine/nav/world_state.h"
+#include "voxnav/columns.h"
 #include "voxnav/integrate.h"
+#include "voxnav/io.h"
 #include "voxnav/profile.h"
 #include "voxnav/state_hash.h"
 #include "voxnav/status.h"
@@ -267,92 +267,34 @@ class WorldCore {
     for (std::size_t i = 1; i < offs.size(); ++i)
       if (offs[i] < offs[i - 1])
         return fail_val(Status::InvalidArgument, fn, "offsets must not decrease");
-    const detail::MinecraftBlocks& blocks = world_->internal().blocks;
-    if (!blocks.loaded())
-      return fail_val(Status::InvalidArgument, fn,
-                      "load the Minecraft block registry first (loadMinecraftBlocks)");
-    std::vector<detail::DecodedColumn> cols;
-    detail::LookupTally tally;
-    std::size_t empty_proto = 0, skipped_proto = 0;
-    for (std::size_t i = 0; i + 1 < offs.size(); ++i) {
-      detail::DecodedColumn col;
-      detail::LookupTally t;
-      std::string msg;
-      const Status st = detail::decode_anvil_chunk_bytes(
-          std::span<const std::uint8_t>(bytes.data() + offs[i], offs[i + 1] - offs[i]), blocks, col,
-          t, msg);
-      if (st != Status::Ok) return fail_val(st, fn, "column " + std::to_string(i) + ": " + msg);
-      const bool proto =
-          !col.status.empty() && col.status != "full" && col.status != "minecraft:full";
-      if (full_only && proto) {
-        ++skipped_proto;
-        continue;
-      }
-      if (skip_empty_proto && proto && !col.has_blocks) {
-        ++empty_proto;
-        continue;
-      }
-      for (const detail::DecodedSection& sec : col.sections)
-        if (!chunk_in_range(ChunkPos{col.x, sec.y, col.z}))
-          return fail_val(Status::OutOfRange, fn,
-                          "column " + std::to_string(i) + ": chunk " +
-                              chunk_text(ChunkPos{col.x, sec.y, col.z}) + " is out of range");
-      tally.merge(t);
-      cols.push_back(std::move(col));
-    }
-    std::vector<std::uint16_t> uniform(kChunkValues);
-    std::size_t chunks = 0, uniform_chunks = 0;
-    std::int64_t mn[3] = {INT64_MAX, INT64_MAX, INT64_MAX},
-                 mx[3] = {INT64_MIN, INT64_MIN, INT64_MIN};
-    std::int32_t dv_min = 0, dv_max = 0;
-    std::string format;
-    for (std::size_t c = 0; c < cols.size(); ++c) {
-      const detail::DecodedColumn& col = cols[c];
-      const std::string f = detail::anvil_format_name(col.format);
-      format = c == 0 ? f : (format == f ? format : std::string("anvil-mixed"));
-      dv_min = c == 0 ? col.data_version : std::min(dv_min, col.data_version);
-      dv_max = c == 0 ? col.data_version : std::max(dv_max, col.data_version);
-      for (const detail::DecodedSection& sec : col.sections) {
-        std::span<const std::uint16_t> v;
-        if (sec.uniform) {
-          std::fill(uniform.begin(), uniform.end(), sec.uniform_value);
-          v = uniform;
-          ++uniform_chunks;
-        } else {
-          v = sec.values;
-        }
-        const ChunkPos p{col.x, sec.y, col.z};
-        const Status st = world_->load_chunk(p, v);
-        if (st != Status::Ok)
-          return fail_val(st, fn, "chunk " + chunk_text(p) + " could not be loaded");
-        ++chunks;
-        const std::int64_t lo[3] = {p.x * 16LL, p.y * 16LL, p.z * 16LL};
-        for (int a = 0; a < 3; ++a) {
-          mn[a] = std::min(mn[a], lo[a]);
-          mx[a] = std::max(mx[a], lo[a] + 15);
-        }
-      }
-    }
+    std::vector<std::span<const std::uint8_t>> columns;
+    for (std::size_t i = 0; i + 1 < offs.size(); ++i)
+      columns.emplace_back(bytes.data() + offs[i], offs[i + 1] - offs[i]);
+    LoadOptions options;
+    options.skip_empty_proto_chunks = skip_empty_proto;
+    options.full_chunks_only = full_only;
+    LoadReport r;
+    if (const Status st = voxnav::load_anvil_columns(*world_, columns, options, &r); st != Status::Ok)
+      return fail_val(st, fn, r.message);
     val o = val::object();
-    o.set("columns", val(static_cast<double>(cols.size())));
-    o.set("chunks", val(static_cast<double>(chunks)));
-    o.set("uniformChunks", val(static_cast<double>(uniform_chunks)));
-    o.set("emptyProtoChunks", val(static_cast<double>(empty_proto)));
-    o.set("skippedProtoChunks", val(static_cast<double>(skipped_proto)));
-    o.set("format", val(cols.empty() ? std::string("anvil") : format));
-    o.set("dataVersionMin", val(dv_min));
-    o.set("dataVersionMax", val(dv_max));
-    o.set("unknownBlocks", val(static_cast<double>(tally.unknown_blocks)));
-    o.set("unknownProperties", val(static_cast<double>(tally.unknown_properties)));
+    o.set("columns", val(static_cast<double>(r.columns_loaded)));
+    o.set("chunks", val(static_cast<double>(r.chunks_loaded)));
+    o.set("uniformChunks", val(static_cast<double>(r.uniform_chunks)));
+    o.set("emptyProtoChunks", val(static_cast<double>(r.empty_proto_chunks)));
+    o.set("skippedProtoChunks", val(static_cast<double>(r.proto_chunks_left_out)));
+    o.set("format", val(r.format));
+    o.set("dataVersionMin", val(r.data_version_min));
+    o.set("dataVersionMax", val(r.data_version));
+    o.set("unknownBlocks", val(static_cast<double>(r.unknown_blocks)));
+    o.set("unknownProperties", val(static_cast<double>(r.unknown_properties)));
     val names = val::array();
-    for (const std::string& n : tally.first_unknown) names.call<void>("push", val(n));
+    for (const UnknownBlock& n : r.unknown_names) names.call<void>("push", val(n.name));
     o.set("unknownNames", names);
-    if (chunks) {
+    if (r.chunks_loaded) {
       val lo = val::array(), hi = val::array();
-      for (int a = 0; a < 3; ++a) {
-        lo.call<void>("push", val(static_cast<double>(mn[a])));
-        hi.call<void>("push", val(static_cast<double>(mx[a])));
-      }
+      const CellPos mn = r.min, mx = r.max;
+      for (double v : {double(mn.x), double(mn.y), double(mn.z)}) lo.call<void>("push", val(v));
+      for (double v : {double(mx.x), double(mx.y), double(mx.z)}) hi.call<void>("push", val(v));
       o.set("min", lo);
       o.set("max", hi);
     } else {
@@ -964,8 +906,8 @@ class WorldCore {
   // ---- chunk streaming and the search budget ----
   /// World::set_chunk_streaming (off by default).
   void set_chunk_streaming(bool on) { world_->set_chunk_streaming(on); }
-  /// Whether chunk streaming is on (World keeps the flag; it has no getter of its own).
-  bool chunk_streaming() const { return world_->internal().streaming; }
+  /// Whether chunk streaming is on.
+  bool chunk_streaming() const { return world_->chunk_streaming(); }
   double pending_chunk_builds() const {
     return static_cast<double>(world_->pending_chunk_builds());
   }
@@ -1048,81 +990,23 @@ class WorldCore {
   /// column at (x - x0) + width * (z - z0); columns without any such block (or not loaded) have
   /// height -2147483648 and value 0. Limits (so one call stays well under a second, loaded or
   /// not: about 0.5 s for 2^26 cells of chunks that are all air but one block): at most
-  /// kTopMaxColumns columns, kTopMaxHeight cells of y, and kTopMaxCells cells in all. Chunks are
+  /// kMaxColumnTopsColumns columns, kMaxColumnTopsHeight cells of y, kMaxColumnTopsCells cells in
+  /// all (voxnav/columns.h, whose column_tops does the work). Chunks are
   /// looked up once per chunk, not per column.
-  static constexpr double kTopMaxColumns = 4194304;  // 2^22
-  static constexpr double kTopMaxHeight = 4096;
-  static constexpr double kTopMaxCells = 67108864;  // 2^26: a 512 x 512 region, 256 cells high
   val top_blocks(double x0, double z0, double x1, double z1, double y0, double y1) {
     const char* fn = "topBlocks";
     CellPos a, b;
     if (!cell_arg(fn, "min", x0, y0, z0, a) || !cell_arg(fn, "max", x1, y1, z1, b))
       return val::undefined();
-    if (a.x > b.x || a.y > b.y || a.z > b.z)
-      return fail_val(Status::InvalidArgument, fn,
-                      "min " + cell_text(a) + " is above max " + cell_text(b) + " on some axis");
     const double columns = (double(b.x) - a.x + 1) * (double(b.z) - a.z + 1);
-    const double height = double(b.y) - a.y + 1;
-    if (columns > kTopMaxColumns)
-      return fail_val(
-          Status::InvalidArgument, fn,
-          "the area has " + num(columns) + " columns, more than " + num(kTopMaxColumns));
-    if (height > kTopMaxHeight)
-      return fail_val(Status::InvalidArgument, fn,
-                      "the y range " + std::to_string(a.y) + " .. " + std::to_string(b.y) +
-                          " spans more than " + num(kTopMaxHeight) + " cells");
-    if (columns * height > kTopMaxCells)
-      return fail_val(Status::InvalidArgument, fn,
-                      "the box has " + num(columns * height) + " cells (" + num(columns) +
-                          " columns x " + num(height) + " high), more than " + num(kTopMaxCells) +
-                          "; ask for a smaller area or y range");
-    std::uint16_t air[4] = {0, 0, 0, 0};
-    int n_air = 1;
-    for (const char* name : {"air", "cave_air", "void_air"}) {
-      std::uint16_t v = 0;
-      if (world_->block_value(name, &v) == Status::Ok) air[n_air++] = v;
-    }
-    const auto is_air = [&](std::uint16_t v) {
-      for (int i = 0; i < n_air; ++i)
-        if (air[i] == v) return true;
-      return false;
-    };
-    const std::size_t w = static_cast<std::size_t>(b.x - a.x + 1);
-    const std::size_t n = w * static_cast<std::size_t>(b.z - a.z + 1);
-    top_h_.assign(n, INT32_MIN);
-    top_v_.assign(n, 0);
-    const detail::Space& space = world_->internal().space;
-    const auto floor16 = [](std::int32_t v) { return v >> 4; };  // arithmetic shift (C++20)
-    for (std::int32_t cz = floor16(a.z); cz <= floor16(b.z); ++cz) {
-      for (std::int32_t cx = floor16(a.x); cx <= floor16(b.x); ++cx) {
-        // The box's columns in this chunk column; each takes the first chunk from the top with
-        // a block that is not air in it.
-        const std::int32_t xlo = std::max(a.x, cx * 16), xhi = std::min(b.x, cx * 16 + 15);
-        const std::int32_t zlo = std::max(a.z, cz * 16), zhi = std::min(b.z, cz * 16 + 15);
-        std::int64_t left = std::int64_t(xhi - xlo + 1) * (zhi - zlo + 1);
-        for (std::int32_t cy = floor16(b.y); cy >= floor16(a.y) && left > 0; --cy) {
-          const detail::Chunk* ch = space.chunk(detail::ChunkPos{cx, cy, cz});
-          if (!ch || (ch->uniform && is_air(ch->uniform_value))) continue;
-          const std::int32_t hi = std::min(b.y, cy * 16 + 15), lo = std::max(a.y, cy * 16);
-          for (std::int32_t z = zlo; z <= zhi; ++z) {
-            for (std::int32_t x = xlo; x <= xhi; ++x) {
-              const std::size_t k =
-                  static_cast<std::size_t>(x - a.x) + w * static_cast<std::size_t>(z - a.z);
-              if (top_h_[k] != INT32_MIN) continue;
-              for (std::int32_t y = hi; y >= lo; --y) {
-                const std::uint16_t v = ch->get((x & 15) | ((z & 15) << 4) | ((y & 15) << 8));
-                if (!is_air(v)) {
-                  top_h_[k] = y;
-                  top_v_[k] = v;
-                  --left;
-                  break;
-                }
-              }
-            }
-          }
-        }
-      }
-    }
+    const std::size_t w = a.x <= b.x ? static_cast<std::size_t>(b.x - a.x + 1) : 0;
+    const std::size_t n =
+        a.x <= b.x && a.z <= b.z && columns <= double(kMaxColumnTopsColumns) ? std::size_t(columns) : 0;
+    top_h_.resize(n);
+    top_v_.resize(n);
+    std::string err;
+    const Status st = column_tops(*world_, a, b, top_h_.data(), top_v_.data(), n, &err);
+    if (st != Status::Ok) return fail_val(st, fn, err);
     val o = val::object();
     o.set("width", val(static_cast<double>(w)));
     o.set("heights", val(typed_memory_view(top_h_.size(), top_h_.data())));

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "engine/nav/world_state.h"
+#include "voxnav/native/files.h"
 
 namespace voxnav::cli {
 
@@ -14,17 +14,15 @@ std::string data_dir() {
   return VOXNAV_SOURCE_DATA_DIR;
 }
 
-bool load_world(World& world, const std::string& path, native::WorldLoadReport& report,
+bool load_world(World& world, const std::string& path, LoadReport& report,
                 double* nav_build_ms) {
-  detail::WorldState& st = world.internal();
   std::string msg;
-  if (native::load_minecraft_registry_files(data_dir() + "/blocks", st.registry, st.blocks, msg) !=
-      Status::Ok) {
+  if (native::load_minecraft_blocks_dir(world, data_dir() + "/blocks", &msg) != Status::Ok) {
     std::fprintf(stderr, "voxnav: cannot load the block registry from %s/blocks: %s\n",
                  data_dir().c_str(), msg.c_str());
     return false;
   }
-  const Status s = native::load_world_file(path, st.blocks, st.space, report);
+  const Status s = native::load_world_file(world, path, LoadOptions{}, &report);
   if (s != Status::Ok) {
     std::fprintf(stderr, "voxnav: cannot load world %s: %s (%s)\n", path.c_str(),
                  report.message.c_str(), status_name(s));
@@ -32,7 +30,8 @@ bool load_world(World& world, const std::string& path, native::WorldLoadReport& 
   }
   if (report.unknown_blocks) {
     std::string names;
-    for (const std::string& n : report.unknown_names) names += (names.empty() ? "" : ", ") + n;
+    for (const UnknownBlock& n : report.unknown_names)
+      names += (names.empty() ? "" : ", ") + n.name + " x" + std::to_string(n.count);
     std::fprintf(stderr,
                  "voxnav: warning: %llu cells had unknown block names and load as solid full "
                  "blocks (%s)\n",
@@ -71,7 +70,7 @@ bool add_profile(World& world, const std::string& file, ProfileId& id) {
   std::string err, warn;
   if (!file.empty()) {
     std::vector<std::uint8_t> bytes;
-    if (native::read_file_bytes(file, bytes, err) != Status::Ok) {
+    if (native::read_file(file, bytes, &err) != Status::Ok) {
       std::fprintf(stderr, "voxnav: cannot read profile %s: %s\n", file.c_str(), err.c_str());
       return false;
     }

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "voxnav/io.h"
 #include "voxnav/world.h"
-#include "world_files.h"
 
 namespace voxnav::cli {
 
@@ -14,7 +14,7 @@ std::string data_dir();
 
 /// Loads the block registry (data/blocks) and a world file into `world`, then builds navigation.
 /// Prints errors to stderr; returns false on failure.
-bool load_world(World& world, const std::string& path, native::WorldLoadReport& report,
+bool load_world(World& world, const std::string& path, LoadReport& report,
                 double* nav_build_ms);
 
 /// Parses "X,Y,Z".

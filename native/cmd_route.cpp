@@ -47,7 +47,7 @@ int cmd_route(int argc, char** argv) {
     return 2;
   }
   World world;
-  native::WorldLoadReport report;
+  LoadReport report;
   double build_ms = 0;
   if (!load_world(world, world_path, report, &build_ms)) return 1;
   ProfileId prof;

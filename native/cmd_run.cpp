@@ -14,7 +14,8 @@
 #include <vector>
 
 #include "cli_common.h"
-#include "engine/nav/world_state.h"
+#include "voxnav/native/files.h"
+#include "engine/nav/world_access.h"
 #include "engine/util/splitmix.h"
 #include "voxnav/native/thread_pool.h"
 #include "voxnav/state_hash.h"
@@ -82,7 +83,7 @@ struct Script {
 
 bool read_script(const std::string& path, Script& out, std::string& err) {
   std::vector<std::uint8_t> bytes;
-  if (native::read_file_bytes(path, bytes, err) != Status::Ok) return false;
+  if (native::read_file(path, bytes, &err) != Status::Ok) return false;
   using nlohmann::json;
   const json j = json::parse(bytes.begin(), bytes.end(), nullptr, false);
   if (j.is_discarded() || !j.is_object()) return err = "not a JSON object", false;
@@ -179,7 +180,7 @@ int run_script(const Options& o) {
   if (o.threads > 0) pool = std::make_unique<native::ThreadPool>(o.threads);
   World world(WorldDef{pool.get(), 0});
   if (world.set_searches_per_update(o.searches_per_update) != Status::Ok) return 2;
-  native::WorldLoadReport report;
+  LoadReport report;
   if (!load_world(world, world_path, report, nullptr)) return 1;
   Profile p;
   std::string warn;
@@ -336,7 +337,7 @@ int cmd_run(int argc, char** argv) {
   if (o.threads > 0) pool = std::make_unique<native::ThreadPool>(o.threads);
   World world(WorldDef{pool.get(), 0});
   if (world.set_searches_per_update(o.searches_per_update) != Status::Ok) return 2;
-  native::WorldLoadReport report;
+  LoadReport report;
   double build_ms = 0;
   const auto load0 = std::chrono::steady_clock::now();
   if (!load_world(world, o.world, report, &build_ms)) return 1;
@@ -345,7 +346,7 @@ int cmd_run(int argc, char** argv) {
       build_ms;
   ProfileId prof;
   if (!add_profile(world, "", prof)) return 1;
-  detail::WorldState& st = world.internal();
+  detail::WorldState& st = detail::WorldAccess::state(world);
   detail::NavWorld& nav = *st.walker;
 
   // Spawn cells: standable cells of islands big enough to walk around in (deterministic order):

@@ -6,8 +6,9 @@
 #include <string>
 
 #include "cli_common.h"
+#include "voxnav/native/files.h"
 #include "engine/io/movingai.h"
-#include "engine/nav/world_state.h"
+#include "engine/nav/world_access.h"
 
 namespace voxnav::cli {
 
@@ -29,22 +30,22 @@ int cmd_scen(int argc, char** argv) {
     return 2;
   }
   World world;
-  native::WorldLoadReport report;
+  LoadReport report;
   double build_ms = 0;
   if (!load_world(world, map_path, report, &build_ms)) return 1;
   std::vector<std::uint8_t> bytes;
   std::string msg;
-  if (native::read_file_bytes(scen_path, bytes, msg) != Status::Ok) {
+  if (native::read_file(scen_path, bytes, &msg) != Status::Ok) {
     std::fprintf(stderr, "voxnav scen: cannot read %s: %s\n", scen_path.c_str(), msg.c_str());
     return 1;
   }
-  std::vector<detail::MovingAiScenario> rows;
-  if (detail::parse_movingai_scen(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()),
-                                  rows, msg) != Status::Ok) {
+  std::vector<MovingAiScenario> rows;
+  if (parse_movingai_scen(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()),
+                          &rows, &msg) != Status::Ok) {
     std::fprintf(stderr, "voxnav scen: %s: %s\n", scen_path.c_str(), msg.c_str());
     return 1;
   }
-  detail::NavWorld& nav = *world.internal().walker;
+  detail::NavWorld& nav = *detail::WorldAccess::state(world).walker;
   struct Bucket {
     int rows = 0, passed = 0;
     double ms = 0;
@@ -54,10 +55,10 @@ int cmd_scen(int argc, char** argv) {
   int passed = 0, failed = 0;
   std::uint64_t expanded = 0;
   double total_ms = 0;
-  for (const detail::MovingAiScenario& r : rows) {
+  for (const MovingAiScenario& r : rows) {
     detail::RequestSpec spec;
-    spec.start = detail::Cell{r.start_x, detail::kMovingAiStandY, r.start_y};
-    spec.goal = detail::Cell{r.goal_x, detail::kMovingAiStandY, r.goal_y};
+    spec.start = detail::Cell{r.start_x, kMovingAiStandY, r.start_y};
+    spec.goal = detail::Cell{r.goal_x, kMovingAiStandY, r.goal_y};
     spec.max_nodes = 100000000;
     const auto t0 = std::chrono::steady_clock::now();
     const detail::Reach reach = nav.reachable(spec.start, spec.goal);

@@ -1,6 +1,7 @@
 #include "region_file.h"
 
-#include <zlib.h>
+#include "engine/io/region.h"
+#include "voxnav/native/files.h"
 
 #include <algorithm>
 
@@ -24,40 +25,7 @@ std::string slot_name(int index) {
 
 Status inflate_bytes(std::span<const std::uint8_t> in, std::vector<std::uint8_t>& out,
                      std::string& message) {
-  out.clear();
-  z_stream zs{};
-  // 15 + 32: zlib or gzip header, detected automatically.
-  if (inflateInit2(&zs, 15 + 32) != Z_OK) {
-    message = "inflateInit failed";
-    return Status::BadFormat;
-  }
-  zs.next_in = const_cast<Bytef*>(in.data());
-  zs.avail_in = static_cast<uInt>(in.size());
-  out.resize(std::max<std::size_t>(in.size() * 4, 1 << 16));
-  int rc = Z_OK;
-  for (;;) {
-    if (zs.total_out >= out.size()) out.resize(out.size() * 2);
-    zs.next_out = out.data() + zs.total_out;
-    zs.avail_out = static_cast<uInt>(out.size() - zs.total_out);
-    rc = inflate(&zs, Z_NO_FLUSH);
-    if (rc == Z_STREAM_END) break;
-    if (rc == Z_BUF_ERROR && zs.avail_in == 0) {
-      rc = Z_DATA_ERROR;  // input ended before the stream did
-      break;
-    }
-    if (rc != Z_OK && rc != Z_BUF_ERROR) break;
-  }
-  const std::size_t produced = zs.total_out;
-  const std::string zmsg = zs.msg != nullptr ? zs.msg : "";
-  inflateEnd(&zs);
-  if (rc != Z_STREAM_END) {
-    message = "compressed data is corrupt or truncated" +
-              (zmsg.empty() ? std::string() : " (" + zmsg + ")");
-    out.clear();
-    return Status::BadFormat;
-  }
-  out.resize(produced);
-  return Status::Ok;
+  return zlib_inflate(in, out, kMaxInflatedBytes, &message);
 }
 
 Status list_region_chunks(std::span<const std::uint8_t> file, std::vector<RegionChunkEntry>& out,
@@ -139,49 +107,19 @@ Status read_region_chunk(std::span<const std::uint8_t> file, const RegionChunkEn
 Status decode_region(std::span<const std::uint8_t> file, const detail::MinecraftBlocks& blocks,
                      const RegionOptions& options, std::vector<detail::DecodedColumn>& columns,
                      detail::LookupTally& tally, RegionDecodeStats& stats, std::string& message) {
-  columns.clear();
-  stats = RegionDecodeStats{};
-  std::vector<RegionChunkEntry> entries;
-  if (Status s = list_region_chunks(file, entries, message); s != Status::Ok) return s;
-  std::vector<std::uint8_t> nbt_bytes;
-  detail::LookupTally local;
-  for (const RegionChunkEntry& e : entries) {
-    bool skipped = false;
-    std::string msg;
-    if (Status s = read_region_chunk(file, e, nbt_bytes, skipped, msg); s != Status::Ok) {
-      message = msg;
-      return s;
-    }
-    if (skipped) {
-      if (stats.skipped++ == 0) stats.first_skip_reason = msg;
-      continue;
-    }
-    detail::DecodedColumn col;
-    detail::LookupTally chunk_tally;
-    if (Status s = detail::decode_anvil_chunk_bytes(nbt_bytes, blocks, col, chunk_tally, msg);
-        s != Status::Ok) {
-      message = slot_name(e.index) + ": " + msg;
-      return s;
-    }
-    const bool proto =
-        !col.status.empty() && col.status != "full" && col.status != "minecraft:full";
-    if (options.full_chunks_only && proto) continue;
-    if (options.skip_empty_proto_chunks && proto && !col.has_blocks) {
-      ++stats.empty_proto;
-      continue;
-    }
-    local.merge(chunk_tally);
-    if (stats.columns == 0) {
-      stats.data_version_min = stats.data_version_max = col.data_version;
-    } else {
-      stats.data_version_min = std::min(stats.data_version_min, col.data_version);
-      stats.data_version_max = std::max(stats.data_version_max, col.data_version);
-    }
-    ++stats.columns;
-    columns.push_back(std::move(col));
-  }
-  tally.merge(local);
-  return Status::Ok;
+  LoadOptions o;
+  o.inflate = &zlib_inflate;
+  o.skip_empty_proto_chunks = options.skip_empty_proto_chunks;
+  o.full_chunks_only = options.full_chunks_only;
+  detail::RegionDecodeStats st;
+  const Status s = detail::decode_region(file, blocks, o, columns, tally, st, message);
+  stats.columns = st.columns;
+  stats.skipped = st.skipped;
+  stats.empty_proto = st.empty_proto;
+  stats.data_version_min = st.data_version_min;
+  stats.data_version_max = st.data_version_max;
+  stats.first_skip_reason = st.first_skip_reason;
+  return s;
 }
 
 }  // namespace voxnav::native

@@ -9,6 +9,7 @@
 #include "engine/io/movingai.h"
 #include "engine/io/nbt.h"
 #include "engine/io/schematic.h"
+#include "voxnav/native/files.h"
 
 namespace voxnav::native {
 
@@ -178,26 +179,7 @@ Status load_movingai(const std::vector<std::uint8_t>& file, const detail::Minecr
 
 Status read_file_bytes(const std::string& path, std::vector<std::uint8_t>& out,
                        std::string& message) {
-  out.clear();
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) {
-    message = "cannot open '" + path + "'";
-    return Status::NotFound;
-  }
-  std::uint8_t buf[1 << 16];
-  for (;;) {
-    const std::size_t n = std::fread(buf, 1, sizeof buf, f);
-    out.insert(out.end(), buf, buf + n);
-    if (n < sizeof buf) break;
-  }
-  const bool err = std::ferror(f) != 0;
-  std::fclose(f);
-  if (err) {
-    message = "error reading '" + path + "'";
-    out.clear();
-    return Status::NotFound;
-  }
-  return Status::Ok;
+  return read_file(path, out, &message);
 }
 
 Status load_minecraft_registry_files(const std::string& dir, detail::BlockRegistry& registry,

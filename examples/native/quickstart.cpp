@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "engine/nav/world_state.h"  // World::internal(): the native loaders fill the world
+#include "voxnav/io.h"
+#include "voxnav/native/files.h"
 #include "voxnav/native/thread_pool.h"
 #include "voxnav/world.h"
-#include "world_files.h"
 
 int main(int argc, char** argv) {
   const std::string data = VOXNAV_EXAMPLE_DATA_DIR;
@@ -20,18 +20,21 @@ int main(int argc, char** argv) {
   voxnav::World world(voxnav::WorldDef{&pool, 0});
 
   // 1. The block registry (minecraft-data JSON) and the world file.
-  voxnav::detail::WorldState& st = world.internal();
   std::string msg;
-  if (voxnav::native::load_minecraft_registry_files(data + "/blocks", st.registry, st.blocks,
-                                                    msg) != voxnav::Status::Ok) {
+  if (voxnav::native::load_minecraft_blocks_dir(world, data + "/blocks", &msg) !=
+      voxnav::Status::Ok) {
     std::fprintf(stderr, "registry: %s\n", msg.c_str());
     return 1;
   }
-  voxnav::native::WorldLoadReport report;
-  if (voxnav::native::load_world_file(region, st.blocks, st.space, report) != voxnav::Status::Ok) {
+  voxnav::LoadReport report;
+  if (voxnav::native::load_world_file(world, region, voxnav::LoadOptions{}, &report) !=
+      voxnav::Status::Ok) {
     std::fprintf(stderr, "world: %s\n", report.message.c_str());
     return 1;
   }
+  std::printf("%s: %zu chunks, cells %d,%d,%d .. %d,%d,%d\n", report.format.c_str(),
+              report.chunks_loaded, report.min.x, report.min.y, report.min.z, report.max.x,
+              report.max.y, report.max.z);
   world.update();  // builds navigation for every loaded chunk
 
   // 2. A profile: the default walker (0.6 x 1.8 body, step 0.6, jump 1.25, drop 3).
@@ -72,34 +75,40 @@ int main(int argc, char** argv) {
 
   // 4. A path request: a handle at once, the result one tick later.
   voxnav::PathHandle h;
-  if (world.request({walker, start, goal, 0, false}, &h) != voxnav::Status::Ok) return 1;
+  voxnav::NavRequest req;
+  req.profile = walker;
+  req.start = start;
+  req.goal = goal;
+  if (world.request(req, &h) != voxnav::Status::Ok) return 1;
   voxnav::PathStatus ps;
   do {
     world.update();
-    (void)world.status(h, &ps);
+    if (world.status(h, &ps) != voxnav::Status::Ok) return 1;
   } while (ps.state == voxnav::PathState::Searching);
   std::printf("request: %s, cost %.2f cells, %u nodes expanded\n",
               voxnav::path_state_name(ps.state), ps.cost / 10000.0, ps.nodes_expanded);
   if (ps.state == voxnav::PathState::Ready) {
     std::vector<voxnav::Waypoint> corridor(ps.waypoint_count);
     std::size_t n = 0;
-    (void)world.corridor(h, corridor.data(), corridor.size(), &n);
+    if (world.corridor(h, corridor.data(), corridor.size(), &n) != voxnav::Status::Ok) return 1;
     for (const voxnav::Waypoint& w : corridor)
       std::printf("  waypoint %.2f %.2f %.2f (%s)\n", w.position.x, w.position.y, w.position.z,
                   voxnav::edge_kind_name(w.kind));
   }
-  (void)world.release(h);
+  if (world.release(h) != voxnav::Status::Ok) return 1;
 
   // 5. An agent walks there at 20 Hz.
   double feet_y = 0;
-  (void)world.standing_height(walker, start, &feet_y);
+  if (world.standing_height(walker, start, &feet_y) != voxnav::Status::Ok) return 1;
   voxnav::AgentId agent;
-  (void)world.add_agent({walker, {start.x + 0.5, feet_y, start.z + 0.5}}, &agent);
-  (void)world.set_agent_goal(agent, goal);
+  if (world.add_agent({walker, {start.x + 0.5, feet_y, start.z + 0.5}}, &agent) !=
+          voxnav::Status::Ok ||
+      world.set_agent_goal(agent, goal) != voxnav::Status::Ok)
+    return 1;
   voxnav::AgentState s;
   for (int tick = 0; tick < 20 * 60; ++tick) {
-    (void)world.tick(1.0 / 20.0);
-    (void)world.agent_state(agent, &s);
+    if (world.tick(1.0 / 20.0) != voxnav::Status::Ok) return 1;
+    if (world.agent_state(agent, &s) != voxnav::Status::Ok) return 1;
     if (s.mode == voxnav::AgentMode::Arrived || s.mode == voxnav::AgentMode::Failed ||
         s.mode == voxnav::AgentMode::Blocked) {
       std::printf("agent %s after %d ticks at %.2f %.2f %.2f\n", voxnav::agent_mode_name(s.mode),

@@ -5,7 +5,7 @@
 #include <cstdio>
 
 #include "engine/integrate/integrate.h"
-#include "engine/nav/world_state.h"
+#include "engine/nav/world_access.h"
 #include "voxnav/world.h"
 
 namespace voxnav {
@@ -113,7 +113,7 @@ double jump_velocity_for_apex(double gravity, double apex) noexcept {
 }
 
 Status profile_body(const World& world, ProfileId profile, BodyParams* out) {
-  const detail::WorldState& st = world.internal();
+  const detail::WorldState& st = detail::WorldAccess::state(world);
   if (profile.index >= st.profiles.size() || out == nullptr) return Status::InvalidArgument;
   const detail::AgentMotion m = detail::compile_profile(st.profiles[profile.index]);
   BodyParams p;
@@ -158,7 +158,7 @@ Status step_body(const World& world, BodyState& state, const BodyInput& input,
   bp.climb_speed = params.climb_speed;
 
   const detail::IntegrateReport r =
-      detail::integrate_character_tick(cs, drive, mv(input.knock), bp, world.internal().space, dt);
+      detail::integrate_character_tick(cs, drive, mv(input.knock), bp, detail::WorldAccess::state(world).space, dt);
   if (!r.valid) return fail(error, Status::InvalidArgument, "the step's input was refused");
 
   state.feet = pv(cs.position);

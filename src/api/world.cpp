@@ -460,6 +460,8 @@ void World::update() {
   }
   if (navs.size() > 1) state_->space.trim_changes(processed);
 }
+bool World::chunk_streaming() const noexcept { return state_->streaming; }
+
 void World::set_chunk_streaming(bool on) noexcept {
   state_->streaming = on;
   for (detail::NavWorld* n : state_->navs()) n->set_streaming(on);

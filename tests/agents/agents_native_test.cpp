@@ -16,7 +16,7 @@
 
 #include "engine/util/splitmix.h"
 #include "engine/islands/islands.h"
-#include "engine/nav/world_state.h"
+#include "engine/nav/world_access.h"
 #include "test_support.h"
 #include "voxnav/native/thread_pool.h"
 #include "voxnav/world.h"
@@ -51,7 +51,7 @@ struct RegionWorld {
 RegionWorld load(const WorldDef& def = {}) {
   RegionWorld r;
   r.world = std::make_unique<World>(def);
-  detail::WorldState& st = r.world->internal();
+  detail::WorldState& st = detail::WorldAccess::state(*r.world);
   std::string msg;
   EXPECT_EQ(native::load_minecraft_registry_files(kBlocks, st.registry, st.blocks, msg), Status::Ok) << msg;
   native::WorldLoadReport rep;
@@ -69,7 +69,7 @@ struct Trip {
 /// `n` deterministic trips: a start in an island of at least 300 cells and a goal in the same
 /// island (so each can reach the other), 10..40 cells apart horizontally.
 std::vector<Trip> pick_trips(World& w, int n, std::uint64_t seed) {
-  detail::NavWorld& nav = *w.internal().walker;
+  detail::NavWorld& nav = *detail::WorldAccess::state(w).walker;
   const detail::NavGrid& g = nav.grid();
   std::map<std::uint32_t, std::vector<Cell>> by_island;
   std::vector<Cell> all;
@@ -117,7 +117,7 @@ struct RunResult {
 RunResult run(RegionWorld& rw, const std::vector<Trip>& trips, int ticks) {
   RunResult r;
   World& w = *rw.world;
-  const detail::Space& space = w.internal().space;
+  const detail::Space& space = detail::WorldAccess::state(w).space;
   std::vector<AgentId> ids;
   for (const Trip& t : trips) {
     AgentId id;
@@ -210,7 +210,7 @@ TEST(NavAgents, TwentyAgentsArriveDeterministicallyWithAndWithoutThreads) {
 bool wait_moving(World& w, AgentId id, std::size_t ahead, int max) {
   for (int k = 0; k < max; ++k) {
     EXPECT_EQ(w.tick(0.05), Status::Ok);
-    const detail::AgentRecord* a = w.internal().agents.get(detail::AgentSlot{id.index, id.generation});
+    const detail::AgentRecord* a = detail::WorldAccess::state(w).agents.get(detail::AgentSlot{id.index, id.generation});
     if (a && a->mode == detail::AgentMode::Moving && a->corridor.cells.size() > a->cell_index + ahead) return true;
   }
   return false;
@@ -235,7 +235,7 @@ void pillar_case(bool host_update) {
       (void)w.remove_agent(id);
       continue;
     }
-    const detail::AgentRecord* a = w.internal().agents.get(detail::AgentSlot{id.index, id.generation});
+    const detail::AgentRecord* a = detail::WorldAccess::state(w).agents.get(detail::AgentSlot{id.index, id.generation});
     const Cell c = a->corridor.cells[a->cell_index + 5];
     const CellPos p{c.x, c.y, c.z};
     // Only plain air cells: the pillar must block the corridor, not replace terrain.
@@ -310,7 +310,7 @@ TEST(NavAgents, HeldAgentIsBlockedWithAReasonThenRecoversWhenReleased) {
       (void)w.remove_agent(id);
       continue;
     }
-    detail::AgentRecord* a = w.internal().agents.get(detail::AgentSlot{id.index, id.generation});
+    detail::AgentRecord* a = detail::WorldAccess::state(w).agents.get(detail::AgentSlot{id.index, id.generation});
     ASSERT_NE(a, nullptr);
     const detail::MotionVec3 held = a->body.position;
     AgentState s;
@@ -398,7 +398,7 @@ TEST(NavAgents, GoalMadeUnreachableEndsFailedWithReason) {
   EXPECT_GE(tested, 1);
 
   // A goal in another island from the start: Failed(Unreachable) at once, with a reason.
-  const detail::NavGrid& grid = w.internal().walker->grid();
+  const detail::NavGrid& grid = detail::WorldAccess::state(w).walker->grid();
   const Trip& t = trips.front();
   CellPos other{};
   bool found = false;

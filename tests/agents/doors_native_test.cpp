@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/nav/world_state.h"
+#include "engine/nav/world_access.h"
 #include "test_support.h"
 #include "voxnav/world.h"
 #include "world_files.h"
@@ -109,12 +109,12 @@ struct Sim {
     EXPECT_EQ(w->get_block(c, &v), Status::Ok) << str(c);
     return v;
   }
-  std::string state_of(CellPos c) const { return w->internal().blocks.state_string(block(c)); }
+  std::string state_of(CellPos c) const { return detail::WorldAccess::state(*w).blocks.state_string(block(c)); }
   detail::CellKind kind(CellPos c) const {
-    return w->internal().walker->grid().kind(detail::Cell{c.x, c.y, c.z});
+    return detail::WorldAccess::state(*w).walker->grid().kind(detail::Cell{c.x, c.y, c.z});
   }
   const detail::AgentRecord& record(AgentId id) const {
-    return *w->internal().agents.get(detail::AgentSlot{id.index, id.generation});
+    return *detail::WorldAccess::state(*w).agents.get(detail::AgentSlot{id.index, id.generation});
   }
   std::vector<Waypoint> corridor(AgentId id) const {
     std::size_t n = 0;
@@ -244,7 +244,7 @@ TEST(NavDoors, ClimberGoesFromTheGroundFloorToTheAttic) {
 TEST(NavDoors, ClimberClimbsALadderUpAPillarOntoItsTop) {
   Sim h;
   h.w = std::make_unique<World>();
-  detail::WorldState& st = h.w->internal();
+  detail::WorldState& st = detail::WorldAccess::state(*h.w);
   std::string msg;
   ASSERT_EQ(native::load_minecraft_registry_files(kData + "/blocks", st.registry, st.blocks, msg),
             Status::Ok)
@@ -416,7 +416,7 @@ TEST(NavDoors, DoorThatNeverOpensWithNoWayAroundEndsBlockedWithAReason) {
   EXPECT_EQ(rec.avoid[0].until, hold_start + 39 + 600);
   // The request carried the avoided door ...
   EXPECT_EQ(s.mode, AgentMode::Planning);
-  const detail::RequestSlot* slot = h.w->internal().walker->slot(rec.request);
+  const detail::RequestSlot* slot = detail::WorldAccess::state(*h.w).walker->slot(rec.request);
   ASSERT_NE(slot, nullptr);
   ASSERT_EQ(slot->spec.avoid.size(), 1u);
   EXPECT_EQ(slot->spec.avoid[0], rec.avoid[0].cell);
@@ -471,7 +471,7 @@ struct WallWithDoorAndGap : Sim {
   static constexpr CellPos kGap{8, 1, 14};
   WallWithDoorAndGap() {
     w = std::make_unique<World>();
-    detail::WorldState& st = w->internal();
+    detail::WorldState& st = detail::WorldAccess::state(*w);
     std::string msg;
     EXPECT_EQ(native::load_minecraft_registry_files(kData + "/blocks", st.registry, st.blocks, msg),
               Status::Ok)

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/nav/world_state.h"
+#include "engine/nav/world_access.h"
 #include "engine/util/splitmix.h"
 #include "test_support.h"
 #include "voxnav/state_hash.h"
@@ -32,7 +32,7 @@ constexpr double kSwimSpeed = 2.0;
 bool open_water(const World& w, int x, int y, int z) {
   std::uint16_t v = 0;
   if (w.get_block({x, y, z}, &v) != Status::Ok) return false;
-  const detail::BlockRegistry& reg = w.internal().registry;
+  const detail::BlockRegistry& reg = detail::WorldAccess::state(w).registry;
   return (reg.traits(v) & detail::kTraitFluidSwim) && reg.top_in_footprint(v, 32) < 0;
 }
 
@@ -88,7 +88,7 @@ SwimWorld load() {
   EXPECT_EQ(s.world->add_profile(fish, &s.fish, &err), Status::Ok) << err;
   EXPECT_EQ(s.world->block_value("stone", &s.stone), Status::Ok);
   EXPECT_EQ(s.world->block_value("water", &s.water_value), Status::Ok);
-  const detail::NavGrid& g = s.world->internal().swimmer->grid();
+  const detail::NavGrid& g = detail::WorldAccess::state(*s.world).swimmer->grid();
   for (const detail::NavChunk* ch : g.ordered_chunks())
     if (!ch->uniform)
       for (int i = 0; i < detail::kChunkCells; ++i)
@@ -260,7 +260,7 @@ TEST(SwimmerAgents, StoneOnTheCorridorIsSwumAround) {
     for (int k = 0; k < 20; ++k) ASSERT_EQ(w.tick(kDt), Status::Ok);
     ASSERT_EQ(w.agent_state(id, &st), Status::Ok);
     const detail::AgentRecord* a =
-        w.internal().agents.get(detail::AgentSlot{id.index, id.generation});
+        detail::WorldAccess::state(w).agents.get(detail::AgentSlot{id.index, id.generation});
     ASSERT_NE(a, nullptr);
     if (st.mode != AgentMode::Moving || a->cell_index + 6 >= a->corridor.cells.size()) {
       (void)w.remove_agent(id);

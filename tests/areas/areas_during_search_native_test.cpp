@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/nav/world_state.h"
+#include "engine/nav/world_access.h"
 #include "test_support.h"
 #include "voxnav/world.h"
 #include "world_files.h"

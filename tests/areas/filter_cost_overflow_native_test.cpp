@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/nav/world_state.h"
+#include "engine/nav/world_access.h"
 #include "engine/search/astar.h"
 #include "test_support.h"
 #include "voxnav/world.h"

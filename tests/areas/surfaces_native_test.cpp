@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "engine/islands/islands.h"
-#include "engine/nav/world_state.h"
+#include "engine/nav/world_access.h"
 #include "engine/util/splitmix.h"
 #include "test_support.h"
 #include "voxnav/world.h"
@@ -34,14 +34,14 @@ struct Region {
   explicit Region(const std::string& path = kRegion) {
     w = test::load_region(path, &walker);
     if (!w) return;
-    const detail::NavGrid& g = w->internal().walker->grid();
+    const detail::NavGrid& g = detail::WorldAccess::state(*w).walker->grid();
     for (const detail::NavChunk* ch : g.ordered_chunks()) {
       if (ch->uniform) continue;
       for (int i = 0; i < detail::kChunkCells; ++i)
         if (detail::kind_standable(ch->kind_at(i))) standable.push_back(detail::cell_of(ch, i));
     }
   }
-  const detail::NavGrid& grid() const { return w->internal().walker->grid(); }
+  const detail::NavGrid& grid() const { return detail::WorldAccess::state(*w).walker->grid(); }
   PathResult path(ProfileId p, Cell a, Cell b, const AreaFilter& f = AreaFilter{}) {
     NavRequest q;
     q.profile = p;
@@ -61,7 +61,7 @@ struct Region {
   std::string surface_name(const Cell& c) {
     std::uint16_t v = 0;
     EXPECT_EQ(w->get_block({c.x, c.y - 1, c.z}, &v), Status::Ok);
-    return w->internal().registry.type(v).name;
+    return detail::WorldAccess::state(*w).registry.type(v).name;
   }
 };
 
@@ -87,7 +87,7 @@ struct Road {
 bool lay_road(Region& r, Road& out) {
   detail::SplitMix64 rng{0x20AD};
   const std::uint16_t gravel = r.value("gravel");
-  const detail::BlockRegistry& reg = r.w->internal().registry;
+  const detail::BlockRegistry& reg = detail::WorldAccess::state(*r.w).registry;
   for (int attempt = 0; attempt < 400; ++attempt) {
     const Cell a = r.standable[rng.below(static_cast<std::uint32_t>(r.standable.size()))];
     const Cell b = r.standable[rng.below(static_cast<std::uint32_t>(r.standable.size()))];
@@ -185,7 +185,7 @@ TEST(Surfaces, TwoFiltersGiveTwoRoutesFromOneSetOfNavigationData) {
   AreaId found;
   ASSERT_EQ(r.w->find_area("road", &found), Status::Ok);
   EXPECT_EQ(found.index, area.index);
-  const std::uint64_t layers = r.w->internal().walker->layers_version();
+  const std::uint64_t layers = detail::WorldAccess::state(*r.w).walker->layers_version();
   AreaFilter takes_road;  // the default: the area as defined
   AreaFilter avoids_road;
   avoids_road.excluded = 1u << area.index;
@@ -195,7 +195,7 @@ TEST(Surfaces, TwoFiltersGiveTwoRoutesFromOneSetOfNavigationData) {
   const PathResult p2 = r.path(r.walker, road.a, road.b, avoids_road);
   ASSERT_TRUE(ready(p1));
   ASSERT_TRUE(ready(p2));
-  EXPECT_EQ(r.w->internal().walker->layers_version(), layers) << "filters rebuild nothing";
+  EXPECT_EQ(detail::WorldAccess::state(*r.w).walker->layers_version(), layers) << "filters rebuild nothing";
   const double f1 = fraction_on(r, p1, "gravel"), f2 = fraction_on(r, p2, "gravel");
   std::printf(
       "filter 'as defined': %zu cells, %.0f %% on the road; filter 'exclude road': %zu cells, %.0f "
@@ -304,7 +304,7 @@ TEST(Surfaces, SearchStaysOptimalUnderNegativeSurfaceCosts) {
       q.start = pos(a);
       q.goal = pos(b);
       const detail::AgentMotion& m =
-          r.w->internal().agents.motion(r.w->internal().profile_motion[prof.index]);
+          detail::WorldAccess::state(*r.w).agents.motion(detail::WorldAccess::state(*r.w).profile_motion[prof.index]);
       PathResult res;
       ASSERT_EQ(r.w->find_path_now(q, &res), Status::Ok);
       const std::uint64_t best = dijkstra(g, m.costs, a, b);
@@ -348,7 +348,7 @@ TEST(Surfaces, PlanesFollowEditsExactly) {
   ASSERT_EQ(fresh->define_area("road", blocks, -0.5, &froad, &err), Status::Ok) << err;
   fresh->update();
   const detail::NavGrid& a = r.grid();
-  const detail::NavGrid& b = fresh->internal().walker->grid();
+  const detail::NavGrid& b = detail::WorldAccess::state(*fresh).walker->grid();
   std::size_t cells = 0, diffs = 0, grouped = 0;
   for (const detail::NavChunk* cb : b.ordered_chunks()) {
     const detail::NavChunk* ca = a.chunk(cb->pos);
@@ -386,15 +386,15 @@ TEST(Surfaces, BadAreasAreRefusedAndChangeNothing) {
   EXPECT_EQ(r.w->define_area("", ok, 1.0, &id, &err), Status::InvalidArgument);
   EXPECT_EQ(r.w->define_area("road", ok, 1.0, nullptr, &err), Status::InvalidArgument);
   EXPECT_EQ(r.w->find_area("road", &id), Status::NotFound);
-  EXPECT_EQ(r.w->internal().areas.size(), 0u);
-  EXPECT_EQ(r.w->internal().masks.size(), 0u);
+  EXPECT_EQ(detail::WorldAccess::state(*r.w).areas.size(), 0u);
+  EXPECT_EQ(detail::WorldAccess::state(*r.w).masks.size(), 0u);
   ASSERT_EQ(r.w->define_area("road", ok, 1.0, &id, &err), Status::Ok) << err;
   EXPECT_EQ(r.w->define_area("road", ok, 1.0, &id, &err), Status::InvalidArgument);
   EXPECT_NE(err.find("already defined"), std::string::npos) << err;
   for (int k = 1; k < 32; ++k)
     ASSERT_EQ(r.w->define_area("a" + std::to_string(k), ok, 1.0, &id, &err), Status::Ok);
   EXPECT_EQ(r.w->define_area("one_too_many", ok, 1.0, &id, &err), Status::InvalidArgument);
-  EXPECT_EQ(r.w->internal().areas.size(), 32u);
+  EXPECT_EQ(detail::WorldAccess::state(*r.w).areas.size(), 32u);
 }
 
 }  // namespace

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "engine/islands/islands.h"
-#include "engine/nav/world_state.h"
+#include "engine/nav/world_access.h"
 #include "engine/util/splitmix.h"
 #include "test_support.h"
 #include "voxnav/world.h"
@@ -33,7 +33,7 @@ detail::ClassEnvelope swimmer_envelope() {
 bool swimmable(const World& w, const Cell& c) {
   std::uint16_t v = 0;
   if (w.get_block({c.x, c.y, c.z}, &v) != Status::Ok) return false;
-  const detail::BlockRegistry& reg = w.internal().registry;
+  const detail::BlockRegistry& reg = detail::WorldAccess::state(w).registry;
   return (reg.traits(v) & detail::kTraitFluidSwim) && reg.top_in_footprint(v, 32) < 0;
 }
 
@@ -41,7 +41,7 @@ TEST(Swimmer, RoutesStayInWaterAndIslandsAreExact) {
   ProfileId pid;
   std::unique_ptr<World> w = test::load_region(kRegion, &pid);
   ASSERT_TRUE(w);
-  detail::WorldState& st = w->internal();
+  detail::WorldState& st = detail::WorldAccess::state(*w);
   st.walker->set_trims_log(false);
   detail::NavWorld swim(st.space, swimmer_envelope(), nullptr);
   swim.build_from_space();
@@ -131,7 +131,7 @@ TEST(Swimmer, SwimmerProfileThroughTheWorld) {
   ProfileId fid;
   std::string err;
   ASSERT_EQ(w->add_profile(fish, &fid, &err), Status::Ok) << err;
-  const detail::NavGrid& g = w->internal().swimmer->grid();
+  const detail::NavGrid& g = detail::WorldAccess::state(*w).swimmer->grid();
   std::vector<Cell> water;
   for (const detail::NavChunk* ch : g.ordered_chunks())
     if (!ch->uniform)
@@ -172,8 +172,8 @@ TEST(Swimmer, SwimmerProfileThroughTheWorld) {
   ASSERT_EQ(w->set_block({c.x, c.y, c.z}, stone), Status::Ok);
   w->update();
   EXPECT_FALSE(w->is_standable(fid, {c.x, c.y, c.z}));
-  EXPECT_EQ(w->internal().space.serial(), w->internal().walker->processed_serial());
-  EXPECT_EQ(w->internal().space.serial(), w->internal().swimmer->processed_serial());
+  EXPECT_EQ(detail::WorldAccess::state(*w).space.serial(), detail::WorldAccess::state(*w).walker->processed_serial());
+  EXPECT_EQ(detail::WorldAccess::state(*w).space.serial(), detail::WorldAccess::state(*w).swimmer->processed_serial());
 }
 
 }  // namespace

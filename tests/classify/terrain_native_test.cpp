@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "engine/islands/islands.h"
-#include "engine/nav/world_state.h"
+#include "engine/nav/world_access.h"
 #include "scenes.h"
 #include "voxnav/world.h"
 #include "world_files.h"
@@ -27,7 +27,7 @@ struct Flat {
   ProfileId walker;
   std::uint16_t stone = 0;
   Flat() {
-    detail::WorldState& st = world.internal();
+    detail::WorldState& st = detail::WorldAccess::state(world);
     std::string msg;
     EXPECT_EQ(native::load_minecraft_registry_files(kData + "/blocks", st.registry, st.blocks, msg),
               Status::Ok)
@@ -51,7 +51,7 @@ struct Flat {
   // The move from (8,1,8) toward +x: its (dy, kind), or kind Start for none.
   detail::MoveCode move_east() {
     world.update();
-    const std::uint32_t w = world.internal().walker->grid().moves(Cell{8, 1, 8});
+    const std::uint32_t w = detail::WorldAccess::state(world).walker->grid().moves(Cell{8, 1, 8});
     return detail::kMoveCodes[detail::move_code(w, 0)];
   }
   double feet(Cell c) {
@@ -115,7 +115,7 @@ TEST(NavTerrain, DropsUpToThree) {
   f.put("stone", {8, 2, 8});
   f.put("stone", {8, 3, 8});
   f.world.update();
-  const std::uint32_t w = f.world.internal().walker->grid().moves(Cell{8, 4, 8});
+  const std::uint32_t w = detail::WorldAccess::state(f.world).walker->grid().moves(Cell{8, 4, 8});
   const detail::MoveCode m = detail::kMoveCodes[detail::move_code(w, 0)];
   EXPECT_EQ(m.kind, detail::EdgeKind::Drop);
   EXPECT_EQ(m.dy, -3);
@@ -127,7 +127,7 @@ TEST(NavTerrain, DropsUpToThree) {
 // around a hazard value; fire outranks other hazards; the band follows edits.
 TEST(NavTerrain, DangerBandAroundFireAndCactusFollowsEdits) {
   Flat f;
-  auto kind = [&](Cell c) { return f.world.internal().walker->grid().kind(c); };
+  auto kind = [&](Cell c) { return detail::WorldAccess::state(f.world).walker->grid().kind(c); };
   f.put("lava", {8, 1, 8});
   f.world.update();
   EXPECT_EQ(kind({8, 1, 8}), detail::CellKind::DamageFire);
@@ -188,7 +188,7 @@ TEST(NavTerrain, WalkersAvoidFireUnlessPriced) {
   int damage = 0, danger = 0;
   for (const PathCell& c : fire.cells) {
     const detail::CellKind k =
-        f.world.internal().walker->grid().kind({c.cell.x, c.cell.y, c.cell.z});
+        detail::WorldAccess::state(f.world).walker->grid().kind({c.cell.x, c.cell.y, c.cell.z});
     damage += k == detail::CellKind::DamageFire;
     danger += k == detail::CellKind::DangerFire;
   }
@@ -205,7 +205,7 @@ TEST(NavTerrain, WalkersAvoidFireUnlessPriced) {
   ASSERT_EQ(plain.status.state, PathState::Ready);
   for (const PathCell& c : plain.cells) {
     const detail::CellKind k =
-        f.world.internal().walker->grid().kind({c.cell.x, c.cell.y, c.cell.z});
+        detail::WorldAccess::state(f.world).walker->grid().kind({c.cell.x, c.cell.y, c.cell.z});
     EXPECT_NE(k, detail::CellKind::DamageFire);
     EXPECT_NE(k, detail::CellKind::DamageOther);
   }
@@ -284,7 +284,7 @@ TEST(NavTerrain, SmallWalkersPassWhereWalkersCannot) {
 
 TEST(NavTerrain, RealRegionHasJumpsAndOneBigIsland) {
   World world;
-  detail::WorldState& st = world.internal();
+  detail::WorldState& st = detail::WorldAccess::state(world);
   std::string msg;
   ASSERT_EQ(native::load_minecraft_registry_files(kData + "/blocks", st.registry, st.blocks, msg),
             Status::Ok);

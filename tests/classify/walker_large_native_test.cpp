@@ -22,7 +22,7 @@
 
 #include "engine/islands/islands.h"
 #include "engine/nav/class_envelopes.h"
-#include "engine/nav/world_state.h"
+#include "engine/nav/world_access.h"
 #include "engine/util/splitmix.h"
 #include "test_support.h"
 #include "voxnav/integrate.h"
@@ -227,7 +227,7 @@ TEST(WalkerLarge, LayerZeroMatchesTheBoxOracleAndReachabilityIsExact) {
   std::string err;
   ASSERT_EQ(w->add_profile(large_profile(), &golem, &err), Status::Ok) << err;
   w->update();
-  detail::WorldState& st = w->internal();
+  detail::WorldState& st = detail::WorldAccess::state(*w);
   ASSERT_TRUE(st.walker_large);
   detail::NavWorld& nav = *st.walker_large;
   const detail::NavGrid& g = nav.grid();
@@ -305,10 +305,10 @@ TEST(WalkerLarge, ChunkBordersOnWorkerBuilds) {
   ProfileId spid;
   std::unique_ptr<World> src = test::load_region(kRegion, &spid);
   ASSERT_TRUE(src);
-  const detail::Space& sspace = src->internal().space;
+  const detail::Space& sspace = detail::WorldAccess::state(*src).space;
   // The window: around the column of the middle walker node of the region.
   std::vector<Cell> stand;
-  for (const detail::NavChunk* ch : src->internal().walker->grid().ordered_chunks())
+  for (const detail::NavChunk* ch : detail::WorldAccess::state(*src).walker->grid().ordered_chunks())
     if (!ch->uniform)
       for (int i = 0; i < detail::kChunkCells; i += 97)
         if (detail::kind_standable(ch->kind_at(i))) stand.push_back(detail::cell_of(ch, i));
@@ -321,7 +321,7 @@ TEST(WalkerLarge, ChunkBordersOnWorkerBuilds) {
   WorldDef def;
   def.executor = &pool;
   World w(def);
-  w.internal().registry = sspace.registry();
+  detail::WorldAccess::state(w).registry = sspace.registry();
   std::vector<std::uint16_t> values(detail::kChunkCells);
   auto load_section = [&](const detail::ChunkPos& p) {
     const detail::Chunk* ch = sspace.chunk(p);
@@ -341,7 +341,7 @@ TEST(WalkerLarge, ChunkBordersOnWorkerBuilds) {
   ASSERT_EQ(w.add_profile(large_profile(), &golem, &err), Status::Ok) << err;
   w.update();
   w.set_chunk_streaming(true);
-  detail::NavWorld& nav = *w.internal().walker_large;
+  detail::NavWorld& nav = *detail::WorldAccess::state(w).walker_large;
   // Stream the other columns in, one column per update, editing border cells of a freshly loaded
   // chunk every third column (its build, in flight, is then classified again at install).
   std::sort(later.begin(), later.end(), [](const detail::ChunkPos& a, const detail::ChunkPos& b) {
@@ -380,11 +380,11 @@ TEST(WalkerLarge, ChunkBordersOnWorkerBuilds) {
       static_cast<unsigned long long>(nav.stats().builds_band_reclassified));
   EXPECT_GT(nav.stats().builds_installed, 40u);
   EXPECT_GT(nav.stats().builds_reclassified + nav.stats().builds_band_reclassified, 0u);
-  const OracleTally t = check_grid(nav.grid(), w.internal().space, true);
+  const OracleTally t = check_grid(nav.grid(), detail::WorldAccess::state(w).space, true);
   std::printf("border foot cells: %zu (%zu nodes), %zu wrong\n", t.cells, t.border_nodes, t.wrong);
   EXPECT_EQ(t.wrong, 0u) << t.first;
   EXPECT_GT(t.border_nodes, 500u);
-  detail::NavWorld fresh(w.internal().space, detail::class_envelope(MovementClass::WalkerLarge),
+  detail::NavWorld fresh(detail::WorldAccess::state(w).space, detail::class_envelope(MovementClass::WalkerLarge),
                          nullptr);
   fresh.build_from_space();
   const test::LayerDiff d = test::compare_layers(nav, fresh);
@@ -402,7 +402,7 @@ TEST(WalkerLarge, EditsNearChunkBordersEqualAFreshBuild) {
   std::string err;
   ASSERT_EQ(w->add_profile(large_profile(), &golem, &err), Status::Ok) << err;
   w->update();
-  detail::WorldState& st = w->internal();
+  detail::WorldState& st = detail::WorldAccess::state(*w);
   detail::NavWorld& nav = *st.walker_large;
   // Edit sites: large nodes whose footprint straddles or touches a chunk border.
   std::vector<Cell> sites;
@@ -473,7 +473,7 @@ TEST(WalkerLarge, OneWideDoorsKeepTheClassOutsideSmallHouse) {
   ASSERT_EQ(w->set_block({10, 1, 6}, air), Status::Ok);
   w->update();
   // Doors, fences, stairs, slabs, carpets and a ladder: every foot cell as the oracle says.
-  const OracleTally t = check_grid(w->internal().walker_large->grid(), w->internal().space, false);
+  const OracleTally t = check_grid(detail::WorldAccess::state(*w).walker_large->grid(), detail::WorldAccess::state(*w).space, false);
   EXPECT_EQ(t.wrong, 0u) << t.first;
   EXPECT_GT(t.nodes, 100u);
   const CellPos outside{10, 1, 3}, inside{10, 1, 7};
@@ -569,7 +569,7 @@ TEST(WalkerLarge, RoutesAvoidNarrowPassagesAndAgentsArriveAcrossChunkBorders) {
   std::string err;
   ASSERT_EQ(w->add_profile(large_profile(), &golem, &err), Status::Ok) << err;
   w->update();
-  detail::WorldState& st = w->internal();
+  detail::WorldState& st = detail::WorldAccess::state(*w);
   detail::NavWorld& nav = *st.walker_large;
   // Foot cells of the class's biggest island that a walker may stand in too.
   std::uint32_t big = 0;
@@ -708,10 +708,10 @@ TEST(WalkerLarge, BodyLargerThanTheEnvelopeIsRefusedNamingTheField) {
   p.height = 2.96;
   EXPECT_EQ(w.add_profile(p, &id, &err), Status::InvalidArgument);
   EXPECT_NE(err.find("body.height"), std::string::npos) << err;
-  EXPECT_FALSE(w.internal().walker_large) << "a refused profile builds no navigation";
+  EXPECT_FALSE(detail::WorldAccess::state(w).walker_large) << "a refused profile builds no navigation";
   // The envelope itself is accepted, and builds the class's navigation.
   EXPECT_EQ(w.add_profile(large_profile(), &id, &err), Status::Ok) << err;
-  EXPECT_TRUE(w.internal().walker_large);
+  EXPECT_TRUE(detail::WorldAccess::state(w).walker_large);
 }
 
 }  // namespace

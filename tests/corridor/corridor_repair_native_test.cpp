@@ -19,7 +19,7 @@
 #include "engine/corridor/corridor.h"
 #include "engine/follow/agents.h"
 #include "engine/nav/nav_world.h"
-#include "engine/nav/world_state.h"
+#include "engine/nav/world_access.h"
 #include "engine/util/splitmix.h"
 #include "test_support.h"
 #include "voxnav/world.h"
@@ -70,7 +70,7 @@ TEST(CorridorRepair, SplicedCorridorsStayFollowableUnderEditsAhead) {
   ProfileId pid;
   std::unique_ptr<World> w = test::load_region(kRegion, &pid);
   ASSERT_TRUE(w);
-  detail::WorldState& st = w->internal();
+  detail::WorldState& st = detail::WorldAccess::state(*w);
   detail::NavWorld& nav = *st.walker;
   std::uint16_t stone = 0, air = 0;
   ASSERT_EQ(w->block_value("stone", &stone), Status::Ok);

@@ -34,7 +34,7 @@
 #include "engine/follow/agents.h"
 #include "engine/islands/islands.h"
 #include "engine/nav/nav_world.h"
-#include "engine/nav/world_state.h"
+#include "engine/nav/world_access.h"
 #include "engine/util/splitmix.h"
 #include "test_support.h"
 #include "voxnav/world.h"
@@ -84,7 +84,7 @@ Source& source() {
 /// Loads chunk p of the source's world into w (its blocks copied).
 Status load_from_source(World& w, const DPos& p) {
   std::vector<std::uint16_t> values(detail::kChunkCells);
-  const detail::Chunk* ch = source().w->internal().space.chunk(p);
+  const detail::Chunk* ch = detail::WorldAccess::state(*source().w).space.chunk(p);
   for (int i = 0; i < detail::kChunkCells; ++i) values[static_cast<std::size_t>(i)] = ch->get(i);
   return w.load_chunk(ChunkPos{p.x, p.y, p.z}, values);
 }
@@ -94,8 +94,8 @@ Status load_from_source(World& w, const DPos& p) {
 /// and a build radius of 2, then one update; a default walker profile in *pid.
 void streamed_rings(World& w, int outer, ProfileId* pid) {
   Source& src = source();
-  w.internal().registry = src.w->internal().registry;
-  for (const DPos& p : src.w->internal().space.loaded_chunks())
+  detail::WorldAccess::state(w).registry = detail::WorldAccess::state(*src.w).registry;
+  for (const DPos& p : detail::WorldAccess::state(*src.w).space.loaded_chunks())
     if (src.ring(p) <= 1) {
       ASSERT_EQ(load_from_source(w, p), Status::Ok);
     }
@@ -103,7 +103,7 @@ void streamed_rings(World& w, int outer, ProfileId* pid) {
   w.update();
   w.set_chunk_streaming(true);
   ASSERT_EQ(w.set_chunk_build_radius(2), Status::Ok);
-  for (const DPos& p : src.w->internal().space.loaded_chunks())
+  for (const DPos& p : detail::WorldAccess::state(*src.w).space.loaded_chunks())
     if (src.ring(p) > 1 && src.ring(p) <= outer) {
       ASSERT_EQ(load_from_source(w, p), Status::Ok);
     }
@@ -114,13 +114,13 @@ std::unique_ptr<World> window_world(int radius, int ylo, int yhi, const WorldDef
                                     ProfileId* pid) {
   Source& s = source();
   auto w = std::make_unique<World>(def);
-  w->internal().registry = s.w->internal().registry;
-  w->internal().blocks = s.w->internal().blocks;
+  detail::WorldAccess::state(*w).registry = detail::WorldAccess::state(*s.w).registry;
+  detail::WorldAccess::state(*w).blocks = detail::WorldAccess::state(*s.w).blocks;
   std::vector<std::uint16_t> values(detail::kChunkCells);
-  for (const DPos& p : s.w->internal().space.loaded_chunks()) {
+  for (const DPos& p : detail::WorldAccess::state(*s.w).space.loaded_chunks()) {
     if (std::abs(p.x - s.cx0) > radius || std::abs(p.z - s.cz0) > radius) continue;
     if (p.y < ylo || p.y > yhi) continue;
-    const detail::Chunk* ch = s.w->internal().space.chunk(p);
+    const detail::Chunk* ch = detail::WorldAccess::state(*s.w).space.chunk(p);
     for (int i = 0; i < detail::kChunkCells; ++i) values[static_cast<std::size_t>(i)] = ch->get(i);
     EXPECT_EQ(w->load_chunk(ChunkPos{p.x, p.y, p.z}, values), Status::Ok);
   }
@@ -148,9 +148,9 @@ std::vector<ProfileId> add_other_classes(World& w, bool flyer) {
     ProfileId id;
     std::string err;
     if (c == MovementClass::Flyer) {  // no flyer navigation in this build: refused, no change
-      const std::size_t navs = w.internal().navs().size();
+      const std::size_t navs = detail::WorldAccess::state(w).navs().size();
       EXPECT_NE(w.add_profile(p, &id, &err), Status::Ok);
-      EXPECT_EQ(w.internal().navs().size(), navs);
+      EXPECT_EQ(detail::WorldAccess::state(w).navs().size(), navs);
       continue;
     }
     EXPECT_EQ(w.add_profile(p, &id, &err), Status::Ok) << movement_class_name(c) << ": " << err;
@@ -162,7 +162,7 @@ std::vector<ProfileId> add_other_classes(World& w, bool flyer) {
 
 std::unique_ptr<World> fresh_all(World& w, ProfileId* pid) {
   std::unique_ptr<World> f = test::fresh_copy(w, pid);
-  if (w.internal().navs().size() > 1) add_other_classes(*f, false);
+  if (detail::WorldAccess::state(w).navs().size() > 1) add_other_classes(*f, false);
   return f;
 }
 
@@ -171,7 +171,7 @@ std::unique_ptr<World> fresh_all(World& w, ProfileId* pid) {
 std::size_t compare_all(World& w, const std::string& what, std::size_t* compared = nullptr) {
   ProfileId fp;
   std::unique_ptr<World> f = fresh_all(w, &fp);
-  const auto a = w.internal().navs(), b = f->internal().navs();
+  const auto a = detail::WorldAccess::state(w).navs(), b = detail::WorldAccess::state(*f).navs();
   EXPECT_EQ(a.size(), b.size());
   std::size_t bad = 0;
   for (std::size_t k = 0; k < a.size() && k < b.size(); ++k) {
@@ -264,12 +264,12 @@ TEST(EditLayer0, EveryKindOfEditAtChunkBordersEveryClass) {
   // The surface sections of a 4x4-column window whose middle is a chunk corner.
   std::unique_ptr<World> w = window_world(1, 3, 6, WorldDef{}, &pid);
   add_other_classes(*w, true);
-  ASSERT_EQ(w->internal().navs().size(), 4u);
+  ASSERT_EQ(detail::WorldAccess::state(*w).navs().size(), 4u);
   const Names B = names_of(*w, kEditBlocks);
   std::uint16_t door_lo = 0, door_hi = 0;
   ASSERT_EQ(w->block_value("oak_door[half=lower]", &door_lo), Status::Ok);
   ASSERT_EQ(w->block_value("oak_door[half=upper]", &door_hi), Status::Ok);
-  const detail::NavGrid& g = w->internal().walker->grid();
+  const detail::NavGrid& g = detail::WorldAccess::state(*w).walker->grid();
   const int X = source().cx0 * 16, Z = source().cz0 * 16;
   // Standable cells within 5 columns of the chunk corner (X, Z), or a cell from a y border.
   std::vector<Cell> sites;
@@ -384,7 +384,7 @@ void check_pairs(World& w, ProfileId pid, const std::vector<Cell>& a_cells,
                  const std::vector<Cell>& b_cells, Rng& rng, int count, IslandTally& t,
                  const std::string& what) {
   if (a_cells.empty() || b_cells.empty()) return;
-  const NavGrid& g = w.internal().walker->grid();
+  const NavGrid& g = detail::WorldAccess::state(w).walker->grid();
   test::PairOracle oracle(g);
   for (int k = 0; k < count; ++k) {
     const Cell a = a_cells[rng.below(static_cast<std::uint32_t>(a_cells.size()))];
@@ -432,8 +432,8 @@ TEST_P(EditIslands, ReachableMatchesBfsUnderConcentratedEdits) {
   int X = 0, Z = 0;
   if (m.terraces) {
     w = std::make_unique<World>();
-    w->internal().registry = source().w->internal().registry;
-    w->internal().blocks = source().w->internal().blocks;
+    detail::WorldAccess::state(*w).registry = detail::WorldAccess::state(*source().w).registry;
+    detail::WorldAccess::state(*w).blocks = detail::WorldAccess::state(*source().w).blocks;
     std::uint16_t stone = 0;
     ASSERT_EQ(w->block_value("stone", &stone), Status::Ok);
     std::vector<std::uint16_t> v(detail::kChunkCells, 0), air(detail::kChunkCells, 0);
@@ -463,7 +463,7 @@ TEST_P(EditIslands, ReachableMatchesBfsUnderConcentratedEdits) {
   std::uint16_t door_lo = 0, door_hi = 0, stone = B.get("stone"), air = B.get("air");
   ASSERT_EQ(w->block_value("oak_door[half=lower]", &door_lo), Status::Ok);
   ASSERT_EQ(w->block_value("oak_door[half=upper]", &door_hi), Status::Ok);
-  const NavGrid& g = w->internal().walker->grid();
+  const NavGrid& g = detail::WorldAccess::state(*w).walker->grid();
   std::vector<Cell> all = test::standable_cells(g), hot;
   for (const Cell& c : all)
     if (std::abs(c.x - X) <= 10 && std::abs(c.z - Z) <= 10 && (m.terraces || true))
@@ -574,7 +574,7 @@ TEST_P(EditIslands, ReachableMatchesBfsUnderConcentratedEdits) {
       diffs += b;
     }
   }
-  const detail::IslandStats& is = w->internal().walker->islands().stats();
+  const detail::IslandStats& is = detail::WorldAccess::state(*w).walker->islands().stats();
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf(
       "%s: %zu updates, %zu pairs (%zu yes, %zu no, %zu gated), %zu bad, %zu compares, "
@@ -611,7 +611,7 @@ Cell feet_cell(const AgentState& s) {
 TEST(EditBuildRadius, BadRadiiAreRefusedAndARadiusBeforeTheFirstUpdateBuildsEverything) {
   ASSERT_TRUE(source().w);
   World w;
-  w.internal().registry = source().w->internal().registry;
+  detail::WorldAccess::state(w).registry = detail::WorldAccess::state(*source().w).registry;
   for (int bad : {-1, 33, 1000000, -2147483647 - 1, 2147483647}) {
     EXPECT_EQ(w.set_chunk_build_radius(bad), Status::InvalidArgument) << bad;
     EXPECT_EQ(w.chunk_build_radius(), 0);
@@ -622,9 +622,9 @@ TEST(EditBuildRadius, BadRadiiAreRefusedAndARadiusBeforeTheFirstUpdateBuildsEver
   std::vector<std::uint16_t> values(detail::kChunkCells);
   const Source& s = source();
   std::size_t n = 0;
-  for (const DPos& p : s.w->internal().space.loaded_chunks()) {
+  for (const DPos& p : detail::WorldAccess::state(*s.w).space.loaded_chunks()) {
     if (std::abs(p.x - s.cx0) > 3 || std::abs(p.z - s.cz0) > 3) continue;
-    const detail::Chunk* ch = s.w->internal().space.chunk(p);
+    const detail::Chunk* ch = detail::WorldAccess::state(*s.w).space.chunk(p);
     for (int i = 0; i < detail::kChunkCells; ++i) values[static_cast<std::size_t>(i)] = ch->get(i);
     ASSERT_EQ(w.load_chunk(ChunkPos{p.x, p.y, p.z}, values), Status::Ok);
     ++n;
@@ -637,15 +637,15 @@ TEST(EditBuildRadius, BadRadiiAreRefusedAndARadiusBeforeTheFirstUpdateBuildsEver
   EXPECT_EQ(w.pending_chunk_builds(), 0u);
   ProfileId fp;
   std::unique_ptr<World> f = test::fresh_copy(w, &fp);
-  const test::LayerDiff d = test::compare_layers(*w.internal().walker, *f->internal().walker);
+  const test::LayerDiff d = test::compare_layers(*detail::WorldAccess::state(w).walker, *detail::WorldAccess::state(*f).walker);
   EXPECT_EQ(d.total(), 0u) << d.first;
   // Chunks loaded now with no agent are deferred; streaming off builds them (the radius has no
   // effect without streaming), and the layers equal a fresh build.
   std::vector<DPos> late;
-  for (const DPos& p : s.w->internal().space.loaded_chunks()) {
+  for (const DPos& p : detail::WorldAccess::state(*s.w).space.loaded_chunks()) {
     const int r = std::max(std::abs(p.x - s.cx0), std::abs(p.z - s.cz0));
     if (r != 4) continue;
-    const detail::Chunk* ch = s.w->internal().space.chunk(p);
+    const detail::Chunk* ch = detail::WorldAccess::state(*s.w).space.chunk(p);
     for (int i = 0; i < detail::kChunkCells; ++i) values[static_cast<std::size_t>(i)] = ch->get(i);
     ASSERT_EQ(w.load_chunk(ChunkPos{p.x, p.y, p.z}, values), Status::Ok);
     late.push_back(p);
@@ -659,7 +659,7 @@ TEST(EditBuildRadius, BadRadiiAreRefusedAndARadiusBeforeTheFirstUpdateBuildsEver
   {
     ProfileId fp2;
     std::unique_ptr<World> f2 = test::fresh_copy(w, &fp2);
-    const test::LayerDiff d2 = test::compare_layers(*w.internal().walker, *f2->internal().walker);
+    const test::LayerDiff d2 = test::compare_layers(*detail::WorldAccess::state(w).walker, *detail::WorldAccess::state(*f2).walker);
     EXPECT_EQ(d2.total(), 0u) << "after streaming off: " << d2.missing << " missing; " << d2.first;
   }
   // Toggling streaming and the radius with no agents: nothing breaks, nothing is lost.
@@ -682,14 +682,14 @@ TEST(EditBuildRadius, AgentsWithUnreachableGoalsTeleportsAndUnloadsNeitherSpinNo
   ASSERT_NO_FATAL_FAILURE(streamed_rings(w, kOuter, &pid));
   auto load = [&](const DPos& p) { return load_from_source(w, p); };
   auto ring = [&](const DPos& p) { return src.ring(p); };
-  detail::NavWorld& nav = *w.internal().walker;
+  detail::NavWorld& nav = *detail::WorldAccess::state(w).walker;
   const NavGrid& g = nav.grid();
-  const detail::Space& space = w.internal().space;
+  const detail::Space& space = detail::WorldAccess::state(w).space;
   std::uint16_t stone = 0, air = 0;
   ASSERT_EQ(w.block_value("stone", &stone), Status::Ok);
   ASSERT_EQ(w.block_value("air", &air), Status::Ok);
   // Standable cells of the source's walker navigation, by ring.
-  const NavGrid& sg = src.w->internal().walker->grid();
+  const NavGrid& sg = detail::WorldAccess::state(*src.w).walker->grid();
   std::vector<Cell> sstand = test::standable_cells(sg);
   auto pick = [&](int r, std::uint64_t salt, bool built) -> Cell {
     Rng rr{salt};
@@ -762,7 +762,7 @@ TEST(EditBuildRadius, AgentsWithUnreachableGoalsTeleportsAndUnloadsNeitherSpinNo
   auto check_nos = [&](const char* when) {
     ProfileId fp;
     std::unique_ptr<World> full = test::fresh_copy(w, &fp);
-    test::PairOracle oracle(full->internal().walker->grid());
+    test::PairOracle oracle(detail::WorldAccess::state(*full).walker->grid());
     std::vector<Cell> built = test::standable_cells(g);
     Rng rr{pairs + 17};
     for (int k = 0; k < (kRelease ? 3000 : 300); ++k) {
@@ -796,7 +796,7 @@ TEST(EditBuildRadius, AgentsWithUnreachableGoalsTeleportsAndUnloadsNeitherSpinNo
   for (int t = 0; t < kTicks; ++t) {
     if (t == 60) {  // into a deferred chunk, standing on its ground
       const Cell c = pick(3, 9, false);
-      const detail::NavGrid& sgg = src.w->internal().walker->grid();
+      const detail::NavGrid& sgg = detail::WorldAccess::state(*src.w).walker->grid();
       const double fy = c.y + sgg.floor_q(c) / 64.0;
       ASSERT_EQ(w.teleport_agent(ids[kTeleportDeferred], {c.x + 0.5, fy, c.z + 0.5}), Status::Ok);
       teleported_at[kTeleportDeferred] = t;
@@ -815,7 +815,7 @@ TEST(EditBuildRadius, AgentsWithUnreachableGoalsTeleportsAndUnloadsNeitherSpinNo
         t == 400) {  // unload the column of the goal of kUnloadAhead (and reload at 400)
       const DPos gp = detail::chunk_of(goals[kUnloadAhead]);
       unloaded_col = gp;
-      for (const DPos& p : src.w->internal().space.loaded_chunks())
+      for (const DPos& p : detail::WorldAccess::state(*src.w).space.loaded_chunks())
         if (p.x == gp.x && p.z == gp.z) {
           if (t == 200)
             ASSERT_EQ(w.unload_chunk(ChunkPos{p.x, p.y, p.z}), Status::Ok);
@@ -847,7 +847,7 @@ TEST(EditBuildRadius, AgentsWithUnreachableGoalsTeleportsAndUnloadsNeitherSpinNo
           ADD_FAILURE() << "tick " << t << ": agent (" << role_name[r] << ") feet in " << str(f)
                         << (loaded ? " (loaded, not built)" : " (unloaded)");
       }
-      const detail::AgentRecord& a = w.internal().agents.at(ids[static_cast<std::size_t>(r)].index);
+      const detail::AgentRecord& a = detail::WorldAccess::state(w).agents.at(ids[static_cast<std::size_t>(r)].index);
       if (a.mode == detail::AgentMode::Moving) {
         for (std::size_t k = a.cell_index; k < a.corridor.cells.size(); ++k) {
           const DPos cp = detail::chunk_of(a.corridor.cells[k]);
@@ -971,13 +971,13 @@ TEST_P(EditTeleport, AnAgentTeleportedIntoADeferredChunkPlansFromItsNewPlace) {
   ASSERT_EQ(w.set_agent_goal(id, CellPos{20, 1, 4}), Status::Ok);
   for (int t = 0; t < 3; ++t) ASSERT_EQ(w.tick(0.05), Status::Ok);
   // Onto the floor of column 5 (deferred: more than one chunk from the agent).
-  ASSERT_TRUE(w.internal().walker->is_deferred({5, 0, 0}));
+  ASSERT_TRUE(detail::WorldAccess::state(w).walker->is_deferred({5, 0, 0}));
   ASSERT_EQ(w.teleport_agent(id, {86.5, 1.0, 4.5}), Status::Ok);
-  detail::NavWorld& nav = *w.internal().walker;
+  detail::NavWorld& nav = *detail::WorldAccess::state(w).walker;
   std::size_t far_starts = 0, requests = 0;
   for (int t = 0; t < 600; ++t) {
     ASSERT_EQ(w.tick(0.05), Status::Ok);
-    const detail::AgentRecord& a = w.internal().agents.at(id.index);
+    const detail::AgentRecord& a = detail::WorldAccess::state(w).agents.at(id.index);
     const int x = static_cast<int>(std::floor(a.body.position.x));
     // (a request made before the teleport is dropped at the replan: look at the live one)
     if (const detail::RequestSlot* sl =
@@ -1015,7 +1015,7 @@ TEST_P(EditTeleport, AnAgentAddedInADeferredChunkWaitsForItsBuild) {
   AgentId keeper;  // keeps the radius busy near the origin
   ASSERT_EQ(w.add_agent({pid, {4.5, 1.0, 4.5}}, &keeper), Status::Ok);
   for (int t = 0; t < 3; ++t) ASSERT_EQ(w.tick(0.05), Status::Ok);
-  ASSERT_TRUE(w.internal().walker->is_deferred({5, 0, 0}));
+  ASSERT_TRUE(detail::WorldAccess::state(w).walker->is_deferred({5, 0, 0}));
   AgentId id;
   ASSERT_EQ(w.add_agent({pid, {86.5, 1.0, 4.5}}, &id), Status::Ok);
   ASSERT_EQ(w.set_agent_goal(id, CellPos{90, 1, 10}), Status::Ok);
@@ -1040,11 +1040,11 @@ TEST(EditBuildRadius, NoIsSoundForEveryClassWithDeferredChunks) {
   Source& src = source();
   ASSERT_TRUE(src.w);
   World w;
-  w.internal().registry = src.w->internal().registry;
+  detail::WorldAccess::state(w).registry = detail::WorldAccess::state(*src.w).registry;
   auto load = [&](const DPos& p) { return load_from_source(w, p); };
   auto ring = [&](const DPos& p) { return src.ring(p); };
   const int kOuter = kRelease ? 4 : 2;
-  for (const DPos& p : src.w->internal().space.loaded_chunks())
+  for (const DPos& p : detail::WorldAccess::state(*src.w).space.loaded_chunks())
     if (ring(p) <= 0) {
       ASSERT_EQ(load(p), Status::Ok);
     }
@@ -1053,12 +1053,12 @@ TEST(EditBuildRadius, NoIsSoundForEveryClassWithDeferredChunks) {
   std::vector<ProfileId> others = add_other_classes(w, false);
   w.set_chunk_streaming(true);
   ASSERT_EQ(w.set_chunk_build_radius(1), Status::Ok);
-  for (const DPos& p : src.w->internal().space.loaded_chunks())
+  for (const DPos& p : detail::WorldAccess::state(*src.w).space.loaded_chunks())
     if (ring(p) > 0 && ring(p) <= kOuter) {
       ASSERT_EQ(load(p), Status::Ok);
     }
   // Agents at a few places (pulling builds around them).
-  const NavGrid& sg = src.w->internal().walker->grid();
+  const NavGrid& sg = detail::WorldAccess::state(*src.w).walker->grid();
   std::vector<Cell> sstand = test::standable_cells(sg);
   Rng rng{0xB2F00001u + env_seed()};
   std::vector<AgentId> agents;
@@ -1084,7 +1084,7 @@ TEST(EditBuildRadius, NoIsSoundForEveryClassWithDeferredChunks) {
     fprofiles.insert(fprofiles.end(), fothers.begin(), fothers.end());
     for (std::size_t k = 0; k < profiles.size(); ++k) {
       const detail::NavWorld* nav =
-          w.internal().nav_of(w.internal().profiles[profiles[k].index].movement_class);
+          detail::WorldAccess::state(w).nav_of(detail::WorldAccess::state(w).profiles[profiles[k].index].movement_class);
       if (!nav) continue;
       std::vector<Cell> nodes;
       for (const NavChunk* ch : nav->grid().ordered_chunks()) {
@@ -1143,9 +1143,9 @@ TEST(EditBuildRadius, ManyAgentsDoNotSpinRequests) {
   const int kOuter = kRelease ? 6 : 3;
   ASSERT_NO_FATAL_FAILURE(streamed_rings(w, kOuter, &pid));
   auto ring = [&](const DPos& p) { return src.ring(p); };
-  const NavGrid& g = w.internal().walker->grid();
-  const detail::Space& space = w.internal().space;
-  const NavGrid& sg = src.w->internal().walker->grid();
+  const NavGrid& g = detail::WorldAccess::state(w).walker->grid();
+  const detail::Space& space = detail::WorldAccess::state(w).space;
+  const NavGrid& sg = detail::WorldAccess::state(*src.w).walker->grid();
   std::vector<Cell> sstand = test::standable_cells(sg), home;
   for (const Cell& c : sstand)
     if (ring(detail::chunk_of(c)) <= kOuter && g.standable(c)) home.push_back(c);
@@ -1180,7 +1180,7 @@ TEST(EditBuildRadius, ManyAgentsDoNotSpinRequests) {
   for (int t = 0; t < kTicks; ++t) {
     if (t % 4 == 1) {  // a block on a corridor ahead
       const detail::AgentRecord& a =
-          w.internal().agents.at(ids[rng.below(static_cast<std::uint32_t>(ids.size()))].index);
+          detail::WorldAccess::state(w).agents.at(ids[rng.below(static_cast<std::uint32_t>(ids.size()))].index);
       if (a.mode == detail::AgentMode::Moving && a.cell_index + 5 < a.corridor.cells.size()) {
         const Cell c = a.corridor.cells[a.cell_index + 4];
         edits += w.set_block(pos(c), stone) == Status::Ok;
@@ -1198,7 +1198,7 @@ TEST(EditBuildRadius, ManyAgentsDoNotSpinRequests) {
       if ((!space.chunk(fp) || !g.chunk(fp)) && ++bad_feet <= 5)
         ADD_FAILURE() << "tick " << t << ": agent " << k << " feet in " << str(feet_cell(s))
                       << (space.chunk(fp) ? " (unbuilt)" : " (unloaded)");
-      const detail::AgentRecord& a = w.internal().agents.at(ids[k].index);
+      const detail::AgentRecord& a = detail::WorldAccess::state(w).agents.at(ids[k].index);
       if (a.mode == detail::AgentMode::Moving)
         for (std::size_t i = a.cell_index; i < a.corridor.cells.size(); ++i) {
           const DPos cp = detail::chunk_of(a.corridor.cells[i]);
@@ -1261,7 +1261,7 @@ TEST(EditLayer0, AHazardRemovedInTheSameUpdateAsAnEditAboveIt) {
   ASSERT_EQ(w.set_block(CellPos{10, 1, 10}, lava), Status::Ok);
   w.update();
   EXPECT_EQ(compare_all(w, "lava placed"), 0u);
-  const NavGrid& g = w.internal().walker->grid();
+  const NavGrid& g = detail::WorldAccess::state(w).walker->grid();
   ASSERT_EQ(g.kind(Cell{3, 1, 4}), detail::CellKind::DangerFire);
   // One update: an edit three cells above the lava, then the lava goes; an edit one column +x
   // and +z of the other lava block, then that lava goes.
@@ -1304,7 +1304,7 @@ TEST(EditLayer0, ABigBoxMakesTheSkyChunkAboveNeedArrays) {
   ASSERT_EQ(w.add_profile(Profile{}, &pid), Status::Ok);
   add_other_classes(w, false);
   EXPECT_EQ(compare_all(w, "start"), 0u);
-  const NavChunk* sky = w.internal().walker->grid().chunk({0, 2, 0});
+  const NavChunk* sky = detail::WorldAccess::state(w).walker->grid().chunk({0, 2, 0});
   ASSERT_TRUE(sky && sky->uniform);
   // 9 x 8 x 8 = 576 cells of stone in the middle of chunk (0, 1, 0), far from its top.
   ASSERT_EQ(w.set_box(CellPos{2, 17, 2}, CellPos{10, 24, 9}, stone), Status::Ok);

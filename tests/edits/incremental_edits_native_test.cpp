@@ -25,7 +25,7 @@
 #include "engine/classify/nav_grid.h"
 #include "engine/islands/islands.h"
 #include "engine/nav/nav_world.h"
-#include "engine/nav/world_state.h"
+#include "engine/nav/world_access.h"
 #include "engine/util/splitmix.h"
 #include "test_support.h"
 #include "voxnav/native/thread_pool.h"
@@ -59,7 +59,7 @@ TEST(IncrementalEdits, RandomEditsAgreeWithBfsAndFreshBuild) {
   ProfileId pid;
   std::unique_ptr<World> world = load_default_region(&pid);
   ASSERT_TRUE(world);
-  detail::NavWorld& nav = *world->internal().walker;
+  detail::NavWorld& nav = *detail::WorldAccess::state(*world).walker;
   const NavGrid& g = nav.grid();
   std::uint16_t stone = 0, air = 0;
   ASSERT_EQ(world->block_value("stone", &stone), Status::Ok);
@@ -209,7 +209,7 @@ TEST(IncrementalEdits, RandomEditsAgreeWithBfsAndFreshBuild) {
     if ((e + 1) % kCompareEvery == 0 || e + 1 == kEdits) {
       ProfileId fpid;
       std::unique_ptr<World> fresh = fresh_copy(*world, &fpid);
-      const LayerDiff d = compare_layers(nav, *fresh->internal().walker);
+      const LayerDiff d = compare_layers(nav, *detail::WorldAccess::state(*fresh).walker);
       ++compares;
       EXPECT_EQ(d.kind + d.floor + d.moves + d.missing + d.partition, 0u)
           << "after " << e + 1 << " edits: incremental layers differ from a fresh build: " << d.kind
@@ -258,7 +258,7 @@ TEST(IncrementalEdits, ClosingAnOpeningInALongWallIsProvenOverLocalComponents) {
   ProfileId pid;
   std::unique_ptr<World> world = load_default_region(&pid);
   ASSERT_TRUE(world);
-  detail::NavWorld& nav = *world->internal().walker;
+  detail::NavWorld& nav = *detail::WorldAccess::state(*world).walker;
   const NavGrid& g = nav.grid();
   std::uint16_t stone = 0;
   ASSERT_EQ(world->block_value("stone", &stone), Status::Ok);
@@ -321,7 +321,7 @@ TEST(IncrementalEdits, ClosingAnOpeningInALongWallIsProvenOverLocalComponents) {
         << "wall at " << str(c) << ": proven without the local components";
     ProfileId fpid;
     std::unique_ptr<World> fresh = fresh_copy(*world, &fpid);
-    const LayerDiff d = compare_layers(nav, *fresh->internal().walker);
+    const LayerDiff d = compare_layers(nav, *detail::WorldAccess::state(*fresh).walker);
     EXPECT_EQ(d.kind + d.floor + d.moves + d.missing + d.partition, 0u) << d.first;
     std::printf(
         "wall of %d cells at %s (candidate %d): closing its opening took %llu component "
@@ -350,8 +350,8 @@ TEST(ChunkStreaming, AgentsWalkWhileChunksLoadAndUnloadAround) {
   ProfileId spid;
   std::unique_ptr<World> src = load_default_region(&spid);
   ASSERT_TRUE(src);
-  const detail::Space& sspace = src->internal().space;
-  detail::NavWorld& snav = *src->internal().walker;
+  const detail::Space& sspace = detail::WorldAccess::state(*src).space;
+  detail::NavWorld& snav = *detail::WorldAccess::state(*src).walker;
   // The window's centre: the column of the middle standable cell of the biggest island.
   std::vector<Cell> big;
   for (const NavChunk* ch : snav.grid().ordered_chunks()) {
@@ -379,7 +379,7 @@ TEST(ChunkStreaming, AgentsWalkWhileChunksLoadAndUnloadAround) {
   WorldDef def;
   def.executor = &pool;
   auto w = std::make_unique<World>(def);
-  w->internal().registry = src->internal().registry;
+  detail::WorldAccess::state(*w).registry = detail::WorldAccess::state(*src).registry;
   std::vector<std::uint16_t> values(detail::kChunkCells);
   auto load_section = [&](const detail::ChunkPos& p) {
     const detail::Chunk* ch = sspace.chunk(p);
@@ -394,7 +394,7 @@ TEST(ChunkStreaming, AgentsWalkWhileChunksLoadAndUnloadAround) {
   ASSERT_EQ(w->add_profile(Profile{}, &pid), Status::Ok);
   w->update();
   w->set_chunk_streaming(true);
-  detail::NavWorld& nav = *w->internal().walker;
+  detail::NavWorld& nav = *detail::WorldAccess::state(*w).walker;
   const NavGrid& g = nav.grid();
   std::uint16_t stone = 0;
   ASSERT_EQ(w->block_value("stone", &stone), Status::Ok);
@@ -480,7 +480,7 @@ TEST(ChunkStreaming, AgentsWalkWhileChunksLoadAndUnloadAround) {
       const Cell c{static_cast<int>(std::floor(s.feet.x)),
                    static_cast<int>(std::floor(s.feet.y + 1e-3)),
                    static_cast<int>(std::floor(s.feet.z))};
-      const bool loaded = w->internal().space.chunk(detail::chunk_of(c)) != nullptr;
+      const bool loaded = detail::WorldAccess::state(*w).space.chunk(detail::chunk_of(c)) != nullptr;
       const bool built = g.chunk(detail::chunk_of(c)) != nullptr;
       if (loaded && !built && unloaded_at[i] < 0 && ++bad_steps <= 5)
         ADD_FAILURE() << "tick " << t << ": agent " << i << " stands in " << str(c)
@@ -498,7 +498,7 @@ TEST(ChunkStreaming, AgentsWalkWhileChunksLoadAndUnloadAround) {
     if (nav.pending_builds() > 0 && !loaded_ring.empty()) {
       const auto col = loaded_ring.back();
       const Cell goal{col.first * 16 + 8, mid.y, col.second * 16 + 8};
-      if (!g.chunk(detail::chunk_of(goal)) && w->internal().space.chunk(detail::chunk_of(goal))) {
+      if (!g.chunk(detail::chunk_of(goal)) && detail::WorldAccess::state(*w).space.chunk(detail::chunk_of(goal))) {
         AgentState s;
         ASSERT_EQ(w->agent_state(agents[0], &s), Status::Ok);
         const Reach r = w->reachable(pid,
@@ -516,7 +516,7 @@ TEST(ChunkStreaming, AgentsWalkWhileChunksLoadAndUnloadAround) {
   EXPECT_EQ(nav.pending_builds(), 0u);
   ProfileId fpid;
   std::unique_ptr<World> fresh = fresh_copy(*w, &fpid);
-  const LayerDiff d = compare_layers(nav, *fresh->internal().walker);
+  const LayerDiff d = compare_layers(nav, *detail::WorldAccess::state(*fresh).walker);
   EXPECT_EQ(d.kind + d.floor + d.moves + d.missing + d.partition, 0u)
       << "streamed layers differ from a fresh build: " << d.kind << " kind, " << d.floor
       << " floor, " << d.moves << " move, " << d.missing << " missing, " << d.partition

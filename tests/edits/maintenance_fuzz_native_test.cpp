@@ -33,7 +33,7 @@
 #include "engine/corridor/corridor.h"
 #include "engine/islands/islands.h"
 #include "engine/nav/nav_world.h"
-#include "engine/nav/world_state.h"
+#include "engine/nav/world_access.h"
 #include "engine/util/splitmix.h"
 #include "test_support.h"
 #include "voxnav/native/thread_pool.h"
@@ -66,7 +66,7 @@ using test::PairOracle;
 std::size_t expect_fresh(World& w, const std::string& what) {
   ProfileId fpid;
   std::unique_ptr<World> fresh = fresh_copy(w, &fpid);
-  const LayerDiff d = compare_layers(*w.internal().walker, *fresh->internal().walker);
+  const LayerDiff d = compare_layers(*detail::WorldAccess::state(w).walker, *detail::WorldAccess::state(*fresh).walker);
   EXPECT_EQ(d.total(), 0u) << what << ": incremental layers differ from a fresh build: " << d.kind
                            << " kind, " << d.floor << " floor, " << d.moves << " move, "
                            << d.missing << " missing chunks, " << d.extra << " extra chunks, "
@@ -82,9 +82,9 @@ std::size_t expect_fresh(World& w, const std::string& what) {
 std::unique_ptr<World> window_world(World& src, int cx0, int cz0, int radius, const WorldDef& def,
                                     ProfileId* pid, bool update = true) {
   auto w = std::make_unique<World>(def);
-  w->internal().registry = src.internal().registry;
-  w->internal().blocks = src.internal().blocks;
-  const detail::Space& ss = src.internal().space;
+  detail::WorldAccess::state(*w).registry = detail::WorldAccess::state(src).registry;
+  detail::WorldAccess::state(*w).blocks = detail::WorldAccess::state(src).blocks;
+  const detail::Space& ss = detail::WorldAccess::state(src).space;
   std::vector<std::uint16_t> values(detail::kChunkCells);
   for (const detail::ChunkPos& p : ss.loaded_chunks()) {
     if (std::abs(p.x - cx0) > radius || std::abs(p.z - cz0) > radius) continue;
@@ -106,7 +106,7 @@ void check_pairs(World& w, ProfileId pid, World* fresh, ProfileId fpid,
                  const std::vector<Cell>& cells, Rng& rng, int count, ReachTally& t,
                  const std::string& what) {
   if (cells.size() < 2) return;
-  const NavGrid& g = w.internal().walker->grid();
+  const NavGrid& g = detail::WorldAccess::state(w).walker->grid();
   PairOracle oracle(g);
   for (int k = 0; k < count; ++k) {
     const Cell a = cells[rng.below(static_cast<std::uint32_t>(cells.size()))];
@@ -167,9 +167,9 @@ TEST(MaintenanceStreaming, ReloadWhileBuildInFlightLockstep2) {
     ProfileId pid;
     // The window without its centre column's surface section; streamed in afterwards.
     std::unique_ptr<World> w = window_world(*src, cx0, cz0, 2, def, &pid, false);
-    const detail::Space& ss = src->internal().space;
+    const detail::Space& ss = detail::WorldAccess::state(*src).space;
     // The section holding the most standable cells of the centre column.
-    detail::NavWorld& snav = *src->internal().walker;
+    detail::NavWorld& snav = *detail::WorldAccess::state(*src).walker;
     detail::ChunkPos target{cx0, 0, cz0};
     int best = -1;
     for (const detail::ChunkPos& p : ss.loaded_chunks()) {
@@ -194,7 +194,7 @@ TEST(MaintenanceStreaming, ReloadWhileBuildInFlightLockstep2) {
     ASSERT_EQ(w->load_chunk(tp, values), Status::Ok);  // the same blocks again
     for (int k = 0; k < 6; ++k) w->update();
     EXPECT_EQ(w->pending_chunk_builds(), 0u);
-    EXPECT_NE(w->internal().walker->grid().chunk(target), nullptr)
+    EXPECT_NE(detail::WorldAccess::state(*w).walker->grid().chunk(target), nullptr)
         << str(target)
         << " is loaded but its navigation was never built (reload while its build was in flight, "
         << (unload_first ? "unload + load" : "load over the loaded chunk") << ")";
@@ -204,7 +204,7 @@ TEST(MaintenanceStreaming, ReloadWhileBuildInFlightLockstep2) {
     ProfileId fpid;
     std::unique_ptr<World> fresh = fresh_copy(*w, &fpid);
     std::vector<Cell> around;
-    for (const Cell& c : standable_cells(w->internal().walker->grid()))
+    for (const Cell& c : standable_cells(detail::WorldAccess::state(*w).walker->grid()))
       if (std::abs((c.x >> 4) - target.x) <= 1 && std::abs((c.z >> 4) - target.z) <= 1 &&
           std::abs((c.y >> 4) - target.y) <= 1)
         around.push_back(c);
@@ -281,7 +281,7 @@ class EditGen {
   EditGen(World& w, const std::vector<Cell>& pool, Rng& rng)
       : w_(w), pool_(pool), rng_(rng), mix_(edit_mix(w)) {
     std::unordered_map<std::uint64_t, ColumnInfo> cols;
-    for (const detail::ChunkPos& p : w.internal().space.loaded_chunks()) {
+    for (const detail::ChunkPos& p : detail::WorldAccess::state(w).space.loaded_chunks()) {
       const std::uint64_t k = (std::uint64_t(std::uint32_t(p.x)) << 32) | std::uint32_t(p.z);
       auto [it, fresh] = cols.try_emplace(k, ColumnInfo{p.x, p.z, p.y, p.y});
       if (!fresh)
@@ -409,7 +409,7 @@ TEST_P(MaintenanceEdits, MixedBlocksBordersBoxesAndBatches) {
                                  ? window_world(*src, cx0, cz0, GetParam().radius, WorldDef{}, &pid)
                                  : std::move(src);
   src.reset();
-  detail::NavWorld& nav = *w->internal().walker;
+  detail::NavWorld& nav = *detail::WorldAccess::state(*w).walker;
   const std::vector<Cell> pool = standable_cells(nav.grid());
   ASSERT_GT(pool.size(), 1000u);
   std::uint64_t seed = 0xB4EA4000u;
@@ -458,7 +458,7 @@ TEST_P(MaintenanceEdits, MixedBlocksBordersBoxesAndBatches) {
       ++compares;
       ProfileId fpid;
       std::unique_ptr<World> fresh = fresh_copy(*w, &fpid);
-      const LayerDiff d = compare_layers(nav, *fresh->internal().walker);
+      const LayerDiff d = compare_layers(nav, *detail::WorldAccess::state(*fresh).walker);
       diffs += d.total();
       EXPECT_EQ(d.total(), 0u) << what << ": layers differ from a fresh build: " << d.kind
                                << " kind, " << d.floor << " floor, " << d.moves << " move, "
@@ -528,7 +528,7 @@ TEST_P(MaintenanceStreamingChaos, LoadsUnloadsReloadsAndEditsInFlight) {
   std::unique_ptr<World> src = load_region(kShared + "/minecraft/regions/1.18.2/r.0.0.mca", &spid);
   ASSERT_TRUE(src);
   const auto [cx0, cz0] = biggest_island_column(*src);
-  const detail::Space& ss = src->internal().space;
+  const detail::Space& ss = detail::WorldAccess::state(*src).space;
   std::unique_ptr<native::ThreadPool> pool;
   WorldDef def;
   def.lockstep_delay = mode.lockstep;
@@ -539,8 +539,8 @@ TEST_P(MaintenanceStreamingChaos, LoadsUnloadsReloadsAndEditsInFlight) {
   ProfileId pid;
   std::unique_ptr<World> w = window_world(*src, cx0, cz0, 1, def, &pid);
   w->set_chunk_streaming(mode.streaming);
-  detail::NavWorld& nav = *w->internal().walker;
-  const detail::Space& space = w->internal().space;
+  detail::NavWorld& nav = *detail::WorldAccess::state(*w).walker;
+  const detail::Space& space = detail::WorldAccess::state(*w).space;
   std::uint16_t stone = 0, air = 0, water = 0, glass = 0;
   ASSERT_EQ(w->block_value("stone", &stone), Status::Ok);
   ASSERT_EQ(w->block_value("air", &air), Status::Ok);
@@ -744,7 +744,7 @@ TEST_P(MaintenanceStreamingChaos, LoadsUnloadsReloadsAndEditsInFlight) {
       ++compares;
       ProfileId fpid;
       std::unique_ptr<World> fresh = fresh_copy(*w, &fpid);
-      const LayerDiff d = compare_layers(nav, *fresh->internal().walker);
+      const LayerDiff d = compare_layers(nav, *detail::WorldAccess::state(*fresh).walker);
       diffs += d.total();
       EXPECT_EQ(d.total(), 0u) << "[" << mode.name << "] tick " << t << " (ops: " << log
                                << "): layers differ from a fresh build: " << d.kind << " kind, "
@@ -802,8 +802,8 @@ TEST(MaintenanceStreaming, ChunkAboveAReloadedChunkKeepsStaleSupport) {
   std::unique_ptr<World> w = window_world(*src, cx0, cz0, 2, def, &pid);
   src.reset();
   w->set_chunk_streaming(true);
-  detail::NavWorld& nav = *w->internal().walker;
-  const detail::Space& space = w->internal().space;
+  detail::NavWorld& nav = *detail::WorldAccess::state(*w).walker;
+  const detail::Space& space = detail::WorldAccess::state(*w).space;
   std::uint16_t air = 0;
   ASSERT_EQ(w->block_value("air", &air), Status::Ok);
   // A section of the window whose chunk above has the most cells standing on its top layer.
@@ -907,10 +907,10 @@ TEST_P(MaintenanceAgents, CorridorsStayValidUnderEditsAndReloads) {
   std::unique_ptr<World> w = window_world(*src, cx0, cz0, 3, def, &pid);
   src.reset();
   w->set_chunk_streaming(true);
-  detail::NavWorld& nav = *w->internal().walker;
+  detail::NavWorld& nav = *detail::WorldAccess::state(*w).walker;
   const NavGrid& g = nav.grid();
-  const detail::Space& space = w->internal().space;
-  const detail::AgentSystem& sys = w->internal().agents;
+  const detail::Space& space = detail::WorldAccess::state(*w).space;
+  const detail::AgentSystem& sys = detail::WorldAccess::state(*w).agents;
   EditMix mix = edit_mix(*w);
   const std::uint16_t air = mix.blocks[0], stone = mix.blocks[1];
   // Cells of the biggest island within two columns of the centre: starts and goals.
@@ -1133,10 +1133,10 @@ TEST(MaintenanceStreaming, InstalledBuildDoesNotRevalidateCorridors) {
   std::unique_ptr<World> w = window_world(*src, cx0, cz0, 2, WorldDef{}, &pid);
   src.reset();
   w->set_chunk_streaming(true);
-  detail::NavWorld& nav = *w->internal().walker;
+  detail::NavWorld& nav = *detail::WorldAccess::state(*w).walker;
   const NavGrid& g = nav.grid();
-  const detail::Space& space = w->internal().space;
-  const detail::AgentSystem& sys = w->internal().agents;
+  const detail::Space& space = detail::WorldAccess::state(*w).space;
+  const detail::AgentSystem& sys = detail::WorldAccess::state(*w).agents;
   std::uint16_t air = 0;
   ASSERT_EQ(w->block_value("air", &air), Status::Ok);
   // Sections whose chunk above stands on their top layer, most such cells first.
@@ -1232,9 +1232,9 @@ TEST(MaintenanceIslands, WallsAndTrenchesInBatches) {
   ProfileId pid;
   std::unique_ptr<World> w = window_world(*src, cx0, cz0, 3, WorldDef{}, &pid);
   src.reset();
-  detail::NavWorld& nav = *w->internal().walker;
+  detail::NavWorld& nav = *detail::WorldAccess::state(*w).walker;
   const NavGrid& g = nav.grid();
-  const detail::Space& space = w->internal().space;
+  const detail::Space& space = detail::WorldAccess::state(*w).space;
   std::uint16_t stone = 0, air = 0, glass = 0;
   ASSERT_EQ(w->block_value("stone", &stone), Status::Ok);
   ASSERT_EQ(w->block_value("air", &air), Status::Ok);
@@ -1345,8 +1345,8 @@ TEST(MaintenanceStreaming, ReloadOfTheSameBlocksFallsBackToFullIslandRecomputati
   std::unique_ptr<World> w = window_world(*src, cx0, cz0, 2, WorldDef{}, &pid);
   src.reset();
   w->set_chunk_streaming(true);
-  detail::NavWorld& nav = *w->internal().walker;
-  const detail::Space& space = w->internal().space;
+  detail::NavWorld& nav = *detail::WorldAccess::state(*w).walker;
+  const detail::Space& space = detail::WorldAccess::state(*w).space;
   const std::size_t bound0 = nav.islands().id_bound();
   std::vector<detail::ChunkPos> sections;  // the sections holding standable cells
   for (const detail::ChunkPos& p : space.loaded_chunks()) {

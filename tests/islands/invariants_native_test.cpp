@@ -28,7 +28,7 @@
 #include "engine/corridor/corridor.h"
 #include "engine/islands/islands.h"
 #include "engine/nav/nav_world.h"
-#include "engine/nav/world_state.h"
+#include "engine/nav/world_access.h"
 #include "engine/search/astar.h"
 #include "engine/util/splitmix.h"
 #include "test_support.h"
@@ -66,14 +66,14 @@ struct RegionWorld {
   ProfileId pid;
   native::WorldLoadReport report;
   double load_s = 0, nav_s = 0;
-  detail::NavWorld& nav() { return *world->internal().walker; }
+  detail::NavWorld& nav() { return *detail::WorldAccess::state(*world).walker; }
   const NavGrid& grid() { return nav().grid(); }
 };
 
 std::unique_ptr<RegionWorld> load_region(const std::string& path) {
   auto rw = std::make_unique<RegionWorld>();
   rw->world = std::make_unique<World>();
-  detail::WorldState& st = rw->world->internal();
+  detail::WorldState& st = detail::WorldAccess::state(*rw->world);
   std::string msg;
   const auto t0 = std::chrono::steady_clock::now();
   if (native::load_minecraft_registry_files(kShared + "/minecraft/blocks", st.registry, st.blocks,
@@ -807,7 +807,7 @@ TEST_P(NavInvariants, ReachabilityPathsCorridorsAndEdits) {
               return detail::chunk_key(l) < detail::chunk_key(r);
             });
   touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
-  const NavGrid& fgrid = fresh->internal().walker->grid();
+  const NavGrid& fgrid = detail::WorldAccess::state(*fresh).walker->grid();
   const GridDiff d = compare_grids(rw->grid(), fgrid, touched);
   EXPECT_EQ(d.kind + d.floor + d.moves + d.missing, 0u)
       << "incremental layers differ from a fresh build, e.g. "
@@ -854,7 +854,7 @@ TEST_P(NavInvariants, ReachabilityPathsCorridorsAndEdits) {
     bool dup = false;
     for (const auto& sv : saved) dup = dup || sv.first == p;
     if (dup) continue;
-    const detail::Chunk* ch = rw->world->internal().space.chunk(p);
+    const detail::Chunk* ch = detail::WorldAccess::state(*rw->world).space.chunk(p);
     ASSERT_NE(ch, nullptr);
     std::vector<std::uint16_t> values(detail::kChunkCells);
     for (int i = 0; i < detail::kChunkCells; ++i) values[static_cast<std::size_t>(i)] = ch->get(i);
@@ -879,7 +879,7 @@ TEST_P(NavInvariants, ReachabilityPathsCorridorsAndEdits) {
   EXPECT_EQ(a3.mismatches + a3.unknown, 0u);
   ProfileId pid3;
   auto fresh3 = fresh_copy(*rw->world, &pid3);
-  const NavGrid& fgrid3 = fresh3->internal().walker->grid();
+  const NavGrid& fgrid3 = detail::WorldAccess::state(*fresh3).walker->grid();
   std::vector<detail::ChunkPos> all3;
   for (const NavChunk* ch : fgrid3.ordered_chunks()) all3.push_back(ch->pos);
   EXPECT_EQ(rw->grid().chunk_count(), fgrid3.chunk_count());

@@ -51,7 +51,7 @@
 #include "engine/corridor/corridor.h"
 #include "engine/islands/islands.h"
 #include "engine/nav/nav_world.h"
-#include "engine/nav/world_state.h"
+#include "engine/nav/world_access.h"
 #include "engine/util/splitmix.h"
 #include "test_support.h"
 #include "voxnav/native/thread_pool.h"
@@ -315,9 +315,9 @@ std::vector<ChunkPos> chunks_around(const std::vector<std::pair<Cell, Cell>>& bo
 std::unique_ptr<World> window_world(World& src, int cx0, int cz0, int radius, const WorldDef& def,
                                     ProfileId* pid) {
   auto w = std::make_unique<World>(def);
-  w->internal().registry = src.internal().registry;
-  w->internal().blocks = src.internal().blocks;
-  const detail::Space& ss = src.internal().space;
+  detail::WorldAccess::state(*w).registry = detail::WorldAccess::state(src).registry;
+  detail::WorldAccess::state(*w).blocks = detail::WorldAccess::state(src).blocks;
+  const detail::Space& ss = detail::WorldAccess::state(src).space;
   std::vector<std::uint16_t> values(detail::kChunkCells);
   for (const ChunkPos& p : ss.loaded_chunks()) {
     if (std::abs(p.x - cx0) > radius || std::abs(p.z - cz0) > radius) continue;
@@ -339,7 +339,7 @@ struct Tally {
 void check_pairs(World& w, ProfileId pid, const std::vector<Cell>& cells, Rng& rng, int count,
                  Tally& t, const std::string& what) {
   if (cells.size() < 2) return;
-  const NavGrid& g = w.internal().walker->grid();
+  const NavGrid& g = detail::WorldAccess::state(w).walker->grid();
   PairOracle oracle(g);
   for (int k = 0; k < count; ++k) {
     const Cell a = cells[rng.below(static_cast<std::uint32_t>(cells.size()))];
@@ -357,7 +357,7 @@ void check_pairs(World& w, ProfileId pid, const std::vector<Cell>& cells, Rng& r
     // way); a Yes must still be right.
     const bool pending_ok = !truth && r.answer == ReachAnswer::Unknown &&
                             r.reason == ReachReason::NotLoaded &&
-                            w.internal().walker->pending_builds() > 0;
+                            detail::WorldAccess::state(w).walker->pending_builds() > 0;
     if (!gated_ok && !pending_ok &&
         (r.answer == ReachAnswer::Unknown || (r.answer == ReachAnswer::Yes) != truth)) {
       if (++t.bad <= 5)
@@ -407,7 +407,7 @@ std::vector<ProfileId> add_other_classes(World& w) {
 
 /// The caches of every class's navigation.
 void lc_check_all(World& w, const std::vector<ChunkPos>& only, Tally& t, const std::string& what) {
-  for (detail::NavWorld* nav : w.internal().navs())
+  for (detail::NavWorld* nav : detail::WorldAccess::state(w).navs())
     lc_check(*nav, only, t,
              what + " [class " + std::to_string(nav->grid().envelope().footprint2) +
                  std::to_string(nav->grid().envelope().swimmer) + " h" +
@@ -421,8 +421,8 @@ void full_compare_all(World& w, ProfileId pid, Tally& t, const std::string& what
   ProfileId fpid;
   std::unique_ptr<World> fresh = fresh_copy(w, &fpid);
   std::vector<ProfileId> fothers;
-  if (w.internal().navs().size() > 1) fothers = add_other_classes(*fresh);
-  const std::vector<detail::NavWorld*> a = w.internal().navs(), b = fresh->internal().navs();
+  if (detail::WorldAccess::state(w).navs().size() > 1) fothers = add_other_classes(*fresh);
+  const std::vector<detail::NavWorld*> a = detail::WorldAccess::state(w).navs(), b = detail::WorldAccess::state(*fresh).navs();
   ASSERT_EQ(a.size(), b.size());
   for (std::size_t k = 0; k < a.size(); ++k) {
     const LayerDiff d = compare_layers(*a[k], *b[k]);
@@ -442,7 +442,7 @@ void full_compare_all(World& w, ProfileId pid, Tally& t, const std::string& what
   for (const auto& [ip, fp] : profiles) {
     // The grid of the profile's class: its node cells are the pairs' ends.
     const detail::NavWorld* pn =
-        w.internal().nav_of(w.internal().profiles[ip.index].movement_class);
+        detail::WorldAccess::state(w).nav_of(detail::WorldAccess::state(w).profiles[ip.index].movement_class);
     if (!pn) continue;
     std::vector<Cell> nodes;
     for (const NavChunk* ch : pn->grid().ordered_chunks()) {
@@ -516,7 +516,7 @@ TEST_P(LocalComponentsHotSpot, ConcentratedEditsKeepCachesExact) {
   src.reset();
   std::vector<ProfileId> others;
   if (GetParam().classes) others = add_other_classes(*w);
-  detail::NavWorld& nav = *w->internal().walker;
+  detail::NavWorld& nav = *detail::WorldAccess::state(*w).walker;
   const NavGrid& g = nav.grid();
   const Blocks B = blocks_of(*w);
   // The hot spot: a cell of the biggest island on a chunk corner (x, z multiples of 16: four
@@ -722,7 +722,7 @@ TEST_P(LocalComponentsChunks, LoadsUnloadsReloadsAndBigBoxesKeepCachesExact) {
   std::unique_ptr<World> src = test::load_region(kShared + mode.file, &spid);
   ASSERT_TRUE(src);
   const auto [cx0, cz0] = biggest_island_column(*src);
-  const detail::Space& ss = src->internal().space;
+  const detail::Space& ss = detail::WorldAccess::state(*src).space;
   std::unique_ptr<native::ThreadPool> pool;
   WorldDef def;
   def.lockstep_delay = mode.lockstep;
@@ -735,9 +735,9 @@ TEST_P(LocalComponentsChunks, LoadsUnloadsReloadsAndBigBoxesKeepCachesExact) {
   std::vector<ProfileId> others;
   if (mode.classes) others = add_other_classes(*w);
   w->set_chunk_streaming(mode.streaming);
-  detail::NavWorld& nav = *w->internal().walker;
+  detail::NavWorld& nav = *detail::WorldAccess::state(*w).walker;
   const NavGrid& g = nav.grid();
-  const detail::Space& space = w->internal().space;
+  const detail::Space& space = detail::WorldAccess::state(*w).space;
   const Blocks B = blocks_of(*w);
   std::vector<ChunkPos> sections;
   for (const ChunkPos& p : ss.loaded_chunks())
@@ -931,7 +931,7 @@ TEST(LocalComponentsChecker, SeesACacheThatMissedAnEdit) {
   ProfileId pid;
   ASSERT_EQ(w.add_profile(Profile{}, &pid), Status::Ok);
   w.update();
-  detail::NavWorld& nav = *w.internal().walker;
+  detail::NavWorld& nav = *detail::WorldAccess::state(w).walker;
   // Every octant of the floor's chunks was computed at load.
   const Cell c{4, 1, 4};
   NavChunk* ch = nav.grid().chunk(detail::chunk_of(c));
@@ -991,7 +991,7 @@ TEST_P(LocalComponentsExtremes, MazeEditsAtTheRangeLimitsKeepCachesExact) {
   ProfileId pid;
   ASSERT_EQ(w.add_profile(Profile{}, &pid), Status::Ok);
   w.update();
-  detail::NavWorld& nav = *w.internal().walker;
+  detail::NavWorld& nav = *detail::WorldAccess::state(w).walker;
   const NavGrid& g = nav.grid();
   const int fy = m.floor_y + 1;
   Rng rng{0xE87E0000u + static_cast<std::uint64_t>(m.cy + 1000) + env_seed()};
@@ -1154,9 +1154,9 @@ TEST_P(LocalComponentsAgents, GapJumpCorridorsStayValidUnderNearbyEdits) {
   ProfileId pid;
   ASSERT_EQ(w.add_profile(Profile{}, &pid), Status::Ok);
   w.update();
-  detail::NavWorld& nav = *w.internal().walker;
+  detail::NavWorld& nav = *detail::WorldAccess::state(w).walker;
   const NavGrid& g = nav.grid();
-  const detail::AgentSystem& sys = w.internal().agents;
+  const detail::AgentSystem& sys = detail::WorldAccess::state(w).agents;
   std::vector<Cell> top;
   for (int z = -30; z < 30; ++z)
     for (int x = -30; x < 30; ++x)
@@ -1290,7 +1290,7 @@ XBlocks xblocks_of(World& w) {
 /// Makes every octant of every class current (so that edits hit current octants and patch them).
 std::size_t refresh_all(World& w) {
   std::size_t n = 0;
-  for (detail::NavWorld* nav : w.internal().navs())
+  for (detail::NavWorld* nav : detail::WorldAccess::state(w).navs())
     n += nav->islands().refresh_components(nav->grid());
   return n;
 }
@@ -1465,7 +1465,7 @@ TEST_P(LocalComponentsBorders, BorderEditsKeepCachesExact) {
   std::vector<ProfileId> others;
   if (m.classes) others = add_other_classes(w);
   if (m.streaming) w.set_chunk_streaming(true);
-  detail::NavWorld& nav = *w.internal().walker;
+  detail::NavWorld& nav = *detail::WorldAccess::state(w).walker;
   Rng rng{m.seed * 31 + 7 + m.offset + env_seed()};
   auto rnd = [&](int lo, int hi) {
     return lo + static_cast<int>(rng.below(static_cast<std::uint32_t>(hi - lo + 1)));
@@ -1606,7 +1606,7 @@ TEST_P(LocalComponentsBorders, BorderEditsKeepCachesExact) {
     }
     if (m.chunks && rng.below(5) == 0) {
       const ChunkPos p = all_chunks[rng.below(static_cast<std::uint32_t>(all_chunks.size()))];
-      const detail::Space& space = w.internal().space;
+      const detail::Space& space = detail::WorldAccess::state(w).space;
       char buf[120];
       switch (rng.below(4)) {
         case 0:
@@ -1653,7 +1653,7 @@ TEST_P(LocalComponentsBorders, BorderEditsKeepCachesExact) {
     const std::string wh = what + log;
     lc_check_all(w, {}, t, wh);
     // Pairs near the edits, every class.
-    const std::vector<detail::NavWorld*> navs = w.internal().navs();
+    const std::vector<detail::NavWorld*> navs = detail::WorldAccess::state(w).navs();
     for (std::size_t s = 0; s < navs.size(); ++s) {
       const NavGrid& g = navs[s]->grid();
       std::vector<Cell> near;
@@ -1698,7 +1698,7 @@ TEST_P(LocalComponentsBorders, BorderEditsKeepCachesExact) {
       static_cast<unsigned long long>(is.out_patches - patches0),
       static_cast<unsigned long long>(is.component_searches), refreshed,
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-  for (detail::NavWorld* nv : w.internal().navs())
+  for (detail::NavWorld* nv : detail::WorldAccess::state(w).navs())
     std::printf("  class h%d f%d s%d: out_patches %llu, components_built %llu\n",
                 nv->grid().envelope().height_q, int(nv->grid().envelope().footprint2),
                 int(nv->grid().envelope().swimmer),

@@ -9,7 +9,7 @@
 
 #include "engine/nav/class_envelopes.h"
 #include "engine/nav/profile_compile.h"
-#include "engine/nav/world_state.h"
+#include "engine/nav/world_access.h"
 #include "engine/search/astar.h"
 #include "test_support.h"
 #include "voxnav/world.h"
@@ -33,7 +33,7 @@ struct Trench {
     world.update();
     EXPECT_EQ(world.add_profile(Profile{}, &walker), Status::Ok);
   }
-  const detail::NavGrid& grid() { return world.internal().walker->grid(); }
+  const detail::NavGrid& grid() { return detail::WorldAccess::state(world).walker->grid(); }
   // The floor chunks with the trench, and air above.
   static bool load(World& w, std::uint16_t stone, bool wide) {
     std::vector<std::uint16_t> air(detail::kChunkCells, 0);
@@ -178,8 +178,8 @@ TEST(GapJumps, EditsFillAndOpenTheGap) {
   for (int z = -16; z <= 31; ++z)
     for (int x = 8; x <= 16; ++x) {
       const Cell c{x, 1, z};
-      EXPECT_EQ(t.grid().gaps(c), fresh.internal().walker->grid().gaps(c)) << test::str(c);
-      EXPECT_EQ(t.grid().moves(c), fresh.internal().walker->grid().moves(c)) << test::str(c);
+      EXPECT_EQ(t.grid().gaps(c), detail::WorldAccess::state(fresh).walker->grid().gaps(c)) << test::str(c);
+      EXPECT_EQ(t.grid().moves(c), detail::WorldAccess::state(fresh).walker->grid().moves(c)) << test::str(c);
     }
 }
 
@@ -219,7 +219,7 @@ TEST(GapJumps, AgentsMakeTheRealRegionsJumps) {
   std::unique_ptr<World> w = test::load_region(
       std::string(VOXNAV_SHARED_DATA) + "/minecraft/regions/1.16/r.0.-1.mca", &pid);
   ASSERT_TRUE(w);
-  const detail::NavGrid& g = w->internal().walker->grid();
+  const detail::NavGrid& g = detail::WorldAccess::state(*w).walker->grid();
   struct Jump {
     Cell from, to;
   };

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/nav/world_state.h"
+#include "engine/nav/world_access.h"
 #include "test_support.h"
 #include "voxnav/world.h"
 #include "world_files.h"
@@ -83,7 +83,7 @@ TEST(ProfileJumpStep, NoRouteNeedsAJumpHigherThanTheProfilesJumpApex) {
   for (ProfileId p : {low, none}) {
     const PathResult r = w.path(p, kFloor, kOnBlock);
     EXPECT_EQ(r.status.state, PathState::Failed)
-        << w.world.internal().profiles[p.index].id << " cannot rise one block: " << describe(r);
+        << detail::WorldAccess::state(w.world).profiles[p.index].id << " cannot rise one block: " << describe(r);
   }
 }
 

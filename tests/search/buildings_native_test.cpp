@@ -25,7 +25,7 @@
 #include <utility>
 #include <vector>
 
-#include "engine/nav/world_state.h"
+#include "engine/nav/world_access.h"
 #include "test_support.h"
 #include "voxnav/world.h"
 
@@ -200,13 +200,13 @@ struct Building {
     return r;
   }
   Reach reach(ProfileId p, CellPos a, CellPos b) const { return w->reachable(p, a, b); }
-  CellKind kind(CellPos c) const { return w->internal().walker->grid().kind(dc(c)); }
+  CellKind kind(CellPos c) const { return detail::WorldAccess::state(*w).walker->grid().kind(dc(c)); }
   std::uint16_t block(CellPos c) const {
     std::uint16_t v = 0;
     EXPECT_EQ(w->get_block(c, &v), Status::Ok) << str(c);
     return v;
   }
-  std::string state(CellPos c) const { return w->internal().blocks.state_string(block(c)); }
+  std::string state(CellPos c) const { return detail::WorldAccess::state(*w).blocks.state_string(block(c)); }
   void set(CellPos c, const std::string& state) {
     std::uint16_t v = 0;
     std::string err;
@@ -234,7 +234,7 @@ struct Found {
 
 Found find_features(Building& b) {
   Found f;
-  const detail::WorldState& st = b.w->internal();
+  const detail::WorldState& st = detail::WorldAccess::state(*b.w);
   std::vector<detail::ChunkPos> chunks = st.space.loaded_chunks();
   std::sort(chunks.begin(), chunks.end(), [](const detail::ChunkPos& p, const detail::ChunkPos& q) {
     return std::tie(p.y, p.z, p.x) < std::tie(q.y, q.z, q.x);
@@ -312,7 +312,7 @@ void expect_door_kinds(Building& b, const Found& f) {
 /// passes it; the blocks are restored afterwards.
 /// Whether the class's move graph has a Door move into the door cell from `side`.
 bool door_move_from(Building& b, CellPos side, CellPos door) {
-  const detail::NavGrid& g = b.w->internal().walker->grid();
+  const detail::NavGrid& g = detail::WorldAccess::state(*b.w).walker->grid();
   const detail::Cell c{side.x, side.y, side.z};
   detail::NavChunk* ch = g.chunk(detail::chunk_of(c));
   bool found = false;
@@ -334,7 +334,7 @@ bool crossable(Building& b, const Door& d) {
 }
 
 void door_scenarios(Building& b, const Found& f) {
-  const detail::WorldState& st = b.w->internal();
+  const detail::WorldState& st = detail::WorldAccess::state(*b.w);
   int checked = 0;
   for (const Door& d : f.doors) {
     if (!crossable(b, d)) continue;

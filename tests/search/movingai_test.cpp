@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "engine/io/movingai.h"
-#include "engine/nav/world_state.h"
+#include "engine/nav/world_access.h"
 #include "engine/world/registry.h"
 #include "scenes.h"
 #include "voxnav/world.h"
@@ -59,7 +59,7 @@ std::unique_ptr<MapWorld> load_map(const std::string& name) {
     return nullptr;
   }
   mw->world = std::make_unique<World>();
-  detail::WorldState& st = mw->world->internal();
+  detail::WorldState& st = detail::WorldAccess::state(*mw->world);
   mw->stone = st.registry.add(detail::BlockType{"stone", {detail::Box{{0, 0, 0}, {1, 1, 1}}}, 0, 0});
   if (detail::build_movingai_world(mw->map, mw->stone, st.space) != Status::Ok) {
     ADD_FAILURE() << name << ": build_movingai_world failed";

@@ -27,7 +27,7 @@
 #include "engine/classify/nav_grid.h"
 #include "engine/islands/islands.h"
 #include "engine/nav/nav_world.h"
-#include "engine/nav/world_state.h"
+#include "engine/nav/world_access.h"
 #include "engine/util/splitmix.h"
 #include "test_support.h"
 #include "voxnav/native/thread_pool.h"
@@ -72,7 +72,7 @@ Source& source() {
     auto* src = new Source;
     src->w = test::load_region(kRegion, &src->pid);
     if (!src->w) return src;
-    detail::NavWorld& nav = *src->w->internal().walker;
+    detail::NavWorld& nav = *detail::WorldAccess::state(*src->w).walker;
     std::uint32_t best = 0, best_size = 0;
     for (const NavChunk* ch : nav.grid().ordered_chunks()) {
       if (ch->uniform || !ch->scc) continue;
@@ -104,7 +104,7 @@ struct Streamed {
   ProfileId pid;
   std::vector<std::uint16_t> values = std::vector<std::uint16_t>(detail::kChunkCells);
   Status load(const DPos& p) {
-    const detail::Chunk* ch = source().w->internal().space.chunk(p);
+    const detail::Chunk* ch = detail::WorldAccess::state(*source().w).space.chunk(p);
     for (int i = 0; i < detail::kChunkCells; ++i) values[static_cast<std::size_t>(i)] = ch->get(i);
     return w->load_chunk(ChunkPos{p.x, p.y, p.z}, values);
   }
@@ -112,7 +112,7 @@ struct Streamed {
   std::vector<DPos> load_rings(int lo, int hi) {
     std::vector<DPos> out;
     const Source& s = source();
-    for (const DPos& p : s.w->internal().space.loaded_chunks()) {
+    for (const DPos& p : detail::WorldAccess::state(*s.w).space.loaded_chunks()) {
       const int r = s.ring(p.x, p.z);
       if (r < lo || r > hi) continue;
       EXPECT_EQ(load(p), Status::Ok);
@@ -120,7 +120,7 @@ struct Streamed {
     }
     return out;
   }
-  detail::NavWorld& nav() { return *w->internal().walker; }
+  detail::NavWorld& nav() { return *detail::WorldAccess::state(*w).walker; }
   const NavGrid& grid() { return nav().grid(); }
 };
 
@@ -129,7 +129,7 @@ Streamed make_streamed(int core, int radius, detail::Executor* exec = nullptr) {
   WorldDef def;
   def.executor = exec;
   st.w = std::make_unique<World>(def);
-  st.w->internal().registry = source().w->internal().registry;
+  detail::WorldAccess::state(*st.w).registry = detail::WorldAccess::state(*source().w).registry;
   st.load_rings(0, core);
   EXPECT_EQ(st.w->add_profile(Profile{}, &st.pid), Status::Ok);
   st.w->update();
@@ -142,7 +142,7 @@ Streamed make_streamed(int core, int radius, detail::Executor* exec = nullptr) {
 void expect_equal_to_fresh_build(Streamed& st) {
   ProfileId fpid;
   std::unique_ptr<World> fresh = test::fresh_copy(*st.w, &fpid);
-  const test::LayerDiff d = test::compare_layers(st.nav(), *fresh->internal().walker);
+  const test::LayerDiff d = test::compare_layers(st.nav(), *detail::WorldAccess::state(*fresh).walker);
   EXPECT_EQ(d.total(), 0u) << d.kind << " kind, " << d.floor << " floor, " << d.moves << " move, "
                            << d.missing << " missing, " << d.extra << " extra, " << d.partition
                            << " partition diffs, e.g. " << d.first;
@@ -293,7 +293,7 @@ TEST(StreamingNearAgents, NoIsSoundAndNotVacuous) {
     // The full graph: every loaded chunk built.
     ProfileId fpid;
     std::unique_ptr<World> full = test::fresh_copy(*st.w, &fpid);
-    detail::NavWorld& fnav = *full->internal().walker;
+    detail::NavWorld& fnav = *detail::WorldAccess::state(*full).walker;
     test::PairOracle oracle(fnav.grid());
     const std::vector<Cell> cells = test::standable_cells(nav.grid());
     ASSERT_GT(cells.size(), 1000u);
@@ -412,7 +412,7 @@ TEST(StreamingNearAgents, AgentsWalkAcrossWhileChunksStream) {
   Streamed st = make_streamed(2, kRadius, &pool);
   detail::NavWorld& nav = st.nav();
   const NavGrid& g = nav.grid();
-  const detail::Space& space = st.w->internal().space;
+  const detail::Space& space = detail::WorldAccess::state(*st.w).space;
   std::uint16_t stone = 0, air = 0;
   ASSERT_EQ(st.w->block_value("stone", &stone), Status::Ok);
   ASSERT_EQ(st.w->block_value("air", &air), Status::Ok);
@@ -427,7 +427,7 @@ TEST(StreamingNearAgents, AgentsWalkAcrossWhileChunksStream) {
   // Columns of rings 3 to 7: streamed in now (most deferred), some loaded and unloaded later.
   st.load_rings(3, 7);
   std::vector<std::pair<int, int>> outer_cols;
-  for (const DPos& p : src.w->internal().space.loaded_chunks())
+  for (const DPos& p : detail::WorldAccess::state(*src.w).space.loaded_chunks())
     if (src.ring(p.x, p.z) >= 5 && src.ring(p.x, p.z) <= 7 && p.y == (src.mid.y >> 4))
       outer_cols.push_back({p.x, p.z});
   std::sort(outer_cols.begin(), outer_cols.end());
@@ -491,7 +491,7 @@ TEST(StreamingNearAgents, AgentsWalkAcrossWhileChunksStream) {
     }
     // Every third tick, an edit on an agent's corridor a few cells ahead.
     if (t % 3 == 1) {
-      const detail::AgentRecord& a = st.w->internal().agents.at(
+      const detail::AgentRecord& a = detail::WorldAccess::state(*st.w).agents.at(
           agents[rng.below(static_cast<std::uint32_t>(agents.size()))].index);
       if (a.alive && a.mode == detail::AgentMode::Moving &&
           a.cell_index + 4 < a.corridor.cells.size()) {
@@ -531,7 +531,7 @@ TEST(StreamingNearAgents, AgentsWalkAcrossWhileChunksStream) {
       }
       if (far) {
         auto it = std::find(unloaded_cols.begin(), unloaded_cols.end(), col);
-        for (const DPos& p : src.w->internal().space.loaded_chunks()) {
+        for (const DPos& p : detail::WorldAccess::state(*src.w).space.loaded_chunks()) {
           if (p.x != col.first || p.z != col.second) continue;
           if (it == unloaded_cols.end()) {
             ASSERT_EQ(st.w->unload_chunk(ChunkPos{p.x, p.y, p.z}), Status::Ok);
@@ -565,7 +565,7 @@ TEST(StreamingNearAgents, AgentsWalkAcrossWhileChunksStream) {
       if ((!loaded || !built) && ++bad_feet <= 5)
         ADD_FAILURE() << "tick " << t << ": agent " << i << " feet in " << str(f) << " ("
                       << (loaded ? "loaded, not built" : "unloaded") << ")";
-      const detail::AgentRecord& a = st.w->internal().agents.at(agents[i].index);
+      const detail::AgentRecord& a = detail::WorldAccess::state(*st.w).agents.at(agents[i].index);
       if (a.mode == detail::AgentMode::Moving) {
         for (std::size_t k = a.cell_index; k < a.corridor.cells.size(); ++k) {
           const DPos cp = detail::chunk_of(a.corridor.cells[k]);

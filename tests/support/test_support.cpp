@@ -13,7 +13,7 @@
 #include <unordered_map>
 
 #include "engine/islands/islands.h"
-#include "engine/nav/world_state.h"
+#include "engine/nav/world_access.h"
 #ifndef __EMSCRIPTEN__
 #include "world_files.h"
 #endif
@@ -22,8 +22,8 @@ namespace voxnav::test {
 
 std::unique_ptr<World> fresh_copy(World& src, ProfileId* pid) {
   auto w = std::make_unique<World>();
-  detail::WorldState& st = w->internal();
-  const detail::WorldState& s = src.internal();
+  detail::WorldState& st = detail::WorldAccess::state(*w);
+  const detail::WorldState& s = detail::WorldAccess::state(src);
   st.registry = s.registry;
   for (const detail::ChunkPos& p : s.space.loaded_chunks()) {
     const detail::Chunk* ch = s.space.chunk(p);
@@ -41,7 +41,7 @@ std::unique_ptr<World> fresh_copy(World& src, ProfileId* pid) {
 #ifndef __EMSCRIPTEN__
 std::unique_ptr<World> load_region(const std::string& path, ProfileId* pid) {
   auto w = std::make_unique<World>();
-  detail::WorldState& st = w->internal();
+  detail::WorldState& st = detail::WorldAccess::state(*w);
   std::string msg;
   if (native::load_minecraft_registry_files(std::string(VOXNAV_SHARED_DATA) + "/minecraft/blocks",
                                             st.registry, st.blocks, msg) != Status::Ok) {
@@ -61,7 +61,7 @@ std::unique_ptr<World> load_region(const std::string& path, ProfileId* pid) {
 
 #ifndef __EMSCRIPTEN__
 bool load_real_blocks(World& w) {
-  detail::WorldState& st = w.internal();
+  detail::WorldState& st = detail::WorldAccess::state(w);
   std::string msg;
   const Status status = native::load_minecraft_registry_files(
       std::string(VOXNAV_SHARED_DATA) + "/minecraft/blocks", st.registry, st.blocks, msg);
@@ -223,7 +223,7 @@ LayerDiff compare_layers(detail::NavWorld& inc, detail::NavWorld& fresh) {
 }
 
 std::pair<int, int> biggest_island_column(World& w) {
-  detail::NavWorld& nav = *w.internal().walker;
+  detail::NavWorld& nav = *detail::WorldAccess::state(w).walker;
   std::uint32_t best = 0, best_size = 0;
   for (const detail::NavChunk* ch : nav.grid().ordered_chunks()) {
     if (ch->uniform || !ch->scc) continue;

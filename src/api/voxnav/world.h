@@ -21,6 +21,7 @@ namespace voxnav {
 
 namespace detail {
 struct WorldState;
+struct WorldAccess;
 }
 
 /// How a World runs its jobs.
@@ -134,6 +135,8 @@ class World {
   /// as without streaming (unless a build radius is set). Chunks loaded before the first update are
   /// built by it.
   void set_chunk_streaming(bool on) noexcept;
+  /// Whether chunk streaming is on.
+  bool chunk_streaming() const noexcept;
   /// Chunk builds dispatched or waiting to be dispatched (0 without streaming).
   std::size_t pending_chunk_builds() const noexcept;
   /// Build radius of chunk streaming, in chunks: with streaming on and `chunks` > 0, a chunk
@@ -280,11 +283,8 @@ class World {
   /// Wall time (microseconds) of every search applied so far (for percentiles; timing only).
   std::span<const double> search_times_us() const;
 
-  /// Engine internals for voxnav's own tools (loaders, CLI, tests). Not a stable API.
-  detail::WorldState& internal() { return *state_; }
-  const detail::WorldState& internal() const { return *state_; }
-
  private:
+  friend struct detail::WorldAccess;  // voxnav's own tests (src/engine/nav/world_access.h)
   std::unique_ptr<detail::WorldState> state_;
 };
 

@@ -153,17 +153,22 @@ bool read_box_list(const Json& shape, std::vector<Box>& out) {
 
 void LookupTally::note_unknown(std::string_view name, std::uint64_t count) {
   unknown_blocks += count;
-  if (first_unknown.size() >= kMaxNames) return;
-  for (const std::string& s : first_unknown) {
-    if (s == name) return;
+  for (std::size_t i = 0; i < first_unknown.size(); ++i) {
+    if (first_unknown[i] == name) {
+      first_unknown_counts[i] += count;
+      return;
+    }
   }
+  if (first_unknown.size() >= kMaxNames) return;
   first_unknown.emplace_back(name);
+  first_unknown_counts.push_back(count);
 }
 
 void LookupTally::merge(const LookupTally& other) {
   unknown_properties += other.unknown_properties;
   const std::uint64_t before = unknown_blocks;
-  for (const std::string& s : other.first_unknown) note_unknown(s, 0);
+  for (std::size_t i = 0; i < other.first_unknown.size(); ++i)
+    note_unknown(other.first_unknown[i], other.first_unknown_counts[i]);
   unknown_blocks = before + other.unknown_blocks;
 }
 

@@ -28,6 +28,7 @@ struct LookupTally {
   std::uint64_t unknown_blocks = 0;      ///< blocks (cells or lookups) that became fallback()
   std::uint64_t unknown_properties = 0;  ///< property values not valid for the block (default used)
   std::vector<std::string> first_unknown;  ///< first kMaxNames distinct unknown names
+  std::vector<std::uint64_t> first_unknown_counts;  ///< how many blocks each of them named
 
   void note_unknown(std::string_view name, std::uint64_t count = 1);
   void merge(const LookupTally& other);

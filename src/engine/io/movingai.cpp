@@ -151,21 +151,25 @@ Status parse_movingai_scen(std::string_view text, std::vector<MovingAiScenario>&
   out.clear();
   Lines lines(text);
   std::string_view line;
-  bool version = false;
+  bool first = true, any = false;
   while (lines.next(line)) {
     const auto f = fields(line);
     if (f.empty()) continue;
-    if (!version) {
-      if (f.size() != 2 || f[0] != "version") {
-        message = "scen line " + std::to_string(lines.number()) + ": expected 'version 1'";
-        return Status::BadFormat;
+    if (first) {
+      first = false;
+      // The "version 1" line is optional: some published files start with their first row.
+      if (f[0] == "version") {
+        if (f.size() != 2) {
+          message = "scen line " + std::to_string(lines.number()) + ": expected 'version 1'";
+          return Status::BadFormat;
+        }
+        if (f[1] != "1" && f[1] != "1.0") {
+          message = "scen version '" + std::string(f[1]) + "' is not supported (only 1)";
+          return Status::Unsupported;
+        }
+        any = true;
+        continue;
       }
-      if (f[1] != "1" && f[1] != "1.0") {
-        message = "scen version '" + std::string(f[1]) + "' is not supported (only 1)";
-        return Status::Unsupported;
-      }
-      version = true;
-      continue;
     }
     MovingAiScenario s;
     if (f.size() != 9 || !to_int(f[0], s.bucket) || !to_int(f[2], s.map_width) ||
@@ -178,9 +182,10 @@ Status parse_movingai_scen(std::string_view text, std::vector<MovingAiScenario>&
     }
     s.map = std::string(f[1]);
     out.push_back(std::move(s));
+    any = true;
   }
-  if (!version) {
-    message = "scen file is empty (no 'version 1' line)";
+  if (!any) {
+    message = "scen file is empty (no 'version 1' line and no row)";
     return Status::BadFormat;
   }
   return Status::Ok;

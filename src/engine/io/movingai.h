@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/world/space.h"
+#include "voxnav/io.h"
 #include "voxnav/status.h"
 
 namespace voxnav::detail {
@@ -33,20 +34,15 @@ struct MovingAiMap {
 /// character - the message names line and column), Unsupported (a type other than octile).
 Status parse_movingai_map(std::string_view text, MovingAiMap& out, std::string& message);
 
-struct MovingAiScenario {
-  int bucket = 0;
-  std::string map;
-  int map_width = 0, map_height = 0;
-  int start_x = 0, start_y = 0, goal_x = 0, goal_y = 0;
-  double optimal = 0;  ///< optimal octile length (1 and sqrt(2), no corner cutting)
-};
+using voxnav::MovingAiScenario;  // one row of a .scen file (voxnav/io.h)
 
-/// Parses a .scen text ("version 1" then tab/space separated rows). Errors: BadFormat with line.
+/// Parses a .scen text (an optional "version 1" line, then tab/space separated rows). Errors:
+/// BadFormat with the line (also for a text with no row and no version line), Unsupported.
 Status parse_movingai_scen(std::string_view text, std::vector<MovingAiScenario>& out,
                            std::string& message);
 
-inline constexpr int kMovingAiWallTop = 4;  ///< blocked columns fill y = 1..4
-inline constexpr int kMovingAiStandY = 1;   ///< walkers stand with their feet at y = 1
+using voxnav::kMovingAiStandY;   ///< walkers stand with their feet at y = 1
+using voxnav::kMovingAiWallTop;  ///< blocked columns fill y = 1..4
 
 struct MovingAiWorldInfo {
   std::size_t chunks_loaded = 0;
