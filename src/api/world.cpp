@@ -855,6 +855,8 @@ WorldStats World::stats() const {
   return s;
 }
 
-std::span<const double> World::search_times_us() const { return state_->walker->stats().search_us; }
+std::span<const double> World::search_times_us() const {
+  return state_->walker->stats().search_us.values();
+}
 
 }  // namespace voxnav

@@ -79,7 +79,7 @@ bool NavWorld::update() {
     const SearchOutcome o = s.result.outcome;
     stats_.nodes_expanded += s.result.expanded;
     ++stats_.searches;
-    stats_.search_us.push_back(s.search_us);
+    stats_.search_us.push(s.search_us);
     // An agent's search toward a goal past unbuilt chunks that met no cell nearer the goal than
     // its start (the search then answers NoPath, or BudgetExhausted, rather than a partial route
     // of one cell): the agent stands as close as the built chunks go. A one-cell partial route,

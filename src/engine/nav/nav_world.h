@@ -13,6 +13,7 @@
 #include "engine/exec/executor.h"
 #include "engine/islands/islands.h"
 #include "engine/search/astar.h"
+#include "engine/util/recent_values.h"
 #include "engine/world/space.h"
 #include "voxnav/ids.h"
 #include "voxnav/requests.h"
@@ -63,7 +64,8 @@ struct RequestSlot {
 
 struct NavStats {
   std::uint64_t searches = 0;
-  std::vector<double> search_us;  ///< wall time of every applied search (for percentiles)
+  /// Wall time of the last kSearchTimesKept applied searches, microseconds (for percentiles).
+  RecentValues<double, kSearchTimesKept> search_us;
   std::uint64_t nodes_expanded = 0;
   std::uint64_t maintenance_runs = 0;
   double last_maintenance_ms = 0;
