@@ -48,13 +48,13 @@ bool dump_get(const std::vector<std::uint8_t>& b, std::size_t& at, T& v) {
 /// Writes every loaded chunk of `space`; false when the file cannot be written.
 inline bool write_chunk_dump(const detail::Space& space, const std::string& source, const std::string& path) {
   std::vector<std::uint8_t> b(kDumpMagic, kDumpMagic + 8);
-  const std::vector<detail::ChunkPos> chunks = space.loaded_chunks();
+  const std::vector<ChunkPos> chunks = space.loaded_chunks();
   dump_put<std::uint32_t>(b, 1);
   dump_put<std::uint32_t>(b, static_cast<std::uint32_t>(space.registry().size()));
   dump_put<std::uint32_t>(b, static_cast<std::uint32_t>(chunks.size()));
   dump_put<std::uint32_t>(b, static_cast<std::uint32_t>(source.size()));
   b.insert(b.end(), source.begin(), source.end());
-  for (const detail::ChunkPos& p : chunks) {
+  for (const ChunkPos& p : chunks) {
     const detail::Chunk* c = space.chunk(p);
     dump_put<std::int32_t>(b, p.x);
     dump_put<std::int32_t>(b, p.y);
@@ -93,7 +93,7 @@ inline bool read_chunk_dump(const std::string& path, detail::Space& space, std::
   std::vector<std::uint16_t> values(detail::kChunkCells);
   chunks_loaded = uniform_chunks = 0;
   for (std::uint32_t i = 0; i < count; ++i) {
-    detail::ChunkPos p;
+    ChunkPos p;
     std::uint8_t uniform = 0;
     if (!dump_get(b, at, p.x) || !dump_get(b, at, p.y) || !dump_get(b, at, p.z) || !dump_get(b, at, uniform))
       return error = path + ": truncated", false;

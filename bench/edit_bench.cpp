@@ -60,7 +60,7 @@ struct Setup {
   std::unique_ptr<World> world;
   ProfileId prof;
   std::vector<AgentId> agents;
-  std::vector<vd::Cell> pool;  // standable cells of big islands
+  std::vector<voxnav::CellPos> pool;  // standable cells of big islands
 };
 
 struct Source {
@@ -118,7 +118,7 @@ bool setup(Setup& s, const Source& src, int n_agents, std::uint64_t seed) {
   if (s.pool.empty()) return false;
   vd::SplitMix64 rng{seed};
   for (int i = 0; i < n_agents; ++i) {
-    const vd::Cell c = s.pool[rng.below(static_cast<std::uint32_t>(s.pool.size()))];
+    const voxnav::CellPos c = s.pool[rng.below(static_cast<std::uint32_t>(s.pool.size()))];
     double feet = 0;
     (void)s.world->standing_height(s.prof, CellPos{c.x, c.y, c.z}, &feet);
     AgentId id;
@@ -132,11 +132,11 @@ bool setup(Setup& s, const Source& src, int n_agents, std::uint64_t seed) {
 void new_goal(Setup& s, vd::SplitMix64& rng, AgentId id) {
   vd::WorldState& st = detail::WorldAccess::state(*s.world);
   vd::NavWorld& nav = *st.walker;
-  const vd::AgentRecord* a = st.agents.get(vd::AgentSlot{id.index, id.generation});
+  const vd::AgentRecord* a = st.agents.get(voxnav::AgentId{id.index, id.generation});
   if (!a) return;
   const std::uint32_t isl = nav.islands().component(nav.grid(), a->last_cell);
   for (int k = 0; k < 64; ++k) {
-    const vd::Cell g = s.pool[rng.below(static_cast<std::uint32_t>(s.pool.size()))];
+    const voxnav::CellPos g = s.pool[rng.below(static_cast<std::uint32_t>(s.pool.size()))];
     if (std::abs(g.x - a->last_cell.x) > 48 || std::abs(g.z - a->last_cell.z) > 48) continue;
     if (nav.islands().component(nav.grid(), g) != isl) continue;
     (void)s.world->set_agent_goal(id, CellPos{g.x, g.y, g.z});
@@ -146,18 +146,18 @@ void new_goal(Setup& s, vd::SplitMix64& rng, AgentId id) {
 
 /// One edit on a corridor cell ahead of a random moving agent; returns false when none fits.
 bool corridor_edit(Setup& s, vd::SplitMix64& rng, bool block, std::uint16_t stone,
-                   std::uint16_t air, vd::Cell* where) {
+                   std::uint16_t air, voxnav::CellPos* where) {
   vd::WorldState& st = detail::WorldAccess::state(*s.world);
   for (int tries = 0; tries < 16; ++tries) {
     const AgentId id = s.agents[rng.below(static_cast<std::uint32_t>(s.agents.size()))];
-    const vd::AgentRecord* a = st.agents.get(vd::AgentSlot{id.index, id.generation});
-    if (!a || a->mode != vd::AgentMode::Moving || a->corridor.cells.size() < a->cell_index + 4)
+    const vd::AgentRecord* a = st.agents.get(voxnav::AgentId{id.index, id.generation});
+    if (!a || a->mode != voxnav::AgentMode::Moving || a->corridor.cells.size() < a->cell_index + 4)
       continue;
     const std::size_t ahead =
         a->cell_index + 2 +
         rng.below(static_cast<std::uint32_t>(a->corridor.cells.size() - a->cell_index - 2));
-    const vd::Cell c = a->corridor.cells[ahead];
-    const vd::Cell e = block ? c : vd::Cell{c.x, c.y - 1, c.z};
+    const voxnav::CellPos c = a->corridor.cells[ahead];
+    const voxnav::CellPos e = block ? c : voxnav::CellPos{c.x, c.y - 1, c.z};
     if (s.world->set_block(CellPos{e.x, e.y, e.z}, block ? stone : air) != Status::Ok) continue;
     *where = e;
     return true;
@@ -252,7 +252,7 @@ int main(int argc, char** argv) {
   // long proofs of a cold run are slower than they will be later).
   for (int t = 0; t < warmup_edits; ++t) {
     keep_busy(s, rng);
-    vd::Cell e;
+    voxnav::CellPos e;
     (void)corridor_edit(s, rng, t % 2 == 0, stone, air, &e);
     (void)s.world->tick(0.05);
   }
@@ -261,14 +261,14 @@ int main(int argc, char** argv) {
   int edits = 0;
   struct Slow {
     double us;
-    vd::Cell at;
+    voxnav::CellPos at;
     bool block;
     vd::IslandStats d;
   };
   std::vector<Slow> slow;
   for (int t = 0; t < ticks; ++t) {
     keep_busy(s, rng);
-    vd::Cell e;
+    voxnav::CellPos e;
     const vd::IslandStats before = nav.islands().stats();
     const bool edited = corridor_edit(s, rng, t % 2 == 0, stone, air, &e);
     (void)s.world->tick(0.05);
@@ -290,7 +290,7 @@ int main(int argc, char** argv) {
     agents.push_back(g);
     total.push_back(l + g);
     if (edits % 25 == 0 && baseline) {
-      const vd::ChunkPos p = vd::chunk_of(e);
+      const voxnav::ChunkPos p = vd::chunk_of(e);
       auto t0 = Clock::now();
       nav.grid().classify_chunk(st.space, p);
       for (int dy = -1; dy <= 1; ++dy)
@@ -369,7 +369,7 @@ int main(int argc, char** argv) {
         owed += rate * 0.05;
         while (owed >= 1) {
           owed -= 1;
-          vd::Cell e;
+          voxnav::CellPos e;
           done += corridor_edit(r, rr, done % 2 == 0, stone, air, &e);
         }
         const auto t0 = Clock::now();

@@ -334,8 +334,8 @@ bool bench_movingai_map(const Options& o, int sample, const RegistryBytes& rb,
 
   auto spec_of = [&](const vd::MovingAiScenario& r) {
     vd::RequestSpec spec;
-    spec.start = vd::Cell{r.start_x, vd::kMovingAiStandY, r.start_y};
-    spec.goal = vd::Cell{r.goal_x, vd::kMovingAiStandY, r.goal_y};
+    spec.start = voxnav::CellPos{r.start_x, vd::kMovingAiStandY, r.start_y};
+    spec.goal = voxnav::CellPos{r.goal_x, vd::kMovingAiStandY, r.goal_y};
     spec.max_nodes = 100000000;
     spec.max_distance = 0;
     return spec;
@@ -537,14 +537,14 @@ bool bench_region(const Options& o, const RegistryBytes& rb) {
     return false;
   }
   struct Pair {
-    vd::Cell from, to;
+    voxnav::CellPos from, to;
   };
   std::vector<Pair> pairs;
   for (const auto& p : pj["pairs"]) {
     const auto& f = p["from"];
     const auto& t = p["to"];
-    pairs.push_back({vd::Cell{f[0].get<int>(), f[1].get<int>(), f[2].get<int>()},
-                     vd::Cell{t[0].get<int>(), t[1].get<int>(), t[2].get<int>()}});
+    pairs.push_back({voxnav::CellPos{f[0].get<int>(), f[1].get<int>(), f[2].get<int>()},
+                     voxnav::CellPos{t[0].get<int>(), t[1].get<int>(), t[2].get<int>()}});
   }
   const std::size_t n = pairs.size();
   auto spec_of = [&](const Pair& p) {
@@ -556,7 +556,7 @@ bool bench_region(const Options& o, const RegistryBytes& rb) {
     spec.max_distance = motion.max_distance;
     return spec;
   };
-  auto pos = [](vd::Cell c) { return CellPos{c.x, c.y, c.z}; };
+  auto pos = [](voxnav::CellPos c) { return CellPos{c.x, c.y, c.z}; };
 
   std::vector<voxnav::PathCell> cells;
   for (std::size_t k = 0; k < std::min<std::size_t>(5, n); ++k) {  // warm-up, untimed
@@ -590,11 +590,11 @@ bool bench_region(const Options& o, const RegistryBytes& rb) {
       from_standable += fs;
       to_standable += ts;
       both_standable += fs && ts;
-      const vd::Reach r = nav.reachable(p.from, p.to);
-      const std::string rname = r.answer == vd::ReachAnswer::Yes ? "yes"
-                                : r.answer == vd::ReachAnswer::No
+      const voxnav::Reach r = nav.reachable(p.from, p.to);
+      const std::string rname = r.answer == voxnav::ReachAnswer::Yes ? "yes"
+                                : r.answer == voxnav::ReachAnswer::No
                                     ? "no"
-                                    : std::string("unknown:") + vd::reach_reason_name(r.reason);
+                                    : std::string("unknown:") + voxnav::reach_reason_name(r.reason);
       ++reach_counts[rname];
       ++outcomes[outcome_name(res.outcome)];
       if (res.outcome == vd::SearchOutcome::Found) ++success;
@@ -678,7 +678,7 @@ bool bench_region(const Options& o, const RegistryBytes& rb) {
       search_total_ms > 0 ? static_cast<double>(exp_total) / search_total_ms / 1000.0 : 0.0);
 
   // ---- reachable() ----
-  std::vector<vd::Cell> standable;
+  std::vector<voxnav::CellPos> standable;
   for (const vd::NavChunk* ch : nav.grid().ordered_chunks()) {
     if (ch->uniform || ch->nodes == 0) continue;
     for (int i = 0; i < vd::kChunkCells; ++i)
@@ -690,7 +690,7 @@ bool bench_region(const Options& o, const RegistryBytes& rb) {
   std::vector<std::pair<CellPos, CellPos>> rp(np);
   std::set<std::uint32_t> source_components;
   for (auto& q : rp) {
-    const vd::Cell a = standable[rng.below(standable.size())],
+    const voxnav::CellPos a = standable[rng.below(standable.size())],
                    b = standable[rng.below(standable.size())];
     q = {pos(a), pos(b)};
     source_components.insert(nav.islands().component(nav.grid(), a));

@@ -356,7 +356,7 @@ int cmd_run(int argc, char** argv) {
     largest = std::max(largest, nav.islands().size_of(c));
   const std::uint32_t min_island =
       std::max<std::uint32_t>(2, std::min<std::uint32_t>(500, largest / 2));
-  std::vector<detail::Cell> spawn;
+  std::vector<CellPos> spawn;
   for (const detail::NavChunk* ch : nav.grid().ordered_chunks()) {
     if (ch->uniform || !ch->scc) continue;
     for (int i = 0; i < detail::kChunkCells; ++i)
@@ -375,7 +375,7 @@ int cmd_run(int argc, char** argv) {
 
   std::vector<AgentId> agents;
   for (int i = 0; i < o.agents; ++i) {
-    const detail::Cell c = spawn[static_cast<std::size_t>(rng.next() % spawn.size())];
+    const CellPos c = spawn[static_cast<std::size_t>(rng.next() % spawn.size())];
     double feet = 0;
     (void)world.standing_height(prof, CellPos{c.x, c.y, c.z}, &feet);
     AgentId id;
@@ -385,7 +385,7 @@ int cmd_run(int argc, char** argv) {
 
   std::uint64_t reach_yes = 0, reach_no = 0, reach_unknown = 0, goals = 0, goal_misses = 0;
   // Cells of each island (strongly connected component), rebuilt whenever the epoch moves.
-  std::vector<std::vector<detail::Cell>> island_cells;
+  std::vector<std::vector<CellPos>> island_cells;
   std::uint64_t island_epoch = 0;
   auto refresh_islands = [&] {
     if (island_epoch == nav.epoch()) return;
@@ -403,16 +403,16 @@ int cmd_run(int argc, char** argv) {
   auto pick_goal = [&](AgentId id) {
     AgentState s;
     if (world.agent_state(id, &s) != Status::Ok) return;
-    const detail::AgentRecord* a = st.agents.get(detail::AgentSlot{id.index, id.generation});
-    const detail::Cell from = a->last_cell;
+    const detail::AgentRecord* a = st.agents.get(AgentId{id.index, id.generation});
+    const CellPos from = a->last_cell;
     refresh_islands();
     const std::uint32_t comp = nav.islands().component(nav.grid(), from);
     if (comp == 0 || island_cells[comp].size() < 2) {
       ++goal_misses;
       return;
     }
-    const std::vector<detail::Cell>& cells = island_cells[comp];
-    detail::Cell g = cells[static_cast<std::size_t>(rng.next() % cells.size())];
+    const std::vector<CellPos>& cells = island_cells[comp];
+    CellPos g = cells[static_cast<std::size_t>(rng.next() % cells.size())];
     for (int attempt = 0; attempt < 16; ++attempt) {
       if (std::abs(g.x - from.x) <= 48 && std::abs(g.z - from.z) <= 48 && !(g == from)) break;
       g = cells[static_cast<std::size_t>(rng.next() % cells.size())];
@@ -447,11 +447,11 @@ int cmd_run(int argc, char** argv) {
       edit_budget -= 1.0;
       const AgentId id =
           agents[static_cast<std::size_t>(rng.below(static_cast<int>(agents.size())))];
-      const detail::AgentRecord* a = st.agents.get(detail::AgentSlot{id.index, id.generation});
+      const detail::AgentRecord* a = st.agents.get(AgentId{id.index, id.generation});
       if (!a || a->corridor.cells.empty()) continue;
-      const detail::Cell c = a->corridor.cells[static_cast<std::size_t>(
+      const CellPos c = a->corridor.cells[static_cast<std::size_t>(
           rng.below(static_cast<int>(a->corridor.cells.size())))];
-      const detail::Cell e{c.x + rng.below(3) - 1, c.y + (rng.below(2) ? 0 : -1),
+      const CellPos e{c.x + rng.below(3) - 1, c.y + (rng.below(2) ? 0 : -1),
                            c.z + rng.below(3) - 1};
       const std::uint16_t value = e.y == c.y ? stone : 0;
       if (world.set_block(CellPos{e.x, e.y, e.z}, value) == Status::Ok) ++edits;

@@ -57,16 +57,16 @@ int cmd_scen(int argc, char** argv) {
   double total_ms = 0;
   for (const MovingAiScenario& r : rows) {
     detail::RequestSpec spec;
-    spec.start = detail::Cell{r.start_x, kMovingAiStandY, r.start_y};
-    spec.goal = detail::Cell{r.goal_x, kMovingAiStandY, r.goal_y};
+    spec.start = CellPos{r.start_x, kMovingAiStandY, r.start_y};
+    spec.goal = CellPos{r.goal_x, kMovingAiStandY, r.goal_y};
     spec.max_nodes = 100000000;
     const auto t0 = std::chrono::steady_clock::now();
-    const detail::Reach reach = nav.reachable(spec.start, spec.goal);
+    const Reach reach = nav.reachable(spec.start, spec.goal);
     const detail::SearchResult res = nav.search_now(spec);
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     const double len = detail::path_length_xz(res.cells);
     const bool ok = res.outcome == detail::SearchOutcome::Found &&
-                    reach.answer == detail::ReachAnswer::Yes &&
+                    reach.answer == ReachAnswer::Yes &&
                     std::fabs(len - r.optimal) <= 1e-4 * std::max(1.0, r.optimal);
     Bucket& b = buckets[r.bucket];
     ++b.rows;

@@ -15,7 +15,6 @@ namespace voxnav::native {
 
 namespace {
 
-using detail::Cell;
 
 std::string join_path(const std::string& dir, const char* name) {
   if (dir.empty()) return name;
@@ -32,15 +31,15 @@ bool ends_with(std::string_view s, std::string_view suffix) {
   return true;
 }
 
-void extend_bounds(WorldLoadReport& r, Cell lo, Cell hi) {
+void extend_bounds(WorldLoadReport& r, CellPos lo, CellPos hi) {
   if (!r.has_bounds) {
     r.min = lo;
     r.max = hi;
     r.has_bounds = true;
     return;
   }
-  r.min = Cell{std::min(r.min.x, lo.x), std::min(r.min.y, lo.y), std::min(r.min.z, lo.z)};
-  r.max = Cell{std::max(r.max.x, hi.x), std::max(r.max.y, hi.y), std::max(r.max.z, hi.z)};
+  r.min = CellPos{std::min(r.min.x, lo.x), std::min(r.min.y, lo.y), std::min(r.min.z, lo.z)};
+  r.max = CellPos{std::max(r.max.x, hi.x), std::max(r.max.y, hi.y), std::max(r.max.z, hi.z)};
 }
 
 void copy_tally(const detail::LookupTally& t, WorldLoadReport& r) {
@@ -92,8 +91,8 @@ Status load_region(const std::vector<std::uint8_t>& file, const detail::Minecraf
     r.chunks_loaded += c.sections.size();
     r.uniform_chunks += c.uniform_count();
     if (!c.sections.empty()) {
-      extend_bounds(r, Cell{c.x * 16, c.sections.front().y * 16, c.z * 16},
-                    Cell{c.x * 16 + 15, c.sections.back().y * 16 + 15, c.z * 16 + 15});
+      extend_bounds(r, CellPos{c.x * 16, c.sections.front().y * 16, c.z * 16},
+                    CellPos{c.x * 16 + 15, c.sections.back().y * 16 + 15, c.z * 16 + 15});
     }
   }
   r.columns_loaded = columns.size();

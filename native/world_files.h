@@ -27,7 +27,7 @@ namespace voxnav::native {
 
 struct WorldLoadOptions {
   RegionOptions region;                    ///< proto-chunk handling for .mca files
-  detail::Cell schematic_origin{0, 0, 0};  ///< where a schematic's minimum corner goes
+  CellPos schematic_origin{0, 0, 0};  ///< where a schematic's minimum corner goes
 };
 
 struct WorldLoadReport {
@@ -43,7 +43,7 @@ struct WorldLoadReport {
   std::uint64_t unknown_properties = 0;  ///< property values not valid for their block
   std::vector<std::string> unknown_names;  ///< first few unknown names (first-seen order)
   bool has_bounds = false;
-  detail::Cell min, max;  ///< cells covered by the loaded chunks (inclusive)
+  CellPos min, max;  ///< cells covered by the loaded chunks (inclusive)
   double seconds = 0;     ///< wall time of read + decode + load
   std::string message;    ///< the error on failure; warnings (unknown names ...) on success
 };

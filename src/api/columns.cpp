@@ -81,7 +81,7 @@ Status column_tops(const World& world, CellPos a, CellPos b, std::int32_t* heigh
       const std::int32_t zlo = std::max(a.z, cz * 16), zhi = std::min(b.z, cz * 16 + 15);
       std::int64_t left = std::int64_t(xhi - xlo + 1) * (zhi - zlo + 1);
       for (std::int32_t cy = floor16(b.y); cy >= floor16(a.y) && left > 0; --cy) {
-        const detail::Chunk* ch = space.chunk(detail::ChunkPos{cx, cy, cz});
+        const detail::Chunk* ch = space.chunk(ChunkPos{cx, cy, cz});
         if (!ch || (ch->uniform && is_air(ch->uniform_value))) continue;
         const std::int32_t hi = std::min(b.y, cy * 16 + 15), lo = std::max(a.y, cy * 16);
         for (std::int32_t z = zlo; z <= zhi; ++z) {

@@ -25,9 +25,6 @@ std::string text(double v) {
 
 bool finite(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
-detail::MotionVec3 mv(Vec3 v) { return detail::MotionVec3{v.x, v.y, v.z}; }
-Vec3 pv(const detail::MotionVec3& v) { return Vec3{v.x, v.y, v.z}; }
-
 Status fail(std::string* error, Status st, std::string msg) {
   if (error) *error = std::move(msg);
   return st;
@@ -108,28 +105,13 @@ const char* climb_intent_name(ClimbIntent c) noexcept {
   return "unknown";
 }
 
-double jump_velocity_for_apex(double gravity, double apex) noexcept {
-  return detail::jump_velocity_for_apex(gravity, apex);
-}
-
 Status profile_body(const World& world, ProfileId profile, BodyParams* out) {
   const detail::WorldState& st = detail::WorldAccess::state(world);
   if (profile.index >= st.profiles.size() || out == nullptr) return Status::InvalidArgument;
   const detail::AgentMotion m = detail::compile_profile(st.profiles[profile.index]);
-  BodyParams p;
-  p.width = m.body.width;
-  p.height = m.body.height;
-  p.step_height = m.body.step_height;
-  p.gravity = m.body.gravity;
-  p.jump_velocity = m.body.jump_velocity;
-  p.terminal_speed = m.body.terminal_speed;
-  p.climb_speed = m.body.climb_speed;
-  *out = p;
+  *out = m.body;
   return Status::Ok;
 }
-
-static_assert(static_cast<int>(BodyMode::Climb) == static_cast<int>(detail::MotionMode::Climb));
-static_assert(static_cast<int>(ClimbIntent::Hold) == static_cast<int>(detail::ClimbIntent::Hold));
 
 Status step_body(const World& world, BodyState& state, const BodyInput& input,
                  const BodyParams& params, double dt, StepReport* report, std::string* error) {
@@ -137,38 +119,30 @@ Status step_body(const World& world, BodyState& state, const BodyInput& input,
   if (st != Status::Ok) return st;
 
   detail::CharacterState cs;
-  cs.position = mv(state.feet);
-  cs.velocity = mv(state.velocity);
+  cs.position = state.feet;
+  cs.velocity = state.velocity;
   cs.on_ground = state.on_ground;
-  cs.mode = static_cast<detail::MotionMode>(state.mode);
-  cs.carry = mv(state.carry);
+  cs.mode = state.mode;
+  cs.carry = state.carry;
   detail::DriveInput drive;
   drive.move_x = input.move_x;
   drive.move_z = input.move_z;
   drive.jump = input.jump;
-  drive.climb = static_cast<detail::ClimbIntent>(input.climb);
+  drive.climb = input.climb;
   drive.vertical = input.vertical;
-  detail::BodyParams bp;
-  bp.width = params.width;
-  bp.height = params.height;
-  bp.step_height = params.step_height;
-  bp.gravity = params.gravity;
-  bp.jump_velocity = params.jump_velocity;
-  bp.terminal_speed = params.terminal_speed;
-  bp.climb_speed = params.climb_speed;
 
   const detail::IntegrateReport r =
-      detail::integrate_character_tick(cs, drive, mv(input.knock), bp, detail::WorldAccess::state(world).space, dt);
+      detail::integrate_character_tick(cs, drive, input.knock, params, detail::WorldAccess::state(world).space, dt);
   if (!r.valid) return fail(error, Status::InvalidArgument, "the step's input was refused");
 
-  state.feet = pv(cs.position);
-  state.velocity = pv(cs.velocity);
+  state.feet = cs.position;
+  state.velocity = cs.velocity;
   state.on_ground = cs.on_ground;
-  state.mode = static_cast<BodyMode>(cs.mode);
-  state.carry = pv(cs.carry);
+  state.mode = cs.mode;
+  state.carry = cs.carry;
   if (report) {
     StepReport out;
-    out.displacement = pv(r.displacement);
+    out.displacement = r.displacement;
     out.hit_wall_x = (r.hit_wall & detail::kHitX) != 0;
     out.hit_wall_z = (r.hit_wall & detail::kHitZ) != 0;
     out.wall_speed = r.wall_speed;

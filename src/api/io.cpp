@@ -15,10 +15,6 @@ namespace voxnav {
 
 namespace {
 
-using detail::Cell;
-
-CellPos pos(Cell c) { return CellPos{c.x, c.y, c.z}; }
-
 bool ends_with(std::string_view s, std::string_view suffix) {
   if (s.size() < suffix.size()) return false;
   for (std::size_t i = 0; i < suffix.size(); ++i) {
@@ -29,10 +25,10 @@ bool ends_with(std::string_view s, std::string_view suffix) {
   return true;
 }
 
-void extend_bounds(LoadReport& r, Cell lo, Cell hi) {
+void extend_bounds(LoadReport& r, CellPos lo, CellPos hi) {
   if (!r.has_bounds) {
-    r.min = pos(lo);
-    r.max = pos(hi);
+    r.min = lo;
+    r.max = hi;
     r.has_bounds = true;
     return;
   }
@@ -70,8 +66,8 @@ Status minecraft_blocks(World& world, const detail::MinecraftBlocks** out, LoadR
 }
 
 bool chunk_in_range(std::int32_t cx, std::int32_t cy, std::int32_t cz) {
-  return detail::cell_in_range(Cell{cx * 16, cy * 16, cz * 16}) &&
-         detail::cell_in_range(Cell{cx * 16 + 15, cy * 16 + 15, cz * 16 + 15});
+  return detail::cell_in_range(CellPos{cx * 16, cy * 16, cz * 16}) &&
+         detail::cell_in_range(CellPos{cx * 16 + 15, cy * 16 + 15, cz * 16 + 15});
 }
 
 std::string chunk_text(std::int32_t x, std::int32_t y, std::int32_t z) {
@@ -113,8 +109,8 @@ Status install_columns(World& world, const std::vector<detail::DecodedColumn>& c
     r.chunks_loaded += c.sections.size();
     r.uniform_chunks += c.uniform_count();
     if (!c.sections.empty()) {
-      extend_bounds(r, Cell{c.x * 16, c.sections.front().y * 16, c.z * 16},
-                    Cell{c.x * 16 + 15, c.sections.back().y * 16 + 15, c.z * 16 + 15});
+      extend_bounds(r, CellPos{c.x * 16, c.sections.front().y * 16, c.z * 16},
+                    CellPos{c.x * 16 + 15, c.sections.back().y * 16 + 15, c.z * 16 + 15});
     }
   }
   r.columns_loaded = columns.size();
@@ -186,7 +182,7 @@ Status schematic_impl(World& world, std::span<const std::uint8_t> file, const Lo
   }
   detail::DecodedSchematic sch;
   detail::LookupTally tally;
-  const Cell origin{o.schematic_origin.x, o.schematic_origin.y, o.schematic_origin.z};
+  const CellPos origin{o.schematic_origin.x, o.schematic_origin.y, o.schematic_origin.z};
   if (Status s = detail::decode_sponge_schematic(root, *blocks, origin, sch, tally, msg);
       s != Status::Ok) {
     r.message = "schematic: " + msg;

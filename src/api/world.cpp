@@ -9,7 +9,6 @@
 
 namespace voxnav {
 
-using detail::Cell;
 
 namespace detail {
 
@@ -117,25 +116,12 @@ std::shared_ptr<const std::array<std::int32_t, 256>> filtered_surface_costs(
 
 }  // namespace detail
 
-// The public enums are cast to and from the engine's: they must list the same values in order.
-static_assert(static_cast<int>(ReachReason::BadProfile) ==
-              static_cast<int>(detail::ReachReason::BadProfile));
-static_assert(static_cast<int>(ReachAnswer::Unknown) ==
-              static_cast<int>(detail::ReachAnswer::Unknown));
-static_assert(static_cast<int>(PathFailure::NotLoaded) ==
-              static_cast<int>(detail::FailReason::NotLoaded));
-static_assert(static_cast<int>(EdgeKind::Fly) == static_cast<int>(detail::EdgeKind::Fly));
-static_assert(static_cast<int>(AgentMode::Blocked) == static_cast<int>(detail::AgentMode::Blocked));
-
 namespace {
-Cell to_cell(CellPos c) { return Cell{c.x, c.y, c.z}; }
-CellPos to_pos(Cell c) { return CellPos{c.x, c.y, c.z}; }
-detail::ChunkPos to_chunk(ChunkPos p) { return detail::ChunkPos{p.x, p.y, p.z}; }
 bool finite(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 void copy_points(const std::vector<detail::Waypoint>& pts, Waypoint* out, std::size_t cap) {
   for (std::size_t i = 0; i < pts.size() && i < cap; ++i) {
     const detail::Waypoint& w = pts[i];
-    out[i] = Waypoint{Vec3{w.x, w.y, w.z}, static_cast<EdgeKind>(w.kind), to_pos(w.cell)};
+    out[i] = Waypoint{Vec3{w.x, w.y, w.z}, static_cast<EdgeKind>(w.kind), w.cell};
   }
 }
 }  // namespace
@@ -143,20 +129,8 @@ void copy_points(const std::vector<detail::Waypoint>& pts, Waypoint* out, std::s
 const char* reach_answer_name(ReachAnswer a) noexcept {
   return a == ReachAnswer::Yes ? "yes" : a == ReachAnswer::No ? "no" : "unknown";
 }
-const char* reach_reason_name(ReachReason r) noexcept {
-  return detail::reach_reason_name(static_cast<detail::ReachReason>(r));
-}
 const char* path_state_name(PathState s) noexcept {
   return s == PathState::Searching ? "searching" : s == PathState::Ready ? "ready" : "failed";
-}
-const char* path_failure_name(PathFailure f) noexcept {
-  return detail::fail_reason_name(static_cast<detail::FailReason>(f));
-}
-const char* edge_kind_name(EdgeKind k) noexcept {
-  return detail::edge_kind_name(static_cast<detail::EdgeKind>(k));
-}
-const char* agent_mode_name(AgentMode m) noexcept {
-  return detail::agent_mode_name(static_cast<detail::AgentMode>(m));
 }
 
 World::World(const WorldDef& def) : state_(std::make_unique<detail::WorldState>()) {
@@ -179,7 +153,7 @@ detail::NavWorld* nav_of_profile(detail::WorldState& ws, ProfileId p) {
 }
 // The navigation an agent follows (the walker's for a stale id: the callers then fail on the id).
 detail::NavWorld* agent_nav(detail::WorldState& ws, AgentId id) {
-  const detail::AgentRecord* a = ws.agents.get(detail::AgentSlot{id.index, id.generation});
+  const detail::AgentRecord* a = ws.agents.get(AgentId{id.index, id.generation});
   if (!a) return ws.walker.get();
   detail::NavWorld* nav = nav_of_slot(ws, ws.agents.motion(a->motion).nav_slot);
   return nav ? nav : ws.walker.get();
@@ -187,7 +161,7 @@ detail::NavWorld* agent_nav(detail::WorldState& ws, AgentId id) {
 // The request slot of a handle, or null (stale, or a class without navigation).
 const detail::RequestSlot* slot_of(detail::WorldState& ws, PathHandle h) {
   detail::NavWorld* nav = nav_of_slot(ws, h.index >> kSlotShift);
-  return nav ? nav->slot(detail::Handle{h.index & kIndexMask, h.generation}) : nullptr;
+  return nav ? nav->slot(PathHandle{h.index & kIndexMask, h.generation}) : nullptr;
 }
 }  // namespace
 
@@ -282,20 +256,20 @@ Status World::block_value(std::string_view state, std::uint16_t* value, std::str
 std::size_t World::block_count() const { return state_->registry.size(); }
 
 Status World::load_chunk(ChunkPos pos, std::span<const std::uint16_t> values) {
-  return state_->space.load_chunk(to_chunk(pos), values);
+  return state_->space.load_chunk(pos, values);
 }
-Status World::unload_chunk(ChunkPos pos) { return state_->space.unload_chunk(to_chunk(pos)); }
+Status World::unload_chunk(ChunkPos pos) { return state_->space.unload_chunk(pos); }
 Status World::set_block(CellPos cell, std::uint16_t value) {
-  return state_->space.set_block(to_cell(cell), value);
+  return state_->space.set_block(cell, value);
 }
 Status World::set_box(CellPos mn, CellPos mx, std::uint16_t value) {
-  return state_->space.set_box(to_cell(mn), to_cell(mx), value);
+  return state_->space.set_box(mn, mx, value);
 }
 Status World::get_block(CellPos cell, std::uint16_t* value) const {
   if (!value) return Status::InvalidArgument;
-  if (!detail::cell_in_range(to_cell(cell))) return Status::OutOfRange;
-  if (!state_->space.is_cell_loaded(to_cell(cell))) return Status::NotLoaded;
-  *value = state_->space.block(to_cell(cell));
+  if (!detail::cell_in_range(cell)) return Status::OutOfRange;
+  if (!state_->space.is_cell_loaded(cell)) return Status::NotLoaded;
+  *value = state_->space.block(cell);
   return Status::Ok;
 }
 
@@ -440,15 +414,15 @@ void World::update() {
   std::uint64_t processed = UINT64_MAX;
   const std::vector<detail::NavWorld*> navs = state_->navs();
   // Streaming with a build radius: the chunks of the live agents' feet pull builds around them.
-  std::vector<detail::ChunkPos> agent_chunks;
+  std::vector<ChunkPos> agent_chunks;
   if (state_->streaming && state_->build_radius > 0) {
     const detail::AgentSystem& agents = state_->agents;
     for (std::size_t i = 0; i < agents.capacity(); ++i) {
       const detail::AgentRecord& a = agents.at(i);
       if (!a.alive) continue;
-      const detail::MotionVec3& p = a.body.position;
+      const Vec3& p = a.body.position;
       agent_chunks.push_back(
-          detail::chunk_of(detail::Cell{static_cast<std::int32_t>(std::floor(p.x)),
+          detail::chunk_of(CellPos{static_cast<std::int32_t>(std::floor(p.x)),
                                         static_cast<std::int32_t>(std::floor(p.y + 1e-3)),
                                         static_cast<std::int32_t>(std::floor(p.z))}));
     }
@@ -509,9 +483,9 @@ Reach World::reachable(ProfileId profile, CellPos from, CellPos goal) const {
   }
   const detail::CostTable& costs =
       state_->agents.motion(state_->profile_motion[profile.index]).costs;
-  const detail::Reach d =
+  const Reach d =
       nav_of_profile(*state_, profile)
-          ->reachable(to_cell(from), to_cell(goal), 0, costs.gates(), costs.restricts_class);
+          ->reachable(from, goal, 0, costs.gates(), costs.restricts_class);
   r.answer = static_cast<ReachAnswer>(d.answer);
   r.reason = static_cast<ReachReason>(d.reason);
   r.epoch = nav_epoch();  // on nav_epoch()'s scale, whatever the class
@@ -519,34 +493,34 @@ Reach World::reachable(ProfileId profile, CellPos from, CellPos goal) const {
 }
 
 bool World::is_standable(ProfileId profile, CellPos cell) const {
-  if (profile.index >= state_->profiles.size() || !detail::cell_in_range(to_cell(cell)))
+  if (profile.index >= state_->profiles.size() || !detail::cell_in_range(cell))
     return false;
-  return nav_of_profile(*state_, profile)->grid().standable(to_cell(cell));
+  return nav_of_profile(*state_, profile)->grid().standable(cell);
 }
 
 Status World::standing_height(ProfileId profile, CellPos cell, double* feet_y) const {
   if (!feet_y || profile.index >= state_->profiles.size()) return Status::InvalidArgument;
-  if (!detail::cell_in_range(to_cell(cell))) return Status::OutOfRange;
+  if (!detail::cell_in_range(cell)) return Status::OutOfRange;
   const detail::NavGrid& g = nav_of_profile(*state_, profile)->grid();
-  if (!g.chunk(detail::chunk_of(to_cell(cell)))) return Status::NotLoaded;
-  if (!g.standable(to_cell(cell))) return Status::NotFound;
-  *feet_y = cell.y + static_cast<double>(g.floor_q(to_cell(cell))) / detail::kHeightUnits;
+  if (!g.chunk(detail::chunk_of(cell))) return Status::NotLoaded;
+  if (!g.standable(cell)) return Status::NotFound;
+  *feet_y = cell.y + static_cast<double>(g.floor_q(cell)) / detail::kHeightUnits;
   return Status::Ok;
 }
 
 Status World::nearest_standable(ProfileId profile, CellPos near, int radius, CellPos* out) const {
   if (!out || profile.index >= state_->profiles.size() || radius < 0 || radius > 64)
     return Status::InvalidArgument;
-  if (!detail::cell_in_range(to_cell(near))) return Status::OutOfRange;
+  if (!detail::cell_in_range(near)) return Status::OutOfRange;
   const detail::NavGrid& g = nav_of_profile(*state_, profile)->grid();
   for (int r = 0; r <= radius; ++r) {  // shells of growing Chebyshev radius
     for (int dy = -r; dy <= r; ++dy)
       for (int dz = -r; dz <= r; ++dz)
         for (int dx = -r; dx <= r; ++dx) {
           if (std::max({std::abs(dx), std::abs(dy), std::abs(dz)}) != r) continue;
-          const Cell c{near.x + dx, near.y + dy, near.z + dz};
+          const CellPos c{near.x + dx, near.y + dy, near.z + dz};
           if (detail::cell_in_range(c) && g.standable(c)) {
-            *out = to_pos(c);
+            *out = c;
             return Status::Ok;
           }
         }
@@ -560,11 +534,11 @@ Status request_spec(const detail::WorldState& ws, const NavRequest& req,
                     detail::RequestSpec& spec) {
   if (req.profile.index >= ws.profiles.size()) return Status::InvalidArgument;
   if (req.goal_range < 0 || req.goal_range > 64) return Status::InvalidArgument;
-  if (!detail::cell_in_range(to_cell(req.start)) || !detail::cell_in_range(to_cell(req.goal)))
+  if (!detail::cell_in_range(req.start) || !detail::cell_in_range(req.goal))
     return Status::OutOfRange;
   const detail::AgentMotion& m = ws.agents.motion(ws.profile_motion[req.profile.index]);
-  spec.start = to_cell(req.start);
-  spec.goal = to_cell(req.goal);
+  spec.start = req.start;
+  spec.goal = req.goal;
   spec.goal_range = req.goal_range;
   spec.toward = req.toward;
   spec.costs = m.costs;
@@ -594,7 +568,7 @@ Status World::request(const NavRequest& req, PathHandle* out) {
   const Status st = request_spec(*state_, req, spec);
   if (st != Status::Ok) return st;
   const MovementClass cls = state_->profiles[req.profile.index].movement_class;
-  const detail::Handle h = state_->nav_of(cls)->request(spec);
+  const PathHandle h = state_->nav_of(cls)->request(spec);
   if (h.index > kIndexMask) return Status::Busy;  // 2^28 requests held at once: not released
   *out = PathHandle{h.index | (class_slot(cls) << kSlotShift), h.generation};
   return Status::Ok;
@@ -610,16 +584,16 @@ Status World::find_path_now(const NavRequest& req, PathResult* out) {
   PathStatus& ps = r.status;
   ps.state = PathState::Failed;
   // The screening of a queued request (NavWorld::screen): these fail without a search.
-  const detail::Reach reach = nav.reachable(spec.start, spec.goal, spec.goal_range,
+  const Reach reach = nav.reachable(spec.start, spec.goal, spec.goal_range,
                                             spec.costs.gates(), spec.costs.restricts_class);
-  const bool unknown = reach.answer == detail::ReachAnswer::Unknown;
-  if (reach.answer == detail::ReachAnswer::No && !spec.toward) {
+  const bool unknown = reach.answer == ReachAnswer::Unknown;
+  if (reach.answer == ReachAnswer::No && !spec.toward) {
     ps.failure = PathFailure::Unreachable;
-  } else if (unknown && reach.reason == detail::ReachReason::NotLoaded) {
+  } else if (unknown && reach.reason == ReachReason::NotLoaded) {
     ps.failure = PathFailure::NotLoaded;
-  } else if (unknown && reach.reason == detail::ReachReason::StartNotStandable) {
+  } else if (unknown && reach.reason == ReachReason::StartNotStandable) {
     ps.failure = PathFailure::BadStart;
-  } else if (unknown && reach.reason == detail::ReachReason::GoalNotStandable &&
+  } else if (unknown && reach.reason == ReachReason::GoalNotStandable &&
              spec.goal_range == 0 && !spec.toward) {
     ps.failure = PathFailure::BadGoal;
   } else {
@@ -637,7 +611,7 @@ Status World::find_path_now(const NavRequest& req, PathResult* out) {
       copy_points(points, r.waypoints.data(), r.waypoints.size());
       r.cells.reserve(sr.cells.size());
       for (std::size_t i = 0; i < sr.cells.size(); ++i)
-        r.cells.push_back(PathCell{to_pos(sr.cells[i]), static_cast<EdgeKind>(sr.kinds[i])});
+        r.cells.push_back(PathCell{sr.cells[i], static_cast<EdgeKind>(sr.kinds[i])});
       ps.cell_count = static_cast<std::uint32_t>(r.cells.size());
       ps.waypoint_count = static_cast<std::uint32_t>(r.waypoints.size());
     } else {
@@ -700,13 +674,13 @@ Status World::path_cells(PathHandle h, PathCell* out, std::size_t capacity,
   if (s->state != detail::RequestState::Ready) return Status::Busy;
   *count = s->result.cells.size();
   for (std::size_t i = 0; i < s->result.cells.size() && i < capacity; ++i)
-    out[i] = PathCell{to_pos(s->result.cells[i]), static_cast<EdgeKind>(s->result.kinds[i])};
+    out[i] = PathCell{s->result.cells[i], static_cast<EdgeKind>(s->result.kinds[i])};
   return Status::Ok;
 }
 
 Status World::release(PathHandle h) {
   detail::NavWorld* nav = nav_of_slot(*state_, h.index >> kSlotShift);
-  return nav && nav->release(detail::Handle{h.index & kIndexMask, h.generation})
+  return nav && nav->release(PathHandle{h.index & kIndexMask, h.generation})
              ? Status::Ok
              : Status::StaleHandle;
 }
@@ -716,7 +690,7 @@ namespace {
 bool feet_in_range(Vec3 feet, double foot_offset) {
   return std::fabs(feet.x) <= 4e9 && std::fabs(feet.y) <= 4e9 && std::fabs(feet.z) <= 4e9 &&
          detail::cell_in_range(
-             detail::foot_cell(detail::MotionVec3{feet.x, feet.y, feet.z}, foot_offset));
+             detail::foot_cell(Vec3{feet.x, feet.y, feet.z}, foot_offset));
 }
 }  // namespace
 
@@ -725,30 +699,30 @@ Status World::add_agent(const AgentDef& def, AgentId* out) {
     return Status::InvalidArgument;
   const double off = state_->agents.motion(state_->profile_motion[def.profile.index]).foot_offset;
   if (!feet_in_range(def.feet, off)) return Status::OutOfRange;
-  const detail::AgentSlot s =
+  const AgentId s =
       state_->agents.add(state_->profile_motion[def.profile.index],
-                         detail::MotionVec3{def.feet.x, def.feet.y, def.feet.z});
+                         Vec3{def.feet.x, def.feet.y, def.feet.z});
   *out = AgentId{s.index, s.generation};
   return Status::Ok;
 }
 
 Status World::remove_agent(AgentId id) {
-  return state_->agents.remove(*agent_nav(*state_, id), detail::AgentSlot{id.index, id.generation})
+  return state_->agents.remove(*agent_nav(*state_, id), AgentId{id.index, id.generation})
              ? Status::Ok
              : Status::StaleHandle;
 }
 
 Status World::set_agent_goal(AgentId id, CellPos goal) {
-  if (!detail::cell_in_range(to_cell(goal))) return Status::OutOfRange;
+  if (!detail::cell_in_range(goal)) return Status::OutOfRange;
   return state_->agents.set_goal(*agent_nav(*state_, id),
-                                 detail::AgentSlot{id.index, id.generation}, to_cell(goal))
+                                 AgentId{id.index, id.generation}, goal)
              ? Status::Ok
              : Status::StaleHandle;
 }
 
 Status World::agent_state(AgentId id, AgentState* out) const {
   if (!out) return Status::InvalidArgument;
-  const detail::AgentRecord* a = state_->agents.get(detail::AgentSlot{id.index, id.generation});
+  const detail::AgentRecord* a = state_->agents.get(AgentId{id.index, id.generation});
   if (!a) return Status::StaleHandle;
   AgentState s;
   s.mode = static_cast<AgentMode>(a->mode);
@@ -764,7 +738,7 @@ Status World::agent_state(AgentId id, AgentState* out) const {
   s.failure = static_cast<PathFailure>(a->fail);
   // doors
   s.waiting_at_door = a->door_waiting;
-  s.door = to_pos(a->door_cell);
+  s.door = a->door_cell;
   s.door_hold_ticks = static_cast<std::uint32_t>(a->door_waiting ? a->door_hold_ticks : 0);
   s.door_events = a->door_events;
   s.door_timeouts = a->door_timeouts;
@@ -774,7 +748,7 @@ Status World::agent_state(AgentId id, AgentState* out) const {
 
 Status World::agent_reason(AgentId id, std::string* out) const {
   if (!out) return Status::InvalidArgument;
-  const detail::AgentRecord* a = state_->agents.get(detail::AgentSlot{id.index, id.generation});
+  const detail::AgentRecord* a = state_->agents.get(AgentId{id.index, id.generation});
   if (!a) return Status::StaleHandle;
   *out = a->reason;
   return Status::Ok;
@@ -783,7 +757,7 @@ Status World::agent_reason(AgentId id, std::string* out) const {
 Status World::agent_corridor(AgentId id, Waypoint* out, std::size_t capacity,
                              std::size_t* count) const {
   if (!count || (capacity && !out)) return Status::InvalidArgument;
-  const detail::AgentRecord* a = state_->agents.get(detail::AgentSlot{id.index, id.generation});
+  const detail::AgentRecord* a = state_->agents.get(AgentId{id.index, id.generation});
   if (!a) return Status::StaleHandle;
   *count = a->corridor.points.size();
   copy_points(a->corridor.points, out, capacity);
@@ -792,11 +766,11 @@ Status World::agent_corridor(AgentId id, Waypoint* out, std::size_t capacity,
 
 Status World::teleport_agent(AgentId id, Vec3 feet) {
   if (!finite(feet)) return Status::InvalidArgument;
-  const detail::AgentRecord* a = state_->agents.get(detail::AgentSlot{id.index, id.generation});
+  const detail::AgentRecord* a = state_->agents.get(AgentId{id.index, id.generation});
   if (!a) return Status::StaleHandle;
   if (!feet_in_range(feet, state_->agents.motion(a->motion).foot_offset)) return Status::OutOfRange;
-  return state_->agents.teleport(detail::AgentSlot{id.index, id.generation},
-                                 detail::MotionVec3{feet.x, feet.y, feet.z})
+  return state_->agents.teleport(AgentId{id.index, id.generation},
+                                 Vec3{feet.x, feet.y, feet.z})
              ? Status::Ok
              : Status::StaleHandle;
 }
@@ -804,7 +778,7 @@ Status World::teleport_agent(AgentId id, Vec3 feet) {
 // ---- doors ----
 
 Status World::set_door_open(CellPos cell, bool open) {
-  const Cell c = to_cell(cell);
+  const CellPos c = cell;
   if (!detail::cell_in_range(c)) return Status::OutOfRange;
   detail::Space& space = state_->space;
   if (!space.is_cell_loaded(c)) return Status::NotLoaded;
@@ -817,20 +791,20 @@ Status World::set_door_open(CellPos cell, bool open) {
   // The door: this cell and the run straight above and below of the same door block in the same
   // state (a two-high door's halves are different values of one block).
   const std::string& name = reg.type(v).name;
-  auto same_door = [&](Cell q) {
+  auto same_door = [&](CellPos q) {
     if (!detail::cell_in_range(q) || !space.is_cell_loaded(q)) return false;
     const std::uint16_t u = space.block(q);
     const std::uint32_t t = reg.traits(u);
     return (t & detail::kTraitDoor) && ((t & detail::kTraitDoorOpen) != 0) == is_open &&
            reg.type(u).name == name;
   };
-  std::vector<Cell> cells{c};
+  std::vector<CellPos> cells{c};
   for (int dir : {-1, 1})
-    for (Cell q{c.x, c.y + dir, c.z}; same_door(q); q.y += dir) cells.push_back(q);
+    for (CellPos q{c.x, c.y + dir, c.z}; same_door(q); q.y += dir) cells.push_back(q);
   // Every half must toggle to a door value of the other state before anything changes.
   std::vector<std::uint16_t> values;
   values.reserve(cells.size());
-  for (const Cell& q : cells) {
+  for (const CellPos& q : cells) {
     const std::uint16_t nv = reg.type(space.block(q)).open_value;
     if (!reg.valid(nv)) return Status::Unsupported;
     const std::uint32_t t = reg.traits(nv);
@@ -851,7 +825,7 @@ Status World::take_door_events(DoorEvent* out, std::size_t capacity, std::size_t
       std::min(capacity, state_->agents.pending_door_events()));
   const std::size_t n = state_->agents.take_door_events(recs.data(), recs.size());
   for (std::size_t i = 0; i < n; ++i)
-    out[i] = DoorEvent{AgentId{recs[i].agent_index, recs[i].agent_generation}, to_pos(recs[i].door),
+    out[i] = DoorEvent{AgentId{recs[i].agent_index, recs[i].agent_generation}, recs[i].door,
                        recs[i].tick};
   *count = n;
   return Status::Ok;
@@ -883,6 +857,8 @@ WorldStats World::stats() const {
   return s;
 }
 
-std::span<const double> World::search_times_us() const { return state_->walker->stats().search_us; }
+std::span<const double> World::search_times_us() const {
+  return state_->walker->stats().search_us.values();
+}
 
 }  // namespace voxnav

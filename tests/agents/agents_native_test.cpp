@@ -25,7 +25,6 @@
 namespace voxnav {
 namespace {
 
-using detail::Cell;
 
 const std::string& kRegion = test::repo_region();
 const std::string kBlocks = std::string(VOXNAV_FIXTURES) + "/../../data/blocks";
@@ -71,13 +70,13 @@ struct Trip {
 std::vector<Trip> pick_trips(World& w, int n, std::uint64_t seed) {
   detail::NavWorld& nav = *detail::WorldAccess::state(w).walker;
   const detail::NavGrid& g = nav.grid();
-  std::map<std::uint32_t, std::vector<Cell>> by_island;
-  std::vector<Cell> all;
+  std::map<std::uint32_t, std::vector<CellPos>> by_island;
+  std::vector<CellPos> all;
   for (const detail::NavChunk* ch : g.ordered_chunks()) {
     if (ch->uniform) continue;
     for (int i = 0; i < detail::kChunkCells; ++i) {
       if (!detail::kind_standable(ch->kind_at(i))) continue;
-      const Cell c = detail::cell_of(ch, i);
+      const CellPos c = detail::cell_of(ch, i);
       by_island[nav.islands().component(g, c)].push_back(c);
       all.push_back(c);
     }
@@ -85,10 +84,10 @@ std::vector<Trip> pick_trips(World& w, int n, std::uint64_t seed) {
   Rng rng(seed);
   std::vector<Trip> trips;
   for (int tries = 0; tries < 200000 && static_cast<int>(trips.size()) < n; ++tries) {
-    const Cell s = all[rng.below(static_cast<std::uint32_t>(all.size()))];
-    const std::vector<Cell>& island = by_island[nav.islands().component(g, s)];
+    const CellPos s = all[rng.below(static_cast<std::uint32_t>(all.size()))];
+    const std::vector<CellPos>& island = by_island[nav.islands().component(g, s)];
     if (island.size() < 300) continue;
-    const Cell t = island[rng.below(static_cast<std::uint32_t>(island.size()))];
+    const CellPos t = island[rng.below(static_cast<std::uint32_t>(island.size()))];
     const int d = std::max(std::abs(t.x - s.x), std::abs(t.z - s.z));
     if (d < 10 || d > 40) continue;
     bool clash = false;  // keep starts apart so bodies do not begin inside each other
@@ -134,7 +133,7 @@ RunResult run(RegionWorld& rw, const std::vector<Trip>& trips, int ticks) {
       r.trace.push_back(s.feet.x);
       r.trace.push_back(s.feet.y);
       r.trace.push_back(s.feet.z);
-      const Cell c{static_cast<std::int32_t>(std::floor(s.feet.x)), static_cast<std::int32_t>(std::floor(s.feet.y)),
+      const CellPos c{static_cast<std::int32_t>(std::floor(s.feet.x)), static_cast<std::int32_t>(std::floor(s.feet.y)),
                    static_cast<std::int32_t>(std::floor(s.feet.z))};
       if (!std::isfinite(s.feet.x) || !std::isfinite(s.feet.y) || !std::isfinite(s.feet.z) ||
           !space.is_cell_loaded(c)) {
@@ -210,8 +209,8 @@ TEST(NavAgents, TwentyAgentsArriveDeterministicallyWithAndWithoutThreads) {
 bool wait_moving(World& w, AgentId id, std::size_t ahead, int max) {
   for (int k = 0; k < max; ++k) {
     EXPECT_EQ(w.tick(0.05), Status::Ok);
-    const detail::AgentRecord* a = detail::WorldAccess::state(w).agents.get(detail::AgentSlot{id.index, id.generation});
-    if (a && a->mode == detail::AgentMode::Moving && a->corridor.cells.size() > a->cell_index + ahead) return true;
+    const detail::AgentRecord* a = detail::WorldAccess::state(w).agents.get(AgentId{id.index, id.generation});
+    if (a && a->mode == AgentMode::Moving && a->corridor.cells.size() > a->cell_index + ahead) return true;
   }
   return false;
 }
@@ -235,8 +234,8 @@ void pillar_case(bool host_update) {
       (void)w.remove_agent(id);
       continue;
     }
-    const detail::AgentRecord* a = detail::WorldAccess::state(w).agents.get(detail::AgentSlot{id.index, id.generation});
-    const Cell c = a->corridor.cells[a->cell_index + 5];
+    const detail::AgentRecord* a = detail::WorldAccess::state(w).agents.get(AgentId{id.index, id.generation});
+    const CellPos c = a->corridor.cells[a->cell_index + 5];
     const CellPos p{c.x, c.y, c.z};
     // Only plain air cells: the pillar must block the corridor, not replace terrain.
     bool clear = true;
@@ -267,7 +266,7 @@ void pillar_case(bool host_update) {
         << "a pillar on the corridor at " << str(p) << " must cause a local repair or a replan";
     if (s.repairs > before.repairs) {  // spliced at once: the corridor ahead avoids the pillar
       EXPECT_NE(s.corridor_epoch, before.corridor_epoch);
-      for (const Cell& cc : a->corridor.cells) EXPECT_FALSE(cc.x == p.x && cc.z == p.z && cc.y >= p.y && cc.y <= p.y + 2);
+      for (const CellPos& cc : a->corridor.cells) EXPECT_FALSE(cc.x == p.x && cc.z == p.z && cc.y >= p.y && cc.y <= p.y + 2);
     }
     int k = 0;
     for (; k < 600 && s.arrivals == 0; ++k) {
@@ -310,14 +309,14 @@ TEST(NavAgents, HeldAgentIsBlockedWithAReasonThenRecoversWhenReleased) {
       (void)w.remove_agent(id);
       continue;
     }
-    detail::AgentRecord* a = detail::WorldAccess::state(w).agents.get(detail::AgentSlot{id.index, id.generation});
+    detail::AgentRecord* a = detail::WorldAccess::state(w).agents.get(AgentId{id.index, id.generation});
     ASSERT_NE(a, nullptr);
-    const detail::MotionVec3 held = a->body.position;
+    const Vec3 held = a->body.position;
     AgentState s;
     int k = 0;
     for (; k < 600; ++k) {
       a->body.position = held;  // held in place
-      a->body.velocity = detail::MotionVec3{};
+      a->body.velocity = Vec3{};
       ASSERT_EQ(w.tick(0.05), Status::Ok);
       ASSERT_EQ(w.agent_state(id, &s), Status::Ok);
       ASSERT_NE(s.mode, AgentMode::Idle) << "silently idle while held, tick " << k;
@@ -406,7 +405,7 @@ TEST(NavAgents, GoalMadeUnreachableEndsFailedWithReason) {
     if (ch->uniform || found) continue;
     for (int i = 0; i < detail::kChunkCells && !found; ++i) {
       if (!detail::kind_standable(ch->kind_at(i))) continue;
-      const Cell c = detail::cell_of(ch, i);
+      const CellPos c = detail::cell_of(ch, i);
       if (w.reachable(rw.pid, t.start, CellPos{c.x, c.y, c.z}).answer == ReachAnswer::No) {
         other = CellPos{c.x, c.y, c.z};
         found = true;

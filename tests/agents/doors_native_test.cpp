@@ -111,10 +111,10 @@ struct Sim {
   }
   std::string state_of(CellPos c) const { return detail::WorldAccess::state(*w).blocks.state_string(block(c)); }
   detail::CellKind kind(CellPos c) const {
-    return detail::WorldAccess::state(*w).walker->grid().kind(detail::Cell{c.x, c.y, c.z});
+    return detail::WorldAccess::state(*w).walker->grid().kind(CellPos{c.x, c.y, c.z});
   }
   const detail::AgentRecord& record(AgentId id) const {
-    return *detail::WorldAccess::state(*w).agents.get(detail::AgentSlot{id.index, id.generation});
+    return *detail::WorldAccess::state(*w).agents.get(AgentId{id.index, id.generation});
   }
   std::vector<Waypoint> corridor(AgentId id) const {
     std::size_t n = 0;
@@ -163,7 +163,7 @@ ClimbRun climb_run(House& h, CellPos from, CellPos goal, int budget) {
       r.min_y = std::min(r.min_y, s.feet.y);
       r.max_y = std::max(r.max_y, s.feet.y);
     }
-    if (h.record(a).body.mode == detail::MotionMode::Climb) ++r.climbing_ticks;
+    if (h.record(a).body.mode == BodyMode::Climb) ++r.climbing_ticks;
     r.last = s;
     if (s.mode == AgentMode::Arrived) {
       r.ticks = t;
@@ -269,7 +269,7 @@ TEST(NavDoors, ClimberClimbsALadderUpAPillarOntoItsTop) {
   for (int t = 1; t <= 200; ++t) {
     h.tick();
     const AgentState s = h.state(a);
-    if (h.record(a).body.mode == detail::MotionMode::Climb) ++climbing;
+    if (h.record(a).body.mode == BodyMode::Climb) ++climbing;
     if (std::floor(s.feet.x) == 8 && std::floor(s.feet.z) == 9)
       max_y_on_ladder = std::max(max_y_on_ladder, s.feet.y);
     if (s.mode == AgentMode::Arrived || s.mode == AgentMode::Failed ||
@@ -412,7 +412,7 @@ TEST(NavDoors, DoorThatNeverOpensWithNoWayAroundEndsBlockedWithAReason) {
   EXPECT_EQ(s.replans, 1u);
   const detail::AgentRecord& rec = h.record(a);
   ASSERT_EQ(rec.avoid.size(), 1u);
-  EXPECT_EQ(rec.avoid[0].cell, (detail::Cell{kWestDoor.x, kWestDoor.y, kWestDoor.z}));
+  EXPECT_EQ(rec.avoid[0].cell, (CellPos{kWestDoor.x, kWestDoor.y, kWestDoor.z}));
   EXPECT_EQ(rec.avoid[0].until, hold_start + 39 + 600);
   // The request carried the avoided door ...
   EXPECT_EQ(s.mode, AgentMode::Planning);

@@ -23,7 +23,6 @@
 namespace voxnav {
 namespace {
 
-using detail::Cell;
 const std::string kRegion = std::string(VOXNAV_SHARED_DATA) + "/minecraft/regions/1.16/r.0.-1.mca";
 constexpr double kDt = 0.05;
 constexpr double kSwimSpeed = 2.0;
@@ -66,7 +65,7 @@ bool body_in_water(const World& w, const Vec3& feet, double width, double height
 struct SwimWorld {
   std::unique_ptr<World> world;
   ProfileId walker, fish;
-  std::vector<Cell> water;  ///< swimmer nodes, in chunk order
+  std::vector<CellPos> water;  ///< swimmer nodes, in chunk order
   std::uint16_t stone = 0, water_value = 0;
 };
 
@@ -96,9 +95,9 @@ SwimWorld load() {
   return s;
 }
 
-CellPos pos(const Cell& c) { return CellPos{c.x, c.y, c.z}; }
+CellPos pos(const CellPos& c) { return CellPos{c.x, c.y, c.z}; }
 Vec3 centre(const CellPos& c) { return Vec3{c.x + 0.5, static_cast<double>(c.y), c.z + 0.5}; }
-std::string str(const CellPos& c) { return test::str(Cell{c.x, c.y, c.z}); }
+std::string str(const CellPos& c) { return test::str(CellPos{c.x, c.y, c.z}); }
 
 struct Trip {
   CellPos start, goal;
@@ -140,7 +139,7 @@ std::vector<Trip> pick_trips(SwimWorld& s, std::size_t n, std::uint64_t seed, in
   std::vector<Trip> trips;
   const auto size = static_cast<std::uint32_t>(s.water.size());
   for (int k = 0; k < 4000 && trips.size() < n; ++k) {
-    const Cell a = s.water[rng.below(size)], b = s.water[rng.below(size)];
+    const CellPos a = s.water[rng.below(size)], b = s.water[rng.below(size)];
     const int d = std::max({std::abs(a.x - b.x), std::abs(a.y - b.y), std::abs(a.z - b.z)});
     if (d < min_dist || d > 40) continue;
     bool used = false;
@@ -260,13 +259,13 @@ TEST(SwimmerAgents, StoneOnTheCorridorIsSwumAround) {
     for (int k = 0; k < 20; ++k) ASSERT_EQ(w.tick(kDt), Status::Ok);
     ASSERT_EQ(w.agent_state(id, &st), Status::Ok);
     const detail::AgentRecord* a =
-        detail::WorldAccess::state(w).agents.get(detail::AgentSlot{id.index, id.generation});
+        detail::WorldAccess::state(w).agents.get(AgentId{id.index, id.generation});
     ASSERT_NE(a, nullptr);
     if (st.mode != AgentMode::Moving || a->cell_index + 6 >= a->corridor.cells.size()) {
       (void)w.remove_agent(id);
       continue;
     }
-    const Cell c = a->corridor.cells[a->cell_index + 4];
+    const CellPos c = a->corridor.cells[a->cell_index + 4];
     const CellPos p = pos(c);
     ASSERT_EQ(w.set_block(p, s.stone), Status::Ok);
     AgentState before = st;
@@ -285,7 +284,7 @@ TEST(SwimmerAgents, StoneOnTheCorridorIsSwumAround) {
         << "a stone on the corridor at " << str(p) << " must cause a local repair or a replan";
     EXPECT_NE(st.corridor_epoch, before.corridor_epoch);
     if (st.mode == AgentMode::Moving) {
-      for (const Cell& cc : a->corridor.cells) {
+      for (const CellPos& cc : a->corridor.cells) {
         EXPECT_FALSE(cc == c) << "corridor through the stone";
       }
     }

@@ -21,16 +21,15 @@
 namespace voxnav {
 namespace {
 
-using detail::Cell;
 const std::string kRegion = std::string(VOXNAV_SHARED_DATA) + "/minecraft/regions/1.16/r.0.-1.mca";
 
-CellPos pos(const Cell& c) { return CellPos{c.x, c.y, c.z}; }
-Cell cell(const CellPos& c) { return Cell{c.x, c.y, c.z}; }
+CellPos pos(const CellPos& c) { return CellPos{c.x, c.y, c.z}; }
+CellPos cell(const CellPos& c) { return CellPos{c.x, c.y, c.z}; }
 
 struct Region {
   std::unique_ptr<World> w;
   ProfileId walker;
-  std::vector<Cell> standable;  // every standable cell, chunk order
+  std::vector<CellPos> standable;  // every standable cell, chunk order
   explicit Region(const std::string& path = kRegion) {
     w = test::load_region(path, &walker);
     if (!w) return;
@@ -42,7 +41,7 @@ struct Region {
     }
   }
   const detail::NavGrid& grid() const { return detail::WorldAccess::state(*w).walker->grid(); }
-  PathResult path(ProfileId p, Cell a, Cell b, const AreaFilter& f = AreaFilter{}) {
+  PathResult path(ProfileId p, CellPos a, CellPos b, const AreaFilter& f = AreaFilter{}) {
     NavRequest q;
     q.profile = p;
     q.start = pos(a);
@@ -58,7 +57,7 @@ struct Region {
     return v;
   }
   // The block a body standing in c stands on (the cell below for full-block ground).
-  std::string surface_name(const Cell& c) {
+  std::string surface_name(const CellPos& c) {
     std::uint16_t v = 0;
     EXPECT_EQ(w->get_block({c.x, c.y - 1, c.z}, &v), Status::Ok);
     return detail::WorldAccess::state(*w).registry.type(v).name;
@@ -80,8 +79,8 @@ double fraction_on(Region& r, const PathResult& p, const std::string& block) {
 // so the geometry does not change), leaving the first and last 3 cells. Returns the pair and the
 // road's cells, or false when no such detour was found.
 struct Road {
-  Cell a, b;
-  std::vector<Cell> cells;
+  CellPos a, b;
+  std::vector<CellPos> cells;
   PathResult before;  // the walker's route before the road
 };
 bool lay_road(Region& r, Road& out) {
@@ -89,39 +88,39 @@ bool lay_road(Region& r, Road& out) {
   const std::uint16_t gravel = r.value("gravel");
   const detail::BlockRegistry& reg = detail::WorldAccess::state(*r.w).registry;
   for (int attempt = 0; attempt < 400; ++attempt) {
-    const Cell a = r.standable[rng.below(static_cast<std::uint32_t>(r.standable.size()))];
-    const Cell b = r.standable[rng.below(static_cast<std::uint32_t>(r.standable.size()))];
+    const CellPos a = r.standable[rng.below(static_cast<std::uint32_t>(r.standable.size()))];
+    const CellPos b = r.standable[rng.below(static_cast<std::uint32_t>(r.standable.size()))];
     const int dx = b.x - a.x, dz = b.z - a.z;
     const int d = std::max(std::abs(dx), std::abs(dz));
     if (d < 24 || d > 40) continue;
     const PathResult p0 = r.path(r.walker, a, b);
     if (!ready(p0)) continue;
     // A via cell 8 cells to the side of the midpoint.
-    const Cell mid = cell(p0.cells[p0.cells.size() / 2].cell);
+    const CellPos mid = cell(p0.cells[p0.cells.size() / 2].cell);
     const double len = std::sqrt(double(dx * dx + dz * dz));
     const int sx = static_cast<int>(std::lround(-dz / len * 8)),
               sz = static_cast<int>(std::lround(dx / len * 8));
-    Cell via{};
+    CellPos via{};
     bool found = false;
     for (int dy = 4; dy >= -4 && !found; --dy) {
-      const Cell c{mid.x + sx, mid.y + dy, mid.z + sz};
+      const CellPos c{mid.x + sx, mid.y + dy, mid.z + sz};
       if (r.grid().standable(c)) via = c, found = true;
     }
     if (!found) continue;
     const PathResult p1 = r.path(r.walker, a, via), p2 = r.path(r.walker, via, b);
     if (!ready(p1) || !ready(p2)) continue;
-    std::vector<Cell> route;
+    std::vector<CellPos> route;
     for (const PathCell& pc : p1.cells) route.push_back(cell(pc.cell));
     for (std::size_t i = 1; i < p2.cells.size(); ++i) route.push_back(cell(p2.cells[i].cell));
     if (route.size() > p0.cells.size() * 16 / 10) continue;
     std::size_t shared = 0;
-    for (const Cell& c : route)
+    for (const CellPos& c : route)
       for (const PathCell& q : p0.cells)
         if (cell(q.cell) == c) ++shared;
     if (shared * 2 > route.size()) continue;
-    std::vector<Cell> road;
+    std::vector<CellPos> road;
     for (std::size_t i = 3; i + 3 < route.size(); ++i) {
-      const Cell under{route[i].x, route[i].y - 1, route[i].z};
+      const CellPos under{route[i].x, route[i].y - 1, route[i].z};
       std::uint16_t v = 0;
       if (r.w->get_block(pos(under), &v) != Status::Ok) continue;
       if (reg.traits(v) || reg.top_in_footprint(v, 19) != detail::kHeightUnits ||
@@ -132,7 +131,7 @@ bool lay_road(Region& r, Road& out) {
       road.push_back(under);
     }
     if (road.size() * 10 < (route.size() - 6) * 8) continue;  // most of it
-    for (const Cell& u : road) EXPECT_EQ(r.w->set_block(pos(u), gravel), Status::Ok);
+    for (const CellPos& u : road) EXPECT_EQ(r.w->set_block(pos(u), gravel), Status::Ok);
     r.w->update();
     out.a = a;
     out.b = b;
@@ -211,7 +210,7 @@ TEST(Surfaces, TwoFiltersGiveTwoRoutesFromOneSetOfNavigationData) {
     const int n = 8 * static_cast<int>(std::ceil(std::max(std::abs(v.x - u.x), std::abs(v.z - u.z)))) + 1;
     for (int i = 0; i <= n; ++i) {
       const double t = static_cast<double>(i) / n;
-      const Cell c{static_cast<int>(std::floor(u.x + (v.x - u.x) * t)), p2.waypoints[k + 1].cell.y,
+      const CellPos c{static_cast<int>(std::floor(u.x + (v.x - u.x) * t)), p2.waypoints[k + 1].cell.y,
                    static_cast<int>(std::floor(u.z + (v.z - u.z) * t))};
       if (p2.waypoints[k].cell.y == p2.waypoints[k + 1].cell.y && r.surface_name(c) == "gravel") ++crossings;
     }
@@ -228,14 +227,14 @@ TEST(Surfaces, TwoFiltersGiveTwoRoutesFromOneSetOfNavigationData) {
 }
 
 // Dijkstra over the move words with the search's own cost rules: the optimal cost from a to b.
-std::uint64_t dijkstra(const detail::NavGrid& g, const detail::CostTable& costs, Cell a, Cell b) {
+std::uint64_t dijkstra(const detail::NavGrid& g, const detail::CostTable& costs, CellPos a, CellPos b) {
   detail::CostTable base = costs;
   base.kind_extra.fill(0);
   std::unordered_map<std::uint64_t, std::uint64_t> dist;  // lookup only (the queue orders)
   using Item = std::pair<std::uint64_t, std::uint64_t>;
   std::priority_queue<Item, std::vector<Item>, std::greater<Item>> pq;
   auto decode = [](std::uint64_t k) {
-    return Cell{static_cast<int>(k & 0x3FFFFFF) - detail::kMaxHorizontal,
+    return CellPos{static_cast<int>(k & 0x3FFFFFF) - detail::kMaxHorizontal,
                 static_cast<int>(k >> 52) - detail::kMaxVertical,
                 static_cast<int>((k >> 26) & 0x3FFFFFF) - detail::kMaxHorizontal};
   };
@@ -247,11 +246,11 @@ std::uint64_t dijkstra(const detail::NavGrid& g, const detail::CostTable& costs,
     pq.pop();
     if (dist[k] != d) continue;
     if (k == goal) return d;
-    const Cell c = decode(k);
+    const CellPos c = decode(k);
     detail::NavChunk* ch = g.chunk(detail::chunk_of(c));
     detail::for_each_move(ch, detail::index_in_chunk(c), c,
-                          [&](detail::NavChunk* tc, int ti, const Cell& t, int dir, int code) {
-                            if (detail::kMoveCodes[code].kind == detail::EdgeKind::Drop &&
+                          [&](detail::NavChunk* tc, int ti, const CellPos& t, int dir, int code) {
+                            if (detail::kMoveCodes[code].kind == EdgeKind::Drop &&
                                 -detail::kMoveCodes[code].dy > costs.max_drop)
                               return;
                             const std::uint32_t mv =
@@ -295,8 +294,8 @@ TEST(Surfaces, SearchStaysOptimalUnderNegativeSurfaceCosts) {
     // Pairs near each other (cells in chunk order: a nearby index is usually a nearby cell).
     const std::uint32_t ia = rng.below(n);
     const std::uint32_t ib = std::min(n - 1, ia + rng.below(3000));
-    const Cell a = r.standable[ia];
-    const Cell b = r.standable[ib];
+    const CellPos a = r.standable[ia];
+    const CellPos b = r.standable[ib];
     if (std::max(std::abs(a.x - b.x), std::abs(a.z - b.z)) > 32) continue;
     for (ProfileId prof : {r.walker, pid}) {
       NavRequest q;
@@ -336,8 +335,8 @@ TEST(Surfaces, PlanesFollowEditsExactly) {
   const std::uint16_t vals[] = {r.value("gravel"), r.value("sand"), r.value("stone"),
                                 r.value("air"), r.value("oak_slab[type=bottom]")};
   for (int e = 0; e < 600; ++e) {
-    const Cell c = r.standable[rng.below(static_cast<std::uint32_t>(r.standable.size()))];
-    const Cell at{c.x, c.y - static_cast<int>(rng.below(2)), c.z};
+    const CellPos c = r.standable[rng.below(static_cast<std::uint32_t>(r.standable.size()))];
+    const CellPos at{c.x, c.y - static_cast<int>(rng.below(2)), c.z};
     ASSERT_EQ(r.w->set_block(pos(at), vals[rng.below(5)]), Status::Ok);
     if (e % 7 == 0) r.w->update();
   }

@@ -16,7 +16,6 @@
 namespace voxnav {
 namespace {
 
-using detail::Cell;
 const std::string kRegion = std::string(VOXNAV_SHARED_DATA) + "/minecraft/regions/1.16/r.0.-1.mca";
 
 detail::ClassEnvelope swimmer_envelope() {
@@ -30,7 +29,7 @@ detail::ClassEnvelope swimmer_envelope() {
   return e;
 }
 
-bool swimmable(const World& w, const Cell& c) {
+bool swimmable(const World& w, const CellPos& c) {
   std::uint16_t v = 0;
   if (w.get_block({c.x, c.y, c.z}, &v) != Status::Ok) return false;
   const detail::BlockRegistry& reg = detail::WorldAccess::state(w).registry;
@@ -46,12 +45,12 @@ TEST(Swimmer, RoutesStayInWaterAndIslandsAreExact) {
   detail::NavWorld swim(st.space, swimmer_envelope(), nullptr);
   swim.build_from_space();
   const detail::NavGrid& g = swim.grid();
-  std::vector<Cell> water;
+  std::vector<CellPos> water;
   std::size_t wrong = 0;
   for (const detail::NavChunk* ch : g.ordered_chunks()) {
     if (ch->uniform) continue;
     for (int i = 0; i < detail::kChunkCells; ++i) {
-      const Cell c = detail::cell_of(ch, i);
+      const CellPos c = detail::cell_of(ch, i);
       const bool node = detail::kind_node(ch->kind_at(i));
       if (node) water.push_back(c);
       if (node != swimmable(*w, c) && ++wrong <= 5)
@@ -67,11 +66,11 @@ TEST(Swimmer, RoutesStayInWaterAndIslandsAreExact) {
     const std::uint32_t ia = rng.below(static_cast<std::uint32_t>(water.size()));
     const std::uint32_t ib =
         std::min<std::uint32_t>(static_cast<std::uint32_t>(water.size()) - 1, ia + rng.below(200));
-    const Cell a = water[ia], b = water[ib];
-    const detail::Reach r = swim.reachable(a, b);
+    const CellPos a = water[ia], b = water[ib];
+    const Reach r = swim.reachable(a, b);
     const bool truth = oracle.reaches(a, b);
     ++pairs;
-    if ((r.answer == detail::ReachAnswer::Yes) != truth || r.answer == detail::ReachAnswer::Unknown)
+    if ((r.answer == ReachAnswer::Yes) != truth || r.answer == ReachAnswer::Unknown)
       ++mismatches;
     if (!truth) continue;
     detail::RequestSpec spec;
@@ -84,7 +83,7 @@ TEST(Swimmer, RoutesStayInWaterAndIslandsAreExact) {
     for (std::size_t i = 0; i < res.cells.size(); ++i) {
       EXPECT_TRUE(swimmable(*w, res.cells[i])) << test::str(res.cells[i]) << " is not water";
       if (i > 0) {
-        EXPECT_EQ(res.kinds[i], detail::EdgeKind::Swim);
+        EXPECT_EQ(res.kinds[i], EdgeKind::Swim);
       }
     }
   }
@@ -99,7 +98,7 @@ TEST(Swimmer, RoutesStayInWaterAndIslandsAreExact) {
   ASSERT_EQ(w->block_value("air", &air), Status::Ok);
   ASSERT_EQ(w->block_value("water", &water_v), Status::Ok);
   for (int e = 0; e < 400; ++e) {
-    const Cell c = water[rng.below(static_cast<std::uint32_t>(water.size()))];
+    const CellPos c = water[rng.below(static_cast<std::uint32_t>(water.size()))];
     const std::uint16_t v = e % 3 == 0 ? stone : e % 3 == 1 ? air : water_v;
     ASSERT_EQ(w->set_block({c.x, c.y, c.z}, v), Status::Ok);
     if (e % 5 == 0) swim.update();
@@ -132,7 +131,7 @@ TEST(Swimmer, SwimmerProfileThroughTheWorld) {
   std::string err;
   ASSERT_EQ(w->add_profile(fish, &fid, &err), Status::Ok) << err;
   const detail::NavGrid& g = detail::WorldAccess::state(*w).swimmer->grid();
-  std::vector<Cell> water;
+  std::vector<CellPos> water;
   for (const detail::NavChunk* ch : g.ordered_chunks())
     if (!ch->uniform)
       for (int i = 0; i < detail::kChunkCells; ++i)
@@ -155,7 +154,7 @@ TEST(Swimmer, SwimmerProfileThroughTheWorld) {
     ASSERT_EQ(w->find_path_now(q, &r), Status::Ok);
     ASSERT_EQ(r.status.state, PathState::Ready);
     for (std::size_t i = 0; i < r.cells.size(); ++i) {
-      EXPECT_TRUE(swimmable(*w, Cell{r.cells[i].cell.x, r.cells[i].cell.y, r.cells[i].cell.z}));
+      EXPECT_TRUE(swimmable(*w, CellPos{r.cells[i].cell.x, r.cells[i].cell.y, r.cells[i].cell.z}));
       if (i > 0) {
         EXPECT_EQ(r.cells[i].kind, EdgeKind::Swim);
       }
@@ -166,7 +165,7 @@ TEST(Swimmer, SwimmerProfileThroughTheWorld) {
   }
   EXPECT_GE(routes, 40);
   // Edits reach both classes through one change log: a stone block dropped into the water.
-  const Cell c = water[water.size() / 2];
+  const CellPos c = water[water.size() / 2];
   std::uint16_t stone = 0;
   ASSERT_EQ(w->block_value("stone", &stone), Status::Ok);
   ASSERT_EQ(w->set_block({c.x, c.y, c.z}, stone), Status::Ok);

@@ -17,7 +17,6 @@
 namespace voxnav {
 namespace {
 
-using detail::Cell;
 
 const std::string kData = std::string(VOXNAV_FIXTURES) + "/../../data";
 
@@ -43,7 +42,7 @@ struct Flat {
       }
     EXPECT_EQ(world.add_profile(Profile{}, &walker), Status::Ok);
   }
-  void put(const char* state, Cell c) {
+  void put(const char* state, CellPos c) {
     std::uint16_t v = 0;
     ASSERT_EQ(world.block_value(state, &v), Status::Ok) << state;
     ASSERT_EQ(world.set_block({c.x, c.y, c.z}, v), Status::Ok);
@@ -51,10 +50,10 @@ struct Flat {
   // The move from (8,1,8) toward +x: its (dy, kind), or kind Start for none.
   detail::MoveCode move_east() {
     world.update();
-    const std::uint32_t w = detail::WorldAccess::state(world).walker->grid().moves(Cell{8, 1, 8});
+    const std::uint32_t w = detail::WorldAccess::state(world).walker->grid().moves(CellPos{8, 1, 8});
     return detail::kMoveCodes[detail::move_code(w, 0)];
   }
-  double feet(Cell c) {
+  double feet(CellPos c) {
     double y = -1;
     EXPECT_EQ(world.standing_height(walker, {c.x, c.y, c.z}, &y), Status::Ok);
     return y;
@@ -65,7 +64,7 @@ TEST(NavTerrain, FullBlockIsAJumpOfOneCell) {
   Flat f;
   f.put("stone", {9, 1, 8});
   const detail::MoveCode m = f.move_east();
-  EXPECT_EQ(m.kind, detail::EdgeKind::Jump);
+  EXPECT_EQ(m.kind, EdgeKind::Jump);
   EXPECT_EQ(m.dy, 1);
   EXPECT_DOUBLE_EQ(f.feet({9, 2, 8}), 2.0);
 }
@@ -74,14 +73,14 @@ TEST(NavTerrain, TwoBlocksHighIsAWall) {
   Flat f;
   f.put("stone", {9, 1, 8});
   f.put("stone", {9, 2, 8});
-  EXPECT_EQ(f.move_east().kind, detail::EdgeKind::Start);  // no move
+  EXPECT_EQ(f.move_east().kind, EdgeKind::Start);  // no move
 }
 
 TEST(NavTerrain, BottomSlabIsAStep) {
   Flat f;
   f.put("smooth_stone_slab[type=bottom]", {9, 1, 8});
   const detail::MoveCode m = f.move_east();
-  EXPECT_EQ(m.kind, detail::EdgeKind::Walk);  // rise 0.5 <= step 0.6, same cell row
+  EXPECT_EQ(m.kind, EdgeKind::Walk);  // rise 0.5 <= step 0.6, same cell row
   EXPECT_EQ(m.dy, 0);
   EXPECT_DOUBLE_EQ(f.feet({9, 1, 8}), 1.5);
 }
@@ -90,14 +89,14 @@ TEST(NavTerrain, SoulSandNeedsAJump) {
   Flat f;
   f.put("soul_sand", {9, 1, 8});
   const detail::MoveCode m = f.move_east();
-  EXPECT_EQ(m.kind, detail::EdgeKind::Jump);  // rise 0.875 > step 0.6
+  EXPECT_EQ(m.kind, EdgeKind::Jump);  // rise 0.875 > step 0.6
   EXPECT_DOUBLE_EQ(f.feet({9, 1, 8}), 1.875);
 }
 
 TEST(NavTerrain, FenceCannotBeJumped) {
   Flat f;
   f.put("oak_fence", {9, 1, 8});
-  EXPECT_EQ(f.move_east().kind, detail::EdgeKind::Start);  // 1.5 high: above the 1.25 jump
+  EXPECT_EQ(f.move_east().kind, EdgeKind::Start);  // 1.5 high: above the 1.25 jump
   EXPECT_DOUBLE_EQ(f.feet({9, 2, 8}), 2.5);                // standing on it is at 1.5
 }
 
@@ -105,7 +104,7 @@ TEST(NavTerrain, LowCeilingForbidsTheJump) {
   Flat f;
   f.put("stone", {9, 1, 8});
   f.put("stone", {8, 3, 8});  // a roof 2 cells above the start: no room to rise one more
-  EXPECT_EQ(f.move_east().kind, detail::EdgeKind::Start);
+  EXPECT_EQ(f.move_east().kind, EdgeKind::Start);
 }
 
 TEST(NavTerrain, DropsUpToThree) {
@@ -115,9 +114,9 @@ TEST(NavTerrain, DropsUpToThree) {
   f.put("stone", {8, 2, 8});
   f.put("stone", {8, 3, 8});
   f.world.update();
-  const std::uint32_t w = detail::WorldAccess::state(f.world).walker->grid().moves(Cell{8, 4, 8});
+  const std::uint32_t w = detail::WorldAccess::state(f.world).walker->grid().moves(CellPos{8, 4, 8});
   const detail::MoveCode m = detail::kMoveCodes[detail::move_code(w, 0)];
-  EXPECT_EQ(m.kind, detail::EdgeKind::Drop);
+  EXPECT_EQ(m.kind, EdgeKind::Drop);
   EXPECT_EQ(m.dy, -3);
   EXPECT_EQ(f.world.reachable(f.walker, {8, 4, 8}, {9, 1, 8}).answer, ReachAnswer::Yes);
   EXPECT_EQ(f.world.reachable(f.walker, {9, 1, 8}, {8, 4, 8}).answer, ReachAnswer::No);  // one way
@@ -127,11 +126,11 @@ TEST(NavTerrain, DropsUpToThree) {
 // around a hazard value; fire outranks other hazards; the band follows edits.
 TEST(NavTerrain, DangerBandAroundFireAndCactusFollowsEdits) {
   Flat f;
-  auto kind = [&](Cell c) { return detail::WorldAccess::state(f.world).walker->grid().kind(c); };
+  auto kind = [&](CellPos c) { return detail::WorldAccess::state(f.world).walker->grid().kind(c); };
   f.put("lava", {8, 1, 8});
   f.world.update();
   EXPECT_EQ(kind({8, 1, 8}), detail::CellKind::DamageFire);
-  for (Cell c : {Cell{7, 1, 8}, Cell{9, 1, 9}, Cell{8, 1, 7}})
+  for (CellPos c : {CellPos{7, 1, 8}, CellPos{9, 1, 9}, CellPos{8, 1, 7}})
     EXPECT_EQ(kind(c), detail::CellKind::DangerFire);
   EXPECT_EQ(kind({10, 1, 8}), detail::CellKind::Walkable);  // two cells away
   f.put("cactus", {11, 1, 8});
@@ -293,7 +292,7 @@ TEST(NavTerrain, RealRegionHasJumpsAndOneBigIsland) {
             Status::Ok);
   world.update();
   const detail::NavGrid& g = st.walker->grid();
-  std::map<detail::EdgeKind, std::size_t> kinds;
+  std::map<EdgeKind, std::size_t> kinds;
   for (const detail::NavChunk* ch : g.ordered_chunks()) {
     if (ch->uniform) continue;
     for (int i = 0; i < detail::kChunkCells; ++i)
@@ -302,9 +301,9 @@ TEST(NavTerrain, RealRegionHasJumpsAndOneBigIsland) {
         if (code) ++kinds[detail::kMoveCodes[code].kind];
       }
   }
-  EXPECT_GT(kinds[detail::EdgeKind::Jump], 10000u);
-  EXPECT_GT(kinds[detail::EdgeKind::Drop], 10000u);
-  EXPECT_GT(kinds[detail::EdgeKind::Walk], 300000u);
+  EXPECT_GT(kinds[EdgeKind::Jump], 10000u);
+  EXPECT_GT(kinds[EdgeKind::Drop], 10000u);
+  EXPECT_GT(kinds[EdgeKind::Walk], 300000u);
   std::uint32_t largest = 0;
   for (std::uint32_t c = 1; c <= st.walker->islands().id_bound(); ++c)
     largest = std::max(largest, st.walker->islands().size_of(c));

@@ -32,7 +32,6 @@
 namespace voxnav {
 namespace {
 
-using detail::Cell;
 using detail::CellKind;
 using Rng = detail::SplitMix64;
 
@@ -54,14 +53,14 @@ Profile large_profile(const std::string& id = "golem") {
   return p;
 }
 
-CellPos pos(const Cell& c) { return CellPos{c.x, c.y, c.z}; }
+CellPos pos(const CellPos& c) { return CellPos{c.x, c.y, c.z}; }
 
 /// Block values of a space with a one-chunk cache; -1 for a cell of an unloaded chunk.
 class Blocks {
  public:
   explicit Blocks(const detail::Space& s) : s_(s) {}
   int at(int x, int y, int z) {
-    const detail::ChunkPos p{x >> 4, y >> 4, z >> 4};
+    const ChunkPos p{x >> 4, y >> 4, z >> 4};
     if (!has_ || !(p == last_)) {
       last_ = p;
       ch_ = s_.chunk(p);
@@ -72,7 +71,7 @@ class Blocks {
 
  private:
   const detail::Space& s_;
-  detail::ChunkPos last_{};
+  ChunkPos last_{};
   const detail::Chunk* ch_ = nullptr;
   bool has_ = false;
 };
@@ -93,7 +92,7 @@ struct Expect {
 /// unloaded chunks are solid. The body stands on the highest box top under its footprint within
 /// the foot cell's height (a box reaching the top of the foot cell's own row puts the feet in the
 /// cell above: the foot cell is blocked).
-Expect oracle(Blocks& b, const detail::BlockRegistry& reg, const Cell& f) {
+Expect oracle(Blocks& b, const detail::BlockRegistry& reg, const CellPos& f) {
   Expect e;
   const double x0 = f.x + 1.0 - kWidth / 2, x1 = f.x + 1.0 + kWidth / 2;
   const double z0 = f.z + 1.0 - kWidth / 2, z1 = f.z + 1.0 + kWidth / 2;
@@ -163,7 +162,7 @@ Expect oracle(Blocks& b, const detail::BlockRegistry& reg, const Cell& f) {
 /// Compares layer 0 of foot cell `c` with the oracle; returns a description of the difference or
 /// "".
 std::string check_cell(const detail::NavGrid& g, Blocks& b, const detail::BlockRegistry& reg,
-                       const Cell& c) {
+                       const CellPos& c) {
   const Expect e = oracle(b, reg, c);
   const CellKind k = g.kind(c);
   // Supported with the body clear: every kind but Blocked and Air (water cells too, which are no
@@ -203,7 +202,7 @@ OracleTally check_grid(const detail::NavGrid& g, const detail::Space& space, boo
       const int lx = i & 15, lz = (i >> 4) & 15;
       const bool border = lx == 15 || lz == 15;
       if (border_only && !border) continue;
-      const Cell c = detail::cell_of(ch, i);
+      const CellPos c = detail::cell_of(ch, i);
       ++t.cells;
       const bool node = detail::kind_node(ch->kind_at(i));
       t.nodes += node;
@@ -244,13 +243,13 @@ TEST(WalkerLarge, LayerZeroMatchesTheBoxOracleAndReachabilityIsExact) {
 
   // Moves: never a climb, every move lands on a node, every rise within the class's jump and
   // every drop within its max drop.
-  std::vector<Cell> nodes;
+  std::vector<CellPos> nodes;
   std::size_t bad_moves = 0;
   for (const detail::NavChunk* ch : g.ordered_chunks()) {
     if (ch->uniform) continue;
     for (int i = 0; i < detail::kChunkCells; ++i) {
       if (!detail::kind_node(ch->kind_at(i))) continue;
-      const Cell c = detail::cell_of(ch, i);
+      const CellPos c = detail::cell_of(ch, i);
       nodes.push_back(c);
       if (ch->vmoves_at(i)) ++bad_moves;
       const std::uint32_t word = ch->moves_at(i);
@@ -258,9 +257,9 @@ TEST(WalkerLarge, LayerZeroMatchesTheBoxOracleAndReachabilityIsExact) {
         const int code = detail::move_code(word, dir);
         if (!code) continue;
         const detail::MoveCode mc = detail::kMoveCodes[code];
-        const Cell to{c.x + detail::kDirDx[dir], c.y + mc.dy, c.z + detail::kDirDz[dir]};
+        const CellPos to{c.x + detail::kDirDx[dir], c.y + mc.dy, c.z + detail::kDirDz[dir]};
         const int rise = mc.dy * detail::kHeightUnits + g.floor_q(to) - g.floor_q(c);
-        if (mc.kind == detail::EdgeKind::Climb || !g.node(to) || rise > 80 || mc.dy < -4)
+        if (mc.kind == EdgeKind::Climb || !g.node(to) || rise > 80 || mc.dy < -4)
           ++bad_moves;
       }
     }
@@ -279,10 +278,10 @@ TEST(WalkerLarge, LayerZeroMatchesTheBoxOracleAndReachabilityIsExact) {
         k % 2 ? std::min<std::uint32_t>(static_cast<std::uint32_t>(nodes.size()) - 1,
                                         ia + rng.below(300))
               : rng.below(static_cast<std::uint32_t>(nodes.size()));
-    const Cell a = nodes[ia], b = nodes[ib];
+    const CellPos a = nodes[ia], b = nodes[ib];
     const bool truth = bfs.reaches(a, b);
-    const detail::Reach r = nav.reachable(a, b);
-    if ((r.answer == detail::ReachAnswer::Yes) != truth || r.answer == detail::ReachAnswer::Unknown)
+    const Reach r = nav.reachable(a, b);
+    if ((r.answer == ReachAnswer::Yes) != truth || r.answer == ReachAnswer::Unknown)
       ++wrong;
     const Reach pr = w->reachable(golem, pos(a), pos(b));
     if (pr.answer == ReachAnswer::No && bfs.reaches(a, b, detail::kGateAll)) ++wrong_no;
@@ -307,13 +306,13 @@ TEST(WalkerLarge, ChunkBordersOnWorkerBuilds) {
   ASSERT_TRUE(src);
   const detail::Space& sspace = detail::WorldAccess::state(*src).space;
   // The window: around the column of the middle walker node of the region.
-  std::vector<Cell> stand;
+  std::vector<CellPos> stand;
   for (const detail::NavChunk* ch : detail::WorldAccess::state(*src).walker->grid().ordered_chunks())
     if (!ch->uniform)
       for (int i = 0; i < detail::kChunkCells; i += 97)
         if (detail::kind_standable(ch->kind_at(i))) stand.push_back(detail::cell_of(ch, i));
   ASSERT_FALSE(stand.empty());
-  const Cell mid = stand[stand.size() / 2];
+  const CellPos mid = stand[stand.size() / 2];
   const int cx0 = mid.x >> 4, cz0 = mid.z >> 4;
   auto ring = [&](int cx, int cz) { return std::max(std::abs(cx - cx0), std::abs(cz - cz0)); };
 
@@ -323,13 +322,13 @@ TEST(WalkerLarge, ChunkBordersOnWorkerBuilds) {
   World w(def);
   detail::WorldAccess::state(w).registry = sspace.registry();
   std::vector<std::uint16_t> values(detail::kChunkCells);
-  auto load_section = [&](const detail::ChunkPos& p) {
+  auto load_section = [&](const ChunkPos& p) {
     const detail::Chunk* ch = sspace.chunk(p);
     for (int i = 0; i < detail::kChunkCells; ++i) values[static_cast<std::size_t>(i)] = ch->get(i);
     return w.load_chunk(ChunkPos{p.x, p.y, p.z}, values);
   };
-  std::vector<detail::ChunkPos> later;
-  for (const detail::ChunkPos& p : sspace.loaded_chunks()) {
+  std::vector<ChunkPos> later;
+  for (const ChunkPos& p : sspace.loaded_chunks()) {
     if (ring(p.x, p.z) <= 1) {
       ASSERT_EQ(load_section(p), Status::Ok);
     } else if (ring(p.x, p.z) <= 3) {
@@ -344,7 +343,7 @@ TEST(WalkerLarge, ChunkBordersOnWorkerBuilds) {
   detail::NavWorld& nav = *detail::WorldAccess::state(w).walker_large;
   // Stream the other columns in, one column per update, editing border cells of a freshly loaded
   // chunk every third column (its build, in flight, is then classified again at install).
-  std::sort(later.begin(), later.end(), [](const detail::ChunkPos& a, const detail::ChunkPos& b) {
+  std::sort(later.begin(), later.end(), [](const ChunkPos& a, const ChunkPos& b) {
     return a.x != b.x ? a.x < b.x : a.z != b.z ? a.z < b.z : a.y < b.y;
   });
   std::uint16_t stone = 0, air = 0;
@@ -353,15 +352,15 @@ TEST(WalkerLarge, ChunkBordersOnWorkerBuilds) {
   Rng rng{0xB0BDE7};
   int columns = 0;
   for (std::size_t k = 0; k < later.size();) {
-    const detail::ChunkPos first = later[k];
-    std::vector<detail::ChunkPos> col;
+    const ChunkPos first = later[k];
+    std::vector<ChunkPos> col;
     while (k < later.size() && later[k].x == first.x && later[k].z == first.z)
       col.push_back(later[k++]);
-    for (const detail::ChunkPos& p : col) ASSERT_EQ(load_section(p), Status::Ok);
+    for (const ChunkPos& p : col) ASSERT_EQ(load_section(p), Status::Ok);
     w.update();  // dispatches the builds
     if (++columns % 3 == 0)
       for (int e = 0; e < 6; ++e) {
-        const detail::ChunkPos& p = col[rng.below(static_cast<std::uint32_t>(col.size()))];
+        const ChunkPos& p = col[rng.below(static_cast<std::uint32_t>(col.size()))];
         const int lx = rng.below(2) ? 15 : static_cast<int>(rng.below(16));
         const int lz = lx == 15 ? static_cast<int>(rng.below(16)) : 15;
         const CellPos c{p.x * 16 + lx, p.y * 16 + static_cast<int>(rng.below(16)), p.z * 16 + lz};
@@ -405,7 +404,7 @@ TEST(WalkerLarge, EditsNearChunkBordersEqualAFreshBuild) {
   detail::WorldState& st = detail::WorldAccess::state(*w);
   detail::NavWorld& nav = *st.walker_large;
   // Edit sites: large nodes whose footprint straddles or touches a chunk border.
-  std::vector<Cell> sites;
+  std::vector<CellPos> sites;
   for (const detail::NavChunk* ch : nav.grid().ordered_chunks())
     if (!ch->uniform)
       for (int i = 0; i < detail::kChunkCells; ++i) {
@@ -426,8 +425,8 @@ TEST(WalkerLarge, EditsNearChunkBordersEqualAFreshBuild) {
   Rng rng{0xED175};
   const int kEdits = 1500;
   for (int e = 0; e < kEdits; ++e) {
-    const Cell s = sites[rng.below(static_cast<std::uint32_t>(sites.size()))];
-    const Cell c{s.x + static_cast<int>(rng.below(3)) - 1, s.y + static_cast<int>(rng.below(5)) - 1,
+    const CellPos s = sites[rng.below(static_cast<std::uint32_t>(sites.size()))];
+    const CellPos c{s.x + static_cast<int>(rng.below(3)) - 1, s.y + static_cast<int>(rng.below(5)) - 1,
                  s.z + static_cast<int>(rng.below(3)) - 1};
     if (!st.space.is_cell_loaded(c)) continue;
     ASSERT_EQ(w->set_block(pos(c), vals[rng.below(static_cast<std::uint32_t>(vals.size()))]),
@@ -447,9 +446,9 @@ TEST(WalkerLarge, EditsNearChunkBordersEqualAFreshBuild) {
   Blocks b(st.space);
   std::size_t wrong = 0;
   std::string first;
-  for (const Cell& s : sites)
+  for (const CellPos& s : sites)
     for (int dy = -2; dy <= 2; ++dy) {
-      const std::string d = check_cell(nav.grid(), b, st.registry, Cell{s.x, s.y + dy, s.z});
+      const std::string d = check_cell(nav.grid(), b, st.registry, CellPos{s.x, s.y + dy, s.z});
       if (!d.empty() && ++wrong == 1) first = d;
     }
   EXPECT_EQ(wrong, 0u) << first;
@@ -548,7 +547,7 @@ bool body_overlaps(const detail::Space& space, const Vec3& p, double width, doub
     for (int z = static_cast<int>(std::floor(mn[2])); z <= static_cast<int>(std::floor(mx[2])); ++z)
       for (int x = static_cast<int>(std::floor(mn[0])); x <= static_cast<int>(std::floor(mx[0]));
            ++x) {
-        const Cell c{x, y, z};
+        const CellPos c{x, y, z};
         if (!space.is_cell_loaded(c)) return true;
         for (const detail::Box& b : reg.type(space.block(c)).boxes) {
           const double bmn[3] = {x + double(b.min[0]), y + double(b.min[1]), z + double(b.min[2])};
@@ -580,7 +579,7 @@ TEST(WalkerLarge, RoutesAvoidNarrowPassagesAndAgentsArriveAcrossChunkBorders) {
         if (isl && (!big || nav.islands().size_of(isl) > nav.islands().size_of(big))) big = isl;
       }
   ASSERT_NE(big, 0u);
-  std::vector<Cell> cells;
+  std::vector<CellPos> cells;
   for (const detail::NavChunk* ch : nav.grid().ordered_chunks())
     if (!ch->uniform)
       for (int i = 0; i < detail::kChunkCells; ++i)
@@ -596,8 +595,8 @@ TEST(WalkerLarge, RoutesAvoidNarrowPassagesAndAgentsArriveAcrossChunkBorders) {
   Rng rng{0x90AD5};
   int narrow = 0, routes = 0;
   for (int k = 0; k < 3000 && narrow < 3; ++k) {
-    const Cell a = cells[rng.below(static_cast<std::uint32_t>(cells.size()))];
-    const Cell b = cells[rng.below(static_cast<std::uint32_t>(cells.size()))];
+    const CellPos a = cells[rng.below(static_cast<std::uint32_t>(cells.size()))];
+    const CellPos b = cells[rng.below(static_cast<std::uint32_t>(cells.size()))];
     if (std::abs(a.x - b.x) + std::abs(a.z - b.z) > 40 ||
         std::abs(a.x - b.x) + std::abs(a.z - b.z) < 6)
       continue;
@@ -639,12 +638,12 @@ TEST(WalkerLarge, RoutesAvoidNarrowPassagesAndAgentsArriveAcrossChunkBorders) {
   EXPECT_DOUBLE_EQ(body.width, kWidth);
   struct Run {
     AgentId id;
-    Cell start, goal;
+    CellPos start, goal;
   };
   std::vector<Run> runs;
   for (int k = 0; k < 4000 && runs.size() < 8; ++k) {
-    const Cell a = cells[rng.below(static_cast<std::uint32_t>(cells.size()))];
-    const Cell b = cells[rng.below(static_cast<std::uint32_t>(cells.size()))];
+    const CellPos a = cells[rng.below(static_cast<std::uint32_t>(cells.size()))];
+    const CellPos b = cells[rng.below(static_cast<std::uint32_t>(cells.size()))];
     const int dist = std::abs(a.x - b.x) + std::abs(a.z - b.z);
     if (dist < 8 || dist > 24 || ((a.x >> 4) == (b.x >> 4) && (a.z >> 4) == (b.z >> 4))) continue;
     bool apart = true;  // bodies start apart

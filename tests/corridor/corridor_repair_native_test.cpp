@@ -27,7 +27,6 @@
 namespace voxnav {
 namespace {
 
-using detail::Cell;
 using test::str;
 
 const std::string& kRegion = test::repo_region();
@@ -38,7 +37,7 @@ std::string check_corridor(const detail::NavGrid& grid, const detail::AgentRecor
   if (c.points.empty() || c.cells.empty()) return "empty corridor";
   if (!(c.points.back().cell == c.cells.back())) return "last waypoint is not the goal cell";
   if (!(c.points.front().cell == c.cells.front()) ||
-      c.points.front().kind != detail::EdgeKind::Start)
+      c.points.front().kind != EdgeKind::Start)
     return "first waypoint is not a Start point at the first path cell";
   if (!detail::path_still_valid(grid, c.cells, c.kinds, a.cell_index))
     return "a step of the path ahead is not a move";
@@ -50,15 +49,15 @@ std::string check_corridor(const detail::NavGrid& grid, const detail::AgentRecor
              " is not on the path (in order)";
     if (k > 0 && c.points[k].kind != c.kinds[i])
       return "waypoint " + std::to_string(k) + " " + str(c.points[k].cell) + " has kind " +
-             detail::edge_kind_name(c.points[k].kind) + ", the path's edge into it is " +
-             detail::edge_kind_name(c.kinds[i]);
+             edge_kind_name(c.points[k].kind) + ", the path's edge into it is " +
+             edge_kind_name(c.kinds[i]);
     if (i >= a.cell_index && !grid.standable(c.points[k].cell))
       return "waypoint " + std::to_string(k) + " " + str(c.points[k].cell) + " is not standable";
   }
   for (std::size_t k = std::max<std::size_t>(a.next, 1); k < c.points.size(); ++k) {
     const detail::Waypoint& p = c.points[k - 1];
     const detail::Waypoint& q = c.points[k];
-    if (q.kind == detail::EdgeKind::Walk && p.cell.y == q.cell.y &&
+    if (q.kind == EdgeKind::Walk && p.cell.y == q.cell.y &&
         !detail::line_walkable_level(grid, p.cell, q.cell))
       return "level stretch " + str(p.cell) + " -> " + str(q.cell) + " (waypoints " +
              std::to_string(k - 1) + ", " + std::to_string(k) + ") is not walkable";
@@ -76,14 +75,14 @@ TEST(CorridorRepair, SplicedCorridorsStayFollowableUnderEditsAhead) {
   ASSERT_EQ(w->block_value("stone", &stone), Status::Ok);
   ASSERT_EQ(w->block_value("air", &air), Status::Ok);
   // Agents and goals on islands of at least 500 cells.
-  std::vector<Cell> pool;
-  for (const Cell& c : test::standable_cells(nav.grid()))
+  std::vector<CellPos> pool;
+  for (const CellPos& c : test::standable_cells(nav.grid()))
     if (nav.islands().size_of(nav.islands().component(nav.grid(), c)) >= 500) pool.push_back(c);
   ASSERT_GT(pool.size(), 1000u);
   detail::SplitMix64 rng{20261130};
   std::vector<AgentId> ids;
   for (int i = 0; i < 160; ++i) {
-    const Cell c = pool[rng.below(static_cast<std::uint32_t>(pool.size()))];
+    const CellPos c = pool[rng.below(static_cast<std::uint32_t>(pool.size()))];
     double feet = 0;
     ASSERT_EQ(w->standing_height(pid, CellPos{c.x, c.y, c.z}, &feet), Status::Ok);
     AgentId id;
@@ -91,16 +90,16 @@ TEST(CorridorRepair, SplicedCorridorsStayFollowableUnderEditsAhead) {
     ids.push_back(id);
   }
   auto record = [&](AgentId id) {
-    return st.agents.get(detail::AgentSlot{id.index, id.generation});
+    return st.agents.get(AgentId{id.index, id.generation});
   };
   auto keep_busy = [&] {
     for (const AgentId id : ids) {
       const detail::AgentRecord* a = record(id);
-      if (!a || a->mode == detail::AgentMode::Moving || a->mode == detail::AgentMode::Planning)
+      if (!a || a->mode == AgentMode::Moving || a->mode == AgentMode::Planning)
         continue;
       const std::uint32_t isl = nav.islands().component(nav.grid(), a->last_cell);
       for (int k = 0; k < 64; ++k) {
-        const Cell g = pool[rng.below(static_cast<std::uint32_t>(pool.size()))];
+        const CellPos g = pool[rng.below(static_cast<std::uint32_t>(pool.size()))];
         if (std::abs(g.x - a->last_cell.x) > 48 || std::abs(g.z - a->last_cell.z) > 48) continue;
         if (nav.islands().component(nav.grid(), g) != isl) continue;
         (void)w->set_agent_goal(id, CellPos{g.x, g.y, g.z});
@@ -120,22 +119,22 @@ TEST(CorridorRepair, SplicedCorridorsStayFollowableUnderEditsAhead) {
     // A block on a corridor cell ahead of a random moving agent, or a dig under one.
     for (int tries = 0; tries < 16; ++tries) {
       const detail::AgentRecord* a = record(ids[rng.below(static_cast<std::uint32_t>(ids.size()))]);
-      if (!a || a->mode != detail::AgentMode::Moving ||
+      if (!a || a->mode != AgentMode::Moving ||
           a->corridor.cells.size() < a->cell_index + 4)
         continue;
       const std::size_t ahead =
           a->cell_index + 2 +
           rng.below(static_cast<std::uint32_t>(a->corridor.cells.size() - a->cell_index - 2));
-      const Cell c = a->corridor.cells[ahead];
+      const CellPos c = a->corridor.cells[ahead];
       const bool block = t % 2 == 0;
-      const Cell e = block ? c : Cell{c.x, c.y - 1, c.z};
+      const CellPos e = block ? c : CellPos{c.x, c.y - 1, c.z};
       if (w->set_block(CellPos{e.x, e.y, e.z}, block ? stone : air) == Status::Ok) break;
     }
     // The waypoints each moving agent has ahead, and its corridor epoch, before the tick.
     std::vector<std::pair<std::uint32_t, std::vector<detail::Waypoint>>> ahead(ids.size());
     for (std::size_t k = 0; k < ids.size(); ++k)
       if (const detail::AgentRecord* a = record(ids[k]);
-          a && a->mode == detail::AgentMode::Moving && a->next < a->corridor.points.size())
+          a && a->mode == AgentMode::Moving && a->next < a->corridor.points.size())
         ahead[k] = {a->corridor.epoch,
                     {a->corridor.points.begin() + static_cast<std::ptrdiff_t>(a->next),
                      a->corridor.points.end()}};
@@ -143,7 +142,7 @@ TEST(CorridorRepair, SplicedCorridorsStayFollowableUnderEditsAhead) {
     for (std::size_t k = 0; k < ids.size(); ++k) {
       const AgentId id = ids[k];
       const detail::AgentRecord* a = record(id);
-      if (!a || a->mode != detail::AgentMode::Moving) continue;
+      if (!a || a->mode != AgentMode::Moving) continue;
       ++checked;
       // An unchanged epoch promises the page that the waypoints ahead are the ones it has (the
       // agent may have passed some of them during the tick).

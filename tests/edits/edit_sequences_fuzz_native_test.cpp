@@ -42,15 +42,14 @@
 namespace voxnav {
 namespace {
 
-using detail::Cell;
-using DPos = detail::ChunkPos;
+using DPos = ChunkPos;
 using detail::NavChunk;
 using detail::NavGrid;
 using Rng = detail::SplitMix64;
 using test::str;
 
 const std::string& kRegion = test::repo_region();
-CellPos pos(const Cell& c) { return CellPos{c.x, c.y, c.z}; }
+CellPos pos(const CellPos& c) { return CellPos{c.x, c.y, c.z}; }
 
 /// Exploration knobs (unset in normal runs): VOXNAV_B2_SEED offsets the seeds, VOXNAV_B2_SCALE
 /// multiplies the number of edits.
@@ -272,8 +271,8 @@ TEST(EditLayer0, EveryKindOfEditAtChunkBordersEveryClass) {
   const detail::NavGrid& g = detail::WorldAccess::state(*w).walker->grid();
   const int X = source().cx0 * 16, Z = source().cz0 * 16;
   // Standable cells within 5 columns of the chunk corner (X, Z), or a cell from a y border.
-  std::vector<Cell> sites;
-  for (const Cell& c : test::standable_cells(g))
+  std::vector<CellPos> sites;
+  for (const CellPos& c : test::standable_cells(g))
     if ((std::abs(c.x - X) <= 5 && std::abs(c.z - Z) <= 5) || ((c.y & 15) <= 1 || (c.y & 15) >= 13))
       if (std::abs(c.x - X) <= 12 && std::abs(c.z - Z) <= 12) sites.push_back(c);
   ASSERT_GT(sites.size(), 20u);
@@ -282,14 +281,14 @@ TEST(EditLayer0, EveryKindOfEditAtChunkBordersEveryClass) {
   auto below = [&](std::size_t n) {
     return static_cast<int>(rng.below(static_cast<std::uint32_t>(n)));
   };
-  std::vector<std::pair<Cell, std::uint16_t>> undo;
-  std::vector<Cell> doors;
+  std::vector<std::pair<CellPos, std::uint16_t>> undo;
+  std::vector<CellPos> doors;
   const int kEdits = (kRelease ? 380 : 30) * env_scale();
   std::size_t edits = 0, compared = 0, bad = 0;
   std::map<std::string, int> used;
   for (int k = 0; k < kEdits && bad == 0; ++k) {
-    const Cell s = sites[static_cast<std::size_t>(below(sites.size()))];
-    const Cell c{s.x + below(3) - 1, s.y + below(4) - 1, s.z + below(3) - 1};
+    const CellPos s = sites[static_cast<std::size_t>(below(sites.size()))];
+    const CellPos c{s.x + below(3) - 1, s.y + below(4) - 1, s.z + below(3) - 1};
     std::string what;
     const int op = below(10);
     if (op <= 4) {
@@ -303,22 +302,22 @@ TEST(EditLayer0, EveryKindOfEditAtChunkBordersEveryClass) {
     } else if (op == 5) {  // a door, lower and upper, closed
       std::uint16_t a = 0, b = 0;
       if (w->get_block(pos(c), &a) != Status::Ok ||
-          w->get_block(pos(Cell{c.x, c.y + 1, c.z}), &b) != Status::Ok)
+          w->get_block(pos(CellPos{c.x, c.y + 1, c.z}), &b) != Status::Ok)
         continue;
       undo.push_back({c, a});
-      undo.push_back({Cell{c.x, c.y + 1, c.z}, b});
+      undo.push_back({CellPos{c.x, c.y + 1, c.z}, b});
       ASSERT_EQ(w->set_block(pos(c), door_lo), Status::Ok);
-      ASSERT_EQ(w->set_block(pos(Cell{c.x, c.y + 1, c.z}), door_hi), Status::Ok);
+      ASSERT_EQ(w->set_block(pos(CellPos{c.x, c.y + 1, c.z}), door_hi), Status::Ok);
       doors.push_back(c);
       what = "door at " + str(c);
     } else if (op == 6 && !doors.empty()) {  // toggle a door
-      const Cell d = doors[static_cast<std::size_t>(below(doors.size()))];
+      const CellPos d = doors[static_cast<std::size_t>(below(doors.size()))];
       const Status st = w->set_door_open(pos(d), below(2) == 0);
       what = "door toggled at " + str(d) + " (" + status_name(st) + ")";
     } else if (op == 7 && below(2) == 0) {  // a batch: several blocks near c in one update
       for (int n = 2 + below(4); n > 0; --n) {
         const auto& [name, v] = B.v[static_cast<std::size_t>(below(B.v.size()))];
-        const Cell d{c.x + below(5) - 2, c.y + below(7) - 3, c.z + below(5) - 2};
+        const CellPos d{c.x + below(5) - 2, c.y + below(7) - 3, c.z + below(5) - 2};
         std::uint16_t was = 0;
         if (w->get_block(pos(d), &was) != Status::Ok) continue;
         undo.push_back({d, was});
@@ -340,13 +339,13 @@ TEST(EditLayer0, EveryKindOfEditAtChunkBordersEveryClass) {
       // mostly small; now and then up to 8 x 8 x 8 (512 cells, the largest edit maintained
       // cell by cell) or 8 x 8 x 9 (the chunk path)
       const int big = below(4) == 0 ? 1 : 0;
-      const Cell b = big ? Cell{c.x + 7, c.y + 3 + below(6), c.z + 7}
-                         : Cell{c.x + below(3), c.y + below(2), c.z + below(3)};
+      const CellPos b = big ? CellPos{c.x + 7, c.y + 3 + below(6), c.z + 7}
+                         : CellPos{c.x + below(3), c.y + below(2), c.z + below(3)};
       ASSERT_EQ(w->set_box(pos(c), pos(b), v), Status::Ok);
       what = "box of " + name + " " + str(c) + ".." + str(b);
     } else {  // a block in a sky section (uniform air) and gone again, or a sky section's floor
       const int sy = (c.y | 15) + 1;  // the section above
-      const Cell sky{c.x, sy + below(3), c.z};
+      const CellPos sky{c.x, sy + below(3), c.z};
       const auto& [name, v] = B.v[static_cast<std::size_t>(below(B.v.size()))];
       std::uint16_t was = 0;
       if (w->get_block(pos(sky), &was) != Status::Ok) continue;
@@ -380,15 +379,15 @@ struct IslandTally {
   std::size_t pairs = 0, yes = 0, no = 0, gated = 0, bad = 0;
 };
 
-void check_pairs(World& w, ProfileId pid, const std::vector<Cell>& a_cells,
-                 const std::vector<Cell>& b_cells, Rng& rng, int count, IslandTally& t,
+void check_pairs(World& w, ProfileId pid, const std::vector<CellPos>& a_cells,
+                 const std::vector<CellPos>& b_cells, Rng& rng, int count, IslandTally& t,
                  const std::string& what) {
   if (a_cells.empty() || b_cells.empty()) return;
   const NavGrid& g = detail::WorldAccess::state(w).walker->grid();
   test::PairOracle oracle(g);
   for (int k = 0; k < count; ++k) {
-    const Cell a = a_cells[rng.below(static_cast<std::uint32_t>(a_cells.size()))];
-    const Cell b = b_cells[rng.below(static_cast<std::uint32_t>(b_cells.size()))];
+    const CellPos a = a_cells[rng.below(static_cast<std::uint32_t>(a_cells.size()))];
+    const CellPos b = b_cells[rng.below(static_cast<std::uint32_t>(b_cells.size()))];
     if (!g.standable(a) || !g.standable(b)) continue;
     const Reach r = w.reachable(pid, pos(a), pos(b));
     const bool truth = oracle.reaches(a, b, detail::CostTable{}.gates());
@@ -464,23 +463,23 @@ TEST_P(EditIslands, ReachableMatchesBfsUnderConcentratedEdits) {
   ASSERT_EQ(w->block_value("oak_door[half=lower]", &door_lo), Status::Ok);
   ASSERT_EQ(w->block_value("oak_door[half=upper]", &door_hi), Status::Ok);
   const NavGrid& g = detail::WorldAccess::state(*w).walker->grid();
-  std::vector<Cell> all = test::standable_cells(g), hot;
-  for (const Cell& c : all)
+  std::vector<CellPos> all = test::standable_cells(g), hot;
+  for (const CellPos& c : all)
     if (std::abs(c.x - X) <= 10 && std::abs(c.z - Z) <= 10 && (m.terraces || true))
       hot.push_back(c);
   ASSERT_GT(hot.size(), 30u);
   IslandTally t;
-  std::vector<Cell> doors;
+  std::vector<CellPos> doors;
   std::size_t compares = 0, diffs = 0, edits = 0;
   const int kEdits = (kRelease ? m.edits : m.edits / 10) * env_scale();
   for (int k = 0; k < kEdits && t.bad == 0 && diffs == 0; ++k) {
-    const Cell s = hot[static_cast<std::size_t>(below(hot.size()))];
+    const CellPos s = hot[static_cast<std::size_t>(below(hot.size()))];
     std::string what;
     switch (below(9)) {
       case 0:
       case 1: {  // a block at the feet or head, or dig the ground
         const int dy = below(3) - 1;
-        const Cell c{s.x + below(3) - 1, s.y + dy, s.z + below(3) - 1};
+        const CellPos c{s.x + below(3) - 1, s.y + dy, s.z + below(3) - 1};
         const std::uint16_t v =
             dy < 0 ? air : B.v[static_cast<std::size_t>(below(B.v.size()))].second;
         (void)(w->set_block(pos(c), v));
@@ -490,21 +489,21 @@ TEST_P(EditIslands, ReachableMatchesBfsUnderConcentratedEdits) {
       case 2: {  // a wall 1 x 3 x L with an opening, closed later
         const int L = 3 + below(10);
         const bool along_x = below(2);
-        const Cell a = s;
-        const Cell b = along_x ? Cell{s.x + L, s.y + 2, s.z} : Cell{s.x, s.y + 2, s.z + L};
+        const CellPos a = s;
+        const CellPos b = along_x ? CellPos{s.x + L, s.y + 2, s.z} : CellPos{s.x, s.y + 2, s.z + L};
         (void)(w->set_box(pos(a), pos(b), stone));
         const int o = below(static_cast<std::size_t>(L));
-        const Cell op = along_x ? Cell{s.x + o, s.y, s.z} : Cell{s.x, s.y, s.z + o};
-        (void)(w->set_box(pos(op), pos(Cell{op.x, op.y + 1, op.z}), air));
+        const CellPos op = along_x ? CellPos{s.x + o, s.y, s.z} : CellPos{s.x, s.y, s.z + o};
+        (void)(w->set_box(pos(op), pos(CellPos{op.x, op.y + 1, op.z}), air));
         w->update();
         ++edits;
         check_pairs(*w, pid, hot, hot, rng, 20, t, "wall with opening " + str(op));
         if (below(2)) {
-          (void)(w->set_box(pos(op), pos(Cell{op.x, op.y + 1, op.z}), stone));
+          (void)(w->set_box(pos(op), pos(CellPos{op.x, op.y + 1, op.z}), stone));
           what = "wall " + str(a) + ".." + str(b) + " closed";
         } else {
-          (void)(w->set_box(pos(op), pos(Cell{op.x, op.y + 1, op.z}), door_lo));
-          (void)(w->set_block(pos(Cell{op.x, op.y + 1, op.z}), door_hi));
+          (void)(w->set_box(pos(op), pos(CellPos{op.x, op.y + 1, op.z}), door_lo));
+          (void)(w->set_block(pos(CellPos{op.x, op.y + 1, op.z}), door_hi));
           doors.push_back(op);
           what = "wall " + str(a) + ".." + str(b) + " with a door";
         }
@@ -512,35 +511,35 @@ TEST_P(EditIslands, ReachableMatchesBfsUnderConcentratedEdits) {
       }
       case 3: {  // a pit 2x2 or 3x3, 1..4 deep (one-way drops in, maybe out by steps)
         const int r = below(2) + 1, d = 1 + below(4);
-        (void)(w->set_box(pos(Cell{s.x, s.y - d, s.z}), pos(Cell{s.x + r, s.y - 1, s.z + r}), air));
+        (void)(w->set_box(pos(CellPos{s.x, s.y - d, s.z}), pos(CellPos{s.x + r, s.y - 1, s.z + r}), air));
         what = "pit at " + str(s);
         break;
       }
       case 4: {  // a pillar / step making a one-way ledge (2..3 high)
         const int h = 1 + below(3);
-        (void)(w->set_box(pos(s), pos(Cell{s.x, s.y + h - 1, s.z + below(2)}), stone));
+        (void)(w->set_box(pos(s), pos(CellPos{s.x, s.y + h - 1, s.z + below(2)}), stone));
         what = "pillar at " + str(s);
         break;
       }
       case 5: {  // toggle a door
         if (doors.empty()) continue;
-        const Cell d = doors[static_cast<std::size_t>(below(doors.size()))];
+        const CellPos d = doors[static_cast<std::size_t>(below(doors.size()))];
         (void)w->set_door_open(pos(d), below(2) == 0);
         what = "door toggle " + str(d);
         break;
       }
       case 6: {  // a ladder column on a wall (a climb up a ledge)
         const int h = 2 + below(3);
-        (void)(w->set_box(pos(Cell{s.x + 1, s.y, s.z}), pos(Cell{s.x + 1, s.y + h - 1, s.z}),
+        (void)(w->set_box(pos(CellPos{s.x + 1, s.y, s.z}), pos(CellPos{s.x + 1, s.y + h - 1, s.z}),
                           stone));
-        (void)(w->set_box(pos(s), pos(Cell{s.x, s.y + h - 1, s.z}), B.get("ladder")));
+        (void)(w->set_box(pos(s), pos(CellPos{s.x, s.y + h - 1, s.z}), B.get("ladder")));
         what = "ladder at " + str(s);
         break;
       }
       case 7: {  // fill: restore ground under a cell (close pits)
-        (void)(w->set_box(pos(Cell{s.x - 1, s.y - 1, s.z - 1}),
-                          pos(Cell{s.x + 1, s.y - 1, s.z + 1}), stone));
-        (void)(w->set_box(pos(Cell{s.x - 1, s.y, s.z - 1}), pos(Cell{s.x + 1, s.y + 2, s.z + 1}),
+        (void)(w->set_box(pos(CellPos{s.x - 1, s.y - 1, s.z - 1}),
+                          pos(CellPos{s.x + 1, s.y - 1, s.z + 1}), stone));
+        (void)(w->set_box(pos(CellPos{s.x - 1, s.y, s.z - 1}), pos(CellPos{s.x + 1, s.y + 2, s.z + 1}),
                           air));
         what = "flatten at " + str(s);
         break;
@@ -548,7 +547,7 @@ TEST_P(EditIslands, ReachableMatchesBfsUnderConcentratedEdits) {
       default: {  // a tunnel through: dig 1x2xL
         const int L = 2 + below(8);
         const bool along_x = below(2);
-        const Cell b = along_x ? Cell{s.x + L, s.y + 1, s.z} : Cell{s.x, s.y + 1, s.z + L};
+        const CellPos b = along_x ? CellPos{s.x + L, s.y + 1, s.z} : CellPos{s.x, s.y + 1, s.z + L};
         (void)(w->set_box(pos(s), pos(b), air));
         what = "tunnel at " + str(s);
         break;
@@ -557,11 +556,11 @@ TEST_P(EditIslands, ReachableMatchesBfsUnderConcentratedEdits) {
     w->update();
     ++edits;
     // Pairs near the edit, and pairs across the hot area, and far pairs every tenth edit.
-    std::vector<Cell> near;
+    std::vector<CellPos> near;
     for (int dz = -3; dz <= 3; ++dz)
       for (int dx = -3; dx <= 3; ++dx)
         for (int dy = -5; dy <= 5; ++dy) {
-          const Cell c{s.x + dx, s.y + dy, s.z + dz};
+          const CellPos c{s.x + dx, s.y + dy, s.z + dz};
           if (g.standable(c)) near.push_back(c);
         }
     check_pairs(*w, pid, near, near, rng, 12, t, "[" + std::to_string(k) + "] " + what);
@@ -603,8 +602,8 @@ INSTANTIATE_TEST_SUITE_P(Cases, EditIslands, ::testing::ValuesIn(kIslandCases),
 // The build radius: bad input, and agents with goals that cannot be reached, teleports and
 // unloads.
 
-Cell feet_cell(const AgentState& s) {
-  return Cell{static_cast<int>(std::floor(s.feet.x)), static_cast<int>(std::floor(s.feet.y + 1e-3)),
+CellPos feet_cell(const AgentState& s) {
+  return CellPos{static_cast<int>(std::floor(s.feet.x)), static_cast<int>(std::floor(s.feet.y + 1e-3)),
               static_cast<int>(std::floor(s.feet.z))};
 }
 
@@ -690,11 +689,11 @@ TEST(EditBuildRadius, AgentsWithUnreachableGoalsTeleportsAndUnloadsNeitherSpinNo
   ASSERT_EQ(w.block_value("air", &air), Status::Ok);
   // Standable cells of the source's walker navigation, by ring.
   const NavGrid& sg = detail::WorldAccess::state(*src.w).walker->grid();
-  std::vector<Cell> sstand = test::standable_cells(sg);
-  auto pick = [&](int r, std::uint64_t salt, bool built) -> Cell {
+  std::vector<CellPos> sstand = test::standable_cells(sg);
+  auto pick = [&](int r, std::uint64_t salt, bool built) -> CellPos {
     Rng rr{salt};
     for (int k = 0; k < 20000; ++k) {
-      const Cell c = sstand[rr.below(static_cast<std::uint32_t>(sstand.size()))];
+      const CellPos c = sstand[rr.below(static_cast<std::uint32_t>(sstand.size()))];
       const DPos p = detail::chunk_of(c);
       if (ring(p) != r) continue;
       if (built != (g.chunk(p) != nullptr)) continue;
@@ -702,16 +701,16 @@ TEST(EditBuildRadius, AgentsWithUnreachableGoalsTeleportsAndUnloadsNeitherSpinNo
       return c;
     }
     ADD_FAILURE() << "no cell in ring " << r;
-    return Cell{};
+    return CellPos{};
   };
   // A pocket: the cell and its head cell kept, everything around them stone.
-  auto seal = [&](const Cell& c) {
-    ASSERT_EQ(w.set_box(pos(Cell{c.x - 1, c.y - 1, c.z - 1}), pos(Cell{c.x + 1, c.y + 3, c.z + 1}),
+  auto seal = [&](const CellPos& c) {
+    ASSERT_EQ(w.set_box(pos(CellPos{c.x - 1, c.y - 1, c.z - 1}), pos(CellPos{c.x + 1, c.y + 3, c.z + 1}),
                         stone),
               Status::Ok);
-    ASSERT_EQ(w.set_box(pos(c), pos(Cell{c.x, c.y + 1, c.z}), air), Status::Ok);
+    ASSERT_EQ(w.set_box(pos(c), pos(CellPos{c.x, c.y + 1, c.z}), air), Status::Ok);
   };
-  const Cell home = src.w ? pick(0, 1, true) : Cell{};
+  const CellPos home = src.w ? pick(0, 1, true) : CellPos{};
   enum Role {
     kUnloaded,
     kSealedDeferred,
@@ -732,8 +731,8 @@ TEST(EditBuildRadius, AgentsWithUnreachableGoalsTeleportsAndUnloadsNeitherSpinNo
                                    "chunk ahead unloaded",
                                    "removed"};
   std::vector<AgentId> ids(kRoles);
-  std::vector<Cell> goals(kRoles);
-  goals[kUnloaded] = Cell{src.cx0 * 16 + 16 * (kOuter + 3), home.y, src.cz0 * 16};
+  std::vector<CellPos> goals(kRoles);
+  goals[kUnloaded] = CellPos{src.cx0 * 16 + 16 * (kOuter + 3), home.y, src.cz0 * 16};
   goals[kSealedDeferred] = pick(4, 2, false);
   seal(goals[kSealedDeferred]);
   goals[kWalled] = pick(1, 3, true);
@@ -746,7 +745,7 @@ TEST(EditBuildRadius, AgentsWithUnreachableGoalsTeleportsAndUnloadsNeitherSpinNo
   w.update();
   for (int r = 0; r < kRoles; ++r) {
     double feet = 0;
-    const Cell st = pick(0, 100 + static_cast<std::uint64_t>(r), true);
+    const CellPos st = pick(0, 100 + static_cast<std::uint64_t>(r), true);
     ASSERT_EQ(w.standing_height(pid, pos(st), &feet), Status::Ok);
     ASSERT_EQ(w.add_agent({pid, {st.x + 0.5, feet, st.z + 0.5}}, &ids[static_cast<std::size_t>(r)]),
               Status::Ok);
@@ -763,11 +762,11 @@ TEST(EditBuildRadius, AgentsWithUnreachableGoalsTeleportsAndUnloadsNeitherSpinNo
     ProfileId fp;
     std::unique_ptr<World> full = test::fresh_copy(w, &fp);
     test::PairOracle oracle(detail::WorldAccess::state(*full).walker->grid());
-    std::vector<Cell> built = test::standable_cells(g);
+    std::vector<CellPos> built = test::standable_cells(g);
     Rng rr{pairs + 17};
     for (int k = 0; k < (kRelease ? 3000 : 300); ++k) {
-      const Cell a = built[rr.below(static_cast<std::uint32_t>(built.size()))];
-      const Cell b = built[rr.below(static_cast<std::uint32_t>(built.size()))];
+      const CellPos a = built[rr.below(static_cast<std::uint32_t>(built.size()))];
+      const CellPos b = built[rr.below(static_cast<std::uint32_t>(built.size()))];
       const Reach r = w.reachable(pid, pos(a), pos(b));
       ++pairs;
       if (r.answer == ReachAnswer::Unknown) continue;
@@ -795,14 +794,14 @@ TEST(EditBuildRadius, AgentsWithUnreachableGoalsTeleportsAndUnloadsNeitherSpinNo
   bool did_unload = false;
   for (int t = 0; t < kTicks; ++t) {
     if (t == 60) {  // into a deferred chunk, standing on its ground
-      const Cell c = pick(3, 9, false);
+      const CellPos c = pick(3, 9, false);
       const detail::NavGrid& sgg = detail::WorldAccess::state(*src.w).walker->grid();
       const double fy = c.y + sgg.floor_q(c) / 64.0;
       ASSERT_EQ(w.teleport_agent(ids[kTeleportDeferred], {c.x + 0.5, fy, c.z + 0.5}), Status::Ok);
       teleported_at[kTeleportDeferred] = t;
     }
     if (t == 80) {  // into the air above a deferred chunk
-      const Cell c = pick(3, 10, false);
+      const CellPos c = pick(3, 10, false);
       ASSERT_EQ(w.teleport_agent(ids[kTeleportAir], {c.x + 0.5, c.y + 6.0, c.z + 0.5}), Status::Ok);
       teleported_at[kTeleportAir] = t;
     }
@@ -837,7 +836,7 @@ TEST(EditBuildRadius, AgentsWithUnreachableGoalsTeleportsAndUnloadsNeitherSpinNo
       if (removed[static_cast<std::size_t>(r)]) continue;
       AgentState s;
       ASSERT_EQ(w.agent_state(ids[static_cast<std::size_t>(r)], &s), Status::Ok);
-      const Cell f = feet_cell(s);
+      const CellPos f = feet_cell(s);
       const DPos fp = detail::chunk_of(f);
       const bool loaded = space.chunk(fp) != nullptr, built = g.chunk(fp) != nullptr;
       if (!loaded || !built) {
@@ -848,7 +847,7 @@ TEST(EditBuildRadius, AgentsWithUnreachableGoalsTeleportsAndUnloadsNeitherSpinNo
                         << (loaded ? " (loaded, not built)" : " (unloaded)");
       }
       const detail::AgentRecord& a = detail::WorldAccess::state(w).agents.at(ids[static_cast<std::size_t>(r)].index);
-      if (a.mode == detail::AgentMode::Moving) {
+      if (a.mode == AgentMode::Moving) {
         for (std::size_t k = a.cell_index; k < a.corridor.cells.size(); ++k) {
           const DPos cp = detail::chunk_of(a.corridor.cells[k]);
           if (!g.chunk(cp) || !space.chunk(cp)) {
@@ -863,7 +862,7 @@ TEST(EditBuildRadius, AgentsWithUnreachableGoalsTeleportsAndUnloadsNeitherSpinNo
         // teleport: the cell path runs within a few columns of a pulled line.
         int dmin = 1 << 30;
         for (std::size_t k = a.cell_index; k < a.corridor.cells.size(); ++k) {
-          const Cell c = a.corridor.cells[k];
+          const CellPos c = a.corridor.cells[k];
           dmin = std::min(dmin, std::max({std::abs(c.x - f.x), std::abs(c.z - f.z)}));
         }
         if (!a.corridor.cells.empty() && dmin > 3 && ++far_start <= 5)
@@ -987,11 +986,11 @@ TEST_P(EditTeleport, AnAgentTeleportedIntoADeferredChunkPlansFromItsNewPlace) {
         ADD_FAILURE() << "tick " << t << ": the agent at x " << x << " plans from "
                       << str(sl->spec.start);
     }
-    if (a.mode == detail::AgentMode::Moving && !a.corridor.cells.empty() &&
+    if (a.mode == AgentMode::Moving && !a.corridor.cells.empty() &&
         std::abs(a.corridor.cells.front().x - x) > 2 && a.cell_index == 0 && ++far_starts <= 3)
       ADD_FAILURE() << "tick " << t << ": the agent at x " << x << " follows a corridor from "
                     << str(a.corridor.cells.front());
-    if (a.mode == detail::AgentMode::Arrived) break;
+    if (a.mode == AgentMode::Arrived) break;
   }
   AgentState s;
   ASSERT_EQ(w.agent_state(id, &s), Status::Ok);
@@ -1059,12 +1058,12 @@ TEST(EditBuildRadius, NoIsSoundForEveryClassWithDeferredChunks) {
     }
   // Agents at a few places (pulling builds around them).
   const NavGrid& sg = detail::WorldAccess::state(*src.w).walker->grid();
-  std::vector<Cell> sstand = test::standable_cells(sg);
+  std::vector<CellPos> sstand = test::standable_cells(sg);
   Rng rng{0xB2F00001u + env_seed()};
   std::vector<AgentId> agents;
   for (int k = 0; k < 4; ++k) {
     for (int tries = 0; tries < 5000; ++tries) {
-      const Cell c = sstand[rng.below(static_cast<std::uint32_t>(sstand.size()))];
+      const CellPos c = sstand[rng.below(static_cast<std::uint32_t>(sstand.size()))];
       if (ring(detail::chunk_of(c)) > kOuter - 1) continue;
       AgentId id;
       ASSERT_EQ(w.add_agent({pid, {c.x + 0.5, c.y + sg.floor_q(c) / 64.0, c.z + 0.5}}, &id),
@@ -1086,7 +1085,7 @@ TEST(EditBuildRadius, NoIsSoundForEveryClassWithDeferredChunks) {
       const detail::NavWorld* nav =
           detail::WorldAccess::state(w).nav_of(detail::WorldAccess::state(w).profiles[profiles[k].index].movement_class);
       if (!nav) continue;
-      std::vector<Cell> nodes;
+      std::vector<CellPos> nodes;
       for (const NavChunk* ch : nav->grid().ordered_chunks()) {
         if (ch->uniform) continue;
         for (int i = 0; i < detail::kChunkCells; ++i)
@@ -1094,8 +1093,8 @@ TEST(EditBuildRadius, NoIsSoundForEveryClassWithDeferredChunks) {
       }
       if (nodes.size() < 2) continue;
       for (int n = 0; n < (kRelease ? 1500 : 150); ++n) {
-        const Cell a = nodes[rng.below(static_cast<std::uint32_t>(nodes.size()))];
-        const Cell b = nodes[rng.below(static_cast<std::uint32_t>(nodes.size()))];
+        const CellPos a = nodes[rng.below(static_cast<std::uint32_t>(nodes.size()))];
+        const CellPos b = nodes[rng.below(static_cast<std::uint32_t>(nodes.size()))];
         const Reach r = w.reachable(profiles[k], pos(a), pos(b));
         ++pairs;
         if (r.answer == ReachAnswer::Unknown) {
@@ -1117,7 +1116,7 @@ TEST(EditBuildRadius, NoIsSoundForEveryClassWithDeferredChunks) {
   check("builds landed");
   // Teleport the agents elsewhere: new builds in flight, the old ones kept.
   for (AgentId id : agents) {
-    const Cell c = sstand[rng.below(static_cast<std::uint32_t>(sstand.size()))];
+    const CellPos c = sstand[rng.below(static_cast<std::uint32_t>(sstand.size()))];
     if (ring(detail::chunk_of(c)) > kOuter) continue;
     ASSERT_EQ(w.teleport_agent(id, {c.x + 0.5, c.y + sg.floor_q(c) / 64.0, c.z + 0.5}), Status::Ok);
   }
@@ -1146,20 +1145,20 @@ TEST(EditBuildRadius, ManyAgentsDoNotSpinRequests) {
   const NavGrid& g = detail::WorldAccess::state(w).walker->grid();
   const detail::Space& space = detail::WorldAccess::state(w).space;
   const NavGrid& sg = detail::WorldAccess::state(*src.w).walker->grid();
-  std::vector<Cell> sstand = test::standable_cells(sg), home;
-  for (const Cell& c : sstand)
+  std::vector<CellPos> sstand = test::standable_cells(sg), home;
+  for (const CellPos& c : sstand)
     if (ring(detail::chunk_of(c)) <= kOuter && g.standable(c)) home.push_back(c);
   ASSERT_GT(home.size(), 100u);
   std::uint16_t stone = 0;
   ASSERT_EQ(w.block_value("stone", &stone), Status::Ok);
   Rng rng{0xB2A00001u + env_seed()};
-  auto any_goal = [&]() -> Cell {
-    const Cell c = sstand[rng.below(static_cast<std::uint32_t>(sstand.size()))];
+  auto any_goal = [&]() -> CellPos {
+    const CellPos c = sstand[rng.below(static_cast<std::uint32_t>(sstand.size()))];
     switch (rng.below(6)) {
       case 0:
-        return Cell{c.x, c.y + 5, c.z};  // in the air
+        return CellPos{c.x, c.y + 5, c.z};  // in the air
       case 1:
-        return Cell{c.x + 16 * (kOuter + 2), c.y, c.z};  // unloaded
+        return CellPos{c.x + 16 * (kOuter + 2), c.y, c.z};  // unloaded
       default:
         return c;
     }
@@ -1167,7 +1166,7 @@ TEST(EditBuildRadius, ManyAgentsDoNotSpinRequests) {
   const int kAgents = kRelease ? 30 : 8, kTicks = kRelease ? 600 : 200;
   std::vector<AgentId> ids;
   for (int k = 0; k < kAgents; ++k) {
-    const Cell c = home[rng.below(static_cast<std::uint32_t>(home.size()))];
+    const CellPos c = home[rng.below(static_cast<std::uint32_t>(home.size()))];
     AgentId id;
     ASSERT_EQ(w.add_agent({pid, {c.x + 0.5, c.y + g.floor_q(c) / 64.0, c.z + 0.5}}, &id),
               Status::Ok);
@@ -1181,8 +1180,8 @@ TEST(EditBuildRadius, ManyAgentsDoNotSpinRequests) {
     if (t % 4 == 1) {  // a block on a corridor ahead
       const detail::AgentRecord& a =
           detail::WorldAccess::state(w).agents.at(ids[rng.below(static_cast<std::uint32_t>(ids.size()))].index);
-      if (a.mode == detail::AgentMode::Moving && a.cell_index + 5 < a.corridor.cells.size()) {
-        const Cell c = a.corridor.cells[a.cell_index + 4];
+      if (a.mode == AgentMode::Moving && a.cell_index + 5 < a.corridor.cells.size()) {
+        const CellPos c = a.corridor.cells[a.cell_index + 4];
         edits += w.set_block(pos(c), stone) == Status::Ok;
       }
     }
@@ -1199,7 +1198,7 @@ TEST(EditBuildRadius, ManyAgentsDoNotSpinRequests) {
         ADD_FAILURE() << "tick " << t << ": agent " << k << " feet in " << str(feet_cell(s))
                       << (space.chunk(fp) ? " (unbuilt)" : " (unloaded)");
       const detail::AgentRecord& a = detail::WorldAccess::state(w).agents.at(ids[k].index);
-      if (a.mode == detail::AgentMode::Moving)
+      if (a.mode == AgentMode::Moving)
         for (std::size_t i = a.cell_index; i < a.corridor.cells.size(); ++i) {
           const DPos cp = detail::chunk_of(a.corridor.cells[i]);
           if (!g.chunk(cp) || !space.chunk(cp)) {
@@ -1262,7 +1261,7 @@ TEST(EditLayer0, AHazardRemovedInTheSameUpdateAsAnEditAboveIt) {
   w.update();
   EXPECT_EQ(compare_all(w, "lava placed"), 0u);
   const NavGrid& g = detail::WorldAccess::state(w).walker->grid();
-  ASSERT_EQ(g.kind(Cell{3, 1, 4}), detail::CellKind::DangerFire);
+  ASSERT_EQ(g.kind(CellPos{3, 1, 4}), detail::CellKind::DangerFire);
   // One update: an edit three cells above the lava, then the lava goes; an edit one column +x
   // and +z of the other lava block, then that lava goes.
   ASSERT_EQ(w.set_block(CellPos{4, 6, 4}, stone), Status::Ok);
@@ -1270,7 +1269,7 @@ TEST(EditLayer0, AHazardRemovedInTheSameUpdateAsAnEditAboveIt) {
   ASSERT_EQ(w.set_block(CellPos{11, 1, 11}, stone), Status::Ok);
   ASSERT_EQ(w.set_block(CellPos{10, 1, 10}, air), Status::Ok);
   w.update();
-  EXPECT_EQ(g.kind(Cell{3, 1, 4}), detail::CellKind::Walkable);
+  EXPECT_EQ(g.kind(CellPos{3, 1, 4}), detail::CellKind::Walkable);
   EXPECT_EQ(compare_all(w, "lava removed in the same update as an edit near it"), 0u);
   // And the other way: lava placed in the same update as an edit above it leaves the cells
   // around it Walkable (a profile pricing or refusing the danger band walks next to lava).
@@ -1279,7 +1278,7 @@ TEST(EditLayer0, AHazardRemovedInTheSameUpdateAsAnEditAboveIt) {
   ASSERT_EQ(w.set_block(CellPos{11, 1, 11}, air), Status::Ok);
   ASSERT_EQ(w.set_block(CellPos{10, 1, 10}, lava), Status::Ok);
   w.update();
-  EXPECT_EQ(g.kind(Cell{3, 1, 4}), detail::CellKind::DangerFire);
+  EXPECT_EQ(g.kind(CellPos{3, 1, 4}), detail::CellKind::DangerFire);
   EXPECT_EQ(compare_all(w, "lava placed in the same update as an edit near it"), 0u);
 }
 

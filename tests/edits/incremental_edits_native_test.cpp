@@ -35,7 +35,6 @@
 namespace voxnav {
 namespace {
 
-using detail::Cell;
 using detail::NavChunk;
 using detail::NavGrid;
 using Rng = detail::SplitMix64;
@@ -43,7 +42,7 @@ using Rng = detail::SplitMix64;
 const std::string& kRegion = test::repo_region();
 
 using test::str;
-CellPos pos(const Cell& c) { return CellPos{c.x, c.y, c.z}; }
+CellPos pos(const CellPos& c) { return CellPos{c.x, c.y, c.z}; }
 
 std::unique_ptr<World> load_default_region(ProfileId* pid) {
   return test::load_region(kRegion, pid);
@@ -67,13 +66,13 @@ TEST(IncrementalEdits, RandomEditsAgreeWithBfsAndFreshBuild) {
 
   // Standable cells of the initial world (edit centres near where creatures walk) and the xz / y
   // extent of the loaded terrain (edits in the open).
-  std::vector<Cell> pool;
+  std::vector<CellPos> pool;
   int x0 = 1 << 30, x1 = -(1 << 30), z0 = 1 << 30, z1 = -(1 << 30), y0 = 1 << 30, y1 = -(1 << 30);
   for (const NavChunk* ch : g.ordered_chunks()) {
     if (ch->uniform) continue;
     for (int i = 0; i < detail::kChunkCells; ++i)
       if (detail::kind_standable(ch->kind_at(i))) {
-        const Cell c = detail::cell_of(ch, i);
+        const CellPos c = detail::cell_of(ch, i);
         pool.push_back(c);
         x0 = std::min(x0, c.x), x1 = std::max(x1, c.x), z0 = std::min(z0, c.z),
         z1 = std::max(z1, c.z);
@@ -92,14 +91,14 @@ TEST(IncrementalEdits, RandomEditsAgreeWithBfsAndFreshBuild) {
   PairOracle oracle(g);
   std::size_t pairs = 0, yes = 0, no = 0, mismatches = 0, unknown = 0, gated = 0,
               epoch_steady_edits = 0, steady_changed = 0, rejected = 0, compares = 0;
-  auto standable_near = [&](const Cell& c, int r, std::vector<Cell>& out) {
+  auto standable_near = [&](const CellPos& c, int r, std::vector<CellPos>& out) {
     out.clear();
     for (int y = c.y - r / 2; y <= c.y + r / 2; ++y)
       for (int z = c.z - r; z <= c.z + r; ++z)
         for (int x = c.x - r; x <= c.x + r; ++x)
-          if (g.standable(Cell{x, y, z})) out.push_back(Cell{x, y, z});
+          if (g.standable(CellPos{x, y, z})) out.push_back(CellPos{x, y, z});
   };
-  auto check = [&](const Cell& a, const Cell& b) -> ReachAnswer {
+  auto check = [&](const CellPos& a, const CellPos& b) -> ReachAnswer {
     const Reach r = world->reachable(pid, pos(a), pos(b));
     // The test profile neither climbs nor opens doors nor enters damage cells: where only such a
     // gate cell decides, the answer is Unknown(DoorGated / ProfileRestricted), never No.
@@ -126,16 +125,16 @@ TEST(IncrementalEdits, RandomEditsAgreeWithBfsAndFreshBuild) {
     return r.answer;
   };
 
-  std::vector<Cell> near, before_pairs;
+  std::vector<CellPos> near, before_pairs;
   std::vector<ReachAnswer> before_answers;
   const auto t0 = std::chrono::steady_clock::now();
   for (int e = 0; e < kEdits; ++e) {
     // Where: near a standable cell (70 %) or anywhere in the terrain's extent.
-    Cell c;
+    CellPos c;
     if (rng.below(10) < 7) {
       c = pool[rng.below(static_cast<std::uint32_t>(pool.size()))];
     } else {
-      c = Cell{x0 + static_cast<int>(rng.below(static_cast<std::uint32_t>(x1 - x0 + 1))),
+      c = CellPos{x0 + static_cast<int>(rng.below(static_cast<std::uint32_t>(x1 - x0 + 1))),
                y0 + static_cast<int>(rng.below(static_cast<std::uint32_t>(y1 - y0 + 1))),
                z0 + static_cast<int>(rng.below(static_cast<std::uint32_t>(z1 - z0 + 1)))};
     }
@@ -144,8 +143,8 @@ TEST(IncrementalEdits, RandomEditsAgreeWithBfsAndFreshBuild) {
     before_pairs.clear();
     before_answers.clear();
     for (int k = 0; k < 3 && near.size() >= 2; ++k) {
-      const Cell a = near[rng.below(static_cast<std::uint32_t>(near.size()))];
-      const Cell b = near[rng.below(static_cast<std::uint32_t>(near.size()))];
+      const CellPos a = near[rng.below(static_cast<std::uint32_t>(near.size()))];
+      const CellPos b = near[rng.below(static_cast<std::uint32_t>(near.size()))];
       before_pairs.push_back(a);
       before_pairs.push_back(b);
       before_answers.push_back(world->reachable(pid, pos(a), pos(b)).answer);
@@ -159,26 +158,26 @@ TEST(IncrementalEdits, RandomEditsAgreeWithBfsAndFreshBuild) {
         s = world->set_block(pos(c), stone);
         break;  // block the feet
       case 1:
-        s = world->set_block(pos(Cell{c.x, c.y - 1, c.z}), air);
+        s = world->set_block(pos(CellPos{c.x, c.y - 1, c.z}), air);
         break;  // hole under them
       case 2:
-        s = world->set_block(pos(Cell{c.x, c.y + 1, c.z}), stone);
+        s = world->set_block(pos(CellPos{c.x, c.y + 1, c.z}), stone);
         break;  // low ceiling
       case 3:
-        s = world->set_block(pos(Cell{c.x + dx, c.y + dx, c.z + dz}), air);
+        s = world->set_block(pos(CellPos{c.x + dx, c.y + dx, c.z + dz}), air);
         break;  // dig nearby
       case 4:
-        s = world->set_block(pos(Cell{c.x + dx, c.y + dz, c.z + dz}), stone);
+        s = world->set_block(pos(CellPos{c.x + dx, c.y + dz, c.z + dz}), stone);
         break;
       case 5:
-        s = world->set_box(pos(Cell{c.x - 1, c.y - 2, c.z - 1}),
-                           pos(Cell{c.x + 1, c.y - 1, c.z + 1}), air);
+        s = world->set_box(pos(CellPos{c.x - 1, c.y - 2, c.z - 1}),
+                           pos(CellPos{c.x + 1, c.y - 1, c.z + 1}), air);
         break;
       case 6:
-        s = world->set_box(pos(Cell{c.x - 1, c.y, c.z}), pos(Cell{c.x + 1, c.y + 1, c.z}), stone);
+        s = world->set_box(pos(CellPos{c.x - 1, c.y, c.z}), pos(CellPos{c.x + 1, c.y + 1, c.z}), stone);
         break;  // a wall
       default:
-        s = world->set_block(pos(Cell{c.x, c.y - 1, c.z}), stone);
+        s = world->set_block(pos(CellPos{c.x, c.y - 1, c.z}), stone);
         break;  // fill under
     }
     if (s != Status::Ok) {
@@ -190,7 +189,7 @@ TEST(IncrementalEdits, RandomEditsAgreeWithBfsAndFreshBuild) {
     if (!epoch_moved) {
       ++epoch_steady_edits;
       for (std::size_t k = 0; k < before_answers.size(); ++k) {
-        const Cell a = before_pairs[2 * k], b = before_pairs[2 * k + 1];
+        const CellPos a = before_pairs[2 * k], b = before_pairs[2 * k + 1];
         if (world->reachable(pid, pos(a), pos(b)).answer != before_answers[k] &&
             ++steady_changed <= 5)
           ADD_FAILURE() << "edit " << e << " at " << str(c) << ": the epoch stayed but reachable "
@@ -203,7 +202,7 @@ TEST(IncrementalEdits, RandomEditsAgreeWithBfsAndFreshBuild) {
       check(near[rng.below(static_cast<std::uint32_t>(near.size()))],
             near[rng.below(static_cast<std::uint32_t>(near.size()))]);
     if (!near.empty() && e % 10 == 0) {
-      const Cell far = pool[rng.below(static_cast<std::uint32_t>(pool.size()))];
+      const CellPos far = pool[rng.below(static_cast<std::uint32_t>(pool.size()))];
       if (g.standable(far)) check(near[rng.below(static_cast<std::uint32_t>(near.size()))], far);
     }
     if ((e + 1) % kCompareEvery == 0 || e + 1 == kEdits) {
@@ -262,7 +261,7 @@ TEST(IncrementalEdits, ClosingAnOpeningInALongWallIsProvenOverLocalComponents) {
   const NavGrid& g = nav.grid();
   std::uint16_t stone = 0;
   ASSERT_EQ(world->block_value("stone", &stone), Status::Ok);
-  std::vector<Cell> pool;
+  std::vector<CellPos> pool;
   for (const NavChunk* ch : g.ordered_chunks()) {
     if (ch->uniform) continue;
     for (int i = 0; i < detail::kChunkCells; i += 7)
@@ -272,8 +271,8 @@ TEST(IncrementalEdits, ClosingAnOpeningInALongWallIsProvenOverLocalComponents) {
   // The standable cell of column (x, z) nearest to height y (within 3), or y - 100 when none.
   auto ground = [&](int x, int y, int z) {
     for (int d = 0; d <= 3; ++d) {
-      if (g.standable(Cell{x, y - d, z})) return y - d;
-      if (g.standable(Cell{x, y + d, z})) return y + d;
+      if (g.standable(CellPos{x, y - d, z})) return y - d;
+      if (g.standable(CellPos{x, y + d, z})) return y + d;
     }
     return y - 100;
   };
@@ -284,7 +283,7 @@ TEST(IncrementalEdits, ClosingAnOpeningInALongWallIsProvenOverLocalComponents) {
   bool proven = false;
   while (!proven && tried < 60) {
     ++tried;
-    const Cell c = pool[rng.below(static_cast<std::uint32_t>(pool.size()))];
+    const CellPos c = pool[rng.below(static_cast<std::uint32_t>(pool.size()))];
     // Every column of the wall stands on ground within 3 cells of the previous one.
     std::vector<int> ys(2 * kHalf + 1);
     bool ok = true;
@@ -294,19 +293,19 @@ TEST(IncrementalEdits, ClosingAnOpeningInALongWallIsProvenOverLocalComponents) {
       ok = y > c.y - 50;
       ys[dx + kHalf] = y;
     }
-    const Cell a{c.x, ys[kHalf], c.z - 2}, b{c.x, ys[kHalf], c.z + 2};
+    const CellPos a{c.x, ys[kHalf], c.z - 2}, b{c.x, ys[kHalf], c.z + 2};
     if (!ok || !g.standable(a) || !g.standable(b) || !g.standable(c)) continue;
     // The wall, four blocks high, on every column but the opening.
     for (int dx = -kHalf; dx <= kHalf; ++dx) {
       if (dx == 0) continue;
-      ASSERT_EQ(world->set_box(pos(Cell{c.x + dx, ys[dx + kHalf], c.z}),
-                               pos(Cell{c.x + dx, ys[dx + kHalf] + 3, c.z}), stone),
+      ASSERT_EQ(world->set_box(pos(CellPos{c.x + dx, ys[dx + kHalf], c.z}),
+                               pos(CellPos{c.x + dx, ys[dx + kHalf] + 3, c.z}), stone),
                 Status::Ok);
     }
     world->update();
     if (!oracle.reaches(a, b) || !oracle.reaches(b, a)) continue;  // not joined through it
     const detail::IslandStats before = nav.islands().stats();
-    ASSERT_EQ(world->set_box(pos(c), pos(Cell{c.x, c.y + 3, c.z}), stone), Status::Ok);
+    ASSERT_EQ(world->set_box(pos(c), pos(CellPos{c.x, c.y + 3, c.z}), stone), Status::Ok);
     world->update();
     const detail::IslandStats after = nav.islands().stats();
     const bool joined = oracle.reaches(a, b) && oracle.reaches(b, a);
@@ -353,7 +352,7 @@ TEST(ChunkStreaming, AgentsWalkWhileChunksLoadAndUnloadAround) {
   const detail::Space& sspace = detail::WorldAccess::state(*src).space;
   detail::NavWorld& snav = *detail::WorldAccess::state(*src).walker;
   // The window's centre: the column of the middle standable cell of the biggest island.
-  std::vector<Cell> big;
+  std::vector<CellPos> big;
   for (const NavChunk* ch : snav.grid().ordered_chunks()) {
     if (ch->uniform) continue;
     for (int i = 0; i < detail::kChunkCells; ++i) {
@@ -362,12 +361,12 @@ TEST(ChunkStreaming, AgentsWalkWhileChunksLoadAndUnloadAround) {
     }
   }
   ASSERT_FALSE(big.empty());
-  const Cell mid = big[big.size() / 2];
+  const CellPos mid = big[big.size() / 2];
   const int cx0 = mid.x >> 4, cz0 = mid.z >> 4;
   auto ring = [&](int cx, int cz) { return std::max(std::abs(cx - cx0), std::abs(cz - cz0)); };
   std::vector<std::pair<int, int>> ring_columns;
-  std::vector<detail::ChunkPos> sections;  // every loaded section of the source, by column
-  for (const detail::ChunkPos& p : sspace.loaded_chunks()) {
+  std::vector<ChunkPos> sections;  // every loaded section of the source, by column
+  for (const ChunkPos& p : sspace.loaded_chunks()) {
     if (ring(p.x, p.z) <= 7) sections.push_back(p);
     if (p.y == 0 && ring(p.x, p.z) >= 6 && ring(p.x, p.z) <= 7) ring_columns.push_back({p.x, p.z});
   }
@@ -381,12 +380,12 @@ TEST(ChunkStreaming, AgentsWalkWhileChunksLoadAndUnloadAround) {
   auto w = std::make_unique<World>(def);
   detail::WorldAccess::state(*w).registry = detail::WorldAccess::state(*src).registry;
   std::vector<std::uint16_t> values(detail::kChunkCells);
-  auto load_section = [&](const detail::ChunkPos& p) {
+  auto load_section = [&](const ChunkPos& p) {
     const detail::Chunk* ch = sspace.chunk(p);
     for (int i = 0; i < detail::kChunkCells; ++i) values[static_cast<std::size_t>(i)] = ch->get(i);
     return w->load_chunk(ChunkPos{p.x, p.y, p.z}, values);
   };
-  for (const detail::ChunkPos& p : sections)
+  for (const ChunkPos& p : sections)
     if (ring(p.x, p.z) <= 5) {
       ASSERT_EQ(load_section(p), Status::Ok);
     }
@@ -401,12 +400,12 @@ TEST(ChunkStreaming, AgentsWalkWhileChunksLoadAndUnloadAround) {
 
   // Agents in the inner window, goals up to the ring.
   Rng rng{0x57AEA11};
-  std::vector<Cell> inner, outer;
-  for (const Cell& c : big) (ring(c.x >> 4, c.z >> 4) <= 3 ? inner : outer).push_back(c);
+  std::vector<CellPos> inner, outer;
+  for (const CellPos& c : big) (ring(c.x >> 4, c.z >> 4) <= 3 ? inner : outer).push_back(c);
   ASSERT_GT(inner.size(), 100u);
   std::vector<AgentId> agents;
   for (int i = 0; i < 16; ++i) {
-    const Cell c = inner[rng.below(static_cast<std::uint32_t>(inner.size()))];
+    const CellPos c = inner[rng.below(static_cast<std::uint32_t>(inner.size()))];
     double feet = 0;
     ASSERT_EQ(w->standing_height(pid, pos(c), &feet), Status::Ok);
     AgentId id;
@@ -414,9 +413,9 @@ TEST(ChunkStreaming, AgentsWalkWhileChunksLoadAndUnloadAround) {
     agents.push_back(id);
   }
   auto new_goal = [&](AgentId id) {  // in the inner window, or a built chunk of the ring
-    Cell gcell = inner[rng.below(static_cast<std::uint32_t>(inner.size()))];
+    CellPos gcell = inner[rng.below(static_cast<std::uint32_t>(inner.size()))];
     for (int k = 0; k < 8 && rng.below(10) < 4; ++k) {
-      const Cell o = outer[rng.below(static_cast<std::uint32_t>(outer.size()))];
+      const CellPos o = outer[rng.below(static_cast<std::uint32_t>(outer.size()))];
       if (g.chunk(detail::chunk_of(o))) {
         gcell = o;
         break;
@@ -438,7 +437,7 @@ TEST(ChunkStreaming, AgentsWalkWhileChunksLoadAndUnloadAround) {
       // An edit while the column's builds are in flight (dispatched by the last update,
       // installed by the next).
       edit_next = false;
-      const Cell e{just_loaded.first * 16 + static_cast<int>(rng.below(16)),
+      const CellPos e{just_loaded.first * 16 + static_cast<int>(rng.below(16)),
                    mid.y + static_cast<int>(rng.below(5)) - 2,
                    just_loaded.second * 16 + static_cast<int>(rng.below(16))};
       if (nav.pending_builds() > 0 && w->set_block(pos(e), stone) == Status::Ok) ++inflight_edits;
@@ -447,7 +446,7 @@ TEST(ChunkStreaming, AgentsWalkWhileChunksLoadAndUnloadAround) {
       const auto col = ring_columns[rng.below(static_cast<std::uint32_t>(ring_columns.size()))];
       auto it = std::find(loaded_ring.begin(), loaded_ring.end(), col);
       if (it == loaded_ring.end()) {
-        for (const detail::ChunkPos& p : sections) {
+        for (const ChunkPos& p : sections) {
           if (p.x == col.first && p.z == col.second) {
             ASSERT_EQ(load_section(p), Status::Ok);
           }
@@ -457,7 +456,7 @@ TEST(ChunkStreaming, AgentsWalkWhileChunksLoadAndUnloadAround) {
         just_loaded = col;
         edit_next = true;
       } else {
-        for (const detail::ChunkPos& p : sections) {
+        for (const ChunkPos& p : sections) {
           if (p.x == col.first && p.z == col.second) {
             ASSERT_EQ(w->unload_chunk(ChunkPos{p.x, p.y, p.z}), Status::Ok);
           }
@@ -477,7 +476,7 @@ TEST(ChunkStreaming, AgentsWalkWhileChunksLoadAndUnloadAround) {
     for (std::size_t i = 0; i < agents.size(); ++i) {
       AgentState s;
       ASSERT_EQ(w->agent_state(agents[i], &s), Status::Ok);
-      const Cell c{static_cast<int>(std::floor(s.feet.x)),
+      const CellPos c{static_cast<int>(std::floor(s.feet.x)),
                    static_cast<int>(std::floor(s.feet.y + 1e-3)),
                    static_cast<int>(std::floor(s.feet.z))};
       const bool loaded = detail::WorldAccess::state(*w).space.chunk(detail::chunk_of(c)) != nullptr;
@@ -497,7 +496,7 @@ TEST(ChunkStreaming, AgentsWalkWhileChunksLoadAndUnloadAround) {
     // A goal in a loaded chunk whose build is pending is never No.
     if (nav.pending_builds() > 0 && !loaded_ring.empty()) {
       const auto col = loaded_ring.back();
-      const Cell goal{col.first * 16 + 8, mid.y, col.second * 16 + 8};
+      const CellPos goal{col.first * 16 + 8, mid.y, col.second * 16 + 8};
       if (!g.chunk(detail::chunk_of(goal)) && detail::WorldAccess::state(*w).space.chunk(detail::chunk_of(goal))) {
         AgentState s;
         ASSERT_EQ(w->agent_state(agents[0], &s), Status::Ok);

@@ -43,7 +43,6 @@
 namespace voxnav {
 namespace {
 
-using detail::Cell;
 using detail::NavChunk;
 using detail::NavGrid;
 using Rng = detail::SplitMix64;
@@ -54,7 +53,7 @@ const std::string kShared = VOXNAV_SHARED_DATA;
 using test::biggest_island_column;
 using test::standable_cells;
 using test::str;
-CellPos pos(const Cell& c) { return CellPos{c.x, c.y, c.z}; }
+CellPos pos(const CellPos& c) { return CellPos{c.x, c.y, c.z}; }
 
 using test::load_region;
 
@@ -86,7 +85,7 @@ std::unique_ptr<World> window_world(World& src, int cx0, int cz0, int radius, co
   detail::WorldAccess::state(*w).blocks = detail::WorldAccess::state(src).blocks;
   const detail::Space& ss = detail::WorldAccess::state(src).space;
   std::vector<std::uint16_t> values(detail::kChunkCells);
-  for (const detail::ChunkPos& p : ss.loaded_chunks()) {
+  for (const ChunkPos& p : ss.loaded_chunks()) {
     if (std::abs(p.x - cx0) > radius || std::abs(p.z - cz0) > radius) continue;
     const detail::Chunk* ch = ss.chunk(p);
     for (int i = 0; i < detail::kChunkCells; ++i) values[static_cast<std::size_t>(i)] = ch->get(i);
@@ -103,17 +102,17 @@ struct ReachTally {
   std::size_t pairs = 0, yes = 0, no = 0, bad = 0;
 };
 void check_pairs(World& w, ProfileId pid, World* fresh, ProfileId fpid,
-                 const std::vector<Cell>& cells, Rng& rng, int count, ReachTally& t,
+                 const std::vector<CellPos>& cells, Rng& rng, int count, ReachTally& t,
                  const std::string& what) {
   if (cells.size() < 2) return;
   const NavGrid& g = detail::WorldAccess::state(w).walker->grid();
   PairOracle oracle(g);
   for (int k = 0; k < count; ++k) {
-    const Cell a = cells[rng.below(static_cast<std::uint32_t>(cells.size()))];
-    Cell b = cells[rng.below(static_cast<std::uint32_t>(cells.size()))];
+    const CellPos a = cells[rng.below(static_cast<std::uint32_t>(cells.size()))];
+    CellPos b = cells[rng.below(static_cast<std::uint32_t>(cells.size()))];
     if (k % 2 == 0) {  // a near pair
       for (int tries = 0; tries < 20; ++tries) {
-        const Cell c = cells[rng.below(static_cast<std::uint32_t>(cells.size()))];
+        const CellPos c = cells[rng.below(static_cast<std::uint32_t>(cells.size()))];
         if (std::abs(c.x - a.x) + std::abs(c.z - a.z) < 24) {
           b = c;
           break;
@@ -170,9 +169,9 @@ TEST(MaintenanceStreaming, ReloadWhileBuildInFlightLockstep2) {
     const detail::Space& ss = detail::WorldAccess::state(*src).space;
     // The section holding the most standable cells of the centre column.
     detail::NavWorld& snav = *detail::WorldAccess::state(*src).walker;
-    detail::ChunkPos target{cx0, 0, cz0};
+    ChunkPos target{cx0, 0, cz0};
     int best = -1;
-    for (const detail::ChunkPos& p : ss.loaded_chunks()) {
+    for (const ChunkPos& p : ss.loaded_chunks()) {
       if (p.x != cx0 || p.z != cz0) continue;
       const NavChunk* nc = snav.grid().chunk(p);
       if (nc && nc->nodes > best) best = nc->nodes, target = p;
@@ -203,8 +202,8 @@ TEST(MaintenanceStreaming, ReloadWhileBuildInFlightLockstep2) {
     // With no build pending, reachable() answers No for ways through the unbuilt chunk.
     ProfileId fpid;
     std::unique_ptr<World> fresh = fresh_copy(*w, &fpid);
-    std::vector<Cell> around;
-    for (const Cell& c : standable_cells(detail::WorldAccess::state(*w).walker->grid()))
+    std::vector<CellPos> around;
+    for (const CellPos& c : standable_cells(detail::WorldAccess::state(*w).walker->grid()))
       if (std::abs((c.x >> 4) - target.x) <= 1 && std::abs((c.z >> 4) - target.z) <= 1 &&
           std::abs((c.y >> 4) - target.y) <= 1)
         around.push_back(c);
@@ -278,10 +277,10 @@ struct ColumnInfo {
 
 class EditGen {
  public:
-  EditGen(World& w, const std::vector<Cell>& pool, Rng& rng)
+  EditGen(World& w, const std::vector<CellPos>& pool, Rng& rng)
       : w_(w), pool_(pool), rng_(rng), mix_(edit_mix(w)) {
     std::unordered_map<std::uint64_t, ColumnInfo> cols;
-    for (const detail::ChunkPos& p : detail::WorldAccess::state(w).space.loaded_chunks()) {
+    for (const ChunkPos& p : detail::WorldAccess::state(w).space.loaded_chunks()) {
       const std::uint64_t k = (std::uint64_t(std::uint32_t(p.x)) << 32) | std::uint32_t(p.z);
       auto [it, fresh] = cols.try_emplace(k, ColumnInfo{p.x, p.z, p.y, p.y});
       if (!fresh)
@@ -300,11 +299,11 @@ class EditGen {
     if (r < 55) return mix_.blocks[1];
     return mix_.blocks[2 + below(mix_.blocks.size() - 2)];
   }
-  Cell pool_cell() { return pool_[below(pool_.size())]; }
+  CellPos pool_cell() { return pool_[below(pool_.size())]; }
   /// Where an edit goes.
-  Cell where(std::string& tag) {
+  CellPos where(std::string& tag) {
     const std::uint32_t r = below(100);
-    Cell c = pool_cell();
+    CellPos c = pool_cell();
     if (r < 40) {
       tag = "near";
       c.x += int(below(5)) - 2, c.y += int(below(5)) - 2, c.z += int(below(5)) - 2;
@@ -317,52 +316,52 @@ class EditGen {
     } else if (r < 80) {
       tag = "sky";
       const ColumnInfo& col = cols_[below(cols_.size())];
-      c = Cell{col.cx * 16 + int(below(16)), col.yhi * 16 - 8 - int(below(24)),
+      c = CellPos{col.cx * 16 + int(below(16)), col.yhi * 16 - 8 - int(below(24)),
                col.cz * 16 + int(below(16))};
     } else if (r < 92) {
       tag = "top/bottom";
       const ColumnInfo& col = cols_[below(cols_.size())];
       const bool top = below(2);
       const int ly = top ? 12 + int(below(4)) : int(below(4));
-      c = Cell{col.cx * 16 + int(below(16)), (top ? col.yhi : col.ylo) * 16 + ly,
+      c = CellPos{col.cx * 16 + int(below(16)), (top ? col.yhi : col.ylo) * 16 + ly,
                col.cz * 16 + int(below(16))};
     } else {
       tag = "any";
       const ColumnInfo& col = cols_[below(cols_.size())];
-      c = Cell{col.cx * 16 + int(below(16)),
+      c = CellPos{col.cx * 16 + int(below(16)),
                col.ylo * 16 + int(below(std::size_t(col.yhi - col.ylo + 1) * 16)),
                col.cz * 16 + int(below(16))};
     }
     return c;
   }
   /// One edit; `undo` collects edits that put back what sky edits placed.
-  Status edit(std::vector<std::pair<Cell, Cell>>& boxes, std::string& tag, bool small = false) {
-    Cell c = where(tag);
+  Status edit(std::vector<std::pair<CellPos, CellPos>>& boxes, std::string& tag, bool small = false) {
+    CellPos c = where(tag);
     const std::uint16_t v = block();
     const std::uint32_t shape = small ? below(84) : below(100);
-    Cell mn = c, mx = c;
+    CellPos mn = c, mx = c;
     if (shape < 55) {
       // one block
     } else if (shape < 70) {
-      mn = Cell{c.x - 1, c.y - 1, c.z - 1}, mx = Cell{c.x + 1, c.y, c.z + 1};  // a 3x2x3 box
+      mn = CellPos{c.x - 1, c.y - 1, c.z - 1}, mx = CellPos{c.x + 1, c.y, c.z + 1};  // a 3x2x3 box
     } else if (shape < 78) {
-      mn = Cell{c.x - 2, c.y, c.z}, mx = Cell{c.x + 2, c.y + 1, c.z};  // a wall
+      mn = CellPos{c.x - 2, c.y, c.z}, mx = CellPos{c.x + 2, c.y + 1, c.z};  // a wall
     } else if (shape < 84) {
-      mn = Cell{c.x - 4, c.y - 4, c.z - 4}, mx = Cell{c.x + 3, c.y + 3, c.z + 3};  // 512 cells
+      mn = CellPos{c.x - 4, c.y - 4, c.z - 4}, mx = CellPos{c.x + 3, c.y + 3, c.z + 3};  // 512 cells
       tag += "/box512";
     } else if (shape < 90) {
-      mn = Cell{c.x - 13, c.y, c.z - 9},
-      mx = Cell{c.x + 13, c.y, c.z + 9};  // 27 x 1 x 19 = 513 cells
+      mn = CellPos{c.x - 13, c.y, c.z - 9},
+      mx = CellPos{c.x + 13, c.y, c.z + 9};  // 27 x 1 x 19 = 513 cells
       tag += "/box513";
     } else if (shape < 96) {
       // across a chunk corner: 2x2x2 chunks
-      const Cell k{(c.x + 8) & ~15, (c.y + 8) & ~15, (c.z + 8) & ~15};
+      const CellPos k{(c.x + 8) & ~15, (c.y + 8) & ~15, (c.z + 8) & ~15};
       const int h = 1 + int(below(3));
-      mn = Cell{k.x - h, k.y - h, k.z - h}, mx = Cell{k.x + h - 1, k.y + h - 1, k.z + h - 1};
+      mn = CellPos{k.x - h, k.y - h, k.z - h}, mx = CellPos{k.x + h - 1, k.y + h - 1, k.z + h - 1};
       tag += "/corner";
     } else {
       // a big flat layer (chunk path)
-      mn = Cell{c.x - 12, c.y, c.z - 12}, mx = Cell{c.x + 12, c.y, c.z + 12};
+      mn = CellPos{c.x - 12, c.y, c.z - 12}, mx = CellPos{c.x + 12, c.y, c.z + 12};
       tag += "/layer";
     }
     const Status s = mn == mx ? w_.set_block(pos(c), v) : w_.set_box(pos(mn), pos(mx), v);
@@ -373,7 +372,7 @@ class EditGen {
 
  private:
   World& w_;
-  const std::vector<Cell>& pool_;
+  const std::vector<CellPos>& pool_;
   Rng& rng_;
   EditMix mix_;
   std::vector<ColumnInfo> cols_;
@@ -410,7 +409,7 @@ TEST_P(MaintenanceEdits, MixedBlocksBordersBoxesAndBatches) {
                                  : std::move(src);
   src.reset();
   detail::NavWorld& nav = *detail::WorldAccess::state(*w).walker;
-  const std::vector<Cell> pool = standable_cells(nav.grid());
+  const std::vector<CellPos> pool = standable_cells(nav.grid());
   ASSERT_GT(pool.size(), 1000u);
   std::uint64_t seed = 0xB4EA4000u;
   for (const char* n = GetParam().name; *n; ++n) seed = seed * 131 + static_cast<unsigned char>(*n);
@@ -424,7 +423,7 @@ TEST_P(MaintenanceEdits, MixedBlocksBordersBoxesAndBatches) {
   const int kBatches = GetParam().batches / 6;
 #endif
   const int compare_every = GetParam().radius > 0 ? 20 : 40;
-  std::vector<std::pair<Cell, Cell>> boxes;
+  std::vector<std::pair<CellPos, CellPos>> boxes;
   for (int b = 0; b < kBatches && diffs == 0; ++b) {
     const int n = b % 10 == 9 ? 50 : (b % 10 == 4 ? 5 : 1);
     boxes.clear();
@@ -442,12 +441,12 @@ TEST_P(MaintenanceEdits, MixedBlocksBordersBoxesAndBatches) {
     w->update();
     ++batches;
     // Pairs near the edits.
-    std::vector<Cell> near;
+    std::vector<CellPos> near;
     for (const auto& [mn, mx] : boxes) {
       for (int y = mn.y - 4; y <= mx.y + 4; ++y)
         for (int z = mn.z - 6; z <= mx.z + 6; ++z)
           for (int x = mn.x - 6; x <= mx.x + 6; ++x)
-            if (nav.grid().standable(Cell{x, y, z})) near.push_back(Cell{x, y, z});
+            if (nav.grid().standable(CellPos{x, y, z})) near.push_back(CellPos{x, y, z});
       if (near.size() > 4000) break;
     }
     char what[160];
@@ -465,7 +464,7 @@ TEST_P(MaintenanceEdits, MixedBlocksBordersBoxesAndBatches) {
                                << d.missing << " missing, " << d.extra << " extra, " << d.partition
                                << " partition; first: " << d.first;
       check_pairs(*w, pid, fresh.get(), fpid, near, rng, 12, tally, what);
-      const std::vector<Cell> all = standable_cells(nav.grid());
+      const std::vector<CellPos> all = standable_cells(nav.grid());
       check_pairs(*w, pid, fresh.get(), fpid, all, rng, 12, tally, what);
     } else {
       check_pairs(*w, pid, nullptr, pid, near, rng, 6, tally, what);
@@ -548,24 +547,24 @@ TEST_P(MaintenanceStreamingChaos, LoadsUnloadsReloadsAndEditsInFlight) {
   ASSERT_EQ(w->block_value("glass", &glass), Status::Ok);
   const std::uint16_t palette[] = {stone, air, water, glass};
 
-  std::vector<detail::ChunkPos> src_sections;  // the source sections of the 5x5 window
-  for (const detail::ChunkPos& p : ss.loaded_chunks())
+  std::vector<ChunkPos> src_sections;  // the source sections of the 5x5 window
+  for (const ChunkPos& p : ss.loaded_chunks())
     if (std::abs(p.x - cx0) <= 2 && std::abs(p.z - cz0) <= 2) src_sections.push_back(p);
   int ylo = 1 << 20, yhi = -(1 << 20);
-  for (const detail::ChunkPos& p : src_sections) ylo = std::min(ylo, p.y), yhi = std::max(yhi, p.y);
+  for (const ChunkPos& p : src_sections) ylo = std::min(ylo, p.y), yhi = std::max(yhi, p.y);
   std::vector<std::uint16_t> values(detail::kChunkCells);
-  auto src_values = [&](const detail::ChunkPos& p) {
+  auto src_values = [&](const ChunkPos& p) {
     const detail::Chunk* ch = ss.chunk(p);
     for (int i = 0; i < detail::kChunkCells; ++i)
       values[static_cast<std::size_t>(i)] = ch ? ch->get(i) : air;
   };
   Rng rng{0xC4A05000u + static_cast<std::uint64_t>(mode.lockstep * 7 + mode.threads)};
   auto below = [&](std::size_t n) { return rng.below(static_cast<std::uint32_t>(n)); };
-  auto pending = [&](const detail::ChunkPos& p) {
+  auto pending = [&](const ChunkPos& p) {
     // Loaded but not built: its build is in flight (or lost).
     return space.chunk(p) && !nav.grid().chunk(p);
   };
-  auto load = [&](const detail::ChunkPos& p, bool modify) {
+  auto load = [&](const ChunkPos& p, bool modify) {
     if (!mode.reload_pending && pending(p)) return false;
     src_values(p);
     if (modify) {  // another version of the chunk: a slab of stone or a pit
@@ -585,7 +584,7 @@ TEST_P(MaintenanceStreamingChaos, LoadsUnloadsReloadsAndEditsInFlight) {
   const std::size_t kMaxFullChecks = 20;  // sanitizer builds: a fresh build costs ~0.1 s
 #endif
   ReachTally tally;
-  std::vector<Cell> probe_cells = standable_cells(nav.grid());
+  std::vector<CellPos> probe_cells = standable_cells(nav.grid());
   ASSERT_GT(probe_cells.size(), 500u);
 #ifdef NDEBUG
   const int kTicks = 500;
@@ -597,15 +596,15 @@ TEST_P(MaintenanceStreamingChaos, LoadsUnloadsReloadsAndEditsInFlight) {
     log.clear();
     const int nops = static_cast<int>(below(4));
     for (int o = 0; o < nops; ++o) {
-      const detail::ChunkPos p = src_sections[below(src_sections.size())];
-      const detail::ChunkPos col_top{p.x, yhi, p.z};
+      const ChunkPos p = src_sections[below(src_sections.size())];
+      const ChunkPos col_top{p.x, yhi, p.z};
       const bool inner = std::abs(p.x - cx0) <= 1 && std::abs(p.z - cz0) <= 1;
       char buf[96];
       switch (below(10)) {
         case 0: {  // load or unload a whole outer column
           if (inner) break;
           const bool loaded = space.chunk(p) != nullptr;
-          for (const detail::ChunkPos& q : src_sections) {
+          for (const ChunkPos& q : src_sections) {
             if (q.x != p.x || q.z != p.z) continue;
             if (loaded) {
               if (space.chunk(q)) (void)w->unload_chunk(ChunkPos{q.x, q.y, q.z});
@@ -620,8 +619,8 @@ TEST_P(MaintenanceStreamingChaos, LoadsUnloadsReloadsAndEditsInFlight) {
         }
         case 1:  // reload one section (same blocks or another version), often one being built
         case 2: {
-          detail::ChunkPos q = p;
-          for (const detail::ChunkPos& c : src_sections)
+          ChunkPos q = p;
+          for (const ChunkPos& c : src_sections)
             if (pending(c) && below(2)) q = c;
           if (!space.chunk(q)) break;
           const bool modify = below(2);
@@ -633,8 +632,8 @@ TEST_P(MaintenanceStreamingChaos, LoadsUnloadsReloadsAndEditsInFlight) {
           break;
         }
         case 3: {  // unload and load again in the same update
-          detail::ChunkPos q = p;
-          for (const detail::ChunkPos& c : src_sections)
+          ChunkPos q = p;
+          for (const ChunkPos& c : src_sections)
             if (pending(c) && below(2)) q = c;
           if (!space.chunk(q) || (!mode.reload_pending && pending(q))) break;
           (void)w->unload_chunk(ChunkPos{q.x, q.y, q.z});
@@ -644,7 +643,7 @@ TEST_P(MaintenanceStreamingChaos, LoadsUnloadsReloadsAndEditsInFlight) {
           break;
         }
         case 4: {  // a section above the column's top, or remove it again
-          const detail::ChunkPos up{p.x, yhi + 1, p.z};
+          const ChunkPos up{p.x, yhi + 1, p.z};
           if (!space.chunk(col_top)) break;
           if (space.chunk(up)) {
             (void)w->unload_chunk(ChunkPos{up.x, up.y, up.z});
@@ -668,24 +667,24 @@ TEST_P(MaintenanceStreamingChaos, LoadsUnloadsReloadsAndEditsInFlight) {
         case 6:  // an edit in or next to a chunk being built
         case 7:
         case 8: {
-          detail::ChunkPos q = p;
-          for (const detail::ChunkPos& c : src_sections)
+          ChunkPos q = p;
+          for (const ChunkPos& c : src_sections)
             if (pending(c) && below(2)) q = c;
           const int dy = static_cast<int>(below(3)) - 1;
           q.y += dy;
           static const int kLy[] = {0, 1, 2, 13, 14, 15, 7};
-          const Cell c{q.x * 16 + int(below(16)), q.y * 16 + kLy[below(7)],
+          const CellPos c{q.x * 16 + int(below(16)), q.y * 16 + kLy[below(7)],
                        q.z * 16 + int(below(16))};
           Status s;
           if (below(4) == 0) {
-            s = w->set_box(pos(Cell{c.x - 1, c.y - 1, c.z - 1}),
-                           pos(Cell{c.x + 1, c.y + 1, c.z + 1}), palette[below(4)]);
+            s = w->set_box(pos(CellPos{c.x - 1, c.y - 1, c.z - 1}),
+                           pos(CellPos{c.x + 1, c.y + 1, c.z + 1}), palette[below(4)]);
           } else {
             s = w->set_block(pos(c), palette[below(4)]);
           }
           if (s == Status::Ok) {
             std::snprintf(buf, sizeof buf, "edit %s%s; ", str(c).c_str(),
-                          pending(chunk_of(c)) ? " (pending)" : "");
+                          pending(detail::chunk_of(c)) ? " (pending)" : "");
             ++ops[6];
           }
           break;
@@ -693,7 +692,7 @@ TEST_P(MaintenanceStreamingChaos, LoadsUnloadsReloadsAndEditsInFlight) {
         default: {  // a burst: unload and reload more than 48 sections of outer columns
           if (below(8) != 0) break;
           std::size_t n = 0;
-          for (const detail::ChunkPos& q : src_sections) {
+          for (const ChunkPos& q : src_sections) {
             if (std::abs(q.x - cx0) <= 1 && std::abs(q.z - cz0) <= 1) continue;
             if (n >= 60) break;
             if (space.chunk(q) && !mode.reload_pending && pending(q)) continue;
@@ -715,7 +714,7 @@ TEST_P(MaintenanceStreamingChaos, LoadsUnloadsReloadsAndEditsInFlight) {
       std::unique_ptr<World> full;
       ProfileId full_pid;
       for (int k = 0; k < 8; ++k) {
-        const Cell a = probe_cells[below(probe_cells.size())],
+        const CellPos a = probe_cells[below(probe_cells.size())],
                    b = probe_cells[below(probe_cells.size())];
         if (!nav.grid().standable(a) || !nav.grid().standable(b)) continue;
         ++checks_pending;
@@ -734,7 +733,7 @@ TEST_P(MaintenanceStreamingChaos, LoadsUnloadsReloadsAndEditsInFlight) {
     }
     // Loaded chunks without navigation must have a build on the way.
     std::size_t unbuilt = 0;
-    for (const detail::ChunkPos& q : space.loaded_chunks()) unbuilt += !nav.grid().chunk(q);
+    for (const ChunkPos& q : space.loaded_chunks()) unbuilt += !nav.grid().chunk(q);
     if (unbuilt > 0 && w->pending_chunk_builds() == 0) {
       ADD_FAILURE() << "[" << mode.name << "] tick " << t << ": " << unbuilt
                     << " loaded chunks without navigation and no build pending; ops: " << log;
@@ -807,9 +806,9 @@ TEST(MaintenanceStreaming, ChunkAboveAReloadedChunkKeepsStaleSupport) {
   std::uint16_t air = 0;
   ASSERT_EQ(w->block_value("air", &air), Status::Ok);
   // A section of the window whose chunk above has the most cells standing on its top layer.
-  detail::ChunkPos target{0, 0, 0};
+  ChunkPos target{0, 0, 0};
   int best = 0;
-  for (const detail::ChunkPos& p : space.loaded_chunks()) {
+  for (const ChunkPos& p : space.loaded_chunks()) {
     const NavChunk* up = nav.grid().chunk({p.x, p.y + 1, p.z});
     if (!up || up->uniform || std::abs(p.x - cx0) > 1 || std::abs(p.z - cz0) > 1) continue;
     int n = 0;
@@ -817,13 +816,13 @@ TEST(MaintenanceStreaming, ChunkAboveAReloadedChunkKeepsStaleSupport) {
     if (n > best) best = n, target = p;
   }
   ASSERT_GT(best, 20);
-  const detail::ChunkPos above{target.x, target.y + 1, target.z};
+  const ChunkPos above{target.x, target.y + 1, target.z};
   // The same chunk with its top layer dug out.
   std::vector<std::uint16_t> values(detail::kChunkCells);
   const detail::Chunk* ch = space.chunk(target);
   for (int i = 0; i < detail::kChunkCells; ++i) values[static_cast<std::size_t>(i)] = ch->get(i);
   for (int i = 15 * 256; i < 16 * 256; ++i) values[static_cast<std::size_t>(i)] = air;
-  std::vector<Cell> stale;  // standable cells of the chunk above on the old top layer
+  std::vector<CellPos> stale;  // standable cells of the chunk above on the old top layer
   const NavChunk* up = nav.grid().chunk(above);
   for (int i = 0; i < 256; ++i)
     if (detail::kind_standable(up->kind_at(i)) && up->floor[i] == 0)
@@ -835,11 +834,11 @@ TEST(MaintenanceStreaming, ChunkAboveAReloadedChunkKeepsStaleSupport) {
   ProfileId fpid;
   std::unique_ptr<World> fresh = fresh_copy(*w, &fpid);
   std::size_t still = 0, yes = 0, paths = 0;
-  for (const Cell& c : stale) {
+  for (const CellPos& c : stale) {
     if (fresh->is_standable(fpid, pos(c))) continue;  // (another support)
     if (!w->is_standable(pid, pos(c))) continue;
     ++still;
-    for (const Cell& d : stale)
+    for (const CellPos& d : stale)
       if (!(d == c) && std::abs(d.x - c.x) + std::abs(d.z - c.z) <= 3 &&
           !fresh->is_standable(fpid, pos(d)) &&
           w->reachable(pid, pos(c), pos(d)).answer == ReachAnswer::Yes) {
@@ -914,7 +913,7 @@ TEST_P(MaintenanceAgents, CorridorsStayValidUnderEditsAndReloads) {
   EditMix mix = edit_mix(*w);
   const std::uint16_t air = mix.blocks[0], stone = mix.blocks[1];
   // Cells of the biggest island within two columns of the centre: starts and goals.
-  std::vector<Cell> cells;
+  std::vector<CellPos> cells;
   {
     std::uint32_t best = 0, best_size = 0;
     for (const NavChunk* ch : g.ordered_chunks()) {
@@ -938,7 +937,7 @@ TEST_P(MaintenanceAgents, CorridorsStayValidUnderEditsAndReloads) {
   auto below = [&](std::size_t n) { return rng.below(static_cast<std::uint32_t>(n)); };
   std::vector<AgentId> agents;
   for (int i = 0; i < 24; ++i) {
-    const Cell c = cells[below(cells.size())];
+    const CellPos c = cells[below(cells.size())];
     double feet = 0;
     ASSERT_EQ(w->standing_height(pid, pos(c), &feet), Status::Ok);
     AgentId id;
@@ -947,7 +946,7 @@ TEST_P(MaintenanceAgents, CorridorsStayValidUnderEditsAndReloads) {
     agents.push_back(id);
   }
   std::vector<std::uint16_t> values(detail::kChunkCells);
-  std::vector<detail::ChunkPos> reloaded_under(agents.size(), detail::ChunkPos{1 << 20, 0, 0});
+  std::vector<ChunkPos> reloaded_under(agents.size(), ChunkPos{1 << 20, 0, 0});
   std::size_t bad_corridors = 0, bad_feet = 0, edits = 0, reloads = 0;
   std::uint64_t repairs = 0, replans = 0, arrivals = 0;
 #ifdef NDEBUG
@@ -962,13 +961,13 @@ TEST_P(MaintenanceAgents, CorridorsStayValidUnderEditsAndReloads) {
     // (a) an edit on the corridor ahead of an agent, every other tick.
     if (t % 2 == 0) {
       const detail::AgentRecord& a = sys.at(below(agents.size()));
-      if (a.alive && a.mode == detail::AgentMode::Moving &&
+      if (a.alive && a.mode == AgentMode::Moving &&
           a.cell_index + 3 < a.corridor.cells.size()) {
         const std::size_t k =
             a.cell_index + 2 +
             below(std::min<std::size_t>(8, a.corridor.cells.size() - a.cell_index - 2));
-        const Cell c = a.corridor.cells[k];
-        Cell e = c;
+        const CellPos c = a.corridor.cells[k];
+        CellPos e = c;
         std::uint16_t v = stone;
         switch (below(6)) {
           case 0:
@@ -976,11 +975,11 @@ TEST_P(MaintenanceAgents, CorridorsStayValidUnderEditsAndReloads) {
             v = stone;
             break;  // a pillar at the feet
           case 1:
-            e = Cell{c.x, c.y - 1, c.z};
+            e = CellPos{c.x, c.y - 1, c.z};
             v = air;
             break;  // a hole under
           case 2:
-            e = Cell{c.x, c.y + 2, c.z};
+            e = CellPos{c.x, c.y + 2, c.z};
             v = stone;
             break;  // a low ceiling
           case 3:
@@ -988,11 +987,11 @@ TEST_P(MaintenanceAgents, CorridorsStayValidUnderEditsAndReloads) {
             v = mix.blocks[2 + below(mix.blocks.size() - 2)];
             break;
           case 4:
-            e = Cell{c.x, c.y - 1, c.z};
+            e = CellPos{c.x, c.y - 1, c.z};
             v = mix.blocks[2 + below(mix.blocks.size() - 2)];
             break;
           default:
-            e = Cell{c.x, c.y + 3, c.z};
+            e = CellPos{c.x, c.y + 3, c.z};
             v = stone;
             break;  // three above
         }
@@ -1007,10 +1006,10 @@ TEST_P(MaintenanceAgents, CorridorsStayValidUnderEditsAndReloads) {
       const std::size_t i = below(agents.size());
       AgentState st;
       ASSERT_EQ(w->agent_state(agents[i], &st), Status::Ok);
-      const Cell f{static_cast<int>(std::floor(st.feet.x)),
+      const CellPos f{static_cast<int>(std::floor(st.feet.x)),
                    static_cast<int>(std::floor(st.feet.y + 1e-3)),
                    static_cast<int>(std::floor(st.feet.z))};
-      detail::ChunkPos p = detail::chunk_of(f);
+      ChunkPos p = detail::chunk_of(f);
       p.x += static_cast<int>(below(3)) - 1;
       p.z += static_cast<int>(below(3)) - 1;
       p.y += static_cast<int>(below(2)) - 1;
@@ -1029,10 +1028,10 @@ TEST_P(MaintenanceAgents, CorridorsStayValidUnderEditsAndReloads) {
         for (std::size_t j = 0; j < agents.size(); ++j) {
           AgentState sj;
           ASSERT_EQ(w->agent_state(agents[j], &sj), Status::Ok);
-          const Cell fj{static_cast<int>(std::floor(sj.feet.x)),
+          const CellPos fj{static_cast<int>(std::floor(sj.feet.x)),
                         static_cast<int>(std::floor(sj.feet.y + 1e-3)),
                         static_cast<int>(std::floor(sj.feet.z))};
-          const detail::ChunkPos cj = detail::chunk_of(fj);
+          const ChunkPos cj = detail::chunk_of(fj);
           // In the chunk, standing on it (the chunk above reads its blocks), or within a cell of
           // its box: a body moves at most a fraction of a cell per tick, but one already under way
           // (in a jump, say) crosses into the chunk in the tick it is reloaded.
@@ -1048,26 +1047,26 @@ TEST_P(MaintenanceAgents, CorridorsStayValidUnderEditsAndReloads) {
       const detail::AgentRecord& a = sys.at(agents[i].index);
       AgentState st;
       ASSERT_EQ(w->agent_state(agents[i], &st), Status::Ok);
-      const Cell f{static_cast<int>(std::floor(st.feet.x)),
+      const CellPos f{static_cast<int>(std::floor(st.feet.x)),
                    static_cast<int>(std::floor(st.feet.y + 1e-3)),
                    static_cast<int>(std::floor(st.feet.z))};
-      const detail::ChunkPos fc = detail::chunk_of(f);
+      const ChunkPos fc = detail::chunk_of(f);
       const bool loaded = space.chunk(fc) != nullptr, built = g.chunk(fc) != nullptr;
       if (!loaded || (!built && !(reloaded_under[i] == fc))) {
         if (++bad_feet <= 5)
           ADD_FAILURE() << "[" << ac.name << "] tick " << t << ": agent " << i << " feet in "
                         << str(f) << " (" << (loaded ? "loaded, navigation not built" : "unloaded")
-                        << "), mode " << detail::agent_mode_name(a.mode) << "; ops: " << last_ops;
+                        << "), mode " << agent_mode_name(a.mode) << "; ops: " << last_ops;
       }
       if (built && !(reloaded_under[i] == fc) && g.standable(f))
-        reloaded_under[i] = detail::ChunkPos{1 << 20, 0, 0};
-      if (a.mode == detail::AgentMode::Moving &&
+        reloaded_under[i] = ChunkPos{1 << 20, 0, 0};
+      if (a.mode == AgentMode::Moving &&
           !detail::path_still_valid(g, a.corridor.cells, a.corridor.kinds, a.cell_index)) {
         std::size_t k = a.cell_index;  // the first broken step
         while (k + 1 < a.corridor.cells.size() &&
                detail::path_still_valid(
-                   g, std::vector<Cell>{a.corridor.cells[k], a.corridor.cells[k + 1]},
-                   std::vector<detail::EdgeKind>{a.corridor.kinds[k], a.corridor.kinds[k + 1]}, 0))
+                   g, std::vector<CellPos>{a.corridor.cells[k], a.corridor.cells[k + 1]},
+                   std::vector<EdgeKind>{a.corridor.kinds[k], a.corridor.kinds[k + 1]}, 0))
           ++k;
         if (++bad_corridors <= 5)
           ADD_FAILURE() << "[" << ac.name << "] tick " << t << ": agent " << i
@@ -1140,8 +1139,8 @@ TEST(MaintenanceStreaming, InstalledBuildDoesNotRevalidateCorridors) {
   std::uint16_t air = 0;
   ASSERT_EQ(w->block_value("air", &air), Status::Ok);
   // Sections whose chunk above stands on their top layer, most such cells first.
-  std::vector<std::pair<int, detail::ChunkPos>> targets;
-  for (const detail::ChunkPos& p : space.loaded_chunks()) {
+  std::vector<std::pair<int, ChunkPos>> targets;
+  for (const ChunkPos& p : space.loaded_chunks()) {
     const NavChunk* up = g.chunk({p.x, p.y + 1, p.z});
     if (!up || up->uniform || std::abs(p.x - cx0) > 1 || std::abs(p.z - cz0) > 1) continue;
     int n = 0;
@@ -1153,14 +1152,14 @@ TEST(MaintenanceStreaming, InstalledBuildDoesNotRevalidateCorridors) {
   ASSERT_FALSE(targets.empty());
   bool shown = false;
   for (const auto& [neg, target] : targets) {
-    const detail::ChunkPos above{target.x, target.y + 1, target.z};
-    std::vector<Cell> ground;  // cells of the chunk above standing on the target's top layer
+    const ChunkPos above{target.x, target.y + 1, target.z};
+    std::vector<CellPos> ground;  // cells of the chunk above standing on the target's top layer
     const NavChunk* up = g.chunk(above);
     for (int i = 0; i < 256; ++i)
       if (detail::kind_standable(up->kind_at(i)) && up->floor[i] == 0)
         ground.push_back(detail::cell_of(up, i));
     // Two of them at least 8 cells apart that reach each other.
-    Cell a{}, b{};
+    CellPos a{}, b{};
     bool found = false;
     for (std::size_t i = 0; i < ground.size() && !found; ++i)
       for (std::size_t j = 0; j < ground.size() && !found; ++j)
@@ -1173,10 +1172,10 @@ TEST(MaintenanceStreaming, InstalledBuildDoesNotRevalidateCorridors) {
     AgentId id;
     ASSERT_EQ(w->add_agent(AgentDef{pid, Vec3{a.x + 0.5, feet, a.z + 0.5}}, &id), Status::Ok);
     ASSERT_EQ(w->set_agent_goal(id, pos(b)), Status::Ok);
-    for (int k = 0; k < 4 && sys.at(id.index).mode != detail::AgentMode::Moving; ++k)
+    for (int k = 0; k < 4 && sys.at(id.index).mode != AgentMode::Moving; ++k)
       ASSERT_EQ(w->tick(0.05), Status::Ok);
     const detail::AgentRecord& rec = sys.at(id.index);
-    if (rec.mode != detail::AgentMode::Moving) {
+    if (rec.mode != AgentMode::Moving) {
       ASSERT_EQ(w->remove_agent(id), Status::Ok);
       continue;
     }
@@ -1187,9 +1186,9 @@ TEST(MaintenanceStreaming, InstalledBuildDoesNotRevalidateCorridors) {
     for (int i = 0; i < detail::kChunkCells; ++i) values[static_cast<std::size_t>(i)] = ch->get(i);
     std::size_t dug = 0;
     for (std::size_t k = rec.cell_index + 4; k < rec.corridor.cells.size(); ++k) {
-      const Cell& c = rec.corridor.cells[k];
+      const CellPos& c = rec.corridor.cells[k];
       if (detail::chunk_of(c) == above && (c.y & 15) == 0) {
-        values[static_cast<std::size_t>(detail::index_in_chunk(Cell{c.x, c.y - 1, c.z}))] = air;
+        values[static_cast<std::size_t>(detail::index_in_chunk(CellPos{c.x, c.y - 1, c.z}))] = air;
         ++dug;
       }
     }
@@ -1202,7 +1201,7 @@ TEST(MaintenanceStreaming, InstalledBuildDoesNotRevalidateCorridors) {
       ASSERT_EQ(w->tick(0.05), Status::Ok);
       const bool valid =
           detail::path_still_valid(g, rec.corridor.cells, rec.corridor.kinds, rec.cell_index);
-      EXPECT_FALSE(rec.mode == detail::AgentMode::Moving && !valid)
+      EXPECT_FALSE(rec.mode == AgentMode::Moving && !valid)
           << "tick " << k + 1 << " after reloading " << str(target) << " with " << dug
           << " blocks dug out under the corridor ahead: the agent is Moving along moves that no "
              "longer exist "
@@ -1244,7 +1243,7 @@ TEST(MaintenanceIslands, WallsAndTrenchesInBatches) {
   // The highest standable cell of a column (within the window's loaded y range), or y = INT_MIN.
   auto surface = [&](int x, int z) {
     for (int y = 200; y >= -64; --y)
-      if (g.standable(Cell{x, y, z})) return y;
+      if (g.standable(CellPos{x, y, z})) return y;
     return -(1 << 30);
   };
   const int x_lo = (cx0 - 3) * 16, x_hi = (cx0 + 3) * 16 + 15, z_lo = (cz0 - 3) * 16,
@@ -1259,24 +1258,24 @@ TEST(MaintenanceIslands, WallsAndTrenchesInBatches) {
                            : x_lo + 8 + static_cast<int>(below(std::size_t(x_hi - x_lo - 16)));
     const int gap = below(3) == 0 ? -1 : static_cast<int>(below(80));  // a one-column gap or none
     struct Put {
-      Cell c;
+      CellPos c;
       std::uint16_t old;
     };
     std::vector<Put> placed;
-    std::vector<Cell> line;
+    std::vector<CellPos> line;
     const int n = along_x ? x_hi - x_lo + 1 : z_hi - z_lo + 1;
     for (int k = 0; k < n; ++k) {
       if (k == gap) continue;
       const int x = along_x ? x_lo + k : at, z = along_x ? at : z_lo + k;
       const int y = surface(x, z);
       if (y < -(1 << 29)) continue;
-      line.push_back(Cell{x, y, z});
+      line.push_back(CellPos{x, y, z});
       if (trench) {
         for (int d = 1; d <= 3; ++d)
-          placed.push_back({Cell{x, y - d, z}, space.block(Cell{x, y - d, z})});
+          placed.push_back({CellPos{x, y - d, z}, space.block(CellPos{x, y - d, z})});
       } else {
-        placed.push_back({Cell{x, y, z}, space.block(Cell{x, y, z})});
-        placed.push_back({Cell{x, y + 1, z}, space.block(Cell{x, y + 1, z})});
+        placed.push_back({CellPos{x, y, z}, space.block(CellPos{x, y, z})});
+        placed.push_back({CellPos{x, y + 1, z}, space.block(CellPos{x, y + 1, z})});
       }
     }
     auto apply = [&](bool undo, const char* what) {
@@ -1299,12 +1298,12 @@ TEST(MaintenanceIslands, WallsAndTrenchesInBatches) {
       // Pairs across the line, and near it.
       ProfileId fpid;
       std::unique_ptr<World> fresh = fresh_copy(*w, &fpid);
-      std::vector<Cell> near;
+      std::vector<CellPos> near;
       for (std::size_t i = 0; i < line.size(); i += 4) {
-        const Cell c = line[i];
+        const CellPos c = line[i];
         for (int dy = -4; dy <= 3; ++dy)
           for (int d = -6; d <= 6; d += 3) {
-            const Cell q = along_x ? Cell{c.x, c.y + dy, c.z + d} : Cell{c.x + d, c.y + dy, c.z};
+            const CellPos q = along_x ? CellPos{c.x, c.y + dy, c.z + d} : CellPos{c.x + d, c.y + dy, c.z};
             if (g.standable(q)) near.push_back(q);
           }
       }
@@ -1348,8 +1347,8 @@ TEST(MaintenanceStreaming, ReloadOfTheSameBlocksFallsBackToFullIslandRecomputati
   detail::NavWorld& nav = *detail::WorldAccess::state(*w).walker;
   const detail::Space& space = detail::WorldAccess::state(*w).space;
   const std::size_t bound0 = nav.islands().id_bound();
-  std::vector<detail::ChunkPos> sections;  // the sections holding standable cells
-  for (const detail::ChunkPos& p : space.loaded_chunks()) {
+  std::vector<ChunkPos> sections;  // the sections holding standable cells
+  for (const ChunkPos& p : space.loaded_chunks()) {
     const NavChunk* nc = nav.grid().chunk(p);
     if (nc && nc->nodes > 50) sections.push_back(p);
   }
@@ -1360,7 +1359,7 @@ TEST(MaintenanceStreaming, ReloadOfTheSameBlocksFallsBackToFullIslandRecomputati
   std::size_t drop_fallbacks = 0;
   std::string first;
   for (int r = 0; r < kRounds; ++r) {
-    const detail::ChunkPos p = sections[rng.below(static_cast<std::uint32_t>(sections.size()))];
+    const ChunkPos p = sections[rng.below(static_cast<std::uint32_t>(sections.size()))];
     const detail::Chunk* ch = space.chunk(p);
     for (int i = 0; i < detail::kChunkCells; ++i) values[static_cast<std::size_t>(i)] = ch->get(i);
     ASSERT_EQ(w->load_chunk(ChunkPos{p.x, p.y, p.z}, values), Status::Ok);
@@ -1387,17 +1386,17 @@ TEST(MaintenanceStreaming, ReloadOfTheSameBlocksFallsBackToFullIslandRecomputati
 
 TEST(CellKeys, CellKeyIsExactOverTheDocumentedRange) {
   const int ymax = detail::kMaxVertical - 1, xmax = detail::kMaxHorizontal - 1;
-  const Cell lo{-xmax, -ymax, -xmax}, hi{xmax, ymax, xmax};
+  const CellPos lo{-xmax, -ymax, -xmax}, hi{xmax, ymax, xmax};
   ASSERT_TRUE(detail::cell_in_range(lo) && detail::cell_in_range(hi));
-  EXPECT_FALSE(detail::cell_in_range(Cell{0, ymax + 1, 0}));
+  EXPECT_FALSE(detail::cell_in_range(CellPos{0, ymax + 1, 0}));
   const int ys[] = {-ymax, -2048 + 16, -64, -1, 0, 1, 255, 2031, ymax};
   for (std::size_t i = 0; i + 1 < std::size(ys); ++i) {
-    const Cell a{xmax, ys[i], xmax}, b{-xmax, ys[i + 1], -xmax};
+    const CellPos a{xmax, ys[i], xmax}, b{-xmax, ys[i + 1], -xmax};
     EXPECT_LT(detail::cell_key(a), detail::cell_key(b))
         << str(a) << " / " << str(b) << ": keys do not order by y";
   }
-  EXPECT_LT(detail::cell_key(Cell{xmax, 7, -xmax}), detail::cell_key(Cell{-xmax, 7, -xmax + 1}));
-  EXPECT_LT(detail::cell_key(Cell{-xmax, 7, 3}), detail::cell_key(Cell{-xmax + 1, 7, 3}));
+  EXPECT_LT(detail::cell_key(CellPos{xmax, 7, -xmax}), detail::cell_key(CellPos{-xmax, 7, -xmax + 1}));
+  EXPECT_LT(detail::cell_key(CellPos{-xmax, 7, 3}), detail::cell_key(CellPos{-xmax + 1, 7, 3}));
   EXPECT_LT(detail::cell_key(lo), detail::cell_key(hi));
 }
 

@@ -63,7 +63,7 @@ class IntegrateTest : public ::testing::Test {
   }
 
   IntegrateReport step(CharacterState& s, const DriveInput& in, const BodyParams& p = {},
-                       const MotionVec3& knock = {}) {
+                       const Vec3& knock = {}) {
     return integrate_character_tick(s, in, knock, p, space, kDt);
   }
 
@@ -116,10 +116,10 @@ TEST_F(IntegrateTest, RestingBodyWithZeroInputDoesNotDrift) {
     ASSERT_FALSE(r.landed);
     ASSERT_EQ(r.hit_wall, 0);
   }
-  EXPECT_EQ(std::memcmp(&s.position, &before.position, sizeof(MotionVec3)), 0);
-  EXPECT_EQ(s.velocity, MotionVec3{});
+  EXPECT_EQ(std::memcmp(&s.position, &before.position, sizeof(Vec3)), 0);
+  EXPECT_EQ(s.velocity, Vec3{});
   EXPECT_TRUE(s.on_ground);
-  EXPECT_EQ(s.mode, MotionMode::Walk);
+  EXPECT_EQ(s.mode, BodyMode::Walk);
 }
 
 TEST_F(IntegrateTest, SoulSandIsWalkableButNotAStepFromTheFloor) {
@@ -283,14 +283,14 @@ TEST_F(IntegrateTest, StopsAtWallsOnEachAxisAndSlidesAlongThem) {
 TEST_F(IntegrateTest, KnockGoesIntoCarryAndDecays) {
   // Grounded: decays at 12/s.
   CharacterState s = standing_at(4.5, 1.0, 20.5);
-  IntegrateReport r = step(s, {}, {}, MotionVec3{10.0, 0.0, 0.0});
+  IntegrateReport r = step(s, {}, {}, Vec3{10.0, 0.0, 0.0});
   EXPECT_DOUBLE_EQ(r.displacement.x, 10.0 * kDt);  // the knock moves the body this step
   EXPECT_NEAR(s.carry.x, 10.0 * std::exp(-12.0 * kDt), 1e-12);
   EXPECT_TRUE(s.on_ground);
   for (int t = 2; t <= 5; ++t) step(s, {});
   EXPECT_NEAR(s.carry.x, 10.0 * std::exp(-12.0 * kDt * 5), 1e-11);
   for (int t = 0; t < 40; ++t) step(s, {});
-  EXPECT_EQ(s.carry, MotionVec3{});  // dropped to zero once tiny: the body is at rest again
+  EXPECT_EQ(s.carry, Vec3{});  // dropped to zero once tiny: the body is at rest again
   const double rest_x = s.position.x;
   step(s, {});
   EXPECT_EQ(s.position.x, rest_x);
@@ -298,14 +298,14 @@ TEST_F(IntegrateTest, KnockGoesIntoCarryAndDecays) {
   // In the air: 0.5/s. A body high up, knocked sideways.
   CharacterState a;
   a.position = {20.5, 25.0, 20.5};  // loaded air up to y = 31
-  step(a, {}, {}, MotionVec3{0.0, 0.0, 6.0});
+  step(a, {}, {}, Vec3{0.0, 0.0, 6.0});
   EXPECT_NEAR(a.carry.z, 6.0 * std::exp(-0.5 * kDt), 1e-12);
   step(a, {});
   EXPECT_NEAR(a.carry.z, 6.0 * std::exp(-0.5 * kDt * 2), 1e-12);
 
   // Upward knock clears on_ground and goes into velocity.
   CharacterState u = standing_at(10.5, 1.0, 10.5);
-  r = step(u, {}, {}, MotionVec3{3.0, 5.0, 0.0});
+  r = step(u, {}, {}, Vec3{3.0, 5.0, 0.0});
   EXPECT_FALSE(u.on_ground);
   EXPECT_DOUBLE_EQ(u.velocity.y, 5.0 - 32.0 * kDt);
   EXPECT_GT(r.displacement.y, 0.0);
@@ -313,13 +313,13 @@ TEST_F(IntegrateTest, KnockGoesIntoCarryAndDecays) {
 
   // Capped at 80 m/s.
   CharacterState c = standing_at(10.5, 1.0, 30.5);
-  r = step(c, {}, {}, MotionVec3{0.0, 0.0, -500.0});
+  r = step(c, {}, {}, Vec3{0.0, 0.0, -500.0});
   EXPECT_DOUBLE_EQ(r.displacement.z, -80.0 * kDt);
 
   // Carry adds to the drive, and a wall zeroes it on the blocked axis only.
   for (int z = 0; z < 16; ++z) put(13, 1, z, stone), put(13, 2, z, stone);
   CharacterState w = standing_at(12.5, 1.0, 5.5);
-  r = step(w, DriveInput{0.0, 1.0}, {}, MotionVec3{20.0, 0.0, 2.0});
+  r = step(w, DriveInput{0.0, 1.0}, {}, Vec3{20.0, 0.0, 2.0});
   EXPECT_EQ(r.hit_wall, kHitX);
   EXPECT_DOUBLE_EQ(w.position.x, 12.7);
   EXPECT_EQ(w.carry.x, 0.0);
@@ -372,7 +372,7 @@ TEST_F(IntegrateTest, ClimbsALadderColumnAtClimbSpeed) {
     EXPECT_NEAR(r.displacement.y, 2.0 * kDt, 1e-12);
   }
   EXPECT_NEAR(s.position.y, 2.0, 1e-12);
-  EXPECT_EQ(s.mode, MotionMode::Climb);
+  EXPECT_EQ(s.mode, BodyMode::Climb);
   EXPECT_FALSE(s.on_ground);
   const double held = s.position.y;
   for (int t = 0; t < 10; ++t) step(s, DriveInput{0, 0, false, ClimbIntent::Hold}, p);
@@ -388,21 +388,21 @@ TEST_F(IntegrateTest, ClimbsALadderColumnAtClimbSpeed) {
     step(s, DriveInput{0, 2.0, false, ClimbIntent::Up}, p);
   EXPECT_EQ(s.position.y, 5.0);
   EXPECT_GT(s.position.z, 9.0);
-  EXPECT_EQ(s.mode, MotionMode::Walk);
+  EXPECT_EQ(s.mode, BodyMode::Walk);
   // Without climb_speed (a player) the ladder is only a wall panel.
   CharacterState q = standing_at(8.5, 1.0, 8.5);
   for (int t = 0; t < 10; ++t) r = step(q, DriveInput{0, 1.0, false, ClimbIntent::Up});
   EXPECT_FALSE(r.climbing);
   EXPECT_EQ(q.position.y, 1.0);
-  EXPECT_EQ(q.mode, MotionMode::Walk);
+  EXPECT_EQ(q.mode, BodyMode::Walk);
 }
 
 TEST_F(IntegrateTest, FlyHoversRisesAndStopsAtACeiling) {
   put(3, 7, 3, stone);
   CharacterState s;
-  s.mode = MotionMode::Fly;
+  s.mode = BodyMode::Fly;
   s.position = {3.5, 3.0, 3.5};
-  const MotionVec3 start = s.position;
+  const Vec3 start = s.position;
   for (int t = 0; t < 50; ++t) step(s, {});
   EXPECT_EQ(s.position, start);  // a hovering flyer rests
   IntegrateReport r;
@@ -414,7 +414,7 @@ TEST_F(IntegrateTest, FlyHoversRisesAndStopsAtACeiling) {
   EXPECT_TRUE(ceiling);
   EXPECT_DOUBLE_EQ(s.position.y, 7.0 - 1.8);
   // A knock on a flyer goes wholly into carry.
-  step(s, {}, {}, MotionVec3{0, -4.0, 0});
+  step(s, {}, {}, Vec3{0, -4.0, 0});
   EXPECT_NEAR(s.carry.y, -4.0 * std::exp(-12.0 * kDt), 1e-12);
   EXPECT_EQ(s.velocity.y, -4.0);
 }
@@ -422,7 +422,7 @@ TEST_F(IntegrateTest, FlyHoversRisesAndStopsAtACeiling) {
 TEST_F(IntegrateTest, SwimmerFloatsInWaterAndFallsOutOfIt) {
   ASSERT_EQ(space.set_box({10, 1, 10}, {13, 4, 13}, water), Status::Ok);
   CharacterState s;
-  s.mode = MotionMode::Swim;
+  s.mode = BodyMode::Swim;
   s.position = {11.5, 2.0, 11.5};
   IntegrateReport r = step(s, {});
   EXPECT_TRUE(r.in_fluid);
@@ -450,7 +450,7 @@ TEST_F(IntegrateTest, SwimmerAtTheSurface) {
   fish.height = 0.98;
   fish.step_height = 0.0;
   CharacterState s;
-  s.mode = MotionMode::Swim;
+  s.mode = BodyMode::Swim;
   s.position = {11.5, 3.5, 11.5};
   // Up to the top cell's floor at 2 m/s, landing on it (the follower's speed cap: distance / dt).
   for (int t = 0; t < 10; ++t) {
@@ -533,7 +533,7 @@ TEST_F(IntegrateTest, InvalidInputLeavesTheStateUntouched) {
   EXPECT_FALSE(integrate_character_tick(s, {}, {}, {}, space, std::nan("")).valid);
   EXPECT_FALSE(integrate_character_tick(s, {}, {}, {}, space, 0.0).valid);
   EXPECT_FALSE(integrate_character_tick(s, DriveInput{INFINITY, 0.0}, {}, {}, space, kDt).valid);
-  EXPECT_FALSE(step(s, {}, {}, MotionVec3{std::nan(""), 0.0, 0.0}).valid);
+  EXPECT_FALSE(step(s, {}, {}, Vec3{std::nan(""), 0.0, 0.0}).valid);
   BodyParams bad;
   bad.width = -1.0;
   EXPECT_FALSE(step(s, {}, bad).valid);
@@ -651,7 +651,7 @@ TEST_F(IntegrateTest, ScriptedThousandTickRunHasAStableHash) {
     }
     const std::uint32_t r = next();
     in.jump = (r & 15) == 0;
-    MotionVec3 knock;
+    Vec3 knock;
     if (t % 97 == 50) knock = {static_cast<double>(static_cast<int>(r % 21) - 10), 3.0, 4.0};
     MotionOverride ov{{3.0, 0.0, -1.0}, false, false, 600, 20};
     const IntegrateReport rep = integrate_character_tick(s, in, &ov, knock, 0, t, space, p, kDt);

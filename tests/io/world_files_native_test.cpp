@@ -26,7 +26,6 @@ namespace voxnav {
 namespace {
 
 using detail::BlockRegistry;
-using detail::Cell;
 using detail::MinecraftBlocks;
 using detail::Space;
 using native::WorldLoadReport;
@@ -62,7 +61,7 @@ Census census(const Space& space) {
   Census c;
   std::vector<std::uint64_t> per_value(space.registry().size(), 0);
   std::uint64_t below_total = 0;
-  for (const detail::ChunkPos& p : space.loaded_chunks()) {
+  for (const ChunkPos& p : space.loaded_chunks()) {
     const detail::Chunk* ch = space.chunk(p);
     if (ch->uniform) {
       per_value[ch->uniform_value] += detail::kChunkCells;
@@ -138,8 +137,8 @@ TEST_F(WorldFilesTest, Region_1_12_2) {
   EXPECT_EQ(r.unknown_blocks, 0u);
   EXPECT_TRUE(r.unknown_names.empty());
   ASSERT_TRUE(r.has_bounds);
-  EXPECT_EQ(r.min, (Cell{16, 0, -80}));
-  EXPECT_EQ(r.max, (Cell{26 * 16 + 15, 255, -1}));
+  EXPECT_EQ(r.min, (CellPos{16, 0, -80}));
+  EXPECT_EQ(r.max, (CellPos{26 * 16 + 15, 255, -1}));
   const Census c = census(space);
   // Counted by numeric id + metadata with the Python reader.
   EXPECT_EQ(count(c, "stone"), 1292034u);
@@ -165,7 +164,7 @@ TEST_F(WorldFilesTest, Region_1_12_2_PairsDoublePlantHalves) {
   ASSERT_EQ(load(kRegions + "1.12.2/r.0.-1.mca", space, r), Status::Ok) << r.message;
   // Every upper half of a tall plant takes its kind from the lower half below it.
   std::size_t pairs = 0;
-  for (const detail::ChunkPos& p : space.loaded_chunks()) {
+  for (const ChunkPos& p : space.loaded_chunks()) {
     const detail::Chunk* ch = space.chunk(p);
     if (ch->uniform) continue;
     for (int i = 0; i < detail::kChunkCells; ++i) {
@@ -173,7 +172,7 @@ TEST_F(WorldFilesTest, Region_1_12_2_PairsDoublePlantHalves) {
       if (mc().property(v, "half") != "upper" ||
           reg().type(v).name.find("door") != std::string::npos)
         continue;
-      const Cell cell{p.x * 16 + (i & 15), p.y * 16 + (i >> 8), p.z * 16 + ((i >> 4) & 15)};
+      const CellPos cell{p.x * 16 + (i & 15), p.y * 16 + (i >> 8), p.z * 16 + ((i >> 4) & 15)};
       const std::uint16_t below = space.block({cell.x, cell.y - 1, cell.z});
       EXPECT_EQ(reg().type(below).name, reg().type(v).name);
       EXPECT_EQ(mc().property(below, "half"), "lower");
@@ -263,8 +262,8 @@ TEST_F(WorldFilesTest, Region_1_16) {
   EXPECT_EQ(r.data_version, 2566);
   EXPECT_EQ(r.unknown_blocks, 0u);  // 1.16 "grass" is read as 1.20's "short_grass"
   EXPECT_EQ(r.unknown_properties, 0u);
-  EXPECT_EQ(r.min, (Cell{3 * 16, 0, -11 * 16}));
-  EXPECT_EQ(r.max, (Cell{25 * 16 + 15, 255, -1}));
+  EXPECT_EQ(r.min, (CellPos{3 * 16, 0, -11 * 16}));
+  EXPECT_EQ(r.max, (CellPos{25 * 16 + 15, 255, -1}));
   const Census c = census(space);
   EXPECT_EQ(count(c, "stone"), 3710840u);
   EXPECT_EQ(count(c, "water"), 6941u);
@@ -332,8 +331,8 @@ TEST_F(WorldFilesTest, SpongeSchematicSmallHouse) {
   EXPECT_EQ(r.data_version, 2584);
   EXPECT_EQ(r.unknown_blocks, 0u);
   EXPECT_EQ(r.unknown_properties, 0u);
-  EXPECT_EQ(r.min, (Cell{0, 0, 0}));
-  EXPECT_EQ(r.max, (Cell{20, 27, 19}));  // 21 x 28 x 20
+  EXPECT_EQ(r.min, (CellPos{0, 0, 0}));
+  EXPECT_EQ(r.max, (CellPos{20, 27, 19}));  // 21 x 28 x 20
   EXPECT_EQ(r.chunks_loaded, 8u);
   const Census c = census(space);
   EXPECT_EQ(c.non_air, 3201u);
@@ -360,9 +359,9 @@ TEST_F(WorldFilesTest, SpongeSchematicSmallHouse) {
   // Placed elsewhere: same blocks, shifted.
   Space moved(&reg());
   native::WorldLoadOptions o;
-  o.schematic_origin = Cell{-8, 64, 100};
+  o.schematic_origin = CellPos{-8, 64, 100};
   ASSERT_EQ(load(kSchem, moved, r, o), Status::Ok);
-  EXPECT_EQ(r.min, (Cell{-8, 64, 100}));
+  EXPECT_EQ(r.min, (CellPos{-8, 64, 100}));
   EXPECT_EQ(moved.block({10 - 8, 64 + 13, 14 + 100}), space.block({10, 13, 14}));
   EXPECT_EQ(census(moved).non_air, 3201u);
 }
@@ -389,7 +388,7 @@ TEST_F(WorldFilesTest, UnknownSchematicNamesAreCountedAndReported) {
   EXPECT_EQ(renamed, 2u);
   detail::DecodedSchematic sch;
   detail::LookupTally tally;
-  ASSERT_EQ(detail::decode_sponge_schematic(doc.root, mc(), Cell{0, 0, 0}, sch, tally, msg),
+  ASSERT_EQ(detail::decode_sponge_schematic(doc.root, mc(), CellPos{0, 0, 0}, sch, tally, msg),
             Status::Ok)
       << msg;
   EXPECT_EQ(tally.unknown_blocks, 53u);  // every lantern cell
@@ -405,7 +404,7 @@ TEST_F(WorldFilesTest, MovingAiMapFile) {
   WorldLoadReport r;
   ASSERT_EQ(load(kShared + "/movingai-2d/maps/den312d.map", space, r), Status::Ok) << r.message;
   EXPECT_EQ(r.format, "movingai-map");
-  EXPECT_EQ(r.max, (Cell{64, 4, 80}));
+  EXPECT_EQ(r.max, (CellPos{64, 4, 80}));
   EXPECT_EQ(r.chunks_loaded, 5u * 6 * 2);
   EXPECT_EQ(census(space).by_name["stone"],
             65u * 81 + (65u * 81 - 2445) * 4 + (80u * 96 - 65 * 81) * 5);

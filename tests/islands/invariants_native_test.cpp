@@ -38,7 +38,6 @@
 namespace voxnav {
 namespace {
 
-using detail::Cell;
 using detail::CellKind;
 using detail::NavChunk;
 using detail::NavGrid;
@@ -51,12 +50,12 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 using Rng = voxnav::detail::SplitMix64;
 
-std::string str(const Cell& c) {
+std::string str(const CellPos& c) {
   char buf[48];
   std::snprintf(buf, sizeof buf, "(%d,%d,%d)", c.x, c.y, c.z);
   return buf;
 }
-CellPos pos(const Cell& c) { return CellPos{c.x, c.y, c.z}; }
+CellPos pos(const CellPos& c) { return CellPos{c.x, c.y, c.z}; }
 
 // ---------------------------------------------------------------------------------------------
 // A world loaded from a region file.
@@ -140,9 +139,9 @@ class Oracle {
     start_.reserve(cells_.size() + 1);
     for (std::uint32_t v = 0; v < cells_.size(); ++v) {
       start_.push_back(static_cast<std::uint32_t>(edges_.size()));
-      const Cell c = cells_[v];
+      const CellPos c = cells_[v];
       const std::uint32_t word = grid.moves(c);
-      std::vector<std::pair<Cell, int>> decoded;
+      std::vector<std::pair<CellPos, int>> decoded;
       for (int dir = 0; dir < 8; ++dir) {
         const int code = detail::move_code(word, dir);
         if (!code) continue;
@@ -151,7 +150,7 @@ class Oracle {
           ++bad_codes_;
           continue;
         }
-        const Cell t{c.x + detail::kDirDx[dir], c.y + detail::kMoveCodes[code].dy,
+        const CellPos t{c.x + detail::kDirDx[dir], c.y + detail::kMoveCodes[code].dy,
                      c.z + detail::kDirDz[dir]};
         const std::uint32_t tid = id(t);
         if (tid == kNone) {
@@ -176,7 +175,7 @@ class Oracle {
       for (int b = 0; b < 2; ++b) {
         if (!(vm & (b == 0 ? detail::kMoveUp : detail::kMoveDown))) continue;
         ++moves_;
-        const Cell t{c.x, c.y + (b == 0 ? 1 : -1), c.z};
+        const CellPos t{c.x, c.y + (b == 0 ? 1 : -1), c.z};
         const std::uint32_t tid = id(t);
         if (tid == kNone) {
           ++bad_target_count_;
@@ -195,7 +194,7 @@ class Oracle {
           if (!(gm & ((b ? detail::kGapDown : detail::kGapLevel) << d))) continue;
           ++moves_;
           ++gap_moves_;
-          const Cell t{c.x + 2 * detail::kDirDx[d], c.y - b, c.z + 2 * detail::kDirDz[d]};
+          const CellPos t{c.x + 2 * detail::kDirDx[d], c.y - b, c.z + 2 * detail::kDirDz[d]};
           const std::uint32_t tid = id(t);
           if (tid == kNone) {
             ++bad_target_count_;
@@ -210,7 +209,7 @@ class Oracle {
       bool ok = true;
       NavChunk* ch = grid.chunk(detail::chunk_of(c));
       detail::for_each_move(
-          ch, detail::index_in_chunk(c), c, [&](NavChunk* tc, int ti, const Cell& t, int dir, int) {
+          ch, detail::index_in_chunk(c), c, [&](NavChunk* tc, int ti, const CellPos& t, int dir, int) {
             if (seen >= decoded.size() || !(decoded[seen].first == t) ||
                 decoded[seen].second != dir)
               ok = false;
@@ -227,7 +226,7 @@ class Oracle {
   static constexpr std::uint32_t kNone = 0xFFFFFFFFu;
   std::size_t gap_moves() const { return gap_moves_; }
 
-  std::uint32_t id(const Cell& c) const {
+  std::uint32_t id(const CellPos& c) const {
     const auto it = index_.find(detail::chunk_key(detail::chunk_of(c)));
     if (it == index_.end()) return kNone;
     const ChunkInfo& info = chunks_[it->second];
@@ -238,7 +237,7 @@ class Oracle {
            static_cast<std::uint32_t>(std::popcount(bits & ((1ull << (i & 63)) - 1)));
   }
   std::size_t size() const { return cells_.size(); }
-  const Cell& cell(std::uint32_t v) const { return cells_[v]; }
+  const CellPos& cell(std::uint32_t v) const { return cells_[v]; }
   CellKind kind(std::uint32_t v) const { return kinds_[v]; }
   std::size_t edge_count() const { return edges_.size(); }
 
@@ -291,7 +290,7 @@ class Oracle {
       for (std::uint32_t e = start_[v]; e < start_[v + 1]; ++e) {
         const Edge& ed = edges_[e];
         const detail::MoveCode mc = detail::kMoveCodes[ed.code];
-        if (mc.kind == detail::EdgeKind::Drop && -mc.dy > costs.max_drop) continue;
+        if (mc.kind == EdgeKind::Drop && -mc.dy > costs.max_drop) continue;
         const std::uint32_t mcost = detail::move_cost(costs, ed.dir, ed.code, kinds_[ed.to]);
         if (mcost == detail::kCostImpassable) continue;
         const std::uint64_t nd = d + mcost;
@@ -305,20 +304,20 @@ class Oracle {
   }
 
   /// Standable cells within `r` cells (Chebyshev, every axis) of c, in chunk/index order.
-  std::vector<std::uint32_t> near(const Cell& c, int r) const {
+  std::vector<std::uint32_t> near(const CellPos& c, int r) const {
     std::vector<std::uint32_t> out;
-    const detail::ChunkPos lo = detail::chunk_of(Cell{c.x - r, c.y - r, c.z - r});
-    const detail::ChunkPos hi = detail::chunk_of(Cell{c.x + r, c.y + r, c.z + r});
+    const ChunkPos lo = detail::chunk_of(CellPos{c.x - r, c.y - r, c.z - r});
+    const ChunkPos hi = detail::chunk_of(CellPos{c.x + r, c.y + r, c.z + r});
     for (int cy = lo.y; cy <= hi.y; ++cy)
       for (int cz = lo.z; cz <= hi.z; ++cz)
         for (int cx = lo.x; cx <= hi.x; ++cx) {
-          const auto it = index_.find(detail::chunk_key(detail::ChunkPos{cx, cy, cz}));
+          const auto it = index_.find(detail::chunk_key(ChunkPos{cx, cy, cz}));
           if (it == index_.end()) continue;
           const ChunkInfo& info = chunks_[it->second];
           std::uint32_t v = info.base;
           for (int w = 0; w < 64; ++w)
             for (std::uint64_t bits = info.bits[w]; bits; bits &= bits - 1, ++v) {
-              const Cell t = cells_[v];
+              const CellPos t = cells_[v];
               if (std::abs(t.x - c.x) <= r && std::abs(t.y - c.y) <= r && std::abs(t.z - c.z) <= r)
                 out.push_back(v);
             }
@@ -341,7 +340,7 @@ class Oracle {
   const NavGrid& grid_;
   std::vector<ChunkInfo> chunks_;
   std::unordered_map<std::uint64_t, std::size_t> index_;
-  std::vector<Cell> cells_;
+  std::vector<CellPos> cells_;
   std::vector<CellKind> kinds_;
   std::vector<std::uint32_t> start_;
   std::vector<Edge> edges_;
@@ -377,7 +376,7 @@ PairTally check_reachability(RegionWorld& rw, Oracle& o, const std::vector<std::
   const std::uint8_t gates = detail::CostTable{}.gates();
   for (std::uint32_t s : sources) {
     o.bfs(s, gates);
-    const Cell sc = o.cell(s);
+    const CellPos sc = o.cell(s);
     const std::vector<std::uint32_t> near = o.near(sc, 32);
     std::vector<std::uint32_t> near_reached;
     for (std::uint32_t v : near)
@@ -395,7 +394,7 @@ PairTally check_reachability(RegionWorld& rw, Oracle& o, const std::vector<std::
       goals.push_back(rng.below(static_cast<std::uint32_t>(o.size())));
     for (std::size_t gi = 0; gi < goals.size(); ++gi) {
       const std::uint32_t g = goals[gi];
-      const Cell gc = o.cell(g);
+      const CellPos gc = o.cell(g);
       const Reach r = rw.world->reachable(rw.pid, pos(sc), pos(gc));
       ++t.pairs;
       if (gi < n_near) ++t.near_pairs;
@@ -454,20 +453,20 @@ struct PathTally {
   std::size_t paths = 0, cost_mismatch = 0, invalid = 0, not_found = 0, waypoints = 0,
               level_pairs = 0, corridor_bad = 0;
   std::uint64_t expanded = 0;
-  std::vector<std::vector<Cell>> cells;  // found paths (for edits)
+  std::vector<std::vector<CellPos>> cells;  // found paths (for edits)
 };
 
 /// Validates one A* path; returns an empty string when it is a valid move sequence costing `cost`.
-std::string validate_path(const NavGrid& grid, const detail::SearchResult& r, const Cell& start,
-                          const Cell& goal, const detail::CostTable& costs) {
+std::string validate_path(const NavGrid& grid, const detail::SearchResult& r, const CellPos& start,
+                          const CellPos& goal, const detail::CostTable& costs) {
   if (r.cells.empty()) return "empty path";
   if (r.cells.size() != r.kinds.size()) return "cells/kinds size differ";
   if (!(r.cells.front() == start)) return "does not start at the start";
   if (!(r.cells.back() == goal)) return "does not end at the goal";
-  if (r.kinds[0] != detail::EdgeKind::Start) return "first kind is not Start";
+  if (r.kinds[0] != EdgeKind::Start) return "first kind is not Start";
   std::uint64_t cost = 0;
   for (std::size_t i = 0; i + 1 < r.cells.size(); ++i) {
-    const Cell a = r.cells[i], b = r.cells[i + 1];
+    const CellPos a = r.cells[i], b = r.cells[i + 1];
     const std::uint32_t word = grid.moves(a);
     bool found = false;
     const std::uint8_t gm = grid.gaps(a);
@@ -478,13 +477,13 @@ std::string validate_path(const NavGrid& grid, const detail::SearchResult& r, co
                        : dir < 12 ? detail::kCodeGapLevel : detail::kCodeGapDown;
       if (!code) continue;
       const int reach = dir < 8 ? 1 : 2, d = dir < 8 ? dir : (dir - 8) & 3;
-      const Cell t{a.x + reach * detail::kDirDx[d], a.y + detail::kMoveCodes[code].dy,
+      const CellPos t{a.x + reach * detail::kDirDx[d], a.y + detail::kMoveCodes[code].dy,
                    a.z + reach * detail::kDirDz[d]};
       if (!(t == b)) continue;
       if (detail::kMoveCodes[code].kind != r.kinds[i + 1])
         return "step " + std::to_string(i) + " " + str(a) + "->" + str(b) + " has kind " +
-               detail::edge_kind_name(r.kinds[i + 1]) + " but the move word says " +
-               detail::edge_kind_name(detail::kMoveCodes[code].kind);
+               edge_kind_name(r.kinds[i + 1]) + " but the move word says " +
+               edge_kind_name(detail::kMoveCodes[code].kind);
       cost += detail::move_cost(costs, d, code, grid.kind(b));
       found = true;
     }
@@ -506,7 +505,7 @@ std::string validate_corridor(const NavGrid& grid, const detail::SearchResult& r
   if (pts.empty()) return "no waypoints";
   if (!(pts.front().cell == r.cells.front())) return "first waypoint is not the start";
   if (!(pts.back().cell == r.cells.back())) return "last waypoint is not the goal";
-  if (pts.front().kind != detail::EdgeKind::Start) return "first waypoint kind is not Start";
+  if (pts.front().kind != EdgeKind::Start) return "first waypoint kind is not Start";
   std::size_t idx = 0;  // index into r.cells of the previous waypoint
   for (std::size_t k = 0; k < pts.size(); ++k) {
     const detail::Waypoint& w = pts[k];
@@ -520,9 +519,9 @@ std::string validate_corridor(const NavGrid& grid, const detail::SearchResult& r
     if (j == r.cells.size())
       return "waypoint " + std::to_string(k) + " " + str(w.cell) + " is not on the path (in order)";
     if (k > 0 && w.kind != r.kinds[j])
-      return "waypoint " + std::to_string(k) + " kind " + detail::edge_kind_name(w.kind) +
-             " differs from the path's " + detail::edge_kind_name(r.kinds[j]);
-    if (k > 0 && w.kind == detail::EdgeKind::Walk && w.cell.y == pts[k - 1].cell.y) {
+      return "waypoint " + std::to_string(k) + " kind " + edge_kind_name(w.kind) +
+             " differs from the path's " + edge_kind_name(r.kinds[j]);
+    if (k > 0 && w.kind == EdgeKind::Walk && w.cell.y == pts[k - 1].cell.y) {
       ++*level_pairs;
       if (!detail::line_walkable_level(grid, pts[k - 1].cell, w.cell))
         return "level waypoints " + std::to_string(k - 1) + " " + str(pts[k - 1].cell) + " -> " +
@@ -585,12 +584,12 @@ struct GridDiff {
 };
 
 GridDiff compare_grids(const NavGrid& inc, const NavGrid& fresh,
-                       const std::vector<detail::ChunkPos>& only) {
+                       const std::vector<ChunkPos>& only) {
   GridDiff d;
   auto floor_of = [](const NavChunk* c, int i) {
     return c->uniform ? 0 : static_cast<int>(c->floor[i]);
   };
-  for (const detail::ChunkPos& p : only) {
+  for (const ChunkPos& p : only) {
     const NavChunk* a = inc.chunk(p);
     const NavChunk* b = fresh.chunk(p);
     if (!a || !b) {
@@ -696,13 +695,13 @@ TEST_P(NavInvariants, ReachabilityPathsCorridorsAndEdits) {
   std::uint16_t stone = 0;
   ASSERT_EQ(rw->world->block_value("stone", &stone), Status::Ok);
   const std::uint16_t air = 0;
-  std::vector<Cell> edited;
+  std::vector<CellPos> edited;
   std::size_t edits = 0, rejected = 0;
   auto one_edit = [&]() {
-    const std::vector<Cell>& path = b.cells[rng.below(static_cast<std::uint32_t>(b.cells.size()))];
-    const Cell c = path[rng.below(static_cast<std::uint32_t>(path.size()))];
+    const std::vector<CellPos>& path = b.cells[rng.below(static_cast<std::uint32_t>(b.cells.size()))];
+    const CellPos c = path[rng.below(static_cast<std::uint32_t>(path.size()))];
     Status s = Status::Ok;
-    Cell touched = c;
+    CellPos touched = c;
     switch (rng.below(7)) {
       case 0:
         s = rw->world->set_block(pos(c), stone);
@@ -795,15 +794,15 @@ TEST_P(NavInvariants, ReachabilityPathsCorridorsAndEdits) {
   ProfileId fresh_pid;
   auto fresh = fresh_copy(*rw->world, &fresh_pid);
   const double fresh_s = seconds_since(t0);
-  std::vector<detail::ChunkPos> touched;
-  for (const Cell& c : edited) {
-    const detail::ChunkPos p = detail::chunk_of(c);
+  std::vector<ChunkPos> touched;
+  for (const CellPos& c : edited) {
+    const ChunkPos p = detail::chunk_of(c);
     for (int dy = -1; dy <= 1; ++dy)
       for (int dz = -1; dz <= 1; ++dz)
         for (int dx = -1; dx <= 1; ++dx) touched.push_back({p.x + dx, p.y + dy, p.z + dz});
   }
   std::sort(touched.begin(), touched.end(),
-            [](const detail::ChunkPos& l, const detail::ChunkPos& r) {
+            [](const ChunkPos& l, const ChunkPos& r) {
               return detail::chunk_key(l) < detail::chunk_key(r);
             });
   touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
@@ -813,7 +812,7 @@ TEST_P(NavInvariants, ReachabilityPathsCorridorsAndEdits) {
       << "incremental layers differ from a fresh build, e.g. "
       << (d.first.empty() ? "" : d.first[0]);
   for (std::size_t i = 1; i < d.first.size(); ++i) std::printf("  diff %s\n", d.first[i].c_str());
-  std::vector<detail::ChunkPos> all;
+  std::vector<ChunkPos> all;
   for (const NavChunk* ch : fgrid.ordered_chunks()) all.push_back(ch->pos);
   EXPECT_EQ(rw->grid().chunk_count(), fgrid.chunk_count());
   const GridDiff dall = compare_grids(rw->grid(), fgrid, all);
@@ -844,13 +843,13 @@ TEST_P(NavInvariants, ReachabilityPathsCorridorsAndEdits) {
   // Chunk unload and reload (Load / Unload changes): unload two chunks holding path cells; cells
   // there answer Unknown(NotLoaded), the rest still agrees with the BFS and with a fresh build;
   // reloading the saved blocks gives the same layers as a fresh build again.
-  std::vector<std::pair<detail::ChunkPos, std::vector<std::uint16_t>>> saved;
-  std::vector<Cell> probe;  // a standable cell in each unloaded chunk
+  std::vector<std::pair<ChunkPos, std::vector<std::uint16_t>>> saved;
+  std::vector<CellPos> probe;  // a standable cell in each unloaded chunk
   for (int k = 0; k < 8 && saved.size() < 2; ++k) {
-    const std::vector<Cell>& path = b.cells[rng.below(static_cast<std::uint32_t>(b.cells.size()))];
-    const Cell c = path[path.size() / 2];
+    const std::vector<CellPos>& path = b.cells[rng.below(static_cast<std::uint32_t>(b.cells.size()))];
+    const CellPos c = path[path.size() / 2];
     if (!rw->grid().standable(c)) continue;
-    const detail::ChunkPos p = detail::chunk_of(c);
+    const ChunkPos p = detail::chunk_of(c);
     bool dup = false;
     for (const auto& sv : saved) dup = dup || sv.first == p;
     if (dup) continue;
@@ -864,7 +863,7 @@ TEST_P(NavInvariants, ReachabilityPathsCorridorsAndEdits) {
   }
   ASSERT_FALSE(saved.empty());
   rw->world->update();
-  for (const Cell& c : probe) {
+  for (const CellPos& c : probe) {
     const Reach r = rw->world->reachable(rw->pid, pos(c), pos(c));
     EXPECT_EQ(r.answer, ReachAnswer::Unknown);
     EXPECT_EQ(r.reason, ReachReason::NotLoaded);
@@ -872,7 +871,7 @@ TEST_P(NavInvariants, ReachabilityPathsCorridorsAndEdits) {
   oracle = std::make_unique<Oracle>(rw->grid());
   expect_oracle_sound(*oracle);
   std::vector<std::uint32_t> sources3;
-  for (const Cell& c : probe)
+  for (const CellPos& c : probe)
     for (std::uint32_t v : oracle->near(c, 20))
       if (sources3.size() < 20 && rng.below(8) == 0) sources3.push_back(v);
   PairTally a3 = check_reachability(*rw, *oracle, sources3, 40, 10, rng);
@@ -880,7 +879,7 @@ TEST_P(NavInvariants, ReachabilityPathsCorridorsAndEdits) {
   ProfileId pid3;
   auto fresh3 = fresh_copy(*rw->world, &pid3);
   const NavGrid& fgrid3 = detail::WorldAccess::state(*fresh3).walker->grid();
-  std::vector<detail::ChunkPos> all3;
+  std::vector<ChunkPos> all3;
   for (const NavChunk* ch : fgrid3.ordered_chunks()) all3.push_back(ch->pos);
   EXPECT_EQ(rw->grid().chunk_count(), fgrid3.chunk_count());
   const GridDiff d3 = compare_grids(rw->grid(), fgrid3, all3);

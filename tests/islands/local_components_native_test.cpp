@@ -61,8 +61,6 @@
 namespace voxnav {
 namespace {
 
-using detail::Cell;
-using detail::ChunkPos;
 using detail::LocalComponents;
 using detail::NavChunk;
 using detail::NavGrid;
@@ -76,7 +74,7 @@ using test::standable_cells;
 using test::str;
 
 const std::string kShared = VOXNAV_SHARED_DATA;
-CellPos pos(const Cell& c) { return CellPos{c.x, c.y, c.z}; }
+CellPos pos(const CellPos& c) { return CellPos{c.x, c.y, c.z}; }
 
 /// Exploration knobs (unset in normal runs): VOXNAV_LC_SEED offsets seeds, VOXNAV_LC_SCALE
 /// multiplies run lengths.
@@ -94,23 +92,23 @@ struct LcCheck {
 };
 
 /// Targets of the moves of node cell c, decoded from the move words by hand (like PairOracle).
-void moves_of(const NavGrid& g, const Cell& c, std::vector<Cell>& out) {
+void moves_of(const NavGrid& g, const CellPos& c, std::vector<CellPos>& out) {
   out.clear();
   const std::uint32_t word = g.moves(c);
   for (int dir = 0; dir < 8; ++dir) {
     const int code = detail::move_code(word, dir);
     if (code)
-      out.push_back(Cell{c.x + detail::kDirDx[dir], c.y + detail::kMoveCodes[code].dy,
+      out.push_back(CellPos{c.x + detail::kDirDx[dir], c.y + detail::kMoveCodes[code].dy,
                          c.z + detail::kDirDz[dir]});
   }
   const std::uint8_t vm = g.vmoves(c);
-  if (vm & detail::kMoveUp) out.push_back(Cell{c.x, c.y + 1, c.z});
-  if (vm & detail::kMoveDown) out.push_back(Cell{c.x, c.y - 1, c.z});
+  if (vm & detail::kMoveUp) out.push_back(CellPos{c.x, c.y + 1, c.z});
+  if (vm & detail::kMoveDown) out.push_back(CellPos{c.x, c.y - 1, c.z});
   const std::uint8_t gm = g.gaps(c);
   for (int d = 0; d < 4; ++d) {
     const int dx = 2 * detail::kDirDx[d], dz = 2 * detail::kDirDz[d];
-    if (gm & (detail::kGapLevel << d)) out.push_back(Cell{c.x + dx, c.y, c.z + dz});
-    if (gm & (detail::kGapDown << d)) out.push_back(Cell{c.x + dx, c.y - 1, c.z + dz});
+    if (gm & (detail::kGapLevel << d)) out.push_back(CellPos{c.x + dx, c.y, c.z + dz});
+    if (gm & (detail::kGapDown << d)) out.push_back(CellPos{c.x + dx, c.y - 1, c.z + dz});
   }
 }
 
@@ -161,11 +159,11 @@ void check_octant(const NavGrid& g, const NavChunk* ch, int o, const LocalCompon
   // Edges inside the octant and moves out, from the move words.
   std::vector<std::vector<int>> adj(static_cast<std::size_t>(n));
   std::vector<std::vector<std::uint32_t>> cross(static_cast<std::size_t>(n));
-  std::vector<Cell> ts;
+  std::vector<CellPos> ts;
   for (int v = 0; v < n; ++v) {
-    const Cell c = detail::cell_of(ch, cells[static_cast<std::size_t>(v)]);
+    const CellPos c = detail::cell_of(ch, cells[static_cast<std::size_t>(v)]);
     moves_of(g, c, ts);
-    for (const Cell& t : ts) {
+    for (const CellPos& t : ts) {
       const ChunkPos tp = detail::chunk_of(t);
       const int ti = detail::index_in_chunk(t);
       if (tp == ch->pos && detail::octant_of(ti) == o) {
@@ -294,7 +292,7 @@ LcCheck check_local_components(detail::NavWorld& nav, const std::vector<ChunkPos
 }
 
 /// The chunks around the boxes (one chunk of margin).
-std::vector<ChunkPos> chunks_around(const std::vector<std::pair<Cell, Cell>>& boxes) {
+std::vector<ChunkPos> chunks_around(const std::vector<std::pair<CellPos, CellPos>>& boxes) {
   std::vector<ChunkPos> out;
   for (const auto& [mn, mx] : boxes) {
     const ChunkPos a = detail::chunk_of(mn), b = detail::chunk_of(mx);
@@ -336,14 +334,14 @@ struct Tally {
 };
 
 /// reachable() vs the BFS over the move words for `count` pairs of `cells` (near pairs first).
-void check_pairs(World& w, ProfileId pid, const std::vector<Cell>& cells, Rng& rng, int count,
+void check_pairs(World& w, ProfileId pid, const std::vector<CellPos>& cells, Rng& rng, int count,
                  Tally& t, const std::string& what) {
   if (cells.size() < 2) return;
   const NavGrid& g = detail::WorldAccess::state(w).walker->grid();
   PairOracle oracle(g);
   for (int k = 0; k < count; ++k) {
-    const Cell a = cells[rng.below(static_cast<std::uint32_t>(cells.size()))];
-    const Cell b = cells[rng.below(static_cast<std::uint32_t>(cells.size()))];
+    const CellPos a = cells[rng.below(static_cast<std::uint32_t>(cells.size()))];
+    const CellPos b = cells[rng.below(static_cast<std::uint32_t>(cells.size()))];
     if (!g.standable(a) || !g.standable(b)) continue;
     const Reach r = w.reachable(pid, pos(a), pos(b));
     const bool truth = oracle.reaches(a, b, detail::CostTable{}.gates());
@@ -444,7 +442,7 @@ void full_compare_all(World& w, ProfileId pid, Tally& t, const std::string& what
     const detail::NavWorld* pn =
         detail::WorldAccess::state(w).nav_of(detail::WorldAccess::state(w).profiles[ip.index].movement_class);
     if (!pn) continue;
-    std::vector<Cell> nodes;
+    std::vector<CellPos> nodes;
     for (const NavChunk* ch : pn->grid().ordered_chunks()) {
       if (ch->uniform) continue;
       for (int i = 0; i < detail::kChunkCells; i += 3)
@@ -452,8 +450,8 @@ void full_compare_all(World& w, ProfileId pid, Tally& t, const std::string& what
     }
     if (nodes.size() < 2) continue;
     for (int k = 0; k < 60; ++k) {
-      const Cell x = nodes[rng.below(static_cast<std::uint32_t>(nodes.size()))];
-      const Cell y = nodes[rng.below(static_cast<std::uint32_t>(nodes.size()))];
+      const CellPos x = nodes[rng.below(static_cast<std::uint32_t>(nodes.size()))];
+      const CellPos y = nodes[rng.below(static_cast<std::uint32_t>(nodes.size()))];
       const Reach ri = w.reachable(ip, pos(x), pos(y));
       const Reach rf = fresh->reachable(fp, pos(x), pos(y));
       ++t.pairs;
@@ -521,17 +519,17 @@ TEST_P(LocalComponentsHotSpot, ConcentratedEditsKeepCachesExact) {
   const Blocks B = blocks_of(*w);
   // The hot spot: a cell of the biggest island on a chunk corner (x, z multiples of 16: four
   // chunks and eight octants meet around it), the one with the most island cells around.
-  std::vector<Cell> pool = standable_cells(g);
+  std::vector<CellPos> pool = standable_cells(g);
   ASSERT_GT(pool.size(), 1000u);
   std::uint32_t big = 0;
-  for (const Cell& c : pool) {
+  for (const CellPos& c : pool) {
     const std::uint32_t isl = nav.islands().component(g, c);
     if (isl && nav.islands().size_of(isl) > nav.islands().size_of(big)) big = isl;
   }
-  Cell hot = pool[0];
+  CellPos hot = pool[0];
   {
     std::unordered_map<std::uint64_t, int> around;  // chunk corner -> island cells within 12
-    for (const Cell& c : pool) {
+    for (const CellPos& c : pool) {
       if (nav.islands().component(g, c) != big) continue;
       const int kx = (c.x + 8) & ~15, kz = (c.z + 8) & ~15;
       if (std::abs(c.x - kx) <= 12 && std::abs(c.z - kz) <= 12)
@@ -544,7 +542,7 @@ TEST_P(LocalComponentsHotSpot, ConcentratedEditsKeepCachesExact) {
     const int kx = static_cast<int>(std::uint32_t(best_key >> 32)),
               kz = static_cast<int>(std::uint32_t(best_key));
     int best = 1 << 30;
-    for (const Cell& c : pool)
+    for (const CellPos& c : pool)
       if (nav.islands().component(g, c) == big) {
         const int d = std::abs(c.x - kx) + std::abs(c.z - kz);
         if (d < best) best = d, hot = c;
@@ -556,37 +554,37 @@ TEST_P(LocalComponentsHotSpot, ConcentratedEditsKeepCachesExact) {
   };
   Tally t;
   struct Undo {
-    Cell c;
+    CellPos c;
     std::uint16_t v;
   };
   std::vector<Undo> undo;
-  auto put = [&](const Cell& c, std::uint16_t v) {
+  auto put = [&](const CellPos& c, std::uint16_t v) {
     std::uint16_t old = 0;
     if (w->get_block(pos(c), &old) != Status::Ok) return false;
     if (w->set_block(pos(c), v) != Status::Ok) return false;
     undo.push_back({c, old});
     return true;
   };
-  auto box = [&](Cell mn, Cell mx, std::uint16_t v) {
+  auto box = [&](CellPos mn, CellPos mx, std::uint16_t v) {
     for (int y = mn.y; y <= mx.y; ++y)
       for (int z = mn.z; z <= mx.z; ++z)
-        for (int x = mn.x; x <= mx.x; ++x) put(Cell{x, y, z}, v);
+        for (int x = mn.x; x <= mx.x; ++x) put(CellPos{x, y, z}, v);
   };
-  std::vector<std::pair<Cell, Cell>> boxes;
+  std::vector<std::pair<CellPos, CellPos>> boxes;
 #ifdef NDEBUG
   const int kUpdates = GetParam().updates * env_scale();
 #else
   const int kUpdates = GetParam().updates / 8;
 #endif
-  std::vector<Cell> doors;
+  std::vector<CellPos> doors;
   for (int u = 0; u < kUpdates && t.bad == 0 && t.lc_bad == 0 && t.diffs == 0; ++u) {
     boxes.clear();
     const int n = u % 7 == 6 ? 12 : 1;
     std::string tags;
     for (int k = 0; k < n; ++k) {
-      const Cell c{hot.x + rnd(-12, 11), hot.y + rnd(-5, 6), hot.z + rnd(-12, 11)};
+      const CellPos c{hot.x + rnd(-12, 11), hot.y + rnd(-5, 6), hot.z + rnd(-12, 11)};
       const std::uint32_t what = rng.below(100);
-      Cell mn = c, mx = c;
+      CellPos mn = c, mx = c;
       if (what < 25) {
         tags += "blk ";
         const std::uint16_t vs[] = {B.air,  B.stone, B.stone, B.air,    B.water, B.fence,
@@ -596,41 +594,41 @@ TEST_P(LocalComponentsHotSpot, ConcentratedEditsKeepCachesExact) {
         tags += "tunnel ";
         const bool alongx = rng.below(2);
         const int len = rnd(4, 14);
-        mx = alongx ? Cell{c.x + len, c.y + 1, c.z} : Cell{c.x, c.y + 1, c.z + len};
+        mx = alongx ? CellPos{c.x + len, c.y + 1, c.z} : CellPos{c.x, c.y + 1, c.z + len};
         box(mn, mx, B.air);
       } else if (what < 55) {  // a wall with an opening, or its opening closed
         tags += "wall ";
         const bool alongx = rng.below(2);
         const int len = rnd(6, 30), gap = rnd(1, len - 1);
-        mx = alongx ? Cell{c.x + len, c.y + 2, c.z} : Cell{c.x, c.y + 2, c.z + len};
+        mx = alongx ? CellPos{c.x + len, c.y + 2, c.z} : CellPos{c.x, c.y + 2, c.z + len};
         for (int s = 0; s <= len; ++s) {
           if (s == gap) continue;
-          const Cell b0 = alongx ? Cell{c.x + s, c.y, c.z} : Cell{c.x, c.y, c.z + s};
-          box(b0, Cell{b0.x, b0.y + 2, b0.z}, B.stone);
+          const CellPos b0 = alongx ? CellPos{c.x + s, c.y, c.z} : CellPos{c.x, c.y, c.z + s};
+          box(b0, CellPos{b0.x, b0.y + 2, b0.z}, B.stone);
         }
         boxes.push_back({mn, mx});
         w->update();  // the wall first, then its opening closed
-        const Cell o = alongx ? Cell{c.x + gap, c.y, c.z} : Cell{c.x, c.y, c.z + gap};
-        box(o, Cell{o.x, o.y + 2, o.z}, B.stone);
+        const CellPos o = alongx ? CellPos{c.x + gap, c.y, c.z} : CellPos{c.x, c.y, c.z + gap};
+        box(o, CellPos{o.x, o.y + 2, o.z}, B.stone);
       } else if (what < 65) {  // a door (two halves) in a wall, toggled later
         tags += "door ";
         put(c, B.door_lo);
-        put(Cell{c.x, c.y + 1, c.z}, B.door_hi);
-        put(Cell{c.x + 1, c.y, c.z}, B.stone);
-        put(Cell{c.x - 1, c.y, c.z}, B.stone);
-        put(Cell{c.x + 1, c.y + 1, c.z}, B.stone);
-        put(Cell{c.x - 1, c.y + 1, c.z}, B.stone);
+        put(CellPos{c.x, c.y + 1, c.z}, B.door_hi);
+        put(CellPos{c.x + 1, c.y, c.z}, B.stone);
+        put(CellPos{c.x - 1, c.y, c.z}, B.stone);
+        put(CellPos{c.x + 1, c.y + 1, c.z}, B.stone);
+        put(CellPos{c.x - 1, c.y + 1, c.z}, B.stone);
         doors.push_back(c);
         mx.y += 1;
       } else if (what < 72 && !doors.empty()) {
         tags += "toggle ";
-        const Cell d = doors[rng.below(static_cast<std::uint32_t>(doors.size()))];
+        const CellPos d = doors[rng.below(static_cast<std::uint32_t>(doors.size()))];
         (void)w->set_door_open(pos(d), rng.below(2) != 0);
         mn = mx = d;
       } else if (what < 80) {  // a ladder column
         tags += "ladder ";
         const int h = rnd(2, 6);
-        for (int y = 0; y < h; ++y) put(Cell{c.x, c.y + y, c.z}, B.ladder);
+        for (int y = 0; y < h; ++y) put(CellPos{c.x, c.y + y, c.z}, B.ladder);
         mx.y += h;
       } else if (what < 90 && !undo.empty()) {  // undo the last few edits
         tags += "undo ";
@@ -643,8 +641,8 @@ TEST_P(LocalComponentsHotSpot, ConcentratedEditsKeepCachesExact) {
         }
       } else {  // a pit (drops) or a pillar
         tags += "pit ";
-        mn = Cell{c.x - 1, c.y - 3, c.z - 1};
-        mx = Cell{c.x + 1, c.y, c.z + 1};
+        mn = CellPos{c.x - 1, c.y - 3, c.z - 1};
+        mx = CellPos{c.x + 1, c.y, c.z + 1};
         box(mn, mx, rng.below(2) ? B.air : B.stone);
       }
       boxes.push_back({mn, mx});
@@ -653,11 +651,11 @@ TEST_P(LocalComponentsHotSpot, ConcentratedEditsKeepCachesExact) {
     char what[200];
     std::snprintf(what, sizeof what, "[%s] update %d (%s)", GetParam().name, u, tags.c_str());
     lc_check_all(*w, chunks_around(boxes), t, what);
-    std::vector<Cell> near;
+    std::vector<CellPos> near;
     for (int y = hot.y - 8; y <= hot.y + 9; ++y)
       for (int z = hot.z - 16; z <= hot.z + 16; ++z)
         for (int x = hot.x - 16; x <= hot.x + 16; ++x)
-          if (g.standable(Cell{x, y, z})) near.push_back(Cell{x, y, z});
+          if (g.standable(CellPos{x, y, z})) near.push_back(CellPos{x, y, z});
     check_pairs(*w, pid, near, rng, 8, t, what);
     if (u % 50 == 49 || u + 1 == kUpdates) {
       lc_check_all(*w, {}, t, what);
@@ -745,7 +743,7 @@ TEST_P(LocalComponentsChunks, LoadsUnloadsReloadsAndBigBoxesKeepCachesExact) {
   std::sort(sections.begin(), sections.end(), [](const ChunkPos& a, const ChunkPos& b) {
     return detail::chunk_key(a) < detail::chunk_key(b);
   });
-  std::vector<Cell> pool_cells = standable_cells(g);
+  std::vector<CellPos> pool_cells = standable_cells(g);
   ASSERT_GT(pool_cells.size(), 500u);
   Rng rng{
       0x1CC0000u +
@@ -783,7 +781,7 @@ TEST_P(LocalComponentsChunks, LoadsUnloadsReloadsAndBigBoxesKeepCachesExact) {
 #else
   const int kUpdates = mode.updates / 8;
 #endif
-  std::vector<std::pair<Cell, Cell>> boxes;
+  std::vector<std::pair<CellPos, CellPos>> boxes;
   for (int u = 0; u < kUpdates && t.bad == 0 && t.lc_bad == 0 && t.diffs == 0; ++u) {
     std::string log;
     boxes.clear();
@@ -796,7 +794,7 @@ TEST_P(LocalComponentsChunks, LoadsUnloadsReloadsAndBigBoxesKeepCachesExact) {
     for (int k = 0; k < nops; ++k) {
       const ChunkPos p = sections[below(sections.size())];
       const bool inner = std::abs(p.x - cx0) <= 1 && std::abs(p.z - cz0) <= 1;
-      const Cell c0{p.x * 16, p.y * 16, p.z * 16};
+      const CellPos c0{p.x * 16, p.y * 16, p.z * 16};
       char buf[120] = "";
       switch (below(9)) {
         case 0:
@@ -834,8 +832,8 @@ TEST_P(LocalComponentsChunks, LoadsUnloadsReloadsAndBigBoxesKeepCachesExact) {
           break;
         }
         case 4: {  // a box of more than 512 cells (chunk level)
-          const Cell c = pool_cells[below(pool_cells.size())];
-          const Cell mn{c.x - 8, c.y, c.z - 8}, mx{c.x + 8, c.y + 1, c.z + 8};
+          const CellPos c = pool_cells[below(pool_cells.size())];
+          const CellPos mn{c.x - 8, c.y, c.z - 8}, mx{c.x + 8, c.y + 1, c.z + 8};
           if (w->set_box(pos(mn), pos(mx), below(2) ? B.air : B.stone) == Status::Ok) {
             boxes.push_back({mn, mx});
             std::snprintf(buf, sizeof buf, "box578 %s; ", str(c).c_str());
@@ -844,14 +842,14 @@ TEST_P(LocalComponentsChunks, LoadsUnloadsReloadsAndBigBoxesKeepCachesExact) {
           break;
         }
         default: {  // edits next to the section (often one being built): walls, pits, blocks
-          const Cell c{c0.x + static_cast<int>(below(18)) - 1,
+          const CellPos c{c0.x + static_cast<int>(below(18)) - 1,
                        c0.y + static_cast<int>(below(18)) - 1,
                        c0.z + static_cast<int>(below(18)) - 1};
           const std::uint32_t s = below(4);
-          Cell mn = c, mx = c;
+          CellPos mn = c, mx = c;
           std::uint16_t v = below(2) ? B.air : B.stone;
-          if (s == 1) mx = Cell{c.x + 10, c.y + 2, c.z};
-          if (s == 2) mn = Cell{c.x - 1, c.y - 3, c.z - 1}, mx = Cell{c.x + 1, c.y, c.z + 1};
+          if (s == 1) mx = CellPos{c.x + 10, c.y + 2, c.z};
+          if (s == 2) mn = CellPos{c.x - 1, c.y - 3, c.z - 1}, mx = CellPos{c.x + 1, c.y, c.z + 1};
           if (s == 3) v = below(2) ? B.ladder : B.water;
           if (w->set_box(pos(mn), pos(mx), v) == Status::Ok) {
             boxes.push_back({mn, mx});
@@ -867,12 +865,12 @@ TEST_P(LocalComponentsChunks, LoadsUnloadsReloadsAndBigBoxesKeepCachesExact) {
     const std::string what =
         std::string("[") + mode.name + "] update " + std::to_string(u) + ": " + log;
     lc_check_all(*w, {}, t, what);
-    std::vector<Cell> near;
+    std::vector<CellPos> near;
     for (const auto& [mn, mx] : boxes)
       for (int y = mn.y - 4; y <= mx.y + 4; ++y)
         for (int z = mn.z - 8; z <= mx.z + 8; ++z)
           for (int x = mn.x - 8; x <= mx.x + 8; ++x)
-            if (g.standable(Cell{x, y, z})) near.push_back(Cell{x, y, z});
+            if (g.standable(CellPos{x, y, z})) near.push_back(CellPos{x, y, z});
     check_pairs(*w, pid, near, rng, 4, t, what);
     check_pairs(*w, pid, pool_cells, rng, 4, t, what);
     if (u % 25 == 24 && nav.pending_builds() == 0) full_compare_all(*w, pid, t, what, others);
@@ -933,14 +931,14 @@ TEST(LocalComponentsChecker, SeesACacheThatMissedAnEdit) {
   w.update();
   detail::NavWorld& nav = *detail::WorldAccess::state(w).walker;
   // Every octant of the floor's chunks was computed at load.
-  const Cell c{4, 1, 4};
+  const CellPos c{4, 1, 4};
   NavChunk* ch = nav.grid().chunk(detail::chunk_of(c));
   ASSERT_TRUE(ch && ch->comps);
   const int o = detail::octant_of(detail::index_in_chunk(c));
   ASSERT_EQ((*ch->comps)[static_cast<std::size_t>(o)].gen, comps_gen(nav));
   EXPECT_EQ(check_local_components(nav).bad, 0u);
   const LocalComponents before = (*ch->comps)[static_cast<std::size_t>(o)];
-  ASSERT_EQ(w.set_box(pos(Cell{4, 1, 0}), pos(Cell{4, 2, 7}), stone), Status::Ok);  // a wall
+  ASSERT_EQ(w.set_box(pos(CellPos{4, 1, 0}), pos(CellPos{4, 2, 7}), stone), Status::Ok);  // a wall
   w.update();
   EXPECT_EQ(check_local_components(nav).bad, 0u);
   (*ch->comps)[static_cast<std::size_t>(o)] = before;
@@ -999,56 +997,56 @@ TEST_P(LocalComponentsExtremes, MazeEditsAtTheRangeLimitsKeepCachesExact) {
     return lo + static_cast<int>(rng.below(static_cast<std::uint32_t>(hi - lo + 1)));
   };
   Tally t;
-  std::vector<Cell> near;
+  std::vector<CellPos> near;
 #ifdef NDEBUG
   const int kUpdates = 400 * env_scale();
 #else
   const int kUpdates = 50;
 #endif
-  std::vector<std::pair<Cell, Cell>> boxes;
+  std::vector<std::pair<CellPos, CellPos>> boxes;
   for (int u = 0; u < kUpdates && t.bad == 0 && t.lc_bad == 0 && t.diffs == 0; ++u) {
     boxes.clear();
     std::string log;
-    const Cell c{rnd(-14, 13), fy, rnd(-14, 13)};
-    Cell mn = c, mx = c;
+    const CellPos c{rnd(-14, 13), fy, rnd(-14, 13)};
+    CellPos mn = c, mx = c;
     switch (rng.below(7)) {
       case 0: {  // a long wall along x or z through the origin's lines, with or without opening
         const bool alongx = rng.below(2);
         const int len = rnd(10, 28);
-        mn = alongx ? Cell{-len / 2, fy, c.z} : Cell{c.x, fy, -len / 2};
-        mx = alongx ? Cell{len / 2, fy + 1, c.z} : Cell{c.x, fy + 1, len / 2};
+        mn = alongx ? CellPos{-len / 2, fy, c.z} : CellPos{c.x, fy, -len / 2};
+        mx = alongx ? CellPos{len / 2, fy + 1, c.z} : CellPos{c.x, fy + 1, len / 2};
         (void)w.set_box(pos(mn), pos(mx), B.stone);
         if (rng.below(2)) {
-          const Cell o = alongx ? Cell{rnd(mn.x, mx.x), fy, c.z} : Cell{c.x, fy, rnd(mn.z, mx.z)};
-          (void)w.set_box(pos(o), pos(Cell{o.x, fy + 1, o.z}), B.air);
+          const CellPos o = alongx ? CellPos{rnd(mn.x, mx.x), fy, c.z} : CellPos{c.x, fy, rnd(mn.z, mx.z)};
+          (void)w.set_box(pos(o), pos(CellPos{o.x, fy + 1, o.z}), B.air);
         }
         log = "wall " + str(mn) + ".." + str(mx);
         break;
       }
       case 1: {  // an opening in a wall, closed again later by case 0
-        mx = Cell{c.x, fy + 1, c.z};
+        mx = CellPos{c.x, fy + 1, c.z};
         (void)w.set_box(pos(mn), pos(mx), B.air);
         log = "opening " + str(c);
         break;
       }
       case 2: {  // a raised block with a tunnel through it
-        mn = Cell{c.x - 3, fy, c.z - 3}, mx = Cell{c.x + 3, fy + 3, c.z + 3};
+        mn = CellPos{c.x - 3, fy, c.z - 3}, mx = CellPos{c.x + 3, fy + 3, c.z + 3};
         (void)w.set_box(pos(mn), pos(mx), B.stone);
         if (rng.below(2))
-          (void)w.set_box(pos(Cell{c.x - 3, fy, c.z}), pos(Cell{c.x + 3, fy + 1, c.z}), B.air);
+          (void)w.set_box(pos(CellPos{c.x - 3, fy, c.z}), pos(CellPos{c.x + 3, fy + 1, c.z}), B.air);
         else
-          (void)w.set_box(pos(Cell{c.x, fy, c.z - 3}), pos(Cell{c.x, fy + 1, c.z + 3}), B.air);
+          (void)w.set_box(pos(CellPos{c.x, fy, c.z - 3}), pos(CellPos{c.x, fy + 1, c.z + 3}), B.air);
         log = "block+tunnel " + str(c);
         break;
       }
       case 3: {  // clear a region (more than 512 cells: chunk level)
-        mn = Cell{c.x - 9, fy, c.z - 9}, mx = Cell{c.x + 9, fy + 3, c.z + 9};
+        mn = CellPos{c.x - 9, fy, c.z - 9}, mx = CellPos{c.x + 9, fy + 3, c.z + 9};
         (void)w.set_box(pos(mn), pos(mx), B.air);
         log = "clear " + str(c);
         break;
       }
       case 4: {  // a pit (one-way drops) or a pillar
-        mn = Cell{c.x - 1, fy - 3, c.z - 1}, mx = Cell{c.x + 1, fy - 1, c.z + 1};
+        mn = CellPos{c.x - 1, fy - 3, c.z - 1}, mx = CellPos{c.x + 1, fy - 1, c.z + 1};
         (void)w.set_box(pos(mn), pos(mx), rng.below(2) ? B.air : B.stone);
         log = "pit " + str(c);
         break;
@@ -1057,13 +1055,13 @@ TEST_P(LocalComponentsExtremes, MazeEditsAtTheRangeLimitsKeepCachesExact) {
         const std::uint16_t vs[] = {B.ladder, B.water, B.door_lo, B.fence, B.slab};
         const std::uint16_t v = vs[rng.below(5)];
         (void)w.set_block(pos(c), v);
-        if (v == B.door_lo) (void)w.set_block(pos(Cell{c.x, fy + 1, c.z}), B.door_hi);
+        if (v == B.door_lo) (void)w.set_block(pos(CellPos{c.x, fy + 1, c.z}), B.door_hi);
         mx.y += 1;
         log = "special " + str(c);
         break;
       }
       default: {  // a block on top of the walls (a roof) or at the top of the range
-        mn = Cell{c.x - 2, fy + 2, c.z - 2}, mx = Cell{c.x + 2, fy + 2, c.z + 2};
+        mn = CellPos{c.x - 2, fy + 2, c.z - 2}, mx = CellPos{c.x + 2, fy + 2, c.z + 2};
         (void)w.set_box(pos(mn), pos(mx), rng.below(2) ? B.stone : B.air);
         log = "roof " + str(c);
         break;
@@ -1078,7 +1076,7 @@ TEST_P(LocalComponentsExtremes, MazeEditsAtTheRangeLimitsKeepCachesExact) {
     for (int y = fy - 4; y <= fy + 4; ++y)
       for (int z = -32; z < 32; ++z)
         for (int x = -32; x < 32; ++x)
-          if (g.standable(Cell{x, y, z})) near.push_back(Cell{x, y, z});
+          if (g.standable(CellPos{x, y, z})) near.push_back(CellPos{x, y, z});
     check_pairs(w, pid, near, rng, 10, t, what);
     if (u % 40 == 39 || u + 1 == kUpdates) full_compare_all(w, pid, t, what);
   }
@@ -1157,21 +1155,21 @@ TEST_P(LocalComponentsAgents, GapJumpCorridorsStayValidUnderNearbyEdits) {
   detail::NavWorld& nav = *detail::WorldAccess::state(w).walker;
   const NavGrid& g = nav.grid();
   const detail::AgentSystem& sys = detail::WorldAccess::state(w).agents;
-  std::vector<Cell> top;
+  std::vector<CellPos> top;
   for (int z = -30; z < 30; ++z)
     for (int x = -30; x < 30; ++x)
-      if (g.standable(Cell{x, 9, z})) top.push_back(Cell{x, 9, z});
+      if (g.standable(CellPos{x, 9, z})) top.push_back(CellPos{x, 9, z});
   ASSERT_GT(top.size(), 1000u);
   {  // the world has gap jumps
     std::size_t gaps = 0;
-    for (const Cell& c : top) gaps += g.gaps(c) != 0;
+    for (const CellPos& c : top) gaps += g.gaps(c) != 0;
     ASSERT_GT(gaps, 100u);
   }
   Rng rng{0x6A9A6E + env_seed()};
   auto below = [&](std::size_t n) { return rng.below(static_cast<std::uint32_t>(n)); };
   std::vector<AgentId> agents;
   for (int i = 0; i < 16 * env_scale(); ++i) {
-    const Cell c = top[below(top.size())];
+    const CellPos c = top[below(top.size())];
     double feet = 0;
     ASSERT_EQ(w.standing_height(pid, pos(c), &feet), Status::Ok);
     AgentId id;
@@ -1192,20 +1190,20 @@ TEST_P(LocalComponentsAgents, GapJumpCorridorsStayValidUnderNearbyEdits) {
   for (int tk = 0; tk < kTicks && bad_corridors == 0 && t.lc_bad == 0; ++tk) {
     ops.clear();
     const detail::AgentRecord& a = sys.at(below(agents.size()));
-    if (a.alive && a.mode == detail::AgentMode::Moving &&
+    if (a.alive && a.mode == AgentMode::Moving &&
         a.cell_index + 2 < a.corridor.cells.size()) {
       // Prefer the take-off or landing of a gap jump ahead.
       std::size_t k = a.cell_index + 1 +
                       below(std::min<std::size_t>(10, a.corridor.cells.size() - a.cell_index - 1));
       for (std::size_t j = a.cell_index + 1;
            j < std::min(a.corridor.cells.size(), a.cell_index + 12); ++j)
-        if (a.corridor.kinds[j] == detail::EdgeKind::GapJump && below(2)) {
+        if (a.corridor.kinds[j] == EdgeKind::GapJump && below(2)) {
           k = below(2) ? j - 1 : j;
           ++gap_edits;
           break;
         }
-      const Cell c = a.corridor.cells[k];
-      const Cell e{c.x + static_cast<int>(below(5)) - 2, c.y + static_cast<int>(below(11)) - 5,
+      const CellPos c = a.corridor.cells[k];
+      const CellPos e{c.x + static_cast<int>(below(5)) - 2, c.y + static_cast<int>(below(11)) - 5,
                    c.z + static_cast<int>(below(5)) - 2};
       const std::uint16_t v = palette[below(7)];
       if (e.y >= 4 && e.y < 30 && w.set_block(pos(e), v) == Status::Ok) {
@@ -1216,20 +1214,20 @@ TEST_P(LocalComponentsAgents, GapJumpCorridorsStayValidUnderNearbyEdits) {
     ASSERT_EQ(w.tick(0.05), Status::Ok);
     for (std::size_t i = 0; i < agents.size(); ++i) {
       const detail::AgentRecord& r = sys.at(agents[i].index);
-      if (r.mode == detail::AgentMode::Moving &&
+      if (r.mode == AgentMode::Moving &&
           !detail::path_still_valid(g, r.corridor.cells, r.corridor.kinds, r.cell_index)) {
         std::size_t k = r.cell_index;
         while (k + 1 < r.corridor.cells.size() &&
                detail::path_still_valid(
-                   g, std::vector<Cell>{r.corridor.cells[k], r.corridor.cells[k + 1]},
-                   std::vector<detail::EdgeKind>{r.corridor.kinds[k], r.corridor.kinds[k + 1]}, 0))
+                   g, std::vector<CellPos>{r.corridor.cells[k], r.corridor.cells[k + 1]},
+                   std::vector<EdgeKind>{r.corridor.kinds[k], r.corridor.kinds[k + 1]}, 0))
           ++k;
         if (++bad_corridors <= 5)
           ADD_FAILURE() << "tick " << tk << ": agent " << i << " is Moving along a corridor whose "
                         << "step " << str(r.corridor.cells[k]) << " -> "
                         << str(r.corridor.cells[std::min(k + 1, r.corridor.cells.size() - 1)])
                         << " ("
-                        << detail::edge_kind_name(
+                        << edge_kind_name(
                                r.corridor.kinds[std::min(k + 1, r.corridor.kinds.size() - 1)])
                         << ") no longer exists; ops: " << ops;
       }
@@ -1298,14 +1296,14 @@ std::size_t refresh_all(World& w) {
 /// reachable() of a profile of any class vs the BFS over that class's move words (lenient on
 /// gates: Yes and Unknown(gated) need a path through any gate, No needs none).
 void check_pairs_class(World& w, ProfileId pid, detail::NavWorld& nav,
-                       const std::vector<Cell>& cells, Rng& rng, int count, Tally& t,
+                       const std::vector<CellPos>& cells, Rng& rng, int count, Tally& t,
                        const std::string& what) {
   if (cells.size() < 2) return;
   const NavGrid& g = nav.grid();
   PairOracle oracle(g);
   for (int k = 0; k < count; ++k) {
-    const Cell a = cells[rng.below(static_cast<std::uint32_t>(cells.size()))];
-    const Cell b = cells[rng.below(static_cast<std::uint32_t>(cells.size()))];
+    const CellPos a = cells[rng.below(static_cast<std::uint32_t>(cells.size()))];
+    const CellPos b = cells[rng.below(static_cast<std::uint32_t>(cells.size()))];
     if (!g.standable(a) || !g.standable(b)) continue;
     const Reach r = w.reachable(pid, pos(a), pos(b));
     const bool all = oracle.reaches(a, b);
@@ -1480,18 +1478,18 @@ TEST_P(LocalComponentsBorders, BorderEditsKeepCachesExact) {
   Tally t;
   std::size_t edits = 0, refreshed = 0, ops[12] = {};
   struct Undo {
-    Cell c;
+    CellPos c;
     std::uint16_t v;
   };
   std::vector<Undo> undo;
-  auto put = [&](const Cell& c, std::uint16_t v) {
+  auto put = [&](const CellPos& c, std::uint16_t v) {
     std::uint16_t old = 0;
     if (w.get_block(pos(c), &old) != Status::Ok) return;
     if (w.set_block(pos(c), v) != Status::Ok) return;
     undo.push_back({c, old});
     ++edits;
   };
-  std::vector<Cell> doors;
+  std::vector<CellPos> doors;
   refreshed += refresh_all(w);
 #ifdef NDEBUG
   const int kUpdates = m.updates * env_scale();
@@ -1499,7 +1497,7 @@ TEST_P(LocalComponentsBorders, BorderEditsKeepCachesExact) {
   const int kUpdates = m.updates / 6;
 #endif
   const std::uint64_t patches0 = nav.islands().stats().out_patches;
-  std::vector<std::pair<Cell, Cell>> boxes;
+  std::vector<std::pair<CellPos, CellPos>> boxes;
   for (int u = 0; u < kUpdates && t.bad == 0 && t.lc_bad == 0 && t.diffs == 0; ++u) {
     boxes.clear();
     std::string log;
@@ -1509,8 +1507,8 @@ TEST_P(LocalComponentsBorders, BorderEditsKeepCachesExact) {
       const int hh = T.hx(x, z);
       // y: near the surface or near an octant border in y
       const int y = rng.below(2) ? hh + rnd(-2, 3) : border(y0 - 14, y0 + 12);
-      const Cell c{x, y, z};
-      Cell mn = c, mx = c;
+      const CellPos c{x, y, z};
+      CellPos mn = c, mx = c;
       char buf[160];
       const std::uint32_t what = rng.below(100);
       if (what < 30) {
@@ -1525,11 +1523,11 @@ TEST_P(LocalComponentsBorders, BorderEditsKeepCachesExact) {
         const int h = rnd(1, 7);
         const bool up = rng.below(2);
         if (up) {
-          mn = Cell{x, hh + 1, z}, mx = Cell{x, hh + h, z};
+          mn = CellPos{x, hh + 1, z}, mx = CellPos{x, hh + h, z};
         } else {
-          mn = Cell{x, hh - h + 1, z}, mx = Cell{x, hh, z};
+          mn = CellPos{x, hh - h + 1, z}, mx = CellPos{x, hh, z};
         }
-        for (int yy = mn.y; yy <= mx.y; ++yy) put(Cell{x, yy, z}, up ? B.stone : B.air);
+        for (int yy = mn.y; yy <= mx.y; ++yy) put(CellPos{x, yy, z}, up ? B.stone : B.air);
         std::snprintf(buf, sizeof buf, "col%s%s%d ", str(c).c_str(), up ? "+" : "-", h);
         ++ops[1];
       } else if (what < 55) {  // a trench one wide across an octant border (gap jumps)
@@ -1539,8 +1537,8 @@ TEST_P(LocalComponentsBorders, BorderEditsKeepCachesExact) {
           const int xx = alongx ? x + s : x, zz = alongx ? z : z + s;
           if (xx > 31 || zz > 31) break;
           const int top = T.hx(std::min(xx, 31), std::min(zz, 31));
-          for (int yy = top - 2; yy <= top; ++yy) put(Cell{xx, yy, zz}, B.air);
-          mx = Cell{xx, top, zz};
+          for (int yy = top - 2; yy <= top; ++yy) put(CellPos{xx, yy, zz}, B.air);
+          mx = CellPos{xx, top, zz};
         }
         mn.y -= 3;
         std::snprintf(buf, sizeof buf, "trench%s ", str(c).c_str());
@@ -1548,25 +1546,25 @@ TEST_P(LocalComponentsBorders, BorderEditsKeepCachesExact) {
       } else if (what < 65) {  // a ladder column across a y border
         const int h = rnd(2, 9);
         const int by = rng.below(2) ? hh + 1 : border(y0 - 12, y0 + 8);
-        for (int yy = 0; yy < h; ++yy) put(Cell{x, by + yy, z}, B.ladder);
-        if (rng.below(2)) put(Cell{x + 1, by + h - 1, z}, B.stone);
-        mn = Cell{x, by, z}, mx = Cell{x + 1, by + h, z};
-        std::snprintf(buf, sizeof buf, "ladder%s h%d ", str(Cell{x, by, z}).c_str(), h);
+        for (int yy = 0; yy < h; ++yy) put(CellPos{x, by + yy, z}, B.ladder);
+        if (rng.below(2)) put(CellPos{x + 1, by + h - 1, z}, B.stone);
+        mn = CellPos{x, by, z}, mx = CellPos{x + 1, by + h, z};
+        std::snprintf(buf, sizeof buf, "ladder%s h%d ", str(CellPos{x, by, z}).c_str(), h);
         ++ops[3];
       } else if (what < 73) {  // a door
-        const Cell d{x, hh + 1, z};
+        const CellPos d{x, hh + 1, z};
         put(d, rng.below(2) ? B.door_lo : X.door_lo_open);
-        put(Cell{x, hh + 2, z}, B.door_hi);
+        put(CellPos{x, hh + 2, z}, B.door_hi);
         if (rng.below(2)) {
-          put(Cell{x + 1, hh + 1, z}, B.stone);
-          put(Cell{x - 1, hh + 1, z}, B.stone);
+          put(CellPos{x + 1, hh + 1, z}, B.stone);
+          put(CellPos{x - 1, hh + 1, z}, B.stone);
         }
         doors.push_back(d);
-        mn = d, mx = Cell{x, hh + 2, z};
+        mn = d, mx = CellPos{x, hh + 2, z};
         std::snprintf(buf, sizeof buf, "door%s ", str(d).c_str());
         ++ops[4];
       } else if (what < 80 && !doors.empty()) {
-        const Cell d = doors[rng.below(static_cast<std::uint32_t>(doors.size()))];
+        const CellPos d = doors[rng.below(static_cast<std::uint32_t>(doors.size()))];
         (void)w.set_door_open(pos(d), rng.below(2) != 0);
         mn = mx = d;
         std::snprintf(buf, sizeof buf, "toggle%s ", str(d).c_str());
@@ -1585,17 +1583,17 @@ TEST_P(LocalComponentsBorders, BorderEditsKeepCachesExact) {
         std::uint16_t old = 0;
         if (w.get_block(pos(c), &old) == Status::Ok) {
           (void)w.set_block(pos(c), old == B.air ? B.stone : B.air);
-          const Cell c2{x + rnd(-1, 1), y + rnd(-1, 1), z + rnd(-1, 1)};
+          const CellPos c2{x + rnd(-1, 1), y + rnd(-1, 1), z + rnd(-1, 1)};
           std::uint16_t old2 = 0;
           if (w.get_block(pos(c2), &old2) == Status::Ok)
             (void)w.set_block(pos(c2), old2 == B.air ? B.slab : B.air);
           (void)w.set_block(pos(c), old);
-          mn = Cell{x - 1, y - 1, z - 1}, mx = Cell{x + 1, y + 1, z + 1};
+          mn = CellPos{x - 1, y - 1, z - 1}, mx = CellPos{x + 1, y + 1, z + 1};
         }
         std::snprintf(buf, sizeof buf, "flip%s ", str(c).c_str());
         ++ops[7];
       } else {  // water / air in the pool
-        const Cell p{rnd(-25, -8), rnd(y0 - 7, y0 + 3), rnd(7, 25)};
+        const CellPos p{rnd(-25, -8), rnd(y0 - 7, y0 + 3), rnd(7, 25)};
         put(p, rng.below(3) == 0 ? B.stone : (rng.below(2) ? B.air : B.water));
         mn = mx = p;
         std::snprintf(buf, sizeof buf, "pool%s ", str(p).c_str());
@@ -1645,7 +1643,7 @@ TEST_P(LocalComponentsBorders, BorderEditsKeepCachesExact) {
       ++ops[9];
       log += buf;
       boxes.push_back(
-          {Cell{p.x * 16, p.y * 16, p.z * 16}, Cell{p.x * 16 + 15, p.y * 16 + 15, p.z * 16 + 15}});
+          {CellPos{p.x * 16, p.y * 16, p.z * 16}, CellPos{p.x * 16 + 15, p.y * 16 + 15, p.z * 16 + 15}});
     }
     w.update();
     char what[64];
@@ -1656,13 +1654,13 @@ TEST_P(LocalComponentsBorders, BorderEditsKeepCachesExact) {
     const std::vector<detail::NavWorld*> navs = detail::WorldAccess::state(w).navs();
     for (std::size_t s = 0; s < navs.size(); ++s) {
       const NavGrid& g = navs[s]->grid();
-      std::vector<Cell> near;
+      std::vector<CellPos> near;
       for (const auto& [mn, mx] : boxes)
         for (int yy = mn.y - 4; yy <= mx.y + 4; ++yy)
           for (int zz = mn.z - 6; zz <= mx.z + 6; ++zz)
             for (int xx = mn.x - 6; xx <= mx.x + 6; ++xx)
-              if (g.standable(Cell{xx, yy, zz})) near.push_back(Cell{xx, yy, zz});
-      std::vector<Cell> sample = near;
+              if (g.standable(CellPos{xx, yy, zz})) near.push_back(CellPos{xx, yy, zz});
+      std::vector<CellPos> sample = near;
       // and some cells anywhere
       for (const NavChunk* ch : g.ordered_chunks()) {
         if (ch->uniform) continue;

@@ -17,7 +17,6 @@
 namespace voxnav {
 namespace {
 
-using detail::Cell;
 
 // A flat stone floor (y = 0, the feet at y = 1) over 3 x 3 chunk columns, cut by a trench along
 // z at x = 12 (and x = 13 when `wide`): nothing below it is loaded, so nothing can be dropped
@@ -177,7 +176,7 @@ TEST(GapJumps, EditsFillAndOpenTheGap) {
   fresh.update();
   for (int z = -16; z <= 31; ++z)
     for (int x = 8; x <= 16; ++x) {
-      const Cell c{x, 1, z};
+      const CellPos c{x, 1, z};
       EXPECT_EQ(t.grid().gaps(c), detail::WorldAccess::state(fresh).walker->grid().gaps(c)) << test::str(c);
       EXPECT_EQ(t.grid().moves(c), detail::WorldAccess::state(fresh).walker->grid().moves(c)) << test::str(c);
     }
@@ -221,7 +220,7 @@ TEST(GapJumps, AgentsMakeTheRealRegionsJumps) {
   ASSERT_TRUE(w);
   const detail::NavGrid& g = detail::WorldAccess::state(*w).walker->grid();
   struct Jump {
-    Cell from, to;
+    CellPos from, to;
   };
   std::vector<Jump> level, down;
   for (const detail::NavChunk* ch : g.ordered_chunks()) {
@@ -229,12 +228,12 @@ TEST(GapJumps, AgentsMakeTheRealRegionsJumps) {
     for (int i = 0; i < detail::kChunkCells; ++i) {
       const std::uint8_t gm = ch->gaps[i];
       if (!gm) continue;
-      const Cell c{ch->pos.x * 16 + (i & 15), ch->pos.y * 16 + (i >> 8),
+      const CellPos c{ch->pos.x * 16 + (i & 15), ch->pos.y * 16 + (i >> 8),
                    ch->pos.z * 16 + ((i >> 4) & 15)};
       for (int d = 0; d < 4; ++d)
         for (int b = 0; b < 2; ++b)
           if (gm & ((b ? detail::kGapDown : detail::kGapLevel) << d)) {
-            const Cell t{c.x + 2 * detail::kDirDx[d], c.y - b, c.z + 2 * detail::kDirDz[d]};
+            const CellPos t{c.x + 2 * detail::kDirDx[d], c.y - b, c.z + 2 * detail::kDirDz[d]};
             (b ? down : level).push_back({c, t});
           }
     }

@@ -882,7 +882,7 @@ TEST(ProfileCompile, JumpVelocityAndGapReach) {
   detail::CompiledProfile c = detail::compile_profile_costs(p);
   // v = sqrt(80) = 8.94427...; 2v/g = 0.559017; 4.3 * 0.559017 = 2.40377; - 0.5 = 1.90 -> 1.
   EXPECT_DOUBLE_EQ(c.jump_velocity, std::sqrt(80.0));
-  EXPECT_EQ(c.jump_velocity, detail::BodyParams{}.jump_velocity) << "the integrator's default jump";
+  EXPECT_EQ(c.jump_velocity, BodyParams{}.jump_velocity) << "the integrator's default jump";
   EXPECT_EQ(c.gap_reach, 1);
   // walk 6, apex 1: v = sqrt(64) = 8; 2v/g = 0.5; 6 * 0.5 = 3; - 0.5 = 2.5 -> 2.
   p.walk_speed = 6.0;

@@ -149,7 +149,7 @@ int waypoints_of_kind(const PathResult& r, EdgeKind k) {
 }
 bool ready(const PathResult& r) { return r.status.state == PathState::Ready && !r.status.partial; }
 
-detail::Cell dc(CellPos c) { return detail::Cell{c.x, c.y, c.z}; }
+CellPos dc(CellPos c) { return CellPos{c.x, c.y, c.z}; }
 
 /// "prop=value" of a state string, or "".
 std::string prop(const std::string& state, const std::string& name) {
@@ -235,12 +235,12 @@ struct Found {
 Found find_features(Building& b) {
   Found f;
   const detail::WorldState& st = detail::WorldAccess::state(*b.w);
-  std::vector<detail::ChunkPos> chunks = st.space.loaded_chunks();
-  std::sort(chunks.begin(), chunks.end(), [](const detail::ChunkPos& p, const detail::ChunkPos& q) {
+  std::vector<ChunkPos> chunks = st.space.loaded_chunks();
+  std::sort(chunks.begin(), chunks.end(), [](const ChunkPos& p, const ChunkPos& q) {
     return std::tie(p.y, p.z, p.x) < std::tie(q.y, q.z, q.x);
   });
   std::map<std::pair<int, int>, std::vector<int>> climb;  // (x, z) -> ys
-  for (const detail::ChunkPos& p : chunks)
+  for (const ChunkPos& p : chunks)
     for (int ly = 0; ly < 16; ++ly)
       for (int lz = 0; lz < 16; ++lz)
         for (int lx = 0; lx < 16; ++lx) {
@@ -313,14 +313,14 @@ void expect_door_kinds(Building& b, const Found& f) {
 /// Whether the class's move graph has a Door move into the door cell from `side`.
 bool door_move_from(Building& b, CellPos side, CellPos door) {
   const detail::NavGrid& g = detail::WorldAccess::state(*b.w).walker->grid();
-  const detail::Cell c{side.x, side.y, side.z};
+  const CellPos c{side.x, side.y, side.z};
   detail::NavChunk* ch = g.chunk(detail::chunk_of(c));
   bool found = false;
   if (ch)
     detail::for_each_move(ch, detail::index_in_chunk(c), c,
-                          [&](detail::NavChunk*, int, const detail::Cell& t, int, int code) {
+                          [&](detail::NavChunk*, int, const CellPos& t, int, int code) {
                             if (t.x == door.x && t.y == door.y && t.z == door.z &&
-                                detail::kMoveCodes[code].kind == detail::EdgeKind::Door)
+                                detail::kMoveCodes[code].kind == EdgeKind::Door)
                               found = true;
                           });
   return found;

@@ -36,8 +36,7 @@
 namespace voxnav {
 namespace {
 
-using detail::Cell;
-using DPos = detail::ChunkPos;
+using DPos = ChunkPos;
 using detail::NavChunk;
 using detail::NavGrid;
 using Rng = detail::SplitMix64;
@@ -45,14 +44,14 @@ using test::str;
 
 const std::string& kRegion = test::repo_region();
 
-CellPos pos(const Cell& c) { return CellPos{c.x, c.y, c.z}; }
+CellPos pos(const CellPos& c) { return CellPos{c.x, c.y, c.z}; }
 
 int cheb(const DPos& a, const DPos& b) {
   return std::max({std::abs(a.x - b.x), std::abs(a.y - b.y), std::abs(a.z - b.z)});
 }
 
-Cell feet_cell(const AgentState& s) {
-  return Cell{static_cast<int>(std::floor(s.feet.x)), static_cast<int>(std::floor(s.feet.y + 1e-3)),
+CellPos feet_cell(const AgentState& s) {
+  return CellPos{static_cast<int>(std::floor(s.feet.x)), static_cast<int>(std::floor(s.feet.y + 1e-3)),
               static_cast<int>(std::floor(s.feet.z))};
 }
 
@@ -61,8 +60,8 @@ Cell feet_cell(const AgentState& s) {
 struct Source {
   std::unique_ptr<World> w;
   ProfileId pid;
-  std::vector<Cell> big;  // cells of the biggest island, in chunk order
-  Cell mid;               // the middle one
+  std::vector<CellPos> big;  // cells of the biggest island, in chunk order
+  CellPos mid;               // the middle one
   int cx0 = 0, cz0 = 0;   // its column
   int ring(int cx, int cz) const { return std::max(std::abs(cx - cx0), std::abs(cz - cz0)); }
 };
@@ -148,7 +147,7 @@ void expect_equal_to_fresh_build(Streamed& st) {
                            << " partition diffs, e.g. " << d.first;
 }
 
-AgentId add_agent_at(Streamed& st, const Cell& c) {
+AgentId add_agent_at(Streamed& st, const CellPos& c) {
   double feet = 0;
   EXPECT_EQ(st.w->standing_height(st.pid, pos(c), &feet), Status::Ok) << str(c);
   AgentId id{};
@@ -205,8 +204,8 @@ TEST(StreamingNearAgents, BuildsOnlyNearAgents) {
   EXPECT_EQ(st.w->deferred_chunk_builds(), far);
   EXPECT_EQ(st.w->pending_chunk_builds(), 0u);
   // A standable cell of a deferred chunk: not standable yet, Unknown(NotLoaded) from the agent.
-  const Cell* target = nullptr;
-  for (const Cell& c : src.big)
+  const CellPos* target = nullptr;
+  for (const CellPos& c : src.big)
     if (src.ring(c.x >> 4, c.z >> 4) == 6 && nav.is_deferred(detail::chunk_of(c))) {
       target = &c;
       break;
@@ -295,39 +294,39 @@ TEST(StreamingNearAgents, NoIsSoundAndNotVacuous) {
     std::unique_ptr<World> full = test::fresh_copy(*st.w, &fpid);
     detail::NavWorld& fnav = *detail::WorldAccess::state(*full).walker;
     test::PairOracle oracle(fnav.grid());
-    const std::vector<Cell> cells = test::standable_cells(nav.grid());
+    const std::vector<CellPos> cells = test::standable_cells(nav.grid());
     ASSERT_GT(cells.size(), 1000u);
     // Pairs: uniform over the built standable cells, and half of them with the start in the
     // middle columns (far from the frontier).
-    std::vector<Cell> inner;
-    for (const Cell& c : cells)
+    std::vector<CellPos> inner;
+    for (const CellPos& c : cells)
       if (src.ring(c.x >> 4, c.z >> 4) == 0) inner.push_back(c);
     ASSERT_GT(inner.size(), 100u);
     const int kPairs = 20000;
     std::size_t yes = 0, no = 0, unknown = 0, other = 0, wrong_no = 0, wrong_yes = 0,
                 oracle_checked = 0, oracle_wrong = 0;
     for (int k = 0; k < kPairs; ++k) {
-      const std::vector<Cell>& from = (k & 1) ? inner : cells;
-      const Cell a = from[rng.below(static_cast<std::uint32_t>(from.size()))];
-      const Cell b = cells[rng.below(static_cast<std::uint32_t>(cells.size()))];
-      const detail::Reach r = nav.reachable(a, b);
-      const detail::Reach f = fnav.reachable(a, b);
-      ASSERT_NE(f.answer, detail::ReachAnswer::Unknown) << str(a) << " -> " << str(b);
-      if (r.answer == detail::ReachAnswer::No) {
+      const std::vector<CellPos>& from = (k & 1) ? inner : cells;
+      const CellPos a = from[rng.below(static_cast<std::uint32_t>(from.size()))];
+      const CellPos b = cells[rng.below(static_cast<std::uint32_t>(cells.size()))];
+      const Reach r = nav.reachable(a, b);
+      const Reach f = fnav.reachable(a, b);
+      ASSERT_NE(f.answer, ReachAnswer::Unknown) << str(a) << " -> " << str(b);
+      if (r.answer == ReachAnswer::No) {
         ++no;
-        if (f.answer == detail::ReachAnswer::Yes && ++wrong_no <= 5)
+        if (f.answer == ReachAnswer::Yes && ++wrong_no <= 5)
           ADD_FAILURE() << "phase " << phase << ": No from " << str(a) << " to " << str(b)
                         << ", but the full graph reaches it";
         if (oracle_checked < 200) {  // the full graph's islands against a BFS
           ++oracle_checked;
           oracle_wrong += oracle.reaches(a, b);
         }
-      } else if (r.answer == detail::ReachAnswer::Yes) {
+      } else if (r.answer == ReachAnswer::Yes) {
         ++yes;
-        if (f.answer != detail::ReachAnswer::Yes && ++wrong_yes <= 5)
+        if (f.answer != ReachAnswer::Yes && ++wrong_yes <= 5)
           ADD_FAILURE() << "phase " << phase << ": Yes from " << str(a) << " to " << str(b)
                         << ", but the full graph does not reach it";
-      } else if (r.reason == detail::ReachReason::NotLoaded) {
+      } else if (r.reason == ReachReason::NotLoaded) {
         ++unknown;
       } else {
         ++other;
@@ -368,8 +367,8 @@ TEST(StreamingNearAgents, AgentWalksTowardAGoalPastUnbuiltChunks) {
   for (int t = 0; t < 3; ++t) ASSERT_EQ(st.w->tick(0.05), Status::Ok);
   // The goal: a cell of the same island in a deferred chunk of ring 5, reachable in the full
   // build, at least 60 cells away.
-  const Cell* goal = nullptr;
-  for (const Cell& c : src.big)
+  const CellPos* goal = nullptr;
+  for (const CellPos& c : src.big)
     if (src.ring(c.x >> 4, c.z >> 4) == 5 && st.nav().is_deferred(detail::chunk_of(c)) &&
         std::abs(c.x - src.mid.x) + std::abs(c.z - src.mid.z) >= 60) {
       goal = &c;
@@ -387,7 +386,7 @@ TEST(StreamingNearAgents, AgentWalksTowardAGoalPastUnbuiltChunks) {
     if (!g.chunk(detail::chunk_of(feet_cell(s)))) ++unbuilt_ticks;
     if (s.mode == AgentMode::Arrived || s.mode == AgentMode::Failed) break;
   }
-  const Cell at = feet_cell(s);
+  const CellPos at = feet_cell(s);
   std::printf(
       "goal %s, %d cells away: %s after %d ticks at %s, %u requests, %u replans, "
       "%zu chunks still deferred\n",
@@ -417,8 +416,8 @@ TEST(StreamingNearAgents, AgentsWalkAcrossWhileChunksStream) {
   ASSERT_EQ(st.w->block_value("stone", &stone), Status::Ok);
   ASSERT_EQ(st.w->block_value("air", &air), Status::Ok);
   Rng rng{0xACE5ull};
-  std::vector<Cell> inner;
-  for (const Cell& c : src.big)
+  std::vector<CellPos> inner;
+  for (const CellPos& c : src.big)
     if (src.ring(c.x >> 4, c.z >> 4) <= 1) inner.push_back(c);
   ASSERT_GT(inner.size(), 100u);
   std::vector<AgentId> agents;
@@ -442,9 +441,9 @@ TEST(StreamingNearAgents, AgentsWalkAcrossWhileChunksStream) {
   // A goal: a cell of the big island in a built chunk, preferably 3+ chunks away (across).
   auto new_goal = [&](AgentId id) {
     const DPos here = agent_chunk(id);
-    Cell goal = inner[rng.below(static_cast<std::uint32_t>(inner.size()))];
+    CellPos goal = inner[rng.below(static_cast<std::uint32_t>(inner.size()))];
     for (int k = 0; k < 32; ++k) {
-      const Cell c = src.big[rng.below(static_cast<std::uint32_t>(src.big.size()))];
+      const CellPos c = src.big[rng.below(static_cast<std::uint32_t>(src.big.size()))];
       const DPos p = detail::chunk_of(c);
       if (src.ring(p.x, p.z) <= 7 && g.chunk(p) && g.standable(c) && cheb(p, here) >= 2) {
         goal = c;
@@ -460,11 +459,11 @@ TEST(StreamingNearAgents, AgentsWalkAcrossWhileChunksStream) {
               inflight_edits = 0, corridor_edits = 0, bad_feet = 0, bad_corridors = 0,
               max_deferred = 0;
   DPos just_loaded{0, 0, 0};
-  auto clear_of_agents = [&](const Cell& e) {  // never on (or right next to) an agent's body
+  auto clear_of_agents = [&](const CellPos& e) {  // never on (or right next to) an agent's body
     for (AgentId id : agents) {
       AgentState sa;
       EXPECT_EQ(st.w->agent_state(id, &sa), Status::Ok);
-      const Cell fa = feet_cell(sa);
+      const CellPos fa = feet_cell(sa);
       if (std::max({std::abs(fa.x - e.x), std::abs(fa.y - e.y), std::abs(fa.z - e.z)}) <= 2)
         return false;
     }
@@ -478,7 +477,7 @@ TEST(StreamingNearAgents, AgentsWalkAcrossWhileChunksStream) {
     // in flight.
     if (edit_next) {
       edit_next = false;
-      const Cell e{just_loaded.x * 16 + static_cast<int>(rng.below(16)),
+      const CellPos e{just_loaded.x * 16 + static_cast<int>(rng.below(16)),
                    just_loaded.y * 16 + static_cast<int>(rng.below(16)),
                    just_loaded.z * 16 + static_cast<int>(rng.below(16))};
       const DPos ep = detail::chunk_of(e);
@@ -493,11 +492,11 @@ TEST(StreamingNearAgents, AgentsWalkAcrossWhileChunksStream) {
     if (t % 3 == 1) {
       const detail::AgentRecord& a = detail::WorldAccess::state(*st.w).agents.at(
           agents[rng.below(static_cast<std::uint32_t>(agents.size()))].index);
-      if (a.alive && a.mode == detail::AgentMode::Moving &&
+      if (a.alive && a.mode == AgentMode::Moving &&
           a.cell_index + 4 < a.corridor.cells.size()) {
-        const Cell c = a.corridor.cells[a.cell_index + 3];
+        const CellPos c = a.corridor.cells[a.cell_index + 3];
         const bool pillar = rng.below(2) != 0;
-        const Cell e = pillar ? c : Cell{c.x, c.y - 1, c.z};
+        const CellPos e = pillar ? c : CellPos{c.x, c.y - 1, c.z};
         if (clear_of_agents(e) && st.w->set_block(pos(e), pillar ? stone : air) == Status::Ok)
           ++corridor_edits;
       }
@@ -559,14 +558,14 @@ TEST(StreamingNearAgents, AgentsWalkAcrossWhileChunksStream) {
     for (std::size_t i = 0; i < agents.size(); ++i) {
       AgentState s;
       ASSERT_EQ(st.w->agent_state(agents[i], &s), Status::Ok);
-      const Cell f = feet_cell(s);
+      const CellPos f = feet_cell(s);
       const DPos fc = detail::chunk_of(f);
       const bool loaded = space.chunk(fc) != nullptr, built = g.chunk(fc) != nullptr;
       if ((!loaded || !built) && ++bad_feet <= 5)
         ADD_FAILURE() << "tick " << t << ": agent " << i << " feet in " << str(f) << " ("
                       << (loaded ? "loaded, not built" : "unloaded") << ")";
       const detail::AgentRecord& a = detail::WorldAccess::state(*st.w).agents.at(agents[i].index);
-      if (a.mode == detail::AgentMode::Moving) {
+      if (a.mode == AgentMode::Moving) {
         for (std::size_t k = a.cell_index; k < a.corridor.cells.size(); ++k) {
           const DPos cp = detail::chunk_of(a.corridor.cells[k]);
           if (!g.chunk(cp) || !space.chunk(cp)) {
@@ -611,7 +610,7 @@ TEST(StreamingNearAgents, AgentsWalkAcrossWhileChunksStream) {
               ended[3], ended[4], ended[5]);
   for (std::size_t k = 0; k < failures.size(); ++k)
     if (failures[k])
-      std::printf(" %s %zu", detail::fail_reason_name(static_cast<detail::FailReason>(k)),
+      std::printf(" %s %zu", path_failure_name(static_cast<PathFailure>(k)),
                   failures[k]);
   std::printf("\n");
   EXPECT_EQ(bad_feet, 0u);

@@ -25,7 +25,7 @@ std::unique_ptr<World> fresh_copy(World& src, ProfileId* pid) {
   detail::WorldState& st = detail::WorldAccess::state(*w);
   const detail::WorldState& s = detail::WorldAccess::state(src);
   st.registry = s.registry;
-  for (const detail::ChunkPos& p : s.space.loaded_chunks()) {
+  for (const ChunkPos& p : s.space.loaded_chunks()) {
     const detail::Chunk* ch = s.space.chunk(p);
     const Status r =
         ch->uniform ? st.space.load_uniform_chunk(p, ch->uniform_value)
@@ -99,38 +99,38 @@ int env_scale(const char* name) {
   return s ? std::max(1, std::atoi(s)) : 1;
 }
 
-std::string str(const detail::Cell& c) {
+std::string str(const CellPos& c) {
   char buf[48];
   std::snprintf(buf, sizeof buf, "(%d,%d,%d)", c.x, c.y, c.z);
   return buf;
 }
-std::string str(const detail::ChunkPos& p) {
+std::string str(const ChunkPos& p) {
   char buf[48];
   std::snprintf(buf, sizeof buf, "chunk(%d,%d,%d)", p.x, p.y, p.z);
   return buf;
 }
 
-bool PairOracle::reaches(const detail::Cell& a, const detail::Cell& b, std::uint8_t gates) {
+bool PairOracle::reaches(const CellPos& a, const CellPos& b, std::uint8_t gates) {
   if (a == b) return true;
-  auto usable = [&](const detail::Cell& c) {
+  auto usable = [&](const CellPos& c) {
     const std::uint8_t g = detail::kind_gate(g_.kind(c));
     return !g || (g & gates);
   };
   if (!usable(b)) return false;
   fwd_seen_.clear();
   bwd_seen_.clear();
-  std::vector<detail::Cell> f{a}, bk{b}, next;
+  std::vector<CellPos> f{a}, bk{b}, next;
   fwd_seen_.insert(detail::cell_key(a));
   bwd_seen_.insert(detail::cell_key(b));
   while (!f.empty() && !bk.empty()) {
     const bool forward = f.size() <= bk.size();
-    std::vector<detail::Cell>& front = forward ? f : bk;
+    std::vector<CellPos>& front = forward ? f : bk;
     auto& mine = forward ? fwd_seen_ : bwd_seen_;
     auto& other = forward ? bwd_seen_ : fwd_seen_;
     next.clear();
-    for (const detail::Cell& c : front) {
+    for (const CellPos& c : front) {
       bool met = false;
-      auto visit = [&](const detail::Cell& n) {
+      auto visit = [&](const CellPos& n) {
         if (!usable(n)) return;
         const std::uint64_t k = detail::cell_key(n);
         if (other.count(k)) met = true;
@@ -141,32 +141,32 @@ bool PairOracle::reaches(const detail::Cell& a, const detail::Cell& b, std::uint
         for (int dir = 0; dir < 8; ++dir) {
           const int code = detail::move_code(word, dir);
           if (code)
-            visit(detail::Cell{c.x + detail::kDirDx[dir], c.y + detail::kMoveCodes[code].dy,
+            visit(CellPos{c.x + detail::kDirDx[dir], c.y + detail::kMoveCodes[code].dy,
                                c.z + detail::kDirDz[dir]});
         }
         const std::uint8_t vm = g_.vmoves(c);
-        if (vm & detail::kMoveUp) visit(detail::Cell{c.x, c.y + 1, c.z});
-        if (vm & detail::kMoveDown) visit(detail::Cell{c.x, c.y - 1, c.z});
+        if (vm & detail::kMoveUp) visit(CellPos{c.x, c.y + 1, c.z});
+        if (vm & detail::kMoveDown) visit(CellPos{c.x, c.y - 1, c.z});
         const std::uint8_t gm = g_.gaps(c);
         for (int d = 0; d < 4; ++d) {
           const int dx = 2 * detail::kDirDx[d], dz = 2 * detail::kDirDz[d];
-          if (gm & (detail::kGapLevel << d)) visit(detail::Cell{c.x + dx, c.y, c.z + dz});
-          if (gm & (detail::kGapDown << d)) visit(detail::Cell{c.x + dx, c.y - 1, c.z + dz});
+          if (gm & (detail::kGapLevel << d)) visit(CellPos{c.x + dx, c.y, c.z + dz});
+          if (gm & (detail::kGapDown << d)) visit(CellPos{c.x + dx, c.y - 1, c.z + dz});
         }
       } else {
         for (int d = 0; d < 4; ++d) {
           const int dx = 2 * detail::kDirDx[d], dz = 2 * detail::kDirDz[d];
-          const detail::Cell sl{c.x - dx, c.y, c.z - dz}, sd{c.x - dx, c.y + 1, c.z - dz};
+          const CellPos sl{c.x - dx, c.y, c.z - dz}, sd{c.x - dx, c.y + 1, c.z - dz};
           if (g_.gaps(sl) & (detail::kGapLevel << d)) visit(sl);
           if (g_.gaps(sd) & (detail::kGapDown << d)) visit(sd);
         }
-        if (g_.vmoves(detail::Cell{c.x, c.y - 1, c.z}) & detail::kMoveUp)
-          visit(detail::Cell{c.x, c.y - 1, c.z});
-        if (g_.vmoves(detail::Cell{c.x, c.y + 1, c.z}) & detail::kMoveDown)
-          visit(detail::Cell{c.x, c.y + 1, c.z});
+        if (g_.vmoves(CellPos{c.x, c.y - 1, c.z}) & detail::kMoveUp)
+          visit(CellPos{c.x, c.y - 1, c.z});
+        if (g_.vmoves(CellPos{c.x, c.y + 1, c.z}) & detail::kMoveDown)
+          visit(CellPos{c.x, c.y + 1, c.z});
         for (int dir = 0; dir < 8; ++dir)
           for (int dy = 1; dy >= -7; --dy) {
-            const detail::Cell s{c.x - detail::kDirDx[dir], c.y - dy, c.z - detail::kDirDz[dir]};
+            const CellPos s{c.x - detail::kDirDx[dir], c.y - dy, c.z - detail::kDirDz[dir]};
             const int code = detail::move_code(g_.moves(s), dir);
             if (code && detail::kMoveCodes[code].dy == dy) visit(s);
           }
@@ -233,19 +233,19 @@ std::pair<int, int> biggest_island_column(World& w) {
         best = isl, best_size = nav.islands().size_of(isl);
     }
   }
-  std::vector<detail::Cell> cells;
+  std::vector<CellPos> cells;
   for (const detail::NavChunk* ch : nav.grid().ordered_chunks()) {
     if (ch->uniform || !ch->scc) continue;
     for (int i = 0; i < detail::kChunkCells; ++i)
       if (nav.islands().component_at(ch, i) == best) cells.push_back(detail::cell_of(ch, i));
   }
   if (cells.empty()) return {0, 0};
-  const detail::Cell m = cells[cells.size() / 2];
+  const CellPos m = cells[cells.size() / 2];
   return {m.x >> 4, m.z >> 4};
 }
 
-std::vector<detail::Cell> standable_cells(const detail::NavGrid& g) {
-  std::vector<detail::Cell> out;
+std::vector<CellPos> standable_cells(const detail::NavGrid& g) {
+  std::vector<CellPos> out;
   for (const detail::NavChunk* ch : g.ordered_chunks()) {
     if (ch->uniform) continue;
     for (int i = 0; i < detail::kChunkCells; ++i)

@@ -49,10 +49,10 @@ int env_scale(const char* name);
 /// The chunk column (x, z) of the middle cell of the walker class's biggest island of `w`.
 std::pair<int, int> biggest_island_column(World& w);
 /// Every standable cell of a grid, in chunk order.
-std::vector<detail::Cell> standable_cells(const detail::NavGrid& g);
+std::vector<CellPos> standable_cells(const detail::NavGrid& g);
 
-std::string str(const detail::Cell& c);
-std::string str(const detail::ChunkPos& p);
+std::string str(const CellPos& c);
+std::string str(const ChunkPos& p);
 
 /// Reachability over the move graph decoded from the move words by hand, independent of the
 /// engine's islands and neighbour pointers: a bidirectional BFS expanding the smaller frontier
@@ -62,7 +62,7 @@ class PairOracle {
   explicit PairOracle(const detail::NavGrid& g) : g_(g) {}
   /// A bidirectional BFS over the move words: does `a` reach `b` entering only the gate cells
   /// (doors, ladders, damage cells) of the kinds in `gates` (the start may be any node)?
-  bool reaches(const detail::Cell& a, const detail::Cell& b, std::uint8_t gates = detail::kGateAll);
+  bool reaches(const CellPos& a, const CellPos& b, std::uint8_t gates = detail::kGateAll);
 
  private:
   const detail::NavGrid& g_;

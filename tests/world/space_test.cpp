@@ -75,18 +75,18 @@ TEST_F(SpaceTest, ChangeLogSerialsIncreaseAndChangesSinceReturnsTheTail) {
   ASSERT_EQ(all.size(), 5u);
   for (std::size_t i = 0; i < all.size(); ++i) EXPECT_EQ(all[i].serial, i + 1);
   EXPECT_EQ(all[0].kind, Change::Kind::Load);
-  EXPECT_EQ(all[0].min, (Cell{0, 0, 0}));
-  EXPECT_EQ(all[0].max, (Cell{15, 15, 15}));
+  EXPECT_EQ(all[0].min, (CellPos{0, 0, 0}));
+  EXPECT_EQ(all[0].max, (CellPos{15, 15, 15}));
   EXPECT_EQ(all[1].kind, Change::Kind::Load);
-  EXPECT_EQ(all[1].min, (Cell{16, 0, 0}));
+  EXPECT_EQ(all[1].min, (CellPos{16, 0, 0}));
   EXPECT_EQ(all[2].kind, Change::Kind::SetBlock);
-  EXPECT_EQ(all[2].min, (Cell{1, 2, 3}));
-  EXPECT_EQ(all[2].max, (Cell{1, 2, 3}));
+  EXPECT_EQ(all[2].min, (CellPos{1, 2, 3}));
+  EXPECT_EQ(all[2].max, (CellPos{1, 2, 3}));
   EXPECT_EQ(all[3].kind, Change::Kind::SetBox);
-  EXPECT_EQ(all[3].max, (Cell{2, 0, 2}));
+  EXPECT_EQ(all[3].max, (CellPos{2, 0, 2}));
   EXPECT_EQ(all[4].kind, Change::Kind::Unload);
-  EXPECT_EQ(all[4].min, (Cell{16, 0, 0}));
-  EXPECT_EQ(all[4].max, (Cell{31, 15, 15}));
+  EXPECT_EQ(all[4].min, (CellPos{16, 0, 0}));
+  EXPECT_EQ(all[4].max, (CellPos{31, 15, 15}));
 
   const std::vector<Change> tail = changes_since(3);
   ASSERT_EQ(tail.size(), 2u);
@@ -125,8 +125,8 @@ TEST_F(SpaceTest, SetBoxOverTwoChunks) {
   const std::vector<Change> log = changes_since(2);
   ASSERT_EQ(log.size(), 1u);  // one entry for the whole box
   EXPECT_EQ(log[0].kind, Change::Kind::SetBox);
-  EXPECT_EQ(log[0].min, (Cell{14, 1, 2}));
-  EXPECT_EQ(log[0].max, (Cell{17, 2, 3}));
+  EXPECT_EQ(log[0].min, (CellPos{14, 1, 2}));
+  EXPECT_EQ(log[0].max, (CellPos{17, 2, 3}));
 
   // A box reaching an unloaded chunk changes nothing.
   const std::uint64_t serial = space.serial();

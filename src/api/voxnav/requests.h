@@ -92,6 +92,9 @@ struct PathStatus {
 const char* path_state_name(PathState s) noexcept;
 const char* path_failure_name(PathFailure f) noexcept;
 
+/// How many of the latest searches World::search_times_us() keeps (their wall times).
+inline constexpr std::size_t kSearchTimesKept = 4096;
+
 /// Edge kinds of moves and corridor waypoints.
 enum class EdgeKind : std::uint8_t {
   Start = 0,

@@ -21,6 +21,7 @@ struct ChunkPos {
 /// positions: the centre of the bottom of the body box.
 struct Vec3 {
   double x = 0, y = 0, z = 0;
+  friend bool operator==(const Vec3&, const Vec3&) = default;
 };
 
 /// Cells per chunk edge, and values per chunk array (index x + 16 * (z + 16 * y)).

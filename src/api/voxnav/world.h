@@ -280,7 +280,8 @@ class World {
   Status tick(double dt);
 
   WorldStats stats() const;
-  /// Wall time (microseconds) of every search applied so far (for percentiles; timing only).
+  /// Wall time (microseconds) of the last kSearchTimesKept searches applied (fewer before that
+  /// many ran), oldest first: for percentiles; timing only. The memory it takes is fixed.
   std::span<const double> search_times_us() const;
 
  private:

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-namespace voxnav::detail {
+namespace voxnav {
 
-const char* edge_kind_name(EdgeKind k) {
+const char* edge_kind_name(EdgeKind k) noexcept {
   switch (k) {
     case EdgeKind::Start:
       return "start";
@@ -32,6 +32,10 @@ const char* edge_kind_name(EdgeKind k) {
   return "?";
 }
 
+}  // namespace voxnav
+
+namespace voxnav::detail {
+
 NavChunk* NavGrid::chunk(ChunkPos p) const {
   auto it = chunks_.find(chunk_key(p));
   return it == chunks_.end() ? nullptr : it->second.get();
@@ -50,15 +54,15 @@ const std::vector<NavChunk*>& NavGrid::ordered_chunks() const {
   return ordered_;
 }
 
-CellKind NavGrid::kind(Cell c) const {
+CellKind NavGrid::kind(CellPos c) const {
   const NavChunk* ch = chunk(chunk_of(c));
   return ch ? ch->kind_at(index_in_chunk(c)) : CellKind::Blocked;
 }
-int NavGrid::floor_q(Cell c) const {
+int NavGrid::floor_q(CellPos c) const {
   const NavChunk* ch = chunk(chunk_of(c));
   return ch && !ch->uniform ? ch->floor[index_in_chunk(c)] : 0;
 }
-std::uint32_t NavGrid::moves(Cell c) const {
+std::uint32_t NavGrid::moves(CellPos c) const {
   const NavChunk* ch = chunk(chunk_of(c));
   return ch ? ch->moves_at(index_in_chunk(c)) : 0u;
 }
@@ -176,7 +180,7 @@ void NavGrid::classify_chunk(const Space& space, ChunkPos p) {
   refresh_surface(space, p);
 }
 
-std::uint8_t NavGrid::surface(Cell c) const {
+std::uint8_t NavGrid::surface(CellPos c) const {
   const NavChunk* ch = chunk(chunk_of(c));
   return ch ? ch->surface_at(index_in_chunk(c)) : std::uint8_t(0);
 }
@@ -483,7 +487,7 @@ void NavGrid::classify_cell_2x2(const BlockRegistry& reg, const BlockNeighbourho
   store_cell(nc, i, kind, support, clearance, own_tr);
 }
 
-void NavGrid::classify_box(const Space& space, Cell mn, Cell mx) {
+void NavGrid::classify_box(const Space& space, CellPos mn, CellPos mx) {
   const BlockRegistry& reg = space.registry();
   const std::vector<std::uint8_t>* groups =
       surface_groups_ && !surface_groups_->empty() ? surface_groups_.get() : nullptr;
@@ -517,7 +521,7 @@ void NavGrid::classify_box(const Space& space, Cell mn, Cell mx) {
       }
 }
 
-void NavGrid::rebuild_moves_box(Cell mn, Cell mx) {
+void NavGrid::rebuild_moves_box(CellPos mn, CellPos mx) {
   const ChunkPos a = chunk_of(mn), b = chunk_of(mx);
   for (int cy = a.y; cy <= b.y; ++cy)
     for (int cz = a.z; cz <= b.z; ++cz)
@@ -535,7 +539,7 @@ void NavGrid::rebuild_moves_box(Cell mn, Cell mx) {
               if (nc->vmoves) nc->vmoves[i] = 0;
               if (nc->gaps) nc->gaps[i] = 0;
               if (kind_node(static_cast<CellKind>(nc->kind[i])))
-                compute_moves_for_cell(*nc, i, Cell{cx * 16 + x, cy * 16 + y, cz * 16 + z});
+                compute_moves_for_cell(*nc, i, CellPos{cx * 16 + x, cy * 16 + y, cz * 16 + z});
             }
       }
 }
@@ -561,7 +565,7 @@ void NavGrid::rebuild_moves(ChunkPos p) {
     if (ch->vmoves) ch->vmoves[i] = 0;
     if (ch->gaps) ch->gaps[i] = 0;
     if (!kind_node(static_cast<CellKind>(ch->kind[i]))) continue;
-    const Cell c{p.x * 16 + (i & 15), p.y * 16 + (i >> 8), p.z * 16 + ((i >> 4) & 15)};
+    const CellPos c{p.x * 16 + (i & 15), p.y * 16 + (i >> 8), p.z * 16 + ((i >> 4) & 15)};
     compute_moves_for_cell(*ch, i, c);
   }
 }
@@ -597,12 +601,12 @@ CellKind NavGrid::danger_of(NavChunk& ch, int lx, int ly, int lz) const {
   return CellKind::Blocked;
 }
 
-std::uint8_t NavGrid::vmoves(Cell c) const {
+std::uint8_t NavGrid::vmoves(CellPos c) const {
   const NavChunk* ch = chunk(chunk_of(c));
   return ch ? ch->vmoves_at(index_in_chunk(c)) : std::uint8_t(0);
 }
 
-std::uint8_t NavGrid::gaps(Cell c) const {
+std::uint8_t NavGrid::gaps(CellPos c) const {
   const NavChunk* ch = chunk(chunk_of(c));
   return ch ? ch->gaps_at(index_in_chunk(c)) : std::uint8_t(0);
 }
@@ -650,7 +654,7 @@ std::uint8_t NavGrid::gap_moves_of(NavChunk& ch, int lx, int ly, int lz) const {
   return out;
 }
 
-void NavGrid::compute_moves_for_cell(NavChunk& ch, int i, Cell c) {
+void NavGrid::compute_moves_for_cell(NavChunk& ch, int i, CellPos c) {
   const int lx = c.x & 15, ly = c.y & 15, lz = c.z & 15;
   const CellKind sk = static_cast<CellKind>(ch.kind[i]);
   if (env_.swimmer) {
@@ -798,7 +802,7 @@ void NavGrid::update_gaps(NavChunk& ch, int i, int lx, int ly, int lz) {
   }
 }
 
-void NavGrid::rebuild_cell_moves(NavChunk& nc, Cell c, bool gaps_only) {
+void NavGrid::rebuild_cell_moves(NavChunk& nc, CellPos c, bool gaps_only) {
   if (nc.uniform) return;
   const int i = index_in_chunk(c);
   if (gaps_only) {
@@ -811,7 +815,7 @@ void NavGrid::rebuild_cell_moves(NavChunk& nc, Cell c, bool gaps_only) {
   if (kind_node(static_cast<CellKind>(nc.kind[i]))) compute_moves_for_cell(nc, i, c);
 }
 
-void NavGrid::rebuild_gaps(Cell c) {
+void NavGrid::rebuild_gaps(CellPos c) {
   NavChunk* ch = chunk(chunk_of(c));
   if (!ch || ch->uniform || env_.gap_reach <= 0) return;
   update_gaps(*ch, index_in_chunk(c), c.x & 15, c.y & 15, c.z & 15);

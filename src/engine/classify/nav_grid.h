@@ -9,6 +9,7 @@
 
 #include "engine/util/key_hash.h"
 #include "engine/world/space.h"
+#include "voxnav/requests.h"
 
 namespace voxnav::detail {
 
@@ -129,21 +130,6 @@ struct ClassEnvelope {
   double foot_offset() const { return footprint2 ? 0.5 : 0.0; }
 };
 
-/// Edge kinds of layer 2 moves (also the waypoint kinds of corridors).
-enum class EdgeKind : std::uint8_t {
-  Start = 0,
-  Walk,
-  StepUp,
-  StepDown,
-  Jump,
-  Drop,
-  GapJump,
-  Climb,
-  Swim,
-  Door,
-  Fly
-};
-const char* edge_kind_name(EdgeKind k);
 /// The edge kind of a move code in a grid of envelope `env` (a swimmer's moves are all Swim).
 inline EdgeKind edge_kind_of(const ClassEnvelope& env, int code);
 
@@ -316,15 +302,15 @@ class NavGrid {
   void rebuild_moves(ChunkPos p);
   /// Reclassifies layer 0 of the cells in the box [mn, mx] (inclusive) from the space; only in
   /// nav chunks that exist and are not uniform (a uniform chunk needs classify_chunk first).
-  void classify_box(const Space& space, Cell mn, Cell mx);
+  void classify_box(const Space& space, CellPos mn, CellPos mx);
   /// Recomputes the move words of the cells in the box [mn, mx] (inclusive), non-uniform chunks.
-  void rebuild_moves_box(Cell mn, Cell mx);
+  void rebuild_moves_box(CellPos mn, CellPos mx);
   /// Recomputes only the gap jumps of cell c (its layer 0 and move word unchanged, a cell ahead
   /// of it reclassified).
-  void rebuild_gaps(Cell c);
+  void rebuild_gaps(CellPos c);
   /// rebuild_moves_box(c, c) (or rebuild_gaps(c) when `gaps_only`) for a cell of chunk `nc`,
   /// which the caller has looked up.
-  void rebuild_cell_moves(NavChunk& nc, Cell c, bool gaps_only);
+  void rebuild_cell_moves(NavChunk& nc, CellPos c, bool gaps_only);
   /// Surface groups by block value (null or empty: none): the value table every chunk's surface
   /// plane is computed from. Setting a new table recomputes every plane from the space; a chunk
   /// built on a worker with an older table is brought up to date by refresh_surface.
@@ -334,25 +320,25 @@ class NavGrid {
   std::uint32_t surface_version() const { return surface_version_; }
   /// Recomputes the surface plane of chunk `p` from the space when it is older than the table.
   void refresh_surface(const Space& space, ChunkPos p);
-  std::uint8_t surface(Cell c) const;
+  std::uint8_t surface(CellPos c) const;
   /// Links neighbour pointers of `p` and its 26 neighbours.
   void link(ChunkPos p);
 
   // Cell accessors (any cell; unloaded cells read as Blocked).
-  CellKind kind(Cell c) const;
-  int floor_q(Cell c) const;
-  std::uint32_t moves(Cell c) const;
-  bool standable(Cell c) const { return kind_standable(kind(c)); }
-  bool node(Cell c) const { return kind_node(kind(c)); }
-  std::uint8_t vmoves(Cell c) const;
-  std::uint8_t gaps(Cell c) const;
+  CellKind kind(CellPos c) const;
+  int floor_q(CellPos c) const;
+  std::uint32_t moves(CellPos c) const;
+  bool standable(CellPos c) const { return kind_standable(kind(c)); }
+  bool node(CellPos c) const { return kind_node(kind(c)); }
+  std::uint8_t vmoves(CellPos c) const;
+  std::uint8_t gaps(CellPos c) const;
 
   /// Chunks in deterministic (chunk_key) order.
   const std::vector<NavChunk*>& ordered_chunks() const;
   std::size_t chunk_count() const { return chunks_.size(); }
 
  private:
-  void compute_moves_for_cell(NavChunk& ch, int i, Cell c);
+  void compute_moves_for_cell(NavChunk& ch, int i, CellPos c);
   /// The danger band kind of a standable cell from the hazard flags around its body (0: none).
   CellKind danger_of(NavChunk& ch, int lx, int ly, int lz) const;
   /// The gap jumps (GapMoves) of standable cell (lx, ly, lz) of `ch` from layer 0 around it.

@@ -10,7 +10,7 @@
 
 namespace voxnav::detail {
 
-Waypoint waypoint_of(const NavGrid& grid, Cell c, EdgeKind kind) {
+Waypoint waypoint_of(const NavGrid& grid, CellPos c, EdgeKind kind) {
   const double fl = static_cast<double>(grid.floor_q(c)) / static_cast<double>(kHeightUnits);
   return Waypoint{static_cast<double>(c.x) + 0.5, static_cast<double>(c.y) + fl,
                   static_cast<double>(c.z) + 0.5, kind, c};
@@ -22,14 +22,14 @@ inline bool excluded_surface(const SurfaceCosts* surface, const NavChunk* ch, in
 }
 }  // namespace
 
-bool line_walkable_level(const NavGrid& grid, Cell a, Cell b, const SurfaceCosts* surface) {
+bool line_walkable_level(const NavGrid& grid, CellPos a, CellPos b, const SurfaceCosts* surface) {
   if (a.y != b.y) return false;
   // Cells are looked up through the last two chunks touched: one hash lookup per chunk crossed
   // (the footprint's corners can straddle a chunk border for many samples).
   const NavChunk* c0 = nullptr;
   const NavChunk* c1 = nullptr;
   ChunkPos p0{0, 0, 0}, p1{0, 0, 0};
-  auto chunk_at = [&](const Cell& c) -> const NavChunk* {
+  auto chunk_at = [&](const CellPos& c) -> const NavChunk* {
     const ChunkPos p = chunk_of(c);
     if (c0 && p == p0) return c0;
     if (c1 && p == p1) {
@@ -50,7 +50,7 @@ bool line_walkable_level(const NavGrid& grid, Cell a, Cell b, const SurfaceCosts
   // Footprint half widths toward - and +, 1/64 cells (equal but for the 2x2 footprint).
   const int hl = grid.envelope().line_lo_q(), hh = grid.envelope().line_hi_q();
   auto good = [&](int x, int z) {
-    const Cell c{x, a.y, z};
+    const CellPos c{x, a.y, z};
     const NavChunk* ch = chunk_at(c);
     if (!ch || ch->uniform) return false;
     const int i = index_in_chunk(c);
@@ -115,7 +115,7 @@ class AnchorLines {
         step_(grid.envelope().step_q),
         hl_(grid.envelope().line_lo_q()),
         hh_(grid.envelope().line_hi_q()) {}
-  void set_anchor(Cell a) {
+  void set_anchor(CellPos a) {
     a_ = a;
     for (Quadrant& q : quad_) {
       q.gx = q.gz = -1;
@@ -125,7 +125,7 @@ class AnchorLines {
     anchor_ok_ = ch && !ch->uniform;
     fa_ = anchor_ok_ ? ch->floor[index_in_chunk(a)] : 0;
   }
-  bool walkable(Cell b) {
+  bool walkable(CellPos b) {
     if (!anchor_ok_ || hl_ < 0 || hh_ < 0 || hl_ > kHeightUnits / 2 || hh_ >= kHeightUnits / 2 ||
         b.y != a_.y)
       return line_walkable_level(grid_, a_, b, surface_);
@@ -211,7 +211,7 @@ class AnchorLines {
     }
     return false;
   }
-  const NavChunk* chunk_at(Cell c) {
+  const NavChunk* chunk_at(CellPos c) {
     const ChunkPos p = chunk_of(c);
     if (!(cached_ && p == cached_pos_)) {
       cached_ = grid_.chunk(p);
@@ -220,7 +220,7 @@ class AnchorLines {
     return cached_;
   }
   bool good(int x, int z) {
-    const Cell c{x, a_.y, z};
+    const CellPos c{x, a_.y, z};
     const NavChunk* ch = chunk_at(c);
     if (!ch || ch->uniform) return false;
     const int i = index_in_chunk(c);
@@ -231,7 +231,7 @@ class AnchorLines {
   const NavGrid& grid_;
   const SurfaceCosts* surface_;
   int step_, hl_, hh_;
-  Cell a_{};
+  CellPos a_{};
   bool anchor_ok_ = false;
   int fa_ = 0;
   Quadrant quad_[4];
@@ -241,7 +241,7 @@ class AnchorLines {
 
 }  // namespace
 
-void string_pull(const NavGrid& grid, const std::vector<Cell>& cells,
+void string_pull(const NavGrid& grid, const std::vector<CellPos>& cells,
                  const std::vector<EdgeKind>& kinds, std::vector<Waypoint>& out,
                  const SurfaceCosts* surface) {
   out.clear();
@@ -275,7 +275,7 @@ void string_pull(const NavGrid& grid, const std::vector<Cell>& cells,
   }
 }
 
-double path_length_xz(const std::vector<Cell>& cells) {
+double path_length_xz(const std::vector<CellPos>& cells) {
   double len = 0.0;
   for (std::size_t i = 1; i < cells.size(); ++i) {
     const int dx = std::abs(cells[i].x - cells[i - 1].x),
@@ -285,17 +285,17 @@ double path_length_xz(const std::vector<Cell>& cells) {
   return len;
 }
 
-bool step_valid(const NavGrid& grid, const Cell& a, const Cell& b, EdgeKind kind) {
+bool step_valid(const NavGrid& grid, const CellPos& a, const CellPos& b, EdgeKind kind) {
   NavChunk* ch = grid.chunk(chunk_of(a));
   if (!ch) return false;
   bool ok = false;
-  for_each_move(ch, index_in_chunk(a), a, [&](NavChunk*, int, const Cell& t, int, int code) {
+  for_each_move(ch, index_in_chunk(a), a, [&](NavChunk*, int, const CellPos& t, int, int code) {
     if (t == b && edge_kind_of(grid.envelope(), code) == kind) ok = true;
   });
   return ok;
 }
 
-bool path_still_valid(const NavGrid& grid, const std::vector<Cell>& cells,
+bool path_still_valid(const NavGrid& grid, const std::vector<CellPos>& cells,
                       const std::vector<EdgeKind>& kinds, std::size_t from) {
   for (std::size_t i = from; i + 1 < cells.size(); ++i)
     if (!step_valid(grid, cells[i], cells[i + 1], kinds[i + 1])) return false;

@@ -6,9 +6,9 @@
 #include <cmath>
 #include <span>
 
-namespace voxnav::detail {
+namespace voxnav {
 
-const char* agent_mode_name(AgentMode m) {
+const char* agent_mode_name(AgentMode m) noexcept {
   switch (m) {
     case AgentMode::Idle:
       return "idle";
@@ -26,7 +26,11 @@ const char* agent_mode_name(AgentMode m) {
   return "?";
 }
 
-AgentSlot AgentSystem::add(std::uint32_t motion, const MotionVec3& feet) {
+}  // namespace voxnav
+
+namespace voxnav::detail {
+
+AgentId AgentSystem::add(std::uint32_t motion, const Vec3& feet) {
   std::uint32_t idx;
   if (!free_.empty()) {
     idx = free_.back();
@@ -43,21 +47,21 @@ AgentSlot AgentSystem::add(std::uint32_t motion, const MotionVec3& feet) {
   a.motion = motion;
   a.body.position = feet;
   a.placed = true;
-  if (motions_[motion].swims) a.body.mode = MotionMode::Swim;
+  if (motions_[motion].swims) a.body.mode = BodyMode::Swim;
   a.last_cell = foot_cell(feet, motions_[motion].foot_offset);
-  return AgentSlot{idx, gen};
+  return AgentId{idx, gen};
 }
 
-AgentRecord* AgentSystem::get(AgentSlot id) {
+AgentRecord* AgentSystem::get(AgentId id) {
   if (id.index >= agents_.size()) return nullptr;
   AgentRecord& a = agents_[id.index];
   return a.alive && a.generation == id.generation ? &a : nullptr;
 }
-const AgentRecord* AgentSystem::get(AgentSlot id) const {
+const AgentRecord* AgentSystem::get(AgentId id) const {
   return const_cast<AgentSystem*>(this)->get(id);
 }
 
-bool AgentSystem::remove(NavWorld& nav, AgentSlot id) {
+bool AgentSystem::remove(NavWorld& nav, AgentId id) {
   AgentRecord* a = get(id);
   if (!a) return false;
   if (a->request.generation) (void)nav.release(a->request);
@@ -68,7 +72,7 @@ bool AgentSystem::remove(NavWorld& nav, AgentSlot id) {
   return true;
 }
 
-bool AgentSystem::set_goal(NavWorld& nav, AgentSlot id, Cell goal, int range) {
+bool AgentSystem::set_goal(NavWorld& nav, AgentId id, CellPos goal, int range) {
   AgentRecord* a = get(id);
   if (!a) return false;
   a->goal = goal;
@@ -77,19 +81,19 @@ bool AgentSystem::set_goal(NavWorld& nav, AgentSlot id, Cell goal, int range) {
   a->fall_ticks = 0;
   a->replans_in_row = 0;
   a->reason.clear();
-  a->fail = FailReason::None;
+  a->fail = PathFailure::None;
   clear_door_hold(*a, true);
   plan(nav, *a);
   return true;
 }
 
-bool AgentSystem::teleport(AgentSlot id, const MotionVec3& feet) {
+bool AgentSystem::teleport(AgentId id, const Vec3& feet) {
   AgentRecord* a = get(id);
   if (!a) return false;
   a->body = CharacterState{};
   a->body.position = feet;
   a->placed = true;
-  if (motions_[a->motion].swims) a->body.mode = MotionMode::Swim;
+  if (motions_[a->motion].swims) a->body.mode = BodyMode::Swim;
   // (the cell stood on before is no start for a plan from here: while the new feet cell has no
   // navigation yet, current_cell falls back to this one)
   a->last_cell = foot_cell(feet, motions_[a->motion].foot_offset);
@@ -106,13 +110,13 @@ bool AgentSystem::teleport(AgentSlot id, const MotionVec3& feet) {
   return true;
 }
 
-Cell AgentSystem::current_cell(const NavGrid& grid, AgentRecord& a) const {
-  const Cell c = foot_cell(a.body.position, motions_[a.motion].foot_offset);
+CellPos AgentSystem::current_cell(const NavGrid& grid, AgentRecord& a) const {
+  const CellPos c = foot_cell(a.body.position, motions_[a.motion].foot_offset);
   if (grid.node(c)) {
     a.last_cell = c;
     return c;
   }
-  const Cell below{c.x, c.y - 1, c.z};
+  const CellPos below{c.x, c.y - 1, c.z};
   if (a.body.on_ground && grid.standable(below)) {
     a.last_cell = below;
     return below;
@@ -154,23 +158,23 @@ void AgentSystem::reindex(AgentRecord& a) {
 }
 
 void AgentSystem::install(NavWorld& nav, AgentRecord& a) {
-  FailReason why = FailReason::None;
+  PathFailure why = PathFailure::None;
   const RequestState st = nav.state(a.request, &why);
   if (st == RequestState::Queued || st == RequestState::Searching) return;
-  if (st == RequestState::Failed && why == FailReason::BadStart && !a.body.on_ground &&
+  if (st == RequestState::Failed && why == PathFailure::BadStart && !a.body.on_ground &&
       !motions_[a.motion].swims && a.placed && a.fall_ticks <= kFallWaitTicks) {
     // Still falling after being added or teleported in the air: plan again once it lands.
     (void)nav.release(a.request);
-    a.request = Handle{};
+    a.request = PathHandle{};
     a.replan = true;
     return;
   }
-  if (st == RequestState::Failed && why == FailReason::NotLoaded && a.placed &&
+  if (st == RequestState::Failed && why == PathFailure::NotLoaded && a.placed &&
       nav.is_unbuilt(chunk_of(a.last_cell)) && ++a.fall_ticks <= kFallWaitTicks) {
     // Added or teleported into a loaded chunk whose navigation is being built (a build radius
     // builds it now that the agent is there): plan again once it is.
     (void)nav.release(a.request);
-    a.request = Handle{};
+    a.request = PathHandle{};
     a.replan = true;
     return;
   }
@@ -178,9 +182,9 @@ void AgentSystem::install(NavWorld& nav, AgentRecord& a) {
     a.mode = AgentMode::Failed;
     a.fail = why;
     clear_door_hold(a, true);
-    a.reason = std::string("request failed: ") + fail_reason_name(why);
+    a.reason = std::string("request failed: ") + path_failure_name(why);
     (void)nav.release(a.request);
-    a.request = Handle{};
+    a.request = PathHandle{};
     reindex(a);
     return;
   }
@@ -192,7 +196,7 @@ void AgentSystem::install(NavWorld& nav, AgentRecord& a) {
     // The built chunks end where it stands: wait (Blocked, retried) for the chunks around it
     // to be built or the world to change.
     (void)nav.release(a.request);
-    a.request = Handle{};
+    a.request = PathHandle{};
     a.mode = AgentMode::Blocked;
     a.blocked_ticks = 0;
     a.reason =
@@ -202,7 +206,7 @@ void AgentSystem::install(NavWorld& nav, AgentRecord& a) {
     return;
   }
   (void)nav.release(a.request);
-  a.request = Handle{};
+  a.request = PathHandle{};
   if (stale && !path_still_valid(nav.grid(), a.corridor.cells, a.corridor.kinds, 0)) {
     ++a.replans;
     plan(nav, a);
@@ -231,7 +235,7 @@ namespace {
 /// gap jumps), from five below it (the ceiling scan of the cell one up) to max_drop + 5 above it
 /// (a drop onto a cell whose layer 0 the change reads). The agents looked at after a change are
 /// those whose corridors pass bricks of this box.
-bool near_change(const std::vector<Change>& changes, const Cell& c, int max_drop) {
+bool near_change(const std::vector<Change>& changes, const CellPos& c, int max_drop) {
   for (const Change& ch : changes)
     if (c.x >= ch.min.x - 2 && c.x <= ch.max.x + 2 && c.z >= ch.min.z - 2 && c.z <= ch.max.z + 2 &&
         c.y >= ch.min.y - 5 && c.y <= ch.max.y + max_drop + 5)
@@ -241,7 +245,7 @@ bool near_change(const std::vector<Change>& changes, const Cell& c, int max_drop
 
 /// path_still_valid() after `changes` on a path that was valid before them: only the steps with
 /// an end near a change can have broken.
-bool steps_valid_near(const NavGrid& grid, const std::vector<Cell>& cells,
+bool steps_valid_near(const NavGrid& grid, const std::vector<CellPos>& cells,
                       const std::vector<EdgeKind>& kinds, std::size_t from,
                       const std::vector<Change>& changes) {
   const int max_drop = grid.envelope().max_drop;
@@ -253,14 +257,14 @@ bool steps_valid_near(const NavGrid& grid, const std::vector<Cell>& cells,
   return true;
 }
 
-bool boxes_touch_path(const std::vector<Change>& changes, const std::vector<Cell>& cells,
+bool boxes_touch_path(const std::vector<Change>& changes, const std::vector<CellPos>& cells,
                       std::size_t from) {
   for (const Change& ch : changes) {
     // A cell's moves depend on cells one column around it, one up and a few down.
     const int x0 = ch.min.x - 1, x1 = ch.max.x + 1, z0 = ch.min.z - 1, z1 = ch.max.z + 1;
     const int y0 = ch.min.y - 5, y1 = ch.max.y + 8;
     for (std::size_t i = from; i < cells.size(); ++i) {
-      const Cell& c = cells[i];
+      const CellPos& c = cells[i];
       if (c.x >= x0 && c.x <= x1 && c.z >= z0 && c.z <= z1 && c.y >= y0 && c.y <= y1) return true;
     }
   }
@@ -326,8 +330,8 @@ void AgentSystem::step(std::span<NavWorld* const> navs, const Space& space, doub
       // three more) to max_drop + 4 down (the dependency box of the edit below it), and a gap
       // jump reads two columns along; a straight segment is checked one cell wide. The same box
       // as near_change().
-      const Cell mn{ch.min.x - 2, ch.min.y - 5, ch.min.z - 2};
-      const Cell mx{ch.max.x + 2, ch.max.y + max_drop + 5, ch.max.z + 2};
+      const CellPos mn{ch.min.x - 2, ch.min.y - 5, ch.min.z - 2};
+      const CellPos mx{ch.max.x + 2, ch.max.y + max_drop + 5, ch.max.z + 2};
       const std::int64_t bricks = std::int64_t((mx.x >> 2) - (mn.x >> 2) + 1) *
                                   ((mx.y >> 2) - (mn.y >> 2) + 1) * ((mx.z >> 2) - (mn.z >> 2) + 1);
       if (bricks > 4096) {
@@ -399,7 +403,7 @@ void AgentSystem::on_change(NavWorld& nav, AgentRecord& a, const std::vector<Cha
 bool AgentSystem::repair(NavWorld& nav, AgentRecord& a, const std::vector<Change>& changes) {
   const NavGrid& grid = nav.grid();
   const int max_drop = grid.envelope().max_drop;
-  std::vector<Cell>& cells = a.corridor.cells;
+  std::vector<CellPos>& cells = a.corridor.cells;
   std::vector<EdgeKind>& kinds = a.corridor.kinds;
   const std::size_t n = cells.size();
   // The broken stretch [first, last]: steps from cells[first] ... into cells[last + 1] fail.
@@ -415,7 +419,7 @@ bool AgentSystem::repair(NavWorld& nav, AgentRecord& a, const std::vector<Change
   // Start: the last standable path cell at or before the break, at or after the agent's.
   std::size_t s = first;
   while (s > a.cell_index && !grid.node(cells[s])) --s;
-  const Cell start = grid.node(cells[s]) ? cells[s] : current_cell(grid, a);
+  const CellPos start = grid.node(cells[s]) ? cells[s] : current_cell(grid, a);
   // Resume: the first cell past the break that lies clear of every change (the rest of the path
   // from there is valid: `last` is the last broken step).
   std::size_t j = last + 1;
@@ -448,7 +452,7 @@ bool AgentSystem::repair(NavWorld& nav, AgentRecord& a, const std::vector<Change
   const SearchResult& r = *found;
   if (r.outcome != SearchOutcome::Found || r.cells.empty()) return false;
   // Splice: the path ahead up to the start, the detour, the path after the resume cell.
-  std::vector<Cell> nc(cells.begin() + static_cast<std::ptrdiff_t>(a.cell_index),
+  std::vector<CellPos> nc(cells.begin() + static_cast<std::ptrdiff_t>(a.cell_index),
                        cells.begin() + static_cast<std::ptrdiff_t>(s));
   std::vector<EdgeKind> nk(kinds.begin() + static_cast<std::ptrdiff_t>(a.cell_index),
                            kinds.begin() + static_cast<std::ptrdiff_t>(s));
@@ -465,17 +469,17 @@ bool AgentSystem::repair(NavWorld& nav, AgentRecord& a, const std::vector<Change
   // last cell is cells[j], and its first is cells[s] or, off the path, where the agent stands.)
   if (!a.corridor_repeats) {
     const std::size_t d0 = from_path ? 1 : 0, d1 = detour - 1;  // the detour's inner cells
-    Cell lo{INT_MAX, INT_MAX, INT_MAX}, hi{INT_MIN, INT_MIN, INT_MIN};
+    CellPos lo{INT_MAX, INT_MAX, INT_MAX}, hi{INT_MIN, INT_MIN, INT_MIN};
     for (std::size_t d = d0; d < d1; ++d) {
-      const Cell& c = r.cells[d];
-      lo = Cell{std::min(lo.x, c.x), std::min(lo.y, c.y), std::min(lo.z, c.z)};
-      hi = Cell{std::max(hi.x, c.x), std::max(hi.y, c.y), std::max(hi.z, c.z)};
+      const CellPos& c = r.cells[d];
+      lo = CellPos{std::min(lo.x, c.x), std::min(lo.y, c.y), std::min(lo.z, c.z)};
+      hi = CellPos{std::max(hi.x, c.x), std::max(hi.y, c.y), std::max(hi.z, c.z)};
     }
     const std::size_t det_begin = s - a.cell_index, det_end = det_begin + detour;
     for (std::size_t i = 0; i < nc.size() && !a.corridor_repeats; ++i) {
       if (i == det_begin) i = det_end;  // the detour itself
       if (i >= nc.size()) break;
-      const Cell& c = nc[i];
+      const CellPos& c = nc[i];
       if (c.x < lo.x || c.x > hi.x || c.y < lo.y || c.y > hi.y || c.z < lo.z || c.z > hi.z)
         continue;
       a.corridor_repeats = std::find(r.cells.begin() + static_cast<std::ptrdiff_t>(d0),
@@ -510,11 +514,11 @@ bool AgentSystem::repair(NavWorld& nav, AgentRecord& a, const std::vector<Change
 }
 
 void AgentSystem::repull_spliced(const NavGrid& grid, AgentRecord& a,
-                                 const std::vector<Change>& changes, const std::vector<Cell>& nc,
+                                 const std::vector<Change>& changes, const std::vector<CellPos>& nc,
                                  const std::vector<EdgeKind>& nk, std::size_t s, std::size_t j,
                                  std::ptrdiff_t shift) {
   const SurfaceCosts* surface = motions_[a.motion].costs.surface.get();
-  const std::vector<Cell>& cells = a.corridor.cells;
+  const std::vector<CellPos>& cells = a.corridor.cells;
   std::vector<Waypoint>& pts = a.corridor.points;
   const int max_drop = grid.envelope().max_drop;
   // The old waypoints are a subsequence of the old path cells: find each one's cell index.
@@ -577,7 +581,7 @@ void AgentSystem::repull_spliced(const NavGrid& grid, AgentRecord& a,
     string_pull(grid, nc, nk, pts, surface);
     return;
   }
-  std::vector<Cell>& sub_cells = pull_cells_;
+  std::vector<CellPos>& sub_cells = pull_cells_;
   std::vector<EdgeKind>& sub_kinds = pull_kinds_;
   sub_cells.assign(nc.begin() + static_cast<std::ptrdiff_t>(from),
                    nc.begin() + static_cast<std::ptrdiff_t>(to) + 1);
@@ -605,7 +609,7 @@ void AgentSystem::repull_spliced(const NavGrid& grid, AgentRecord& a,
 }
 
 void AgentSystem::repull(NavWorld& nav, AgentRecord& a) {
-  const std::vector<Cell> cells(
+  const std::vector<CellPos> cells(
       a.corridor.cells.begin() + static_cast<std::ptrdiff_t>(a.cell_index), a.corridor.cells.end());
   std::vector<EdgeKind> kinds(a.corridor.kinds.begin() + static_cast<std::ptrdiff_t>(a.cell_index),
                               a.corridor.kinds.end());
@@ -627,11 +631,11 @@ void AgentSystem::repull(NavWorld& nav, AgentRecord& a) {
   reindex(a);
 }
 
-std::vector<Cell> AgentSystem::avoided_cells(AgentRecord& a, std::uint64_t now) const {
+std::vector<CellPos> AgentSystem::avoided_cells(AgentRecord& a, std::uint64_t now) const {
   a.avoid.erase(std::remove_if(a.avoid.begin(), a.avoid.end(),
                                [now](const AvoidedDoor& v) { return v.until <= now; }),
                 a.avoid.end());
-  std::vector<Cell> cells;
+  std::vector<CellPos> cells;
   cells.reserve(a.avoid.size());
   for (const AvoidedDoor& v : a.avoid) cells.push_back(v.cell);
   return cells;
@@ -665,7 +669,7 @@ void AgentSystem::clear_door_hold(AgentRecord& a, bool end_approach) {
 bool AgentSystem::hold_at_door(NavWorld& nav, AgentRecord& a, const Waypoint& door,
                                const Waypoint& front, double dt, DriveInput& in) {
   const AgentMotion& m = motions_[a.motion];
-  const MotionVec3& p = a.body.position;
+  const Vec3& p = a.body.position;
   // Walk to the front point (the centre of the corridor cell before the door, one cell from the
   // door's centre) and stand there.
   const double off = m.foot_offset;  // waypoints are foot-cell feet; the body centre is offset
@@ -710,7 +714,7 @@ bool AgentSystem::hold_at_door(NavWorld& nav, AgentRecord& a, const Waypoint& do
     clear_door_hold(a, true);
     a.mode = AgentMode::Blocked;
     a.blocked_ticks = 0;
-    const Cell& c = door.cell;
+    const CellPos& c = door.cell;
     a.reason = "closed door at (" + std::to_string(c.x) + "," + std::to_string(c.y) + "," +
                std::to_string(c.z) + ") stayed shut for " + std::to_string(held) +
                " ticks, and no route around it avoids it";
@@ -738,7 +742,7 @@ void AgentSystem::replan_or_block(NavWorld& nav, AgentRecord& a) {
     a.mode = AgentMode::Blocked;
     a.blocked_ticks = 0;
     clear_door_hold(a, true);
-    const Cell c = current_cell(nav.grid(), a);
+    const CellPos c = current_cell(nav.grid(), a);
     a.reason = "no progress toward waypoint " + std::to_string(a.next) + " at cell (" +
                std::to_string(c.x) + "," + std::to_string(c.y) + "," + std::to_string(c.z) +
                ") after " + std::to_string(kMaxReplansInRow) + " replans";
@@ -751,7 +755,7 @@ void AgentSystem::replan_or_block(NavWorld& nav, AgentRecord& a) {
 
 void AgentSystem::swim_drive(NavWorld& nav, AgentRecord& a, double dt, DriveInput& in) {
   const AgentMotion& m = motions_[a.motion];
-  const MotionVec3& p = a.body.position;
+  const Vec3& p = a.body.position;
   // A swimmer's corridor has a waypoint on every cell of its path (Swim edges are not pulled):
   // one cell level or diagonal (both cardinal cells water), or one straight up or down. Driving
   // from point to point therefore keeps the body inside the water cells of the moves. It steers
@@ -767,9 +771,9 @@ void AgentSystem::swim_drive(NavWorld& nav, AgentRecord& a, double dt, DriveInpu
     if (last) {
       pass = std::max(0.25, m.arrive_radius);
     } else if (a.next > 0) {
-      const Cell& c0 = a.corridor.points[a.next - 1].cell;
-      const Cell& c2 = a.corridor.points[a.next + 1].cell;
-      const Cell& c1 = w.cell;
+      const CellPos& c0 = a.corridor.points[a.next - 1].cell;
+      const CellPos& c2 = a.corridor.points[a.next + 1].cell;
+      const CellPos& c1 = w.cell;
       if (c1.x - c0.x == c2.x - c1.x && c1.y - c0.y == c2.y - c1.y && c1.z - c0.z == c2.z - c1.z)
         pass = kSwimStraightPass;
     }
@@ -814,7 +818,7 @@ void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, doub
   const bool following = a.mode == AgentMode::Moving && a.next < a.corridor.points.size();
   if (following) {
     // Progress along the cell path (for validation after edits): the nearest cell ahead.
-    const Cell here = current_cell(nav.grid(), a);
+    const CellPos here = current_cell(nav.grid(), a);
     for (std::size_t i = a.cell_index; i < a.corridor.cells.size(); ++i)
       if (a.corridor.cells[i] == here) {
         a.cell_index = i;
@@ -824,8 +828,8 @@ void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, doub
   if (m.swims) {
     if (following) swim_drive(nav, a, dt, in);
   } else if (following) {
-    const MotionVec3& p = a.body.position;
-    const bool climbing = a.body.mode == MotionMode::Climb;
+    const Vec3& p = a.body.position;
+    const bool climbing = a.body.mode == BodyMode::Climb;
     for (;;) {
       const Waypoint& w = a.corridor.points[a.next];
       const Waypoint* prev = a.next > 0 ? &a.corridor.points[a.next - 1] : nullptr;
@@ -946,7 +950,7 @@ void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, doub
       break;
     }
   }
-  const IntegrateReport r = integrate_character_tick(a.body, in, MotionVec3{}, m.body, space, dt);
+  const IntegrateReport r = integrate_character_tick(a.body, in, Vec3{}, m.body, space, dt);
   a.last_hit_wall = r.hit_wall != 0;
 }
 

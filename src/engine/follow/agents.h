@@ -11,6 +11,7 @@
 #include "engine/follow/corridor_index.h"
 #include "engine/integrate/integrate.h"
 #include "engine/nav/nav_world.h"
+#include "voxnav/agents.h"
 
 namespace voxnav::detail {
 
@@ -38,19 +39,17 @@ struct AgentMotion {
 
 /// The foot cell of a body whose feet (bottom centre) are at `p`: x and z shifted by
 /// -foot_offset (see AgentMotion::foot_offset), then floored; y floored just above the feet.
-inline Cell foot_cell(const MotionVec3& p, double foot_offset) {
-  return Cell{static_cast<std::int32_t>(std::floor(p.x - foot_offset)),
+inline CellPos foot_cell(const Vec3& p, double foot_offset) {
+  return CellPos{static_cast<std::int32_t>(std::floor(p.x - foot_offset)),
               static_cast<std::int32_t>(std::floor(p.y + 1e-3)),
               static_cast<std::int32_t>(std::floor(p.z - foot_offset))};
 }
 
-enum class AgentMode : std::uint8_t { Idle, Planning, Moving, Arrived, Failed, Blocked };
-const char* agent_mode_name(AgentMode m);
 
 /// A door cell an agent avoids after it stayed shut in front of it: every request the agent makes
 /// carries it (RequestSpec::avoid) until the navigation tick `until`.
 struct AvoidedDoor {
-  Cell cell;
+  CellPos cell;
   std::uint64_t until = 0;
 };
 
@@ -59,7 +58,7 @@ struct AvoidedDoor {
 struct DoorEventRecord {
   std::uint32_t agent_index = 0;
   std::uint32_t agent_generation = 0;
-  Cell door;
+  CellPos door;
   std::uint64_t tick = 0;
 };
 
@@ -68,15 +67,15 @@ struct AgentRecord {
   bool alive = false;
   std::uint32_t motion = 0;  ///< index into the motion table
   CharacterState body;
-  Cell goal;
+  CellPos goal;
   int goal_range = 0;
   bool has_goal = false;
   AgentMode mode = AgentMode::Idle;
-  Handle request;
+  PathHandle request;
   Corridor corridor;
   std::size_t next = 0;        ///< next waypoint index
   std::size_t cell_index = 0;  ///< progress along corridor.cells (for validation)
-  Cell last_cell;              ///< last standable cell the body stood in
+  CellPos last_cell;              ///< last standable cell the body stood in
   double best_dist = 1e30;
   int ticks_without_progress = 0;
   int replans_in_row = 0;
@@ -96,11 +95,11 @@ struct AgentRecord {
   // Doors: holding before a closed door cell on the corridor, and the doors to avoid.
   bool door_waiting = false;    ///< holding before `door_cell` (closed)
   bool door_announced = false;  ///< DoorAhead raised for `door_cell` in this approach
-  Cell door_cell;
+  CellPos door_cell;
   int door_hold_ticks = 0;  ///< ticks held so far in this hold
   std::vector<AvoidedDoor> avoid;
   std::string reason;  ///< why the agent is Failed or Blocked
-  FailReason fail = FailReason::None;
+  PathFailure fail = PathFailure::None;
   // counters
   std::uint32_t arrivals = 0;
   std::uint32_t replans = 0;
@@ -108,11 +107,6 @@ struct AgentRecord {
   std::uint32_t requests = 0;
   std::uint32_t door_events = 0;    ///< DoorAhead events raised
   std::uint32_t door_timeouts = 0;  ///< holds that ended with the door still shut
-};
-
-struct AgentSlot {
-  std::uint32_t index = 0;
-  std::uint32_t generation = 0;
 };
 
 class AgentSystem {
@@ -156,14 +150,14 @@ class AgentSystem {
   AgentMotion& motion_mut(std::uint32_t i) { return motions_[i]; }
   std::size_t motion_count() const { return motions_.size(); }
 
-  AgentSlot add(std::uint32_t motion, const MotionVec3& feet);
-  bool remove(NavWorld& nav, AgentSlot id);
-  AgentRecord* get(AgentSlot id);
-  const AgentRecord* get(AgentSlot id) const;
+  AgentId add(std::uint32_t motion, const Vec3& feet);
+  bool remove(NavWorld& nav, AgentId id);
+  AgentRecord* get(AgentId id);
+  const AgentRecord* get(AgentId id) const;
   /// Sends the agent to a goal cell (a request is made at the next step).
-  bool set_goal(NavWorld& nav, AgentSlot id, Cell goal, int range = 0);
+  bool set_goal(NavWorld& nav, AgentId id, CellPos goal, int range = 0);
   /// Moves the agent's body (teleport): clears velocity and carry, bumps the corridor epoch.
-  bool teleport(AgentSlot id, const MotionVec3& feet);
+  bool teleport(AgentId id, const Vec3& feet);
 
   /// One tick for every agent, in index order: install finished requests, check corridors against
   /// the last layer change, follow, integrate, arrival and stuck watch. Call after
@@ -222,16 +216,16 @@ class AgentSystem {
   /// then old cells (j, end) shifted by `shift`): keeps the old waypoints whose stretches the
   /// changes cannot have touched and pulls only between them.
   void repull_spliced(const NavGrid& grid, AgentRecord& a, const std::vector<Change>& changes,
-                      const std::vector<Cell>& nc, const std::vector<EdgeKind>& nk, std::size_t s,
+                      const std::vector<CellPos>& nc, const std::vector<EdgeKind>& nk, std::size_t s,
                       std::size_t j, std::ptrdiff_t shift);
   void set_mode(AgentRecord& a, AgentMode m);
   void reindex(AgentRecord& a);
   std::uint32_t index_of(const AgentRecord& a) const {
     return static_cast<std::uint32_t>(&a - agents_.data());
   }
-  Cell current_cell(const NavGrid& grid, AgentRecord& a) const;
+  CellPos current_cell(const NavGrid& grid, AgentRecord& a) const;
   /// The agent's avoided door cells still in force at navigation tick `now` (expired ones dropped).
-  std::vector<Cell> avoided_cells(AgentRecord& a, std::uint64_t now) const;
+  std::vector<CellPos> avoided_cells(AgentRecord& a, std::uint64_t now) const;
   /// Drives toward a closed door's front point and holds there; returns false when the door
   /// timed out and the agent replanned or was Blocked (no drive this tick).
   bool hold_at_door(NavWorld& nav, AgentRecord& a, const Waypoint& door, const Waypoint& front,
@@ -247,14 +241,14 @@ class AgentSystem {
   CorridorIndex index_;
   /// Detours searched by repair() during the current update's edit checks.
   struct Detour {
-    Cell start, goal;
+    CellPos start, goal;
     std::uint32_t motion;
     SearchResult result;
   };
   std::vector<Detour> detours_;
   RepairStats repair_stats_;
   std::vector<std::size_t> pull_at_;  // repull_spliced() scratch
-  std::vector<Cell> pull_cells_;
+  std::vector<CellPos> pull_cells_;
   std::vector<EdgeKind> pull_kinds_;
   std::vector<Waypoint> pull_points_, pull_out_, pull_before_;
   std::vector<std::uint32_t> touched_;

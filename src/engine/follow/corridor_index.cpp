@@ -42,8 +42,8 @@ void CorridorIndex::set(std::uint32_t agent, const Corridor& c, std::size_t from
   for (std::size_t i = from; i < c.cells.size(); ++i)
     add(brick_key(c.cells[i].x >> 2, c.cells[i].y >> 2, c.cells[i].z >> 2));
   for (std::size_t k = 1; k < c.points.size(); ++k) {
-    const Cell& a = c.points[k - 1].cell;
-    const Cell& b = c.points[k].cell;
+    const CellPos& a = c.points[k - 1].cell;
+    const CellPos& b = c.points[k].cell;
     if (c.points[k].kind != EdgeKind::Walk || a.y != b.y) continue;
     for (int bz = std::min(a.z, b.z) >> 2; bz <= std::max(a.z, b.z) >> 2; ++bz)
       for (int bx = std::min(a.x, b.x) >> 2; bx <= std::max(a.x, b.x) >> 2; ++bx)
@@ -52,7 +52,7 @@ void CorridorIndex::set(std::uint32_t agent, const Corridor& c, std::size_t from
   assign(agent, keys);
 }
 
-void CorridorIndex::set_cell(std::uint32_t agent, const Cell& cell) {
+void CorridorIndex::set_cell(std::uint32_t agent, const CellPos& cell) {
   scratch_.assign(1, brick_key(cell.x >> 2, cell.y >> 2, cell.z >> 2));
   assign(agent, scratch_);
 }
@@ -62,7 +62,7 @@ void CorridorIndex::clear(std::uint32_t agent) {
   assign(agent, scratch_);
 }
 
-void CorridorIndex::query(const Cell& mn, const Cell& mx, std::vector<std::uint32_t>& out) const {
+void CorridorIndex::query(const CellPos& mn, const CellPos& mx, std::vector<std::uint32_t>& out) const {
   if (bricks_.empty()) return;
   for (int by = mn.y >> 2; by <= mx.y >> 2; ++by)
     for (int bz = mn.z >> 2; bz <= mx.z >> 2; ++bz)

@@ -24,11 +24,11 @@ class CorridorIndex {
   /// the bricks of its path cells and of the boxes spanned by its level straight segments.
   void set(std::uint32_t agent, const Corridor& c, std::size_t from);
   /// Registers one cell's brick for `agent` (a blocked agent waits for edits around it).
-  void set_cell(std::uint32_t agent, const Cell& cell);
+  void set_cell(std::uint32_t agent, const CellPos& cell);
   void clear(std::uint32_t agent);
   /// Appends the agents registered in a brick overlapping the cell box [mn, mx] (unsorted,
   /// possibly repeated).
-  void query(const Cell& mn, const Cell& mx, std::vector<std::uint32_t>& out) const;
+  void query(const CellPos& mn, const CellPos& mx, std::vector<std::uint32_t>& out) const;
   std::size_t bricks() const { return bricks_.size(); }
 
  private:

@@ -5,6 +5,15 @@
 
 #include "engine/integrate/integrate_math.h"
 
+namespace voxnav {
+
+double jump_velocity_for_apex(double gravity, double apex) noexcept {
+  const double v2 = 2.0 * gravity * apex;
+  return v2 > 0.0 ? std::sqrt(v2) : 0.0;
+}
+
+}  // namespace voxnav
+
 namespace voxnav::detail {
 
 namespace {
@@ -24,8 +33,8 @@ struct Aabb {
   double max[3];
 };
 
-double axis(const MotionVec3& v, int a) { return a == 0 ? v.x : (a == 1 ? v.y : v.z); }
-void set_axis(MotionVec3& v, int a, double value) {
+double axis(const Vec3& v, int a) { return a == 0 ? v.x : (a == 1 ? v.y : v.z); }
+void set_axis(Vec3& v, int a, double value) {
   if (a == 0) {
     v.x = value;
   } else if (a == 1) {
@@ -35,7 +44,7 @@ void set_axis(MotionVec3& v, int a, double value) {
   }
 }
 
-bool finite3(const MotionVec3& v) {
+bool finite3(const Vec3& v) {
   return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
 }
 
@@ -54,7 +63,7 @@ class Collider {
   explicit Collider(const Space& world) : world_(world), registry_(world.registry()) {}
 
   /// Block value and whether the cell is loaded (and in range).
-  std::uint16_t value(const Cell& c, bool& loaded) const {
+  std::uint16_t value(const CellPos& c, bool& loaded) const {
     if (!cell_in_range(c)) {
       loaded = false;
       return 0;
@@ -76,7 +85,7 @@ class Collider {
     for (int y = lo[1]; y <= hi[1]; ++y)
       for (int z = lo[2]; z <= hi[2]; ++z)
         for (int x = lo[0]; x <= hi[0]; ++x) {
-          const Cell c{x, y, z};
+          const CellPos c{x, y, z};
           bool loaded = false;
           const std::uint16_t v = value(c, loaded);
           if (!loaded) {
@@ -100,7 +109,7 @@ class Collider {
       for (int z = lo[2]; z <= hi[2]; ++z)
         for (int x = lo[0]; x <= hi[0]; ++x) {
           bool loaded = false;
-          const std::uint16_t v = value(Cell{x, y, z}, loaded);
+          const std::uint16_t v = value(CellPos{x, y, z}, loaded);
           if (loaded && (registry_.traits(v) & traits) != 0) return true;
         }
     return false;
@@ -117,7 +126,7 @@ class Collider {
 struct Body {
   double half_width;
   double height;
-  Aabb at(const MotionVec3& p) const {
+  Aabb at(const Vec3& p) const {
     return Aabb{{p.x - half_width, p.y, p.z - half_width},
                 {p.x + half_width, p.y + height, p.z + half_width}};
   }
@@ -149,7 +158,7 @@ AxisClip clip_axis(const Collider& col, const Aabb& body, int a, double d) {
   lo[1] -= 1;  // boxes reach up to 1.5 cells (fences): the cell below can touch the body
   const int o1 = (a + 1) % 3, o2 = (a + 2) % 3;
   const bool up = d > 0.0;
-  col.for_each_box(lo, hi, [&](const Cell& c, const Box& b) {
+  col.for_each_box(lo, hi, [&](const CellPos& c, const Box& b) {
     const double base[3] = {static_cast<double>(c.x), static_cast<double>(c.y),
                             static_cast<double>(c.z)};
     const double bmin_o1 = base[o1] + static_cast<double>(b.min[o1]);
@@ -183,7 +192,7 @@ AxisClip clip_axis(const Collider& col, const Aabb& body, int a, double d) {
 
 /// Moves `p` along axis `a` by the clip result: the free displacement, or snapped to the contact
 /// face (so a landing puts the feet exactly on the top of the box).
-void apply_clip(MotionVec3& p, const Body& body, int a, double requested, const AxisClip& c) {
+void apply_clip(Vec3& p, const Body& body, int a, double requested, const AxisClip& c) {
   if (!c.clipped) {
     set_axis(p, a, axis(p, a) + c.d);
     return;
@@ -202,7 +211,7 @@ struct MoveResult {
   bool ceiling = false;  ///< stopped going up
 };
 
-void move_y(const Collider& col, const Body& body, MotionVec3& p, double dy, MoveResult& m) {
+void move_y(const Collider& col, const Body& body, Vec3& p, double dy, MoveResult& m) {
   const AxisClip c = clip_axis(col, body.at(p), 1, dy);
   apply_clip(p, body, 1, dy, c);
   m.clip[1] = c.clipped;
@@ -210,7 +219,7 @@ void move_y(const Collider& col, const Body& body, MotionVec3& p, double dy, Mov
   m.ceiling = c.clipped && dy > 0.0;
 }
 
-void move_xz(const Collider& col, const Body& body, MotionVec3& p, double dx, double dz,
+void move_xz(const Collider& col, const Body& body, Vec3& p, double dx, double dz,
              MoveResult& m) {
   const AxisClip cx = clip_axis(col, body.at(p), 0, dx);
   apply_clip(p, body, 0, dx, cx);
@@ -220,7 +229,7 @@ void move_xz(const Collider& col, const Body& body, MotionVec3& p, double dx, do
   m.clip[2] = cz.clipped;
 }
 
-double horizontal_dist2(const MotionVec3& a, const MotionVec3& b) {
+double horizontal_dist2(const Vec3& a, const Vec3& b) {
   const double dx = a.x - b.x, dz = a.z - b.z;
   return dx * dx + dz * dz;
 }
@@ -232,7 +241,7 @@ bool params_valid(const BodyParams& p) {
          std::isfinite(p.terminal_speed) && p.terminal_speed >= 0.0 && std::isfinite(p.climb_speed);
 }
 
-bool position_in_range(const MotionVec3& p) {
+bool position_in_range(const Vec3& p) {
   const double h = static_cast<double>(kMaxHorizontal) - kRangeMargin;
   const double v = static_cast<double>(kMaxVertical) - kRangeMargin;
   return p.x > -h && p.x < h && p.z > -h && p.z < h && p.y > -v && p.y < v;
@@ -240,13 +249,8 @@ bool position_in_range(const MotionVec3& p) {
 
 }  // namespace
 
-double jump_velocity_for_apex(double gravity, double apex) {
-  const double v2 = 2.0 * gravity * apex;
-  return v2 > 0.0 ? std::sqrt(v2) : 0.0;
-}
-
 IntegrateReport integrate_character_tick(CharacterState& state, const DriveInput& input,
-                                         const MotionOverride* motion, const MotionVec3& knock,
+                                         const MotionOverride* motion, const Vec3& knock,
                                          std::uint16_t frame_yaw, std::uint32_t tick,
                                          const Space& world, const BodyParams& params, double dt) {
   IntegrateReport report;
@@ -261,13 +265,13 @@ IntegrateReport integrate_character_tick(CharacterState& state, const DriveInput
 
   const Collider col(world);
   const Body body{params.width * 0.5, params.height};
-  const MotionVec3 start = state.position;
+  const Vec3 start = state.position;
 
   const bool in_fluid =
-      state.mode == MotionMode::Swim && col.body_overlaps_trait(body.at(start), kTraitFluidSwim);
+      state.mode == BodyMode::Swim && col.body_overlaps_trait(body.at(start), kTraitFluidSwim);
   report.in_fluid = in_fluid;
   // Fly and Swim-in-fluid move freely in 3D; everything else is under gravity.
-  const bool free_3d = state.mode == MotionMode::Fly || in_fluid;
+  const bool free_3d = state.mode == BodyMode::Fly || in_fluid;
 
   // ---- 1. knock: one-shot world velocity change ----
   if (free_3d) {
@@ -334,7 +338,7 @@ IntegrateReport integrate_character_tick(CharacterState& state, const DriveInput
       vy = input.vertical + state.carry.y;
       dy = vy * dt;
     } else {
-      const bool can_climb_mode = state.mode == MotionMode::Walk || state.mode == MotionMode::Climb;
+      const bool can_climb_mode = state.mode == BodyMode::Walk || state.mode == BodyMode::Climb;
       const bool jumping = input.jump && state.on_ground;
       climbing = can_climb_mode && params.climb_speed > 0.0 && !jumping && knock.y == 0.0 &&
                  col.body_overlaps_trait(body.at(start), kTraitClimbable);
@@ -371,8 +375,8 @@ IntegrateReport integrate_character_tick(CharacterState& state, const DriveInput
       }
     }
   }
-  if (state.mode == MotionMode::Walk || state.mode == MotionMode::Climb)
-    state.mode = climbing ? MotionMode::Climb : MotionMode::Walk;
+  if (state.mode == BodyMode::Walk || state.mode == BodyMode::Climb)
+    state.mode = climbing ? BodyMode::Climb : BodyMode::Walk;
   report.climbing = climbing;
 
   const double req_dx = hx * dt, req_dz = hz * dt, req_dy = dy;
@@ -381,7 +385,7 @@ IntegrateReport integrate_character_tick(CharacterState& state, const DriveInput
 
   // ---- 3. collision: Y, then X, then Z ----
   const bool was_ground = state.on_ground;  // after knock and jump
-  MotionVec3 p = start;
+  Vec3 p = start;
   MoveResult m;
   move_y(col, body, p, dy, m);
   move_xz(col, body, p, dx, dz, m);
@@ -389,7 +393,7 @@ IntegrateReport integrate_character_tick(CharacterState& state, const DriveInput
   // ---- 4. step-up: a blocked horizontal move on the ground retries lifted by step_height ----
   const bool may_step = gravity_mode && params.step_height > 0.0 && (was_ground || m.ground);
   if (may_step && ((m.clip[0] && dx != 0.0) || (m.clip[2] && dz != 0.0))) {
-    MotionVec3 q = start;
+    Vec3 q = start;
     MoveResult s;
     move_y(col, body, q, params.step_height, s);
     const double lift = q.y - start.y;
@@ -441,7 +445,7 @@ IntegrateReport integrate_character_tick(CharacterState& state, const DriveInput
   if (free_3d && m.clip[1]) state.carry.y = 0.0;
 
   state.position = p;
-  state.velocity = MotionVec3{hx, vy, hz};
+  state.velocity = Vec3{hx, vy, hz};
 
   // ---- 6. carry decay: exp(-rate dt), 12/s grounded / flying / swimming, 0.5/s in the air ----
   const double rate = (state.on_ground || free_3d) ? kCarryDecayGrounded : kCarryDecayAir;
@@ -453,11 +457,11 @@ IntegrateReport integrate_character_tick(CharacterState& state, const DriveInput
   if (std::fabs(state.carry.y) < kCarryRest) state.carry.y = 0.0;
   if (std::fabs(state.carry.z) < kCarryRest) state.carry.z = 0.0;
 
-  report.displacement = MotionVec3{p.x - start.x, p.y - start.y, p.z - start.z};
+  report.displacement = Vec3{p.x - start.x, p.y - start.y, p.z - start.z};
   if (override_active) {
     OverrideReport& o = report.override_report;
     o.applied = true;
-    o.requested = MotionVec3{req_dx, req_dy, req_dz};
+    o.requested = Vec3{req_dx, req_dy, req_dz};
     o.achieved = report.displacement;
     o.stopped = (m.clip[0] && dx != 0.0) || (m.clip[2] && dz != 0.0) ||
                 (motion->has_vertical && m.clip[1]) || dx != req_dx || dz != req_dz || dy != req_dy;

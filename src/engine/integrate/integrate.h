@@ -7,29 +7,17 @@
 #include <cstdint>
 
 #include "engine/world/space.h"
+#include "voxnav/integrate.h"
 
 namespace voxnav::detail {
 
-/// A 3-vector of the integrator (metres or metres per second, y up).
-struct MotionVec3 {
-  double x = 0.0, y = 0.0, z = 0.0;
-  friend bool operator==(const MotionVec3&, const MotionVec3&) = default;
-};
-
-/// Movement mode. Walk and Climb switch between themselves automatically (a body with a positive
-/// climb_speed that overlaps a climbable cell climbs); Fly and Swim are chosen by the caller.
-enum class MotionMode : std::uint8_t { Walk = 0, Fly, Swim, Climb };
-
-/// What a climbing body wants to do.
-enum class ClimbIntent : std::uint8_t { None = 0, Up, Down, Hold };
-
 /// The body's state, owned by the caller and updated by each step.
 struct CharacterState {
-  MotionVec3 position;  ///< feet: centre of the bottom face of the body box
-  MotionVec3 velocity;  ///< y is persistent (gravity, jumps); x/z report the last step's velocity
+  Vec3 position;  ///< feet: centre of the bottom face of the body box
+  Vec3 velocity;  ///< y is persistent (gravity, jumps); x/z report the last step's velocity
   bool on_ground = false;
-  MotionMode mode = MotionMode::Walk;
-  MotionVec3 carry;  ///< knock carried over steps (horizontal; also vertical when flying/swimming)
+  BodyMode mode = BodyMode::Walk;
+  Vec3 carry;  ///< knock carried over steps (horizontal; also vertical when flying/swimming)
 };
 
 /// The drive of one step (keys of a player, or the follower's output for an agent).
@@ -45,27 +33,13 @@ struct DriveInput {
 /// `start_tick`. Carry is not added to it; jump and climb intents are ignored while it applies.
 struct MotionOverride {
   /// m/s; world frame, or character frame (-Z forward) rotated by frame_yaw.
-  MotionVec3 velocity;
+  Vec3 velocity;
   bool character_frame = false;  ///< true: velocity x/z are rotated by the step's frame_yaw
   /// true: velocity.y replaces vertical motion and gravity is suspended.
   bool has_vertical = false;
   std::uint32_t start_tick = 0;
   std::uint32_t ticks = 1;  ///< applies while start_tick <= tick < start_tick + ticks
 };
-
-/// The body and its physics. Defaults are the standard walker (0.6 x 1.8, step 0.6, apex 1.25).
-struct BodyParams {
-  double width = 0.6;  ///< square footprint side
-  double height = 1.8;
-  double step_height = 0.6;  ///< highest rise taken without a jump (0 disables step-up)
-  double gravity = 32.0;     ///< m/s^2 (Minecraft's 0.08 blocks/tick^2 at 20 ticks/s)
-  double jump_velocity = 8.94427190999915878564;  ///< sqrt(2 * 32 * 1.25): apex 1.25
-  double terminal_speed = 78.4;  ///< fastest fall, m/s (Minecraft's 3.92 blocks/tick)
-  double climb_speed = 0.0;      ///< > 0 lets the body climb climbable cells (players keep 0)
-};
-
-/// sqrt(2 g apex): the take-off speed that reaches `apex` (IEEE sqrt, deterministic).
-double jump_velocity_for_apex(double gravity, double apex);
 
 /// Axes a step was blocked on (bit flags of IntegrateReport::hit_wall).
 enum HitAxis : std::uint8_t { kHitX = 1u << 0, kHitZ = 1u << 1 };
@@ -74,15 +48,15 @@ enum HitAxis : std::uint8_t { kHitX = 1u << 0, kHitZ = 1u << 1 };
 struct OverrideReport {
   bool applied = false;
   /// What the override asked for this step (gravity's share on y when !has_vertical).
-  MotionVec3 requested;
-  MotionVec3 achieved;
+  Vec3 requested;
+  Vec3 achieved;
   bool stopped = false;  ///< a collision cut a requested component (x, z, or y when has_vertical)
 };
 
 /// What one step did.
 struct IntegrateReport {
   bool valid = true;           ///< false: non-finite or out-of-range input; nothing moved
-  MotionVec3 displacement;     ///< achieved (position after - position before)
+  Vec3 displacement;     ///< achieved (position after - position before)
   std::uint8_t hit_wall = 0;   ///< HitAxis bits: a horizontal axis stopped by a box (after step-up)
   double wall_speed = 0.0;     ///< impact sample: largest speed into a blocking wall, m/s
   bool hit_ceiling = false;    ///< an upward move stopped by a box
@@ -101,13 +75,13 @@ struct IntegrateReport {
 /// selects whether the override applies. Cells of unloaded chunks collide as full blocks.
 /// Allocation-free; `state` is left unchanged when the report is not valid.
 IntegrateReport integrate_character_tick(CharacterState& state, const DriveInput& input,
-                                         const MotionOverride* motion, const MotionVec3& knock,
+                                         const MotionOverride* motion, const Vec3& knock,
                                          std::uint16_t frame_yaw, std::uint32_t tick,
                                          const Space& world, const BodyParams& params, double dt);
 
 /// The same step without override, facing or tick.
 inline IntegrateReport integrate_character_tick(CharacterState& state, const DriveInput& input,
-                                                const MotionVec3& knock, const BodyParams& params,
+                                                const Vec3& knock, const BodyParams& params,
                                                 const Space& world, double dt) {
   return integrate_character_tick(state, input, nullptr, knock, 0, 0, world, params, dt);
 }

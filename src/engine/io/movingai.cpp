@@ -215,7 +215,7 @@ Status build_movingai_world(const MovingAiMap& map, std::uint16_t solid, Space& 
           const bool blocked = !map.passable(x, z);  // outside the map counts as blocked
           const int top = blocked ? kMovingAiWallTop : 0;
           for (int y = 0; y <= top; ++y) {
-            values[static_cast<std::size_t>(index_in_chunk(Cell{lx, y, lz}))] = solid;
+            values[static_cast<std::size_t>(index_in_chunk(CellPos{lx, y, lz}))] = solid;
           }
         }
       }
@@ -225,8 +225,8 @@ Status build_movingai_world(const MovingAiMap& map, std::uint16_t solid, Space& 
       inf.uniform_chunks += 1;
     }
   }
-  inf.min = Cell{0, 0, 0};
-  inf.max = Cell{map.width - 1, kMovingAiWallTop, map.height - 1};
+  inf.min = CellPos{0, 0, 0};
+  inf.max = CellPos{map.width - 1, kMovingAiWallTop, map.height - 1};
   if (info != nullptr) *info = inf;
   return Status::Ok;
 }

@@ -47,7 +47,7 @@ using voxnav::kMovingAiWallTop;  ///< blocked columns fill y = 1..4
 struct MovingAiWorldInfo {
   std::size_t chunks_loaded = 0;
   std::size_t uniform_chunks = 0;
-  Cell min, max;  ///< the map's cells: (0,0,0) .. (width-1, kMovingAiWallTop, height-1)
+  CellPos min, max;  ///< the map's cells: (0,0,0) .. (width-1, kMovingAiWallTop, height-1)
 };
 
 /// Loads the voxel world of `map` into `space` with `solid` as the block value (e.g. the

@@ -14,7 +14,7 @@ int floor_div16(std::int32_t v) { return v >> kChunkBits; }
 
 }  // namespace
 
-Status decode_sponge_schematic(const Tag& root_in, const MinecraftBlocks& blocks, Cell origin,
+Status decode_sponge_schematic(const Tag& root_in, const MinecraftBlocks& blocks, CellPos origin,
                                DecodedSchematic& out, LookupTally& tally, std::string& message) {
   out = DecodedSchematic{};
   if (!blocks.loaded()) {
@@ -67,7 +67,7 @@ Status decode_sponge_schematic(const Tag& root_in, const MinecraftBlocks& blocks
                            : "schematic needs Palette and BlockData";
     return Status::BadFormat;
   }
-  const Cell max{origin.x + width - 1, origin.y + height - 1, origin.z + length - 1};
+  const CellPos max{origin.x + width - 1, origin.y + height - 1, origin.z + length - 1};
   if (!cell_in_range(origin) || !cell_in_range(max)) {
     message = "schematic placed at (" + std::to_string(origin.x) + ", " + std::to_string(origin.y) +
               ", " + std::to_string(origin.z) + ") leaves the space's range";
@@ -99,8 +99,8 @@ Status decode_sponge_schematic(const Tag& root_in, const MinecraftBlocks& blocks
   }
 
   // ---- varint data -> chunks ----
-  const Cell cmin{floor_div16(origin.x), floor_div16(origin.y), floor_div16(origin.z)};
-  const Cell cmax{floor_div16(max.x), floor_div16(max.y), floor_div16(max.z)};
+  const CellPos cmin{floor_div16(origin.x), floor_div16(origin.y), floor_div16(origin.z)};
+  const CellPos cmax{floor_div16(max.x), floor_div16(max.y), floor_div16(max.z)};
   std::map<std::uint64_t, DecodedChunk> chunks;  // ordered by chunk_key
   for (int cy = cmin.y; cy <= cmax.y; ++cy) {
     for (int cz = cmin.z; cz <= cmax.z; ++cz) {
@@ -146,7 +146,7 @@ Status decode_sponge_schematic(const Tag& root_in, const MinecraftBlocks& blocks
     const int x = static_cast<int>(i % width);
     const int z = static_cast<int>((i / width) % length);
     const int y = static_cast<int>(i / (static_cast<std::int64_t>(width) * length));
-    const Cell c{origin.x + x, origin.y + y, origin.z + z};
+    const CellPos c{origin.x + x, origin.y + y, origin.z + z};
     DecodedChunk& ch = chunks.find(chunk_key(chunk_of(c)))->second;
     ch.data.values[static_cast<std::size_t>(index_in_chunk(c))] = pal[v];
     if (pal[v] != 0) ++out.non_air;

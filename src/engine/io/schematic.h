@@ -23,7 +23,7 @@ struct DecodedSchematic {
   int version = 0;
   std::int32_t data_version = 0;
   int width = 0, height = 0, length = 0;  ///< x, y, z sizes
-  Cell min, max;                          ///< cells covered (inclusive), min == origin
+  CellPos min, max;                          ///< cells covered (inclusive), min == origin
   std::size_t non_air = 0;
   std::vector<DecodedChunk> chunks;  ///< every chunk the box touches, sorted by chunk_key
 };
@@ -33,7 +33,7 @@ struct DecodedSchematic {
 /// are counted per cell. Errors: BadFormat (missing sizes / palette / data, bad varints, index
 /// out of the palette), Unsupported (a version other than 1..3), OutOfRange (placement outside
 /// the space's limits).
-Status decode_sponge_schematic(const nbt::Tag& root, const MinecraftBlocks& blocks, Cell origin,
+Status decode_sponge_schematic(const nbt::Tag& root, const MinecraftBlocks& blocks, CellPos origin,
                                DecodedSchematic& out, LookupTally& tally, std::string& message);
 
 Status load_decoded_chunks(const std::vector<DecodedChunk>& chunks, Space& space);

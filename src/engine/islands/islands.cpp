@@ -159,13 +159,13 @@ inline bool has_move(const NavChunk* ch, int i, int dx, int dy, int dz) {
 
 }  // namespace
 
-std::uint32_t Islands::label_of(const NavGrid& grid, Cell c) const {
+std::uint32_t Islands::label_of(const NavGrid& grid, CellPos c) const {
   const NavChunk* ch = grid.chunk(chunk_of(c));
   if (!ch || ch->uniform || !ch->scc) return 0;
   return ch->scc[index_in_chunk(c)];
 }
 
-std::uint32_t Islands::component(const NavGrid& grid, Cell c) {
+std::uint32_t Islands::component(const NavGrid& grid, CellPos c) {
   const std::uint32_t raw = label_of(grid, c);
   return raw ? find(raw - 1) + 1 : 0u;
 }
@@ -222,7 +222,7 @@ void Islands::recompute(NavGrid& grid) {
   for (std::uint32_t v = 0; v < n; ++v) {
     start[v] = static_cast<std::uint32_t>(edges.size());
     const NodeRef r = nodes[v];
-    for_each_move(r.ch, r.i, cell_of(r.ch, r.i), [&](NavChunk* tc, int ti, const Cell&, int, int) {
+    for_each_move(r.ch, r.i, cell_of(r.ch, r.i), [&](NavChunk* tc, int ti, const CellPos&, int, int) {
       if (tc->scc && tc->scc[ti]) edges.push_back(tc->scc[ti] - 1);
     });
   }
@@ -482,7 +482,7 @@ bool Islands::merge_cycle(std::uint32_t from, std::uint32_t to) {
 // ---- bounded searches inside one island (the graph H of apply(): moves that existed before
 // the edit and still exist, between cells still labelled with the island) ----
 
-std::int32_t Islands::seen_find(const Cell& c) const {
+std::int32_t Islands::seen_find(const CellPos& c) const {
   const std::uint64_t key = cell_key(c);
   std::size_t h = static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> 40) & seen_mask_;
   while (seen_stamp_[h] == stamp_) {
@@ -492,7 +492,7 @@ std::int32_t Islands::seen_find(const Cell& c) const {
   return -1;
 }
 
-bool Islands::seen_insert(const Cell& c, std::uint32_t val) {
+bool Islands::seen_insert(const CellPos& c, std::uint32_t val) {
   const std::uint64_t key = cell_key(c);
   std::size_t h = static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> 40) & seen_mask_;
   while (seen_stamp_[h] == stamp_) {
@@ -522,7 +522,7 @@ void Islands::new_stamp(std::size_t budget) {
   }
 }
 
-bool Islands::is_added(const Cell& from, const Cell& to) const {
+bool Islands::is_added(const CellPos& from, const CellPos& to) const {
   // (the big searches ask for every move: most sources lie outside the edit's few cells)
   if (from.x < added_min_.x || from.x > added_max_.x || from.z < added_min_.z ||
       from.z > added_max_.z || from.y < added_min_.y || from.y > added_max_.y)
@@ -530,14 +530,14 @@ bool Islands::is_added(const Cell& from, const Cell& to) const {
   const std::uint64_t k = cell_key(from);
   auto it = std::lower_bound(
       added_from_.begin(), added_from_.end(), k,
-      [](const std::pair<std::uint64_t, Cell>& e, std::uint64_t v) { return e.first < v; });
+      [](const std::pair<std::uint64_t, CellPos>& e, std::uint64_t v) { return e.first < v; });
   for (; it != added_from_.end() && it->first == k; ++it)
     if (it->second == to) return true;
   return false;
 }
 
 template <class F>
-void Islands::for_each_h_move(const NavGrid& grid, const Cell& c, std::uint32_t root, bool backward,
+void Islands::for_each_h_move(const NavGrid& grid, const CellPos& c, std::uint32_t root, bool backward,
                               F&& f) {
   auto in_island = [&](const NavChunk* ch, int i) {
     const std::uint32_t l = ch->scc ? ch->scc[i] : 0u;
@@ -545,19 +545,19 @@ void Islands::for_each_h_move(const NavGrid& grid, const Cell& c, std::uint32_t 
   };
   const bool any_added = !added_from_.empty();
   if (backward) {
-    for_each_move_into(grid, c, [&](NavChunk* sc, int si, const Cell& src) {
+    for_each_move_into(grid, c, [&](NavChunk* sc, int si, const CellPos& src) {
       if (in_island(sc, si) && !(any_added && is_added(src, c))) f(src);
     });
   } else {
     NavChunk* ch = grid.chunk(chunk_of(c));
-    for_each_move(ch, index_in_chunk(c), c, [&](NavChunk* tc, int ti, const Cell& t, int, int) {
+    for_each_move(ch, index_in_chunk(c), c, [&](NavChunk* tc, int ti, const CellPos& t, int, int) {
       if (in_island(tc, ti) && !(any_added && is_added(c, t))) f(t);
     });
   }
 }
 
-Islands::Search Islands::search(const NavGrid& grid, const Cell& from, std::uint32_t root,
-                                bool backward, const std::vector<Cell>& targets,
+Islands::Search Islands::search(const NavGrid& grid, const CellPos& from, std::uint32_t root,
+                                bool backward, const std::vector<CellPos>& targets,
                                 std::size_t budget) {
   new_stamp(budget + 8);
   queue_.clear();
@@ -565,7 +565,7 @@ Islands::Search Islands::search(const NavGrid& grid, const Cell& from, std::uint
   seen_insert(from, 0);
   std::vector<std::uint64_t>& want = target_keys_;
   want.clear();
-  for (const Cell& t : targets)
+  for (const CellPos& t : targets)
     if (!(t == from)) want.push_back(cell_key(t));
   std::sort(want.begin(), want.end());
   want.erase(std::unique(want.begin(), want.end()), want.end());
@@ -574,8 +574,8 @@ Islands::Search Islands::search(const NavGrid& grid, const Cell& from, std::uint
   Search r;
   while (head < queue_.size()) {
     if (queue_.size() >= budget) return r;  // budget: neither proof nor closure
-    const Cell c = queue_[head++];
-    for_each_h_move(grid, c, root, backward, [&](const Cell& n) {
+    const CellPos c = queue_[head++];
+    for_each_h_move(grid, c, root, backward, [&](const CellPos& n) {
       if (!seen_insert(n, static_cast<std::uint32_t>(queue_.size()))) return;
       queue_.push_back(n);
       if (remaining && std::binary_search(want.begin(), want.end(), cell_key(n))) --remaining;
@@ -590,22 +590,22 @@ Islands::Search Islands::search(const NavGrid& grid, const Cell& from, std::uint
   return r;
 }
 
-bool Islands::directed(const NavGrid& grid, const std::vector<Cell>& from,
-                       const std::vector<Cell>& to, std::uint32_t root, std::size_t budget) {
+bool Islands::directed(const NavGrid& grid, const std::vector<CellPos>& from,
+                       const std::vector<CellPos>& to, std::uint32_t root, std::size_t budget) {
   // Greedy best-first over H from every cell of `from` toward the nearest cell of `to` (a detour
   // around an edit is usually short, and a goal directed search finds it long before a
   // breadth-first one would; starting from every cell already proven joined to the hub makes
   // most searches one or two expansions long).
   std::vector<std::uint64_t>& want = directed_targets_;
   want.clear();
-  for (const Cell& t : to) want.push_back(cell_key(t));
+  for (const CellPos& t : to) want.push_back(cell_key(t));
   std::sort(want.begin(), want.end());
-  auto target = [&](const Cell& c) {
+  auto target = [&](const CellPos& c) {
     return std::binary_search(want.begin(), want.end(), cell_key(c));
   };
-  auto h = [&](const Cell& c) {
+  auto h = [&](const CellPos& c) {
     int best = 1 << 30;
-    for (const Cell& t : to)
+    for (const CellPos& t : to)
       best = std::min(best, std::abs(c.x - t.x) + std::abs(c.y - t.y) + std::abs(c.z - t.z));
     return static_cast<std::uint64_t>(best);
   };
@@ -613,7 +613,7 @@ bool Islands::directed(const NavGrid& grid, const std::vector<Cell>& from,
   heap_.clear();
   queue_.clear();
   qchunk_.clear();
-  for (const Cell& f : from) {
+  for (const CellPos& f : from) {
     if (target(f)) return true;
     NavChunk* fc = grid.chunk(chunk_of(f));
     if (!fc || !seen_insert(f, 0)) continue;
@@ -630,11 +630,11 @@ bool Islands::directed(const NavGrid& grid, const std::vector<Cell>& from,
     std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
     const auto qi = static_cast<std::uint32_t>(heap_.back());
     heap_.pop_back();
-    const Cell c = queue_[qi];
+    const CellPos c = queue_[qi];
     const auto [ch, ci] = qchunk_[qi];
     ++expanded;
     bool found = false;
-    for_each_move(ch, ci, c, [&](NavChunk* tc, int ti, const Cell& n, int, int) {
+    for_each_move(ch, ci, c, [&](NavChunk* tc, int ti, const CellPos& n, int, int) {
       if (found) return;
       const std::uint32_t l = tc->scc ? tc->scc[ti] : 0u;
       if (!l || find(l - 1) != root || (any_added && is_added(c, n)) || !seen_insert(n, 0)) return;
@@ -783,7 +783,7 @@ void Islands::mark_stale(const NavGrid& grid, const IslandDelta& d) {
   ChunkPos last{};
   NavChunk* ch = nullptr;
   bool have = false;
-  auto at = [&](const Cell& c) -> LocalComponents* {
+  auto at = [&](const CellPos& c) -> LocalComponents* {
     const ChunkPos p = chunk_of(c);
     if (!have || !(p == last)) {
       have = true;
@@ -794,7 +794,7 @@ void Islands::mark_stale(const NavGrid& grid, const IslandDelta& d) {
     LocalComponents& cc = (*ch->comps)[static_cast<std::size_t>(octant_of(index_in_chunk(c)))];
     return cc.gen == comps_gen_ ? &cc : nullptr;  // (else stale already, or never computed)
   };
-  auto inner = [&](const Cell& c) {
+  auto inner = [&](const CellPos& c) {
     if (LocalComponents* cc = at(c)) cc->gen = 0;
   };
   auto edge = [&](const CellEdge& e, bool added) {
@@ -807,9 +807,9 @@ void Islands::mark_stale(const NavGrid& grid, const IslandDelta& d) {
     }
     patches.push_back({ch, static_cast<std::uint16_t>(octant_of(i)), e.from, e.to, added});
   };
-  for (const Cell& c : d.removed_nodes) inner(c);
-  for (const Cell& c : d.added_nodes) inner(c);
-  for (const Cell& c : d.gate_changes) inner(c);
+  for (const CellPos& c : d.removed_nodes) inner(c);
+  for (const CellPos& c : d.added_nodes) inner(c);
+  for (const CellPos& c : d.gate_changes) inner(c);
   for (const CellEdge& e : d.removed_edges) edge(e, false);
   for (const CellEdge& e : d.added_edges) edge(e, true);
   for (const OutPatch& x : patches) {
@@ -819,7 +819,7 @@ void Islands::mark_stale(const NavGrid& grid, const IslandDelta& d) {
   }
 }
 
-void Islands::patch_out(NavChunk* ch, int o, const Cell& from, const Cell& to, bool added) {
+void Islands::patch_out(NavChunk* ch, int o, const CellPos& from, const CellPos& to, bool added) {
   LocalComponents& cc = (*ch->comps)[static_cast<std::size_t>(o)];
   const std::uint16_t c = cc.at(index_in_octant(index_in_chunk(from)));
   if (c == LocalComponents::kNone) return;  // a gate cell: no member
@@ -845,7 +845,7 @@ void Islands::patch_out(NavChunk* ch, int o, const Cell& from, const Cell& to, b
         for (int sx = x0; sx <= x1; ++sx) {
           const int io = (sx - bx) | (z - bz) << 3 | (y - by) << 6;
           if (cc.of[static_cast<std::size_t>(io)] != c) continue;
-          if (has_move(ch, index_in_chunk(Cell{sx, y, z}), to.x - sx, to.y - y, to.z - z)) return;
+          if (has_move(ch, index_in_chunk(CellPos{sx, y, z}), to.x - sx, to.y - y, to.z - z)) return;
         }
   }
   const auto first = cc.out.begin() + cc.out_start[c], end = cc.out.begin() + cc.out_start[c + 1u];
@@ -862,7 +862,7 @@ void Islands::patch_out(NavChunk* ch, int o, const Cell& from, const Cell& to, b
   ++stats_.out_patches;
 }
 
-Islands::ComponentNode Islands::component_node(const NavGrid& grid, const Cell& c) {
+Islands::ComponentNode Islands::component_node(const NavGrid& grid, const CellPos& c) {
   ComponentNode n;
   n.ch = grid.chunk(chunk_of(c));
   if (!n.ch) return n;
@@ -882,7 +882,7 @@ std::uint64_t node_key(const NavChunk* ch, int octant, std::uint16_t component) 
 }  // namespace
 
 bool Islands::component_reach(const std::vector<ComponentNode>& from,
-                              const std::vector<ComponentNode>& to, const Cell& toward,
+                              const std::vector<ComponentNode>& to, const CellPos& toward,
                               std::uint32_t root, std::size_t budget,
                               std::vector<ComponentNode>& path) {
   // Greedy best-first over the local components of island `root` (those whose cells carry its
@@ -903,7 +903,7 @@ bool Islands::component_reach(const std::vector<ComponentNode>& from,
     return std::binary_search(want.begin(), want.end(), node_key(ch, o, l));
   };
   auto h = [&](const NavChunk* ch, int o, std::uint16_t l) {
-    const Cell c = cell_of(ch, (*ch->comps)[static_cast<std::size_t>(o)].rep[l]);
+    const CellPos c = cell_of(ch, (*ch->comps)[static_cast<std::size_t>(o)].rep[l]);
     return static_cast<std::uint64_t>(std::abs(c.x - toward.x) + std::abs(c.y - toward.y) +
                                       std::abs(c.z - toward.z));
   };
@@ -1003,7 +1003,7 @@ bool Islands::component_reach(const std::vector<ComponentNode>& from,
       const int no = m.octant;
       if (m.what == CompMove::kNothing) continue;
       if (m.what == CompMove::kPendingCell) {
-        const Cell c = cell_of(nch, m.id);
+        const CellPos c = cell_of(nch, m.id);
         const std::uint64_t d = static_cast<std::uint64_t>(
             std::abs(c.x - toward.x) + std::abs(c.y - toward.y) + std::abs(c.z - toward.z));
         heap_.push_back(d << 32 | static_cast<std::uint32_t>(comp_nodes_.size()));
@@ -1027,16 +1027,16 @@ bool Islands::component_reach(const std::vector<ComponentNode>& from,
   return false;
 }
 
-bool Islands::split_off(NavGrid& grid, std::uint32_t root, std::vector<Cell>& endpoints) {
+bool Islands::split_off(NavGrid& grid, std::uint32_t root, std::vector<CellPos>& endpoints) {
   // queue_ is a set K closed under forward (or backward) moves of H, and the seen table maps its
   // cells to their index in K. Tarjan over K gives K's components exactly (a component of a cell
   // of a closed set lies inside the set).
-  const std::vector<Cell> k_cells = queue_;
+  const std::vector<CellPos> k_cells = queue_;
   const auto n = static_cast<std::uint32_t>(k_cells.size());
   std::vector<std::uint32_t> start(n + 1, 0), edges;
   for (std::uint32_t v = 0; v < n; ++v) {
     start[v] = static_cast<std::uint32_t>(edges.size());
-    for_each_h_move(grid, k_cells[v], root, false, [&](const Cell& t) {
+    for_each_h_move(grid, k_cells[v], root, false, [&](const CellPos& t) {
       const std::int32_t w = seen_find(t);
       if (w >= 0) edges.push_back(static_cast<std::uint32_t>(w));
     });
@@ -1048,7 +1048,7 @@ bool Islands::split_off(NavGrid& grid, std::uint32_t root, std::vector<Cell>& en
   // (they move from the old island's DAG entries to the new ones) and K's inner moves.
   struct Cross {
     std::uint32_t k;  // index in K
-    Cell other;       // the cell outside K
+    CellPos other;       // the cell outside K
     bool out;         // K -> other (else other -> K)
   };
   std::vector<Cross> cross;
@@ -1057,11 +1057,11 @@ bool Islands::split_off(NavGrid& grid, std::uint32_t root, std::vector<Cell>& en
     // the raw moves here) and, inside the island, to the rest of it.
     NavChunk* ch = grid.chunk(chunk_of(k_cells[v]));
     for_each_move(ch, index_in_chunk(k_cells[v]), k_cells[v],
-                  [&](NavChunk*, int, const Cell& t, int, int) {
+                  [&](NavChunk*, int, const CellPos& t, int, int) {
                     if (seen_find(t) >= 0 || is_added(k_cells[v], t) || !label_of(grid, t)) return;
                     cross.push_back({v, t, true});
                   });
-    for_each_move_into(grid, k_cells[v], [&](NavChunk*, int, const Cell& s) {
+    for_each_move_into(grid, k_cells[v], [&](NavChunk*, int, const CellPos& s) {
       if (seen_find(s) >= 0 || is_added(s, k_cells[v]) || !label_of(grid, s)) return;
       cross.push_back({v, s, false});
     });
@@ -1099,14 +1099,14 @@ bool Islands::split_off(NavGrid& grid, std::uint32_t root, std::vector<Cell>& en
   }
   // Endpoints now in K are settled.
   endpoints.erase(std::remove_if(endpoints.begin(), endpoints.end(),
-                                 [&](const Cell& c) { return seen_find(c) >= 0; }),
+                                 [&](const CellPos& c) { return seen_find(c) >= 0; }),
                   endpoints.end());
   ++stats_.local_splits;
   return true;
 }
 
 bool Islands::neighbourhood_proof(const NavGrid& grid, std::uint32_t root,
-                                  const std::vector<Cell>& endpoints,
+                                  const std::vector<CellPos>& endpoints,
                                   std::vector<std::uint8_t>& done) {
   // A graph of at most 64 cells: the endpoints, then the cells of the island their moves on H
   // reach (one hop). Moves between known cells are bits of adj; the hub's forward and backward
@@ -1114,7 +1114,7 @@ bool Islands::neighbourhood_proof(const NavGrid& grid, std::uint32_t root,
   constexpr std::size_t kMax = 64;
   const std::size_t n = endpoints.size();
   if (n > 32) return false;
-  std::array<Cell, kMax>& cell = hood_cell_;
+  std::array<CellPos, kMax>& cell = hood_cell_;
   std::array<std::uint64_t, kMax>& adj = hood_adj_;
   std::array<std::pair<NavChunk*, int>, kMax>& at = hood_at_;
   std::size_t count = 0;
@@ -1128,18 +1128,18 @@ bool Islands::neighbourhood_proof(const NavGrid& grid, std::uint32_t root,
     while (hood_slot_stamp_[h] == hood_stamp_ && hood_key_[h] != key) h = (h + 1) & 255;
     return h;
   };
-  auto index_of = [&](const Cell& c) -> std::size_t {
+  auto index_of = [&](const CellPos& c) -> std::size_t {
     const std::size_t h = slot_of(cell_key(c));
     return hood_slot_stamp_[h] == hood_stamp_ ? hood_val_[h] : kMax;
   };
-  auto remember = [&](const Cell& c, std::size_t j) {
+  auto remember = [&](const CellPos& c, std::size_t j) {
     const std::uint64_t key = cell_key(c);
     const std::size_t h = slot_of(key);
     hood_slot_stamp_[h] = hood_stamp_;
     hood_key_[h] = key;
     hood_val_[h] = static_cast<std::uint8_t>(j);
   };
-  for (const Cell& e : endpoints) {
+  for (const CellPos& e : endpoints) {
     NavChunk* ch = grid.chunk(chunk_of(e));
     if (!ch) return false;
     remember(e, count);
@@ -1156,10 +1156,10 @@ bool Islands::neighbourhood_proof(const NavGrid& grid, std::uint32_t root,
   for (int stage = 0; stage < 2; ++stage) {
     for (std::size_t i = 0; i < count; ++i) {
       const bool grow = stage == 1 && i < n;
-      const Cell c = cell[i];
+      const CellPos c = cell[i];
       adj[i] = 0;
       for_each_move(at[i].first, at[i].second, c,
-                    [&](NavChunk* tc, int ti, const Cell& t, int, int) {
+                    [&](NavChunk* tc, int ti, const CellPos& t, int, int) {
                       std::size_t j = index_of(t);
                       if (j == kMax && (!grow || count == kMax)) return;
                       const std::uint32_t l = tc->scc ? tc->scc[ti] : 0u;
@@ -1200,12 +1200,12 @@ bool Islands::neighbourhood_proof(const NavGrid& grid, std::uint32_t root,
   return all;
 }
 
-bool Islands::settle_island(NavGrid& grid, std::uint32_t root, std::vector<Cell>& endpoints) {
+bool Islands::settle_island(NavGrid& grid, std::uint32_t root, std::vector<CellPos>& endpoints) {
   for (int round = 0; round < 256; ++round) {  // one split-off side per round
     // Deduplicate (first occurrence order).
-    std::vector<Cell>& uniq = settle_.uniq;
+    std::vector<CellPos>& uniq = settle_.uniq;
     uniq.clear();
-    for (const Cell& c : endpoints)
+    for (const CellPos& c : endpoints)
       if (std::find(uniq.begin(), uniq.end(), c) == uniq.end()) uniq.push_back(c);
     endpoints.swap(uniq);
     if (endpoints.size() < 2 || size_[root] == 0) return true;
@@ -1215,7 +1215,7 @@ bool Islands::settle_island(NavGrid& grid, std::uint32_t root, std::vector<Cell>
     // one side of it is closed: the cells reaching the endpoint (hub -/-> endpoint) or the cells
     // it reaches (endpoint -/-> hub), or the hub's side the other way; it is enumerated with a
     // growing budget, small sides first.
-    const Cell hub = endpoints[0];
+    const CellPos hub = endpoints[0];
     std::vector<std::uint8_t>& done = settle_.done;  // bit 0: hub -> k, bit 1: k -> hub
     done.assign(endpoints.size(), 0);
     std::size_t failed = 0;
@@ -1238,7 +1238,7 @@ bool Islands::settle_island(NavGrid& grid, std::uint32_t root, std::vector<Cell>
     };
     // Over cells, the endpoints already proven reached from the hub are sources too, and those
     // proven to reach it are targets too.
-    std::vector<Cell>&reached = settle_.reached, &reaching = settle_.reaching, &one = settle_.one;
+    std::vector<CellPos>&reached = settle_.reached, &reaching = settle_.reaching, &one = settle_.one;
     reached.assign(1, hub);
     reaching.assign(1, hub);
     one.resize(1);
@@ -1276,8 +1276,8 @@ bool Islands::settle_island(NavGrid& grid, std::uint32_t root, std::vector<Cell>
                                   comp_reaching);
     };
     auto split_closed_side = [&](std::size_t budget) {
-      const Cell e = endpoints[failed];
-      const std::pair<Cell, bool> tries[2] = {{e, failed_to}, {hub, !failed_to}};
+      const CellPos e = endpoints[failed];
+      const std::pair<CellPos, bool> tries[2] = {{e, failed_to}, {hub, !failed_to}};
       for (const auto& [from, backward] : tries) {
         const Search sr = search(grid, from, root, backward, endpoints, budget);
         if (sr.closed && !sr.found_all) {
@@ -1312,8 +1312,8 @@ bool Islands::apply(NavGrid& grid, const IslandDelta& d) {
 
   // 1. Removed moves: between islands they lower a DAG count; inside an island their endpoints
   //    must stay mutually reachable.
-  std::vector<std::pair<std::uint32_t, Cell>> endpoints;  // (island root, cell still standable)
-  auto standable_now = [&](const Cell& c) { return grid.node(c); };
+  std::vector<std::pair<std::uint32_t, CellPos>> endpoints;  // (island root, cell still standable)
+  auto standable_now = [&](const CellPos& c) { return grid.node(c); };
   for (const CellEdge& e : d.removed_edges) {
     const std::uint32_t la = e.from_label ? e.from_label : label_of(grid, e.from);
     const std::uint32_t lb = e.to_label ? e.to_label : label_of(grid, e.to);
@@ -1332,7 +1332,7 @@ bool Islands::apply(NavGrid& grid, const IslandDelta& d) {
   }
   // 2. Removed nodes leave their island (its DAG moves were all removed above).
   for (std::size_t k = 0; k < d.removed_nodes.size(); ++k) {
-    const Cell& c = d.removed_nodes[k];
+    const CellPos& c = d.removed_nodes[k];
     NavChunk* ch = grid.chunk(chunk_of(c));
     const int i = index_in_chunk(c);
     const std::uint32_t known = k < d.removed_labels.size() ? d.removed_labels[k] : 0u;
@@ -1346,7 +1346,7 @@ bool Islands::apply(NavGrid& grid, const IslandDelta& d) {
   // Endpoints that left their island in step 2 (a cell that became a gate cell, for instance)
   // are not witnesses.
   endpoints.erase(std::remove_if(endpoints.begin(), endpoints.end(),
-                                 [&](const std::pair<std::uint32_t, Cell>& e) {
+                                 [&](const std::pair<std::uint32_t, CellPos>& e) {
                                    return label_of(grid, e.second) == 0;
                                  }),
                   endpoints.end());
@@ -1354,20 +1354,20 @@ bool Islands::apply(NavGrid& grid, const IslandDelta& d) {
   //    they fell into, island by island (in a fixed order). The searches run on H: the moves that
   //    existed before this edit and still do (added moves are applied in step 5).
   added_from_.clear();
-  added_min_ = Cell{INT_MAX, INT_MAX, INT_MAX};
-  added_max_ = Cell{INT_MIN, INT_MIN, INT_MIN};
+  added_min_ = CellPos{INT_MAX, INT_MAX, INT_MAX};
+  added_max_ = CellPos{INT_MIN, INT_MIN, INT_MIN};
   for (const CellEdge& e : d.added_edges) {
     added_from_.push_back({cell_key(e.from), e.to});
-    added_min_ = Cell{std::min(added_min_.x, e.from.x), std::min(added_min_.y, e.from.y),
+    added_min_ = CellPos{std::min(added_min_.x, e.from.x), std::min(added_min_.y, e.from.y),
                       std::min(added_min_.z, e.from.z)};
-    added_max_ = Cell{std::max(added_max_.x, e.from.x), std::max(added_max_.y, e.from.y),
+    added_max_ = CellPos{std::max(added_max_.x, e.from.x), std::max(added_max_.y, e.from.y),
                       std::max(added_max_.z, e.from.z)};
   }
   std::stable_sort(added_from_.begin(), added_from_.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   std::stable_sort(endpoints.begin(), endpoints.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::vector<Cell> group;
+  std::vector<CellPos> group;
   for (std::size_t k = 0; k < endpoints.size();) {
     group.clear();
     std::size_t e = k;
@@ -1384,7 +1384,7 @@ bool Islands::apply(NavGrid& grid, const IslandDelta& d) {
     if (stats_.local_splits != splits) changed = true;
   }
   // 4. Added nodes: one new single-cell island each.
-  for (const Cell& c : d.added_nodes) {
+  for (const CellPos& c : d.added_nodes) {
     NavChunk* ch = grid.chunk(chunk_of(c));
     if (!ch || ch->uniform) continue;
     if (!ch->scc) ch->scc = std::make_unique<std::uint32_t[]>(kChunkCells);
@@ -1412,7 +1412,7 @@ bool Islands::apply(NavGrid& grid, const IslandDelta& d) {
     }
   }
   // 6. Gate cells that changed their gate kind (a door opened or closed).
-  for (const Cell& c : d.gate_changes) {
+  for (const CellPos& c : d.gate_changes) {
     const std::uint32_t l = label_of(grid, c);
     if (!l) continue;
     const std::uint32_t r = find(l - 1);

@@ -16,8 +16,8 @@ struct TarjanScratch {
 
 /// One directed move between two cells (an edge of the layer 2 move graph).
 struct CellEdge {
-  Cell from;
-  Cell to;
+  CellPos from;
+  CellPos to;
   /// Island labels (raw label + 1) of the endpoints before the edit when the caller knows them
   /// (cells of chunks classified again or dropped); 0 = read NavChunk::scc.
   std::uint32_t from_label = 0;
@@ -28,14 +28,14 @@ struct CellEdge {
 /// layer 0 / layer 2 data it recomputed (old state snapshotted before, new state read from the
 /// grid). Removed nodes still carry their old island label in NavChunk::scc when this is applied.
 struct IslandDelta {
-  std::vector<Cell> removed_nodes;            ///< cells that were standable and no longer are
+  std::vector<CellPos> removed_nodes;            ///< cells that were standable and no longer are
   std::vector<std::uint32_t> removed_labels;  ///< their labels when known (else 0: read scc)
-  std::vector<Cell> added_nodes;              ///< cells that are standable now and were not
+  std::vector<CellPos> added_nodes;              ///< cells that are standable now and were not
   std::vector<CellEdge> removed_edges;
   std::vector<CellEdge> added_edges;
   /// Gate cells that stay gate cells of another gate kind (a door opened or closed): their
   /// single-cell island only changes its kind.
-  std::vector<Cell> gate_changes;
+  std::vector<CellPos> gate_changes;
   bool empty() const {
     return removed_nodes.empty() && added_nodes.empty() && removed_edges.empty() &&
            added_edges.empty() && gate_changes.empty();
@@ -105,7 +105,7 @@ class Islands {
   bool apply(NavGrid& grid, const IslandDelta& d);
 
   /// Island id of a cell (>= 1), or 0 when the cell is not standable / not built.
-  std::uint32_t component(const NavGrid& grid, Cell c);
+  std::uint32_t component(const NavGrid& grid, CellPos c);
   std::uint32_t component_at(const NavChunk* ch, int i) {
     const std::uint32_t raw = (ch->uniform || !ch->scc) ? 0u : ch->scc[i];
     return raw ? find(raw - 1) + 1 : 0u;
@@ -145,7 +145,7 @@ class Islands {
     while (parent_[x] != x) x = parent_[x] = parent_[parent_[x]];
     return x;
   }
-  std::uint32_t label_of(const NavGrid& grid, Cell c) const;  // raw label + 1, 0 = none
+  std::uint32_t label_of(const NavGrid& grid, CellPos c) const;  // raw label + 1, 0 = none
   std::uint32_t new_label();
   /// Adds / removes one cell move from island ra to island rb (roots, ra != rb). Returns true
   /// when the DAG edge ra -> rb appeared / vanished.
@@ -160,18 +160,18 @@ class Islands {
     bool found_all = false;  ///< every target was reached
     bool closed = false;     ///< the search ran out of cells: queue_ is a closed set
   };
-  Search search(const NavGrid& grid, const Cell& from, std::uint32_t root, bool backward,
-                const std::vector<Cell>& targets, std::size_t budget);
+  Search search(const NavGrid& grid, const CellPos& from, std::uint32_t root, bool backward,
+                const std::vector<CellPos>& targets, std::size_t budget);
   template <class F>
-  void for_each_h_move(const NavGrid& grid, const Cell& c, std::uint32_t root, bool backward,
+  void for_each_h_move(const NavGrid& grid, const CellPos& c, std::uint32_t root, bool backward,
                        F&& f);
   /// Gives the closed set in queue_ its own components; updates sizes, DAG counts, endpoints.
-  bool split_off(NavGrid& grid, std::uint32_t root, std::vector<Cell>& endpoints);
+  bool split_off(NavGrid& grid, std::uint32_t root, std::vector<CellPos>& endpoints);
   /// Proves island `root` still strongly connected, splitting off small closed sides; false
   /// when the budget ran out (the caller recomputes everything).
-  bool settle_island(NavGrid& grid, std::uint32_t root, std::vector<Cell>& endpoints);
+  bool settle_island(NavGrid& grid, std::uint32_t root, std::vector<CellPos>& endpoints);
   /// A bounded goal-directed search over H: does some cell of `from` reach some cell of `to`?
-  bool directed(const NavGrid& grid, const std::vector<Cell>& from, const std::vector<Cell>& to,
+  bool directed(const NavGrid& grid, const std::vector<CellPos>& from, const std::vector<CellPos>& to,
                 std::uint32_t root, std::size_t budget);
   /// A local component: octant `octant` of chunk `ch`, its component `component` (kNone: none).
   struct ComponentNode {
@@ -181,14 +181,14 @@ class Islands {
     std::uint32_t parent = 0;  // in a search: the index of the node it was reached from
   };
   /// The local component of a cell (component kNone when it has none).
-  ComponentNode component_node(const NavGrid& grid, const Cell& c);
+  ComponentNode component_node(const NavGrid& grid, const CellPos& c);
   /// A bounded greedy best-first search over the local components (LocalComponents) of island
   /// `root`, on the moves of the grid now, toward cell `toward`: does a component of `from` reach
   /// one of `to`? A path over components is a path over cells. On success the components of the
   /// path found (its first and last included) are appended to `path`. False when none was found
   /// within `budget` components.
   bool component_reach(const std::vector<ComponentNode>& from, const std::vector<ComponentNode>& to,
-                       const Cell& toward, std::uint32_t root, std::size_t budget,
+                       const CellPos& toward, std::uint32_t root, std::size_t budget,
                        std::vector<ComponentNode>& path);
   /// The local components of octant `o` of a chunk, computed first when stale.
   LocalComponents& components(NavChunk* ch, int o) {
@@ -204,18 +204,18 @@ class Islands {
   /// Adds (added) or drops the entry of the move from -> to, which leaves octant `o` of `ch`, in
   /// the moves out of the component of `from`: dropped only when no other member of it still
   /// moves into `to`. The octant must be current.
-  void patch_out(NavChunk* ch, int o, const Cell& from, const Cell& to, bool added);
+  void patch_out(NavChunk* ch, int o, const CellPos& from, const CellPos& to, bool added);
   struct OutPatch {  // mark_stale(): a move leaving a current octant that the delta changes
     NavChunk* ch;
     std::uint16_t octant;
-    Cell from, to;
+    CellPos from, to;
     bool added;
   };
   std::vector<OutPatch> out_patches_;
 
-  bool is_added(const Cell& from, const Cell& to) const;
-  std::int32_t seen_find(const Cell& c) const;
-  bool seen_insert(const Cell& c, std::uint32_t val);
+  bool is_added(const CellPos& from, const CellPos& to) const;
+  std::int32_t seen_find(const CellPos& c) const;
+  bool seen_insert(const CellPos& c, std::uint32_t val);
   void new_stamp(std::size_t budget);
   static constexpr std::size_t kShortBudget = 96;      // a detour over cells
   static constexpr std::size_t kShortClosedSide = 48;  // the first closed side tried
@@ -249,11 +249,11 @@ class Islands {
   std::vector<std::uint64_t> seen_key_;
   std::vector<std::uint32_t> seen_stamp_;
   std::vector<std::uint32_t> seen_val_;
-  std::vector<std::pair<std::uint64_t, Cell>>
+  std::vector<std::pair<std::uint64_t, CellPos>>
       added_from_;                  // added moves of the delta, by source key
-  Cell added_min_{}, added_max_{};  // the box of their sources
+  CellPos added_min_{}, added_max_{};  // the box of their sources
   std::uint32_t stamp_ = 0;
-  std::vector<Cell> queue_;
+  std::vector<CellPos> queue_;
   std::vector<std::uint64_t> heap_;
   std::vector<std::pair<NavChunk*, int>> qchunk_;  // chunk and index of queue_'s cells (directed)
   std::size_t seen_mask_ = 255;
@@ -278,8 +278,8 @@ class Islands {
   /// and the cells one move away from them: sets bit 0 of done[k] when the hub reaches
   /// endpoints[k], bit 1 when it reaches the hub. True when every endpoint got both.
   bool neighbourhood_proof(const NavGrid& grid, std::uint32_t root,
-                           const std::vector<Cell>& endpoints, std::vector<std::uint8_t>& done);
-  std::array<Cell, 64> hood_cell_{};
+                           const std::vector<CellPos>& endpoints, std::vector<std::uint8_t>& done);
+  std::array<CellPos, 64> hood_cell_{};
   std::array<std::uint64_t, 64> hood_adj_{};
   std::array<std::pair<NavChunk*, int>, 64> hood_at_{};
   std::array<std::uint64_t, 256> hood_key_{};
@@ -287,7 +287,7 @@ class Islands {
   std::array<std::uint8_t, 256> hood_val_{};
   std::uint32_t hood_stamp_ = 0;
   struct SettleScratch {  // settle_island()'s vectors, kept between calls
-    std::vector<Cell> uniq, reached, reaching, one;
+    std::vector<CellPos> uniq, reached, reaching, one;
     std::vector<std::uint8_t> done;
     std::vector<ComponentNode> comp_reached, comp_reaching, comp_one;
   } settle_;
@@ -309,7 +309,7 @@ class Islands {
 /// kCodeVertUp / kCodeVertDown), then for its gap jumps (dir the cardinal direction, code
 /// kCodeGapLevel / kCodeGapDown; the target is two cells along dir).
 template <class F>
-inline void for_each_move(NavChunk* ch, int i, const Cell& c, F&& f) {
+inline void for_each_move(NavChunk* ch, int i, const CellPos& c, F&& f) {
   const std::uint32_t word = ch->moves_at(i);
   if (!word && !ch->vmoves && !ch->gaps) return;
   const int lx = c.x & 15, ly = c.y & 15, lz = c.z & 15;
@@ -328,16 +328,16 @@ inline void for_each_move(NavChunk* ch, int i, const Cell& c, F&& f) {
       tc = step_chunk(ch, lx + kDirDx[dir], ly + dy, lz + kDirDz[dir], ti);
       if (!tc) continue;
     }
-    f(tc, ti, Cell{c.x + kDirDx[dir], c.y + dy, c.z + kDirDz[dir]}, dir, code);
+    f(tc, ti, CellPos{c.x + kDirDx[dir], c.y + dy, c.z + kDirDz[dir]}, dir, code);
   }
   if (const std::uint8_t vm = ch->vmoves_at(i)) {
     int ti;
     if (vm & kMoveUp)
       if (NavChunk* tc = step_chunk(ch, lx, ly + 1, lz, ti))
-        f(tc, ti, Cell{c.x, c.y + 1, c.z}, kDirUp, kCodeVertUp);
+        f(tc, ti, CellPos{c.x, c.y + 1, c.z}, kDirUp, kCodeVertUp);
     if (vm & kMoveDown)
       if (NavChunk* tc = step_chunk(ch, lx, ly - 1, lz, ti))
-        f(tc, ti, Cell{c.x, c.y - 1, c.z}, kDirDown, kCodeVertDown);
+        f(tc, ti, CellPos{c.x, c.y - 1, c.z}, kDirDown, kCodeVertDown);
   }
   if (const std::uint8_t gm = ch->gaps_at(i)) {
     for (int d = 0; d < 4; ++d)
@@ -346,7 +346,7 @@ inline void for_each_move(NavChunk* ch, int i, const Cell& c, F&& f) {
         const int dx = 2 * kDirDx[d], dz = 2 * kDirDz[d], dy = -b;
         int ti;
         if (NavChunk* tc = step_chunk(ch, lx + dx, ly + dy, lz + dz, ti))
-          f(tc, ti, Cell{c.x + dx, c.y + dy, c.z + dz}, d, b ? kCodeGapDown : kCodeGapLevel);
+          f(tc, ti, CellPos{c.x + dx, c.y + dy, c.z + dz}, d, b ? kCodeGapDown : kCodeGapLevel);
       }
   }
 }
@@ -355,7 +355,7 @@ inline void for_each_move(NavChunk* ch, int i, const Cell& c, F&& f) {
 /// cell with a move landing on `c` (the reverse of for_each_move, by probing every direction and
 /// every rise of the move codes, then the cells straight below and above for vertical moves).
 template <class F>
-inline void for_each_move_into(const NavGrid& grid, const Cell& c, F&& f) {
+inline void for_each_move_into(const NavGrid& grid, const CellPos& c, F&& f) {
   NavChunk* ch = grid.chunk(chunk_of(c));
   if (!ch) return;
   const int lx = c.x & 15, ly = c.y & 15, lz = c.z & 15;
@@ -366,25 +366,25 @@ inline void for_each_move_into(const NavGrid& grid, const Cell& c, F&& f) {
       if (!sc) continue;
       const int code = move_code(sc->moves_at(si), dir);
       if (code && kMoveCodes[code].dy == dy)
-        f(sc, si, Cell{c.x - kDirDx[dir], c.y - dy, c.z - kDirDz[dir]});
+        f(sc, si, CellPos{c.x - kDirDx[dir], c.y - dy, c.z - kDirDz[dir]});
     }
   }
   int si;
   if (NavChunk* sc = step_chunk(ch, lx, ly - 1, lz, si); sc && (sc->vmoves_at(si) & kMoveUp))
-    f(sc, si, Cell{c.x, c.y - 1, c.z});
+    f(sc, si, CellPos{c.x, c.y - 1, c.z});
   if (NavChunk* sc = step_chunk(ch, lx, ly + 1, lz, si); sc && (sc->vmoves_at(si) & kMoveDown))
-    f(sc, si, Cell{c.x, c.y + 1, c.z});
+    f(sc, si, CellPos{c.x, c.y + 1, c.z});
   for (int d = 0; d < 4; ++d)
     for (int b = 0; b < 2; ++b) {
       const int dx = 2 * kDirDx[d], dz = 2 * kDirDz[d], dy = -b;
       NavChunk* sc = step_chunk(ch, lx - dx, ly - dy, lz - dz, si);
       if (sc && (sc->gaps_at(si) & ((b ? kGapDown : kGapLevel) << d)))
-        f(sc, si, Cell{c.x - dx, c.y - dy, c.z - dz});
+        f(sc, si, CellPos{c.x - dx, c.y - dy, c.z - dz});
     }
 }
 
-inline Cell cell_of(const NavChunk* ch, int i) {
-  return Cell{ch->pos.x * 16 + (i & 15), ch->pos.y * 16 + (i >> 8),
+inline CellPos cell_of(const NavChunk* ch, int i) {
+  return CellPos{ch->pos.x * 16 + (i & 15), ch->pos.y * 16 + (i >> 8),
               ch->pos.z * 16 + ((i >> 4) & 15)};
 }
 

@@ -5,29 +5,29 @@
 #include <climits>
 #include <cstdlib>
 
-namespace voxnav::detail {
+namespace voxnav {
 
-const char* fail_reason_name(FailReason r) {
+const char* path_failure_name(PathFailure r) noexcept {
   switch (r) {
-    case FailReason::None:
+    case PathFailure::None:
       return "none";
-    case FailReason::Unreachable:
+    case PathFailure::Unreachable:
       return "unreachable";
-    case FailReason::NoPath:
+    case PathFailure::NoPath:
       return "no_path";
-    case FailReason::BudgetExhausted:
+    case PathFailure::BudgetExhausted:
       return "budget_exhausted";
-    case FailReason::BadStart:
+    case PathFailure::BadStart:
       return "bad_start";
-    case FailReason::BadGoal:
+    case PathFailure::BadGoal:
       return "bad_goal";
-    case FailReason::NotLoaded:
+    case PathFailure::NotLoaded:
       return "not_loaded";
   }
   return "?";
 }
 
-const char* reach_reason_name(ReachReason r) {
+const char* reach_reason_name(ReachReason r) noexcept {
   switch (r) {
     case ReachReason::None:
       return "none";
@@ -48,6 +48,10 @@ const char* reach_reason_name(ReachReason r) {
   }
   return "?";
 }
+
+}  // namespace voxnav
+
+namespace voxnav::detail {
 
 NavWorld::NavWorld(Space& space, ClassEnvelope env, Executor* executor, int lockstep_delay)
     : space_(space),
@@ -75,7 +79,7 @@ bool NavWorld::update() {
     const SearchOutcome o = s.result.outcome;
     stats_.nodes_expanded += s.result.expanded;
     ++stats_.searches;
-    stats_.search_us.push_back(s.search_us);
+    stats_.search_us.push(s.search_us);
     // An agent's search toward a goal past unbuilt chunks that met no cell nearer the goal than
     // its start (the search then answers NoPath, or BudgetExhausted, rather than a partial route
     // of one cell): the agent stands as close as the built chunks go. A one-cell partial route,
@@ -92,10 +96,10 @@ bool NavWorld::update() {
       s.partial = o != SearchOutcome::Found;
     } else {
       s.state = RequestState::Failed;
-      s.fail = o == SearchOutcome::BudgetExhausted ? FailReason::BudgetExhausted
-               : o == SearchOutcome::BadStart      ? FailReason::BadStart
-               : o == SearchOutcome::Partial       ? FailReason::BudgetExhausted
-                                                   : FailReason::NoPath;
+      s.fail = o == SearchOutcome::BudgetExhausted ? PathFailure::BudgetExhausted
+               : o == SearchOutcome::BadStart      ? PathFailure::BadStart
+               : o == SearchOutcome::Partial       ? PathFailure::BudgetExhausted
+                                                   : PathFailure::NoPath;
     }
   }
   in_flight_.resize(kept);
@@ -118,9 +122,9 @@ bool NavWorld::update() {
     if (unconsumed_changes_.size() > 4096) {  // nobody consumes them: keep one bounding box
       Change all = unconsumed_changes_.front();
       for (const Change& c : unconsumed_changes_) {
-        all.min = Cell{std::min(all.min.x, c.min.x), std::min(all.min.y, c.min.y),
+        all.min = CellPos{std::min(all.min.x, c.min.x), std::min(all.min.y, c.min.y),
                        std::min(all.min.z, c.min.z)};
-        all.max = Cell{std::max(all.max.x, c.max.x), std::max(all.max.y, c.max.y),
+        all.max = CellPos{std::max(all.max.x, c.max.x), std::max(all.max.y, c.max.y),
                        std::max(all.max.z, c.max.z)};
       }
       unconsumed_changes_.assign(1, all);
@@ -389,8 +393,8 @@ bool NavWorld::install_builds() {
     ch.serial = processed_serial_;
     ch.kind = Change::Kind::Load;
     const int back = grid_.envelope().footprint2 ? 16 : 0;  // foot cells standing over p
-    ch.min = Cell{p.x * 16 - back, p.y * 16 - 16, p.z * 16 - back};
-    ch.max = Cell{p.x * 16 + 15, p.y * 16 + 31, p.z * 16 + 15};
+    ch.min = CellPos{p.x * 16 - back, p.y * 16 - 16, p.z * 16 - back};
+    ch.max = CellPos{p.x * 16 + 15, p.y * 16 + 31, p.z * 16 + 15};
     unconsumed_changes_.push_back(ch);
     ++stats_.builds_installed;
     if (whole) ++stats_.builds_reclassified;
@@ -423,8 +427,8 @@ bool NavWorld::reclassify_facing(ChunkPos p, const std::array<std::shared_ptr<Ch
           continue;
         const int x0 = dx > 0 ? 15 : 0, z0 = dz > 0 ? 15 : 0;
         const int y0 = dy > 0 ? 13 : 0, y1 = dy < 0 ? 0 : 15;
-        grid_.classify_box(space_, Cell{p.x * 16 + x0, p.y * 16 + y0, p.z * 16 + z0},
-                           Cell{p.x * 16 + 15, p.y * 16 + y1, p.z * 16 + 15});
+        grid_.classify_box(space_, CellPos{p.x * 16 + x0, p.y * 16 + y0, p.z * 16 + z0},
+                           CellPos{p.x * 16 + 15, p.y * 16 + y1, p.z * 16 + 15});
       }
   return true;
 }
@@ -435,7 +439,7 @@ bool NavWorld::maintain_edit(const Change& c) {
   // cell (support one below, ceiling scan three above, fluid / hazard traits one above; the 2x2
   // footprint's foot cells one toward -x and -z stand over it too).
   const int f2 = grid_.envelope().footprint2 ? 1 : 0;
-  const Cell bmin{c.min.x - f2, c.min.y - 3, c.min.z - f2}, bmax{c.max.x, c.max.y + 1, c.max.z};
+  const CellPos bmin{c.min.x - f2, c.min.y - 3, c.min.z - f2}, bmax{c.max.x, c.max.y + 1, c.max.z};
   // Chunks stored uniform (solid rock, open sky: no arrays) stay so exactly while the blocks of
   // the chunk and of the chunks above and below allow it. Where that decision flips, the whole
   // chunk is classified again, its old state kept for the delta, and every cell whose layer 0
@@ -443,10 +447,10 @@ bool NavWorld::maintain_edit(const Change& c) {
   // Layer 0 of the dependency box before the edit: only the cells whose layer 0 changes can
   // change a move word (moves read layer 0 alone).
   const int bw = bmax.x - bmin.x + 1, bh = bmax.y - bmin.y + 1, bd = bmax.z - bmin.z + 1;
-  auto box_index = [&](const Cell& x) {
+  auto box_index = [&](const CellPos& x) {
     return static_cast<std::size_t>(((x.y - bmin.y) * bd + (x.z - bmin.z)) * bw + (x.x - bmin.x));
   };
-  auto in_box = [&](const Cell& x) {
+  auto in_box = [&](const CellPos& x) {
     return x.x >= bmin.x && x.x <= bmax.x && x.y >= bmin.y && x.y <= bmax.y && x.z >= bmin.z &&
            x.z <= bmax.z;
   };
@@ -458,7 +462,7 @@ bool NavWorld::maintain_edit(const Change& c) {
     for (int y = bmin.y; y <= bmax.y; ++y)
       for (int z = bmin.z; z <= bmax.z; ++z)
         for (int x = bmin.x; x <= bmax.x; ++x) {
-          const Cell cc{x, y, z};
+          const CellPos cc{x, y, z};
           const ChunkPos p = chunk_of(cc);
           if (!have || !(p == last_p)) {
             last = cell_in_range(cc) ? grid_.chunk(p) : nullptr;
@@ -470,7 +474,7 @@ bool NavWorld::maintain_edit(const Change& c) {
   };
   std::vector<Layer0Cell>& before = scratch_layer0_;
   before.resize(static_cast<std::size_t>(bw) * bh * bd);
-  each_box_cell([&](const Cell& cc, const Layer0Cell& l0) { before[box_index(cc)] = l0; });
+  each_box_cell([&](const CellPos& cc, const Layer0Cell& l0) { before[box_index(cc)] = l0; });
   std::vector<ChunkPos>& check = scratch_chunks_;
   check.clear();
   {
@@ -496,9 +500,9 @@ bool NavWorld::maintain_edit(const Change& c) {
   }
   std::vector<SavedChunk>& saved = scratch_saved_;
   saved.clear();
-  std::vector<Cell>& extra = scratch_extra_;
+  std::vector<CellPos>& extra = scratch_extra_;
   extra.clear();
-  std::vector<Cell>& extra_hazard = scratch_extra_hazard_;
+  std::vector<CellPos>& extra_hazard = scratch_extra_hazard_;
   extra_hazard.clear();
   for (const ChunkPos& p : check) {
     NavChunk* nc = grid_.chunk(p);
@@ -536,19 +540,19 @@ bool NavWorld::maintain_edit(const Change& c) {
   // flag moves the danger band (decided with the moves, from flags up to two cells away): then
   // every cell of the box counts as changed.
   grid_.classify_box(space_, bmin, bmax);
-  Cell cmin{INT_MAX, INT_MAX, INT_MAX}, cmax{INT_MIN, INT_MIN, INT_MIN};
+  CellPos cmin{INT_MAX, INT_MAX, INT_MAX}, cmax{INT_MIN, INT_MIN, INT_MIN};
   bool hazard_moved = false;
-  Cell hmin{INT_MAX, INT_MAX, INT_MAX}, hmax{INT_MIN, INT_MIN, INT_MIN};
-  each_box_cell([&](const Cell& cc, const Layer0Cell& now) {
+  CellPos hmin{INT_MAX, INT_MAX, INT_MAX}, hmax{INT_MIN, INT_MIN, INT_MIN};
+  each_box_cell([&](const CellPos& cc, const Layer0Cell& now) {
     const Layer0Cell& was = before[box_index(cc)];
     if (now == was) return;
     if ((now.flags ^ was.flags) & ~kFlagSlowBase) {
       hazard_moved = true;
-      hmin = Cell{std::min(hmin.x, cc.x), std::min(hmin.y, cc.y), std::min(hmin.z, cc.z)};
-      hmax = Cell{std::max(hmax.x, cc.x), std::max(hmax.y, cc.y), std::max(hmax.z, cc.z)};
+      hmin = CellPos{std::min(hmin.x, cc.x), std::min(hmin.y, cc.y), std::min(hmin.z, cc.z)};
+      hmax = CellPos{std::max(hmax.x, cc.x), std::max(hmax.y, cc.y), std::max(hmax.z, cc.z)};
     }
-    cmin = Cell{std::min(cmin.x, cc.x), std::min(cmin.y, cc.y), std::min(cmin.z, cc.z)};
-    cmax = Cell{std::max(cmax.x, cc.x), std::max(cmax.y, cc.y), std::max(cmax.z, cc.z)};
+    cmin = CellPos{std::min(cmin.x, cc.x), std::min(cmin.y, cc.y), std::min(cmin.z, cc.z)};
+    cmax = CellPos{std::max(cmax.x, cc.x), std::max(cmax.y, cc.y), std::max(cmax.z, cc.z)};
   });
   // The danger band of a standable cell reads the flags one column around it (two toward +x
   // and +z for the 2x2 footprint) from one below its feet to two above (three for the 2x2
@@ -557,10 +561,10 @@ bool NavWorld::maintain_edit(const Change& c) {
   // another edit's of this update (the box is classified from the blocks after every edit of the
   // update, so a later edit's change shows here first and not again there): the box reaches from
   // the flags that moved, not from this edit's cells only.
-  auto hazard_reader_box = [&](Cell mn, Cell mx, Cell& omin, Cell& omax) {
-    omin = Cell{std::min(omin.x, mn.x - f2), std::min(omin.y, mn.y - 1 - f2),
+  auto hazard_reader_box = [&](CellPos mn, CellPos mx, CellPos& omin, CellPos& omax) {
+    omin = CellPos{std::min(omin.x, mn.x - f2), std::min(omin.y, mn.y - 1 - f2),
                 std::min(omin.z, mn.z - f2)};
-    omax = Cell{std::max(omax.x, mx.x), std::max(omax.y, mx.y), std::max(omax.z, mx.z)};
+    omax = CellPos{std::max(omax.x, mx.x), std::max(omax.y, mx.y), std::max(omax.z, mx.z)};
   };
   if (hazard_moved) {
     cmin = bmin;
@@ -570,42 +574,42 @@ bool NavWorld::maintain_edit(const Change& c) {
   // Cells whose move words can change: every cell with a move into a reclassified cell (one
   // column around it, one cell below to max_drop cells above) and the cells themselves; with gap
   // jumps also the cells two columns away along the axes (a gap jump reads the cells two ahead).
-  std::vector<Cell>& cells = scratch_cells_;
+  std::vector<CellPos>& cells = scratch_cells_;
   cells.clear();
-  std::vector<Cell>& gap_cells = scratch_gap_cells_;  // only their gap jumps can change
+  std::vector<CellPos>& gap_cells = scratch_gap_cells_;  // only their gap jumps can change
   gap_cells.clear();
   const bool gaps = grid_.envelope().gap_reach > 0;
   // (a vertical move down, a swimmer's or a climber's, comes from one cell above)
   const int reach_down = std::max(max_drop, 1);
-  auto add_move_box = [&](Cell mn, Cell mx) {
+  auto add_move_box = [&](CellPos mn, CellPos mx) {
     for (int y = mn.y - 1; y <= mx.y + reach_down; ++y) {
       for (int z = mn.z - 1; z <= mx.z + 1; ++z)
         for (int x = mn.x - 1; x <= mx.x + 1; ++x)
-          if (cell_in_range(Cell{x, y, z})) cells.push_back(Cell{x, y, z});
+          if (cell_in_range(CellPos{x, y, z})) cells.push_back(CellPos{x, y, z});
       // A gap jump two columns away lands on a reclassified cell from its own level or from one
       // cell above it.
       if (!gaps || y < mn.y || y > mx.y + 1) continue;
-      auto gap_cell = [&](Cell g) {
+      auto gap_cell = [&](CellPos g) {
         if (cell_in_range(g)) gap_cells.push_back(g);
       };
       for (int x = mn.x; x <= mx.x; ++x) {
-        gap_cell(Cell{x, y, mn.z - 2});
-        gap_cell(Cell{x, y, mx.z + 2});
+        gap_cell(CellPos{x, y, mn.z - 2});
+        gap_cell(CellPos{x, y, mx.z + 2});
       }
       for (int z = mn.z; z <= mx.z; ++z) {
-        gap_cell(Cell{mn.x - 2, y, z});
-        gap_cell(Cell{mx.x + 2, y, z});
+        gap_cell(CellPos{mn.x - 2, y, z});
+        gap_cell(CellPos{mx.x + 2, y, z});
       }
     }
   };
   if (cmin.x <= cmax.x) add_move_box(cmin, cmax);
-  for (const Cell& e : extra) add_move_box(e, e);
-  for (const Cell& e : extra_hazard) {
-    Cell mn = e, mx = e;
+  for (const CellPos& e : extra) add_move_box(e, e);
+  for (const CellPos& e : extra_hazard) {
+    CellPos mn = e, mx = e;
     hazard_reader_box(e, e, mn, mx);
     add_move_box(mn, mx);
   }
-  auto less = [](const Cell& a, const Cell& b) {
+  auto less = [](const CellPos& a, const CellPos& b) {
     return a.y != b.y ? a.y < b.y : a.z != b.z ? a.z < b.z : a.x < b.x;
   };
   if (!extra.empty() || !extra_hazard.empty()) {
@@ -617,7 +621,7 @@ bool NavWorld::maintain_edit(const Change& c) {
     gap_cells.erase(std::unique(gap_cells.begin(), gap_cells.end()), gap_cells.end());
     if (!extra.empty() || !extra_hazard.empty())  // recomputed whole: their gap jumps too
       gap_cells.erase(std::remove_if(gap_cells.begin(), gap_cells.end(),
-                                     [&](const Cell& g) {
+                                     [&](const CellPos& g) {
                                        return std::binary_search(cells.begin(), cells.end(), g,
                                                                  less);
                                      }),
@@ -633,7 +637,7 @@ bool NavWorld::maintain_edit(const Change& c) {
   NavChunk* last_chunk = nullptr;
   ChunkPos last_pos{};
   bool have_last = false;
-  auto chunk_at = [&](const Cell& x) {
+  auto chunk_at = [&](const CellPos& x) {
     const ChunkPos p = chunk_of(x);
     if (!have_last || !(p == last_pos)) {
       last_chunk = grid_.chunk(p);
@@ -643,7 +647,7 @@ bool NavWorld::maintain_edit(const Change& c) {
     return last_chunk;
   };
   for (std::size_t at = 0; at < cells.size(); ++at) {
-    const Cell& cell = cells[at];
+    const CellPos& cell = cells[at];
     const bool gaps_only = at >= whole_cells;  // the cells appended from gap_cells
     const ChunkPos cp = chunk_of(cell);
     const int i = index_in_chunk(cell);
@@ -691,7 +695,7 @@ bool NavWorld::maintain_edit(const Change& c) {
       d.gate_changes.push_back(o.c);
   }
   std::sort(relabel.begin(), relabel.end());
-  auto relabelled = [&](const Cell& x) {
+  auto relabelled = [&](const CellPos& x) {
     return !relabel.empty() && std::binary_search(relabel.begin(), relabel.end(), cell_key(x));
   };
   for (const Old& o : old) {
@@ -709,7 +713,7 @@ bool NavWorld::maintain_edit(const Change& c) {
       const int dyo = kMoveCodes[co].dy, dyn = kMoveCodes[cn].dy;
       const int reach = std::max(co, cn) >= kCodeGapLevel ? 2 : 1;  // a gap jump: two cells
       const int dx = dir < 8 ? reach * kDirDx[dir] : 0, dz = dir < 8 ? reach * kDirDz[dir] : 0;
-      const Cell to{o.c.x + dx, o.c.y + dyo, o.c.z + dz}, tn{o.c.x + dx, o.c.y + dyn, o.c.z + dz};
+      const CellPos to{o.c.x + dx, o.c.y + dyo, o.c.z + dz}, tn{o.c.x + dx, o.c.y + dyn, o.c.z + dz};
       if (co && cn && dyo == dyn && !again && !relabelled(to))
         return;  // the same move, maybe another kind
       if (co) d.removed_edges.push_back({o.c, to});
@@ -737,7 +741,7 @@ bool NavWorld::maintain_edit(const Change& c) {
 
 void NavWorld::maintain_chunks(const std::vector<Change>& changes) {
   std::vector<ChunkPos> classify;
-  auto add_box = [&](Cell mn, Cell mx) {
+  auto add_box = [&](CellPos mn, CellPos mx) {
     const ChunkPos a = chunk_of(mn), b = chunk_of(mx);
     for (int cy = a.y; cy <= b.y; ++cy)
       for (int cz = a.z; cz <= b.z; ++cz)
@@ -747,16 +751,16 @@ void NavWorld::maintain_chunks(const std::vector<Change>& changes) {
     // The 2x2 footprint's cells one column toward -x and -z stand over the changed cells too.
     const int f2 = grid_.envelope().footprint2 ? 1 : 0;
     if (c.kind == Change::Kind::Load || c.kind == Change::Kind::Unload) {
-      add_box(Cell{c.min.x - 16 * f2, c.min.y - 16, c.min.z - 16 * f2},
-              Cell{c.max.x, c.max.y + 16, c.max.z});
+      add_box(CellPos{c.min.x - 16 * f2, c.min.y - 16, c.min.z - 16 * f2},
+              CellPos{c.max.x, c.max.y + 16, c.max.z});
     } else {
       // Dependency box of an edited cell: the cells whose envelope or support can touch it.
-      add_box(Cell{c.min.x - f2, c.min.y - 3, c.min.z - f2}, Cell{c.max.x, c.max.y + 1, c.max.z});
+      add_box(CellPos{c.min.x - f2, c.min.y - 3, c.min.z - f2}, CellPos{c.max.x, c.max.y + 1, c.max.z});
       // Whether a chunk is stored uniform reads the chunks above and below it (and for the 2x2
       // footprint the +x, +z and +xz columns): the chunks whose decision reads an edited chunk
       // are classified again too (as maintain_edit checks them).
-      add_box(Cell{c.min.x - 16 * f2, c.min.y - 16, c.min.z - 16 * f2},
-              Cell{c.max.x, c.max.y + 16, c.max.z});
+      add_box(CellPos{c.min.x - 16 * f2, c.min.y - 16, c.min.z - 16 * f2},
+              CellPos{c.max.x, c.max.y + 16, c.max.z});
     }
   }
   auto sort_unique = [](std::vector<ChunkPos>& v) {
@@ -828,7 +832,7 @@ void NavWorld::chunk_level(std::vector<ChunkPos> classify, F&& do_classify) {
         moves.begin(), moves.end(), p,
         [](const ChunkPos& a, const ChunkPos& b) { return chunk_key(a) < chunk_key(b); });
   };
-  auto old_label = [&](const Cell& c) -> std::uint32_t {
+  auto old_label = [&](const CellPos& c) -> std::uint32_t {
     const ChunkPos p = chunk_of(c);
     if (in_moves(p)) {
       const ChunkSnap* sn = snap_of(p);
@@ -856,7 +860,7 @@ void NavWorld::chunk_level(std::vector<ChunkPos> classify, F&& do_classify) {
       const std::uint8_t ogap = ost && !sn->gaps.empty() ? sn->gaps[si] : std::uint8_t(0);
       const std::uint8_t gword = st ? ch->gaps_at(i) : std::uint8_t(0);
       if (!ost && !st) continue;
-      const Cell c{p.x * 16 + (i & 15), p.y * 16 + (i >> 8), p.z * 16 + ((i >> 4) & 15)};
+      const CellPos c{p.x * 16 + (i & 15), p.y * 16 + (i >> 8), p.z * 16 + ((i >> 4) & 15)};
       if (ost && st) {
         const std::uint8_t og = islands_.gate_of(ol), ng = kind_gate(ch->kind_at(i));
         if ((og != 0) != (ng != 0)) {
@@ -878,10 +882,10 @@ void NavWorld::chunk_level(std::vector<ChunkPos> classify, F&& do_classify) {
         const int reach = std::max(co, cn) >= kCodeGapLevel ? 2 : 1;  // a gap jump: two cells
         const int dx = dir < 8 ? reach * kDirDx[dir] : 0, dz = dir < 8 ? reach * kDirDz[dir] : 0;
         if (co) {
-          const Cell t{c.x + dx, c.y + dyo, c.z + dz};
+          const CellPos t{c.x + dx, c.y + dyo, c.z + dz};
           d.removed_edges.push_back({c, t, ol, old_label(t)});
         }
-        if (cn) d.added_edges.push_back({c, Cell{c.x + dx, c.y + dyn, c.z + dz}});
+        if (cn) d.added_edges.push_back({c, CellPos{c.x + dx, c.y + dyn, c.z + dz}});
       };
       for (int dir = 0; dir < 8; ++dir) {
         const int co = move_code(ow, dir), cn = move_code(word, dir);
@@ -914,7 +918,7 @@ void NavWorld::build_from_space() {
   ++layers_version_;
 }
 
-Reach NavWorld::reachable(Cell from, Cell goal, int goal_range, std::uint8_t gates,
+Reach NavWorld::reachable(CellPos from, CellPos goal, int goal_range, std::uint8_t gates,
                           bool restricted) {
   Reach r;
   r.epoch = epoch_;
@@ -1046,7 +1050,7 @@ bool NavWorld::reaches_frontier(std::uint32_t a) {
   return false;
 }
 
-Handle NavWorld::request(const RequestSpec& spec) {
+PathHandle NavWorld::request(const RequestSpec& spec) {
   std::uint32_t idx;
   if (!free_.empty()) {
     idx = free_.back();
@@ -1059,7 +1063,7 @@ Handle NavWorld::request(const RequestSpec& spec) {
   s.spec = spec;
   s.result = SearchResult{};
   s.corridor = Corridor{};
-  s.fail = FailReason::None;
+  s.fail = PathFailure::None;
   s.partial = false;
   s.state = RequestState::Queued;
   s.screened_version = 0;
@@ -1070,7 +1074,7 @@ Handle NavWorld::request(const RequestSpec& spec) {
   } else if (screen(s)) {
     queued_.push_back(idx);
   }
-  return Handle{idx, s.generation};
+  return PathHandle{idx, s.generation};
 }
 
 bool NavWorld::screen(RequestSlot& s) {
@@ -1081,7 +1085,7 @@ bool NavWorld::screen(RequestSlot& s) {
                             spec.costs.restricts_class);
   if (r.answer == ReachAnswer::No && !spec.toward) {
     s.state = RequestState::Failed;
-    s.fail = FailReason::Unreachable;
+    s.fail = PathFailure::Unreachable;
   } else if (r.answer == ReachAnswer::Unknown && r.reason == ReachReason::NotLoaded) {
     const NavChunk* sc = cell_in_range(spec.start) ? grid_.chunk(chunk_of(spec.start)) : nullptr;
     if (spec.toward_unbuilt && sc && islands_.component_at(sc, index_in_chunk(spec.start))) {
@@ -1089,35 +1093,35 @@ bool NavWorld::screen(RequestSlot& s) {
       return true;
     }
     s.state = RequestState::Failed;
-    s.fail = FailReason::NotLoaded;
+    s.fail = PathFailure::NotLoaded;
   } else if (r.answer == ReachAnswer::Unknown && r.reason == ReachReason::StartNotStandable) {
     s.state = RequestState::Failed;
-    s.fail = FailReason::BadStart;
+    s.fail = PathFailure::BadStart;
   } else if (r.answer == ReachAnswer::Unknown && r.reason == ReachReason::GoalNotStandable &&
              spec.goal_range == 0 && !spec.toward) {  // toward: the closest reachable cell
     s.state = RequestState::Failed;
-    s.fail = FailReason::BadGoal;
+    s.fail = PathFailure::BadGoal;
   } else {
     return true;
   }
   return false;  // failed at once, without a search
 }
 
-const RequestSlot* NavWorld::slot(Handle h) const {
+const RequestSlot* NavWorld::slot(PathHandle h) const {
   if (h.generation == 0 || h.index >= slots_.size()) return nullptr;
   const RequestSlot& s = slots_[h.index];
   if (s.generation != h.generation || s.state == RequestState::Free) return nullptr;
   return &s;
 }
 
-RequestState NavWorld::state(Handle h, FailReason* why) const {
+RequestState NavWorld::state(PathHandle h, PathFailure* why) const {
   const RequestSlot* s = slot(h);
   if (!s) return RequestState::Free;
   if (why) *why = s->fail;
   return s->state;
 }
 
-bool NavWorld::release(Handle h) {
+bool NavWorld::release(PathHandle h) {
   if (!slot(h)) return false;
   RequestSlot& s = slots_[h.index];
   if (s.state == RequestState::Searching) {

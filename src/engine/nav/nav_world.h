@@ -13,43 +13,18 @@
 #include "engine/exec/executor.h"
 #include "engine/islands/islands.h"
 #include "engine/search/astar.h"
+#include "engine/util/recent_values.h"
 #include "engine/world/space.h"
+#include "voxnav/ids.h"
+#include "voxnav/requests.h"
 
 namespace voxnav::detail {
 
-enum class ReachAnswer : std::uint8_t { Yes, No, Unknown };
-enum class ReachReason : std::uint8_t {
-  None,
-  NotLoaded,  ///< a cell's chunk (or its navigation) is not loaded
-  StartNotStandable,
-  GoalNotStandable,
-  DoorGated,
-  ProfileRestricted,
-  FlightSearch,
-  BadProfile,
-};
-struct Reach {
-  ReachAnswer answer = ReachAnswer::Unknown;
-  ReachReason reason = ReachReason::None;
-  std::uint64_t epoch = 0;
-};
-
 enum class RequestState : std::uint8_t { Free, Queued, Searching, Ready, Failed };
-enum class FailReason : std::uint8_t {
-  None,
-  Unreachable,
-  NoPath,
-  BudgetExhausted,
-  BadStart,
-  BadGoal,
-  NotLoaded
-};
-const char* fail_reason_name(FailReason r);
-const char* reach_reason_name(ReachReason r);
 
 struct RequestSpec {
-  Cell start;
-  Cell goal;
+  CellPos start;
+  CellPos goal;
   int goal_range = 0;
   std::uint32_t max_nodes = 200000;
   int max_distance = 0;
@@ -62,7 +37,7 @@ struct RequestSpec {
   CostTable costs;
   /// Door cells to avoid (the follower's doors that stayed shut): entering one costs avoid_cost
   /// more.
-  std::vector<Cell> avoid;
+  std::vector<CellPos> avoid;
   std::uint32_t avoid_cost = 20 * kCostStraight;
   /// Where `costs.surface` comes from, so that a request still queued when the surfaces are
   /// regrouped (a new area or profile) gets them again: the motion (profile) index and the
@@ -75,7 +50,7 @@ struct RequestSpec {
 struct RequestSlot {
   std::uint32_t generation = 1;
   RequestState state = RequestState::Free;
-  FailReason fail = FailReason::None;
+  PathFailure fail = PathFailure::None;
   RequestSpec spec;
   SearchResult result;
   Corridor corridor;
@@ -87,14 +62,10 @@ struct RequestSlot {
   double search_us = 0;                ///< wall time of the search job (not part of any decision)
 };
 
-struct Handle {
-  std::uint32_t index = 0;
-  std::uint32_t generation = 0;  // 0 = invalid
-};
-
 struct NavStats {
   std::uint64_t searches = 0;
-  std::vector<double> search_us;  ///< wall time of every applied search (for percentiles)
+  /// Wall time of the last kSearchTimesKept applied searches, microseconds (for percentiles).
+  RecentValues<double, kSearchTimesKept> search_us;
   std::uint64_t nodes_expanded = 0;
   std::uint64_t maintenance_runs = 0;
   double last_maintenance_ms = 0;
@@ -154,13 +125,13 @@ class NavWorld {
   /// loaded chunk is not built (streaming), No also needs the start to reach, with every gate
   /// kind, no frontier island (one with a node cell whose moves read a cell of an unbuilt chunk):
   /// else Unknown(NotLoaded). The frontier is computed when first needed after a change.
-  Reach reachable(Cell from, Cell goal, int goal_range = 0, std::uint8_t gates = kGateAll,
+  Reach reachable(CellPos from, CellPos goal, int goal_range = 0, std::uint8_t gates = kGateAll,
                   bool restricted = false);
 
-  Handle request(const RequestSpec& spec);
-  RequestState state(Handle h, FailReason* why = nullptr) const;
-  const RequestSlot* slot(Handle h) const;
-  bool release(Handle h);
+  PathHandle request(const RequestSpec& spec);
+  RequestState state(PathHandle h, PathFailure* why = nullptr) const;
+  const RequestSlot* slot(PathHandle h) const;
+  bool release(PathHandle h);
 
   /// Runs one search on the calling thread (searcher slot 0), bypassing the request queue.
   SearchResult search_now(const RequestSpec& spec);
@@ -320,10 +291,10 @@ class NavWorld {
             ch.clear[static_cast<std::size_t>(i)], ch.flags_at(i)};
   }
   std::vector<Layer0Cell> scratch_layer0_;
-  std::vector<Cell> scratch_extra_, scratch_extra_hazard_;
-  std::vector<Cell> scratch_cells_, scratch_gap_cells_;
+  std::vector<CellPos> scratch_extra_, scratch_extra_hazard_;
+  std::vector<CellPos> scratch_cells_, scratch_gap_cells_;
   struct OldCell {
-    Cell c;
+    CellPos c;
     bool node;
     std::uint8_t gate;
     std::uint8_t vword;

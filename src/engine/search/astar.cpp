@@ -352,7 +352,7 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
   // refuses them.
   const bool gaps_on =
       grid.envelope().gap_reach > 0 && costs.gap_reach >= grid.envelope().gap_reach;
-  const std::vector<Cell>* const avoid = p.avoid && !p.avoid->empty() ? p.avoid : nullptr;
+  const std::vector<CellPos>* const avoid = p.avoid && !p.avoid->empty() ? p.avoid : nullptr;
 
   for (;;) {
     // Successors whose f equals the f being expanded skip the heap (the fast stack): with a
@@ -611,8 +611,8 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
           rises_too_high(m, ch, (ly << 8) | cxz, tc, ((ny & 15) << 8) | static_cast<int>(txz)))
         continue;
       if (avoid && m.kind == static_cast<std::uint8_t>(EdgeKind::Door)) {
-        const Cell t{cx + m.dx, cy + m.dy, cz + m.dz};
-        for (const Cell& a : *avoid)
+        const CellPos t{cx + m.dx, cy + m.dy, cz + m.dz};
+        for (const CellPos& a : *avoid)
           if (a == t) {
             cost += p.avoid_cost;
             break;

@@ -84,15 +84,15 @@ struct CostTable {
 };
 
 struct SearchParams {
-  Cell start;
-  Cell goal;
+  CellPos start;
+  CellPos goal;
   int goal_range = 0;                ///< goal reached within this many cells (Chebyshev per axis)
   std::uint32_t max_nodes = 200000;  ///< expansion budget
   int max_distance = 0;              ///< cells from the start (Chebyshev, x/z); 0 = unbounded
   bool partial = false;              ///< on failure, return the route to the closest node
   /// Door cells this search avoids: a Door move into one of them costs `avoid_cost` more (a door
   /// that stayed shut on the agent). Not owned; null for none.
-  const std::vector<Cell>* avoid = nullptr;
+  const std::vector<CellPos>* avoid = nullptr;
   std::uint32_t avoid_cost = 0;
 };
 
@@ -100,7 +100,7 @@ enum class SearchOutcome : std::uint8_t { Found, Partial, NoPath, BudgetExhauste
 
 struct SearchResult {
   SearchOutcome outcome = SearchOutcome::NoPath;
-  std::vector<Cell> cells;      ///< start .. end, one per move
+  std::vector<CellPos> cells;      ///< start .. end, one per move
   std::vector<EdgeKind> kinds;  ///< kinds[i] is the edge entering cells[i] (Start for 0)
   std::uint32_t cost = 0;       ///< integer cost of the returned cells
   std::uint32_t expanded = 0;   ///< nodes expanded
@@ -220,10 +220,10 @@ class AStar {
     return v != kUnknown ? v : link_slab(s, k);
   }
   std::uint32_t link_slab(std::uint32_t s, int k);
-  Cell cell_of_loc(std::uint32_t loc) const {
+  CellPos cell_of_loc(std::uint32_t loc) const {
     const Slab& s = slabs_[loc >> 8];
     const int i = static_cast<int>(loc & 255u);
-    return Cell{s.x0 + (i & 15), s.y, s.z0 + (i >> 4)};
+    return CellPos{s.x0 + (i & 15), s.y, s.z0 + (i >> 4)};
   }
   void set_costs(const CostTable& costs);
   /// Grows the node, heap and fast stack arrays to hold n nodes, keeping the first `nodes`,

@@ -6,16 +6,16 @@ namespace voxnav::detail {
 
 namespace {
 bool chunk_in_range(ChunkPos p) {
-  return cell_in_range(Cell{p.x * kChunkSize, p.y * kChunkSize, p.z * kChunkSize}) &&
-         cell_in_range(Cell{p.x * kChunkSize + 15, p.y * kChunkSize + 15, p.z * kChunkSize + 15});
+  return cell_in_range(CellPos{p.x * kChunkSize, p.y * kChunkSize, p.z * kChunkSize}) &&
+         cell_in_range(CellPos{p.x * kChunkSize + 15, p.y * kChunkSize + 15, p.z * kChunkSize + 15});
 }
-Cell chunk_min(ChunkPos p) { return {p.x * kChunkSize, p.y * kChunkSize, p.z * kChunkSize}; }
-Cell chunk_max(ChunkPos p) {
+CellPos chunk_min(ChunkPos p) { return {p.x * kChunkSize, p.y * kChunkSize, p.z * kChunkSize}; }
+CellPos chunk_max(ChunkPos p) {
   return {p.x * kChunkSize + 15, p.y * kChunkSize + 15, p.z * kChunkSize + 15};
 }
 }  // namespace
 
-void Space::log(Change::Kind kind, Cell min, Cell max) {
+void Space::log(Change::Kind kind, CellPos min, CellPos max) {
   ++serial_;
   log_.push_back(Change{serial_, kind, min, max});
 }
@@ -94,7 +94,7 @@ void Space::compact(Chunk& ch) {
   ch.values.reset();
 }
 
-Status Space::set_block(Cell c, std::uint16_t value) {
+Status Space::set_block(CellPos c, std::uint16_t value) {
   if (!cell_in_range(c) || value >= registry_->size()) return Status::OutOfRange;
   auto it = chunks_.find(chunk_key(chunk_of(c)));
   if (it == chunks_.end()) return Status::NotLoaded;
@@ -107,7 +107,7 @@ Status Space::set_block(Cell c, std::uint16_t value) {
   return Status::Ok;
 }
 
-Status Space::set_box(Cell mn, Cell mx, std::uint16_t value) {
+Status Space::set_box(CellPos mn, CellPos mx, std::uint16_t value) {
   if (!cell_in_range(mn) || !cell_in_range(mx) || value >= registry_->size())
     return Status::OutOfRange;
   if (mn.x > mx.x || mn.y > mx.y || mn.z > mx.z) return Status::InvalidArgument;
@@ -135,7 +135,7 @@ Status Space::set_box(Cell mn, Cell mx, std::uint16_t value) {
   return Status::Ok;
 }
 
-std::uint16_t Space::block(Cell c) const {
+std::uint16_t Space::block(CellPos c) const {
   const Chunk* ch = chunk(chunk_of(c));
   return ch ? ch->get(index_in_chunk(c)) : 0;
 }

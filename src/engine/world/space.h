@@ -10,6 +10,7 @@
 #include "engine/util/key_hash.h"
 #include "engine/world/registry.h"
 #include "voxnav/status.h"
+#include "voxnav/types.h"
 
 namespace voxnav::detail {
 
@@ -21,27 +22,16 @@ inline constexpr int kChunkCells = kChunkSize * kChunkSize * kChunkSize;
 inline constexpr std::int32_t kMaxHorizontal = 1 << 25;
 inline constexpr std::int32_t kMaxVertical = 1 << 11;
 
-struct Cell {
-  std::int32_t x = 0, y = 0, z = 0;
-  friend bool operator==(const Cell&, const Cell&) = default;
-};
-
-inline bool cell_in_range(const Cell& c) {
+inline bool cell_in_range(const CellPos& c) {
   return c.x > -kMaxHorizontal && c.x < kMaxHorizontal && c.z > -kMaxHorizontal &&
          c.z < kMaxHorizontal && c.y > -kMaxVertical && c.y < kMaxVertical;
 }
 
-/// Chunk coordinate (cell >> 4 on each axis).
-struct ChunkPos {
-  std::int32_t x = 0, y = 0, z = 0;
-  friend bool operator==(const ChunkPos&, const ChunkPos&) = default;
-};
-
-inline ChunkPos chunk_of(const Cell& c) {
+inline ChunkPos chunk_of(const CellPos& c) {
   return {c.x >> kChunkBits, c.y >> kChunkBits, c.z >> kChunkBits};
 }
 /// Index of a cell inside its chunk: x + 16 * (z + 16 * y) (Minecraft's section order).
-inline int index_in_chunk(const Cell& c) {
+inline int index_in_chunk(const CellPos& c) {
   return (c.x & 15) | ((c.z & 15) << 4) | ((c.y & 15) << 8);
 }
 /// A 64-bit key for a chunk position, ordered (used for deterministic sorting and lookups).
@@ -51,7 +41,7 @@ inline std::uint64_t chunk_key(const ChunkPos& p) {
          (static_cast<std::uint64_t>(static_cast<std::uint32_t>(p.x) & 0x3FFFFFu));
 }
 /// A 64-bit key for a cell: the tie-break "cell index" of searches. Orders by y, then z, then x.
-inline std::uint64_t cell_key(const Cell& c) {
+inline std::uint64_t cell_key(const CellPos& c) {
   return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(c.y + kMaxVertical)) << 52) |
          (static_cast<std::uint64_t>(static_cast<std::uint32_t>(c.z + kMaxHorizontal)) << 26) |
          static_cast<std::uint64_t>(static_cast<std::uint32_t>(c.x + kMaxHorizontal));
@@ -77,7 +67,7 @@ struct Change {
   enum class Kind : std::uint8_t { Load, Unload, SetBlock, SetBox };
   std::uint64_t serial = 0;
   Kind kind = Kind::SetBlock;
-  Cell min, max;
+  CellPos min, max;
 };
 
 class Space {
@@ -94,15 +84,15 @@ class Space {
   Status load_uniform_chunk(ChunkPos pos, std::uint16_t value);
   Status unload_chunk(ChunkPos pos);
   /// Sets one block. Errors: OutOfRange (value or cell), NotLoaded (chunk not loaded).
-  Status set_block(Cell c, std::uint16_t value);
+  Status set_block(CellPos c, std::uint16_t value);
   /// Sets every block of the inclusive box [min, max]; all its chunks must be loaded. At most
   /// 2^24 cells per call.
-  Status set_box(Cell min, Cell max, std::uint16_t value);
+  Status set_box(CellPos min, CellPos max, std::uint16_t value);
 
   bool is_loaded(ChunkPos p) const { return chunks_.count(chunk_key(p)) != 0; }
-  bool is_cell_loaded(Cell c) const { return is_loaded(chunk_of(c)); }
+  bool is_cell_loaded(CellPos c) const { return is_loaded(chunk_of(c)); }
   /// Block value at a cell; air (0) when the chunk is not loaded.
-  std::uint16_t block(Cell c) const;
+  std::uint16_t block(CellPos c) const;
   const Chunk* chunk(ChunkPos p) const;
 
   /// Serial of the latest change (0 before any change).
@@ -118,7 +108,7 @@ class Space {
 
  private:
   Chunk& ensure_array(Chunk& ch);
-  void log(Change::Kind kind, Cell min, Cell max);
+  void log(Change::Kind kind, CellPos min, CellPos max);
   static void compact(Chunk& ch);
 
   const BlockRegistry* registry_;
