@@ -251,6 +251,13 @@ TEST(Registry, SixBlocksClassify) {
   // Only the door crosses the wall.
   EXPECT_EQ(g.w.reachable(g.opener, {20, 1, 16}, {20, 1, 26}).answer, ReachAnswer::Yes);
   EXPECT_EQ(g.w.reachable(g.climber, {20, 1, 16}, {20, 1, 26}).reason, ReachReason::DoorGated);
+  // Surfaces (areas, surface malus) name the game's blocks.
+  AreaId area;
+  std::string err;
+  const std::vector<std::string> slabs{"half_slab"}, granite{"granite"};
+  EXPECT_EQ(g.w.define_area("slabs", slabs, 2.0, &area, &err), Status::Ok) << err;
+  EXPECT_EQ(g.w.define_area("granite", granite, 2.0, &area, &err), Status::InvalidArgument);
+  EXPECT_EQ(err, "area \"granite\": blocks[0]: unknown block name \"granite\"");
 }
 
 TEST(Registry, AgentsClimbTheLadderSwimTheWaterAndStopAtTheDoor) {

@@ -18,6 +18,16 @@ std::uint16_t BlockRegistryDef::add(std::string name, std::vector<BlockBox> boxe
   return add(BlockDef{std::move(name), std::move(boxes), std::move(traits)});
 }
 
+const char* block_door_name(BlockDoor d) noexcept {
+  return d == BlockDoor::Closed ? "closed" : d == BlockDoor::Open ? "open" : "none";
+}
+const char* block_hazard_name(BlockHazard h) noexcept {
+  return h == BlockHazard::Fire ? "fire" : h == BlockHazard::Other ? "other" : "none";
+}
+const char* block_fluid_name(BlockFluid f) noexcept {
+  return f == BlockFluid::Swimmable ? "swimmable" : f == BlockFluid::Harmful ? "harmful" : "none";
+}
+
 Status validate_block_registry(const BlockRegistryDef& def, std::string* error) {
   return detail::check_block_registry(def, nullptr, error);
 }
@@ -33,6 +43,18 @@ constexpr int kFormatVersion = 1;
 // A field's value, checked: each returns "" or what is wrong with it.
 std::string type_error(const char* field, const char* want) {
   return std::string(field) + ": not " + want;
+}
+
+// The enumerator (of three) whose name is the string `v`.
+template <class E>
+bool enum_of(const Json& v, const char* (*name)(E) noexcept, E& out) {
+  if (!v.is_string()) return false;
+  for (int i = 0; i < 3; ++i)
+    if (v.get<std::string>() == name(static_cast<E>(i))) {
+      out = static_cast<E>(i);
+      return true;
+    }
+  return false;
 }
 
 // Reads the traits fields of one block object (every other field is refused by the caller).
@@ -59,17 +81,11 @@ std::string read_traits(const Json& j, BlockTraits& t) {
       if (!v.is_boolean()) return type_error(k.c_str(), "true or false");
       (k == "slow" ? t.slow : t.climbable) = v.get<bool>();
     } else if (k == "hazard") {
-      const std::string s = v.is_string() ? v.get<std::string>() : std::string();
-      if (s == "fire") t.hazard = BlockHazard::Fire;
-      else if (s == "other") t.hazard = BlockHazard::Other;
-      else if (s == "none") t.hazard = BlockHazard::None;
-      else return type_error("hazard", "\"fire\", \"other\" or \"none\"");
+      if (!enum_of(v, block_hazard_name, t.hazard))
+        return type_error("hazard", "\"fire\", \"other\" or \"none\"");
     } else if (k == "fluid") {
-      const std::string s = v.is_string() ? v.get<std::string>() : std::string();
-      if (s == "swimmable") t.fluid = BlockFluid::Swimmable;
-      else if (s == "harmful") t.fluid = BlockFluid::Harmful;
-      else if (s == "none") t.fluid = BlockFluid::None;
-      else return type_error("fluid", "\"swimmable\", \"harmful\" or \"none\"");
+      if (!enum_of(v, block_fluid_name, t.fluid))
+        return type_error("fluid", "\"swimmable\", \"harmful\" or \"none\"");
     } else {
       return "unknown field '" + k + "'";
     }

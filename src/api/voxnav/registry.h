@@ -93,6 +93,12 @@ struct BlockRegistryDef {
   std::uint16_t add(std::string name, std::vector<BlockBox> boxes = {}, BlockTraits traits = {});
 };
 
+/// Names of the enums as the JSON format writes them ("none", "closed", "open"; "none", "fire",
+/// "other"; "none", "swimmable", "harmful").
+const char* block_door_name(BlockDoor d) noexcept;
+const char* block_hazard_name(BlockHazard h) noexcept;
+const char* block_fluid_name(BlockFluid f) noexcept;
+
 /// One value's new traits (World::set_block_traits).
 struct BlockTraitsChange {
   std::uint16_t value = 0;
