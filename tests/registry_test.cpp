@@ -206,26 +206,19 @@ struct GameWorld {
               w.set_box({-16, 1, 20}, {31, 3, 20}, kStone) == Status::Ok &&
               w.set_box({20, 1, 20}, {20, 2, 20}, kDoorClosed) == Status::Ok;
     EXPECT_TRUE(ok);
-    Profile c;
-    c.id = "climber";
-    c.can_climb = true;
-    c.climb_speed = 2.0;
-    Profile o;
-    o.id = "opener";
-    o.can_open_doors = true;
-    Profile f;
-    f.id = "fish";
-    f.movement_class = MovementClass::Swimmer;
-    f.width = 0.98;
-    f.height = 0.98;
-    f.can_swim = true;
-    f.swim_speed = 2.0;
-    f.step_height = 0;
-    f.jump_apex = 0;
-    f.max_drop = 0;
-    EXPECT_EQ(w.add_profile(c, &climber, &err), Status::Ok) << err;
-    EXPECT_EQ(w.add_profile(o, &opener, &err), Status::Ok) << err;
-    EXPECT_EQ(w.add_profile(f, &swimmer, &err), Status::Ok) << err;
+    // The profiles of tests/web/registry.test.mjs, in the profile JSON format.
+    const std::pair<const char*, ProfileId*> profiles[] = {
+        {R"({"id": "climber", "can_climb": true, "speed": {"climb": 2}})", &climber},
+        {R"({"id": "opener", "can_open_doors": true})", &opener},
+        {R"({"id": "fish", "class": "swimmer", "can_swim": true, "speed": {"swim": 2},
+             "body": {"width": 0.98, "height": 0.98}})",
+         &swimmer},
+    };
+    for (const auto& [json, id] : profiles) {
+      Profile p;
+      EXPECT_EQ(parse_profile_json(json, p, &err), Status::Ok) << err;
+      EXPECT_EQ(w.add_profile(p, id, &err), Status::Ok) << err;
+    }
     w.update();
     return ok;
   }
