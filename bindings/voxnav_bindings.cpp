@@ -31,6 +31,7 @@
 #include "voxnav/integrate.h"
 #include "voxnav/io.h"
 #include "voxnav/profile.h"
+#include "voxnav/registry.h"
 #include "voxnav/state_hash.h"
 #include "voxnav/status.h"
 #include "voxnav/version.h"
@@ -157,6 +158,56 @@ class WorldCore {
   }
 
   double block_count() const { return static_cast<double>(world_->block_count()); }
+
+  // ---- a game's own blocks (voxnav/registry.h): conversion only, C++ writes the messages ----
+  // `fn` is the JS function that called (defineBlocks reshapes its arguments into the format).
+  int load_blocks(val json, std::string fn) {
+    std::vector<std::uint8_t> b;
+    if (!copy_bytes(json, b)) return fail(Status::InvalidArgument, fn.c_str(), "json must be bytes");
+    std::string msg;
+    const Status st = world_->load_blocks_json(b, &msg);
+    return st == Status::Ok ? ok() : fail(st, fn.c_str(), msg);
+  }
+  int set_block_traits(double value, std::string traits_json) {
+    const char* fn = "setBlockTraits";
+    BlockTraitsChange c;
+    std::string msg;
+    if (const Status st = parse_block_traits_json(traits_json, &c.traits, &msg); st != Status::Ok)
+      return fail(st, fn, msg);
+    // A value no uint16 holds is never in a registry: kNoBlockValue is refused as OutOfRange.
+    c.value = value >= 0 && value < kNoBlockValue ? static_cast<std::uint16_t>(value) : kNoBlockValue;
+    const Status st = world_->set_block_traits(std::span<const BlockTraitsChange>(&c, 1), &msg);
+    return st == Status::Ok ? ok() : fail(st, fn, msg);
+  }
+  val block_def(double value) {
+    BlockDef d;
+    const auto v = value >= 0 && value < kNoBlockValue ? static_cast<std::uint16_t>(value) : kNoBlockValue;
+    if (const Status st = world_->block_def(v, &d); st != Status::Ok)
+      return fail_val(st, "blockDef", "value " + num(value) + " is not in the registry");
+    ok();
+    val o = val::object(), boxes = val::array();
+    o.set("name", d.name);
+    for (const BlockBox& b : d.boxes) {
+      val box = val::array();
+      for (float f : {b.min_x, b.min_y, b.min_z, b.max_x, b.max_y, b.max_z}) box.call<void>("push", f);
+      boxes.call<void>("push", box);
+    }
+    o.set("boxes", boxes);
+    const BlockTraits& t = d.traits;
+    if (t.door != BlockDoor::None) {
+      val door = val::object();
+      door.set("open", t.door == BlockDoor::Open);
+      if (!t.door_toggle_name.empty()) door.set("toggle", t.door_toggle_name);
+      if (t.door_toggle != kNoBlockValue) door.set("toggleValue", t.door_toggle);
+      o.set("door", door);
+    }
+    if (t.climbable) o.set("climbable", true);
+    if (t.hazard != BlockHazard::None) o.set("hazard", std::string(block_hazard_name(t.hazard)));
+    if (t.slow) o.set("slow", true);
+    if (t.fluid != BlockFluid::None) o.set("fluid", std::string(block_fluid_name(t.fluid)));
+    return o;
+  }
+  // ---- end of a game's own blocks ----
 
   // ---- chunks and edits ----
   /// positions: Int32Array of 3 * n chunk coordinates; values: Uint16Array of 4096 * n values.
@@ -1417,6 +1468,10 @@ EMSCRIPTEN_BINDINGS(voxnav) {
       .function("loadMinecraftBlocks", &WorldCore::load_minecraft_blocks)
       .function("blockValue", &WorldCore::block_value)
       .function("blockCount", &WorldCore::block_count)
+      // a game's own blocks
+      .function("loadBlocks", &WorldCore::load_blocks)
+      .function("setBlockTraits", &WorldCore::set_block_traits)
+      .function("blockDef", &WorldCore::block_def)
       .function("loadChunks", &WorldCore::load_chunks)
       .function("loadChunk", &WorldCore::load_chunk)
       .function("unloadChunks", &WorldCore::unload_chunks)

@@ -410,6 +410,23 @@ export interface WorldOptions {
  * One space (a world): the host's block mirror, walker navigation, path requests and agents.
  * Call it from one thread. Every method throws VoxnavError on failure, leaving the world unchanged.
  */
+/** A collision box in cell units [minX, minY, minZ, maxX, maxY, maxZ]: inside [0,1] (y up to 1.5). */
+export type BlockBox = [number, number, number, number, number, number];
+/** What navigation reads of a block (docs/registry.md). */
+export interface BlockTraits {
+  /** A door; `toggle` names the block it becomes when setDoorOpen toggles it (a door of the other state). */
+  door?: { open?: boolean; toggle?: string };
+  climbable?: boolean;
+  hazard?: 'fire' | 'other' | 'none';
+  slow?: boolean;
+  fluid?: 'swimmable' | 'harmful' | 'none';
+}
+/** One block value of a game's registry. */
+export interface BlockDef extends BlockTraits {
+  name: string;
+  boxes?: BlockBox[];
+}
+
 export class World {
   /** Throws Busy before init() has finished, unless `voxnav` is given. */
   constructor(options?: WorldOptions);
@@ -430,6 +447,23 @@ export class World {
    */
   blockValue(state: string): number;
   readonly blockCount: number;
+
+  /**
+   * Installs the game's own blocks (before any chunk; Busy after): blocks[v] is value v (value 0
+   * conventionally air). Errors (VoxnavError InvalidArgument / BadFormat) name the block and the
+   * field, e.g. "defineBlocks: blocks[6] 'door_open': door.toggle 'door_closd' is not a block";
+   * nothing changes on error. See docs/registry.md.
+   */
+  defineBlocks(blocks: BlockDef[], options?: { fallback?: string }): void;
+  /** A registry in voxnav's JSON format ({"format":"voxnav-blocks","version":1,"blocks":[...]}); Unsupported for another version. */
+  loadBlocks(json: string | Uint8Array | ArrayBuffer): void;
+  /**
+   * Replaces the traits of an installed value, at any time (names and boxes stay): navigation of
+   * every class is rebuilt at the next update and agents plan again as after an edit.
+   */
+  setBlockTraits(value: number, traits: BlockTraits): void;
+  /** A value's definition (door.toggleValue: the value the door toggles to). OutOfRange when not in the registry. */
+  blockDef(value: number): BlockDef & { boxes: BlockBox[]; door?: { open: boolean; toggle?: string; toggleValue?: number } };
 
   /** 4096 values, index x + 16 * (z + 16 * y). */
   loadChunk(chunk: Vec3Like, values: Uint16Array): void;

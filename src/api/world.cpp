@@ -167,24 +167,85 @@ const detail::RequestSlot* slot_of(detail::WorldState& ws, PathHandle h) {
 
 World::~World() = default;
 
-Status World::load_minecraft_blocks(std::span<const std::uint8_t> blocks_json,
-                                    std::span<const std::uint8_t> shapes_json, std::string* error) {
-  if (state_->space.chunk_count() != 0) {
-    if (error) *error = "load_minecraft_blocks: chunks are already loaded";
+namespace {
+// Every registry is installed here: a game's own blocks, the JSON format, minecraft-data (whose
+// producer `mc` keeps its state lookups, bound once the registry is in place).
+Status install_blocks(detail::WorldState& ws, const BlockRegistryDef& def,
+                      detail::MinecraftBlocks* mc, const char* fn, std::string* error) {
+  if (ws.space.chunk_count() != 0 || !ws.masks.empty()) {
+    if (error)
+      *error = std::string(fn) + (ws.space.chunk_count() != 0
+                                      ? ": chunks are already loaded"
+                                      : ": areas or surface malus already name blocks");
     return Status::Busy;
   }
   detail::BlockRegistry reg;
-  detail::MinecraftBlocks blocks;
   std::string msg;
-  const Status st = blocks.load(blocks_json, shapes_json, reg, msg);
-  if (st != Status::Ok) {
+  if (const Status st = reg.install(def, &msg); st != Status::Ok) {
     if (error) *error = msg;
     return st;
   }
-  state_->registry = std::move(reg);
-  state_->blocks = std::move(blocks);
-  state_->blocks.rebind(state_->registry);  // it points at the registry it filled
+  ws.registry = std::move(reg);
+  ws.blocks = mc ? std::move(*mc) : detail::MinecraftBlocks{};
+  if (mc) ws.blocks.bind(ws.registry, msg);  // name and state lookups into the new registry
   if (error) error->clear();
+  return Status::Ok;
+}
+}  // namespace
+
+Status World::define_blocks(const BlockRegistryDef& def, std::string* error) {
+  return install_blocks(*state_, def, nullptr, "define_blocks", error);
+}
+
+Status World::load_blocks_json(std::span<const std::uint8_t> json, std::string* error) {
+  if (state_->space.chunk_count() != 0 || !state_->masks.empty())
+    return install_blocks(*state_, {}, nullptr, "load_blocks_json", error);  // Busy
+  BlockRegistryDef def;
+  if (const Status st = parse_block_registry_json(json, &def, error); st != Status::Ok) return st;
+  return install_blocks(*state_, def, nullptr, "load_blocks_json", error);
+}
+
+Status World::load_minecraft_blocks(std::span<const std::uint8_t> blocks_json,
+                                    std::span<const std::uint8_t> shapes_json, std::string* error) {
+  if (state_->space.chunk_count() != 0 || !state_->masks.empty())
+    return install_blocks(*state_, {}, nullptr, "load_minecraft_blocks", error);  // Busy
+  detail::MinecraftBlocks blocks;
+  BlockRegistryDef def;
+  std::string msg;
+  if (const Status st = blocks.produce(blocks_json, shapes_json, def, msg); st != Status::Ok) {
+    if (error) *error = msg;
+    return st;
+  }
+  return install_blocks(*state_, def, &blocks, "load_minecraft_blocks", error);
+}
+
+Status World::set_block_traits(std::span<const BlockTraitsChange> changes, std::string* error) {
+  detail::WorldState& ws = *state_;
+  // Searches and chunk builds in flight read the registry: they finish first.
+  for (detail::NavWorld* n : ws.navs()) n->wait_jobs();
+  if (const Status st = ws.registry.set_traits(changes, error); st != Status::Ok) return st;
+  // Every loaded chunk is loaded again with its own blocks: navigation rebuilds them at the next
+  // update and the agents see the change as they see any other.
+  detail::Space& space = ws.space;
+  std::vector<std::uint16_t> values(detail::kChunkCells);
+  for (const detail::ChunkPos& p : space.loaded_chunks()) {
+    const detail::Chunk* ch = space.chunk(p);
+    Status st = Status::Ok;
+    if (ch->uniform) {
+      st = space.load_uniform_chunk(p, ch->uniform_value);
+    } else {
+      std::copy(ch->values.get(), ch->values.get() + detail::kChunkCells, values.begin());
+      st = space.load_chunk(p, values);
+    }
+    if (st != Status::Ok) return st;  // not reached: the chunk was loaded with these values
+  }
+  return Status::Ok;
+}
+
+Status World::block_def(std::uint16_t value, BlockDef* out) const {
+  if (!out) return Status::InvalidArgument;
+  if (!state_->registry.valid(value)) return Status::OutOfRange;
+  *out = state_->registry.def(value);
   return Status::Ok;
 }
 

@@ -257,6 +257,34 @@ export class World {
   }
   get blockCount() { return this.#c('blockCount').blockCount(); }
 
+  // ---- a game's own blocks (docs/registry.md); C++ checks them and writes the messages ----
+  /**
+   * Installs a registry of the game's own blocks (before any chunk): blocks[v] is value v, each
+   * { name, boxes?: [[x0,y0,z0,x1,y1,z1], ...], door?: { open?, toggle? }, climbable?,
+   * hazard?: 'fire'|'other', slow?, fluid?: 'swimmable'|'harmful' }; options.fallback names the
+   * block unknown names resolve to (default blocks[0]).
+   */
+  defineBlocks(blocks, options) {
+    const fn = 'defineBlocks';
+    const doc = { format: 'voxnav-blocks', version: 1, blocks, ...(options?.fallback !== undefined ? { fallback: options.fallback } : {}) };
+    this.#check(this.#c(fn).loadBlocks(textEncoder.encode(JSON.stringify(doc)), fn));
+  }
+  /** Installs a registry written in voxnav's JSON format (a string or its UTF-8 bytes). */
+  loadBlocks(json) {
+    const fn = 'loadBlocks';
+    this.#check(this.#c(fn).loadBlocks(bytes(fn, 'json', json), fn));
+  }
+  /** Replaces a value's traits ({ door?, climbable?, hazard?, slow?, fluid? }); navigation is rebuilt. */
+  setBlockTraits(value, traits) {
+    const fn = 'setBlockTraits';
+    this.#check(this.#c(fn).setBlockTraits(number(fn, 'value', value), JSON.stringify(traits ?? {})));
+  }
+  /** The definition of a value: { name, boxes, door?: { open, toggle?, toggleValue? }, climbable?, hazard?, slow?, fluid? }. */
+  blockDef(value) {
+    const fn = 'blockDef';
+    return this.#value(this.#c(fn).blockDef(number(fn, 'value', value)));
+  }
+
   // ---- chunks and edits ----
   /** values: Uint16Array of 4096 block values, index x + 16 * (z + 16 * y). */
   loadChunk(chunk, values) {

@@ -13,6 +13,7 @@
 #include "voxnav/executor.h"
 #include "voxnav/ids.h"
 #include "voxnav/profile.h"
+#include "voxnav/registry.h"
 #include "voxnav/requests.h"
 #include "voxnav/status.h"
 #include "voxnav/types.h"
@@ -55,21 +56,55 @@ class World {
   World(const World&) = delete;
   World& operator=(const World&) = delete;
 
-  // ---- block registry ----
+  // ---- block registry (voxnav/registry.h, docs/registry.md) ----
+  // A World starts with a two-value registry: 0 "air", 1 "voxnav:unknown" (a full block, the
+  // fallback). A game installs its own blocks with define_blocks or load_blocks_json, or
+  // Minecraft's with load_minecraft_blocks; all three install BlockDefs the same way. Installing
+  // is allowed only before any chunk is loaded and before any area or surface malus names blocks
+  // (else Busy, nothing changes); the traits of installed values may change at any time
+  // (set_block_traits).
+
+  /// Installs `def`: value v becomes def.blocks[v]. Errors (nothing changes): Busy (see above),
+  /// InvalidArgument with `error` naming the block and the field (validate_block_registry).
+  Status define_blocks(const BlockRegistryDef& def, std::string* error = nullptr);
+  /// Installs a registry written in voxnav's JSON format (parse_block_registry_json): Busy,
+  /// BadFormat, Unsupported (a version other than 1) or InvalidArgument with `error`.
+  Status load_blocks_json(std::span<const std::uint8_t> json, std::string* error = nullptr);
   /// Loads the Minecraft block registry from minecraft-data JSON (blocks.pc-1.21.1.json and
-  /// blockCollisionShapes.pc-1.20.5.json, see docs/formats.md): one value per block state.
-  /// Only allowed before any chunk is loaded (else Busy). BadFormat with `error` on bad JSON.
+  /// blockCollisionShapes.pc-1.20.5.json, see docs/formats.md): one value per block state, made
+  /// into BlockDefs and installed as define_blocks does. Busy as define_blocks; BadFormat with
+  /// `error` on bad JSON.
   Status load_minecraft_blocks(std::span<const std::uint8_t> blocks_json,
                                std::span<const std::uint8_t> shapes_json,
                                std::string* error = nullptr);
-  /// Value of a block state written "name[prop=value,...]" (namespace optional; properties not
-  /// given take the block's default). Strict: an unknown block name, an unknown property name, a
-  /// value the property does not have, a property given twice or a malformed string give the
-  /// fallback value (a solid full block) and NotFound, with `error` saying which part is wrong.
-  /// (World file loaders stay lenient: they count such states instead, see docs/formats.md.)
+  /// Replaces the traits of installed values (names and boxes stay), all checked together after
+  /// applying them (a door pair can be made in one call), at any time. Navigation of every
+  /// movement class is rebuilt at the next update() as if every loaded chunk had been loaded
+  /// again: the navigation epoch moves and agents whose corridors are affected plan again, as
+  /// after an edit (with chunk streaming on, the chunks are rebuilt as streamed loads). Errors
+  /// (nothing changes): OutOfRange for a value not in the registry, InvalidArgument with `error`
+  /// naming the value and the field ("value 5 'door_closed': door.toggle 'stone' is not a
+  /// door").
+  Status set_block_traits(std::span<const BlockTraitsChange> changes,
+                          std::string* error = nullptr);
+  Status set_block_traits(std::uint16_t value, const BlockTraits& traits,
+                          std::string* error = nullptr) {
+    const BlockTraitsChange c{value, traits};
+    return set_block_traits(std::span<const BlockTraitsChange>(&c, 1), error);
+  }
+  /// The definition of a value (its toggle as value and, when the name finds it, name).
+  /// OutOfRange for a value not in the registry.
+  Status block_def(std::uint16_t value, BlockDef* out) const;
+  /// The value of a block name: with a Minecraft registry a block state written
+  /// "name[prop=value,...]" (namespace optional; properties not given take the block's default),
+  /// otherwise the first value of that name. Strict: an unknown block name (and with Minecraft an
+  /// unknown property name, a value the property does not have, a property given twice or a
+  /// malformed string) gives the fallback value and NotFound, with `error` saying which part is
+  /// wrong. (World file loaders stay lenient: they count such states instead, see
+  /// docs/formats.md.)
   Status block_value(std::string_view state, std::uint16_t* value,
                      std::string* error = nullptr) const;
-  /// Number of registry values.
+  /// Number of registry values (values are 0 .. block_count() - 1).
   std::size_t block_count() const;
 
   // ---- chunks and edits (all recorded in the change log) ----

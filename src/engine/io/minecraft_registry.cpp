@@ -93,56 +93,55 @@ int find_value(const McProperty& p, std::string_view v) {
   return -1;
 }
 
-std::uint32_t traits_of(const McBlock& b, const std::vector<std::uint32_t>& idx) {
+BlockTraits traits_of(const McBlock& b, const std::vector<std::uint32_t>& idx) {
   auto prop = [&](std::string_view name) -> std::string_view {
     const int p = find_property(b, name);
     return p < 0 ? std::string_view() : std::string_view(b.properties[p].values[idx[p]]);
   };
   const std::string_view n = b.name;
-  std::uint32_t t = 0;
-  if (ends_with(n, "_door") || ends_with(n, "_fence_gate")) {
-    t |= kTraitDoor;
-    if (prop("open") == "true") t |= kTraitDoorOpen;
-  }
-  if (n == "ladder" || n == "vine" || n == "weeping_vines" || n == "weeping_vines_plant" ||
-      n == "twisting_vines" || n == "twisting_vines_plant" || n == "cave_vines" ||
-      n == "cave_vines_plant" || n == "scaffolding") {
-    t |= kTraitClimbable;
-  }
+  BlockTraits t;
+  if (ends_with(n, "_door") || ends_with(n, "_fence_gate"))
+    t.door = prop("open") == "true" ? BlockDoor::Open : BlockDoor::Closed;
+  t.climbable = n == "ladder" || n == "vine" || n == "weeping_vines" ||
+                n == "weeping_vines_plant" || n == "twisting_vines" ||
+                n == "twisting_vines_plant" || n == "cave_vines" || n == "cave_vines_plant" ||
+                n == "scaffolding";
   if (n == "fire" || n == "soul_fire" || n == "lava" || n == "magma_block" ||
       ((n == "campfire" || n == "soul_campfire") && prop("lit") == "true")) {
-    t |= kTraitHazardFire;
+    t.hazard = BlockHazard::Fire;
+  } else if (n == "cactus" || n == "sweet_berry_bush" || n == "wither_rose" ||
+             n == "powder_snow" || n == "pointed_dripstone") {
+    t.hazard = BlockHazard::Other;
   }
-  if (n == "cactus" || n == "sweet_berry_bush" || n == "wither_rose" || n == "powder_snow" ||
-      n == "pointed_dripstone") {
-    t |= kTraitHazardOther;
-  }
-  if (n == "cobweb" || n == "honey_block" || n == "soul_sand") t |= kTraitSlow;
+  t.slow = n == "cobweb" || n == "honey_block" || n == "soul_sand";
   // Kelp and seagrass only exist under water (they are implicitly waterlogged).
-  if (n == "water" || n == "bubble_column" || n == "kelp" || n == "kelp_plant" || n == "seagrass" ||
-      n == "tall_seagrass" || prop("waterlogged") == "true") {
-    t |= kTraitFluidSwim;
+  if (n == "lava") {
+    t.fluid = BlockFluid::Harmful;
+  } else if (n == "water" || n == "bubble_column" || n == "kelp" || n == "kelp_plant" ||
+             n == "seagrass" || n == "tall_seagrass" || prop("waterlogged") == "true") {
+    t.fluid = BlockFluid::Swimmable;
   }
-  if (n == "lava") t |= kTraitFluidHarm;
   return t;
 }
 
-bool read_box_list(const Json& shape, std::vector<Box>& out) {
+// Minecraft's boxes that reach out of their cell (piston heads, ...) are clipped to the cell:
+// [0,1] in x and z, [0,1.5] in y, the max never below the min.
+bool read_box_list(const Json& shape, std::vector<BlockBox>& out) {
   out.clear();
   if (!shape.is_array()) return false;
   for (const Json& b : shape) {
     if (!b.is_array() || b.size() != 6) return false;
-    Box box{};
-    for (int i = 0; i < 6; ++i) {
-      if (!b[static_cast<std::size_t>(i)].is_number()) return false;
-      const auto f = static_cast<float>(b[static_cast<std::size_t>(i)].get<double>());
-      if (i < 3) {
-        box.min[i] = f;
-      } else {
-        box.max[i - 3] = f;
-      }
+    float f[6];
+    for (std::size_t i = 0; i < 6; ++i) {
+      if (!b[i].is_number()) return false;
+      f[i] = static_cast<float>(b[i].get<double>());
     }
-    out.push_back(box);
+    for (int a = 0; a < 3; ++a) {
+      const float hi = a == 1 ? kMaxBlockBoxTop : 1.0f;
+      f[a] = std::clamp(f[a], 0.0f, hi);
+      f[a + 3] = std::clamp(f[a + 3], f[a], hi);
+    }
+    out.push_back(BlockBox{f[0], f[1], f[2], f[3], f[4], f[5]});
   }
   return true;
 }
@@ -202,9 +201,9 @@ Status parse_block_state_string(std::string_view s, BlockStateString& out, std::
   return Status::Ok;
 }
 
-Status MinecraftBlocks::load(std::span<const std::uint8_t> blocks_json,
-                             std::span<const std::uint8_t> shapes_json, BlockRegistry& registry,
-                             std::string& message) {
+Status MinecraftBlocks::produce(std::span<const std::uint8_t> blocks_json,
+                                std::span<const std::uint8_t> shapes_json, BlockRegistryDef& out,
+                                std::string& message) {
   Json blocks, shapes;
   if (!parse_json(blocks_json, blocks) || !blocks.is_array()) {
     message = "blocks JSON: not a JSON array";
@@ -298,9 +297,9 @@ Status MinecraftBlocks::load(std::span<const std::uint8_t> blocks_json,
   }
 
   // ---- shapes ----
-  std::map<std::uint32_t, std::vector<Box>> shape_boxes;  // shape id -> boxes (ordered, no hash)
+  std::map<std::uint32_t, std::vector<BlockBox>> shape_boxes;  // shape id -> boxes (ordered, no hash)
   for (auto it = shape_table->begin(); it != shape_table->end(); ++it) {
-    std::vector<Box> boxes;
+    std::vector<BlockBox> boxes;
     std::uint32_t id = 0;
     const std::string& key = it.key();
     if (key.empty() || key.size() > 9 ||
@@ -314,7 +313,13 @@ Status MinecraftBlocks::load(std::span<const std::uint8_t> blocks_json,
   }
 
   // ---- registry: one value per state, in state order ----
-  registry.clear();
+  // Values 0 and 1 are the registry's own air and fallback (a full block standing for names
+  // nobody knows), then one value per state.
+  BlockRegistryDef def;
+  def.blocks.reserve(static_cast<std::size_t>(next_state) + kStateValueOffset);
+  def.add("air");
+  def.add("voxnav:unknown", {BlockBox{}});
+  def.fallback = 1;
   std::size_t without_shapes = 0;
   std::vector<std::uint32_t> idx, flipped;
   std::vector<std::string> fallback_names;
@@ -322,7 +327,7 @@ Status MinecraftBlocks::load(std::span<const std::uint8_t> blocks_json,
     const McBlock& b = list[bi];
     const Json* shape = member(*shape_blocks, b.name.c_str());
     bool fallback_shape = false;
-    std::vector<Box> bbox_fallback;
+    std::vector<BlockBox> bbox_fallback;
     if (shape == nullptr) {
       fallback_shape = true;
       ++without_shapes;
@@ -336,12 +341,12 @@ Status MinecraftBlocks::load(std::span<const std::uint8_t> blocks_json,
     }
     if (fallback_shape) {
       // blocks.json boundingBox: "block" -> full cube, "empty" -> nothing.
-      if (bbox_full[bi]) bbox_fallback.push_back(Box{{0, 0, 0}, {1, 1, 1}});
+      if (bbox_full[bi]) bbox_fallback.push_back(BlockBox{});
     }
     const int open_prop = find_property(b, "open");
     const bool door = ends_with(b.name, "_door") || ends_with(b.name, "_fence_gate");
     for (std::uint32_t s = 0; s < n_states; ++s) {
-      BlockType t;
+      BlockDef t;
       t.name = b.name;
       if (fallback_shape) {
         t.boxes = bbox_fallback;
@@ -364,9 +369,9 @@ Status MinecraftBlocks::load(std::span<const std::uint8_t> blocks_json,
       if (door && open_prop >= 0) {
         flipped = idx;
         flipped[open_prop] ^= 1u;  // bool: index 0 true, 1 false
-        t.open_value = value_of_state(b.min_state + encode_indices(b, flipped));
+        t.traits.door_toggle = value_of_state(b.min_state + encode_indices(b, flipped));
       }
-      const std::uint16_t v = registry.add(std::move(t));
+      const std::uint16_t v = def.add(std::move(t));
       if (v != value_of_state(b.min_state + s)) {
         message = "registry numbering mismatch at '" + b.name + "'";
         return Status::BadFormat;
@@ -374,8 +379,32 @@ Status MinecraftBlocks::load(std::span<const std::uint8_t> blocks_json,
     }
   }
 
+  list_ = std::move(list);
+  next_state_ = next_state;
+  without_shapes_ = without_shapes;
+  fallback_names_ = std::move(fallback_names);
+  out = std::move(def);
+  return Status::Ok;
+}
+
+Status MinecraftBlocks::load(std::span<const std::uint8_t> blocks_json,
+                             std::span<const std::uint8_t> shapes_json, BlockRegistry& registry,
+                             std::string& message) {
+  BlockRegistryDef def;
+  if (const Status st = produce(blocks_json, shapes_json, def, message); st != Status::Ok)
+    return st;
+  if (const Status st = registry.install(def, &message); st != Status::Ok)
+    return Status::BadFormat;  // not reached: produce makes a valid registry
+  bind(registry, message);
+  return Status::Ok;
+}
+
+void MinecraftBlocks::bind(BlockRegistry& registry, std::string& message) {
+  const std::uint32_t next_state = next_state_;
+  const std::size_t without_shapes = without_shapes_;
   registry_ = &registry;
-  blocks_ = std::move(list);
+  blocks_ = std::move(list_);
+  list_.clear();
   block_of_state_.assign(next_state, 0);
   by_name_.clear();
   for (std::size_t i = 0; i < blocks_.size(); ++i) {
@@ -394,12 +423,11 @@ Status MinecraftBlocks::load(std::span<const std::uint8_t> blocks_json,
 
   message = std::to_string(blocks_.size()) + " blocks, " + std::to_string(next_state) +
             " states, " + std::to_string(without_shapes) + " blocks without collision shapes";
-  if (!fallback_names.empty()) {
+  if (!fallback_names_.empty()) {
     message += " (boundingBox used for:";
-    for (const std::string& n : fallback_names) message += " " + n;
+    for (const std::string& n : fallback_names_) message += " " + n;
     message += ")";
   }
-  return Status::Ok;
 }
 
 int MinecraftBlocks::block_index(std::string_view name) const {

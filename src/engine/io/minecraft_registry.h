@@ -61,13 +61,23 @@ class MinecraftBlocks {
  public:
   static constexpr std::uint16_t kStateValueOffset = 2;
 
-  /// Clears `registry` and fills it with one value per block state of `blocks_json`
+  /// produce(), registry.install(), bind(): replaces `registry` by one value per block state of `blocks_json`
   /// (blocks.pc-1.21.1.json), with collision boxes from `shapes_json`
   /// (blockCollisionShapes.pc-1.20.5.json) and navigation traits. Keeps a pointer to `registry`.
   /// Errors: BadFormat (not JSON, missing fields, state ids not dense / too many for uint16).
   /// `message` gets a summary ("1060 blocks, 26684 states, 0 blocks without shapes").
   Status load(std::span<const std::uint8_t> blocks_json, std::span<const std::uint8_t> shapes_json,
               BlockRegistry& registry, std::string& message);
+  /// The producer: parses the JSON into `out`, one BlockDef per state in state order after
+  /// value 0 "air" and value 1 "voxnav:unknown" (the fallback), with collision boxes (clipped to
+  /// the cell) and traits; the state ids' doors toggle `open`. Keeps the parsed blocks for
+  /// bind(). Errors as load.
+  Status produce(std::span<const std::uint8_t> blocks_json,
+                 std::span<const std::uint8_t> shapes_json, BlockRegistryDef& out,
+                 std::string& message);
+  /// After produce(), once `registry` holds what produce made: the name and state lookups
+  /// (a block name finds its default state). `message` gets the summary.
+  void bind(BlockRegistry& registry, std::string& message);
   /// Loads the pre-1.13 numeric id table from blocks.pc-1.12.json (needs `load` first).
   /// Errors: BadFormat, InvalidArgument (load not called).
   Status load_legacy(std::span<const std::uint8_t> blocks_112_json, std::string& message);
@@ -138,6 +148,11 @@ class MinecraftBlocks {
 
   BlockRegistry* registry_ = nullptr;
   std::vector<McBlock> blocks_;
+  // produce() -> bind()
+  std::vector<McBlock> list_;
+  std::uint32_t next_state_ = 0;
+  std::size_t without_shapes_ = 0;
+  std::vector<std::string> fallback_names_;
   std::vector<std::int32_t> block_of_state_;  // state id -> index into blocks_
   std::map<std::string, int, std::less<>> by_name_;
   std::size_t blocks_without_shapes_ = 0;

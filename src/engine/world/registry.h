@@ -1,11 +1,13 @@
 // Block registry: what each uint16 block value is (name, collision boxes, navigation traits).
 #pragma once
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
+#include "voxnav/registry.h"
 #include "voxnav/status.h"
 
 namespace voxnav::detail {
@@ -48,8 +50,20 @@ class BlockRegistry {
 
   /// Appends a block value; returns it. Boxes are clamped to [0,1] in x/z and [0,1.5] in y.
   std::uint16_t add(BlockType t);
-  /// Replaces the whole registry (used by loaders). Keeps value 0 = air requirement.
+  /// Back to the default registry: 0 "air", 1 "voxnav:unknown" (the fallback, a full block).
   void clear();
+  /// Replaces the whole registry by `def` (value v = def.blocks[v]; door toggles given by name
+  /// resolved). Every producer (a game's own blocks, the JSON format, minecraft-data) installs
+  /// through here. InvalidArgument with `error` naming the block and the field (see
+  /// validate_block_registry); nothing changes on error.
+  Status install(const BlockRegistryDef& def, std::string* error);
+  /// Replaces the traits of some values (boxes and names stay). Checked together after applying
+  /// them all (a door pair may be made in one call): OutOfRange for a value not in the registry,
+  /// InvalidArgument for traits breaking the rules of validate_block_registry; `error` names the
+  /// value and the field; nothing changes on error.
+  Status set_traits(std::span<const BlockTraitsChange> changes, std::string* error);
+  /// The public definition of a value (toggle given as value and name).
+  BlockDef def(std::uint16_t v) const;
 
   std::size_t size() const { return types_.size(); }
   const BlockType& type(std::uint16_t v) const { return types_[v]; }
@@ -84,5 +98,10 @@ class BlockRegistry {
   std::unordered_map<std::string, std::uint16_t> by_name_;  // lookup only
   std::uint16_t fallback_ = 0;
 };
+
+/// Checks `def` (validate_block_registry's rules); fills `toggles` with each value's resolved
+/// door toggle (kNoBlockValue: none).
+Status check_block_registry(const BlockRegistryDef& def, std::vector<std::uint16_t>* toggles,
+                            std::string* error);
 
 }  // namespace voxnav::detail

@@ -5,6 +5,7 @@ import type { Voxnav, Corridor, PathStatus, Reach, AgentsSnapshot, ProfileJson, 
 import { BODY_MODES, DEFAULT_BODY } from 'voxnav';
 import type { StepResult, BodyParams, TopBlocks, PathNow, DoorEvents } from 'voxnav';
 import type { AreaFilter, AreaIndex } from 'voxnav';
+import type { BlockDef, BlockTraits, BlockBox } from 'voxnav';
 import { createState, handle, transferList, MESSAGE_TYPES } from 'voxnav/worker/handlers';
 import type { TickPost, Request, Reply, PathNowResult } from 'voxnav/worker/handlers';
 import { connect } from 'voxnav/worker';
@@ -154,6 +155,27 @@ export async function main(bytes: Uint8Array, mca: ArrayBuffer): Promise<number>
   await handle(state, { type: 'stats' });
   // @ts-expect-error unknown message types are rejected
   await handle(state, { id: 3, type: 'fly' });
+
+  // A game's own blocks.
+  const slab: BlockBox = [0, 0, 0, 1, 0.5, 1];
+  const blocks: BlockDef[] = [
+    { name: 'air' },
+    { name: 'half_slab', boxes: [slab] },
+    { name: 'ladder', boxes: [[0, 0, 0.8125, 1, 1, 1]], climbable: true },
+    { name: 'water', fluid: 'swimmable' },
+    { name: 'door_closed', door: { open: false, toggle: 'door_open' } },
+    { name: 'door_open', door: { open: true, toggle: 'door_closed' } },
+  ];
+  w2.defineBlocks(blocks, { fallback: 'air' });
+  w2.loadBlocks('{"format":"voxnav-blocks","version":1,"blocks":[{"name":"air"}]}');
+  const lava: BlockTraits = { fluid: 'harmful', hazard: 'fire' };
+  w2.setBlockTraits(3, lava);
+  const def = w2.blockDef(4);
+  void (def.name.length + def.boxes.length + (def.door?.toggleValue ?? 0));
+  // @ts-expect-error fluid is 'swimmable' | 'harmful' | 'none'
+  w2.setBlockTraits(3, { fluid: 'lava' });
+  // @ts-expect-error a box has six numbers
+  w2.defineBlocks([{ name: 'stone', boxes: [[0, 0, 0, 1, 1]] }]);
 
   void [same, w2, yes, mode, feet, height, near, STATUS_NAMES, threadsAvailable(), MESSAGE_TYPES, lib.build];
   world.dispose();
