@@ -228,7 +228,7 @@ Status World::set_block_traits(std::span<const BlockTraitsChange> changes, std::
   // update and the agents see the change as they see any other.
   detail::Space& space = ws.space;
   std::vector<std::uint16_t> values(detail::kChunkCells);
-  for (const detail::ChunkPos& p : space.loaded_chunks()) {
+  for (const ChunkPos& p : space.loaded_chunks()) {
     const detail::Chunk* ch = space.chunk(p);
     Status st = Status::Ok;
     if (ch->uniform) {

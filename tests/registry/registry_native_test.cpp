@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/nav/world_state.h"
+#include "engine/nav/world_access.h"
 #include "test_support.h"
 #include "voxnav/registry.h"
 #include "voxnav/state_hash.h"
@@ -72,9 +72,9 @@ Twin make_twin() {
   EXPECT_EQ(t.custom->define_blocks(custom_registry(*t.mc, t.to_custom), &err), Status::Ok) << err;
   EXPECT_EQ(t.custom->block_count(), t.mc->block_count());
   // Every chunk, re-encoded, in the same order.
-  const detail::Space& space = t.mc->internal().space;
+  const detail::Space& space = detail::WorldAccess::state(*t.mc).space;
   std::vector<std::uint16_t> values(kChunkValues);
-  for (const detail::ChunkPos& p : space.loaded_chunks()) {
+  for (const ChunkPos& p : space.loaded_chunks()) {
     const detail::Chunk* ch = space.chunk(p);
     for (int i = 0; i < kChunkValues; ++i) values[static_cast<std::size_t>(i)] = t.to_custom[ch->get(i)];
     EXPECT_EQ(t.custom->load_chunk({p.x, p.y, p.z}, values), Status::Ok);
@@ -92,8 +92,8 @@ Twin& twin() {
 TEST(RegistryTwin, RegistriesHoldTheSameShapesAndTraits) {
   Twin& t = twin();
   ASSERT_TRUE(t.mc && t.custom);
-  const detail::BlockRegistry& a = t.mc->internal().registry;
-  const detail::BlockRegistry& b = t.custom->internal().registry;
+  const detail::BlockRegistry& a = detail::WorldAccess::state(*t.mc).registry;
+  const detail::BlockRegistry& b = detail::WorldAccess::state(*t.custom).registry;
   ASSERT_EQ(a.size(), b.size());
   EXPECT_GT(a.size(), 20000u);  // every block state of 1.21.1
   std::size_t doors = 0;
@@ -122,14 +122,14 @@ TEST(RegistryTwin, RegistriesHoldTheSameShapesAndTraits) {
 TEST(RegistryTwin, SameReachabilityOnSampledPairs) {
   Twin& t = twin();
   ASSERT_TRUE(t.mc && t.custom);
-  const std::vector<detail::Cell> cells = test::standable_cells(t.mc->internal().walker->grid());
+  const std::vector<CellPos> cells = test::standable_cells(detail::WorldAccess::state(*t.mc).walker->grid());
   ASSERT_GT(cells.size(), 10000u);
-  EXPECT_EQ(test::standable_cells(t.custom->internal().walker->grid()).size(), cells.size());
+  EXPECT_EQ(test::standable_cells(detail::WorldAccess::state(*t.custom).walker->grid()).size(), cells.size());
   EXPECT_EQ(t.mc->stats().islands, t.custom->stats().islands);
   std::mt19937 rng(7);
   std::size_t yes = 0, no = 0;
   for (int k = 0; k < 4000; ++k) {
-    const detail::Cell a = cells[rng() % cells.size()], b = cells[rng() % cells.size()];
+    const CellPos a = cells[rng() % cells.size()], b = cells[rng() % cells.size()];
     const CellPos pa{a.x, a.y, a.z}, pb{b.x, b.y, b.z};
     const Reach ra = t.mc->reachable(t.mc_pid, pa, pb);
     const Reach rb = t.custom->reachable(t.custom_pid, pa, pb);
@@ -146,12 +146,12 @@ TEST(RegistryTwin, SameReachabilityOnSampledPairs) {
 TEST(RegistryTwin, SameRoutes) {
   Twin& t = twin();
   ASSERT_TRUE(t.mc && t.custom);
-  const std::vector<detail::Cell> cells = test::standable_cells(t.mc->internal().walker->grid());
+  const std::vector<CellPos> cells = test::standable_cells(detail::WorldAccess::state(*t.mc).walker->grid());
   std::mt19937 rng(11);
   int ready = 0, tried = 0;
   while (ready < 40 && tried < 400) {
     ++tried;
-    const detail::Cell a = cells[rng() % cells.size()], b = cells[rng() % cells.size()];
+    const CellPos a = cells[rng() % cells.size()], b = cells[rng() % cells.size()];
     const CellPos pa{a.x, a.y, a.z}, pb{b.x, b.y, b.z};
     if (t.mc->reachable(t.mc_pid, pa, pb).answer != ReachAnswer::Yes) continue;
     NavRequest ra{t.mc_pid, pa, pb}, rb{t.custom_pid, pa, pb};
@@ -177,12 +177,12 @@ TEST(RegistryTwin, SameRoutes) {
 TEST(RegistryTwin, SameStateHashOfAScriptedRun) {
   Twin& t = twin();
   ASSERT_TRUE(t.mc && t.custom);
-  const std::vector<detail::Cell> cells = test::standable_cells(t.mc->internal().walker->grid());
+  const std::vector<CellPos> cells = test::standable_cells(detail::WorldAccess::state(*t.mc).walker->grid());
   std::mt19937 rng(3);
   std::vector<AgentId> a_ids, b_ids;
   std::vector<CellPos> starts;
   while (a_ids.size() < 24) {
-    const detail::Cell s = cells[rng() % cells.size()], g = cells[rng() % cells.size()];
+    const CellPos s = cells[rng() % cells.size()], g = cells[rng() % cells.size()];
     const CellPos ps{s.x, s.y, s.z}, pg{g.x, g.y, g.z};
     // Goals within 30 cells, so that most are reached within the run.
     if (std::abs(g.x - s.x) + std::abs(g.z - s.z) > 30) continue;
