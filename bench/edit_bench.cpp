@@ -35,7 +35,7 @@
 #include "engine/util/splitmix.h"
 #include "voxnav/world.h"
 #ifndef __EMSCRIPTEN__
-#include "world_files.h"
+#include "voxnav/native/files.h"
 #endif
 
 namespace {
@@ -94,8 +94,8 @@ bool setup(Setup& s, const Source& src, int n_agents, std::uint64_t seed) {
                  "edit_bench: the wasm build reads the region from --region-dump only (no zlib)\n");
     return false;
 #else
-    native::WorldLoadReport rep;
-    if (native::load_world_file(src.region, st.blocks, st.space, rep) != Status::Ok) {
+    LoadReport rep;
+    if (native::load_world_file(*s.world, src.region, LoadOptions{}, &rep) != Status::Ok) {
       std::fprintf(stderr, "edit_bench: %s: %s\n", src.region.c_str(), rep.message.c_str());
       return false;
     }

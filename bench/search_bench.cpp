@@ -47,7 +47,7 @@
 #define VOXNAV_BENCH_TARGET "wasm"
 #else
 #define VOXNAV_BENCH_TARGET "native"
-#include "world_files.h"  // native/: region files (zlib)
+#include "voxnav/native/files.h"  // region files (zlib)
 #endif
 
 namespace {
@@ -490,8 +490,8 @@ bool bench_region(const Options& o, const RegistryBytes& rb) {
                  "search_bench: the wasm build reads regions from --region-dump only (no zlib)\n");
     return false;
 #else
-    voxnav::native::WorldLoadReport report;
-    if (voxnav::native::load_world_file(o.region, st.blocks, st.space, report) !=
+    voxnav::LoadReport report;
+    if (voxnav::native::load_world_file(world, o.region, voxnav::LoadOptions{}, &report) !=
         voxnav::Status::Ok) {
       std::fprintf(stderr, "search_bench: cannot load %s: %s\n", o.region.c_str(),
                    report.message.c_str());

@@ -119,7 +119,7 @@ Status load_minecraft_blocks_dir(World& world, const std::string& dir, std::stri
   if (read_file(join_path(dir, "blocks.pc-1.12.json"), lj, &msg) == Status::Ok) {
     if (Status s = load_minecraft_legacy_ids(world, lj, &msg); s != Status::Ok)
       return fail(message, s, msg);
-    summary += "; 1.12 ids loaded";
+    summary += "; " + msg;  // the 1.12 loader's own summary ("N pre-1.13 ids mapped ...")
   } else {
     summary += "; no blocks.pc-1.12.json (pre-1.13 worlds unavailable)";
   }

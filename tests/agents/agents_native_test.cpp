@@ -20,7 +20,7 @@
 #include "test_support.h"
 #include "voxnav/native/thread_pool.h"
 #include "voxnav/world.h"
-#include "world_files.h"
+#include "voxnav/native/files.h"
 
 namespace voxnav {
 namespace {
@@ -50,11 +50,11 @@ struct RegionWorld {
 RegionWorld load(const WorldDef& def = {}) {
   RegionWorld r;
   r.world = std::make_unique<World>(def);
-  detail::WorldState& st = detail::WorldAccess::state(*r.world);
   std::string msg;
-  EXPECT_EQ(native::load_minecraft_registry_files(kBlocks, st.registry, st.blocks, msg), Status::Ok) << msg;
-  native::WorldLoadReport rep;
-  EXPECT_EQ(native::load_world_file(kRegion, st.blocks, st.space, rep), Status::Ok) << rep.message;
+  EXPECT_EQ(native::load_minecraft_blocks_dir(*r.world, kBlocks, &msg), Status::Ok) << msg;
+  LoadReport rep;
+  EXPECT_EQ(native::load_world_file(*r.world, kRegion, LoadOptions{}, &rep), Status::Ok)
+      << rep.message;
   EXPECT_EQ(r.world->add_profile(Profile{}, &r.pid), Status::Ok);
   EXPECT_EQ(r.world->block_value("stone", &r.stone), Status::Ok);
   r.world->update();

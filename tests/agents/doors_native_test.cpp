@@ -22,7 +22,7 @@
 #include "engine/nav/world_access.h"
 #include "test_support.h"
 #include "voxnav/world.h"
-#include "world_files.h"
+#include "voxnav/native/files.h"
 
 namespace voxnav {
 namespace {
@@ -244,10 +244,8 @@ TEST(NavDoors, ClimberGoesFromTheGroundFloorToTheAttic) {
 TEST(NavDoors, ClimberClimbsALadderUpAPillarOntoItsTop) {
   Sim h;
   h.w = std::make_unique<World>();
-  detail::WorldState& st = detail::WorldAccess::state(*h.w);
   std::string msg;
-  ASSERT_EQ(native::load_minecraft_registry_files(kData + "/blocks", st.registry, st.blocks, msg),
-            Status::Ok)
+  ASSERT_EQ(native::load_minecraft_blocks_dir(*h.w, kData + "/blocks", &msg), Status::Ok)
       << msg;
   std::uint16_t stone = 0, ladder = 0;
   ASSERT_EQ(h.w->block_value("stone", &stone), Status::Ok);
@@ -471,10 +469,8 @@ struct WallWithDoorAndGap : Sim {
   static constexpr CellPos kGap{8, 1, 14};
   WallWithDoorAndGap() {
     w = std::make_unique<World>();
-    detail::WorldState& st = detail::WorldAccess::state(*w);
     std::string msg;
-    EXPECT_EQ(native::load_minecraft_registry_files(kData + "/blocks", st.registry, st.blocks, msg),
-              Status::Ok)
+    EXPECT_EQ(native::load_minecraft_blocks_dir(*w, kData + "/blocks", &msg), Status::Ok)
         << msg;
     std::uint16_t stone = 0;
     EXPECT_EQ(w->block_value("stone", &stone), Status::Ok);

@@ -18,7 +18,7 @@
 #include "engine/search/astar.h"
 #include "test_support.h"
 #include "voxnav/world.h"
-#include "world_files.h"
+#include "voxnav/native/files.h"
 
 namespace voxnav {
 namespace {

@@ -12,7 +12,7 @@
 #include "engine/nav/world_access.h"
 #include "scenes.h"
 #include "voxnav/world.h"
-#include "world_files.h"
+#include "voxnav/native/files.h"
 
 namespace voxnav {
 namespace {
@@ -26,10 +26,8 @@ struct Flat {
   ProfileId walker;
   std::uint16_t stone = 0;
   Flat() {
-    detail::WorldState& st = detail::WorldAccess::state(world);
     std::string msg;
-    EXPECT_EQ(native::load_minecraft_registry_files(kData + "/blocks", st.registry, st.blocks, msg),
-              Status::Ok)
+    EXPECT_EQ(native::load_minecraft_blocks_dir(world, kData + "/blocks", &msg), Status::Ok)
         << msg;
     EXPECT_EQ(world.block_value("stone", &stone), Status::Ok);
     std::vector<std::uint16_t> v(4096, 0);
@@ -285,10 +283,9 @@ TEST(NavTerrain, RealRegionHasJumpsAndOneBigIsland) {
   World world;
   detail::WorldState& st = detail::WorldAccess::state(world);
   std::string msg;
-  ASSERT_EQ(native::load_minecraft_registry_files(kData + "/blocks", st.registry, st.blocks, msg),
-            Status::Ok);
-  native::WorldLoadReport report;
-  ASSERT_EQ(native::load_world_file(kData + "/worlds/r.0.-1.mca", st.blocks, st.space, report),
+  ASSERT_EQ(native::load_minecraft_blocks_dir(world, kData + "/blocks", &msg), Status::Ok);
+  LoadReport report;
+  ASSERT_EQ(native::load_world_file(world, kData + "/worlds/r.0.-1.mca", LoadOptions{}, &report),
             Status::Ok);
   world.update();
   const detail::NavGrid& g = st.walker->grid();

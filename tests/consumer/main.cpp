@@ -2,10 +2,14 @@
 // installed public headers, every Status checked. It loads the Minecraft block registry from the
 // repository's data, builds a small walled yard by hand, asks for a route around the wall, lets an
 // agent walk it on the native thread pool, then closes the gap in the wall and sees the goal
-// become unreachable.
+// become unreachable. Last it loads a real region file into a second World with the native file
+// helpers and checks the load report.
 //
-//   consumer BLOCKS_DIR    (BLOCKS_DIR holds minecraft-data's blocks.pc-1.21.1.json and
-//                           blockCollisionShapes.pc-1.20.5.json)
+//   consumer BLOCKS_DIR REGION   (BLOCKS_DIR holds minecraft-data's blocks.pc-1.21.1.json and
+//                                 blockCollisionShapes.pc-1.20.5.json; REGION is the shipped
+//                                 Minecraft 1.16 region data/worlds/r.0.-1.mca)
+#include <voxnav/io.h>
+#include <voxnav/native/files.h>
 #include <voxnav/native/thread_pool.h>
 #include <voxnav/version.h>
 #include <voxnav/world.h>
@@ -71,8 +75,9 @@ int main(int argc, char** argv) {
   if (voxnav::version_string() != std::string_view(CONSUMER_PACKAGE_VERSION))
     return fail("voxnav/version.h says " + std::string(voxnav::version_string()) +
                 ", the CMake package " + CONSUMER_PACKAGE_VERSION);
-  if (argc != 2) return fail("usage: consumer BLOCKS_DIR");
+  if (argc != 3) return fail("usage: consumer BLOCKS_DIR REGION");
   const std::string blocks_dir = argv[1];
+  const std::string region_path = argv[2];
 
   voxnav::native::ThreadPool pool(2);
   voxnav::World world(voxnav::WorldDef{&pool, 0});
@@ -172,10 +177,34 @@ int main(int argc, char** argv) {
   if (closed.answer != voxnav::ReachAnswer::No || closed.epoch <= yes.epoch)
     return fail(std::string("after closing the gap: ") + voxnav::reach_answer_name(closed.answer));
 
+  // 7. A real region file through the native helpers (file + zlib), into a World of its own.
+  // r.0.-1.mca (Minecraft 1.16) holds 253 full chunk columns of 16 sections each, x 48..415,
+  // y 0..255, z -176..-1.
+  voxnav::World region_world;
+  if ((s = voxnav::native::load_minecraft_blocks_dir(region_world, blocks_dir, &error)) !=
+      voxnav::Status::Ok)
+    return fail("load_minecraft_blocks_dir", s, error);
+  voxnav::LoadReport report;
+  if ((s = voxnav::native::load_world_file(region_world, region_path, voxnav::LoadOptions{},
+                                           &report)) != voxnav::Status::Ok)
+    return fail("load_world_file", s, report.message);
+  if (report.format != "anvil-1.13" || report.columns_loaded != 253 ||
+      report.chunks_loaded != 253u * 16 || !report.has_bounds)
+    return fail("region report: format " + report.format + ", " +
+                std::to_string(report.columns_loaded) + " columns, " +
+                std::to_string(report.chunks_loaded) + " chunks (want anvil-1.13, 253, 4048)");
+  const voxnav::CellPos lo{48, 0, -176}, hi{415, 255, -1};
+  if (report.min.x != lo.x || report.min.y != lo.y || report.min.z != lo.z ||
+      report.max.x != hi.x || report.max.y != hi.y || report.max.z != hi.z)
+    return fail("region bounds (" + std::to_string(report.min.x) + ", " +
+                std::to_string(report.min.y) + ", " + std::to_string(report.min.z) + ") .. (" +
+                std::to_string(report.max.x) + ", " + std::to_string(report.max.y) + ", " +
+                std::to_string(report.max.z) + "), want (48, 0, -176) .. (415, 255, -1)");
+
   std::printf(
       "voxnav %s consumer: %zu registry values, route of %zu cells (cost %u) around the "
-      "wall, agent arrived in %d ticks, gap closed -> No\n",
+      "wall, agent arrived in %d ticks, gap closed -> No; region %s: %zu chunks\n",
       std::string(voxnav::version_string()).c_str(), world.block_count(), count, ps.cost,
-      ticks + 1);
+      ticks + 1, report.format.c_str(), report.chunks_loaded);
   return 0;
 }

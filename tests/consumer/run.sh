@@ -24,4 +24,4 @@ cmake -S "$root/tests/consumer" -B "$tmp/build" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_PREFIX_PATH="$tmp/prefix" ${CMAKE_CXX_COMPILER_LAUNCHER:+-DCMAKE_CXX_COMPILER_LAUNCHER=$CMAKE_CXX_COMPILER_LAUNCHER} \
   >/dev/null
 cmake --build "$tmp/build" --parallel "${VOXNAV_JOBS:-2}"
-"$tmp/build/consumer" "$root/data/blocks"
+"$tmp/build/consumer" "$root/data/blocks" "$root/data/worlds/r.0.-1.mca"

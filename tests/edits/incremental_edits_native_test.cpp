@@ -30,7 +30,7 @@
 #include "test_support.h"
 #include "voxnav/native/thread_pool.h"
 #include "voxnav/world.h"
-#include "world_files.h"
+#include "voxnav/native/files.h"
 
 namespace voxnav {
 namespace {

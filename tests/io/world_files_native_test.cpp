@@ -1,6 +1,7 @@
-// Native file loaders on the real data: Anvil regions of 1.12.2, 1.16 and 1.18.2, the Sponge
-// schematic smallhouse1.schem, Moving AI maps, and clean errors for truncated / corrupt / unknown
-// files. Expected block counts were computed once with an independent Python NBT reader.
+// Native file loaders (voxnav/native/files.h over voxnav/io.h) on the real data: Anvil regions of
+// 1.12.2, 1.16 and 1.18.2, the Sponge schematic smallhouse1.schem, Moving AI maps, and clean errors
+// for truncated / corrupt / unknown files. Each load goes into a World of its own; the census reads
+// its blocks through the test-only WorldAccess. Expected block counts were computed once with an independent Python NBT reader.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,10 +18,12 @@
 #include "engine/io/nbt.h"
 #include "engine/io/schematic.h"
 #include "engine/world/registry.h"
+#include "engine/nav/world_access.h"
 #include "engine/world/space.h"
-#include "region_file.h"
 #include "scenes.h"
-#include "world_files.h"
+#include "voxnav/io.h"
+#include "voxnav/native/files.h"
+#include "voxnav/world.h"
 
 namespace voxnav {
 namespace {
@@ -28,22 +31,23 @@ namespace {
 using detail::BlockRegistry;
 using detail::MinecraftBlocks;
 using detail::Space;
-using native::WorldLoadReport;
 
 const std::string kShared = VOXNAV_SHARED_DATA;
 const std::string kRepoData = std::string(VOXNAV_FIXTURES) + "/../../data";
 const std::string kRegions = kShared + "/minecraft/regions/";
 const std::string kSchem = kShared + "/minecraft/schematics/smallhouse1.schem";
 
+/// The shared Minecraft registry: a World with the blocks loaded and no chunk. Every World a test
+/// loads a file into gets the same registry (same values), so reg() and mc() name their values.
 struct Loaded {
-  BlockRegistry registry;
-  MinecraftBlocks blocks;
+  World world;
   Status status;
   std::string message;
   Loaded() {
-    status = native::load_minecraft_registry_files(kShared + "/minecraft/blocks", registry, blocks,
-                                                   message);
+    status = native::load_minecraft_blocks_dir(world, kShared + "/minecraft/blocks", &message);
   }
+  const BlockRegistry& registry() const { return detail::WorldAccess::state(world).registry; }
+  const MinecraftBlocks& blocks() const { return detail::WorldAccess::state(world).blocks; }
 };
 
 const Loaded& loaded() {
@@ -96,39 +100,71 @@ std::uint64_t count(const Census& c, const char* name) {
 class WorldFilesTest : public ::testing::Test {
  protected:
   void SetUp() override { ASSERT_EQ(loaded().status, Status::Ok) << loaded().message; }
-  const MinecraftBlocks& mc() const { return loaded().blocks; }
-  const BlockRegistry& reg() const { return loaded().registry; }
+  const MinecraftBlocks& mc() const { return loaded().blocks(); }
+  const BlockRegistry& reg() const { return loaded().registry(); }
 
-  Status load(const std::string& path, Space& space, WorldLoadReport& r,
-              const native::WorldLoadOptions& o = {}) {
-    const Status s = native::load_world_file(path, mc(), space, r, o);
+  Status load(const std::string& path, World& world, LoadReport& r, const LoadOptions& o = {}) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const Status s = native::load_world_file(world, path, o, &r);
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     std::printf(
         "[ load     ] %s: %s, %.1f ms, %zu columns, %zu chunks (%zu uniform), %llu unknown, %s\n",
-        path.substr(path.rfind('/') + 1).c_str(), r.format.c_str(), r.seconds * 1e3,
-        r.columns_loaded, r.chunks_loaded, r.uniform_chunks,
-        static_cast<unsigned long long>(r.unknown_blocks), r.message.c_str());
+        path.substr(path.rfind('/') + 1).c_str(), r.format.c_str(), ms, r.columns_loaded,
+        r.chunks_loaded, r.uniform_chunks, static_cast<unsigned long long>(r.unknown_blocks),
+        r.message.c_str());
     return s;
   }
 };
 
-TEST_F(WorldFilesTest, RegistryFromRepositoryCopyMatchesShared) {
-  BlockRegistry registry;
-  MinecraftBlocks blocks;
+/// A World with the Minecraft registry loaded and no chunk; `space` is its block space.
+struct Target {
+  World world;
+  Space& space = detail::WorldAccess::state(world).space;
+  Target() {
+    std::string msg;
+    EXPECT_EQ(native::load_minecraft_blocks_dir(world, kShared + "/minecraft/blocks", &msg),
+              Status::Ok)
+        << msg;
+  }
+};
+
+std::vector<std::uint8_t> file_bytes(const std::string& path) {
+  std::vector<std::uint8_t> out;
   std::string msg;
-  ASSERT_EQ(native::load_minecraft_registry_files(kRepoData + "/blocks", registry, blocks, msg),
-            Status::Ok)
+  EXPECT_EQ(native::read_file(path, out, &msg), Status::Ok) << msg;
+  return out;
+}
+
+/// The NBT bytes of one present region chunk (a range list_region_chunks gave, inflated).
+std::vector<std::uint8_t> chunk_nbt(std::span<const std::uint8_t> file, const RegionChunk& c) {
+  std::vector<std::uint8_t> out;
+  std::string msg;
+  const auto data = file.subspan(c.offset, c.size);
+  if (c.compression == RegionCompression::None)
+    out.assign(data.begin(), data.end());
+  else
+    EXPECT_EQ(native::zlib_inflate(data, out, kMaxInflatedBytes, &msg), Status::Ok) << msg;
+  return out;
+}
+
+TEST_F(WorldFilesTest, RegistryFromRepositoryCopyMatchesShared) {
+  World world;
+  std::string msg;
+  ASSERT_EQ(native::load_minecraft_blocks_dir(world, kRepoData + "/blocks", &msg), Status::Ok)
       << msg;
-  EXPECT_EQ(registry.size(), reg().size());
-  EXPECT_TRUE(blocks.legacy_loaded());
+  EXPECT_EQ(detail::WorldAccess::state(world).registry.size(), reg().size());
+  EXPECT_TRUE(detail::WorldAccess::state(world).blocks.legacy_loaded());
   EXPECT_NE(msg.find("254 pre-1.13 ids mapped"), std::string::npos) << msg;
-  EXPECT_EQ(native::load_minecraft_registry_files("/nonexistent", registry, blocks, msg),
-            Status::NotFound);
+  World other;
+  EXPECT_EQ(native::load_minecraft_blocks_dir(other, "/nonexistent", &msg), Status::NotFound);
 }
 
 TEST_F(WorldFilesTest, Region_1_12_2) {
-  Space space(&reg());
-  WorldLoadReport r;
-  ASSERT_EQ(load(kRegions + "1.12.2/r.0.-1.mca", space, r), Status::Ok) << r.message;
+  Target t;
+  Space& space = t.space;
+  LoadReport r;
+  ASSERT_EQ(load(kRegions + "1.12.2/r.0.-1.mca", t.world, r), Status::Ok) << r.message;
   EXPECT_EQ(r.format, "anvil-1.12");
   EXPECT_EQ(r.columns_loaded, 105u);
   EXPECT_EQ(r.chunks_loaded, 105u * 16);  // sections 0..5 stored, 6..15 air
@@ -159,9 +195,10 @@ TEST_F(WorldFilesTest, Region_1_12_2) {
 }
 
 TEST_F(WorldFilesTest, Region_1_12_2_PairsDoublePlantHalves) {
-  Space space(&reg());
-  WorldLoadReport r;
-  ASSERT_EQ(load(kRegions + "1.12.2/r.0.-1.mca", space, r), Status::Ok) << r.message;
+  Target t;
+  Space& space = t.space;
+  LoadReport r;
+  ASSERT_EQ(load(kRegions + "1.12.2/r.0.-1.mca", t.world, r), Status::Ok) << r.message;
   // Every upper half of a tall plant takes its kind from the lower half below it.
   std::size_t pairs = 0;
   for (const ChunkPos& p : space.loaded_chunks()) {
@@ -185,13 +222,11 @@ TEST_F(WorldFilesTest, Region_1_12_2_PairsDoublePlantHalves) {
 // The 1.12 region has no fences or doors, so a real chunk is edited: a fence line, a gate and a
 // door are written into its Blocks/Data arrays the way 1.12 stores them.
 TEST_F(WorldFilesTest, Region_1_12_2_FenceConnectionsAndDoorHalves) {
-  std::vector<std::uint8_t> file, raw;
+  const std::vector<std::uint8_t> file = file_bytes(kRegions + "1.12.2/r.0.-1.mca");
   std::string msg;
-  ASSERT_EQ(native::read_file_bytes(kRegions + "1.12.2/r.0.-1.mca", file, msg), Status::Ok);
-  std::vector<native::RegionChunkEntry> entries;
-  ASSERT_EQ(native::list_region_chunks(file, entries, msg), Status::Ok);
-  bool skipped = false;
-  ASSERT_EQ(native::read_region_chunk(file, entries[0], raw, skipped, msg), Status::Ok);
+  std::vector<RegionChunk> entries;
+  ASSERT_EQ(list_region_chunks(file, &entries, &msg), Status::Ok) << msg;
+  const std::vector<std::uint8_t> raw = chunk_nbt(file, entries[0]);
   detail::nbt::Document doc;
   ASSERT_EQ(detail::nbt::parse(raw, doc, msg), Status::Ok);
   auto* level = const_cast<detail::nbt::Tag*>(doc.root.get("Level"));
@@ -228,7 +263,8 @@ TEST_F(WorldFilesTest, Region_1_12_2_FenceConnectionsAndDoorHalves) {
   detail::LookupTally tally;
   ASSERT_EQ(detail::decode_anvil_chunk(doc.root, mc(), col, tally, msg), Status::Ok) << msg;
   EXPECT_EQ(tally.unknown_blocks, 0u);
-  Space space(&reg());
+  Target t;
+  Space& space = t.space;
   ASSERT_EQ(detail::load_decoded_column(col, space), Status::Ok);
   const int bx = col.x * 16, bz = col.z * 16, y = 64 + 5;
   auto at = [&](int x, int yy, int z) {
@@ -253,9 +289,10 @@ TEST_F(WorldFilesTest, Region_1_12_2_FenceConnectionsAndDoorHalves) {
 }
 
 TEST_F(WorldFilesTest, Region_1_16) {
-  Space space(&reg());
-  WorldLoadReport r;
-  ASSERT_EQ(load(kRegions + "1.16/r.0.-1.mca", space, r), Status::Ok) << r.message;
+  Target t;
+  Space& space = t.space;
+  LoadReport r;
+  ASSERT_EQ(load(kRegions + "1.16/r.0.-1.mca", t.world, r), Status::Ok) << r.message;
   EXPECT_EQ(r.format, "anvil-1.13");
   EXPECT_EQ(r.columns_loaded, 253u);
   EXPECT_EQ(r.chunks_loaded, 253u * 16);  // the light-only Y = -1 sections are not chunks
@@ -278,9 +315,10 @@ TEST_F(WorldFilesTest, Region_1_16) {
 }
 
 TEST_F(WorldFilesTest, Region_1_18_2_TallWorld) {
-  Space space(&reg());
-  WorldLoadReport r;
-  ASSERT_EQ(load(kRegions + "1.18.2/r.0.0.mca", space, r), Status::Ok) << r.message;
+  Target t;
+  Space& space = t.space;
+  LoadReport r;
+  ASSERT_EQ(load(kRegions + "1.18.2/r.0.0.mca", t.world, r), Status::Ok) << r.message;
   EXPECT_EQ(r.format, "anvil-1.18");
   // 280 chunks in the file: 27 full, 28 partly generated with terrain, 225 empty placeholders.
   EXPECT_EQ(r.columns_loaded, 55u);
@@ -303,30 +341,31 @@ TEST_F(WorldFilesTest, Region_1_18_2_TallWorld) {
   EXPECT_EQ(reg().type(space.block({r.min.x, -64, r.min.z})).name, "bedrock");
 
   // Without skipping placeholders every chunk of the file is loaded.
-  Space all(&reg());
-  native::WorldLoadOptions o;
-  o.region.skip_empty_proto_chunks = false;
-  ASSERT_EQ(load(kRegions + "1.18.2/r.0.0.mca", all, r, o), Status::Ok);
+  Target all;
+  LoadOptions o;
+  o.skip_empty_proto_chunks = false;
+  ASSERT_EQ(load(kRegions + "1.18.2/r.0.0.mca", all.world, r, o), Status::Ok);
   EXPECT_EQ(r.columns_loaded, 280u);
   EXPECT_EQ(r.chunks_loaded, 280u * 24);
-  o.region.full_chunks_only = true;
-  Space full(&reg());
-  ASSERT_EQ(load(kRegions + "1.18.2/r.0.0.mca", full, r, o), Status::Ok);
+  o.full_chunks_only = true;
+  Target full;
+  ASSERT_EQ(load(kRegions + "1.18.2/r.0.0.mca", full.world, r, o), Status::Ok);
   EXPECT_EQ(r.columns_loaded, 27u);
 }
 
 TEST_F(WorldFilesTest, RepositoryDefaultWorldIsThe_1_18_2_Region) {
-  Space space(&reg());
-  WorldLoadReport r;
-  ASSERT_EQ(load(kRepoData + "/worlds/r.0.0.mca", space, r), Status::Ok) << r.message;
+  Target t;
+  LoadReport r;
+  ASSERT_EQ(load(kRepoData + "/worlds/r.0.0.mca", t.world, r), Status::Ok) << r.message;
   EXPECT_EQ(r.columns_loaded, 55u);
   EXPECT_EQ(r.chunks_loaded, 1320u);
 }
 
 TEST_F(WorldFilesTest, SpongeSchematicSmallHouse) {
-  Space space(&reg());
-  WorldLoadReport r;
-  ASSERT_EQ(load(kSchem, space, r), Status::Ok) << r.message;
+  Target t;
+  Space& space = t.space;
+  LoadReport r;
+  ASSERT_EQ(load(kSchem, t.world, r), Status::Ok) << r.message;
   EXPECT_EQ(r.format, "sponge-v2");
   EXPECT_EQ(r.data_version, 2584);
   EXPECT_EQ(r.unknown_blocks, 0u);
@@ -357,20 +396,21 @@ TEST_F(WorldFilesTest, SpongeSchematicSmallHouse) {
             "oak_door[facing=north,half=upper,hinge=right,open=false,powered=false]");
 
   // Placed elsewhere: same blocks, shifted.
-  Space moved(&reg());
-  native::WorldLoadOptions o;
+  Target moved_world;
+  Space& moved = moved_world.space;
+  LoadOptions o;
   o.schematic_origin = CellPos{-8, 64, 100};
-  ASSERT_EQ(load(kSchem, moved, r, o), Status::Ok);
+  ASSERT_EQ(load(kSchem, moved_world.world, r, o), Status::Ok);
   EXPECT_EQ(r.min, (CellPos{-8, 64, 100}));
   EXPECT_EQ(moved.block({10 - 8, 64 + 13, 14 + 100}), space.block({10, 13, 14}));
   EXPECT_EQ(census(moved).non_air, 3201u);
 }
 
 TEST_F(WorldFilesTest, UnknownSchematicNamesAreCountedAndReported) {
-  std::vector<std::uint8_t> gz, raw;
+  const std::vector<std::uint8_t> gz = file_bytes(kSchem);
+  std::vector<std::uint8_t> raw;
   std::string msg;
-  ASSERT_EQ(native::read_file_bytes(kSchem, gz, msg), Status::Ok);
-  ASSERT_EQ(native::inflate_bytes(gz, raw, msg), Status::Ok) << msg;
+  ASSERT_EQ(native::zlib_inflate(gz, raw, kMaxInflatedBytes, &msg), Status::Ok) << msg;
   detail::nbt::Document doc;
   ASSERT_EQ(detail::nbt::parse(raw, doc, msg), Status::Ok) << msg;
   // Rename the lantern states to names this registry does not know.
@@ -394,15 +434,17 @@ TEST_F(WorldFilesTest, UnknownSchematicNamesAreCountedAndReported) {
   EXPECT_EQ(tally.unknown_blocks, 53u);  // every lantern cell
   ASSERT_EQ(tally.first_unknown.size(), 2u);
   EXPECT_EQ(tally.first_unknown[0].rfind("somemod:glow_lamp[", 0), 0u) << tally.first_unknown[0];
-  Space space(&reg());
+  Target t;
+  Space& space = t.space;
   ASSERT_EQ(detail::load_decoded_chunks(sch.chunks, space), Status::Ok);
   EXPECT_EQ(census(space).by_name["voxnav:unknown"], 53u);
 }
 
 TEST_F(WorldFilesTest, MovingAiMapFile) {
-  Space space(&reg());
-  WorldLoadReport r;
-  ASSERT_EQ(load(kShared + "/movingai-2d/maps/den312d.map", space, r), Status::Ok) << r.message;
+  Target t;
+  Space& space = t.space;
+  LoadReport r;
+  ASSERT_EQ(load(kShared + "/movingai-2d/maps/den312d.map", t.world, r), Status::Ok) << r.message;
   EXPECT_EQ(r.format, "movingai-map");
   EXPECT_EQ(r.max, (CellPos{64, 4, 80}));
   EXPECT_EQ(r.chunks_loaded, 5u * 6 * 2);
@@ -420,40 +462,32 @@ std::string temp_file(const std::string& name, const std::vector<std::uint8_t>& 
 }
 
 TEST_F(WorldFilesTest, TruncatedRegionIsACleanError) {
-  std::vector<std::uint8_t> file;
+  const std::vector<std::uint8_t> file = file_bytes(kRegions + "1.16/r.0.-1.mca");
   std::string msg;
-  ASSERT_EQ(native::read_file_bytes(kRegions + "1.16/r.0.-1.mca", file, msg), Status::Ok);
   // The end of the last chunk's data (the rest of its last sector is padding).
-  std::vector<native::RegionChunkEntry> entries;
-  ASSERT_EQ(native::list_region_chunks(file, entries, msg), Status::Ok);
+  std::vector<RegionChunk> entries;
+  ASSERT_EQ(list_region_chunks(file, &entries, &msg), Status::Ok) << msg;
   std::size_t data_end = 0;
-  for (const auto& e : entries) {
-    const std::size_t start = static_cast<std::size_t>(e.sector) * 4096;
-    const std::size_t len = (std::size_t{file[start]} << 24) |
-                            (std::size_t{file[start + 1]} << 16) |
-                            (std::size_t{file[start + 2]} << 8) | file[start + 3];
-    data_end = std::max(data_end, start + 4 + len);
-  }
+  for (const auto& e : entries) data_end = std::max(data_end, e.offset + e.size);
   ASSERT_GT(data_end, file.size() - 4096);
   for (std::size_t len : {std::size_t{0}, std::size_t{100}, std::size_t{5000}, file.size() / 2,
                           file.size() - 4096, data_end - 1}) {
     std::vector<std::uint8_t> cut(file.begin(), file.begin() + static_cast<std::ptrdiff_t>(len));
     const std::string path = temp_file("truncated.mca", cut);
-    Space space(&reg());
-    WorldLoadReport r;
-    EXPECT_EQ(load(path, space, r), Status::BadFormat) << len;
-    EXPECT_EQ(space.chunk_count(), 0u) << len;  // all or nothing
+    Target t;
+    LoadReport r;
+    EXPECT_EQ(load(path, t.world, r), Status::BadFormat) << len;
+    EXPECT_EQ(t.space.chunk_count(), 0u) << len;  // all or nothing
     EXPECT_FALSE(r.message.empty());
     std::filesystem::remove(path);
   }
 }
 
 TEST_F(WorldFilesTest, CorruptRegionEntriesAreCleanErrors) {
-  std::vector<std::uint8_t> file;
+  const std::vector<std::uint8_t> file = file_bytes(kRegions + "1.18.2/r.0.0.mca");
   std::string msg;
-  ASSERT_EQ(native::read_file_bytes(kRegions + "1.18.2/r.0.0.mca", file, msg), Status::Ok);
-  std::vector<native::RegionChunkEntry> entries;
-  ASSERT_EQ(native::list_region_chunks(file, entries, msg), Status::Ok) << msg;
+  std::vector<RegionChunk> entries;
+  ASSERT_EQ(list_region_chunks(file, &entries, &msg), Status::Ok) << msg;
   EXPECT_EQ(entries.size(), 280u);
   {  // a location pointing into the header
     auto bad = file;
@@ -461,47 +495,50 @@ TEST_F(WorldFilesTest, CorruptRegionEntriesAreCleanErrors) {
     bad[e] = 0;
     bad[e + 1] = 0;
     bad[e + 2] = 1;
-    ASSERT_EQ(native::list_region_chunks(bad, entries, msg), Status::BadFormat);
+    ASSERT_EQ(list_region_chunks(bad, &entries, &msg), Status::BadFormat);
     EXPECT_NE(msg.find("inside the header"), std::string::npos) << msg;
   }
-  ASSERT_EQ(native::list_region_chunks(file, entries, msg), Status::Ok);
+  ASSERT_EQ(list_region_chunks(file, &entries, &msg), Status::Ok);
   {  // a location past the end of the file
     auto bad = file;
     const std::size_t e = static_cast<std::size_t>(entries[5].index) * 4;
     bad[e] = 0x7F;
-    ASSERT_EQ(native::list_region_chunks(bad, entries, msg), Status::BadFormat);
+    ASSERT_EQ(list_region_chunks(bad, &entries, &msg), Status::BadFormat);
     EXPECT_NE(msg.find("truncated"), std::string::npos) << msg;
   }
-  ASSERT_EQ(native::list_region_chunks(file, entries, msg), Status::Ok);
+  ASSERT_EQ(list_region_chunks(file, &entries, &msg), Status::Ok);
   {  // corrupt compressed bytes, an unknown compression type, a length past its sectors
-    const std::size_t start = static_cast<std::size_t>(entries[7].sector) * 4096;
+    const RegionChunk c7 = entries[7];
+    const std::size_t start = c7.offset - 5;  // the chunk's 4-byte length and compression byte
     auto bad = file;
     for (std::size_t i = start + 20; i < start + 60; ++i) bad[i] ^= 0x5A;
     std::vector<std::uint8_t> out;
-    bool skipped = false;
-    EXPECT_EQ(native::read_region_chunk(bad, entries[7], out, skipped, msg), Status::BadFormat);
+    std::vector<RegionChunk> listed;
+    ASSERT_EQ(list_region_chunks(bad, &listed, &msg), Status::Ok);  // the table is intact
+    EXPECT_EQ(native::zlib_inflate(std::span<const std::uint8_t>(bad).subspan(c7.offset, c7.size),
+                                   out, kMaxInflatedBytes, &msg),
+              Status::BadFormat);
     bad = file;
     bad[start + 4] = 9;
-    EXPECT_EQ(native::read_region_chunk(bad, entries[7], out, skipped, msg), Status::BadFormat);
+    EXPECT_EQ(list_region_chunks(bad, &listed, &msg), Status::BadFormat);
     EXPECT_NE(msg.find("compression type 9"), std::string::npos) << msg;
     bad = file;
     bad[start] = 0x10;
-    EXPECT_EQ(native::read_region_chunk(bad, entries[7], out, skipped, msg), Status::BadFormat);
+    EXPECT_EQ(list_region_chunks(bad, &listed, &msg), Status::BadFormat);
     bad = file;
     bad[start + 4] = 4;  // LZ4: skipped, not an error
-    EXPECT_EQ(native::read_region_chunk(bad, entries[7], out, skipped, msg), Status::Ok);
-    EXPECT_TRUE(skipped);
+    ASSERT_EQ(list_region_chunks(bad, &listed, &msg), Status::Ok);
+    ASSERT_EQ(listed.size(), entries.size());
+    EXPECT_TRUE(listed[7].skipped);
   }
 }
 
 TEST_F(WorldFilesTest, TruncatedChunkNbtNeverCrashes) {
-  std::vector<std::uint8_t> file, chunk;
+  const std::vector<std::uint8_t> file = file_bytes(kRegions + "1.16/r.0.-1.mca");
   std::string msg;
-  ASSERT_EQ(native::read_file_bytes(kRegions + "1.16/r.0.-1.mca", file, msg), Status::Ok);
-  std::vector<native::RegionChunkEntry> entries;
-  ASSERT_EQ(native::list_region_chunks(file, entries, msg), Status::Ok);
-  bool skipped = false;
-  ASSERT_EQ(native::read_region_chunk(file, entries[0], chunk, skipped, msg), Status::Ok);
+  std::vector<RegionChunk> entries;
+  ASSERT_EQ(list_region_chunks(file, &entries, &msg), Status::Ok) << msg;
+  const std::vector<std::uint8_t> chunk = chunk_nbt(file, entries[0]);
   ASSERT_GT(chunk.size(), 10000u);
   std::vector<std::size_t> lengths;
   for (std::size_t i = 0; i < 300; ++i) lengths.push_back(i);
@@ -528,14 +565,12 @@ TEST_F(WorldFilesTest, MutatedChunksNeverCrash) {
     return static_cast<std::uint32_t>(seed >> 33);
   };
   for (const char* region : {"1.12.2/r.0.-1.mca", "1.16/r.0.-1.mca", "1.18.2/r.0.0.mca"}) {
-    std::vector<std::uint8_t> file, chunk;
+    const std::vector<std::uint8_t> file = file_bytes(kRegions + region);
     std::string msg;
-    ASSERT_EQ(native::read_file_bytes(kRegions + region, file, msg), Status::Ok);
-    std::vector<native::RegionChunkEntry> entries;
-    ASSERT_EQ(native::list_region_chunks(file, entries, msg), Status::Ok);
-    bool skipped = false;
-    ASSERT_EQ(native::read_region_chunk(file, entries[entries.size() / 2], chunk, skipped, msg),
-              Status::Ok);
+    std::vector<RegionChunk> entries;
+    ASSERT_EQ(list_region_chunks(file, &entries, &msg), Status::Ok) << msg;
+    const std::vector<std::uint8_t> chunk = chunk_nbt(file, entries[entries.size() / 2]);
+    ASSERT_FALSE(chunk.empty());
     std::size_t ok = 0, bad = 0;
     for (int round = 0; round < 150; ++round) {
       std::vector<std::uint8_t> m = chunk;
@@ -563,16 +598,15 @@ TEST_F(WorldFilesTest, UnknownFormatIsUnsupported) {
   const std::string text = "this is not a world\n";
   const std::string path =
       temp_file("unknown.dat", std::vector<std::uint8_t>(text.begin(), text.end()));
-  Space space(&reg());
-  WorldLoadReport r;
-  EXPECT_EQ(load(path, space, r), Status::Unsupported);
+  Target t;
+  LoadReport r;
+  EXPECT_EQ(load(path, t.world, r), Status::Unsupported);
   EXPECT_NE(r.message.find("unknown world format"), std::string::npos) << r.message;
   std::filesystem::remove(path);
-  EXPECT_EQ(load("/nonexistent/world.mca", space, r), Status::NotFound);
-  // A registry that is not the space's is refused.
-  BlockRegistry other;
-  Space wrong(&other);
-  EXPECT_EQ(native::load_world_file(kSchem, mc(), wrong, r), Status::InvalidArgument);
+  EXPECT_EQ(load("/nonexistent/world.mca", t.world, r), Status::NotFound);
+  // A World without the Minecraft registry is refused.
+  World wrong;
+  EXPECT_EQ(native::load_world_file(wrong, kSchem, LoadOptions{}, &r), Status::InvalidArgument);
 }
 
 }  // namespace

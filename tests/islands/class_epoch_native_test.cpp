@@ -17,7 +17,7 @@
 #include "engine/nav/world_access.h"
 #include "test_support.h"
 #include "voxnav/world.h"
-#include "world_files.h"
+#include "voxnav/native/files.h"
 
 namespace voxnav {
 namespace {

@@ -33,7 +33,7 @@
 #include "engine/util/splitmix.h"
 #include "test_support.h"
 #include "voxnav/world.h"
-#include "world_files.h"
+#include "voxnav/native/files.h"
 
 namespace voxnav {
 namespace {
@@ -63,7 +63,7 @@ CellPos pos(const CellPos& c) { return CellPos{c.x, c.y, c.z}; }
 struct RegionWorld {
   std::unique_ptr<World> world;
   ProfileId pid;
-  native::WorldLoadReport report;
+  LoadReport report;
   double load_s = 0, nav_s = 0;
   detail::NavWorld& nav() { return *detail::WorldAccess::state(*world).walker; }
   const NavGrid& grid() { return nav().grid(); }
@@ -72,15 +72,14 @@ struct RegionWorld {
 std::unique_ptr<RegionWorld> load_region(const std::string& path) {
   auto rw = std::make_unique<RegionWorld>();
   rw->world = std::make_unique<World>();
-  detail::WorldState& st = detail::WorldAccess::state(*rw->world);
   std::string msg;
   const auto t0 = std::chrono::steady_clock::now();
-  if (native::load_minecraft_registry_files(kShared + "/minecraft/blocks", st.registry, st.blocks,
-                                            msg) != Status::Ok) {
+  if (native::load_minecraft_blocks_dir(*rw->world, kShared + "/minecraft/blocks", &msg) !=
+      Status::Ok) {
     ADD_FAILURE() << "registry: " << msg;
     return nullptr;
   }
-  const Status s = native::load_world_file(path, st.blocks, st.space, rw->report);
+  const Status s = native::load_world_file(*rw->world, path, LoadOptions{}, &rw->report);
   if (s != Status::Ok) {
     ADD_FAILURE() << "load " << path << ": " << rw->report.message;
     return nullptr;

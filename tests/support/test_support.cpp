@@ -15,7 +15,7 @@
 #include "engine/islands/islands.h"
 #include "engine/nav/world_access.h"
 #ifndef __EMSCRIPTEN__
-#include "world_files.h"
+#include "voxnav/native/files.h"
 #endif
 
 namespace voxnav::test {
@@ -41,15 +41,14 @@ std::unique_ptr<World> fresh_copy(World& src, ProfileId* pid) {
 #ifndef __EMSCRIPTEN__
 std::unique_ptr<World> load_region(const std::string& path, ProfileId* pid) {
   auto w = std::make_unique<World>();
-  detail::WorldState& st = detail::WorldAccess::state(*w);
   std::string msg;
-  if (native::load_minecraft_registry_files(std::string(VOXNAV_SHARED_DATA) + "/minecraft/blocks",
-                                            st.registry, st.blocks, msg) != Status::Ok) {
+  if (native::load_minecraft_blocks_dir(*w, std::string(VOXNAV_SHARED_DATA) + "/minecraft/blocks",
+                                        &msg) != Status::Ok) {
     ADD_FAILURE() << "registry: " << msg;
     return nullptr;
   }
-  native::WorldLoadReport report;
-  if (native::load_world_file(path, st.blocks, st.space, report) != Status::Ok) {
+  LoadReport report;
+  if (native::load_world_file(*w, path, LoadOptions{}, &report) != Status::Ok) {
     ADD_FAILURE() << "load " << path << ": " << report.message;
     return nullptr;
   }
@@ -61,10 +60,9 @@ std::unique_ptr<World> load_region(const std::string& path, ProfileId* pid) {
 
 #ifndef __EMSCRIPTEN__
 bool load_real_blocks(World& w) {
-  detail::WorldState& st = detail::WorldAccess::state(w);
   std::string msg;
-  const Status status = native::load_minecraft_registry_files(
-      std::string(VOXNAV_SHARED_DATA) + "/minecraft/blocks", st.registry, st.blocks, msg);
+  const Status status = native::load_minecraft_blocks_dir(
+      w, std::string(VOXNAV_SHARED_DATA) + "/minecraft/blocks", &msg);
   EXPECT_EQ(status, Status::Ok) << msg;
   return status == Status::Ok;
 }
