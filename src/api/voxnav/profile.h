@@ -15,7 +15,7 @@ namespace voxnav {
 /// class, shared by every profile of it): walker_small 0.6 x 0.95, walker 0.6 x 1.95, walker_large
 /// 1.98 x 2.95 (a 2x2 footprint), swimmer 0.98 x 0.98 (only in swimmable fluid), flyer 0.98 x 1.95.
 /// This build navigates walker_small, walker, walker_large (its cells are the low corners of its
-/// footprint: see World::add_profile) and swimmer; flyer profiles parse and validate, and
+/// footprint: docs/terrain.md#walker_large-a-2x2-footprint) and swimmer; flyer profiles parse and validate, and
 /// World::add_profile answers Unsupported for them.
 enum class MovementClass : std::uint8_t { WalkerSmall, Walker, WalkerLarge, Swimmer, Flyer };
 
