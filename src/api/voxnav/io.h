@@ -76,13 +76,14 @@ struct LoadReport {
 };
 inline constexpr std::size_t kMaxReportedUnknownNames = 8;
 
-/// Loads a world file from its bytes, the format told by its content: a gzip stream is a Sponge
-/// schematic, "type " starts a Moving AI map, anything else at least 8 KiB long whose `name`
-/// ends in ".mca" / ".mcr" is an Anvil region. `name` (a file name, may be empty) is used only
-/// for that and in messages. Statuses: Ok; Unsupported (unknown format or version, no inflate
-/// function for compressed data); BadFormat (malformed or truncated data); InvalidArgument (no
-/// Minecraft registry loaded, or a 1.12 region without the 1.12 table); OutOfRange (a chunk
-/// outside the World's range, inflated data above max_inflated_bytes). `report` may be null.
+/// Loads a world file from its bytes, the format told by `name` and content, in this order: a
+/// `name` ending in ".mca" / ".mcr" is an Anvil region; a gzip stream is a Sponge schematic;
+/// text starting "type " (or a `name` ending in ".map") is a Moving AI map. `name` (a file name,
+/// may be empty) is used only for that and in messages. `report` may be null.
+/// Returns: Ok; Unsupported (unknown format or version, no inflate function for compressed
+/// data); BadFormat (malformed or truncated data); InvalidArgument (no Minecraft registry
+/// loaded, a 1.12 region without the 1.12 table, options.max_inflated_bytes out of its limit);
+/// OutOfRange (a chunk outside the World's range, inflated data above max_inflated_bytes).
 [[nodiscard]] Status load_world_bytes(World& world, std::span<const std::uint8_t> bytes,
                                       std::string_view name, const LoadOptions& options,
                                       LoadReport* report);

@@ -145,7 +145,9 @@ struct Profile {
 Status parse_profile_json(std::string_view json, Profile& out, std::string* error,
                           std::string* warning = nullptr, std::string_view source = {});
 
-/// Checks a profile's values (what parse_profile_json checks after parsing). Same messages.
+/// Checks a profile's values (what parse_profile_json checks after parsing; the limits are on
+/// the Profile fields above). Returns: Ok; InvalidArgument (`error` names the profile and the
+/// field, as parse_profile_json's messages do). Warnings as parse_profile_json.
 Status validate_profile(const Profile& p, std::string* error, std::string* warning = nullptr,
                         std::string_view source = {});
 
