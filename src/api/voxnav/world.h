@@ -76,7 +76,8 @@ class World {
   Status load_blocks_json(std::span<const std::uint8_t> json, std::string* error = nullptr);
   /// Installs Minecraft's registry from minecraft-data JSON (blocks.pc-1.21.1.json and
   /// blockCollisionShapes.pc-1.20.5.json): one value per block state (docs/formats.md).
-  /// Returns: Ok; Busy (as define_blocks); BadFormat (JSON, with `error`).
+  /// Returns: Ok; Busy (as define_blocks); BadFormat (JSON, with `error`); InvalidArgument (the
+  /// blocks made break a registry rule, with `error`).
   Status load_minecraft_blocks(std::span<const std::uint8_t> blocks_json,
                                std::span<const std::uint8_t> shapes_json,
                                std::string* error = nullptr);
