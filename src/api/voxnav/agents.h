@@ -11,7 +11,7 @@ namespace voxnav {
 
 /// Agent states. Blocked and Failed come with a reason (World::agent_reason). Blocked (no progress
 /// after recovery: back off, sidestep, replan, three times; or a closed door that stayed shut when
-/// no route around it avoids it, see "doors" below) is not terminal: the agent plans again after
+/// no route around it avoids it, docs/agents.md#doors) is not terminal: the agent plans again after
 /// 100 ticks, or at once when an edit lands near it. Failed is terminal until a new goal.
 enum class AgentMode : std::uint8_t { Idle, Planning, Moving, Arrived, Failed, Blocked };
 const char* agent_mode_name(AgentMode m) noexcept;
@@ -34,7 +34,7 @@ struct AgentState {
   /// repairs (a detour spliced in from a short search around an edit); path requests made.
   std::uint32_t arrivals = 0, replans = 0, repairs = 0, requests = 0;
   PathFailure failure = PathFailure::None;
-  // ---- doors (see World "doors") ----
+  // ---- doors (docs/agents.md#doors) ----
   /// Holding before the closed door cell `door` (a DoorAhead event was raised for it).
   bool waiting_at_door = false;
   CellPos door;  ///< the door cell held before (meaningful while waiting_at_door)

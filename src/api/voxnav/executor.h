@@ -16,7 +16,7 @@ using Job = std::function<void(int worker)>;
 class Executor {
  public:
   virtual ~Executor() = default;
-  /// Number of workers, 1..3.
+  /// Number of workers. [Limit: 1..3] (a World keeps one search arena per worker, three at most)
   virtual int worker_count() const = 0;
   /// Starts a job (a synchronous executor runs it before returning).
   virtual void submit(Job job) = 0;

@@ -76,32 +76,33 @@ struct LoadReport {
 };
 inline constexpr std::size_t kMaxReportedUnknownNames = 8;
 
-/// Loads a world file from its bytes, the format told by its content: a gzip stream is a Sponge
-/// schematic, "type " starts a Moving AI map, anything else at least 8 KiB long whose `name`
-/// ends in ".mca" / ".mcr" is an Anvil region. `name` (a file name, may be empty) is used only
-/// for that and in messages. Statuses: Ok; Unsupported (unknown format or version, no inflate
-/// function for compressed data); BadFormat (malformed or truncated data); InvalidArgument (no
-/// Minecraft registry loaded, or a 1.12 region without the 1.12 table); OutOfRange (a chunk
-/// outside the World's range, inflated data above max_inflated_bytes). `report` may be null.
+/// Loads a world file from its bytes, the format told by `name` and content, in this order: a
+/// `name` ending in ".mca" / ".mcr" is an Anvil region; a gzip stream is a Sponge schematic;
+/// text starting "type " (or a `name` ending in ".map") is a Moving AI map. `name` (a file name,
+/// may be empty) is used only for that and in messages. `report` may be null.
+/// Returns: Ok; Unsupported (unknown format or version, no inflate function for compressed
+/// data); BadFormat (malformed or truncated data); InvalidArgument (no Minecraft registry
+/// loaded, a 1.12 region without the 1.12 table, options.max_inflated_bytes out of its limit);
+/// OutOfRange (a chunk outside the World's range, inflated data above max_inflated_bytes).
 [[nodiscard]] Status load_world_bytes(World& world, std::span<const std::uint8_t> bytes,
                                       std::string_view name, const LoadOptions& options,
                                       LoadReport* report);
 
 /// A Sponge schematic v1..v3 (gzip NBT), minimum corner at options.schematic_origin; cells of the
-/// chunks it touches outside its box are air. Statuses as load_world_bytes.
+/// chunks it touches outside its box are air. Returns: as load_world_bytes.
 [[nodiscard]] Status load_schematic(World& world, std::span<const std::uint8_t> gzip_bytes,
                                     const LoadOptions& options, LoadReport* report);
 
 /// A Moving AI grid map (.map, "type octile"): map x -> cell x, map y -> cell z, a floor of
 /// "stone" at y = 0, blocked tiles walled at y = 1..kMovingAiWallTop; walkers stand at
-/// y = kMovingAiStandY. Statuses: Ok, BadFormat (the message names line and column), Unsupported
+/// y = kMovingAiStandY. Returns: Ok, BadFormat (the message names line and column), Unsupported
 /// (a type other than octile), InvalidArgument (no registry or no "stone" block), OutOfRange.
 [[nodiscard]] Status load_movingai_map(World& world, std::string_view text, LoadReport* report);
 inline constexpr int kMovingAiWallTop = 4;
 inline constexpr int kMovingAiStandY = 1;
 
 /// An Anvil region file (.mca): 1.12 numeric ids, 1.13-1.17 palettes, 1.18+ sections. Needs
-/// options.inflate for gzip / zlib chunks. Statuses as load_world_bytes.
+/// options.inflate for gzip / zlib chunks. Returns: as load_world_bytes.
 [[nodiscard]] Status load_anvil_region(World& world, std::span<const std::uint8_t> region,
                                        const LoadOptions& options, LoadReport* report);
 
@@ -123,7 +124,7 @@ struct RegionChunk {
 };
 
 /// Parses a region file's location table and each present chunk's header (no inflating).
-/// `out` (replaced) gets the present chunks in slot order. Statuses: Ok; BadFormat with `error`
+/// `out` (replaced) gets the present chunks in slot order. Returns: Ok; BadFormat with `error`
 /// (may be null) for a file shorter than its 8 KiB header, a slot pointing into the header or past
 /// the end, a chunk length past its sectors, an unknown compression type.
 [[nodiscard]] Status list_region_chunks(std::span<const std::uint8_t> region,
@@ -132,14 +133,14 @@ struct RegionChunk {
 /// Loads Anvil chunk columns given as uncompressed NBT (one span per column, e.g. the inflated
 /// ranges list_region_chunks returned). Every column is decoded and checked before any is
 /// loaded. options.skip_empty_proto_chunks / full_chunks_only apply; inflate is not used.
-/// Statuses as load_world_bytes (a message names the column by its index).
+/// Returns: as load_world_bytes (a message names the column by its index).
 [[nodiscard]] Status load_anvil_columns(World& world,
                                         std::span<const std::span<const std::uint8_t>> columns,
                                         const LoadOptions& options, LoadReport* report);
 
 /// Loads minecraft-data's blocks.pc-1.12.json: the numeric block ids and metadata of 1.12 and
 /// older regions, mapped onto the World's Minecraft registry (load it first). Without it, 1.12
-/// regions give InvalidArgument. Statuses: Ok; InvalidArgument (no Minecraft registry loaded);
+/// regions give InvalidArgument. Returns: Ok; InvalidArgument (no Minecraft registry loaded);
 /// BadFormat (JSON) with `error` (may be null).
 [[nodiscard]] Status load_minecraft_legacy_ids(World& world, std::span<const std::uint8_t> json,
                                                std::string* error);
@@ -158,7 +159,7 @@ struct MovingAiScenario {
 };
 
 /// Parses a .scen text: an optional "version 1" line (real files exist without it), then rows of
-/// nine tab / space separated fields; CRLF accepted. `out` is replaced. Statuses: Ok; BadFormat
+/// nine tab / space separated fields; CRLF accepted. `out` is replaced. Returns: Ok; BadFormat
 /// with `error` (may be null) naming the line; Unsupported (a version other than 1).
 [[nodiscard]] Status parse_movingai_scen(std::string_view text,
                                          std::vector<MovingAiScenario>* out, std::string* error);

@@ -15,7 +15,7 @@ namespace voxnav {
 /// class, shared by every profile of it): walker_small 0.6 x 0.95, walker 0.6 x 1.95, walker_large
 /// 1.98 x 2.95 (a 2x2 footprint), swimmer 0.98 x 0.98 (only in swimmable fluid), flyer 0.98 x 1.95.
 /// This build navigates walker_small, walker, walker_large (its cells are the low corners of its
-/// footprint: see World::add_profile) and swimmer; flyer profiles parse and validate, and
+/// footprint: docs/terrain.md#walker_large-a-2x2-footprint) and swimmer; flyer profiles parse and validate, and
 /// World::add_profile answers Unsupported for them.
 enum class MovementClass : std::uint8_t { WalkerSmall, Walker, WalkerLarge, Swimmer, Flyer };
 
@@ -145,7 +145,9 @@ struct Profile {
 Status parse_profile_json(std::string_view json, Profile& out, std::string* error,
                           std::string* warning = nullptr, std::string_view source = {});
 
-/// Checks a profile's values (what parse_profile_json checks after parsing). Same messages.
+/// Checks a profile's values (what parse_profile_json checks after parsing; the limits are on
+/// the Profile fields above). Returns: Ok; InvalidArgument (`error` names the profile and the
+/// field, as parse_profile_json's messages do). Warnings as parse_profile_json.
 Status validate_profile(const Profile& p, std::string* error, std::string* warning = nullptr,
                         std::string_view source = {});
 

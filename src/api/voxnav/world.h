@@ -31,6 +31,7 @@ struct WorldDef {
   Executor* executor = nullptr;
   /// > 0: lockstep mode, every search result is applied exactly this many ticks after dispatch.
   /// 0: results are applied at the next update. Both are deterministic whatever the executor.
+  /// [Limit: >= 0; a negative value counts as 0]
   int lockstep_delay = 0;
 };
 
@@ -44,11 +45,14 @@ struct WorldStats {
   std::uint64_t islands = 0;
 };
 
-/// One space (a world or dimension): the host's block mirror, walker navigation, requests and
+/// One space (a world or dimension): the host's block mirror, its navigation, requests and
 /// agents. Not thread-safe: call it from one thread; searches run on the executor.
 ///
 /// The usual loop, once per tick (20 Hz): edit blocks as the game does, then `tick(dt)`, then
-/// read agent states and corridors.
+/// read agent states and corridors. Conventions (docs/api.md): every fallible call returns a
+/// Status and changes nothing unless it is Ok; cells are integer CellPos (|x|, |z| < 2^25,
+/// |y| < 2048; out of that range is OutOfRange); positions are metres (feet: the bottom centre
+/// of the body); buffers are the caller's, with a capacity and a total count.
 class World {
  public:
   explicit World(const WorldDef& def = {});
@@ -56,35 +60,32 @@ class World {
   World(const World&) = delete;
   World& operator=(const World&) = delete;
 
-  // ---- block registry (voxnav/registry.h, docs/registry.md) ----
-  // A World starts with a two-value registry: 0 "air", 1 "voxnav:unknown" (a full block, the
-  // fallback). A game installs its own blocks with define_blocks or load_blocks_json, or
-  // Minecraft's with load_minecraft_blocks; all three install BlockDefs the same way. Installing
-  // is allowed only before any chunk is loaded and before any area or surface malus names blocks
-  // (else Busy, nothing changes); the traits of installed values may change at any time
-  // (set_block_traits).
+  // ---- block registry (voxnav/registry.h; docs/registry.md) ----
+  // A new World has two values: 0 "air" and 1 "voxnav:unknown" (a full block, the fallback).
+  // A registry is installed only before any chunk is loaded and before any area or surface malus
+  // names blocks (else Busy); traits may change at any time (set_block_traits).
 
-  /// Installs `def`: value v becomes def.blocks[v]. Errors (nothing changes): Busy (see above),
-  /// InvalidArgument with `error` naming the block and the field (validate_block_registry).
+  /// Installs `def` (value v becomes def.blocks[v]; rules: validate_block_registry).
+  /// Returns: Ok; Busy (chunks loaded, or areas / surface malus name blocks);
+  /// InvalidArgument (`error` names the block and the field).
   Status define_blocks(const BlockRegistryDef& def, std::string* error = nullptr);
-  /// Installs a registry written in voxnav's JSON format (parse_block_registry_json): Busy,
-  /// BadFormat, Unsupported (a version other than 1) or InvalidArgument with `error`.
+  /// Installs a registry in voxnav's JSON format (parse_block_registry_json; docs/registry.md).
+  /// Returns: Ok; Busy (as define_blocks); BadFormat (JSON, a missing, mistyped or unknown
+  /// field); Unsupported (a version other than 1); InvalidArgument (registry rules). `error` says
+  /// which block and field.
   Status load_blocks_json(std::span<const std::uint8_t> json, std::string* error = nullptr);
-  /// Loads the Minecraft block registry from minecraft-data JSON (blocks.pc-1.21.1.json and
-  /// blockCollisionShapes.pc-1.20.5.json, see docs/formats.md): one value per block state, made
-  /// into BlockDefs and installed as define_blocks does. Busy as define_blocks; BadFormat with
-  /// `error` on bad JSON.
+  /// Installs Minecraft's registry from minecraft-data JSON (blocks.pc-1.21.1.json and
+  /// blockCollisionShapes.pc-1.20.5.json): one value per block state (docs/formats.md).
+  /// Returns: Ok; Busy (as define_blocks); BadFormat (JSON, with `error`); InvalidArgument (the
+  /// blocks made break a registry rule, with `error`).
   Status load_minecraft_blocks(std::span<const std::uint8_t> blocks_json,
                                std::span<const std::uint8_t> shapes_json,
                                std::string* error = nullptr);
-  /// Replaces the traits of installed values (names and boxes stay), all checked together after
-  /// applying them (a door pair can be made in one call), at any time. Navigation of every
-  /// movement class is rebuilt at the next update() as if every loaded chunk had been loaded
-  /// again: the navigation epoch moves and agents whose corridors are affected plan again, as
-  /// after an edit (with chunk streaming on, the chunks are rebuilt as streamed loads). Errors
-  /// (nothing changes): OutOfRange for a value not in the registry, InvalidArgument with `error`
-  /// naming the value and the field ("value 5 'door_closed': door.toggle 'stone' is not a
-  /// door").
+  /// Replaces the traits of installed values (names and boxes stay), checked together after
+  /// applying them all (a door pair in one call). Navigation of every class is rebuilt at the
+  /// next update() as after reloading every chunk (docs/registry.md).
+  /// Returns: Ok; OutOfRange (a value not in the registry); InvalidArgument (`error` names the
+  /// value and the field, e.g. "value 5 'door_closed': door.toggle 'stone' is not a door").
   Status set_block_traits(std::span<const BlockTraitsChange> changes,
                           std::string* error = nullptr);
   Status set_block_traits(std::uint16_t value, const BlockTraits& traits,
@@ -92,117 +93,87 @@ class World {
     const BlockTraitsChange c{value, traits};
     return set_block_traits(std::span<const BlockTraitsChange>(&c, 1), error);
   }
-  /// The definition of a value (its toggle as value and, when the name finds it, name).
-  /// OutOfRange for a value not in the registry.
+  /// The definition of `value` (its door toggle as a value and, when found, a name).
+  /// [Limit: value 0..block_count()-1] Returns: Ok; OutOfRange; InvalidArgument (null `out`).
   Status block_def(std::uint16_t value, BlockDef* out) const;
-  /// The value of a block name: with a Minecraft registry a block state written
-  /// "name[prop=value,...]" (namespace optional; properties not given take the block's default),
-  /// otherwise the first value of that name. Strict: an unknown block name (and with Minecraft an
-  /// unknown property name, a value the property does not have, a property given twice or a
-  /// malformed string) gives the fallback value and NotFound, with `error` saying which part is
-  /// wrong. (World file loaders stay lenient: they count such states instead, see
-  /// docs/formats.md.)
+  /// The value of a block name; with a Minecraft registry a state "name[prop=value,...]"
+  /// (namespace optional, missing properties take the default). Strict, unlike world file
+  /// loaders (docs/formats.md). Returns: Ok; NotFound (unknown name, property or value, a
+  /// property given twice, a malformed string: `*value` gets the fallback, `error` says which
+  /// part); InvalidArgument (null `value`).
   Status block_value(std::string_view state, std::uint16_t* value,
                      std::string* error = nullptr) const;
   /// Number of registry values (values are 0 .. block_count() - 1).
   std::size_t block_count() const;
 
-  // ---- chunks and edits (all recorded in the change log) ----
-  /// Loads a chunk from kChunkValues values (index x + 16 * (z + 16 * y)). InvalidArgument when
-  /// the count is wrong, OutOfRange for a value not in the registry or a position out of range.
+  // ---- chunks and edits (each recorded in the change log; navigation sees it at the next
+  // update(); docs/editing.md) ----
+  /// Loads (or reloads) a chunk: kChunkValues values, index x + 16 * (z + 16 * y).
+  /// [Limit: values.size() == kChunkValues; each value < block_count(); every cell of the chunk
+  /// in the cell range] Returns: Ok; InvalidArgument (wrong count); OutOfRange (value, position).
   Status load_chunk(ChunkPos pos, std::span<const std::uint16_t> values);
-  /// NotLoaded when the chunk is not loaded.
+  /// Unloads a chunk. Returns: Ok; NotLoaded.
   Status unload_chunk(ChunkPos pos);
-  /// OutOfRange (cell or value), NotLoaded (chunk not loaded).
+  /// Sets one block (setting the value it holds records nothing).
+  /// Returns: Ok; OutOfRange (cell, or value >= block_count()); NotLoaded (its chunk).
   Status set_block(CellPos cell, std::uint16_t value);
-  /// Sets every block of the inclusive box (at most 2^24 cells; every chunk loaded).
+  /// Sets every block of the inclusive box min..max. [Limit: 1..2^24 cells; every chunk it
+  /// touches loaded] Returns: Ok; OutOfRange (a corner, or the value); InvalidArgument (min
+  /// above max on an axis, more than 2^24 cells); NotLoaded (a chunk of the box).
   Status set_box(CellPos min, CellPos max, std::uint16_t value);
-  /// Block value of a cell; NotLoaded when its chunk is not loaded.
+  /// Block value of a cell. Returns: Ok; OutOfRange; NotLoaded; InvalidArgument (null `value`).
   Status get_block(CellPos cell, std::uint16_t* value) const;
 
-  // ---- profiles ----
-  /// Adds a validated profile (see validate_profile). The first profile of a class builds that
-  /// class's navigation data from the chunks loaded so far (walker_small, walker, walker_large and
-  /// swimmer are navigable; flyer answers Unsupported in this build); every later profile of the
-  /// class shares it.
-  ///
-  /// walker_large stands on a 2x2 footprint: its cells are *foot cells*, the low corner (min x,
-  /// min z) of the four columns under the body, whose centre is (0.5, 0, 0.5) cells from the foot
-  /// cell's centre. Every CellPos a walker_large profile gives or gets (reachable, is_standable,
-  /// standing_height, nearest_standable, requests, path cells, waypoint cells and positions, agent
-  /// goals) is a foot cell, and a waypoint's position is the foot cell's feet; an agent's feet
-  /// (AgentDef::feet, AgentState::feet, teleport_agent) are the body's bottom centre, in foot cell
-  /// floor(x - 0.5), floor(y), floor(z - 0.5). InvalidArgument with `error` for a bad profile, a
-  /// duplicate id or a surface malus block the registry does not know; nothing is added on error.
+  // ---- profiles (voxnav/profile.h; docs/profiles.md) ----
+  /// Adds a profile; the first one of a class builds that class's navigation from the chunks
+  /// loaded so far, later ones share it. walker_large cells are *foot cells* (the low corner of
+  /// its 2x2 footprint; docs/terrain.md#walker_large-a-2x2-footprint).
+  /// Returns: Ok; InvalidArgument (validate_profile's rules, a duplicate id, a surface malus
+  /// block the registry lacks, a null `id`: `error` names the profile and the field); Unsupported
+  /// (a flyer profile: not navigable in this build); OutOfRange (its surface malus would need
+  /// more than 255 surface groups).
   Status add_profile(const Profile& profile, ProfileId* id, std::string* error = nullptr);
+  /// The profile with that id. Returns: Ok; NotFound; InvalidArgument (null `out`).
   Status find_profile(std::string_view id, ProfileId* out) const;
 
-  // ---- areas (surface groups) ----
-  /// Defines a named area: the cells whose surface (the block a body stands on; a fluid a body
-  /// swims in) is one of `blocks` (block names, any state; a "minecraft:" prefix is allowed) and
-  /// the cost, in cells of level walking, a move pays on entering one (-0.6 .. 1000: negative
-  /// for a road; a move never costs less than 0.4 of its own cost, and the search's heuristic is
-  /// scaled so it stays optimal). Requests read areas through an AreaFilter (NavRequest::filter);
-  /// profiles add their own surface malus on top. Areas are matched by name, never by index.
-  /// Errors (nothing changes): InvalidArgument for an empty, duplicate or over-long (64) name, a
-  /// cost out of range, an empty or unknown block name (`error` names it), more than kMaxAreas
-  /// areas; OutOfRange when the surfaces would need more than 255 groups.
+  // ---- areas (docs/terrain.md#surfaces-and-area-filters) ----
+  /// Defines a named area: the cells whose surface (the block stood on, the fluid swum in) is
+  /// one of `blocks` (names, any state, "minecraft:" optional), and the cost a move pays on
+  /// entering one, in cells of level walking (negative: a road). Requests read areas through
+  /// NavRequest::filter. [Limit: name 1..64 bytes; cost -0.6..1000; blocks 1 or more; at most
+  /// kMaxAreas areas] Returns: Ok; InvalidArgument (empty, over-long or duplicate name, cost out
+  /// of range, no blocks, an unknown block name, kMaxAreas reached, null `out`: `error` names
+  /// it); OutOfRange (more than 255 surface groups).
   Status define_area(std::string_view name, std::span<const std::string> blocks, double cost,
                      AreaId* out, std::string* error = nullptr);
-  /// The area of that name, or NotFound.
+  /// The area of that name. Returns: Ok; NotFound; InvalidArgument (null `out`).
   Status find_area(std::string_view name, AreaId* out) const;
 
   // ---- navigation ----
   /// Brings navigation up to date with the change log, applies finished searches (in request
   /// order) and dispatches new ones. tick() calls it; call it yourself when not using agents.
   void update();
-  /// Chunk streaming (off by default). When on, a chunk loaded after the first update() has its
-  /// navigation built on the executor from a snapshot of its blocks and of the chunks above and
-  /// below (for walker_large also the +x, +z and +xz columns its foot cells stand over), and
-  /// installed two updates later (the same tick with threads or without) if the chunk is still
-  /// the one loaded; a chunk edited meanwhile is classified again from the current blocks, and
-  /// when only a neighbour read by the build was edited, loaded or unloaded, so are the cells
-  /// whose classification reads that neighbour (the band facing it). Until installed, its cells
-  /// answer Unknown(NotLoaded) and no corridor enters it. A reachability answer is No only when the
-  /// start reaches no island bordering a chunk without navigation (one whose build is pending or
-  /// deferred, see set_chunk_build_radius): otherwise the way may run through such a chunk and the
-  /// answer is Unknown(NotLoaded). Loading more than 48 chunks in one update builds them at once,
-  /// as without streaming (unless a build radius is set). Chunks loaded before the first update are
-  /// built by it.
+  /// Chunk streaming, off by default: chunks loaded after the first update() are built on the
+  /// executor and installed at a later update; until then their cells answer Unknown(NotLoaded).
+  /// How, and why No stays exact meanwhile: docs/editing.md#chunk-streaming.
   void set_chunk_streaming(bool on) noexcept;
   /// Whether chunk streaming is on.
   bool chunk_streaming() const noexcept;
   /// Chunk builds dispatched or waiting to be dispatched (0 without streaming).
   std::size_t pending_chunk_builds() const noexcept;
-  /// Build radius of chunk streaming, in chunks: with streaming on and `chunks` > 0, a chunk
-  /// loaded after the first update is built only once it is within `chunks` chunks of an agent:
-  /// the Chebyshev distance in chunk coordinates (the largest of |dx|, |dy|, |dz|) between it and
-  /// the chunk holding a live agent's feet (every agent added and not removed, whatever its mode)
-  /// is at most `chunks`. Until then the chunk is *deferred*: loaded, not built; its cells answer
-  /// Unknown(NotLoaded) and no corridor enters it. Each update() (tick() makes one) looks at the
-  /// agents' positions at that moment: a deferred chunk an agent came near (walking or teleported)
-  /// is dispatched then and installed like any streamed build. A built chunk stays built until
-  /// it is unloaded; edits of a deferred chunk cost nothing (its build reads the blocks current
-  /// then). With a radius every load is streamed, however many chunks one update loads. 0 (the
-  /// default) builds every loaded chunk; without streaming the radius has no effect. Applies to
-  /// every movement class (a class added later builds every chunk loaded by then).
-  /// Agents with a radius set: when their goal answers Unknown(NotLoaded) (it lies in, or may be
-  /// reached only through, chunks without navigation) and they stand on a built cell, they walk
-  /// over the built chunks as close to the goal as those go (a partial corridor), the chunks
-  /// ahead are built as they come near, and they plan again at its end; when no built cell is
-  /// closer they wait Blocked and retry. Requests made with request() still fail NotLoaded.
-  /// InvalidArgument (nothing changes) for a value below 0 or above kMaxChunkBuildRadius.
+  /// Build radius of chunk streaming, in chunks (Chebyshev distance to the chunk of a live
+  /// agent's feet): a chunk loaded after the first update is built only once an agent comes
+  /// that near; 0 (the default) builds every loaded chunk; no effect without streaming. Agents
+  /// walk toward goals past unbuilt chunks (docs/editing.md#chunk-streaming, docs/agents.md).
+  /// [Limit: chunks 0..kMaxChunkBuildRadius] Returns: Ok; InvalidArgument (out of the limit).
   Status set_chunk_build_radius(int chunks) noexcept;
   static constexpr int kMaxChunkBuildRadius = 32;
   /// The build radius (chunks; 0: every loaded chunk is built).
   int chunk_build_radius() const noexcept;
-  /// Search budget: at most `searches` path searches are dispatched per update() and movement
-  /// class, the oldest requests first; the others stay queued (their state Searching, agents wait
-  /// in Planning) for the next updates. A burst of replans (many edits under corridors, a crowd
-  /// given one order) then costs a few ticks of waiting instead of one long tick, which matters
-  /// most without worker threads, where searches run inside update(). Local corridor repairs
-  /// (short, bounded searches) are not counted. 0 (the default): every queued request is dispatched
-  /// at once. InvalidArgument (nothing changes) below 0 or above kMaxSearchesPerUpdate.
+  /// Search budget: at most `searches` path searches dispatched per update() and movement class,
+  /// oldest first; the rest stay queued (Searching; agents in Planning). 0 (the default): no
+  /// limit. Why and what it leaves out: docs/requests.md#the-search-budget.
+  /// [Limit: searches 0..kMaxSearchesPerUpdate] Returns: Ok; InvalidArgument (out of the limit).
   Status set_searches_per_update(int searches) noexcept;
   static constexpr int kMaxSearchesPerUpdate = 4096;
   /// The search budget (searches per update and class; 0: no limit).
@@ -212,108 +183,105 @@ class World {
   /// Loaded chunks whose build is deferred: no agent within the build radius (summed over the
   /// movement classes, like pending_chunk_builds; 0 without a radius).
   std::size_t deferred_chunk_builds() const noexcept;
-  /// Navigation epoch, one for every movement class: advances whenever an update changed some
-  /// class's navigation data in a way that may change a reachability answer (Reach::epoch is on
-  /// the same scale). stats(), search_times_us() and nav_tick() describe the walker class.
+  /// Navigation epoch, one for every movement class: moves when an update may have changed a
+  /// reachability answer (Reach::epoch is on this scale). stats(), search_times_us() and
+  /// nav_tick() describe the walker class.
   std::uint64_t nav_epoch() const;
-  /// Constant-time reachability for the profile's class (see Reach): Yes, No (never wrong for the
-  /// class) or Unknown with a reason; Unknown(BadProfile) for a profile id not of this world.
+  /// Constant-time reachability for the profile's class: Yes, No (never wrong for the class) or
+  /// Unknown with a reason; Unknown(BadProfile) for a profile not of this world (docs/requests.md).
   Reach reachable(ProfileId profile, CellPos from, CellPos goal) const;
-  /// Whether a body of the profile's class can stand with its feet in `cell`.
+  /// Whether a body of the profile's class stands with its feet in `cell` (false for a bad
+  /// profile, a cell out of range or not built).
   bool is_standable(ProfileId profile, CellPos cell) const;
-  /// Feet height (metres) of a standable cell, or NotLoaded / NotFound.
+  /// Feet height of a standable cell, in metres (cell.y plus the standing height inside it).
+  /// Returns: Ok; InvalidArgument (bad profile, null `feet_y`); OutOfRange; NotLoaded (its chunk
+  /// has no navigation); NotFound (not standable).
   Status standing_height(ProfileId profile, CellPos cell, double* feet_y) const;
-  /// Nearest standable cell to `near` within `radius` cells (search order: distance, then y, z,
-  /// x); NotFound when none.
+  /// Nearest standable cell to `near`, in shells of growing Chebyshev distance (then y, z, x).
+  /// [Limit: radius 0..64 cells] Returns: Ok; NotFound (none within radius); InvalidArgument
+  /// (bad profile, radius, null `out`); OutOfRange (`near`).
   Status nearest_standable(ProfileId profile, CellPos near, int radius, CellPos* out) const;
 
-  /// Starts a path request; never blocks. A reachability No fails the handle at once
-  /// (PathFailure::Unreachable) without a search. InvalidArgument for a bad profile or range.
+  /// Starts a path request; never blocks: the search runs at a later update() (docs/requests.md).
+  /// A reachability No fails the handle at once (PathFailure::Unreachable) without a search.
+  /// [Limit: req.goal_range 0..64; req.filter multipliers 0..1000, excluded bits name defined
+  /// areas] Returns: Ok; InvalidArgument (bad profile, range, filter, null `out`); OutOfRange
+  /// (start or goal); Busy (2^28 handles held and not released).
   Status request(const NavRequest& req, PathHandle* out);
-  /// The same request with `toward` set: when the goal cannot be reached within the profile's
-  /// search budget (or at all), the handle becomes Ready with the route to the explored cell
-  /// nearest the goal (PathStatus::partial), instead of Failed.
+  /// request() with `toward` set: a goal out of reach (or of the profile's search budget) gives
+  /// Ready with the route to the explored cell nearest it (PathStatus::partial). Returns: as
+  /// request().
   Status request_toward(NavRequest req, PathHandle* out) {
     req.toward = true;
     return request(req, out);
   }
-  /// Runs one search on the calling thread now, with the request's rules (reachability
-  /// screening, the profile's budget, `toward`), and fills `out`. No request slot is used and the
-  /// tick does not advance: nothing the agents or other requests see changes (the search is not
-  /// counted in stats() either), so a host may answer interactive queries between ticks without
-  /// changing the simulation. It searches the navigation as of the last update() / tick(): edits
-  /// made since are not seen until the next one. InvalidArgument for a bad profile or range (or
-  /// a null `out`), OutOfRange for cells out of range; a path that cannot be found is Ok with
-  /// out->status.state == Failed and the reason in out->status.failure.
+  /// Runs one search now on the calling thread, with request()'s rules, on the navigation as of
+  /// the last update(); changes nothing the simulation sees (docs/requests.md#find_path_now).
+  /// Returns: Ok (also when no path is found: out->status.state == Failed with the reason);
+  /// InvalidArgument (as request(), null `out`); OutOfRange (start or goal).
   Status find_path_now(const NavRequest& req, PathResult* out);
-  /// StaleHandle for a released or unknown handle.
+  /// A request's state: Searching, Ready or Failed with a reason.
+  /// Returns: Ok; StaleHandle (released or unknown); InvalidArgument (null `out`).
   Status status(PathHandle h, PathStatus* out) const;
-  /// Copies up to `capacity` waypoints of a Ready request; `count` gets the total.
+  /// Copies up to `capacity` waypoints of a Ready request; `*count` gets the total.
+  /// Returns: Ok; StaleHandle; Busy (not Ready: Searching or Failed); InvalidArgument (null
+  /// `count`, or null `out` with capacity > 0).
   Status corridor(PathHandle h, Waypoint* out, std::size_t capacity, std::size_t* count) const;
-  /// Copies up to `capacity` path cells of a Ready request; `count` gets the total.
+  /// Copies up to `capacity` search path cells of a Ready request; `*count` gets the total.
+  /// Returns: as corridor().
   Status path_cells(PathHandle h, PathCell* out, std::size_t capacity, std::size_t* count) const;
-  /// Frees a handle (its slot is reused with a new generation).
+  /// Frees a handle (its slot is reused with a new generation). Returns: Ok; StaleHandle.
   Status release(PathHandle h);
 
-  // ---- agents ----
-  /// Adds an agent whose body stands at `def.feet` (bottom centre of the body). InvalidArgument
-  /// for a bad profile or a non-finite position, OutOfRange when its (foot) cell is out of range.
-  /// Agents of walker, walker_small and walker_large profiles walk (a walker_large body centre
-  /// steers to each waypoint plus (0.5, 0, 0.5)); agents of a swimmer profile swim (the movement
-  /// step's Swim mode, at the profile's `speed.swim`): they follow the swimmer navigation's water
-  /// cells, rise and dive toward each waypoint's depth and never steer out of the water. Place a
-  /// swimmer's feet in a water cell of its class (a cell `is_standable` answers for). A walker
-  /// added in the air falls and plans once it stands.
+  // ---- agents (voxnav/agents.h; docs/agents.md) ----
+  /// Adds an agent whose body stands at `def.feet` (metres, bottom centre of the body); it idles
+  /// until given a goal. Walkers walk, swimmers swim (place a swimmer's feet in a water cell of
+  /// its class); a body added in the air falls first (docs/agents.md).
+  /// Returns: Ok; InvalidArgument (bad profile, non-finite feet, null `out`); OutOfRange (its
+  /// foot cell is out of the cell range).
   Status add_agent(const AgentDef& def, AgentId* out);
+  /// Removes an agent; its id becomes stale. Returns: Ok; StaleHandle.
   Status remove_agent(AgentId id);
-  /// Sends an agent to a goal cell (the search starts at the next tick).
+  /// Sends an agent to a goal cell (a foot cell for walker_large); it plans at the next tick.
+  /// Returns: Ok; OutOfRange (goal); StaleHandle.
   Status set_agent_goal(AgentId id, CellPos goal);
+  /// The agent's mode, body and counters. Returns: Ok; StaleHandle; InvalidArgument (null `out`).
   Status agent_state(AgentId id, AgentState* out) const;
   /// Reason text of a Blocked or Failed agent (empty otherwise).
+  /// Returns: Ok; StaleHandle; InvalidArgument (null `out`).
   Status agent_reason(AgentId id, std::string* out) const;
-  /// Waypoints of the agent's current corridor.
+  /// Copies up to `capacity` waypoints of the agent's current corridor; `*count` gets the total.
+  /// Returns: Ok; StaleHandle; InvalidArgument (null `count`, or null `out` with capacity > 0).
   Status agent_corridor(AgentId id, Waypoint* out, std::size_t capacity, std::size_t* count) const;
-  /// Moves an agent's body to `feet` (bottom centre, metres) at once, at rest. An agent that was
-  /// following a corridor or waiting for a search plans again from there at the next tick (a body
-  /// placed in the air falls first and plans once it stands); the corridor epoch changes.
-  /// InvalidArgument for a non-finite position, OutOfRange when its (foot) cell is out of range,
-  /// StaleHandle for a removed agent; nothing changes on an error.
+  /// Moves an agent's body to `feet` (metres, bottom centre) at once, at rest; it plans again
+  /// from there at the next tick and its corridor epoch changes.
+  /// Returns: Ok; InvalidArgument (non-finite feet); OutOfRange (foot cell); StaleHandle.
   Status teleport_agent(AgentId id, Vec3 feet);
 
-  // ---- doors ----
-  // The follower stops before a closed door cell its corridor enters (only profiles with
-  // can_open_doors plan through closed doors; any agent meets one that closed after it planned):
-  // it stands within 1 + width / 2 cells of the door cell's centre, raises one DoorAhead event
-  // (take_door_events) and holds, without counting as stuck, until navigation shows the cell open
-  // (the host opens doors: set_door_open, or any edit; navigation sees it at the next tick). After
-  // 40 ticks of holding, the door cell joins the agent's avoided cells for 600 ticks (each request
-  // it makes costs a move into an avoided door 20 cells more) and the agent plans again: it takes
-  // another way when one exists, else holds again at the same door (no new event) and, when that
-  // door was already avoided, becomes Blocked with a reason naming the door.
+  // ---- doors (agents stop before closed doors and raise a DoorAhead event; the host opens
+  // them: docs/agents.md#doors, docs/terrain.md#following-doors-and-ladders) ----
 
-  /// Opens (`open` true) or closes a door: the cell and the run of cells straight above and below
-  /// it holding the same door block (same block name, same open state: both halves of a two-high
-  /// door) each become the registry's toggled value (for Minecraft, the state with `open` flipped).
-  /// Recorded in the change log like set_block; navigation sees it at the next update() / tick().
-  /// Ok and nothing changes when the door already is in that state. Errors (nothing changes):
-  /// OutOfRange for a cell out of range, NotLoaded when its chunk is not loaded, NotFound when the
-  /// cell holds no door, Unsupported when the registry gives the door no toggled value of the
-  /// other state.
+  /// Opens (`open` true) or closes the door at `cell`: it and the run straight above and below
+  /// of the same door block in the same state (both halves of a two-high door) take the
+  /// registry's toggled values; recorded like set_block. Ok, changing nothing, when the door is
+  /// already in that state. Returns: Ok; OutOfRange (cell); NotLoaded (its chunk); NotFound (no
+  /// door there); Unsupported (a half has no toggled value of the other state).
   Status set_door_open(CellPos cell, bool open);
-  /// Moves the DoorAhead events raised since the last call, oldest first, into `out`: up to
-  /// `capacity` of them; `*count` gets how many were moved. Events that do not fit stay for the
-  /// next call (pending_door_events() tells how many wait; at most 4096 are kept, the oldest
-  /// dropped beyond that). InvalidArgument for a null `count`, or a null `out` with capacity > 0.
+  /// Moves up to `capacity` pending DoorAhead events, oldest first, into `out`; `*count` gets
+  /// how many moved; the rest wait for the next call (at most 4096 are kept, the oldest dropped).
+  /// Returns: Ok; InvalidArgument (null `count`, or null `out` with capacity > 0).
   Status take_door_events(DoorEvent* out, std::size_t capacity, std::size_t* count);
+  /// DoorAhead events waiting for take_door_events.
   std::size_t pending_door_events() const;
   /// Navigation tick: the number of update() calls so far (tick() makes one). DoorEvent::tick and
   /// the avoided-door expiry count in it.
   std::uint64_t nav_tick() const;
 
   /// One simulation tick: update(), then every agent follows its corridor and moves with the
-  /// shared integrator. dt in seconds (0 < dt <= 1).
+  /// shared movement step. [Limit: dt in (0, 1] seconds] Returns: Ok; InvalidArgument (dt).
   Status tick(double dt);
 
+  /// Statistics of the walker class's navigation since the World was made.
   WorldStats stats() const;
   /// Wall time (microseconds) of the last kSearchTimesKept searches applied (fewer before that
   /// many ran), oldest first: for percentiles; timing only. The memory it takes is fixed.
