@@ -488,6 +488,7 @@ void World::update() {
                                         static_cast<std::int32_t>(std::floor(p.z))}));
     }
   }
+  state_->claim_changes();
   for (detail::NavWorld* n : navs) {
     n->set_agent_chunks(agent_chunks);
     n->update();

@@ -118,17 +118,7 @@ bool NavWorld::update() {
     const bool answers_changed = maintain(changes);
     processed_serial_ = changes.back().serial;
     if (trims_log_) space_.trim_changes(processed_serial_);
-    unconsumed_changes_.insert(unconsumed_changes_.end(), changes.begin(), changes.end());
-    if (unconsumed_changes_.size() > 4096) {  // nobody consumes them: keep one bounding box
-      Change all = unconsumed_changes_.front();
-      for (const Change& c : unconsumed_changes_) {
-        all.min = CellPos{std::min(all.min.x, c.min.x), std::min(all.min.y, c.min.y),
-                       std::min(all.min.z, c.min.z)};
-        all.max = CellPos{std::max(all.max.x, c.max.x), std::max(all.max.y, c.max.y),
-                       std::max(all.max.z, c.max.z)};
-      }
-      unconsumed_changes_.assign(1, all);
-    }
+    change_feed_.publish(changes);
     if (answers_changed) ++epoch_;
     ++stats_.maintenance_runs;
     stats_.last_maintenance_ms =
@@ -395,7 +385,7 @@ bool NavWorld::install_builds() {
     const int back = grid_.envelope().footprint2 ? 16 : 0;  // foot cells standing over p
     ch.min = CellPos{p.x * 16 - back, p.y * 16 - 16, p.z * 16 - back};
     ch.max = CellPos{p.x * 16 + 15, p.y * 16 + 31, p.z * 16 + 15};
-    unconsumed_changes_.push_back(ch);
+    change_feed_.publish(ch);
     ++stats_.builds_installed;
     if (whole) ++stats_.builds_reclassified;
     if (!whole && band_stale) ++stats_.builds_band_reclassified;

@@ -12,6 +12,7 @@
 #include "engine/corridor/corridor.h"
 #include "engine/exec/executor.h"
 #include "engine/islands/islands.h"
+#include "engine/nav/change_feed.h"
 #include "engine/search/astar.h"
 #include "engine/util/recent_values.h"
 #include "engine/world/space.h"
@@ -140,10 +141,11 @@ class NavWorld {
   NavGrid& grid() { return grid_; }
   Islands& islands() { return islands_; }
   const Space& space() const { return space_; }
-  /// Changes (boxes of cells) processed by updates since the last consume_changes(): the agent
-  /// system checks corridors against them, however many updates the host ran in between.
-  const std::vector<Change>& unconsumed_changes() const { return unconsumed_changes_; }
-  void consume_changes() { unconsumed_changes_.clear(); }
+  /// Changes (boxes of cells) processed by updates, handed to the agents that follow this
+  /// navigation: they check corridors against them, however many updates the host ran in
+  /// between. Bounded, and empty while nobody consumes it (see ChangeFeed).
+  ChangeFeed& change_feed() { return change_feed_; }
+  const ChangeFeed& change_feed() const { return change_feed_; }
   const NavStats& stats() const { return stats_; }
 
   /// Streaming (off by default): a chunk loaded after the first build gets its layer 0 built on
@@ -306,7 +308,7 @@ class NavWorld {
   std::vector<std::uint64_t> scratch_relabel_;  // cell keys of cells entering or leaving gate kinds
   IslandDelta scratch_delta_;
   std::uint64_t tick_ = 0;
-  std::vector<Change> unconsumed_changes_;
+  ChangeFeed change_feed_;
   NavStats stats_;
 };
 

@@ -71,6 +71,20 @@ struct WorldState {
     return v;
   }
   AgentSystem agents;
+  /// The hand-off of navigation changes to the agents: each class's ChangeFeed has a consumer
+  /// exactly while some live agent follows that class, so a host that only updates keeps no
+  /// changes. Called before the navigations update.
+  void claim_changes() {
+    std::array<bool, kClassSlots> followed{};
+    for (std::size_t i = 0; i < agents.capacity(); ++i) {
+      const AgentRecord& a = agents.at(i);
+      if (!a.alive) continue;
+      const std::uint32_t slot = agents.motion(a.motion).nav_slot;
+      if (slot < kClassSlots) followed[slot] = true;
+    }
+    for (std::uint32_t s = 0; s < kClassSlots; ++s)
+      if (classes[s]) classes[s]->change_feed().set_consumer(followed[s]);
+  }
   std::vector<Profile> profiles;
   std::vector<std::uint32_t> profile_motion;  ///< profile index -> AgentSystem motion index
   // ---- surfaces: named areas and the profiles' surface malus, as masks of block values ----
