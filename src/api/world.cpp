@@ -136,8 +136,8 @@ const char* path_state_name(PathState s) noexcept {
 World::World(const WorldDef& def) : state_(std::make_unique<detail::WorldState>()) {
   state_->executor = def.executor;
   state_->lockstep_delay = std::max(0, def.lockstep_delay);
-  state_->classes[detail::WorldState::kWalkerSlot] = std::make_unique<detail::NavWorld>(state_->space, detail::walker_envelope(),
-                                                      state_->executor, state_->lockstep_delay);
+  state_->classes[detail::WorldState::kWalkerSlot] = std::make_unique<detail::NavWorld>(
+      state_->space, detail::walker_envelope(), state_->executor, state_->lockstep_delay);
 }
 
 namespace {

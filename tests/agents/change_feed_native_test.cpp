@@ -34,7 +34,9 @@ struct Flat {
   const ChangeFeed& feed() { return detail::WorldAccess::state(w).walker()->change_feed(); }
   /// One block in the open air high above the floor (y 20 .. 24), the n-th of a sweep over
   /// the 48 x 48 columns: far above any corridor at y = 1.
-  CellPos sky_cell(int n) const { return CellPos{-16 + n % 48, 20 + n / (48 * 48), -16 + (n / 48) % 48}; }
+  CellPos sky_cell(int n) const {
+    return CellPos{-16 + n % 48, 20 + n / (48 * 48), -16 + (n / 48) % 48};
+  }
   /// Ticks until the agent arrives (or `limit`); the final state in `s`. Fails the test if the
   /// agent's feet ever enter a cell that holds a block.
   int run(AgentId id, AgentState& s, int limit = 600) {

@@ -206,8 +206,10 @@ bool ChunkBuilds::install_due(EditMaintenance& maint) {
         ctx_.grid.classify_chunk(ctx_.space, p);
       else if (band_stale)
         whole = !reclassify_facing(p, b.snap);
-      for (std::size_t k = 1; k < classify.size(); ++k) ctx_.grid.classify_chunk(ctx_.space, classify[k]);
-      ctx_.grid.refresh_surface(ctx_.space, p);  // workers leave the surface plane to the main thread
+      for (std::size_t k = 1; k < classify.size(); ++k)
+        ctx_.grid.classify_chunk(ctx_.space, classify[k]);
+      // (workers leave the surface plane to the main thread)
+      ctx_.grid.refresh_surface(ctx_.space, p);
     });
     // The agents re-check corridors near the chunk and the ones above and below, as after an edit.
     Change ch;
@@ -225,7 +227,8 @@ bool ChunkBuilds::install_due(EditMaintenance& maint) {
   return any;
 }
 
-bool ChunkBuilds::reclassify_facing(ChunkPos p, const std::array<std::shared_ptr<Chunk>, 27>& snap) {
+bool ChunkBuilds::reclassify_facing(ChunkPos p,
+                                    const std::array<std::shared_ptr<Chunk>, 27>& snap) {
   NavChunk* nc = ctx_.grid.chunk(p);
   // Whether the chunk is stored uniform (no arrays) depends on the neighbours' blocks too: when
   // the snapshot's answer or today's is uniform, classify the whole chunk (cheap for a uniform
@@ -249,7 +252,7 @@ bool ChunkBuilds::reclassify_facing(ChunkPos p, const std::array<std::shared_ptr
         const int x0 = dx > 0 ? 15 : 0, z0 = dz > 0 ? 15 : 0;
         const int y0 = dy > 0 ? 13 : 0, y1 = dy < 0 ? 0 : 15;
         ctx_.grid.classify_box(ctx_.space, CellPos{p.x * 16 + x0, p.y * 16 + y0, p.z * 16 + z0},
-                           CellPos{p.x * 16 + 15, p.y * 16 + y1, p.z * 16 + 15});
+                               CellPos{p.x * 16 + 15, p.y * 16 + y1, p.z * 16 + 15});
       }
   return true;
 }

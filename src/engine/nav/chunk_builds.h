@@ -43,7 +43,9 @@ class ChunkBuilds {
   /// Whether chunk p is loaded in the space and has no navigation.
   bool is_unbuilt(ChunkPos p) const { return ctx_.space.chunk(p) && !ctx_.grid.chunk(p); }
   /// Whether some chunk's build is in flight, waits for dispatch or is deferred.
-  bool any_unbuilt() const { return !builds_.empty() || !new_builds_.empty() || !deferred_.empty(); }
+  bool any_unbuilt() const {
+    return !builds_.empty() || !new_builds_.empty() || !deferred_.empty();
+  }
   /// Those chunks (in flight, this update's loads, deferred), in chunk_key order, unique.
   std::vector<ChunkPos> unbuilt_chunks() const;
 
@@ -51,7 +53,8 @@ class ChunkBuilds {
   /// too many loads without a build radius): each loaded chunk waits for its build (a reloaded
   /// one loses its navigation at once) and the built chunks that read its blocks are classified
   /// again now, through `maint`. Returns true when it did; `rest` then holds the other changes.
-  bool take_loads(const std::vector<Change>& all, std::vector<Change>& rest, EditMaintenance& maint);
+  bool take_loads(const std::vector<Change>& all, std::vector<Change>& rest,
+                  EditMaintenance& maint);
   /// Installs the builds due at this tick (through `maint`, for the islands); publishes a change
   /// around each one for the agents. Returns true when one was installed.
   bool install_due(EditMaintenance& maint);

@@ -44,7 +44,8 @@ void EditMaintenance::maintain_chunks(const std::vector<Change>& changes,
               CellPos{c.max.x, c.max.y + 16, c.max.z});
     } else {
       // Dependency box of an edited cell: the cells whose envelope or support can touch it.
-      add_box(CellPos{c.min.x - f2, c.min.y - 3, c.min.z - f2}, CellPos{c.max.x, c.max.y + 1, c.max.z});
+      add_box(CellPos{c.min.x - f2, c.min.y - 3, c.min.z - f2},
+              CellPos{c.max.x, c.max.y + 1, c.max.z});
       // Whether a chunk is stored uniform reads the chunks above and below it (and for the 2x2
       // footprint the +x, +z and +xz columns): the chunks whose decision reads an edited chunk
       // are classified again too (as maintain_edit checks them).
@@ -519,7 +520,8 @@ IslandDelta& EditMaintenance::island_delta() {
       const int dyo = kMoveCodes[co].dy, dyn = kMoveCodes[cn].dy;
       const int reach = std::max(co, cn) >= kCodeGapLevel ? 2 : 1;  // a gap jump: two cells
       const int dx = dir < 8 ? reach * kDirDx[dir] : 0, dz = dir < 8 ? reach * kDirDz[dir] : 0;
-      const CellPos to{o.c.x + dx, o.c.y + dyo, o.c.z + dz}, tn{o.c.x + dx, o.c.y + dyn, o.c.z + dz};
+      const CellPos to{o.c.x + dx, o.c.y + dyo, o.c.z + dz},
+          tn{o.c.x + dx, o.c.y + dyn, o.c.z + dz};
       if (co && cn && dyo == dyn && !again && !relabelled(to))
         return;  // the same move, maybe another kind
       if (co) d.removed_edges.push_back({o.c, to});

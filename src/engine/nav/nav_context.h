@@ -53,8 +53,8 @@ struct NavContext {
   SyncExecutor sync;
   Executor* exec;  ///< the executor given, or `sync`
   int lockstep_delay;
-  std::uint64_t tick = 0;             ///< updates run
-  std::uint64_t processed_serial = 0; ///< change log serial brought up to date
+  std::uint64_t tick = 0;              ///< updates run
+  std::uint64_t processed_serial = 0;  ///< change log serial brought up to date
   /// Advances exactly when some reachability answer may have changed.
   std::uint64_t epoch = 1;
   /// Advances whenever layers 0-2 changed at all.

@@ -33,7 +33,7 @@ const char* reach_reason_name(ReachReason r) noexcept {
 namespace voxnav::detail {
 
 Reach Reachability::reachable(CellPos from, CellPos goal, int goal_range, std::uint8_t gates,
-                          bool restricted) {
+                              bool restricted) {
   Reach r;
   r.epoch = ctx_.epoch;
   if (!cell_in_range(from) || !cell_in_range(goal)) {
@@ -67,8 +67,7 @@ Reach Reachability::reachable(CellPos from, CellPos goal, int goal_range, std::u
     r.reason = ctx_.islands.reaches(a, b, gates | kGateDoorOpen | kGateDoorClosed)
                    ? ReachReason::DoorGated
                    : ReachReason::ProfileRestricted;
-  } else if (builds_.any_unbuilt() &&
-             reaches_frontier(a)) {
+  } else if (builds_.any_unbuilt() && reaches_frontier(a)) {
     // The way may run through a chunk not built yet (deferred, or its build pending): not a No.
     r.answer = ReachAnswer::Unknown;
     r.reason = ReachReason::NotLoaded;

@@ -143,12 +143,13 @@ bool RequestQueue::screen(RequestSlot& s) {
   if (s.spec.toward_unbuilt) s.spec.toward = false;  // (set again below when it applies)
   const RequestSpec& spec = s.spec;
   const Reach r = reach_.reachable(spec.start, spec.goal, spec.goal_range, spec.costs.gates(),
-                            spec.costs.restricts_class);
+                                   spec.costs.restricts_class);
   if (r.answer == ReachAnswer::No && !spec.toward) {
     s.state = RequestState::Failed;
     s.fail = PathFailure::Unreachable;
   } else if (r.answer == ReachAnswer::Unknown && r.reason == ReachReason::NotLoaded) {
-    const NavChunk* sc = cell_in_range(spec.start) ? ctx_.grid.chunk(chunk_of(spec.start)) : nullptr;
+    const NavChunk* sc =
+        cell_in_range(spec.start) ? ctx_.grid.chunk(chunk_of(spec.start)) : nullptr;
     if (spec.toward_unbuilt && sc && ctx_.islands.component_at(sc, index_in_chunk(spec.start))) {
       s.spec.toward = true;  // over the built chunks, as close to the goal as they go
       return true;
