@@ -107,7 +107,7 @@ bool setup(Setup& s, const Source& src, int n_agents, std::uint64_t seed) {
   }
   if (s.world->add_profile(Profile{}, &s.prof) != Status::Ok) return false;
   s.world->update();
-  vd::NavWorld& nav = *st.walker;
+  vd::NavWorld& nav = *st.walker();
   for (const vd::NavChunk* ch : nav.grid().ordered_chunks()) {
     if (ch->uniform) continue;
     for (int i = 0; i < vd::kChunkCells; ++i) {
@@ -131,7 +131,7 @@ bool setup(Setup& s, const Source& src, int n_agents, std::uint64_t seed) {
 /// A goal on the agent's own island within 48 cells when there is one.
 void new_goal(Setup& s, vd::SplitMix64& rng, AgentId id) {
   vd::WorldState& st = detail::WorldAccess::state(*s.world);
-  vd::NavWorld& nav = *st.walker;
+  vd::NavWorld& nav = *st.walker();
   const vd::AgentRecord* a = st.agents.get(voxnav::AgentId{id.index, id.generation});
   if (!a) return;
   const std::uint32_t isl = nav.islands().component(nav.grid(), a->last_cell);
@@ -240,7 +240,7 @@ int main(int argc, char** argv) {
   if (!setup(s, src, n_agents, seed)) return 1;
   src.write_dump.clear();
   vd::WorldState& st = detail::WorldAccess::state(*s.world);
-  vd::NavWorld& nav = *st.walker;
+  vd::NavWorld& nav = *st.walker();
   std::uint16_t stone = 0, air = 0;
   (void)s.world->block_value("stone", &stone);
   (void)s.world->block_value("air", &air);

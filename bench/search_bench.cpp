@@ -330,7 +330,7 @@ bool bench_movingai_map(const Options& o, int sample, const RegistryBytes& rb,
   const auto tb = Clock::now();
   world.update();
   const double nav_build_ms = ms_since(tb);
-  vd::NavWorld& nav = *st.walker;
+  vd::NavWorld& nav = *st.walker();
 
   auto spec_of = [&](const vd::MovingAiScenario& r) {
     vd::RequestSpec spec;
@@ -522,7 +522,7 @@ bool bench_region(const Options& o, const RegistryBytes& rb) {
   const auto tb = Clock::now();
   world.update();
   const double nav_build_ms = ms_since(tb);
-  vd::NavWorld& nav = *st.walker;
+  vd::NavWorld& nav = *st.walker();
   const vd::AgentMotion motion = vd::compile_profile(voxnav::Profile{});
 
   // ---- pairs ----

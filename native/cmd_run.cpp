@@ -347,7 +347,7 @@ int cmd_run(int argc, char** argv) {
   ProfileId prof;
   if (!add_profile(world, "", prof)) return 1;
   detail::WorldState& st = detail::WorldAccess::state(world);
-  detail::NavWorld& nav = *st.walker;
+  detail::NavWorld& nav = *st.walker();
 
   // Spawn cells: standable cells of islands big enough to walk around in (deterministic order):
   // 500+ cells, or half the largest island's size on worlds with little dry land.

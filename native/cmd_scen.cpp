@@ -45,7 +45,7 @@ int cmd_scen(int argc, char** argv) {
     std::fprintf(stderr, "voxnav scen: %s: %s\n", scen_path.c_str(), msg.c_str());
     return 1;
   }
-  detail::NavWorld& nav = *detail::WorldAccess::state(world).walker;
+  detail::NavWorld& nav = *detail::WorldAccess::state(world).walker();
   struct Bucket {
     int rows = 0, passed = 0;
     double ms = 0;

@@ -136,8 +136,8 @@ const char* path_state_name(PathState s) noexcept {
 World::World(const WorldDef& def) : state_(std::make_unique<detail::WorldState>()) {
   state_->executor = def.executor;
   state_->lockstep_delay = std::max(0, def.lockstep_delay);
-  state_->walker = std::make_unique<detail::NavWorld>(state_->space, detail::walker_envelope(),
-                                                      state_->executor, state_->lockstep_delay);
+  state_->classes[detail::WorldState::kWalkerSlot] = std::make_unique<detail::NavWorld>(
+      state_->space, detail::walker_envelope(), state_->executor, state_->lockstep_delay);
 }
 
 namespace {
@@ -154,9 +154,9 @@ detail::NavWorld* nav_of_profile(detail::WorldState& ws, ProfileId p) {
 // The navigation an agent follows (the walker's for a stale id: the callers then fail on the id).
 detail::NavWorld* agent_nav(detail::WorldState& ws, AgentId id) {
   const detail::AgentRecord* a = ws.agents.get(AgentId{id.index, id.generation});
-  if (!a) return ws.walker.get();
+  if (!a) return ws.walker();
   detail::NavWorld* nav = nav_of_slot(ws, ws.agents.motion(a->motion).nav_slot);
-  return nav ? nav : ws.walker.get();
+  return nav ? nav : ws.walker();
 }
 // The request slot of a handle, or null (stale, or a class without navigation).
 const detail::RequestSlot* slot_of(detail::WorldState& ws, PathHandle h) {
@@ -488,6 +488,7 @@ void World::update() {
                                         static_cast<std::int32_t>(std::floor(p.z))}));
     }
   }
+  state_->claim_changes();
   for (detail::NavWorld* n : navs) {
     n->set_agent_chunks(agent_chunks);
     n->update();
@@ -894,7 +895,7 @@ Status World::take_door_events(DoorEvent* out, std::size_t capacity, std::size_t
 
 std::size_t World::pending_door_events() const { return state_->agents.pending_door_events(); }
 
-std::uint64_t World::nav_tick() const { return state_->walker->tick(); }
+std::uint64_t World::nav_tick() const { return state_->walker()->tick(); }
 
 Status World::tick(double dt) {
   if (!(dt > 0.0 && dt <= 1.0)) return Status::InvalidArgument;
@@ -907,19 +908,19 @@ Status World::tick(double dt) {
 }
 
 WorldStats World::stats() const {
-  const detail::NavStats& n = state_->walker->stats();
+  const detail::NavStats& n = state_->walker()->stats();
   WorldStats s;
   s.searches = n.searches;
   s.nodes_expanded = n.nodes_expanded;
   s.maintenance_runs = n.maintenance_runs;
   s.last_maintenance_ms = n.last_maintenance_ms;
-  s.standable_cells = state_->walker->islands().cell_count();
-  s.islands = state_->walker->islands().component_count();
+  s.standable_cells = state_->walker()->islands().cell_count();
+  s.islands = state_->walker()->islands().component_count();
   return s;
 }
 
 std::span<const double> World::search_times_us() const {
-  return state_->walker->stats().search_us.values();
+  return state_->walker()->stats().search_us.values();
 }
 
 }  // namespace voxnav

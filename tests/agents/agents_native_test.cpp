@@ -68,7 +68,7 @@ struct Trip {
 /// `n` deterministic trips: a start in an island of at least 300 cells and a goal in the same
 /// island (so each can reach the other), 10..40 cells apart horizontally.
 std::vector<Trip> pick_trips(World& w, int n, std::uint64_t seed) {
-  detail::NavWorld& nav = *detail::WorldAccess::state(w).walker;
+  detail::NavWorld& nav = *detail::WorldAccess::state(w).walker();
   const detail::NavGrid& g = nav.grid();
   std::map<std::uint32_t, std::vector<CellPos>> by_island;
   std::vector<CellPos> all;
@@ -397,7 +397,7 @@ TEST(NavAgents, GoalMadeUnreachableEndsFailedWithReason) {
   EXPECT_GE(tested, 1);
 
   // A goal in another island from the start: Failed(Unreachable) at once, with a reason.
-  const detail::NavGrid& grid = detail::WorldAccess::state(w).walker->grid();
+  const detail::NavGrid& grid = detail::WorldAccess::state(w).walker()->grid();
   const Trip& t = trips.front();
   CellPos other{};
   bool found = false;

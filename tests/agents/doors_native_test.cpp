@@ -111,7 +111,7 @@ struct Sim {
   }
   std::string state_of(CellPos c) const { return detail::WorldAccess::state(*w).blocks.state_string(block(c)); }
   detail::CellKind kind(CellPos c) const {
-    return detail::WorldAccess::state(*w).walker->grid().kind(CellPos{c.x, c.y, c.z});
+    return detail::WorldAccess::state(*w).walker()->grid().kind(CellPos{c.x, c.y, c.z});
   }
   const detail::AgentRecord& record(AgentId id) const {
     return *detail::WorldAccess::state(*w).agents.get(AgentId{id.index, id.generation});
@@ -414,7 +414,7 @@ TEST(NavDoors, DoorThatNeverOpensWithNoWayAroundEndsBlockedWithAReason) {
   EXPECT_EQ(rec.avoid[0].until, hold_start + 39 + 600);
   // The request carried the avoided door ...
   EXPECT_EQ(s.mode, AgentMode::Planning);
-  const detail::RequestSlot* slot = detail::WorldAccess::state(*h.w).walker->slot(rec.request);
+  const detail::RequestSlot* slot = detail::WorldAccess::state(*h.w).walker()->slot(rec.request);
   ASSERT_NE(slot, nullptr);
   ASSERT_EQ(slot->spec.avoid.size(), 1u);
   EXPECT_EQ(slot->spec.avoid[0], rec.avoid[0].cell);

@@ -87,7 +87,7 @@ SwimWorld load() {
   EXPECT_EQ(s.world->add_profile(fish, &s.fish, &err), Status::Ok) << err;
   EXPECT_EQ(s.world->block_value("stone", &s.stone), Status::Ok);
   EXPECT_EQ(s.world->block_value("water", &s.water_value), Status::Ok);
-  const detail::NavGrid& g = detail::WorldAccess::state(*s.world).swimmer->grid();
+  const detail::NavGrid& g = detail::WorldAccess::state(*s.world).nav_of(MovementClass::Swimmer)->grid();
   for (const detail::NavChunk* ch : g.ordered_chunks())
     if (!ch->uniform)
       for (int i = 0; i < detail::kChunkCells; ++i)

@@ -33,14 +33,14 @@ struct Region {
   explicit Region(const std::string& path = kRegion) {
     w = test::load_region(path, &walker);
     if (!w) return;
-    const detail::NavGrid& g = detail::WorldAccess::state(*w).walker->grid();
+    const detail::NavGrid& g = detail::WorldAccess::state(*w).walker()->grid();
     for (const detail::NavChunk* ch : g.ordered_chunks()) {
       if (ch->uniform) continue;
       for (int i = 0; i < detail::kChunkCells; ++i)
         if (detail::kind_standable(ch->kind_at(i))) standable.push_back(detail::cell_of(ch, i));
     }
   }
-  const detail::NavGrid& grid() const { return detail::WorldAccess::state(*w).walker->grid(); }
+  const detail::NavGrid& grid() const { return detail::WorldAccess::state(*w).walker()->grid(); }
   PathResult path(ProfileId p, CellPos a, CellPos b, const AreaFilter& f = AreaFilter{}) {
     NavRequest q;
     q.profile = p;
@@ -184,7 +184,7 @@ TEST(Surfaces, TwoFiltersGiveTwoRoutesFromOneSetOfNavigationData) {
   AreaId found;
   ASSERT_EQ(r.w->find_area("road", &found), Status::Ok);
   EXPECT_EQ(found.index, area.index);
-  const std::uint64_t layers = detail::WorldAccess::state(*r.w).walker->layers_version();
+  const std::uint64_t layers = detail::WorldAccess::state(*r.w).walker()->layers_version();
   AreaFilter takes_road;  // the default: the area as defined
   AreaFilter avoids_road;
   avoids_road.excluded = 1u << area.index;
@@ -194,7 +194,7 @@ TEST(Surfaces, TwoFiltersGiveTwoRoutesFromOneSetOfNavigationData) {
   const PathResult p2 = r.path(r.walker, road.a, road.b, avoids_road);
   ASSERT_TRUE(ready(p1));
   ASSERT_TRUE(ready(p2));
-  EXPECT_EQ(detail::WorldAccess::state(*r.w).walker->layers_version(), layers) << "filters rebuild nothing";
+  EXPECT_EQ(detail::WorldAccess::state(*r.w).walker()->layers_version(), layers) << "filters rebuild nothing";
   const double f1 = fraction_on(r, p1, "gravel"), f2 = fraction_on(r, p2, "gravel");
   std::printf(
       "filter 'as defined': %zu cells, %.0f %% on the road; filter 'exclude road': %zu cells, %.0f "
@@ -347,7 +347,7 @@ TEST(Surfaces, PlanesFollowEditsExactly) {
   ASSERT_EQ(fresh->define_area("road", blocks, -0.5, &froad, &err), Status::Ok) << err;
   fresh->update();
   const detail::NavGrid& a = r.grid();
-  const detail::NavGrid& b = detail::WorldAccess::state(*fresh).walker->grid();
+  const detail::NavGrid& b = detail::WorldAccess::state(*fresh).walker()->grid();
   std::size_t cells = 0, diffs = 0, grouped = 0;
   for (const detail::NavChunk* cb : b.ordered_chunks()) {
     const detail::NavChunk* ca = a.chunk(cb->pos);

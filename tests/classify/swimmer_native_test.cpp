@@ -41,7 +41,7 @@ TEST(Swimmer, RoutesStayInWaterAndIslandsAreExact) {
   std::unique_ptr<World> w = test::load_region(kRegion, &pid);
   ASSERT_TRUE(w);
   detail::WorldState& st = detail::WorldAccess::state(*w);
-  st.walker->set_trims_log(false);
+  st.walker()->set_trims_log(false);
   detail::NavWorld swim(st.space, swimmer_envelope(), nullptr);
   swim.build_from_space();
   const detail::NavGrid& g = swim.grid();
@@ -130,7 +130,7 @@ TEST(Swimmer, SwimmerProfileThroughTheWorld) {
   ProfileId fid;
   std::string err;
   ASSERT_EQ(w->add_profile(fish, &fid, &err), Status::Ok) << err;
-  const detail::NavGrid& g = detail::WorldAccess::state(*w).swimmer->grid();
+  const detail::NavGrid& g = detail::WorldAccess::state(*w).nav_of(MovementClass::Swimmer)->grid();
   std::vector<CellPos> water;
   for (const detail::NavChunk* ch : g.ordered_chunks())
     if (!ch->uniform)
@@ -171,8 +171,8 @@ TEST(Swimmer, SwimmerProfileThroughTheWorld) {
   ASSERT_EQ(w->set_block({c.x, c.y, c.z}, stone), Status::Ok);
   w->update();
   EXPECT_FALSE(w->is_standable(fid, {c.x, c.y, c.z}));
-  EXPECT_EQ(detail::WorldAccess::state(*w).space.serial(), detail::WorldAccess::state(*w).walker->processed_serial());
-  EXPECT_EQ(detail::WorldAccess::state(*w).space.serial(), detail::WorldAccess::state(*w).swimmer->processed_serial());
+  EXPECT_EQ(detail::WorldAccess::state(*w).space.serial(), detail::WorldAccess::state(*w).walker()->processed_serial());
+  EXPECT_EQ(detail::WorldAccess::state(*w).space.serial(), detail::WorldAccess::state(*w).nav_of(MovementClass::Swimmer)->processed_serial());
 }
 
 }  // namespace

@@ -48,7 +48,7 @@ struct Flat {
   // The move from (8,1,8) toward +x: its (dy, kind), or kind Start for none.
   detail::MoveCode move_east() {
     world.update();
-    const std::uint32_t w = detail::WorldAccess::state(world).walker->grid().moves(CellPos{8, 1, 8});
+    const std::uint32_t w = detail::WorldAccess::state(world).walker()->grid().moves(CellPos{8, 1, 8});
     return detail::kMoveCodes[detail::move_code(w, 0)];
   }
   double feet(CellPos c) {
@@ -112,7 +112,7 @@ TEST(NavTerrain, DropsUpToThree) {
   f.put("stone", {8, 2, 8});
   f.put("stone", {8, 3, 8});
   f.world.update();
-  const std::uint32_t w = detail::WorldAccess::state(f.world).walker->grid().moves(CellPos{8, 4, 8});
+  const std::uint32_t w = detail::WorldAccess::state(f.world).walker()->grid().moves(CellPos{8, 4, 8});
   const detail::MoveCode m = detail::kMoveCodes[detail::move_code(w, 0)];
   EXPECT_EQ(m.kind, EdgeKind::Drop);
   EXPECT_EQ(m.dy, -3);
@@ -124,7 +124,7 @@ TEST(NavTerrain, DropsUpToThree) {
 // around a hazard value; fire outranks other hazards; the band follows edits.
 TEST(NavTerrain, DangerBandAroundFireAndCactusFollowsEdits) {
   Flat f;
-  auto kind = [&](CellPos c) { return detail::WorldAccess::state(f.world).walker->grid().kind(c); };
+  auto kind = [&](CellPos c) { return detail::WorldAccess::state(f.world).walker()->grid().kind(c); };
   f.put("lava", {8, 1, 8});
   f.world.update();
   EXPECT_EQ(kind({8, 1, 8}), detail::CellKind::DamageFire);
@@ -185,7 +185,7 @@ TEST(NavTerrain, WalkersAvoidFireUnlessPriced) {
   int damage = 0, danger = 0;
   for (const PathCell& c : fire.cells) {
     const detail::CellKind k =
-        detail::WorldAccess::state(f.world).walker->grid().kind({c.cell.x, c.cell.y, c.cell.z});
+        detail::WorldAccess::state(f.world).walker()->grid().kind({c.cell.x, c.cell.y, c.cell.z});
     damage += k == detail::CellKind::DamageFire;
     danger += k == detail::CellKind::DangerFire;
   }
@@ -202,7 +202,7 @@ TEST(NavTerrain, WalkersAvoidFireUnlessPriced) {
   ASSERT_EQ(plain.status.state, PathState::Ready);
   for (const PathCell& c : plain.cells) {
     const detail::CellKind k =
-        detail::WorldAccess::state(f.world).walker->grid().kind({c.cell.x, c.cell.y, c.cell.z});
+        detail::WorldAccess::state(f.world).walker()->grid().kind({c.cell.x, c.cell.y, c.cell.z});
     EXPECT_NE(k, detail::CellKind::DamageFire);
     EXPECT_NE(k, detail::CellKind::DamageOther);
   }
@@ -288,7 +288,7 @@ TEST(NavTerrain, RealRegionHasJumpsAndOneBigIsland) {
   ASSERT_EQ(native::load_world_file(world, kData + "/worlds/r.0.-1.mca", LoadOptions{}, &report),
             Status::Ok);
   world.update();
-  const detail::NavGrid& g = st.walker->grid();
+  const detail::NavGrid& g = st.walker()->grid();
   std::map<EdgeKind, std::size_t> kinds;
   for (const detail::NavChunk* ch : g.ordered_chunks()) {
     if (ch->uniform) continue;
@@ -302,10 +302,10 @@ TEST(NavTerrain, RealRegionHasJumpsAndOneBigIsland) {
   EXPECT_GT(kinds[EdgeKind::Drop], 10000u);
   EXPECT_GT(kinds[EdgeKind::Walk], 300000u);
   std::uint32_t largest = 0;
-  for (std::uint32_t c = 1; c <= st.walker->islands().id_bound(); ++c)
-    largest = std::max(largest, st.walker->islands().size_of(c));
+  for (std::uint32_t c = 1; c <= st.walker()->islands().id_bound(); ++c)
+    largest = std::max(largest, st.walker()->islands().size_of(c));
   // Hills connect when walkers jump one block: the biggest island holds most of the dry land.
-  EXPECT_GT(largest, 40000u) << "islands: " << st.walker->islands().component_count();
+  EXPECT_GT(largest, 40000u) << "islands: " << st.walker()->islands().component_count();
 }
 
 }  // namespace

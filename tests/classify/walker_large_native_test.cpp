@@ -227,8 +227,8 @@ TEST(WalkerLarge, LayerZeroMatchesTheBoxOracleAndReachabilityIsExact) {
   ASSERT_EQ(w->add_profile(large_profile(), &golem, &err), Status::Ok) << err;
   w->update();
   detail::WorldState& st = detail::WorldAccess::state(*w);
-  ASSERT_TRUE(st.walker_large);
-  detail::NavWorld& nav = *st.walker_large;
+  ASSERT_TRUE(st.nav_of(MovementClass::WalkerLarge));
+  detail::NavWorld& nav = *st.nav_of(MovementClass::WalkerLarge);
   const detail::NavGrid& g = nav.grid();
   EXPECT_TRUE(g.envelope().footprint2);
 
@@ -307,7 +307,7 @@ TEST(WalkerLarge, ChunkBordersOnWorkerBuilds) {
   const detail::Space& sspace = detail::WorldAccess::state(*src).space;
   // The window: around the column of the middle walker node of the region.
   std::vector<CellPos> stand;
-  for (const detail::NavChunk* ch : detail::WorldAccess::state(*src).walker->grid().ordered_chunks())
+  for (const detail::NavChunk* ch : detail::WorldAccess::state(*src).walker()->grid().ordered_chunks())
     if (!ch->uniform)
       for (int i = 0; i < detail::kChunkCells; i += 97)
         if (detail::kind_standable(ch->kind_at(i))) stand.push_back(detail::cell_of(ch, i));
@@ -340,7 +340,7 @@ TEST(WalkerLarge, ChunkBordersOnWorkerBuilds) {
   ASSERT_EQ(w.add_profile(large_profile(), &golem, &err), Status::Ok) << err;
   w.update();
   w.set_chunk_streaming(true);
-  detail::NavWorld& nav = *detail::WorldAccess::state(w).walker_large;
+  detail::NavWorld& nav = *detail::WorldAccess::state(w).nav_of(MovementClass::WalkerLarge);
   // Stream the other columns in, one column per update, editing border cells of a freshly loaded
   // chunk every third column (its build, in flight, is then classified again at install).
   std::sort(later.begin(), later.end(), [](const ChunkPos& a, const ChunkPos& b) {
@@ -402,7 +402,7 @@ TEST(WalkerLarge, EditsNearChunkBordersEqualAFreshBuild) {
   ASSERT_EQ(w->add_profile(large_profile(), &golem, &err), Status::Ok) << err;
   w->update();
   detail::WorldState& st = detail::WorldAccess::state(*w);
-  detail::NavWorld& nav = *st.walker_large;
+  detail::NavWorld& nav = *st.nav_of(MovementClass::WalkerLarge);
   // Edit sites: large nodes whose footprint straddles or touches a chunk border.
   std::vector<CellPos> sites;
   for (const detail::NavChunk* ch : nav.grid().ordered_chunks())
@@ -472,7 +472,7 @@ TEST(WalkerLarge, OneWideDoorsKeepTheClassOutsideSmallHouse) {
   ASSERT_EQ(w->set_block({10, 1, 6}, air), Status::Ok);
   w->update();
   // Doors, fences, stairs, slabs, carpets and a ladder: every foot cell as the oracle says.
-  const OracleTally t = check_grid(detail::WorldAccess::state(*w).walker_large->grid(), detail::WorldAccess::state(*w).space, false);
+  const OracleTally t = check_grid(detail::WorldAccess::state(*w).nav_of(MovementClass::WalkerLarge)->grid(), detail::WorldAccess::state(*w).space, false);
   EXPECT_EQ(t.wrong, 0u) << t.first;
   EXPECT_GT(t.nodes, 100u);
   const CellPos outside{10, 1, 3}, inside{10, 1, 7};
@@ -569,7 +569,7 @@ TEST(WalkerLarge, RoutesAvoidNarrowPassagesAndAgentsArriveAcrossChunkBorders) {
   ASSERT_EQ(w->add_profile(large_profile(), &golem, &err), Status::Ok) << err;
   w->update();
   detail::WorldState& st = detail::WorldAccess::state(*w);
-  detail::NavWorld& nav = *st.walker_large;
+  detail::NavWorld& nav = *st.nav_of(MovementClass::WalkerLarge);
   // Foot cells of the class's biggest island that a walker may stand in too.
   std::uint32_t big = 0;
   for (const detail::NavChunk* ch : nav.grid().ordered_chunks())
@@ -707,10 +707,10 @@ TEST(WalkerLarge, BodyLargerThanTheEnvelopeIsRefusedNamingTheField) {
   p.height = 2.96;
   EXPECT_EQ(w.add_profile(p, &id, &err), Status::InvalidArgument);
   EXPECT_NE(err.find("body.height"), std::string::npos) << err;
-  EXPECT_FALSE(detail::WorldAccess::state(w).walker_large) << "a refused profile builds no navigation";
+  EXPECT_FALSE(detail::WorldAccess::state(w).nav_of(MovementClass::WalkerLarge)) << "a refused profile builds no navigation";
   // The envelope itself is accepted, and builds the class's navigation.
   EXPECT_EQ(w.add_profile(large_profile(), &id, &err), Status::Ok) << err;
-  EXPECT_TRUE(detail::WorldAccess::state(w).walker_large);
+  EXPECT_TRUE(detail::WorldAccess::state(w).nav_of(MovementClass::WalkerLarge));
 }
 
 }  // namespace

@@ -70,7 +70,7 @@ TEST(CorridorRepair, SplicedCorridorsStayFollowableUnderEditsAhead) {
   std::unique_ptr<World> w = test::load_region(kRegion, &pid);
   ASSERT_TRUE(w);
   detail::WorldState& st = detail::WorldAccess::state(*w);
-  detail::NavWorld& nav = *st.walker;
+  detail::NavWorld& nav = *st.walker();
   std::uint16_t stone = 0, air = 0;
   ASSERT_EQ(w->block_value("stone", &stone), Status::Ok);
   ASSERT_EQ(w->block_value("air", &air), Status::Ok);

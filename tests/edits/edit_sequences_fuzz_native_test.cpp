@@ -268,7 +268,7 @@ TEST(EditLayer0, EveryKindOfEditAtChunkBordersEveryClass) {
   std::uint16_t door_lo = 0, door_hi = 0;
   ASSERT_EQ(w->block_value("oak_door[half=lower]", &door_lo), Status::Ok);
   ASSERT_EQ(w->block_value("oak_door[half=upper]", &door_hi), Status::Ok);
-  const detail::NavGrid& g = detail::WorldAccess::state(*w).walker->grid();
+  const detail::NavGrid& g = detail::WorldAccess::state(*w).walker()->grid();
   const int X = source().cx0 * 16, Z = source().cz0 * 16;
   // Standable cells within 5 columns of the chunk corner (X, Z), or a cell from a y border.
   std::vector<CellPos> sites;
@@ -383,7 +383,7 @@ void check_pairs(World& w, ProfileId pid, const std::vector<CellPos>& a_cells,
                  const std::vector<CellPos>& b_cells, Rng& rng, int count, IslandTally& t,
                  const std::string& what) {
   if (a_cells.empty() || b_cells.empty()) return;
-  const NavGrid& g = detail::WorldAccess::state(w).walker->grid();
+  const NavGrid& g = detail::WorldAccess::state(w).walker()->grid();
   test::PairOracle oracle(g);
   for (int k = 0; k < count; ++k) {
     const CellPos a = a_cells[rng.below(static_cast<std::uint32_t>(a_cells.size()))];
@@ -462,7 +462,7 @@ TEST_P(EditIslands, ReachableMatchesBfsUnderConcentratedEdits) {
   std::uint16_t door_lo = 0, door_hi = 0, stone = B.get("stone"), air = B.get("air");
   ASSERT_EQ(w->block_value("oak_door[half=lower]", &door_lo), Status::Ok);
   ASSERT_EQ(w->block_value("oak_door[half=upper]", &door_hi), Status::Ok);
-  const NavGrid& g = detail::WorldAccess::state(*w).walker->grid();
+  const NavGrid& g = detail::WorldAccess::state(*w).walker()->grid();
   std::vector<CellPos> all = test::standable_cells(g), hot;
   for (const CellPos& c : all)
     if (std::abs(c.x - X) <= 10 && std::abs(c.z - Z) <= 10 && (m.terraces || true))
@@ -573,7 +573,7 @@ TEST_P(EditIslands, ReachableMatchesBfsUnderConcentratedEdits) {
       diffs += b;
     }
   }
-  const detail::IslandStats& is = detail::WorldAccess::state(*w).walker->islands().stats();
+  const detail::IslandStats& is = detail::WorldAccess::state(*w).walker()->islands().stats();
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf(
       "%s: %zu updates, %zu pairs (%zu yes, %zu no, %zu gated), %zu bad, %zu compares, "
@@ -636,7 +636,7 @@ TEST(EditBuildRadius, BadRadiiAreRefusedAndARadiusBeforeTheFirstUpdateBuildsEver
   EXPECT_EQ(w.pending_chunk_builds(), 0u);
   ProfileId fp;
   std::unique_ptr<World> f = test::fresh_copy(w, &fp);
-  const test::LayerDiff d = test::compare_layers(*detail::WorldAccess::state(w).walker, *detail::WorldAccess::state(*f).walker);
+  const test::LayerDiff d = test::compare_layers(*detail::WorldAccess::state(w).walker(), *detail::WorldAccess::state(*f).walker());
   EXPECT_EQ(d.total(), 0u) << d.first;
   // Chunks loaded now with no agent are deferred; streaming off builds them (the radius has no
   // effect without streaming), and the layers equal a fresh build.
@@ -658,7 +658,7 @@ TEST(EditBuildRadius, BadRadiiAreRefusedAndARadiusBeforeTheFirstUpdateBuildsEver
   {
     ProfileId fp2;
     std::unique_ptr<World> f2 = test::fresh_copy(w, &fp2);
-    const test::LayerDiff d2 = test::compare_layers(*detail::WorldAccess::state(w).walker, *detail::WorldAccess::state(*f2).walker);
+    const test::LayerDiff d2 = test::compare_layers(*detail::WorldAccess::state(w).walker(), *detail::WorldAccess::state(*f2).walker());
     EXPECT_EQ(d2.total(), 0u) << "after streaming off: " << d2.missing << " missing; " << d2.first;
   }
   // Toggling streaming and the radius with no agents: nothing breaks, nothing is lost.
@@ -681,14 +681,14 @@ TEST(EditBuildRadius, AgentsWithUnreachableGoalsTeleportsAndUnloadsNeitherSpinNo
   ASSERT_NO_FATAL_FAILURE(streamed_rings(w, kOuter, &pid));
   auto load = [&](const DPos& p) { return load_from_source(w, p); };
   auto ring = [&](const DPos& p) { return src.ring(p); };
-  detail::NavWorld& nav = *detail::WorldAccess::state(w).walker;
+  detail::NavWorld& nav = *detail::WorldAccess::state(w).walker();
   const NavGrid& g = nav.grid();
   const detail::Space& space = detail::WorldAccess::state(w).space;
   std::uint16_t stone = 0, air = 0;
   ASSERT_EQ(w.block_value("stone", &stone), Status::Ok);
   ASSERT_EQ(w.block_value("air", &air), Status::Ok);
   // Standable cells of the source's walker navigation, by ring.
-  const NavGrid& sg = detail::WorldAccess::state(*src.w).walker->grid();
+  const NavGrid& sg = detail::WorldAccess::state(*src.w).walker()->grid();
   std::vector<CellPos> sstand = test::standable_cells(sg);
   auto pick = [&](int r, std::uint64_t salt, bool built) -> CellPos {
     Rng rr{salt};
@@ -761,7 +761,7 @@ TEST(EditBuildRadius, AgentsWithUnreachableGoalsTeleportsAndUnloadsNeitherSpinNo
   auto check_nos = [&](const char* when) {
     ProfileId fp;
     std::unique_ptr<World> full = test::fresh_copy(w, &fp);
-    test::PairOracle oracle(detail::WorldAccess::state(*full).walker->grid());
+    test::PairOracle oracle(detail::WorldAccess::state(*full).walker()->grid());
     std::vector<CellPos> built = test::standable_cells(g);
     Rng rr{pairs + 17};
     for (int k = 0; k < (kRelease ? 3000 : 300); ++k) {
@@ -795,7 +795,7 @@ TEST(EditBuildRadius, AgentsWithUnreachableGoalsTeleportsAndUnloadsNeitherSpinNo
   for (int t = 0; t < kTicks; ++t) {
     if (t == 60) {  // into a deferred chunk, standing on its ground
       const CellPos c = pick(3, 9, false);
-      const detail::NavGrid& sgg = detail::WorldAccess::state(*src.w).walker->grid();
+      const detail::NavGrid& sgg = detail::WorldAccess::state(*src.w).walker()->grid();
       const double fy = c.y + sgg.floor_q(c) / 64.0;
       ASSERT_EQ(w.teleport_agent(ids[kTeleportDeferred], {c.x + 0.5, fy, c.z + 0.5}), Status::Ok);
       teleported_at[kTeleportDeferred] = t;
@@ -970,9 +970,9 @@ TEST_P(EditTeleport, AnAgentTeleportedIntoADeferredChunkPlansFromItsNewPlace) {
   ASSERT_EQ(w.set_agent_goal(id, CellPos{20, 1, 4}), Status::Ok);
   for (int t = 0; t < 3; ++t) ASSERT_EQ(w.tick(0.05), Status::Ok);
   // Onto the floor of column 5 (deferred: more than one chunk from the agent).
-  ASSERT_TRUE(detail::WorldAccess::state(w).walker->is_deferred({5, 0, 0}));
+  ASSERT_TRUE(detail::WorldAccess::state(w).walker()->is_deferred({5, 0, 0}));
   ASSERT_EQ(w.teleport_agent(id, {86.5, 1.0, 4.5}), Status::Ok);
-  detail::NavWorld& nav = *detail::WorldAccess::state(w).walker;
+  detail::NavWorld& nav = *detail::WorldAccess::state(w).walker();
   std::size_t far_starts = 0, requests = 0;
   for (int t = 0; t < 600; ++t) {
     ASSERT_EQ(w.tick(0.05), Status::Ok);
@@ -1014,7 +1014,7 @@ TEST_P(EditTeleport, AnAgentAddedInADeferredChunkWaitsForItsBuild) {
   AgentId keeper;  // keeps the radius busy near the origin
   ASSERT_EQ(w.add_agent({pid, {4.5, 1.0, 4.5}}, &keeper), Status::Ok);
   for (int t = 0; t < 3; ++t) ASSERT_EQ(w.tick(0.05), Status::Ok);
-  ASSERT_TRUE(detail::WorldAccess::state(w).walker->is_deferred({5, 0, 0}));
+  ASSERT_TRUE(detail::WorldAccess::state(w).walker()->is_deferred({5, 0, 0}));
   AgentId id;
   ASSERT_EQ(w.add_agent({pid, {86.5, 1.0, 4.5}}, &id), Status::Ok);
   ASSERT_EQ(w.set_agent_goal(id, CellPos{90, 1, 10}), Status::Ok);
@@ -1057,7 +1057,7 @@ TEST(EditBuildRadius, NoIsSoundForEveryClassWithDeferredChunks) {
       ASSERT_EQ(load(p), Status::Ok);
     }
   // Agents at a few places (pulling builds around them).
-  const NavGrid& sg = detail::WorldAccess::state(*src.w).walker->grid();
+  const NavGrid& sg = detail::WorldAccess::state(*src.w).walker()->grid();
   std::vector<CellPos> sstand = test::standable_cells(sg);
   Rng rng{0xB2F00001u + env_seed()};
   std::vector<AgentId> agents;
@@ -1142,9 +1142,9 @@ TEST(EditBuildRadius, ManyAgentsDoNotSpinRequests) {
   const int kOuter = kRelease ? 6 : 3;
   ASSERT_NO_FATAL_FAILURE(streamed_rings(w, kOuter, &pid));
   auto ring = [&](const DPos& p) { return src.ring(p); };
-  const NavGrid& g = detail::WorldAccess::state(w).walker->grid();
+  const NavGrid& g = detail::WorldAccess::state(w).walker()->grid();
   const detail::Space& space = detail::WorldAccess::state(w).space;
-  const NavGrid& sg = detail::WorldAccess::state(*src.w).walker->grid();
+  const NavGrid& sg = detail::WorldAccess::state(*src.w).walker()->grid();
   std::vector<CellPos> sstand = test::standable_cells(sg), home;
   for (const CellPos& c : sstand)
     if (ring(detail::chunk_of(c)) <= kOuter && g.standable(c)) home.push_back(c);
@@ -1260,7 +1260,7 @@ TEST(EditLayer0, AHazardRemovedInTheSameUpdateAsAnEditAboveIt) {
   ASSERT_EQ(w.set_block(CellPos{10, 1, 10}, lava), Status::Ok);
   w.update();
   EXPECT_EQ(compare_all(w, "lava placed"), 0u);
-  const NavGrid& g = detail::WorldAccess::state(w).walker->grid();
+  const NavGrid& g = detail::WorldAccess::state(w).walker()->grid();
   ASSERT_EQ(g.kind(CellPos{3, 1, 4}), detail::CellKind::DangerFire);
   // One update: an edit three cells above the lava, then the lava goes; an edit one column +x
   // and +z of the other lava block, then that lava goes.
@@ -1303,7 +1303,7 @@ TEST(EditLayer0, ABigBoxMakesTheSkyChunkAboveNeedArrays) {
   ASSERT_EQ(w.add_profile(Profile{}, &pid), Status::Ok);
   add_other_classes(w, false);
   EXPECT_EQ(compare_all(w, "start"), 0u);
-  const NavChunk* sky = detail::WorldAccess::state(w).walker->grid().chunk({0, 2, 0});
+  const NavChunk* sky = detail::WorldAccess::state(w).walker()->grid().chunk({0, 2, 0});
   ASSERT_TRUE(sky && sky->uniform);
   // 9 x 8 x 8 = 576 cells of stone in the middle of chunk (0, 1, 0), far from its top.
   ASSERT_EQ(w.set_box(CellPos{2, 17, 2}, CellPos{10, 24, 9}, stone), Status::Ok);

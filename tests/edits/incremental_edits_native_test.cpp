@@ -58,7 +58,7 @@ TEST(IncrementalEdits, RandomEditsAgreeWithBfsAndFreshBuild) {
   ProfileId pid;
   std::unique_ptr<World> world = load_default_region(&pid);
   ASSERT_TRUE(world);
-  detail::NavWorld& nav = *detail::WorldAccess::state(*world).walker;
+  detail::NavWorld& nav = *detail::WorldAccess::state(*world).walker();
   const NavGrid& g = nav.grid();
   std::uint16_t stone = 0, air = 0;
   ASSERT_EQ(world->block_value("stone", &stone), Status::Ok);
@@ -208,7 +208,7 @@ TEST(IncrementalEdits, RandomEditsAgreeWithBfsAndFreshBuild) {
     if ((e + 1) % kCompareEvery == 0 || e + 1 == kEdits) {
       ProfileId fpid;
       std::unique_ptr<World> fresh = fresh_copy(*world, &fpid);
-      const LayerDiff d = compare_layers(nav, *detail::WorldAccess::state(*fresh).walker);
+      const LayerDiff d = compare_layers(nav, *detail::WorldAccess::state(*fresh).walker());
       ++compares;
       EXPECT_EQ(d.kind + d.floor + d.moves + d.missing + d.partition, 0u)
           << "after " << e + 1 << " edits: incremental layers differ from a fresh build: " << d.kind
@@ -257,7 +257,7 @@ TEST(IncrementalEdits, ClosingAnOpeningInALongWallIsProvenOverLocalComponents) {
   ProfileId pid;
   std::unique_ptr<World> world = load_default_region(&pid);
   ASSERT_TRUE(world);
-  detail::NavWorld& nav = *detail::WorldAccess::state(*world).walker;
+  detail::NavWorld& nav = *detail::WorldAccess::state(*world).walker();
   const NavGrid& g = nav.grid();
   std::uint16_t stone = 0;
   ASSERT_EQ(world->block_value("stone", &stone), Status::Ok);
@@ -320,7 +320,7 @@ TEST(IncrementalEdits, ClosingAnOpeningInALongWallIsProvenOverLocalComponents) {
         << "wall at " << str(c) << ": proven without the local components";
     ProfileId fpid;
     std::unique_ptr<World> fresh = fresh_copy(*world, &fpid);
-    const LayerDiff d = compare_layers(nav, *detail::WorldAccess::state(*fresh).walker);
+    const LayerDiff d = compare_layers(nav, *detail::WorldAccess::state(*fresh).walker());
     EXPECT_EQ(d.kind + d.floor + d.moves + d.missing + d.partition, 0u) << d.first;
     std::printf(
         "wall of %d cells at %s (candidate %d): closing its opening took %llu component "
@@ -350,7 +350,7 @@ TEST(ChunkStreaming, AgentsWalkWhileChunksLoadAndUnloadAround) {
   std::unique_ptr<World> src = load_default_region(&spid);
   ASSERT_TRUE(src);
   const detail::Space& sspace = detail::WorldAccess::state(*src).space;
-  detail::NavWorld& snav = *detail::WorldAccess::state(*src).walker;
+  detail::NavWorld& snav = *detail::WorldAccess::state(*src).walker();
   // The window's centre: the column of the middle standable cell of the biggest island.
   std::vector<CellPos> big;
   for (const NavChunk* ch : snav.grid().ordered_chunks()) {
@@ -393,7 +393,7 @@ TEST(ChunkStreaming, AgentsWalkWhileChunksLoadAndUnloadAround) {
   ASSERT_EQ(w->add_profile(Profile{}, &pid), Status::Ok);
   w->update();
   w->set_chunk_streaming(true);
-  detail::NavWorld& nav = *detail::WorldAccess::state(*w).walker;
+  detail::NavWorld& nav = *detail::WorldAccess::state(*w).walker();
   const NavGrid& g = nav.grid();
   std::uint16_t stone = 0;
   ASSERT_EQ(w->block_value("stone", &stone), Status::Ok);
@@ -515,7 +515,7 @@ TEST(ChunkStreaming, AgentsWalkWhileChunksLoadAndUnloadAround) {
   EXPECT_EQ(nav.pending_builds(), 0u);
   ProfileId fpid;
   std::unique_ptr<World> fresh = fresh_copy(*w, &fpid);
-  const LayerDiff d = compare_layers(nav, *detail::WorldAccess::state(*fresh).walker);
+  const LayerDiff d = compare_layers(nav, *detail::WorldAccess::state(*fresh).walker());
   EXPECT_EQ(d.kind + d.floor + d.moves + d.missing + d.partition, 0u)
       << "streamed layers differ from a fresh build: " << d.kind << " kind, " << d.floor
       << " floor, " << d.moves << " move, " << d.missing << " missing, " << d.partition

@@ -65,7 +65,7 @@ using test::PairOracle;
 std::size_t expect_fresh(World& w, const std::string& what) {
   ProfileId fpid;
   std::unique_ptr<World> fresh = fresh_copy(w, &fpid);
-  const LayerDiff d = compare_layers(*detail::WorldAccess::state(w).walker, *detail::WorldAccess::state(*fresh).walker);
+  const LayerDiff d = compare_layers(*detail::WorldAccess::state(w).walker(), *detail::WorldAccess::state(*fresh).walker());
   EXPECT_EQ(d.total(), 0u) << what << ": incremental layers differ from a fresh build: " << d.kind
                            << " kind, " << d.floor << " floor, " << d.moves << " move, "
                            << d.missing << " missing chunks, " << d.extra << " extra chunks, "
@@ -105,7 +105,7 @@ void check_pairs(World& w, ProfileId pid, World* fresh, ProfileId fpid,
                  const std::vector<CellPos>& cells, Rng& rng, int count, ReachTally& t,
                  const std::string& what) {
   if (cells.size() < 2) return;
-  const NavGrid& g = detail::WorldAccess::state(w).walker->grid();
+  const NavGrid& g = detail::WorldAccess::state(w).walker()->grid();
   PairOracle oracle(g);
   for (int k = 0; k < count; ++k) {
     const CellPos a = cells[rng.below(static_cast<std::uint32_t>(cells.size()))];
@@ -168,7 +168,7 @@ TEST(MaintenanceStreaming, ReloadWhileBuildInFlightLockstep2) {
     std::unique_ptr<World> w = window_world(*src, cx0, cz0, 2, def, &pid, false);
     const detail::Space& ss = detail::WorldAccess::state(*src).space;
     // The section holding the most standable cells of the centre column.
-    detail::NavWorld& snav = *detail::WorldAccess::state(*src).walker;
+    detail::NavWorld& snav = *detail::WorldAccess::state(*src).walker();
     ChunkPos target{cx0, 0, cz0};
     int best = -1;
     for (const ChunkPos& p : ss.loaded_chunks()) {
@@ -193,7 +193,7 @@ TEST(MaintenanceStreaming, ReloadWhileBuildInFlightLockstep2) {
     ASSERT_EQ(w->load_chunk(tp, values), Status::Ok);  // the same blocks again
     for (int k = 0; k < 6; ++k) w->update();
     EXPECT_EQ(w->pending_chunk_builds(), 0u);
-    EXPECT_NE(detail::WorldAccess::state(*w).walker->grid().chunk(target), nullptr)
+    EXPECT_NE(detail::WorldAccess::state(*w).walker()->grid().chunk(target), nullptr)
         << str(target)
         << " is loaded but its navigation was never built (reload while its build was in flight, "
         << (unload_first ? "unload + load" : "load over the loaded chunk") << ")";
@@ -203,7 +203,7 @@ TEST(MaintenanceStreaming, ReloadWhileBuildInFlightLockstep2) {
     ProfileId fpid;
     std::unique_ptr<World> fresh = fresh_copy(*w, &fpid);
     std::vector<CellPos> around;
-    for (const CellPos& c : standable_cells(detail::WorldAccess::state(*w).walker->grid()))
+    for (const CellPos& c : standable_cells(detail::WorldAccess::state(*w).walker()->grid()))
       if (std::abs((c.x >> 4) - target.x) <= 1 && std::abs((c.z >> 4) - target.z) <= 1 &&
           std::abs((c.y >> 4) - target.y) <= 1)
         around.push_back(c);
@@ -408,7 +408,7 @@ TEST_P(MaintenanceEdits, MixedBlocksBordersBoxesAndBatches) {
                                  ? window_world(*src, cx0, cz0, GetParam().radius, WorldDef{}, &pid)
                                  : std::move(src);
   src.reset();
-  detail::NavWorld& nav = *detail::WorldAccess::state(*w).walker;
+  detail::NavWorld& nav = *detail::WorldAccess::state(*w).walker();
   const std::vector<CellPos> pool = standable_cells(nav.grid());
   ASSERT_GT(pool.size(), 1000u);
   std::uint64_t seed = 0xB4EA4000u;
@@ -457,7 +457,7 @@ TEST_P(MaintenanceEdits, MixedBlocksBordersBoxesAndBatches) {
       ++compares;
       ProfileId fpid;
       std::unique_ptr<World> fresh = fresh_copy(*w, &fpid);
-      const LayerDiff d = compare_layers(nav, *detail::WorldAccess::state(*fresh).walker);
+      const LayerDiff d = compare_layers(nav, *detail::WorldAccess::state(*fresh).walker());
       diffs += d.total();
       EXPECT_EQ(d.total(), 0u) << what << ": layers differ from a fresh build: " << d.kind
                                << " kind, " << d.floor << " floor, " << d.moves << " move, "
@@ -538,7 +538,7 @@ TEST_P(MaintenanceStreamingChaos, LoadsUnloadsReloadsAndEditsInFlight) {
   ProfileId pid;
   std::unique_ptr<World> w = window_world(*src, cx0, cz0, 1, def, &pid);
   w->set_chunk_streaming(mode.streaming);
-  detail::NavWorld& nav = *detail::WorldAccess::state(*w).walker;
+  detail::NavWorld& nav = *detail::WorldAccess::state(*w).walker();
   const detail::Space& space = detail::WorldAccess::state(*w).space;
   std::uint16_t stone = 0, air = 0, water = 0, glass = 0;
   ASSERT_EQ(w->block_value("stone", &stone), Status::Ok);
@@ -743,7 +743,7 @@ TEST_P(MaintenanceStreamingChaos, LoadsUnloadsReloadsAndEditsInFlight) {
       ++compares;
       ProfileId fpid;
       std::unique_ptr<World> fresh = fresh_copy(*w, &fpid);
-      const LayerDiff d = compare_layers(nav, *detail::WorldAccess::state(*fresh).walker);
+      const LayerDiff d = compare_layers(nav, *detail::WorldAccess::state(*fresh).walker());
       diffs += d.total();
       EXPECT_EQ(d.total(), 0u) << "[" << mode.name << "] tick " << t << " (ops: " << log
                                << "): layers differ from a fresh build: " << d.kind << " kind, "
@@ -801,7 +801,7 @@ TEST(MaintenanceStreaming, ChunkAboveAReloadedChunkKeepsStaleSupport) {
   std::unique_ptr<World> w = window_world(*src, cx0, cz0, 2, def, &pid);
   src.reset();
   w->set_chunk_streaming(true);
-  detail::NavWorld& nav = *detail::WorldAccess::state(*w).walker;
+  detail::NavWorld& nav = *detail::WorldAccess::state(*w).walker();
   const detail::Space& space = detail::WorldAccess::state(*w).space;
   std::uint16_t air = 0;
   ASSERT_EQ(w->block_value("air", &air), Status::Ok);
@@ -906,7 +906,7 @@ TEST_P(MaintenanceAgents, CorridorsStayValidUnderEditsAndReloads) {
   std::unique_ptr<World> w = window_world(*src, cx0, cz0, 3, def, &pid);
   src.reset();
   w->set_chunk_streaming(true);
-  detail::NavWorld& nav = *detail::WorldAccess::state(*w).walker;
+  detail::NavWorld& nav = *detail::WorldAccess::state(*w).walker();
   const NavGrid& g = nav.grid();
   const detail::Space& space = detail::WorldAccess::state(*w).space;
   const detail::AgentSystem& sys = detail::WorldAccess::state(*w).agents;
@@ -1132,7 +1132,7 @@ TEST(MaintenanceStreaming, InstalledBuildDoesNotRevalidateCorridors) {
   std::unique_ptr<World> w = window_world(*src, cx0, cz0, 2, WorldDef{}, &pid);
   src.reset();
   w->set_chunk_streaming(true);
-  detail::NavWorld& nav = *detail::WorldAccess::state(*w).walker;
+  detail::NavWorld& nav = *detail::WorldAccess::state(*w).walker();
   const NavGrid& g = nav.grid();
   const detail::Space& space = detail::WorldAccess::state(*w).space;
   const detail::AgentSystem& sys = detail::WorldAccess::state(*w).agents;
@@ -1231,7 +1231,7 @@ TEST(MaintenanceIslands, WallsAndTrenchesInBatches) {
   ProfileId pid;
   std::unique_ptr<World> w = window_world(*src, cx0, cz0, 3, WorldDef{}, &pid);
   src.reset();
-  detail::NavWorld& nav = *detail::WorldAccess::state(*w).walker;
+  detail::NavWorld& nav = *detail::WorldAccess::state(*w).walker();
   const NavGrid& g = nav.grid();
   const detail::Space& space = detail::WorldAccess::state(*w).space;
   std::uint16_t stone = 0, air = 0, glass = 0;
@@ -1344,7 +1344,7 @@ TEST(MaintenanceStreaming, ReloadOfTheSameBlocksFallsBackToFullIslandRecomputati
   std::unique_ptr<World> w = window_world(*src, cx0, cz0, 2, WorldDef{}, &pid);
   src.reset();
   w->set_chunk_streaming(true);
-  detail::NavWorld& nav = *detail::WorldAccess::state(*w).walker;
+  detail::NavWorld& nav = *detail::WorldAccess::state(*w).walker();
   const detail::Space& space = detail::WorldAccess::state(*w).space;
   const std::size_t bound0 = nav.islands().id_bound();
   std::vector<ChunkPos> sections;  // the sections holding standable cells

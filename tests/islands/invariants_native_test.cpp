@@ -65,7 +65,7 @@ struct RegionWorld {
   ProfileId pid;
   LoadReport report;
   double load_s = 0, nav_s = 0;
-  detail::NavWorld& nav() { return *detail::WorldAccess::state(*world).walker; }
+  detail::NavWorld& nav() { return *detail::WorldAccess::state(*world).walker(); }
   const NavGrid& grid() { return nav().grid(); }
 };
 
@@ -805,7 +805,7 @@ TEST_P(NavInvariants, ReachabilityPathsCorridorsAndEdits) {
               return detail::chunk_key(l) < detail::chunk_key(r);
             });
   touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
-  const NavGrid& fgrid = detail::WorldAccess::state(*fresh).walker->grid();
+  const NavGrid& fgrid = detail::WorldAccess::state(*fresh).walker()->grid();
   const GridDiff d = compare_grids(rw->grid(), fgrid, touched);
   EXPECT_EQ(d.kind + d.floor + d.moves + d.missing, 0u)
       << "incremental layers differ from a fresh build, e.g. "
@@ -877,7 +877,7 @@ TEST_P(NavInvariants, ReachabilityPathsCorridorsAndEdits) {
   EXPECT_EQ(a3.mismatches + a3.unknown, 0u);
   ProfileId pid3;
   auto fresh3 = fresh_copy(*rw->world, &pid3);
-  const NavGrid& fgrid3 = detail::WorldAccess::state(*fresh3).walker->grid();
+  const NavGrid& fgrid3 = detail::WorldAccess::state(*fresh3).walker()->grid();
   std::vector<ChunkPos> all3;
   for (const NavChunk* ch : fgrid3.ordered_chunks()) all3.push_back(ch->pos);
   EXPECT_EQ(rw->grid().chunk_count(), fgrid3.chunk_count());

@@ -337,7 +337,7 @@ struct Tally {
 void check_pairs(World& w, ProfileId pid, const std::vector<CellPos>& cells, Rng& rng, int count,
                  Tally& t, const std::string& what) {
   if (cells.size() < 2) return;
-  const NavGrid& g = detail::WorldAccess::state(w).walker->grid();
+  const NavGrid& g = detail::WorldAccess::state(w).walker()->grid();
   PairOracle oracle(g);
   for (int k = 0; k < count; ++k) {
     const CellPos a = cells[rng.below(static_cast<std::uint32_t>(cells.size()))];
@@ -355,7 +355,7 @@ void check_pairs(World& w, ProfileId pid, const std::vector<CellPos>& cells, Rng
     // way); a Yes must still be right.
     const bool pending_ok = !truth && r.answer == ReachAnswer::Unknown &&
                             r.reason == ReachReason::NotLoaded &&
-                            detail::WorldAccess::state(w).walker->pending_builds() > 0;
+                            detail::WorldAccess::state(w).walker()->pending_builds() > 0;
     if (!gated_ok && !pending_ok &&
         (r.answer == ReachAnswer::Unknown || (r.answer == ReachAnswer::Yes) != truth)) {
       if (++t.bad <= 5)
@@ -514,7 +514,7 @@ TEST_P(LocalComponentsHotSpot, ConcentratedEditsKeepCachesExact) {
   src.reset();
   std::vector<ProfileId> others;
   if (GetParam().classes) others = add_other_classes(*w);
-  detail::NavWorld& nav = *detail::WorldAccess::state(*w).walker;
+  detail::NavWorld& nav = *detail::WorldAccess::state(*w).walker();
   const NavGrid& g = nav.grid();
   const Blocks B = blocks_of(*w);
   // The hot spot: a cell of the biggest island on a chunk corner (x, z multiples of 16: four
@@ -733,7 +733,7 @@ TEST_P(LocalComponentsChunks, LoadsUnloadsReloadsAndBigBoxesKeepCachesExact) {
   std::vector<ProfileId> others;
   if (mode.classes) others = add_other_classes(*w);
   w->set_chunk_streaming(mode.streaming);
-  detail::NavWorld& nav = *detail::WorldAccess::state(*w).walker;
+  detail::NavWorld& nav = *detail::WorldAccess::state(*w).walker();
   const NavGrid& g = nav.grid();
   const detail::Space& space = detail::WorldAccess::state(*w).space;
   const Blocks B = blocks_of(*w);
@@ -929,7 +929,7 @@ TEST(LocalComponentsChecker, SeesACacheThatMissedAnEdit) {
   ProfileId pid;
   ASSERT_EQ(w.add_profile(Profile{}, &pid), Status::Ok);
   w.update();
-  detail::NavWorld& nav = *detail::WorldAccess::state(w).walker;
+  detail::NavWorld& nav = *detail::WorldAccess::state(w).walker();
   // Every octant of the floor's chunks was computed at load.
   const CellPos c{4, 1, 4};
   NavChunk* ch = nav.grid().chunk(detail::chunk_of(c));
@@ -989,7 +989,7 @@ TEST_P(LocalComponentsExtremes, MazeEditsAtTheRangeLimitsKeepCachesExact) {
   ProfileId pid;
   ASSERT_EQ(w.add_profile(Profile{}, &pid), Status::Ok);
   w.update();
-  detail::NavWorld& nav = *detail::WorldAccess::state(w).walker;
+  detail::NavWorld& nav = *detail::WorldAccess::state(w).walker();
   const NavGrid& g = nav.grid();
   const int fy = m.floor_y + 1;
   Rng rng{0xE87E0000u + static_cast<std::uint64_t>(m.cy + 1000) + env_seed()};
@@ -1152,7 +1152,7 @@ TEST_P(LocalComponentsAgents, GapJumpCorridorsStayValidUnderNearbyEdits) {
   ProfileId pid;
   ASSERT_EQ(w.add_profile(Profile{}, &pid), Status::Ok);
   w.update();
-  detail::NavWorld& nav = *detail::WorldAccess::state(w).walker;
+  detail::NavWorld& nav = *detail::WorldAccess::state(w).walker();
   const NavGrid& g = nav.grid();
   const detail::AgentSystem& sys = detail::WorldAccess::state(w).agents;
   std::vector<CellPos> top;
@@ -1463,7 +1463,7 @@ TEST_P(LocalComponentsBorders, BorderEditsKeepCachesExact) {
   std::vector<ProfileId> others;
   if (m.classes) others = add_other_classes(w);
   if (m.streaming) w.set_chunk_streaming(true);
-  detail::NavWorld& nav = *detail::WorldAccess::state(w).walker;
+  detail::NavWorld& nav = *detail::WorldAccess::state(w).walker();
   Rng rng{m.seed * 31 + 7 + m.offset + env_seed()};
   auto rnd = [&](int lo, int hi) {
     return lo + static_cast<int>(rng.below(static_cast<std::uint32_t>(hi - lo + 1)));

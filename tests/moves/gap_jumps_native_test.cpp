@@ -32,7 +32,7 @@ struct Trench {
     world.update();
     EXPECT_EQ(world.add_profile(Profile{}, &walker), Status::Ok);
   }
-  const detail::NavGrid& grid() { return detail::WorldAccess::state(world).walker->grid(); }
+  const detail::NavGrid& grid() { return detail::WorldAccess::state(world).walker()->grid(); }
   // The floor chunks with the trench, and air above.
   static bool load(World& w, std::uint16_t stone, bool wide) {
     std::vector<std::uint16_t> air(detail::kChunkCells, 0);
@@ -177,8 +177,8 @@ TEST(GapJumps, EditsFillAndOpenTheGap) {
   for (int z = -16; z <= 31; ++z)
     for (int x = 8; x <= 16; ++x) {
       const CellPos c{x, 1, z};
-      EXPECT_EQ(t.grid().gaps(c), detail::WorldAccess::state(fresh).walker->grid().gaps(c)) << test::str(c);
-      EXPECT_EQ(t.grid().moves(c), detail::WorldAccess::state(fresh).walker->grid().moves(c)) << test::str(c);
+      EXPECT_EQ(t.grid().gaps(c), detail::WorldAccess::state(fresh).walker()->grid().gaps(c)) << test::str(c);
+      EXPECT_EQ(t.grid().moves(c), detail::WorldAccess::state(fresh).walker()->grid().moves(c)) << test::str(c);
     }
 }
 
@@ -218,7 +218,7 @@ TEST(GapJumps, AgentsMakeTheRealRegionsJumps) {
   std::unique_ptr<World> w = test::load_region(
       std::string(VOXNAV_SHARED_DATA) + "/minecraft/regions/1.16/r.0.-1.mca", &pid);
   ASSERT_TRUE(w);
-  const detail::NavGrid& g = detail::WorldAccess::state(*w).walker->grid();
+  const detail::NavGrid& g = detail::WorldAccess::state(*w).walker()->grid();
   struct Jump {
     CellPos from, to;
   };

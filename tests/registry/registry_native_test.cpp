@@ -122,9 +122,9 @@ TEST(RegistryTwin, RegistriesHoldTheSameShapesAndTraits) {
 TEST(RegistryTwin, SameReachabilityOnSampledPairs) {
   Twin& t = twin();
   ASSERT_TRUE(t.mc && t.custom);
-  const std::vector<CellPos> cells = test::standable_cells(detail::WorldAccess::state(*t.mc).walker->grid());
+  const std::vector<CellPos> cells = test::standable_cells(detail::WorldAccess::state(*t.mc).walker()->grid());
   ASSERT_GT(cells.size(), 10000u);
-  EXPECT_EQ(test::standable_cells(detail::WorldAccess::state(*t.custom).walker->grid()).size(), cells.size());
+  EXPECT_EQ(test::standable_cells(detail::WorldAccess::state(*t.custom).walker()->grid()).size(), cells.size());
   EXPECT_EQ(t.mc->stats().islands, t.custom->stats().islands);
   std::mt19937 rng(7);
   std::size_t yes = 0, no = 0;
@@ -146,7 +146,7 @@ TEST(RegistryTwin, SameReachabilityOnSampledPairs) {
 TEST(RegistryTwin, SameRoutes) {
   Twin& t = twin();
   ASSERT_TRUE(t.mc && t.custom);
-  const std::vector<CellPos> cells = test::standable_cells(detail::WorldAccess::state(*t.mc).walker->grid());
+  const std::vector<CellPos> cells = test::standable_cells(detail::WorldAccess::state(*t.mc).walker()->grid());
   std::mt19937 rng(11);
   int ready = 0, tried = 0;
   while (ready < 40 && tried < 400) {
@@ -177,7 +177,7 @@ TEST(RegistryTwin, SameRoutes) {
 TEST(RegistryTwin, SameStateHashOfAScriptedRun) {
   Twin& t = twin();
   ASSERT_TRUE(t.mc && t.custom);
-  const std::vector<CellPos> cells = test::standable_cells(detail::WorldAccess::state(*t.mc).walker->grid());
+  const std::vector<CellPos> cells = test::standable_cells(detail::WorldAccess::state(*t.mc).walker()->grid());
   std::mt19937 rng(3);
   std::vector<AgentId> a_ids, b_ids;
   std::vector<CellPos> starts;

@@ -200,7 +200,7 @@ struct Building {
     return r;
   }
   Reach reach(ProfileId p, CellPos a, CellPos b) const { return w->reachable(p, a, b); }
-  CellKind kind(CellPos c) const { return detail::WorldAccess::state(*w).walker->grid().kind(dc(c)); }
+  CellKind kind(CellPos c) const { return detail::WorldAccess::state(*w).walker()->grid().kind(dc(c)); }
   std::uint16_t block(CellPos c) const {
     std::uint16_t v = 0;
     EXPECT_EQ(w->get_block(c, &v), Status::Ok) << str(c);
@@ -262,7 +262,7 @@ Found find_features(Building& b) {
               f.doors.push_back(d);
             }
           }
-          if (st.walker->grid().standable(dc(c))) f.standable.push_back(c);
+          if (st.walker()->grid().standable(dc(c))) f.standable.push_back(c);
         }
   for (auto& [xz, ys] : climb) {
     std::sort(ys.begin(), ys.end());
@@ -312,7 +312,7 @@ void expect_door_kinds(Building& b, const Found& f) {
 /// passes it; the blocks are restored afterwards.
 /// Whether the class's move graph has a Door move into the door cell from `side`.
 bool door_move_from(Building& b, CellPos side, CellPos door) {
-  const detail::NavGrid& g = detail::WorldAccess::state(*b.w).walker->grid();
+  const detail::NavGrid& g = detail::WorldAccess::state(*b.w).walker()->grid();
   const CellPos c{side.x, side.y, side.z};
   detail::NavChunk* ch = g.chunk(detail::chunk_of(c));
   bool found = false;

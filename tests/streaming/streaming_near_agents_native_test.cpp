@@ -71,7 +71,7 @@ Source& source() {
     auto* src = new Source;
     src->w = test::load_region(kRegion, &src->pid);
     if (!src->w) return src;
-    detail::NavWorld& nav = *detail::WorldAccess::state(*src->w).walker;
+    detail::NavWorld& nav = *detail::WorldAccess::state(*src->w).walker();
     std::uint32_t best = 0, best_size = 0;
     for (const NavChunk* ch : nav.grid().ordered_chunks()) {
       if (ch->uniform || !ch->scc) continue;
@@ -119,7 +119,7 @@ struct Streamed {
     }
     return out;
   }
-  detail::NavWorld& nav() { return *detail::WorldAccess::state(*w).walker; }
+  detail::NavWorld& nav() { return *detail::WorldAccess::state(*w).walker(); }
   const NavGrid& grid() { return nav().grid(); }
 };
 
@@ -141,7 +141,7 @@ Streamed make_streamed(int core, int radius, detail::Executor* exec = nullptr) {
 void expect_equal_to_fresh_build(Streamed& st) {
   ProfileId fpid;
   std::unique_ptr<World> fresh = test::fresh_copy(*st.w, &fpid);
-  const test::LayerDiff d = test::compare_layers(st.nav(), *detail::WorldAccess::state(*fresh).walker);
+  const test::LayerDiff d = test::compare_layers(st.nav(), *detail::WorldAccess::state(*fresh).walker());
   EXPECT_EQ(d.total(), 0u) << d.kind << " kind, " << d.floor << " floor, " << d.moves << " move, "
                            << d.missing << " missing, " << d.extra << " extra, " << d.partition
                            << " partition diffs, e.g. " << d.first;
@@ -292,7 +292,7 @@ TEST(StreamingNearAgents, NoIsSoundAndNotVacuous) {
     // The full graph: every loaded chunk built.
     ProfileId fpid;
     std::unique_ptr<World> full = test::fresh_copy(*st.w, &fpid);
-    detail::NavWorld& fnav = *detail::WorldAccess::state(*full).walker;
+    detail::NavWorld& fnav = *detail::WorldAccess::state(*full).walker();
     test::PairOracle oracle(fnav.grid());
     const std::vector<CellPos> cells = test::standable_cells(nav.grid());
     ASSERT_GT(cells.size(), 1000u);

@@ -221,7 +221,7 @@ LayerDiff compare_layers(detail::NavWorld& inc, detail::NavWorld& fresh) {
 }
 
 std::pair<int, int> biggest_island_column(World& w) {
-  detail::NavWorld& nav = *detail::WorldAccess::state(w).walker;
+  detail::NavWorld& nav = *detail::WorldAccess::state(w).walker();
   std::uint32_t best = 0, best_size = 0;
   for (const detail::NavChunk* ch : nav.grid().ordered_chunks()) {
     if (ch->uniform || !ch->scc) continue;

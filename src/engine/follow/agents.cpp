@@ -319,13 +319,17 @@ void AgentSystem::step(std::span<NavWorld* const> navs, const Space& space, doub
   for (std::size_t slot = 0; slot < navs.size(); ++slot) {
     NavWorld* nav = navs[slot];
     if (!nav) continue;
-    const std::vector<Change>& changes = nav->unconsumed_changes();
+    const ChangeFeed& feed = nav->change_feed();
+    const std::vector<Change>& changes = feed.changes();
     if (changes.empty()) continue;
     any_changes = true;
     const int max_drop = nav->grid().envelope().max_drop;
     touched_.clear();
-    bool everyone = false;
+    // (a coalesced feed: more changes than it keeps came since the last step; every corridor
+    // of the class is checked against their bounding box)
+    bool everyone = feed.coalesced();
     for (const Change& ch : changes) {
+      if (everyone) break;
       // A cell's moves read layer 0 one column around it, from one up (whose ceiling scan reads
       // three more) to max_drop + 4 down (the dependency box of the edit below it), and a gap
       // jump reads two columns along; a straight segment is checked one cell wide. The same box
@@ -380,7 +384,7 @@ void AgentSystem::step(std::span<NavWorld* const> navs, const Space& space, doub
     follow(*nav, space, a, dt);
   }
   for (NavWorld* nav : navs)
-    if (nav) nav->consume_changes();
+    if (nav) nav->change_feed().consume();
 }
 
 void AgentSystem::on_change(NavWorld& nav, AgentRecord& a, const std::vector<Change>& changes) {

@@ -1,86 +1,20 @@
 // NavWorld: one space's navigation for one movement class: layers 0-2 kept up to date from the
-// space's change log, reachability, and budgeted path requests run on the executor.
+// space's change log, reachability, and budgeted path requests run on the executor. A thin owner
+// of its parts, each with one job: the request queue (request_queue.h), the chunk builds of
+// streaming (chunk_builds.h), the edit maintenance (edit_maintenance.h) and the reachability
+// answers (reachability.h), sharing the layers and counters of a NavContext (nav_context.h).
 #pragma once
 #include <algorithm>
-#include <array>
 #include <cstdint>
-#include <deque>
-#include <memory>
 #include <vector>
 
-#include "engine/classify/nav_grid.h"
-#include "engine/corridor/corridor.h"
-#include "engine/exec/executor.h"
-#include "engine/islands/islands.h"
-#include "engine/search/astar.h"
-#include "engine/util/recent_values.h"
-#include "engine/world/space.h"
-#include "voxnav/ids.h"
-#include "voxnav/requests.h"
+#include "engine/nav/chunk_builds.h"
+#include "engine/nav/edit_maintenance.h"
+#include "engine/nav/nav_context.h"
+#include "engine/nav/reachability.h"
+#include "engine/nav/request_queue.h"
 
 namespace voxnav::detail {
-
-enum class RequestState : std::uint8_t { Free, Queued, Searching, Ready, Failed };
-
-struct RequestSpec {
-  CellPos start;
-  CellPos goal;
-  int goal_range = 0;
-  std::uint32_t max_nodes = 200000;
-  int max_distance = 0;
-  bool toward = false;  ///< request_toward: a partial route is a success
-  /// When the answer is Unknown(NotLoaded) (the goal lies in, or may be reached only through,
-  /// chunks without navigation) and the start is built and standable: search toward the goal
-  /// over the built chunks, a partial route being a success (the agents' requests with a build
-  /// radius: they walk toward the goal, and the chunks ahead are built as they come near).
-  bool toward_unbuilt = false;
-  CostTable costs;
-  /// Door cells to avoid (the follower's doors that stayed shut): entering one costs avoid_cost
-  /// more.
-  std::vector<CellPos> avoid;
-  std::uint32_t avoid_cost = 20 * kCostStraight;
-  /// Where `costs.surface` comes from, so that a request still queued when the surfaces are
-  /// regrouped (a new area or profile) gets them again: the motion (profile) index and the
-  /// filter's excluded bits and multipliers (null: all 1).
-  std::uint32_t motion = 0xFFFFFFFFu;
-  std::uint32_t excluded = 0;
-  std::shared_ptr<const std::array<double, 32>> multiplier;
-};
-
-struct RequestSlot {
-  std::uint32_t generation = 1;
-  RequestState state = RequestState::Free;
-  PathFailure fail = PathFailure::None;
-  RequestSpec spec;
-  SearchResult result;
-  Corridor corridor;
-  std::uint64_t deliver_tick = 0;  ///< tick at which a finished search is applied
-  bool partial = false;
-  std::uint64_t epoch = 0;             ///< navigation epoch the search ran against
-  std::uint64_t layers_version = 0;    ///< NavWorld::layers_version() the search ran against
-  std::uint64_t screened_version = 0;  ///< layers_version() of its last screening (0: none)
-  double search_us = 0;                ///< wall time of the search job (not part of any decision)
-};
-
-struct NavStats {
-  std::uint64_t searches = 0;
-  /// Wall time of the last kSearchTimesKept applied searches, microseconds (for percentiles).
-  RecentValues<double, kSearchTimesKept> search_us;
-  std::uint64_t nodes_expanded = 0;
-  std::uint64_t maintenance_runs = 0;
-  double last_maintenance_ms = 0;
-  std::uint64_t builds_installed = 0;     ///< streamed chunk builds installed
-  std::uint64_t builds_reclassified = 0;  ///< of those, classified again (edited meanwhile)
-  /// Of those, only the band facing a neighbour edited, loaded or unloaded meanwhile classified
-  /// again (the chunk itself unchanged).
-  std::uint64_t builds_band_reclassified = 0;
-  /// Reachability answers that would have been No on the built chunks but were Unknown(NotLoaded)
-  /// because the start reaches an island bordering an unbuilt chunk, and No answers given while
-  /// some loaded chunk was unbuilt (see NavWorld::reachable).
-  std::uint64_t frontier_unknowns = 0;
-  std::uint64_t nos_with_unbuilt = 0;
-  std::uint64_t frontier_scans = 0;  ///< recomputations of the frontier islands
-};
 
 class NavWorld {
  public:
@@ -100,22 +34,22 @@ class NavWorld {
   /// wait for the searches the first one just dispatched).
   void set_waits(bool on) { waits_ = on; }
   /// Waits for every job on the executor (searches, builds) to finish.
-  void wait_jobs() { exec_->wait_idle(); }
+  void wait_jobs() { ctx_.exec->wait_idle(); }
   /// Calls f(RequestSpec&) for every request not dispatched yet, in request order.
   template <class F>
   void for_each_queued(F&& f) {
-    for (std::uint32_t idx : queued_) f(slots_[idx].spec);
+    requests_.for_each_queued(std::forward<F>(f));
   }
-  std::uint64_t processed_serial() const { return processed_serial_; }
+  std::uint64_t processed_serial() const { return ctx_.processed_serial; }
   /// Reads the change log and brings layers 0-2 up to date; applies finished requests in request
   /// order; dispatches queued requests. Call once per tick. Returns true when layers changed.
   bool update();
-  std::uint64_t tick() const { return tick_; }
+  std::uint64_t tick() const { return ctx_.tick; }
   /// Navigation epoch: advances exactly when some reachability answer may have changed.
-  std::uint64_t epoch() const { return epoch_; }
+  std::uint64_t epoch() const { return ctx_.epoch; }
   /// Advances whenever layers 0-2 changed at all (a move appeared or vanished), even when no
   /// reachability answer did: a path found before may no longer be walkable.
-  std::uint64_t layers_version() const { return layers_version_; }
+  std::uint64_t layers_version() const { return ctx_.layers_version; }
 
   /// Reachability from `from` to `goal` (or a cell within `goal_range`) for a profile that may
   /// enter the gate kinds `gates` (GateBits) and, when `restricted`, cannot do everything else
@@ -126,25 +60,30 @@ class NavWorld {
   /// kind, no frontier island (one with a node cell whose moves read a cell of an unbuilt chunk):
   /// else Unknown(NotLoaded). The frontier is computed when first needed after a change.
   Reach reachable(CellPos from, CellPos goal, int goal_range = 0, std::uint8_t gates = kGateAll,
-                  bool restricted = false);
+                  bool restricted = false) {
+    return reach_.reachable(from, goal, goal_range, gates, restricted);
+  }
 
-  PathHandle request(const RequestSpec& spec);
-  RequestState state(PathHandle h, PathFailure* why = nullptr) const;
-  const RequestSlot* slot(PathHandle h) const;
-  bool release(PathHandle h);
+  PathHandle request(const RequestSpec& spec) { return requests_.request(spec); }
+  RequestState state(PathHandle h, PathFailure* why = nullptr) const {
+    return requests_.state(h, why);
+  }
+  const RequestSlot* slot(PathHandle h) const { return requests_.slot(h); }
+  bool release(PathHandle h) { return requests_.release(h); }
 
   /// Runs one search on the calling thread (searcher slot 0), bypassing the request queue.
-  SearchResult search_now(const RequestSpec& spec);
+  SearchResult search_now(const RequestSpec& spec) { return requests_.search_now(spec); }
 
-  const NavGrid& grid() const { return grid_; }
-  NavGrid& grid() { return grid_; }
-  Islands& islands() { return islands_; }
-  const Space& space() const { return space_; }
-  /// Changes (boxes of cells) processed by updates since the last consume_changes(): the agent
-  /// system checks corridors against them, however many updates the host ran in between.
-  const std::vector<Change>& unconsumed_changes() const { return unconsumed_changes_; }
-  void consume_changes() { unconsumed_changes_.clear(); }
-  const NavStats& stats() const { return stats_; }
+  const NavGrid& grid() const { return ctx_.grid; }
+  NavGrid& grid() { return ctx_.grid; }
+  Islands& islands() { return ctx_.islands; }
+  const Space& space() const { return ctx_.space; }
+  /// Changes (boxes of cells) processed by updates, handed to the agents that follow this
+  /// navigation: they check corridors against them, however many updates the host ran in
+  /// between. Bounded, and empty while nobody consumes it (see ChangeFeed).
+  ChangeFeed& change_feed() { return ctx_.change_feed; }
+  const ChangeFeed& change_feed() const { return ctx_.change_feed; }
+  const NavStats& stats() const { return ctx_.stats; }
 
   /// Streaming (off by default): a chunk loaded after the first build gets its layer 0 built on
   /// the executor from a snapshot of it and the chunks above and below; the build is installed
@@ -157,15 +96,12 @@ class NavWorld {
   /// Surface groups by block value (see NavGrid::set_surface_groups): every surface plane is
   /// recomputed now; paths found before may no longer be the cheapest (layers_version moves).
   void set_surface_groups(NavGrid::SurfaceTable table) {
-    grid_.set_surface_groups(space_, std::move(table));
-    ++layers_version_;
+    ctx_.grid.set_surface_groups(ctx_.space, std::move(table));
+    ++ctx_.layers_version;
   }
-  void set_streaming(bool on) {
-    streaming_ = on;
-    rescan_deferred_ = true;
-  }
-  bool streaming() const { return streaming_; }
-  std::size_t pending_builds() const { return builds_.size() + new_builds_.size(); }
+  void set_streaming(bool on) { builds_.set_streaming(on); }
+  bool streaming() const { return builds_.streaming(); }
+  std::size_t pending_builds() const { return builds_.pending(); }
   /// Build radius of streaming, in chunks (0: every loaded chunk is built, the default). With
   /// r > 0 and streaming on, a chunk loaded after the first build is built (dispatched as above)
   /// only once its Chebyshev distance in chunk coordinates (max of |dx|, |dy|, |dz|) to one of the
@@ -173,141 +109,35 @@ class NavWorld {
   /// built, answering Unknown(NotLoaded). A built chunk stays built until it is unloaded; an
   /// unloaded deferred chunk is forgotten. With r > 0 every load is streamed, however many chunks
   /// one update loads (without a radius more than kMaxIncrementalChunks loads build at once).
-  void set_build_radius(int chunks) {
-    build_radius_ = std::max(0, chunks);
-    rescan_deferred_ = true;
-  }
-  int build_radius() const { return build_radius_; }
+  void set_build_radius(int chunks) { builds_.set_build_radius(chunks); }
+  int build_radius() const { return builds_.build_radius(); }
   /// At most `n` searches dispatched per update, oldest requests first (0: no limit).
-  void set_search_budget(int n) { search_budget_ = std::max(0, n); }
-  std::size_t queued_requests() const { return queued_.size(); }
+  void set_search_budget(int n) { requests_.set_search_budget(n); }
+  std::size_t queued_requests() const { return requests_.queued(); }
   /// The chunks of the agents that pull builds around them (the World passes the chunk of every
   /// live agent's feet before each update). Any order, duplicates allowed.
-  void set_agent_chunks(std::vector<ChunkPos> chunks);
+  void set_agent_chunks(std::vector<ChunkPos> chunks) {
+    builds_.set_agent_chunks(std::move(chunks));
+  }
   /// Loaded chunks whose build waits for an agent to come within the build radius.
-  std::size_t deferred_builds() const { return deferred_.size(); }
-  bool is_deferred(ChunkPos p) const;
+  std::size_t deferred_builds() const { return builds_.deferred(); }
+  bool is_deferred(ChunkPos p) const { return builds_.is_deferred(p); }
   /// Whether chunk p is loaded in the space and has no navigation (its build is deferred,
   /// waiting for dispatch, or in flight).
-  bool is_unbuilt(ChunkPos p) const { return space_.chunk(p) && !grid_.chunk(p); }
+  bool is_unbuilt(ChunkPos p) const { return builds_.is_unbuilt(p); }
 
  private:
-  /// Brings the layers up to date with `changes`; returns true when reachability answers may
-  /// have changed. Edits of up to kMaxIncrementalCells cells are maintained cell by cell; loads,
-  /// unloads and bigger boxes reclassify whole chunks and recompute the islands.
+  /// Brings the layers up to date with `changes` (loads streamed by builds_, the rest by
+  /// maintenance_); returns true when reachability answers may have changed.
   bool maintain(const std::vector<Change>& changes);
-  bool maintain_edit(const Change& c);
-  void maintain_chunks(const std::vector<Change>& changes);
-  /// Classifies the chunks of `classify` with `do_classify`, recomputes the moves around them and
-  /// brings the islands up to date (a delta, or a full recomputation for many chunks).
-  template <class F>
-  void chunk_level(std::vector<ChunkPos> classify, F&& do_classify);
-  bool is_new_build(ChunkPos p) const;  ///< loaded in this update, build not dispatched yet
-  /// Whether chunk p is within the build radius of an agent's chunk (true without a radius).
-  bool near_agents(ChunkPos p) const;
-  void dispatch_builds();
-  /// Whether island a (an id from Islands::component) reaches, with every gate kind, an island
-  /// with a node cell that may have a move the built chunks lack: one whose moves read a cell of
-  /// an unbuilt chunk (see frontier_ and reachable()).
-  bool reaches_frontier(std::uint32_t a);
-  void refresh_frontier();
-  bool install_builds();
-  /// After installing the build of chunk p made from the block snapshots `snap` (indexed like
-  /// NavChunk::nb), classifies again from the current blocks only the cells whose layer 0 reads a
-  /// neighbour whose stamp changed since. Returns false when it classified the whole chunk
-  /// instead (the chunk is stored uniform, or should be now).
-  bool reclassify_facing(ChunkPos p, const std::array<std::shared_ptr<Chunk>, 27>& snap);
-  struct Build {
-    ChunkPos pos;
-    std::uint64_t deliver_tick = 0;
-    /// Snapshots of the chunk and of the neighbours its layer 0 reads (NavGrid::reads_chunk),
-    /// indexed like NavChunk::nb (null: not loaded, or not read).
-    std::array<std::shared_ptr<Chunk>, 27> snap;
-    std::unique_ptr<NavChunk> result;
-  };
-  std::deque<Build> builds_;            // dispatched, in order (deque: stable while jobs write)
-  std::vector<ChunkPos> new_builds_;    // loads seen this update, dispatched at its end
-  std::vector<ChunkPos> deferred_;      // loaded, not built, no build dispatched (chunk_key order)
-  std::vector<ChunkPos> agent_chunks_;  // set_agent_chunks (chunk_key order, unique)
-  int build_radius_ = 0;
-  int search_budget_ = 0;         // searches dispatched per update (0: no limit)
-  bool rescan_deferred_ = false;  // the agents, the radius or the loaded set changed
-  // The frontier: ids (roots) of the islands holding a node cell within the move reach of an
-  // unbuilt chunk, valid while frontier_key_ matches (layers, islands and built set unchanged).
-  std::vector<std::uint32_t> frontier_;
-  std::array<std::uint64_t, 5> frontier_key_{};
-  bool streaming_ = false;
+
+  NavContext ctx_;
+  ChunkBuilds builds_{ctx_};
+  EditMaintenance maintenance_{ctx_};
+  Reachability reach_{ctx_, builds_};
+  RequestQueue requests_{ctx_, reach_};
   bool trims_log_ = true;
   bool waits_ = true;
-  static constexpr std::int64_t kMaxIncrementalCells = 512;
-  /// Loads / unloads / big boxes touching more chunks than this recompute every island.
-  static constexpr std::size_t kMaxIncrementalChunks = 48;
-  struct ChunkSnap {  // a chunk's moves and island labels before a chunk-level change
-    std::uint64_t key;
-    std::vector<std::uint32_t> moves, labels;
-    std::vector<std::uint8_t> vmoves, gaps;  // empty: none
-  };
-  /// Reachability screening of a queued request: fails it at once (returns false) on a No, an
-  /// unloaded cell or a start / goal that cannot be stood on; else keeps it queued.
-  bool screen(RequestSlot& s);
-  void finish(RequestSlot& s, SearchResult&& r);
-
-  Space& space_;
-  NavGrid grid_;
-  Islands islands_;
-  Executor* exec_;
-  SyncExecutor sync_;
-  int lockstep_delay_;
-  std::vector<std::unique_ptr<AStar>> searchers_;  // one per worker, slot = worker + 1
-  std::unique_ptr<AStar> main_searcher_;           // slot 0
-  std::deque<RequestSlot> slots_;  // deque: stable addresses while jobs write results
-  std::vector<std::uint32_t> free_;
-  std::vector<std::uint32_t> in_flight_;  // dispatched, result not yet applied (request order)
-  std::vector<std::uint32_t> queued_;     // waiting for dispatch (request order)
-  std::uint64_t processed_serial_ = 0;
-  std::uint64_t epoch_ = 1;
-  std::uint64_t layers_version_ = 1;
-  // Scratch of maintain_edit (kept to avoid allocations per edit).
-  std::vector<ChunkPos> scratch_chunks_;
-  struct SavedChunk {  // a chunk's layer 0 / moves before it was classified again as a whole
-    ChunkPos pos;
-    bool uniform = false;
-    CellKind uniform_kind = CellKind::Air;
-    std::vector<std::uint8_t> kind, floor, clear, vmoves, gaps, flags;
-    std::vector<std::uint32_t> moves;
-    CellKind kind_at(int i) const {
-      return uniform ? uniform_kind : static_cast<CellKind>(kind[static_cast<std::size_t>(i)]);
-    }
-  };
-  std::vector<SavedChunk> scratch_saved_;
-  struct Layer0Cell {  // what a cell's moves read of it (uniform chunks: their defaults)
-    std::uint8_t kind = static_cast<std::uint8_t>(CellKind::Blocked), floor = 0, clear = 255,
-                 flags = 0;
-    bool operator==(const Layer0Cell&) const = default;
-  };
-  static Layer0Cell layer0_of(const NavChunk& ch, int i) {
-    if (ch.uniform) return {static_cast<std::uint8_t>(ch.uniform_kind), 0, 255, 0};
-    return {ch.kind[static_cast<std::size_t>(i)], ch.floor[static_cast<std::size_t>(i)],
-            ch.clear[static_cast<std::size_t>(i)], ch.flags_at(i)};
-  }
-  std::vector<Layer0Cell> scratch_layer0_;
-  std::vector<CellPos> scratch_extra_, scratch_extra_hazard_;
-  std::vector<CellPos> scratch_cells_, scratch_gap_cells_;
-  struct OldCell {
-    CellPos c;
-    bool node;
-    std::uint8_t gate;
-    std::uint8_t vword;
-    std::uint8_t gword;
-    std::uint32_t word;
-    bool gaps_only = false;  ///< only its gap jumps can change (a cell two ahead reclassified)
-  };
-  std::vector<OldCell> scratch_old_;
-  std::vector<std::uint64_t> scratch_relabel_;  // cell keys of cells entering or leaving gate kinds
-  IslandDelta scratch_delta_;
-  std::uint64_t tick_ = 0;
-  std::vector<Change> unconsumed_changes_;
-  NavStats stats_;
 };
 
 }  // namespace voxnav::detail

@@ -1,5 +1,7 @@
 // What a voxnav::World holds (the engine side of the public World facade).
 #pragma once
+#include <array>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,70 +20,71 @@ struct WorldState {
   BlockRegistry registry;
   MinecraftBlocks blocks;  ///< name/state lookups when a Minecraft registry is loaded
   Space space{&registry};
-  std::unique_ptr<NavWorld> walker;  ///< navigation for the walker class (always there)
-  /// Navigation of the other classes, made with the first profile of the class (index by
-  /// class_slot: 0 walker, 1 walker_small, 2 swimmer, 3 walker_large).
-  std::unique_ptr<NavWorld> walker_small, swimmer, walker_large;
+  /// Number of class slots (class_slot values; AgentMotion::nav_slot).
+  static constexpr std::uint32_t kClassSlots = 4;
+  /// The movement class of each slot. The order is part of the contract: updates run, epochs
+  /// sum and hashes read in slot order, and path handles and agents carry the slot.
+  static constexpr std::array<MovementClass, kClassSlots> kSlotClass = {
+      MovementClass::Walker, MovementClass::WalkerSmall, MovementClass::Swimmer,
+      MovementClass::WalkerLarge};
+  static constexpr std::uint32_t kWalkerSlot = 0;
+  /// Navigation of each class slot, made with the first profile of the class (the walker's is
+  /// always there; the others are null until a profile of their class is added).
+  std::array<std::unique_ptr<NavWorld>, kClassSlots> classes;
   Executor* executor = nullptr;
   int lockstep_delay = 0;
   bool streaming = false;
   int build_radius = 0;   ///< World::set_chunk_build_radius (chunks; 0: build every loaded chunk)
   int search_budget = 0;  ///< World::set_searches_per_update (0: every queued request)
-  /// Number of class slots (class_slot values; AgentMotion::nav_slot).
-  static constexpr std::uint32_t kClassSlots = 4;
   /// The slot of a navigable movement class (its path handles and agents carry it); kClassSlots
   /// for a class without navigation in this build (flyer).
-  static std::uint32_t class_slot(MovementClass c) {
-    switch (c) {
-      case MovementClass::Walker:
-        return 0;
-      case MovementClass::WalkerSmall:
-        return 1;
-      case MovementClass::Swimmer:
-        return 2;
-      case MovementClass::WalkerLarge:
-        return 3;
-      default:
-        return kClassSlots;
-    }
+  static constexpr std::uint32_t class_slot(MovementClass c) {
+    for (std::uint32_t s = 0; s < kClassSlots; ++s)
+      if (kSlotClass[s] == c) return s;
+    return kClassSlots;
   }
+  /// The navigation of the walker class (always there).
+  NavWorld* walker() const { return classes[kWalkerSlot].get(); }
   /// The owner of the navigation in class slot `slot` (null for an unknown slot).
   std::unique_ptr<NavWorld>* slot_owner(std::uint32_t slot) {
-    switch (slot) {
-      case 0:
-        return &walker;
-      case 1:
-        return &walker_small;
-      case 2:
-        return &swimmer;
-      case 3:
-        return &walker_large;
-      default:
-        return nullptr;
-    }
+    return slot < kClassSlots ? &classes[slot] : nullptr;
   }
   /// The navigation in class slot `slot` (null when not built, or an unknown slot).
-  NavWorld* nav_of_slot(std::uint32_t slot) {
-    std::unique_ptr<NavWorld>* o = slot_owner(slot);
-    return o ? o->get() : nullptr;
+  NavWorld* nav_of_slot(std::uint32_t slot) const {
+    return slot < kClassSlots ? classes[slot].get() : nullptr;
   }
   /// The navigation of movement class c (null when no profile of it was added, or unsupported).
-  NavWorld* nav_of(MovementClass c) { return nav_of_slot(class_slot(c)); }
+  NavWorld* nav_of(MovementClass c) const { return nav_of_slot(class_slot(c)); }
   /// The sum of every class's navigation epoch (World::nav_epoch): no allocation, it sits on the
   /// reachable() path.
   std::uint64_t epoch_sum() const {
-    return walker->epoch() + (walker_small ? walker_small->epoch() : 0) +
-           (swimmer ? swimmer->epoch() : 0) + (walker_large ? walker_large->epoch() : 0);
+    std::uint64_t sum = 0;
+    for (const std::unique_ptr<NavWorld>& n : classes)
+      if (n) sum += n->epoch();
+    return sum;
   }
   /// Every navigation the world keeps, in slot order (walker first).
-  std::vector<NavWorld*> navs() {
-    std::vector<NavWorld*> v{walker.get()};
-    if (walker_small) v.push_back(walker_small.get());
-    if (swimmer) v.push_back(swimmer.get());
-    if (walker_large) v.push_back(walker_large.get());
+  std::vector<NavWorld*> navs() const {
+    std::vector<NavWorld*> v;
+    for (const std::unique_ptr<NavWorld>& n : classes)
+      if (n) v.push_back(n.get());
     return v;
   }
   AgentSystem agents;
+  /// The hand-off of navigation changes to the agents: each class's ChangeFeed has a consumer
+  /// exactly while some live agent follows that class, so a host that only updates keeps no
+  /// changes. Called before the navigations update.
+  void claim_changes() {
+    std::array<bool, kClassSlots> followed{};
+    for (std::size_t i = 0; i < agents.capacity(); ++i) {
+      const AgentRecord& a = agents.at(i);
+      if (!a.alive) continue;
+      const std::uint32_t slot = agents.motion(a.motion).nav_slot;
+      if (slot < kClassSlots) followed[slot] = true;
+    }
+    for (std::uint32_t s = 0; s < kClassSlots; ++s)
+      if (classes[s]) classes[s]->change_feed().set_consumer(followed[s]);
+  }
   std::vector<Profile> profiles;
   std::vector<std::uint32_t> profile_motion;  ///< profile index -> AgentSystem motion index
   // ---- surfaces: named areas and the profiles' surface malus, as masks of block values ----

@@ -1,0 +1,106 @@
+// RequestQueue: the path requests of one NavWorld. Requests take slots (handles with a
+// generation), are screened by reachability (a No, an unloaded cell or a start that cannot be
+// stood on fails at once, without a search), wait in request order, are dispatched to the
+// executor within the search budget, and their results are delivered in request order at the
+// update the lockstep delay names.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include "engine/corridor/corridor.h"
+#include "engine/nav/nav_context.h"
+#include "engine/search/astar.h"
+#include "voxnav/ids.h"
+
+namespace voxnav::detail {
+
+class Reachability;
+
+enum class RequestState : std::uint8_t { Free, Queued, Searching, Ready, Failed };
+
+struct RequestSpec {
+  CellPos start;
+  CellPos goal;
+  int goal_range = 0;
+  std::uint32_t max_nodes = 200000;
+  int max_distance = 0;
+  bool toward = false;  ///< request_toward: a partial route is a success
+  /// When the answer is Unknown(NotLoaded) (the goal lies in, or may be reached only through,
+  /// chunks without navigation) and the start is built and standable: search toward the goal
+  /// over the built chunks, a partial route being a success (the agents' requests with a build
+  /// radius: they walk toward the goal, and the chunks ahead are built as they come near).
+  bool toward_unbuilt = false;
+  CostTable costs;
+  /// Door cells to avoid (the follower's doors that stayed shut): entering one costs avoid_cost
+  /// more.
+  std::vector<CellPos> avoid;
+  std::uint32_t avoid_cost = 20 * kCostStraight;
+  /// Where `costs.surface` comes from, so that a request still queued when the surfaces are
+  /// regrouped (a new area or profile) gets them again: the motion (profile) index and the
+  /// filter's excluded bits and multipliers (null: all 1).
+  std::uint32_t motion = 0xFFFFFFFFu;
+  std::uint32_t excluded = 0;
+  std::shared_ptr<const std::array<double, 32>> multiplier;
+};
+
+struct RequestSlot {
+  std::uint32_t generation = 1;
+  RequestState state = RequestState::Free;
+  PathFailure fail = PathFailure::None;
+  RequestSpec spec;
+  SearchResult result;
+  Corridor corridor;
+  std::uint64_t deliver_tick = 0;  ///< tick at which a finished search is applied
+  bool partial = false;
+  std::uint64_t epoch = 0;             ///< navigation epoch the search ran against
+  std::uint64_t layers_version = 0;    ///< NavWorld::layers_version() the search ran against
+  std::uint64_t screened_version = 0;  ///< layers_version() of its last screening (0: none)
+  double search_us = 0;                ///< wall time of the search job (not part of any decision)
+};
+
+class RequestQueue {
+ public:
+  RequestQueue(NavContext& ctx, Reachability& reach);
+
+  PathHandle request(const RequestSpec& spec);
+  RequestState state(PathHandle h, PathFailure* why = nullptr) const;
+  const RequestSlot* slot(PathHandle h) const;
+  bool release(PathHandle h);
+  /// Runs one search on the calling thread (searcher slot 0), bypassing the queue.
+  SearchResult search_now(const RequestSpec& spec);
+
+  /// Applies the searches due at this tick, in request order: Ready or Failed, with statistics.
+  void deliver_finished();
+  /// Dispatches queued requests in request order, at most the search budget; each is screened
+  /// again first when `layers_changed` or the layers moved since its last screening.
+  void dispatch(bool layers_changed);
+
+  /// Calls f(RequestSpec&) for every request not dispatched yet, in request order.
+  template <class F>
+  void for_each_queued(F&& f) {
+    for (std::uint32_t idx : queued_) f(slots_[idx].spec);
+  }
+  std::size_t queued() const { return queued_.size(); }
+  /// At most `n` searches dispatched per update, oldest requests first (0: no limit).
+  void set_search_budget(int n) { search_budget_ = n < 0 ? 0 : n; }
+
+ private:
+  /// Reachability screening of a queued request: fails it at once (returns false) on a No, an
+  /// unloaded cell or a start / goal that cannot be stood on; else keeps it queued.
+  bool screen(RequestSlot& s);
+
+  NavContext& ctx_;
+  Reachability& reach_;
+  std::vector<std::unique_ptr<AStar>> searchers_;  // one per worker, slot = worker + 1
+  std::unique_ptr<AStar> main_searcher_;           // slot 0
+  std::deque<RequestSlot> slots_;  // deque: stable addresses while jobs write results
+  std::vector<std::uint32_t> free_;
+  std::vector<std::uint32_t> in_flight_;  // dispatched, result not yet applied (request order)
+  std::vector<std::uint32_t> queued_;     // waiting for dispatch (request order)
+  int search_budget_ = 0;                 // searches dispatched per update (0: no limit)
+};
+
+}  // namespace voxnav::detail
