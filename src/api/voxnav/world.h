@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "voxnav/agents.h"
+#include "voxnav/error.h"
 #include "voxnav/executor.h"
 #include "voxnav/ids.h"
 #include "voxnav/profile.h"
@@ -111,8 +112,14 @@ class World {
   /// Loads a chunk from kChunkValues values (index x + 16 * (z + 16 * y)). InvalidArgument when
   /// the count is wrong, OutOfRange for a value not in the registry or a position out of range.
   Status load_chunk(ChunkPos pos, std::span<const std::uint16_t> values);
+  /// Loads positions.size() chunks, kChunkValues values each, back to back in `values`. All or
+  /// nothing: every position and value is checked first (load_chunk's statuses).
+  Status load_chunks(std::span<const ChunkPos> positions, std::span<const std::uint16_t> values);
   /// NotLoaded when the chunk is not loaded.
   Status unload_chunk(ChunkPos pos);
+  /// Unloads every chunk of `positions`. All or nothing: OutOfRange, NotLoaded, or
+  /// InvalidArgument for a chunk given twice, checked before any is unloaded.
+  Status unload_chunks(std::span<const ChunkPos> positions);
   /// OutOfRange (cell or value), NotLoaded (chunk not loaded).
   Status set_block(CellPos cell, std::uint16_t value);
   /// Sets every block of the inclusive box (at most 2^24 cells; every chunk loaded).
@@ -192,7 +199,7 @@ class World {
   /// ahead are built as they come near, and they plan again at its end; when no built cell is
   /// closer they wait Blocked and retry. Requests made with request() still fail NotLoaded.
   /// InvalidArgument (nothing changes) for a value below 0 or above kMaxChunkBuildRadius.
-  Status set_chunk_build_radius(int chunks) noexcept;
+  Status set_chunk_build_radius(int chunks);
   static constexpr int kMaxChunkBuildRadius = 32;
   /// The build radius (chunks; 0: every loaded chunk is built).
   int chunk_build_radius() const noexcept;
@@ -203,7 +210,7 @@ class World {
   /// most without worker threads, where searches run inside update(). Local corridor repairs
   /// (short, bounded searches) are not counted. 0 (the default): every queued request is dispatched
   /// at once. InvalidArgument (nothing changes) below 0 or above kMaxSearchesPerUpdate.
-  Status set_searches_per_update(int searches) noexcept;
+  Status set_searches_per_update(int searches);
   static constexpr int kMaxSearchesPerUpdate = 4096;
   /// The search budget (searches per update and class; 0: no limit).
   int searches_per_update() const noexcept;
@@ -219,8 +226,13 @@ class World {
   /// Constant-time reachability for the profile's class (see Reach): Yes, No (never wrong for the
   /// class) or Unknown with a reason; Unknown(BadProfile) for a profile id not of this world.
   Reach reachable(ProfileId profile, CellPos from, CellPos goal) const;
+  /// reachable() with its arguments checked: InvalidArgument for a profile not of this world,
+  /// OutOfRange for `from` or `goal` out of the cell range (last_error() names which).
+  Status reachable(ProfileId profile, CellPos from, CellPos goal, Reach* out) const;
   /// Whether a body of the profile's class can stand with its feet in `cell`.
   bool is_standable(ProfileId profile, CellPos cell) const;
+  /// is_standable() with its arguments checked: InvalidArgument (profile), OutOfRange (cell).
+  Status is_standable(ProfileId profile, CellPos cell, bool* out) const;
   /// Feet height (metres) of a standable cell, or NotLoaded / NotFound.
   Status standing_height(ProfileId profile, CellPos cell, double* feet_y) const;
   /// Nearest standable cell to `near` within `radius` cells (search order: distance, then y, z,
@@ -311,15 +323,24 @@ class World {
   std::uint64_t nav_tick() const;
 
   /// One simulation tick: update(), then every agent follows its corridor and moves with the
-  /// shared integrator. dt in seconds (0 < dt <= 1).
+  /// shared integrator. dt in seconds. [Limit: 0 < dt <= kMaxTickSeconds]
   Status tick(double dt);
+  static constexpr double kMaxTickSeconds = 1.0;
 
   WorldStats stats() const;
   /// Wall time (microseconds) of the last kSearchTimesKept searches applied (fewer before that
   /// many ran), oldest first: for percentiles; timing only. The memory it takes is fixed.
   std::span<const double> search_times_us() const;
 
+  /// The error of the last call that failed (status, C++ function and argument names, message);
+  /// a call that succeeds leaves it as it was. Every call returning a Status fills it.
+  const CallError& last_error() const noexcept;
+
  private:
+  Status add_profile_checked(const Profile& profile, ProfileId* id, std::string* error);
+  Status fail(Status st, const char* function, const char* argument, std::string message,
+              std::string* error = nullptr) const;
+  mutable CallError last_error_;
   friend struct detail::WorldAccess;  // voxnav's own tests (src/engine/nav/world_access.h)
   std::unique_ptr<detail::WorldState> state_;
 };
