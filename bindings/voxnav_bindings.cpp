@@ -1,16 +1,18 @@
-// voxnav bindings - Embind over the public World API (src/api). No navigation logic here: argument
-// checks with messages that name the bad argument, typed-array transfers, and id encoding.
+// voxnav bindings - Embind over the public World API (src/api). No navigation logic and no rules
+// here: JS values are converted to C++ types (errors only for what does not convert: "must be a
+// Uint16Array", "is not a cell (integers expected)"), the World checks them and writes the
+// messages (World::last_error()), and typed arrays and ids are packed.
 //
 // Conventions (the JS wrapper in web/lib/world.mjs relies on them):
 // - Methods with no result return the voxnav::Status as an int (0 = Ok).
 // - Methods with a result return it as a JS value, or `undefined` when they fail.
-// - After any failure, last_status() and last_error() describe it (status code and a message that
-//   starts with the JS method name and names the bad argument).
+// - After any failure, last_status() and last_error() describe it: {status, function, argument,
+//   message}, the C++ call's names (web/lib/errors.mjs makes them the JS names).
 // - Bulk data crosses as typed arrays: inputs are copied into the wasm heap with one
 //   TypedArray.set; outputs are typed_memory_view's of this object's scratch buffers, valid until
 //   the next call (the wrapper copies them with .slice()).
-// - Cells and positions come in as doubles and are checked here (integer, in range), so a JS
-//   number never wraps silently.
+// - Cells come in as doubles and must be integers an int32 holds, so a JS number never wraps
+//   silently; the World checks the cell range.
 // - Agent ids and path handles are one JS number: generation * 2^21 + index (exact in a double
 //   for every 32-bit generation while index < 2^21).
 #include <emscripten/bind.h>
@@ -24,6 +26,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -48,12 +51,6 @@ namespace voxnav::bindings {
 namespace {
 
 constexpr double kIndexRange = 2097152.0;  // 2^21
-constexpr std::int32_t kMaxHorizontal = 1 << 25;
-constexpr std::int32_t kMaxVertical = 1 << 11;
-// World::define_area's limits (src/api/voxnav/world.h), checked here for messages naming them.
-constexpr std::size_t kMaxAreaName = 64;                    // bytes
-constexpr double kMinAreaCost = -0.6, kMaxAreaCost = 1000;  // cells
-constexpr double kMaxMultiplier = 1000;                     // AreaFilter::multiplier
 
 std::string num(double v) {
   if (std::isnan(v)) return "NaN";
@@ -64,21 +61,8 @@ std::string num(double v) {
   return buf;
 }
 
-std::string cell_text(CellPos c) {
-  return "(" + std::to_string(c.x) + ", " + std::to_string(c.y) + ", " + std::to_string(c.z) + ")";
-}
-
-bool cell_in_range(CellPos c) {
-  return c.x > -kMaxHorizontal && c.x < kMaxHorizontal && c.z > -kMaxHorizontal &&
-         c.z < kMaxHorizontal && c.y > -kMaxVertical && c.y < kMaxVertical;
-}
-
-bool chunk_in_range(ChunkPos p) {
-  const auto in = [](std::int64_t v, std::int64_t lim) {
-    return v * 16 > -lim && v * 16 + 15 < lim;
-  };
-  return in(p.x, kMaxHorizontal) && in(p.z, kMaxHorizontal) && in(p.y, kMaxVertical);
-}
+// A JS number that is an integer a C++ int32 holds (the C++ API checks the range it allows).
+bool int32_number(double v) { return v == std::floor(v) && v >= INT32_MIN && v <= INT32_MAX; }
 
 double encode_id(std::uint32_t index, std::uint32_t generation) {
   return static_cast<double>(generation) * kIndexRange + static_cast<double>(index);
@@ -126,33 +110,31 @@ class WorldCore {
   }
 
   int last_status() const { return last_status_; }
-  std::string last_error() const { return last_error_; }
+  /// {status, function, argument, message} of the last failure: C++ names (snake_case); the JS
+  /// wrapper (web/lib/errors.mjs) derives the JS names from them.
+  val last_error() const {
+    val o = val::object();
+    o.set("status", val(last_status_));
+    o.set("function", val(last_function_));
+    o.set("argument", val(last_argument_));
+    o.set("message", val(last_error_));
+    return o;
+  }
   std::string last_warning() const { return last_warning_; }
   bool threaded() const { return threaded_; }
 
   // ---- registry ----
   int load_minecraft_blocks(val blocks, val shapes) {
-    const char* fn = "loadMinecraftBlocks";
+    const char* fn = "load_minecraft_blocks";
     std::vector<std::uint8_t> b, s;
     if (!copy_bytes(blocks, b) || !copy_bytes(shapes, s))
       return fail(Status::InvalidArgument, fn, "blocksJson and shapesJson must be Uint8Array");
-    std::string msg;
-    const Status st = world_->load_minecraft_blocks(b, s, &msg);
-    if (st == Status::Busy)
-      return fail(st, fn, "chunks are already loaded; load the registry first");
-    if (st != Status::Ok)
-      return fail(st, fn, msg.empty() ? "the block registry JSON is not valid" : msg);
-    return ok();
+    return done(world_->load_minecraft_blocks(b, s));
   }
 
   val block_value(std::string state) {
     std::uint16_t v = 0;
-    std::string why;
-    const Status st = world_->block_value(state, &v, &why);
-    if (st != Status::Ok)
-      return fail_val(st, "blockValue",
-                      "state \"" + state + "\" is not in the block registry" +
-                          (why.empty() ? std::string() : ": " + why));
+    if (world_->block_value(state, &v) != Status::Ok) return world_fail_val();
     ok();
     return val(v);
   }
@@ -164,26 +146,25 @@ class WorldCore {
   int load_blocks(val json, std::string fn) {
     std::vector<std::uint8_t> b;
     if (!copy_bytes(json, b)) return fail(Status::InvalidArgument, fn.c_str(), "json must be bytes");
-    std::string msg;
-    const Status st = world_->load_blocks_json(b, &msg);
-    return st == Status::Ok ? ok() : fail(st, fn.c_str(), msg);
+    if (world_->load_blocks_json(b) == Status::Ok) return ok();
+    world_fail();
+    last_function_ = fn;  // defineBlocks reshapes its arguments into the format: its own name
+    return last_status_;
   }
   int set_block_traits(double value, std::string traits_json) {
-    const char* fn = "setBlockTraits";
+    const char* fn = "set_block_traits";
     BlockTraitsChange c;
     std::string msg;
     if (const Status st = parse_block_traits_json(traits_json, &c.traits, &msg); st != Status::Ok)
       return fail(st, fn, msg);
     // A value no uint16 holds is never in a registry: kNoBlockValue is refused as OutOfRange.
     c.value = value >= 0 && value < kNoBlockValue ? static_cast<std::uint16_t>(value) : kNoBlockValue;
-    const Status st = world_->set_block_traits(std::span<const BlockTraitsChange>(&c, 1), &msg);
-    return st == Status::Ok ? ok() : fail(st, fn, msg);
+    return done(world_->set_block_traits(std::span<const BlockTraitsChange>(&c, 1)));
   }
   val block_def(double value) {
     BlockDef d;
     const auto v = value >= 0 && value < kNoBlockValue ? static_cast<std::uint16_t>(value) : kNoBlockValue;
-    if (const Status st = world_->block_def(v, &d); st != Status::Ok)
-      return fail_val(st, "blockDef", "value " + num(value) + " is not in the registry");
+    if (world_->block_def(v, &d) != Status::Ok) return world_fail_val();
     ok();
     val o = val::object(), boxes = val::array();
     o.set("name", d.name);
@@ -213,7 +194,7 @@ class WorldCore {
   /// positions: Int32Array of 3 * n chunk coordinates; values: Uint16Array of 4096 * n values.
   /// Everything is checked before anything is loaded, so a failure leaves the world unchanged.
   int load_chunks(val positions, val values) {
-    const char* fn = "loadChunks";
+    const char* fn = "load_chunks";
     if (!copy_typed(positions, chunk_pos_))
       return fail(Status::InvalidArgument, fn, "positions must be an Int32Array");
     if (!copy_typed(values, u16_))
@@ -222,81 +203,35 @@ class WorldCore {
       return fail(Status::InvalidArgument, fn,
                   "positions has " + std::to_string(chunk_pos_.size()) +
                       " entries, not a multiple of 3 (x, y, z per chunk)");
-    const std::size_t n = chunk_pos_.size() / 3;
-    if (u16_.size() != n * kChunkValues)
-      return fail(Status::InvalidArgument, fn,
-                  "values has " + std::to_string(u16_.size()) + " entries, expected " +
-                      std::to_string(n * kChunkValues) + " (" + std::to_string(kChunkValues) +
-                      " per chunk, " + std::to_string(n) + (n == 1 ? " chunk)" : " chunks)"));
-    return load_checked(fn, n);
+    return done(world_->load_chunks(chunk_positions(), u16_));
   }
 
   /// One chunk: values must be a Uint16Array of 4096 values (index x + 16 * (z + 16 * y)).
   int load_chunk(double cx, double cy, double cz, val values) {
-    const char* fn = "loadChunk";
+    const char* fn = "load_chunk";
     ChunkPos p;
     if (!chunk_arg(fn, "chunk", cx, cy, cz, p)) return last_status_;
     if (!copy_typed(values, u16_))
       return fail(Status::InvalidArgument, fn, "values must be a Uint16Array");
-    if (u16_.size() != static_cast<std::size_t>(kChunkValues))
-      return fail(Status::InvalidArgument, fn,
-                  "values has " + std::to_string(u16_.size()) + " entries, expected " +
-                      std::to_string(kChunkValues));
-    chunk_pos_.assign({p.x, p.y, p.z});
-    return load_checked(fn, 1);
+    return done(world_->load_chunk(p, u16_));
   }
 
-  /// positions: Int32Array of 3 * n; every chunk must be loaded, and none given twice (checked
-  /// first: a failure unloads nothing).
+  /// positions: Int32Array of 3 * n (all or nothing, World::unload_chunks).
   int unload_chunks(val positions) {
-    const char* fn = "unloadChunks";
+    const char* fn = "unload_chunks";
     if (!copy_typed(positions, chunk_pos_))
       return fail(Status::InvalidArgument, fn, "positions must be an Int32Array");
     if (chunk_pos_.size() % 3 != 0)
       return fail(
           Status::InvalidArgument, fn,
           "positions has " + std::to_string(chunk_pos_.size()) + " entries, not a multiple of 3");
-    return unload_checked(fn, chunk_pos_.size() / 3);
+    return done(world_->unload_chunks(chunk_positions()));
   }
 
-  /// One chunk, its position given as numbers (checked: integers, in range).
   int unload_chunk(double cx, double cy, double cz) {
-    const char* fn = "unloadChunk";
     ChunkPos p;
-    if (!chunk_arg(fn, "chunk", cx, cy, cz, p)) return last_status_;
-    chunk_pos_.assign({p.x, p.y, p.z});
-    return unload_checked(fn, 1);
-  }
-
-  /// Unloads chunk_pos_ (n chunks) after checking every position: in range, loaded, not repeated.
-  int unload_checked(const char* fn, std::size_t n) {
-    std::vector<std::pair<std::array<std::int32_t, 3>, std::size_t>> seen;
-    seen.reserve(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      const ChunkPos p{chunk_pos_[3 * i], chunk_pos_[3 * i + 1], chunk_pos_[3 * i + 2]};
-      const std::string which =
-          n == 1 ? "chunk " + chunk_text(p) : "chunk " + std::to_string(i) + " " + chunk_text(p);
-      if (!chunk_in_range(p)) return fail(Status::OutOfRange, fn, which + " is out of range");
-      if (!chunk_loaded(p)) return fail(Status::NotLoaded, fn, which + " is not loaded");
-      seen.push_back({{p.x, p.y, p.z}, i});
-    }
-    std::sort(seen.begin(), seen.end());
-    for (std::size_t k = 1; k < seen.size(); ++k)
-      if (seen[k].first == seen[k - 1].first) {
-        const std::size_t i = seen[k].second, j = seen[k - 1].second;
-        const ChunkPos p{seen[k].first[0], seen[k].first[1], seen[k].first[2]};
-        return fail(Status::InvalidArgument, fn,
-                    "positions: chunk " + std::to_string(std::max(i, j)) + " " + chunk_text(p) +
-                        " repeats chunk " + std::to_string(std::min(i, j)) +
-                        " (each chunk may be given once)");
-      }
-    for (std::size_t i = 0; i < n; ++i) {
-      const Status st = world_->unload_chunk(
-          ChunkPos{chunk_pos_[3 * i], chunk_pos_[3 * i + 1], chunk_pos_[3 * i + 2]});
-      if (st != Status::Ok)
-        return fail(st, fn, "chunk " + std::to_string(i) + " could not be unloaded");
-    }
-    return ok();
+    if (!chunk_arg("unload_chunk", "chunk", cx, cy, cz, p)) return last_status_;
+    return done(world_->unload_chunk(p));
   }
 
   /// Anvil chunk columns (the uncompressed NBT of region-file chunks), decoded by the engine's
@@ -305,7 +240,7 @@ class WorldCore {
   /// before any is loaded. Proto-chunks (Status other than full) without any block are left out
   /// when skip_empty_proto (as natively); full_only leaves out every proto-chunk.
   val load_anvil_columns(val data, val offsets, bool skip_empty_proto, bool full_only) {
-    const char* fn = "loadAnvilColumns";
+    const char* fn = "load_anvil_columns";
     std::vector<std::uint8_t> bytes;
     std::vector<std::uint32_t> offs;
     if (!copy_typed(data, bytes))
@@ -357,65 +292,41 @@ class WorldCore {
   }
 
   int set_block(double x, double y, double z, double value) {
-    const char* fn = "setBlock";
+    const char* fn = "set_block";
     CellPos c;
     std::uint16_t v = 0;
     if (!cell_arg(fn, "cell", x, y, z, c) || !value_arg(fn, value, v)) return last_status_;
-    const Status st = world_->set_block(c, v);
-    if (st == Status::NotLoaded)
-      return fail(st, fn, "the chunk of cell " + cell_text(c) + " is not loaded");
-    if (st != Status::Ok) return fail(st, fn, "cannot set cell " + cell_text(c));
-    return ok();
+    return done(world_->set_block(c, v));
   }
 
   int set_box(double x0, double y0, double z0, double x1, double y1, double z1, double value) {
-    const char* fn = "setBox";
+    const char* fn = "set_box";
     CellPos a, b;
     std::uint16_t v = 0;
     if (!cell_arg(fn, "min", x0, y0, z0, a) || !cell_arg(fn, "max", x1, y1, z1, b) ||
         !value_arg(fn, value, v))
       return last_status_;
-    if (a.x > b.x || a.y > b.y || a.z > b.z)
-      return fail(Status::InvalidArgument, fn,
-                  "min " + cell_text(a) + " is above max " + cell_text(b) + " on some axis");
-    const double cells =
-        (double(b.x) - a.x + 1) * (double(b.y) - a.y + 1) * (double(b.z) - a.z + 1);
-    if (cells > double(1 << 24))
-      return fail(Status::InvalidArgument, fn,
-                  "the box has " + num(cells) + " cells, more than 16777216");
-    const Status st = world_->set_box(a, b, v);
-    if (st == Status::NotLoaded)
-      return fail(
-          st, fn,
-          "the box " + cell_text(a) + " .. " + cell_text(b) + " covers a chunk that is not loaded");
-    if (st != Status::Ok)
-      return fail(st, fn, "cannot set the box " + cell_text(a) + " .. " + cell_text(b));
-    return ok();
+    return done(world_->set_box(a, b, v));
   }
 
   val get_block(double x, double y, double z) {
-    const char* fn = "getBlock";
     CellPos c;
-    if (!cell_arg(fn, "cell", x, y, z, c)) return val::undefined();
+    if (!cell_arg("get_block", "cell", x, y, z, c)) return val::undefined();
     std::uint16_t v = 0;
-    const Status st = world_->get_block(c, &v);
-    if (st == Status::NotLoaded)
-      return fail_val(st, fn, "the chunk of cell " + cell_text(c) + " is not loaded");
-    if (st != Status::Ok) return fail_val(st, fn, "cannot read cell " + cell_text(c));
+    if (world_->get_block(c, &v) != Status::Ok) return world_fail_val();
     ok();
     return val(v);
   }
 
   // ---- profiles ----
   val add_profile(std::string json, std::string source) {
-    const char* fn = "addProfile";
+    const char* fn = "add_profile";
     Profile p;
     std::string err, warn;
     Status st = parse_profile_json(json, p, &err, &warn, source);
     if (st != Status::Ok) return fail_val(st, fn, err);
     ProfileId id;
-    st = world_->add_profile(p, &id, &err);
-    if (st != Status::Ok) return fail_val(st, fn, err);
+    if (world_->add_profile(p, &id) != Status::Ok) return world_fail_val();
     last_warning_ = warn;
     profiles_added_ = static_cast<std::size_t>(id.index) + 1;
     ok();
@@ -425,7 +336,7 @@ class WorldCore {
   val find_profile(std::string name) {
     ProfileId id;
     if (world_->find_profile(name, &id) != Status::Ok)
-      return fail_val(Status::NotFound, "findProfile", "no profile \"" + name + "\" in this world");
+      return fail_val(Status::NotFound, "find_profile", "no profile \"" + name + "\" in this world");
     ok();
     return val(id.index);
   }
@@ -435,51 +346,29 @@ class WorldCore {
   /// cells (-0.6 .. 1000). Returns the area's index, or undefined (InvalidArgument / OutOfRange,
   /// the message naming the area and the bad part; nothing changes).
   val define_area(val name, val blocks, double cost) {
-    const char* fn = "defineArea";
+    const char* fn = "define_area";
     if (!name.isString()) return fail_val(Status::InvalidArgument, fn, "name must be a string");
     const std::string n = name.as<std::string>();
-    const std::string which = "area \"" + n + "\": ";
-    if (n.empty() || n.size() > kMaxAreaName)
-      return fail_val(Status::InvalidArgument, fn,
-                      which + "the name must have 1 to " + std::to_string(kMaxAreaName) +
-                          " bytes (it has " + std::to_string(n.size()) + ")");
     if (!blocks.isArray())
       return fail_val(Status::InvalidArgument, fn,
-                      which + "blocks must be an array of block names");
-    const std::size_t count = blocks["length"].as<std::size_t>();
-    if (count == 0) return fail_val(Status::InvalidArgument, fn, which + "blocks is empty");
-    if (count > 65536)
-      return fail_val(Status::InvalidArgument, fn,
-                      which + "blocks has " + std::to_string(count) + " entries, more than 65536");
+                      "area \"" + n + "\": blocks must be an array of block names", "blocks");
     std::vector<std::string> names;
-    names.reserve(count);
-    for (std::size_t i = 0; i < count; ++i) {
+    for (std::size_t i = 0, count = blocks["length"].as<std::size_t>(); i < count; ++i) {
       const val b = blocks[i];
-      if (!b.isString() || b["length"].as<std::size_t>() == 0)
-        return fail_val(
-            Status::InvalidArgument, fn,
-            which + "blocks[" + std::to_string(i) + "] is not a block name (a non-empty string)");
+      if (!b.isString())
+        return fail_val(Status::InvalidArgument, fn,
+                        "area \"" + n + "\": blocks[" + std::to_string(i) +
+                            "] is not a block name (a non-empty string)", "blocks");
       names.push_back(b.as<std::string>());
     }
-    if (!(std::isfinite(cost) && cost >= kMinAreaCost && cost <= kMaxAreaCost))
-      return fail_val(Status::InvalidArgument, fn,
-                      which + "cost " + num(cost) + " is not a number of cells in -0.6 .. 1000");
-    if (area_names_.size() >= kMaxAreas)
-      return fail_val(
-          Status::InvalidArgument, fn,
-          which + "this world already has " + std::to_string(kMaxAreas) + " areas (the most)");
     AreaId id;
-    std::string err;
-    const Status st = world_->define_area(n, names, cost, &id, &err);
-    if (st != Status::Ok) return fail_val(st, fn, err.empty() ? which + "refused" : err);
-    area_names_.resize(std::max<std::size_t>(area_names_.size(), id.index + 1));
-    area_names_[id.index] = n;
+    if (world_->define_area(n, names, cost, &id) != Status::Ok) return world_fail_val();
     ok();
     return val(id.index);
   }
 
   val find_area(val name) {
-    const char* fn = "findArea";
+    const char* fn = "find_area";
     if (!name.isString()) return fail_val(Status::InvalidArgument, fn, "name must be a string");
     const std::string n = name.as<std::string>();
     AreaId id;
@@ -501,7 +390,8 @@ class WorldCore {
     if (!profile_arg(fn, profile, pid) || !cell_arg(fn, "from", fx, fy, fz, a) ||
         !cell_arg(fn, "goal", gx, gy, gz, b))
       return val::undefined();
-    const Reach r = world_->reachable(pid, a, b);
+    Reach r;
+    if (world_->reachable(pid, a, b, &r) != Status::Ok) return world_fail_val();
     val o = val::object();
     o.set("answer", val(reach_answer_name(r.answer)));
     o.set("reason", val(reach_reason_name(r.reason)));
@@ -511,18 +401,20 @@ class WorldCore {
   }
 
   val is_standable(double profile, double x, double y, double z) {
-    const char* fn = "isStandable";
+    const char* fn = "is_standable";
     ProfileId pid;
     CellPos c;
     if (!profile_arg(fn, profile, pid) || !cell_arg(fn, "cell", x, y, z, c))
       return val::undefined();
+    bool standable = false;
+    if (world_->is_standable(pid, c, &standable) != Status::Ok) return world_fail_val();
     ok();
-    return val(world_->is_standable(pid, c));
+    return val(standable);
   }
 
   /// Feet height in metres, or null when the cell is loaded but not standable.
   val standing_height(double profile, double x, double y, double z) {
-    const char* fn = "standingHeight";
+    const char* fn = "standing_height";
     ProfileId pid;
     CellPos c;
     if (!profile_arg(fn, profile, pid) || !cell_arg(fn, "cell", x, y, z, c))
@@ -533,30 +425,27 @@ class WorldCore {
       ok();
       return val::null();
     }
-    if (st == Status::NotLoaded)
-      return fail_val(st, fn, "the chunk of cell " + cell_text(c) + " is not loaded");
-    if (st != Status::Ok) return fail_val(st, fn, "cannot read cell " + cell_text(c));
+    if (st != Status::Ok) return world_fail_val();
     ok();
     return val(h);
   }
 
   /// Int32Array view [x, y, z], or null when no standable cell is within the radius.
   val nearest_standable(double profile, double x, double y, double z, double radius) {
-    const char* fn = "nearestStandable";
+    const char* fn = "nearest_standable";
     ProfileId pid;
     CellPos c;
     if (!profile_arg(fn, profile, pid) || !cell_arg(fn, "near", x, y, z, c))
       return val::undefined();
-    if (!(radius >= 0 && radius <= 64 && radius == std::floor(radius)))
-      return fail_val(Status::InvalidArgument, fn,
-                      "radius " + num(radius) + " is not an integer in 0 .. 64");
+    if (!int32_number(radius))
+      return fail_val(Status::InvalidArgument, fn, "radius " + num(radius) + " is not an integer");
     CellPos out;
     const Status st = world_->nearest_standable(pid, c, static_cast<int>(radius), &out);
     if (st == Status::NotFound) {
       ok();
       return val::null();
     }
-    if (st != Status::Ok) return fail_val(st, fn, "cannot search around " + cell_text(c));
+    if (st != Status::Ok) return world_fail_val();
     i32_.assign({out.x, out.y, out.z});
     ok();
     return val(typed_memory_view(i32_.size(), i32_.data()));
@@ -570,8 +459,8 @@ class WorldCore {
     if (!profile_arg(fn, profile, req.profile) || !cell_arg(fn, "start", sx, sy, sz, req.start) ||
         !cell_arg(fn, "goal", gx, gy, gz, req.goal))
       return false;
-    if (!(range >= 0 && range <= 64 && range == std::floor(range))) {
-      fail(Status::InvalidArgument, fn, "range " + num(range) + " is not an integer in 0 .. 64");
+    if (!int32_number(range)) {
+      fail(Status::InvalidArgument, fn, "range " + num(range) + " is not an integer");
       return false;
     }
     req.goal_range = static_cast<int>(range);
@@ -599,48 +488,34 @@ class WorldCore {
       if (k != "excluded" && k != "multipliers")
         return bad(k + " is not a filter field (excluded, multipliers)");
     }
-    const std::size_t n = area_names_.size();
     const val ex = f["excluded"];
     if (!ex.isUndefined()) {
       if (!ex.isNumber()) return bad("excluded must be a number (a bit per area)");
       const double e = ex.as<double>();
       if (!integral(e) || e < 0 || e > 4294967295.0)
         return bad("excluded " + num(e) + " is not a 32-bit mask");
-      const std::uint32_t bits = static_cast<std::uint32_t>(e);
-      for (std::size_t i = n; i < kMaxAreas; ++i)
-        if (bits & (1u << i))
-          return bad("excluded has bit " + std::to_string(i) + " set, but this world has " +
-                     std::to_string(n) + (n == 1 ? " area" : " areas"));
-      out.excluded = bits;
+      out.excluded = static_cast<std::uint32_t>(e);
     }
     const val mul = f["multipliers"];
     if (!mul.isUndefined()) {
       if (!copy_typed(mul, filter_mul_))
         return bad("multipliers must be a Float64Array (one entry per area)");
-      if (filter_mul_.size() > n)
-        return bad("multipliers has " + std::to_string(filter_mul_.size()) +
-                   " entries, but this world has " + std::to_string(n) +
-                   (n == 1 ? " area" : " areas"));
-      for (std::size_t i = 0; i < filter_mul_.size(); ++i) {
-        const double k = filter_mul_[i];
-        if (!(std::isfinite(k) && k >= 0 && k <= kMaxMultiplier))
-          return bad("area \"" + area_names_[i] + "\": multiplier " + num(k) +
-                     " is not a number in 0 .. 1000");
-        out.multiplier[i] = k;
-      }
+      if (filter_mul_.size() > kMaxAreas)
+        return bad("multipliers has " + std::to_string(filter_mul_.size()) + " entries, more than " +
+                   std::to_string(kMaxAreas));
+      std::copy(filter_mul_.begin(), filter_mul_.end(), out.multiplier.begin());
     }
     return true;
   }
 
   val request(double profile, double sx, double sy, double sz, double gx, double gy, double gz,
               double range, bool toward, val filter) {
-    const char* fn = toward ? "requestToward" : "request";
+    const char* fn = toward ? "request_toward" : "request";
     NavRequest req;
     if (!request_args(fn, profile, sx, sy, sz, gx, gy, gz, range, toward, filter, req))
       return val::undefined();
     PathHandle h;
-    const Status st = world_->request(req, &h);
-    if (st != Status::Ok) return fail_val(st, fn, "the request was refused");
+    if (world_->request(req, &h) != Status::Ok) return world_fail_val();
     double id = 0;
     if (!encode_path(h, &id)) {
       (void)world_->release(h);
@@ -669,13 +544,12 @@ class WorldCore {
   /// ({positions, kinds, cells}; null otherwise).
   val find_path_now(double profile, double sx, double sy, double sz, double gx, double gy,
                     double gz, double range, bool toward, val filter) {
-    const char* fn = "findPathNow";
+    const char* fn = "find_path_now";
     NavRequest req;
     if (!request_args(fn, profile, sx, sy, sz, gx, gy, gz, range, toward, filter, req))
       return val::undefined();
     PathResult r;
-    const Status st = world_->find_path_now(req, &r);
-    if (st != Status::Ok) return fail_val(st, fn, "the request was refused");
+    if (world_->find_path_now(req, &r) != Status::Ok) return world_fail_val();
     val o = val::object();
     set_status(o, r.status);
     if (r.status.state == PathState::Ready) {
@@ -709,7 +583,7 @@ class WorldCore {
 
   /// {cells: Int32Array 3n, kinds: Uint8Array n} views.
   val path_cells(double handle) {
-    const char* fn = "pathCells";
+    const char* fn = "path_cells";
     PathHandle h;
     if (!handle_arg(fn, handle, h)) return val::undefined();
     std::size_t count = 0;
@@ -749,17 +623,12 @@ class WorldCore {
 
   // ---- agents ----
   val add_agent(double profile, double x, double y, double z) {
-    const char* fn = "addAgent";
+    const char* fn = "add_agent";
     AgentDef def;
     if (!profile_arg(fn, profile, def.profile)) return val::undefined();
-    if (!std::isfinite(x) || !std::isfinite(y) || !std::isfinite(z))
-      return fail_val(Status::InvalidArgument, fn, "feet " + vec_text(x, y, z) + " is not finite");
     def.feet = Vec3{x, y, z};
     AgentId id;
-    const Status st = world_->add_agent(def, &id);
-    if (st == Status::OutOfRange)
-      return fail_val(st, fn, "feet " + vec_text(x, y, z) + " is out of range");
-    if (st != Status::Ok) return fail_val(st, fn, "the agent was refused");
+    if (world_->add_agent(def, &id) != Status::Ok) return world_fail_val();
     if (id.index >= kIndexRange) {
       (void)world_->remove_agent(id);
       return fail_val(Status::Unsupported, fn, "more than 2097152 agents");
@@ -770,7 +639,7 @@ class WorldCore {
   }
 
   int remove_agent(double agent) {
-    const char* fn = "removeAgent";
+    const char* fn = "remove_agent";
     AgentId id;
     if (!agent_arg(fn, agent, id)) return last_status_;
     if (world_->remove_agent(id) != Status::Ok)
@@ -784,17 +653,17 @@ class WorldCore {
   }
 
   int set_agent_goal(double agent, double x, double y, double z) {
-    const char* fn = "setAgentGoal";
+    const char* fn = "set_agent_goal";
     AgentId id;
     CellPos c;
     if (!agent_arg(fn, agent, id) || !cell_arg(fn, "goal", x, y, z, c)) return last_status_;
-    if (world_->set_agent_goal(id, c) != Status::Ok)
-      return fail(Status::StaleHandle, fn, stale_agent_text(agent));
-    return ok();
+    const Status st = world_->set_agent_goal(id, c);
+    if (st == Status::StaleHandle) return fail(st, fn, stale_agent_text(agent));
+    return done(st);
   }
 
   val agent_state(double agent) {
-    const char* fn = "agentState";
+    const char* fn = "agent_state";
     AgentId id;
     if (!agent_arg(fn, agent, id)) return val::undefined();
     AgentState s;
@@ -827,7 +696,7 @@ class WorldCore {
   }
 
   val agent_reason(double agent) {
-    const char* fn = "agentReason";
+    const char* fn = "agent_reason";
     AgentId id;
     if (!agent_arg(fn, agent, id)) return val::undefined();
     std::string r;
@@ -839,7 +708,7 @@ class WorldCore {
 
   /// Corridor views (see corridor()) plus `epoch`.
   val agent_corridor(double agent) {
-    const char* fn = "agentCorridor";
+    const char* fn = "agent_corridor";
     AgentId id;
     if (!agent_arg(fn, agent, id)) return val::undefined();
     AgentState s;
@@ -856,20 +725,12 @@ class WorldCore {
   }
 
   int teleport_agent(double agent, double x, double y, double z) {
-    const char* fn = "teleportAgent";
+    const char* fn = "teleport_agent";
     AgentId id;
     if (!agent_arg(fn, agent, id)) return last_status_;
-    if (!std::isfinite(x) || !std::isfinite(y) || !std::isfinite(z))
-      return fail(Status::InvalidArgument, fn, "feet " + vec_text(x, y, z) + " is not finite");
-    if (!cell_in_range(
-            CellPos{static_cast<std::int32_t>(std::fmax(std::fmin(std::floor(x), 1e9), -1e9)),
-                    static_cast<std::int32_t>(std::fmax(std::fmin(std::floor(y), 1e9), -1e9)),
-                    static_cast<std::int32_t>(std::fmax(std::fmin(std::floor(z), 1e9), -1e9))}))
-      return fail(Status::OutOfRange, fn, "feet " + vec_text(x, y, z) + " is out of range");
     const Status st = world_->teleport_agent(id, Vec3{x, y, z});
     if (st == Status::StaleHandle) return fail(st, fn, stale_agent_text(agent));
-    if (st != Status::Ok) return fail(st, fn, "cannot teleport agent " + num(agent));
-    return ok();
+    return done(st);
   }
 
   /// Every live agent, in the order they were added: {count, ids Float64Array n, positions
@@ -911,19 +772,10 @@ class WorldCore {
   // ---- doors ----
   /// World::set_door_open: the door at the cell (both halves) opens or closes.
   int set_door_open(double x, double y, double z, bool open) {
-    const char* fn = "setDoorOpen";
+    const char* fn = "set_door_open";
     CellPos c;
     if (!cell_arg(fn, "cell", x, y, z, c)) return last_status_;
-    const Status st = world_->set_door_open(c, open);
-    if (st == Status::NotLoaded)
-      return fail(st, fn, "the chunk of cell " + cell_text(c) + " is not loaded");
-    if (st == Status::NotFound) return fail(st, fn, "cell " + cell_text(c) + " holds no door");
-    if (st == Status::Unsupported)
-      return fail(st, fn,
-                  "the block registry gives the door at " + cell_text(c) + " no " +
-                      (open ? "open" : "closed") + " state");
-    if (st != Status::Ok) return fail(st, fn, "cannot set the door at " + cell_text(c));
-    return ok();
+    return done(world_->set_door_open(c, open));
   }
 
   /// World::take_door_events, every pending event: {count, agents Float64Array n (agent ids),
@@ -964,14 +816,11 @@ class WorldCore {
   }
   /// World::set_chunk_build_radius: chunks, an integer in 0 .. kMaxChunkBuildRadius.
   int set_chunk_build_radius(double chunks) {
-    const char* fn = "setChunkBuildRadius";
-    if (!integral(chunks) || chunks < 0 || chunks > World::kMaxChunkBuildRadius)
-      return fail(Status::InvalidArgument, fn,
+    if (!int32_number(chunks))
+      return fail(Status::InvalidArgument, "set_chunk_build_radius",
                   "chunks " + num(chunks) + " is not an integer number of chunks in 0 .. " +
                       std::to_string(World::kMaxChunkBuildRadius));
-    const Status st = world_->set_chunk_build_radius(static_cast<int>(chunks));
-    if (st != Status::Ok) return fail(st, fn, "the radius " + num(chunks) + " was refused");
-    return ok();
+    return done(world_->set_chunk_build_radius(static_cast<int>(chunks)));
   }
   int chunk_build_radius() const { return world_->chunk_build_radius(); }
   double deferred_chunk_builds() const {
@@ -979,25 +828,16 @@ class WorldCore {
   }
   /// World::set_searches_per_update: searches, an integer in 0 .. kMaxSearchesPerUpdate.
   int set_searches_per_update(double searches) {
-    const char* fn = "setSearchesPerUpdate";
-    if (!integral(searches) || searches < 0 || searches > World::kMaxSearchesPerUpdate)
-      return fail(Status::InvalidArgument, fn,
+    if (!int32_number(searches))
+      return fail(Status::InvalidArgument, "set_searches_per_update",
                   "searches " + num(searches) + " is not an integer number of searches in 0 .. " +
                       std::to_string(World::kMaxSearchesPerUpdate));
-    const Status st = world_->set_searches_per_update(static_cast<int>(searches));
-    if (st != Status::Ok) return fail(st, fn, "the budget " + num(searches) + " was refused");
-    return ok();
+    return done(world_->set_searches_per_update(static_cast<int>(searches)));
   }
   int searches_per_update() const { return world_->searches_per_update(); }
   double queued_requests() const { return static_cast<double>(world_->queued_requests()); }
 
-  int tick(double dt) {
-    if (!(dt > 0.0 && dt <= 1.0))
-      return fail(Status::InvalidArgument, "tick", "dt " + num(dt) + " is not in (0, 1] seconds");
-    const Status st = world_->tick(dt);
-    if (st != Status::Ok) return fail(st, "tick", "the tick was refused");
-    return ok();
-  }
+  int tick(double dt) { return done(world_->tick(dt)); }
 
   val stats() const {
     const WorldStats s = world_->stats();
@@ -1027,7 +867,7 @@ class WorldCore {
   std::string state_hash() {
     std::uint64_t h = 0;
     if (voxnav::state_hash(*world_, agents_, &h) != Status::Ok) {
-      fail(Status::StaleHandle, "stateHash", "an agent of this world is no longer live");
+      fail(Status::StaleHandle, "state_hash", "an agent of this world is no longer live");
       return std::string();
     }
     ok();
@@ -1045,7 +885,7 @@ class WorldCore {
   /// all (voxnav/columns.h, whose column_tops does the work). Chunks are
   /// looked up once per chunk, not per column.
   val top_blocks(double x0, double z0, double x1, double z1, double y0, double y1) {
-    const char* fn = "topBlocks";
+    const char* fn = "top_blocks";
     CellPos a, b;
     if (!cell_arg(fn, "min", x0, y0, z0, a) || !cell_arg(fn, "max", x1, y1, z1, b))
       return val::undefined();
@@ -1069,7 +909,7 @@ class WorldCore {
   /// The body params of a profile: Float64Array view [width, height, step_height, gravity,
   /// jump_velocity, terminal_speed, climb_speed].
   val profile_body(double profile) {
-    const char* fn = "profileBody";
+    const char* fn = "profile_body";
     ProfileId pid;
     if (!profile_arg(fn, profile, pid)) return val::undefined();
     BodyParams p;
@@ -1091,7 +931,7 @@ class WorldCore {
   /// displacement x, y, z, hit_wall_x, hit_wall_z, wall_speed, hit_ceiling, landed,
   /// landing_speed, stepped_up, step_rise, climbing, in_fluid.
   val step_body(val packed, double dt) {
-    const char* fn = "stepBody";
+    const char* fn = "step_body";
     std::vector<double>& in = step_in_;
     if (!packed.instanceof (val::global("Float64Array")))
       return fail_val(Status::InvalidArgument, fn, "packed must be a Float64Array");
@@ -1164,16 +1004,40 @@ class WorldCore {
  private:
   int ok() {
     last_status_ = 0;
+    last_function_.clear();
+    last_argument_.clear();
     last_error_.clear();
     return 0;
   }
-  int fail(Status st, const char* fn, const std::string& msg) {
+  /// A conversion error of this file (`fn`: the JS function; the argument: the word the message
+  /// starts with when it names one).
+  int fail(Status st, const char* fn, const std::string& msg, const char* argument = nullptr) {
     last_status_ = static_cast<int>(st);
-    last_error_ = std::string(fn) + ": " + msg;
+    last_function_ = fn;
+    last_argument_ = argument ? argument : msg.substr(0, msg.find_first_of(" :["));
+    last_error_ = msg;
     return last_status_;
   }
-  val fail_val(Status st, const char* fn, const std::string& msg) {
-    fail(st, fn, msg);
+  /// The error the World wrote for its last failed call.
+  int world_fail() {
+    const CallError& e = world_->last_error();
+    last_status_ = static_cast<int>(e.status);
+    last_function_ = e.function;
+    last_argument_ = e.argument;
+    last_error_ = e.message;
+    return last_status_;
+  }
+  val world_fail_val() {
+    world_fail();
+    return val::undefined();
+  }
+  int done(Status st) { return st == Status::Ok ? ok() : world_fail(); }
+  std::span<const ChunkPos> chunk_positions() const {
+    static_assert(sizeof(ChunkPos) == 3 * sizeof(std::int32_t));
+    return {reinterpret_cast<const ChunkPos*>(chunk_pos_.data()), chunk_pos_.size() / 3};
+  }
+  val fail_val(Status st, const char* fn, const std::string& msg, const char* argument = nullptr) {
+    fail(st, fn, msg, argument);
     return val::undefined();
   }
 
@@ -1189,10 +1053,6 @@ class WorldCore {
 
   static std::string vec_text(double x, double y, double z) {
     return "(" + num(x) + ", " + num(y) + ", " + num(z) + ")";
-  }
-  static std::string chunk_text(ChunkPos p) {
-    return "(" + std::to_string(p.x) + ", " + std::to_string(p.y) + ", " + std::to_string(p.z) +
-           ")";
   }
   static std::string stale_handle_text(double h) {
     return "path " + num(h) + " is not a live request (released, or never made by this world)";
@@ -1218,17 +1078,17 @@ class WorldCore {
     return msg;
   }
 
-  bool cell_arg(const char* fn, const char* name, double x, double y, double z, CellPos& out) {
+  /// Three JS numbers -> a cell / chunk position: integers a C++ int32 holds (the World checks the
+  /// range it allows).
+  bool cell_arg(const char* fn, const char* name, double x, double y, double z, CellPos& out,
+                const char* what = "a cell") {
     if (!integral(x) || !integral(y) || !integral(z)) {
       fail(Status::InvalidArgument, fn,
-           std::string(name) + " " + vec_text(x, y, z) + " is not a cell (integers expected)");
+           std::string(name) + " " + vec_text(x, y, z) + " is not " + what + " (integers expected)");
       return false;
     }
-    if (std::fabs(x) >= kMaxHorizontal || std::fabs(z) >= kMaxHorizontal ||
-        std::fabs(y) >= kMaxVertical) {
-      fail(Status::OutOfRange, fn,
-           std::string(name) + " " + vec_text(x, y, z) +
-               " is out of range (|x|, |z| < 2^25, |y| < 2^11)");
+    if (!int32_number(x) || !int32_number(y) || !int32_number(z)) {
+      fail(Status::OutOfRange, fn, std::string(name) + " " + vec_text(x, y, z) + " is out of range");
       return false;
     }
     out = CellPos{static_cast<std::int32_t>(x), static_cast<std::int32_t>(y),
@@ -1237,21 +1097,9 @@ class WorldCore {
   }
 
   bool chunk_arg(const char* fn, const char* name, double x, double y, double z, ChunkPos& out) {
-    if (!integral(x) || !integral(y) || !integral(z)) {
-      fail(Status::InvalidArgument, fn,
-           std::string(name) + " " + vec_text(x, y, z) +
-               " is not a chunk position (integers expected)");
-      return false;
-    }
-    if (std::fabs(x) > 1e8 || std::fabs(y) > 1e8 || std::fabs(z) > 1e8 ||
-        !chunk_in_range(ChunkPos{static_cast<std::int32_t>(x), static_cast<std::int32_t>(y),
-                                 static_cast<std::int32_t>(z)})) {
-      fail(Status::OutOfRange, fn,
-           std::string(name) + " " + vec_text(x, y, z) + " is out of range");
-      return false;
-    }
-    out = ChunkPos{static_cast<std::int32_t>(x), static_cast<std::int32_t>(y),
-                   static_cast<std::int32_t>(z)};
+    CellPos c;
+    if (!cell_arg(fn, name, x, y, z, c, "a chunk position")) return false;
+    out = ChunkPos{c.x, c.y, c.z};
     return true;
   }
 
@@ -1261,10 +1109,9 @@ class WorldCore {
       fail(Status::InvalidArgument, fn, "value " + num(value) + " is not an integer block value");
       return false;
     }
-    if (value < 0 || value >= n) {
-      fail(
-          Status::OutOfRange, fn,
-          "value " + num(value) + " is not in the block registry (values 0 .. " + num(n - 1) + ")");
+    if (value < 0 || value >= 65536) {  // no uint16: never a registry value
+      fail(Status::OutOfRange, fn,
+           "value " + num(value) + " is not in the block registry (values 0 .. " + num(n - 1) + ")");
       return false;
     }
     out = static_cast<std::uint16_t>(value);
@@ -1312,37 +1159,6 @@ class WorldCore {
     return true;
   }
 
-  bool chunk_loaded(ChunkPos p) const {
-    std::uint16_t v = 0;
-    return world_->get_block(CellPos{p.x * 16, p.y * 16, p.z * 16}, &v) == Status::Ok;
-  }
-
-  /// Loads chunk_pos_ / u16_ (n chunks) after checking every position and value.
-  int load_checked(const char* fn, std::size_t n) {
-    const std::size_t reg = world_->block_count();
-    for (std::size_t i = 0; i < n; ++i) {
-      const ChunkPos p{chunk_pos_[3 * i], chunk_pos_[3 * i + 1], chunk_pos_[3 * i + 2]};
-      const std::string which =
-          n == 1 ? "chunk " + chunk_text(p) : "chunk " + std::to_string(i) + " " + chunk_text(p);
-      if (!chunk_in_range(p)) return fail(Status::OutOfRange, fn, which + " is out of range");
-      const std::uint16_t* v = u16_.data() + i * kChunkValues;
-      for (int k = 0; k < kChunkValues; ++k)
-        if (v[k] >= reg)
-          return fail(Status::OutOfRange, fn,
-                      "values[" + std::to_string(i * kChunkValues + k) +
-                          "] = " + std::to_string(v[k]) + " (" + which +
-                          ") is not in the block registry (values 0 .. " + std::to_string(reg - 1) +
-                          ")");
-    }
-    for (std::size_t i = 0; i < n; ++i) {
-      const ChunkPos p{chunk_pos_[3 * i], chunk_pos_[3 * i + 1], chunk_pos_[3 * i + 2]};
-      const Status st = world_->load_chunk(
-          p, std::span<const std::uint16_t>(u16_.data() + i * kChunkValues, kChunkValues));
-      if (st != Status::Ok) return fail(st, fn, "chunk " + chunk_text(p) + " could not be loaded");
-    }
-    return ok();
-  }
-
   val waypoint_views(std::size_t count) {
     f64_.resize(3 * count);
     i32_.resize(3 * count);
@@ -1365,8 +1181,16 @@ class WorldCore {
   }
 
   template <class T>
+  static constexpr const char* typed_name() {
+    if constexpr (std::is_same_v<T, double>) return "Float64Array";
+    if constexpr (std::is_same_v<T, std::uint8_t>) return "Uint8Array";
+    if constexpr (std::is_same_v<T, std::uint16_t>) return "Uint16Array";
+    if constexpr (std::is_same_v<T, std::uint32_t>) return "Uint32Array";
+    if constexpr (std::is_same_v<T, std::int32_t>) return "Int32Array";
+  }
+  template <class T>
   static bool copy_typed(const val& arr, std::vector<T>& out) {
-    if (!arr.instanceof (val::global(TypedName<T>::name))) return false;
+    if (!arr.instanceof (val::global(typed_name<T>()))) return false;
     const std::size_t n = arr["length"].as<std::size_t>();
     out.resize(n);
     if (n) val(typed_memory_view(n, out.data())).call<void>("set", arr);
@@ -1376,16 +1200,12 @@ class WorldCore {
     return copy_typed(arr, out);
   }
 
-  template <class T>
-  struct TypedName;
-
  private:
   std::unique_ptr<World> world_;
   bool threaded_ = false;
   int last_status_ = 0;
-  std::string last_error_, last_warning_;
+  std::string last_function_, last_argument_, last_error_, last_warning_;
   std::size_t profiles_added_ = 0;
-  std::vector<std::string> area_names_;  // by AreaId::index (the names in filter messages)
   std::vector<double> filter_mul_;
   std::vector<AgentId> agents_;
   std::vector<std::int32_t> chunk_pos_, i32_;
@@ -1401,27 +1221,6 @@ class WorldCore {
   std::vector<double> step_in_;
   std::vector<double> door_agents_, door_ticks_;
   std::vector<std::int32_t> door_cells_;
-};
-
-template <>
-struct WorldCore::TypedName<double> {
-  static constexpr const char* name = "Float64Array";
-};
-template <>
-struct WorldCore::TypedName<std::uint8_t> {
-  static constexpr const char* name = "Uint8Array";
-};
-template <>
-struct WorldCore::TypedName<std::uint16_t> {
-  static constexpr const char* name = "Uint16Array";
-};
-template <>
-struct WorldCore::TypedName<std::uint32_t> {
-  static constexpr const char* name = "Uint32Array";
-};
-template <>
-struct WorldCore::TypedName<std::int32_t> {
-  static constexpr const char* name = "Int32Array";
 };
 
 /// The C++ library's version (voxnav/version.h); tests/web checks the npm package carries it too.
@@ -1442,6 +1241,33 @@ std::string agent_mode_name_of(int m) {
   return agent_mode_name(static_cast<AgentMode>(m));
 }
 
+/// The limits of the C++ API (named once in its headers), for JS: web/index.mjs's LIMITS.
+val limits() {
+  val o = val::object();
+  const auto set = [&](const char* name, double v) { o.set(name, val(v)); };
+  set("maxCellXZ", kMaxCellXZ);
+  set("maxCellY", kMaxCellY);
+  set("chunkEdge", kChunkEdge);
+  set("chunkValues", kChunkValues);
+  set("maxBoxCells", static_cast<double>(kMaxBoxCells));
+  set("maxAreas", static_cast<double>(kMaxAreas));
+  set("maxAreaNameBytes", static_cast<double>(kMaxAreaNameBytes));
+  set("minAreaCost", kMinAreaCost);
+  set("maxAreaCost", kMaxAreaCost);
+  set("maxAreaMultiplier", kMaxAreaMultiplier);
+  set("maxGoalRange", kMaxGoalRange);
+  set("maxNearestRadius", kMaxNearestRadius);
+  set("maxChunkBuildRadius", World::kMaxChunkBuildRadius);
+  set("maxSearchesPerUpdate", World::kMaxSearchesPerUpdate);
+  set("maxTickSeconds", World::kMaxTickSeconds);
+  set("searchTimesKept", static_cast<double>(kSearchTimesKept));
+  set("maxColumnTopsColumns", static_cast<double>(kMaxColumnTopsColumns));
+  set("maxColumnTopsHeight", static_cast<double>(kMaxColumnTopsHeight));
+  set("maxColumnTopsCells", static_cast<double>(kMaxColumnTopsCells));
+  set("noColumnTop", kNoColumnTop);
+  return o;
+}
+
 bool threads_built() {
 #ifdef VOXNAV_WASM_THREADS
   return true;
@@ -1458,6 +1284,7 @@ EMSCRIPTEN_BINDINGS(voxnav) {
   emscripten::function("edgeKindName", &edge_kind_name_of);
   emscripten::function("agentModeName", &agent_mode_name_of);
   emscripten::function("threadsBuilt", &threads_built);
+  emscripten::function("limits", &limits);
   emscripten::function("versionString", &version_string_of);
   emscripten::class_<WorldCore>("WorldCore")
       .constructor<int, bool>()

@@ -20,12 +20,59 @@ export const STATUS_NAMES: readonly ['Ok', ...StatusName[]];
  * the world unchanged.
  */
 export class VoxnavError extends Error {
-  constructor(status: StatusName | string, message: string);
+  constructor(status: StatusName | string, message: string, fn?: string, argument?: string);
   readonly name: 'VoxnavError';
   /** The status name, e.g. 'InvalidArgument'. */
   readonly status: StatusName | string;
-  toJSON(): { status: string; message: string };
+  /** The method that failed, e.g. 'setBlock' ('' when not a method's error). */
+  readonly function: string;
+  /** The argument at fault, e.g. 'cell', 'goalRange' ('' when no single argument is). */
+  readonly argument: string;
+  toJSON(): VoxnavErrorJSON;
 }
+
+/** A VoxnavError as a plain object (worker replies). */
+export interface VoxnavErrorJSON {
+  status: string;
+  message: string;
+  function: string;
+  argument: string;
+}
+
+/** The limits of the C++ API, named once in its headers (voxnav/types.h, requests.h, world.h, columns.h). */
+export interface Limits {
+  /** |x|, |z| of a cell (kMaxCellXZ). */
+  readonly maxCellXZ: number;
+  /** |y| of a cell (kMaxCellY). */
+  readonly maxCellY: number;
+  readonly chunkEdge: number;
+  readonly chunkValues: number;
+  /** Cells of one setBox box. */
+  readonly maxBoxCells: number;
+  readonly maxAreas: number;
+  /** UTF-8 bytes of an area name. */
+  readonly maxAreaNameBytes: number;
+  readonly minAreaCost: number;
+  readonly maxAreaCost: number;
+  readonly maxAreaMultiplier: number;
+  /** Request `range`, cells. */
+  readonly maxGoalRange: number;
+  /** nearestStandable's radius, cells. */
+  readonly maxNearestRadius: number;
+  readonly maxChunkBuildRadius: number;
+  readonly maxSearchesPerUpdate: number;
+  /** tick's dt, seconds. */
+  readonly maxTickSeconds: number;
+  readonly searchTimesKept: number;
+  readonly maxColumnTopsColumns: number;
+  readonly maxColumnTopsHeight: number;
+  readonly maxColumnTopsCells: number;
+  /** topBlocks' height of a column without blocks. */
+  readonly noColumnTop: number;
+}
+
+/** The default library's limits; null until init() has resolved. */
+export let LIMITS: Limits | null;
 
 /** Which wasm build runs: one pthread for searches ('threaded') or none ('sync'). */
 export type BuildName = 'sync' | 'threaded';
@@ -659,6 +706,8 @@ export interface Voxnav {
   readonly World: typeof World;
   readonly EDGE_KINDS: readonly EdgeKindName[];
   readonly AGENT_MODES: readonly AgentModeName[];
+  /** The limits of this instance's C++ API. */
+  readonly LIMITS: Limits;
   /** A World of this instance. */
   createWorld(options?: Omit<WorldOptions, 'voxnav'>): World;
 }

@@ -20,6 +20,13 @@ export {
 
 export const version = '0.1.0';
 
+/**
+ * The limits of the C++ API (named once in its headers: kMaxCellXZ, kMaxGoalRange, ...), as the
+ * loaded library reports them: a frozen object, null until init() has resolved (each library from
+ * load() carries its own as `lib.LIMITS`).
+ */
+export let LIMITS = null;
+
 /** Loads a new, independent instance of the library. */
 export async function load(options = {}) {
   const { module, build } = await instantiate(options);
@@ -31,6 +38,7 @@ export async function load(options = {}) {
     World,
     EDGE_KINDS,
     AGENT_MODES,
+    LIMITS: Object.freeze({ ...module.limits() }),
     /** A World of this instance. */
     createWorld(worldOptions = {}) {
       return new World({ ...worldOptions, voxnav: lib });
@@ -74,6 +82,7 @@ export function init(options = {}) {
   initPromise = load(options).then(
     (lib) => {
       setDefaultLibrary(lib);
+      LIMITS = lib.LIMITS;
       resolveReady(lib);
       return lib;
     },

@@ -5,30 +5,15 @@
 #include <cmath>
 #include <cstdio>
 
+#include "api_text.h"
 #include "engine/nav/world_access.h"
 #include "voxnav/world.h"
 
 namespace voxnav {
 
 namespace {
-
-std::string num(double v) {
-  if (v == std::floor(v) && std::fabs(v) < 1e15) return std::to_string(static_cast<long long>(v));
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
-}
-
-std::string cell_text(CellPos c) {
-  std::string s = "(";  // appended piecewise: GCC 12 warns falsely on "(" + std::to_string(...)
-  s += std::to_string(c.x);
-  s += ", ";
-  s += std::to_string(c.y);
-  s += ", ";
-  s += std::to_string(c.z);
-  s += ")";
-  return s;
-}
+using detail::cell_text;
+using detail::num;
 
 Status fail(std::string* error, std::string msg) {
   if (error != nullptr) *error = std::move(msg);
@@ -39,6 +24,11 @@ Status fail(std::string* error, std::string msg) {
 
 Status column_tops(const World& world, CellPos a, CellPos b, std::int32_t* heights,
                    std::uint16_t* values, std::size_t capacity, std::string* error) {
+  for (const auto& [what, c] : {std::pair<const char*, CellPos>{"min", a}, {"max", b}})
+    if (std::string e = detail::cell_range_error(what, c); !e.empty()) {
+      if (error != nullptr) *error = e;
+      return Status::OutOfRange;
+    }
   if (a.x > b.x || a.y > b.y || a.z > b.z)
     return fail(error, "min " + cell_text(a) + " is above max " + cell_text(b) + " on some axis");
   const double columns = (double(b.x) - a.x + 1) * (double(b.z) - a.z + 1);

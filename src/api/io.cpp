@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "api_text.h"
 #include "engine/io/anvil_chunk.h"
 #include "engine/io/movingai.h"
 #include "engine/io/nbt.h"
@@ -65,22 +66,6 @@ Status minecraft_blocks(World& world, const detail::MinecraftBlocks** out, LoadR
   return Status::Ok;
 }
 
-bool chunk_in_range(std::int32_t cx, std::int32_t cy, std::int32_t cz) {
-  return detail::cell_in_range(CellPos{cx * 16, cy * 16, cz * 16}) &&
-         detail::cell_in_range(CellPos{cx * 16 + 15, cy * 16 + 15, cz * 16 + 15});
-}
-
-std::string chunk_text(std::int32_t x, std::int32_t y, std::int32_t z) {
-  std::string s = "(";  // appended piecewise: GCC 12 warns falsely on "(" + std::to_string(...)
-  s += std::to_string(x);
-  s += ", ";
-  s += std::to_string(y);
-  s += ", ";
-  s += std::to_string(z);
-  s += ")";
-  return s;
-}
-
 /// Checks every column fits the World, then loads them all (the all-or-nothing step).
 Status install_columns(World& world, const std::vector<detail::DecodedColumn>& columns,
                        const detail::LookupTally& tally, const detail::RegionDecodeStats& stats,
@@ -88,9 +73,8 @@ Status install_columns(World& world, const std::vector<detail::DecodedColumn>& c
   for (std::size_t i = 0; i < columns.size(); ++i) {
     const detail::DecodedColumn& c = columns[i];
     for (const detail::DecodedSection& s : c.sections) {
-      if (!chunk_in_range(c.x, s.y, c.z)) {
-        r.message = "column " + std::to_string(i) + ": chunk " + chunk_text(c.x, s.y, c.z) +
-                    " is out of range";
+      if (std::string e = detail::chunk_range_error("chunk", ChunkPos{c.x, s.y, c.z}); !e.empty()) {
+        r.message = "column " + std::to_string(i) + ": " + e;
         return Status::OutOfRange;
       }
     }

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
+#include "api_text.h"
 #include "engine/nav/class_envelopes.h"
 #include "engine/nav/profile_compile.h"
 #include "engine/nav/world_state.h"
@@ -117,6 +120,20 @@ std::shared_ptr<const std::array<std::int32_t, 256>> filtered_surface_costs(
 }  // namespace detail
 
 namespace {
+using detail::cell_range_error;
+using detail::cell_text;
+using detail::chunk_range_error;
+using detail::chunk_text;
+using detail::num;
+using detail::vec_text;
+std::string profile_error(ProfileId p, std::size_t count) {
+  return "profile " + std::to_string(p.index) + " is not a profile of this world (" +
+         std::to_string(count) + " added)";
+}
+std::string value_error(std::uint16_t v, std::size_t count) {
+  return "value " + std::to_string(v) + " is not in the block registry (values 0 .. " +
+         std::to_string(count - 1) + ")";
+}
 bool finite(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 void copy_points(const std::vector<detail::Waypoint>& pts, Waypoint* out, std::size_t cap) {
   for (std::size_t i = 0; i < pts.size() && i < cap; ++i) {
@@ -167,16 +184,26 @@ const detail::RequestSlot* slot_of(detail::WorldState& ws, PathHandle h) {
 
 World::~World() = default;
 
+const CallError& World::last_error() const noexcept { return last_error_; }
+
+Status World::fail(Status st, const char* function, const char* argument, std::string message,
+                   std::string* error) const {
+  last_error_ = CallError{st, function, argument ? argument : "", message};
+  if (error) *error = std::move(message);
+  return st;
+}
+
 namespace {
 // Every registry is installed here: a game's own blocks, the JSON format, minecraft-data (whose
 // producer `mc` keeps its state lookups, bound once the registry is in place).
 Status install_blocks(detail::WorldState& ws, const BlockRegistryDef& def,
                       detail::MinecraftBlocks* mc, const char* fn, std::string* error) {
   if (ws.space.chunk_count() != 0 || !ws.masks.empty()) {
+    (void)fn;
     if (error)
-      *error = std::string(fn) + (ws.space.chunk_count() != 0
-                                      ? ": chunks are already loaded"
-                                      : ": areas or surface malus already name blocks");
+      *error = ws.space.chunk_count() != 0
+                   ? "chunks are already loaded; install the registry first"
+                   : "areas or surface malus already name blocks; install the registry first";
     return Status::Busy;
   }
   detail::BlockRegistry reg;
@@ -194,36 +221,50 @@ Status install_blocks(detail::WorldState& ws, const BlockRegistryDef& def,
 }  // namespace
 
 Status World::define_blocks(const BlockRegistryDef& def, std::string* error) {
-  return install_blocks(*state_, def, nullptr, "define_blocks", error);
+  std::string msg;
+  const Status st = install_blocks(*state_, def, nullptr, "define_blocks", &msg);
+  return st == Status::Ok ? st : fail(st, "define_blocks", "def", msg, error);
 }
 
 Status World::load_blocks_json(std::span<const std::uint8_t> json, std::string* error) {
-  if (state_->space.chunk_count() != 0 || !state_->masks.empty())
-    return install_blocks(*state_, {}, nullptr, "load_blocks_json", error);  // Busy
+  std::string msg;
+  Status st = Status::Ok;
   BlockRegistryDef def;
-  if (const Status st = parse_block_registry_json(json, &def, error); st != Status::Ok) return st;
-  return install_blocks(*state_, def, nullptr, "load_blocks_json", error);
+  if (state_->space.chunk_count() != 0 || !state_->masks.empty())
+    st = install_blocks(*state_, {}, nullptr, "load_blocks_json", &msg);  // Busy
+  else if (st = parse_block_registry_json(json, &def, &msg); st == Status::Ok)
+    st = install_blocks(*state_, def, nullptr, "load_blocks_json", &msg);
+  if (st == Status::Ok && error) error->clear();
+  return st == Status::Ok ? st : fail(st, "load_blocks_json", "json", msg, error);
 }
 
 Status World::load_minecraft_blocks(std::span<const std::uint8_t> blocks_json,
                                     std::span<const std::uint8_t> shapes_json, std::string* error) {
-  if (state_->space.chunk_count() != 0 || !state_->masks.empty())
-    return install_blocks(*state_, {}, nullptr, "load_minecraft_blocks", error);  // Busy
+  const char* fn = "load_minecraft_blocks";
+  std::string msg;
+  if (state_->space.chunk_count() != 0 || !state_->masks.empty()) {
+    const Status st = install_blocks(*state_, {}, nullptr, fn, &msg);  // Busy
+    return fail(st, fn, "", msg, error);
+  }
   detail::MinecraftBlocks blocks;
   BlockRegistryDef def;
-  std::string msg;
-  if (const Status st = blocks.produce(blocks_json, shapes_json, def, msg); st != Status::Ok) {
-    if (error) *error = msg;
-    return st;
-  }
-  return install_blocks(*state_, def, &blocks, "load_minecraft_blocks", error);
+  if (const Status st = blocks.produce(blocks_json, shapes_json, def, msg); st != Status::Ok)
+    return fail(st, fn, "blocks_json", msg.empty() ? "the block registry JSON is not valid" : msg, error);
+  const Status st = install_blocks(*state_, def, &blocks, fn, &msg);
+  if (st == Status::Ok && error) error->clear();
+  return st == Status::Ok ? st : fail(st, fn, "blocks_json", msg, error);
 }
 
 Status World::set_block_traits(std::span<const BlockTraitsChange> changes, std::string* error) {
   detail::WorldState& ws = *state_;
   // Searches and chunk builds in flight read the registry: they finish first.
   for (detail::NavWorld* n : ws.navs()) n->wait_jobs();
-  if (const Status st = ws.registry.set_traits(changes, error); st != Status::Ok) return st;
+  std::string msg;
+  if (const Status st = ws.registry.set_traits(changes, &msg); st != Status::Ok)
+    return fail(st, "set_block_traits", "changes",
+                msg.empty() && !changes.empty() ? "value " + std::to_string(changes[0].value) + " is not in the registry" : msg,
+                error);
+  if (error) error->clear();
   // Every loaded chunk is loaded again with its own blocks: navigation rebuilds them at the next
   // update and the agents see the change as they see any other.
   detail::Space& space = ws.space;
@@ -243,8 +284,9 @@ Status World::set_block_traits(std::span<const BlockTraitsChange> changes, std::
 }
 
 Status World::block_def(std::uint16_t value, BlockDef* out) const {
-  if (!out) return Status::InvalidArgument;
-  if (!state_->registry.valid(value)) return Status::OutOfRange;
+  if (!out) return fail(Status::InvalidArgument, "block_def", "out", "out is null");
+  if (!state_->registry.valid(value))
+    return fail(Status::OutOfRange, "block_def", "value", value_error(value, block_count()));
   *out = state_->registry.def(value);
   return Status::Ok;
 }
@@ -293,8 +335,8 @@ Status World::block_value(std::string_view state, std::uint16_t* value, std::str
     const std::string why = strict_state_error(state_->blocks, state);
     if (!why.empty()) {
       *value = state_->registry.fallback();
-      if (error) *error = why;
-      return Status::NotFound;
+      return fail(Status::NotFound, "block_value", "state",
+                  "state \"" + std::string(state) + "\" is not in the block registry: " + why, error);
     }
     detail::LookupTally tally;
     *value = state_->blocks.value_from_string(state, &tally);
@@ -306,35 +348,146 @@ Status World::block_value(std::string_view state, std::uint16_t* value, std::str
     return Status::Ok;
   }
   *value = state_->registry.find(state);
-  if (!state_->registry.has(state)) {
-    if (error) *error = "state \"" + std::string(state) + "\" is not in the block registry";
-    return Status::NotFound;
-  }
+  if (!state_->registry.has(state))
+    return fail(Status::NotFound, "block_value", "state",
+                "state \"" + std::string(state) + "\" is not in the block registry", error);
   if (error) error->clear();
   return Status::Ok;
 }
 
 std::size_t World::block_count() const { return state_->registry.size(); }
 
+namespace {
+// Checks chunks to load (`one`: a single chunk, named without its index); "" when all are good.
+struct Refusal {
+  Status status = Status::Ok;
+  const char* argument = "";
+  std::string message;
+};
+Refusal check_chunks(const detail::Space& space, std::span<const ChunkPos> positions,
+                             const std::uint16_t* values, std::size_t value_count,
+                             std::size_t registry_size, bool loading, bool one) {
+  const std::size_t n = positions.size();
+  if (loading && value_count != n * kChunkValues)
+    return {Status::InvalidArgument, "values",
+            "values has " + std::to_string(value_count) + " entries, expected " +
+                std::to_string(n * kChunkValues) +
+                (one ? std::string()
+                     : " (" + std::to_string(kChunkValues) + " per chunk, " + std::to_string(n) +
+                           (n == 1 ? " chunk)" : " chunks)"))};
+  std::vector<std::pair<std::array<std::int32_t, 3>, std::size_t>> seen;
+  for (std::size_t i = 0; i < n; ++i) {
+    const ChunkPos p = positions[i];
+    const std::string which = one ? "chunk" : "chunk " + std::to_string(i);
+    if (std::string e = chunk_range_error(which, p); !e.empty())
+      return {Status::OutOfRange, one ? "pos" : "positions", e};
+    if (loading) {
+      const std::uint16_t* v = values + i * kChunkValues;
+      for (int k = 0; k < kChunkValues; ++k)
+        if (v[k] >= registry_size)
+          return {Status::OutOfRange, "values",
+                  "values[" + std::to_string(i * kChunkValues + k) + "] = " + std::to_string(v[k]) +
+                      " (" + which + " " + chunk_text(p) +
+                      ") is not in the block registry (values 0 .. " +
+                      std::to_string(registry_size - 1) + ")"};
+    } else if (!space.is_loaded(p)) {
+      return {Status::NotLoaded, one ? "pos" : "positions", which + " " + chunk_text(p) + " is not loaded"};
+    }
+    seen.push_back({{p.x, p.y, p.z}, i});
+  }
+  if (!loading) {
+    std::sort(seen.begin(), seen.end());
+    for (std::size_t k = 1; k < seen.size(); ++k)
+      if (seen[k].first == seen[k - 1].first)
+        return {Status::InvalidArgument, "positions",
+                "positions: chunk " + std::to_string(std::max(seen[k].second, seen[k - 1].second)) +
+                    " " + chunk_text(positions[seen[k].second]) + " repeats chunk " +
+                    std::to_string(std::min(seen[k].second, seen[k - 1].second)) +
+                    " (each chunk may be given once)"};
+  }
+  return {};
+}
+}  // namespace
+
 Status World::load_chunk(ChunkPos pos, std::span<const std::uint16_t> values) {
+  const Refusal e = check_chunks(state_->space, std::span<const ChunkPos>(&pos, 1),
+                                         values.data(), values.size(), block_count(), true, true);
+  if (e.status != Status::Ok) return fail(e.status, "load_chunk", e.argument, e.message);
   return state_->space.load_chunk(pos, values);
 }
-Status World::unload_chunk(ChunkPos pos) { return state_->space.unload_chunk(pos); }
+Status World::load_chunks(std::span<const ChunkPos> positions,
+                          std::span<const std::uint16_t> values) {
+  const Refusal e = check_chunks(state_->space, positions, values.data(), values.size(),
+                                         block_count(), true, false);
+  if (e.status != Status::Ok) return fail(e.status, "load_chunks", e.argument, e.message);
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    const Status st = state_->space.load_chunk(positions[i], values.subspan(i * kChunkValues, kChunkValues));
+    if (st != Status::Ok)  // not reached: every chunk was checked
+      return fail(st, "load_chunks", "positions", "chunk " + chunk_text(positions[i]) + " could not be loaded");
+  }
+  return Status::Ok;
+}
+Status World::unload_chunk(ChunkPos pos) {
+  const Refusal e = check_chunks(state_->space, std::span<const ChunkPos>(&pos, 1),
+                                         nullptr, 0, 0, false, true);
+  if (e.status != Status::Ok) return fail(e.status, "unload_chunk", e.argument, e.message);
+  return state_->space.unload_chunk(pos);
+}
+Status World::unload_chunks(std::span<const ChunkPos> positions) {
+  const Refusal e = check_chunks(state_->space, positions, nullptr, 0, 0, false, false);
+  if (e.status != Status::Ok) return fail(e.status, "unload_chunks", e.argument, e.message);
+  for (const ChunkPos& p : positions) (void)state_->space.unload_chunk(p);  // each checked loaded
+  return Status::Ok;
+}
 Status World::set_block(CellPos cell, std::uint16_t value) {
+  const char* fn = "set_block";
+  if (std::string e = cell_range_error("cell", cell); !e.empty())
+    return fail(Status::OutOfRange, fn, "cell", e);
+  if (value >= block_count()) return fail(Status::OutOfRange, fn, "value", value_error(value, block_count()));
+  if (!state_->space.is_cell_loaded(cell))
+    return fail(Status::NotLoaded, fn, "cell", "the chunk of cell " + cell_text(cell) + " is not loaded");
   return state_->space.set_block(cell, value);
 }
 Status World::set_box(CellPos mn, CellPos mx, std::uint16_t value) {
-  return state_->space.set_box(mn, mx, value);
+  const char* fn = "set_box";
+  if (std::string e = cell_range_error("min", mn); !e.empty()) return fail(Status::OutOfRange, fn, "min", e);
+  if (std::string e = cell_range_error("max", mx); !e.empty()) return fail(Status::OutOfRange, fn, "max", e);
+  if (value >= block_count()) return fail(Status::OutOfRange, fn, "value", value_error(value, block_count()));
+  if (mn.x > mx.x || mn.y > mx.y || mn.z > mx.z)
+    return fail(Status::InvalidArgument, fn, "max",
+                "min " + cell_text(mn) + " is above max " + cell_text(mx) + " on some axis");
+  const std::int64_t cells =
+      std::int64_t(mx.x - mn.x + 1) * (mx.y - mn.y + 1) * std::int64_t(mx.z - mn.z + 1);
+  if (cells > kMaxBoxCells)
+    return fail(Status::InvalidArgument, fn, "max",
+                "the box has " + std::to_string(cells) + " cells, more than " + std::to_string(kMaxBoxCells));
+  const Status st = state_->space.set_box(mn, mx, value);
+  if (st == Status::NotLoaded)
+    return fail(st, fn, "min",
+                "the box " + cell_text(mn) + " .. " + cell_text(mx) + " covers a chunk that is not loaded");
+  return st;
 }
 Status World::get_block(CellPos cell, std::uint16_t* value) const {
-  if (!value) return Status::InvalidArgument;
-  if (!detail::cell_in_range(cell)) return Status::OutOfRange;
-  if (!state_->space.is_cell_loaded(cell)) return Status::NotLoaded;
+  if (!value) return fail(Status::InvalidArgument, "get_block", "value", "value is null");
+  if (std::string e = cell_range_error("cell", cell); !e.empty())
+    return fail(Status::OutOfRange, "get_block", "cell", e);
+  if (!state_->space.is_cell_loaded(cell))
+    return fail(Status::NotLoaded, "get_block", "cell", "the chunk of cell " + cell_text(cell) + " is not loaded");
   *value = state_->space.block(cell);
   return Status::Ok;
 }
 
 Status World::add_profile(const Profile& profile, ProfileId* id, std::string* error) {
+  std::string msg;
+  const Status st = add_profile_checked(profile, id, &msg);
+  if (st == Status::Ok) {
+    if (error) error->clear();
+    return st;
+  }
+  return fail(st, "add_profile", "profile", msg.empty() ? "the profile was refused" : msg, error);
+}
+
+Status World::add_profile_checked(const Profile& profile, ProfileId* id, std::string* error) {
   if (!id) return Status::InvalidArgument;
   const Status st = validate_profile(profile, error);
   if (st != Status::Ok) return st;
@@ -412,25 +565,33 @@ Status World::add_profile(const Profile& profile, ProfileId* id, std::string* er
 
 Status World::define_area(std::string_view name, std::span<const std::string> blocks, double cost,
                           AreaId* out, std::string* error) {
-  auto fail = [&](Status st, const std::string& what) {
-    if (error) *error = "area \"" + std::string(name) + "\": " + what;
-    return st;
+  const auto refuse = [&](Status st, const char* arg, const std::string& what) {
+    return fail(st, "define_area", arg, "area \"" + std::string(name) + "\": " + what, error);
   };
-  if (!out) return fail(Status::InvalidArgument, "no output");
-  if (name.empty() || name.size() > 64)
-    return fail(Status::InvalidArgument, "the name must have 1 to 64 characters");
+  if (!out) return refuse(Status::InvalidArgument, "out", "out is null");
+  if (name.empty() || name.size() > kMaxAreaNameBytes)
+    return refuse(Status::InvalidArgument, "name",
+                  "the name must have 1 to " + std::to_string(kMaxAreaNameBytes) +
+                      " bytes (it has " + std::to_string(name.size()) + ")");
   for (const detail::WorldState::Area& a : state_->areas)
-    if (a.name == name) return fail(Status::InvalidArgument, "already defined");
-  if (state_->areas.size() >= kMaxAreas) return fail(Status::InvalidArgument, "more than 32 areas");
-  if (!std::isfinite(cost) || cost < -0.6 || cost > 1000)
-    return fail(Status::InvalidArgument, "cost out of -0.6 .. 1000");
-  if (blocks.empty()) return fail(Status::InvalidArgument, "no blocks");
+    if (a.name == name) return refuse(Status::InvalidArgument, "name", "already defined");
+  if (state_->areas.size() >= kMaxAreas)
+    return refuse(Status::InvalidArgument, "name",
+                  "this world already has " + std::to_string(kMaxAreas) + " areas (the most)");
+  if (blocks.empty()) return refuse(Status::InvalidArgument, "blocks", "blocks is empty");
+  if (!std::isfinite(cost) || cost < kMinAreaCost || cost > kMaxAreaCost)
+    return refuse(Status::InvalidArgument, "cost",
+                  "cost " + num(cost) + " is not a number of cells in " + num(kMinAreaCost) +
+                      " .. " + num(kMaxAreaCost));
   std::vector<std::string> names;
   for (std::size_t k = 0; k < blocks.size(); ++k) {
     const std::string n(detail::canonical_block_name(blocks[k]));
+    if (blocks[k].empty())
+      return refuse(Status::InvalidArgument, "blocks",
+                    "blocks[" + std::to_string(k) + "] is not a block name (a non-empty string)");
     if (n.empty() || !state_->registry.has(n))
-      return fail(Status::InvalidArgument,
-                  "blocks[" + std::to_string(k) + "]: unknown block name \"" + blocks[k] + "\"");
+      return refuse(Status::InvalidArgument, "blocks",
+                    "blocks[" + std::to_string(k) + "]: unknown block name \"" + blocks[k] + "\"");
     names.push_back(n);
   }
   detail::WorldState::Area area;
@@ -444,7 +605,7 @@ Status World::define_area(std::string_view name, std::span<const std::string> bl
   if (rs != Status::Ok) {
     state_->areas.pop_back();
     state_->masks.pop_back();
-    return fail(rs, "more than 255 surface groups");
+    return refuse(rs, "blocks", "more than 255 surface groups");
   }
   out->index = static_cast<std::uint32_t>(state_->areas.size() - 1);
   if (error) error->clear();
@@ -507,15 +668,21 @@ std::size_t World::pending_chunk_builds() const noexcept {
   for (detail::NavWorld* nav : state_->navs()) n += nav->pending_builds();
   return n;
 }
-Status World::set_chunk_build_radius(int chunks) noexcept {
-  if (chunks < 0 || chunks > kMaxChunkBuildRadius) return Status::InvalidArgument;
+Status World::set_chunk_build_radius(int chunks) {
+  if (chunks < 0 || chunks > kMaxChunkBuildRadius)
+    return fail(Status::InvalidArgument, "set_chunk_build_radius", "chunks",
+                "chunks " + std::to_string(chunks) + " is not an integer number of chunks in 0 .. " +
+                    std::to_string(kMaxChunkBuildRadius));
   state_->build_radius = chunks;
   for (detail::NavWorld* n : state_->navs()) n->set_build_radius(chunks);
   return Status::Ok;
 }
 int World::chunk_build_radius() const noexcept { return state_->build_radius; }
-Status World::set_searches_per_update(int searches) noexcept {
-  if (searches < 0 || searches > kMaxSearchesPerUpdate) return Status::InvalidArgument;
+Status World::set_searches_per_update(int searches) {
+  if (searches < 0 || searches > kMaxSearchesPerUpdate)
+    return fail(Status::InvalidArgument, "set_searches_per_update", "searches",
+                "searches " + std::to_string(searches) + " is not an integer number of searches in 0 .. " +
+                    std::to_string(kMaxSearchesPerUpdate));
   state_->search_budget = searches;
   for (detail::NavWorld* n : state_->navs()) n->set_search_budget(searches);
   return Status::Ok;
@@ -554,6 +721,28 @@ Reach World::reachable(ProfileId profile, CellPos from, CellPos goal) const {
   return r;
 }
 
+Status World::reachable(ProfileId profile, CellPos from, CellPos goal, Reach* out) const {
+  if (!out) return fail(Status::InvalidArgument, "reachable", "out", "out is null");
+  if (profile.index >= state_->profiles.size())
+    return fail(Status::InvalidArgument, "reachable", "profile", profile_error(profile, state_->profiles.size()));
+  if (std::string e = cell_range_error("from", from); !e.empty())
+    return fail(Status::OutOfRange, "reachable", "from", e);
+  if (std::string e = cell_range_error("goal", goal); !e.empty())
+    return fail(Status::OutOfRange, "reachable", "goal", e);
+  *out = reachable(profile, from, goal);
+  return Status::Ok;
+}
+
+Status World::is_standable(ProfileId profile, CellPos cell, bool* out) const {
+  if (!out) return fail(Status::InvalidArgument, "is_standable", "out", "out is null");
+  if (profile.index >= state_->profiles.size())
+    return fail(Status::InvalidArgument, "is_standable", "profile", profile_error(profile, state_->profiles.size()));
+  if (std::string e = cell_range_error("cell", cell); !e.empty())
+    return fail(Status::OutOfRange, "is_standable", "cell", e);
+  *out = is_standable(profile, cell);
+  return Status::Ok;
+}
+
 bool World::is_standable(ProfileId profile, CellPos cell) const {
   if (profile.index >= state_->profiles.size() || !detail::cell_in_range(cell))
     return false;
@@ -561,19 +750,28 @@ bool World::is_standable(ProfileId profile, CellPos cell) const {
 }
 
 Status World::standing_height(ProfileId profile, CellPos cell, double* feet_y) const {
-  if (!feet_y || profile.index >= state_->profiles.size()) return Status::InvalidArgument;
-  if (!detail::cell_in_range(cell)) return Status::OutOfRange;
+  const char* fn = "standing_height";
+  if (!feet_y) return fail(Status::InvalidArgument, fn, "feet_y", "feet_y is null");
+  if (profile.index >= state_->profiles.size())
+    return fail(Status::InvalidArgument, fn, "profile", profile_error(profile, state_->profiles.size()));
+  if (std::string e = cell_range_error("cell", cell); !e.empty()) return fail(Status::OutOfRange, fn, "cell", e);
   const detail::NavGrid& g = nav_of_profile(*state_, profile)->grid();
-  if (!g.chunk(detail::chunk_of(cell))) return Status::NotLoaded;
+  if (!g.chunk(detail::chunk_of(cell)))
+    return fail(Status::NotLoaded, fn, "cell", "the chunk of cell " + cell_text(cell) + " is not loaded");
   if (!g.standable(cell)) return Status::NotFound;
   *feet_y = cell.y + static_cast<double>(g.floor_q(cell)) / detail::kHeightUnits;
   return Status::Ok;
 }
 
 Status World::nearest_standable(ProfileId profile, CellPos near, int radius, CellPos* out) const {
-  if (!out || profile.index >= state_->profiles.size() || radius < 0 || radius > 64)
-    return Status::InvalidArgument;
-  if (!detail::cell_in_range(near)) return Status::OutOfRange;
+  const char* fn = "nearest_standable";
+  if (!out) return fail(Status::InvalidArgument, fn, "out", "out is null");
+  if (profile.index >= state_->profiles.size())
+    return fail(Status::InvalidArgument, fn, "profile", profile_error(profile, state_->profiles.size()));
+  if (std::string e = cell_range_error("near", near); !e.empty()) return fail(Status::OutOfRange, fn, "near", e);
+  if (radius < 0 || radius > kMaxNearestRadius)
+    return fail(Status::InvalidArgument, fn, "radius",
+                "radius " + std::to_string(radius) + " is not an integer in 0 .. " + std::to_string(kMaxNearestRadius));
   const detail::NavGrid& g = nav_of_profile(*state_, profile)->grid();
   for (int r = 0; r <= radius; ++r) {  // shells of growing Chebyshev radius
     for (int dy = -r; dy <= r; ++dy)
@@ -592,12 +790,15 @@ Status World::nearest_standable(ProfileId profile, CellPos near, int radius, Cel
 
 namespace {
 // Checks a request's arguments (as World::request does) and compiles it for the engine.
-Status request_spec(const detail::WorldState& ws, const NavRequest& req,
-                    detail::RequestSpec& spec) {
-  if (req.profile.index >= ws.profiles.size()) return Status::InvalidArgument;
-  if (req.goal_range < 0 || req.goal_range > 64) return Status::InvalidArgument;
-  if (!detail::cell_in_range(req.start) || !detail::cell_in_range(req.goal))
-    return Status::OutOfRange;
+Refusal request_spec(const detail::WorldState& ws, const NavRequest& req,
+                     detail::RequestSpec& spec) {
+  if (req.profile.index >= ws.profiles.size())
+    return {Status::InvalidArgument, "profile", profile_error(req.profile, ws.profiles.size())};
+  if (std::string e = cell_range_error("start", req.start); !e.empty()) return {Status::OutOfRange, "start", e};
+  if (std::string e = cell_range_error("goal", req.goal); !e.empty()) return {Status::OutOfRange, "goal", e};
+  if (req.goal_range < 0 || req.goal_range > kMaxGoalRange)
+    return {Status::InvalidArgument, "goal_range",
+            "range " + std::to_string(req.goal_range) + " is not an integer in 0 .. " + std::to_string(kMaxGoalRange)};
   const detail::AgentMotion& m = ws.agents.motion(ws.profile_motion[req.profile.index]);
   spec.start = req.start;
   spec.goal = req.goal;
@@ -606,41 +807,56 @@ Status request_spec(const detail::WorldState& ws, const NavRequest& req,
   spec.costs = m.costs;
   spec.max_nodes = m.max_nodes;
   spec.max_distance = m.max_distance;
-  if (ws.areas.size() < 32 && (req.filter.excluded >> ws.areas.size()) != 0)
-    return Status::InvalidArgument;  // an excluded bit names no area
+  const std::size_t n = ws.areas.size();
+  if (n < kMaxAreas && (req.filter.excluded >> n) != 0) {
+    std::size_t bit = n;
+    while (!((req.filter.excluded >> bit) & 1u)) ++bit;
+    return {Status::InvalidArgument, "filter",
+            "filter: excluded has bit " + std::to_string(bit) + " set, but this world has " +
+                std::to_string(n) + (n == 1 ? " area" : " areas")};
+  }
   spec.motion = ws.profile_motion[req.profile.index];
   if (!req.filter.is_default()) {
     spec.excluded = req.filter.excluded;
     spec.multiplier = std::make_shared<const std::array<double, 32>>(req.filter.multiplier);
     for (std::size_t a = 0; a < kMaxAreas; ++a) {
       const double k = req.filter.multiplier[a];
-      if (!std::isfinite(k) || k < 0 || k > 1000) return Status::InvalidArgument;
+      if (!std::isfinite(k) || k < 0 || k > kMaxAreaMultiplier)
+        return {Status::InvalidArgument, "filter",
+                "filter: " + (a < n ? "area \"" + ws.areas[a].name + "\"" : "multiplier[" + std::to_string(a) + "]") +
+                    ": multiplier " + num(k) + " is not a number in 0 .. " + num(kMaxAreaMultiplier)};
+      if (a >= n && k != 1.0)
+        return {Status::InvalidArgument, "filter",
+                "filter: multiplier[" + std::to_string(a) + "] is set, but this world has " +
+                    std::to_string(n) + (n == 1 ? " area" : " areas")};
     }
     spec.costs.surface =
         detail::filtered_surface_costs(ws, req.profile.index, req.filter.excluded,
                                        req.filter.multiplier.data(), &spec.costs.surface_min);
   }
-  return Status::Ok;
+  return {};
 }
 }  // namespace
 
 Status World::request(const NavRequest& req, PathHandle* out) {
-  if (!out) return Status::InvalidArgument;
+  const char* fn = req.toward ? "request_toward" : "request";
+  if (!out) return fail(Status::InvalidArgument, fn, "out", "out is null");
   detail::RequestSpec spec;
-  const Status st = request_spec(*state_, req, spec);
-  if (st != Status::Ok) return st;
+  const Refusal e = request_spec(*state_, req, spec);
+  if (e.status != Status::Ok) return fail(e.status, fn, e.argument, e.message);
   const MovementClass cls = state_->profiles[req.profile.index].movement_class;
   const PathHandle h = state_->nav_of(cls)->request(spec);
-  if (h.index > kIndexMask) return Status::Busy;  // 2^28 requests held at once: not released
+  if (h.index > kIndexMask)  // 2^28 requests held at once: not released
+    return fail(Status::Busy, fn, "", "2^28 requests are held; release some");
   *out = PathHandle{h.index | (class_slot(cls) << kSlotShift), h.generation};
   return Status::Ok;
 }
 
 Status World::find_path_now(const NavRequest& req, PathResult* out) {
-  if (!out) return Status::InvalidArgument;
+  if (!out) return fail(Status::InvalidArgument, "find_path_now", "out", "out is null");
   detail::RequestSpec spec;
-  const Status st = request_spec(*state_, req, spec);
-  if (st != Status::Ok) return st;
+  const Refusal e = request_spec(*state_, req, spec);
+  if (e.status != Status::Ok) return fail(e.status, "find_path_now", e.argument, e.message);
   detail::NavWorld& nav = *nav_of_profile(*state_, req.profile);
   PathResult r;
   PathStatus& ps = r.status;
@@ -754,13 +970,23 @@ bool feet_in_range(Vec3 feet, double foot_offset) {
          detail::cell_in_range(
              detail::foot_cell(Vec3{feet.x, feet.y, feet.z}, foot_offset));
 }
+std::string feet_range_error(Vec3 feet, double foot_offset) {
+  (void)foot_offset;
+  return "feet " + vec_text(feet) + " is out of range: its cell must have |x|, |z| <= " +
+         std::to_string(kMaxCellXZ) + " and |y| <= " + std::to_string(kMaxCellY);
+}
 }  // namespace
 
 Status World::add_agent(const AgentDef& def, AgentId* out) {
-  if (!out || def.profile.index >= state_->profiles.size() || !finite(def.feet))
-    return Status::InvalidArgument;
+  const char* fn = "add_agent";
+  if (!out) return fail(Status::InvalidArgument, fn, "out", "out is null");
+  if (def.profile.index >= state_->profiles.size())
+    return fail(Status::InvalidArgument, fn, "profile", profile_error(def.profile, state_->profiles.size()));
+  if (!finite(def.feet))
+    return fail(Status::InvalidArgument, fn, "feet", "feet " + vec_text(def.feet) + " is not finite");
   const double off = state_->agents.motion(state_->profile_motion[def.profile.index]).foot_offset;
-  if (!feet_in_range(def.feet, off)) return Status::OutOfRange;
+  if (!feet_in_range(def.feet, off))
+    return fail(Status::OutOfRange, fn, "feet", feet_range_error(def.feet, off));
   const AgentId s =
       state_->agents.add(state_->profile_motion[def.profile.index],
                          Vec3{def.feet.x, def.feet.y, def.feet.z});
@@ -775,7 +1001,8 @@ Status World::remove_agent(AgentId id) {
 }
 
 Status World::set_agent_goal(AgentId id, CellPos goal) {
-  if (!detail::cell_in_range(goal)) return Status::OutOfRange;
+  if (std::string e = cell_range_error("goal", goal); !e.empty())
+    return fail(Status::OutOfRange, "set_agent_goal", "goal", e);
   return state_->agents.set_goal(*agent_nav(*state_, id),
                                  AgentId{id.index, id.generation}, goal)
              ? Status::Ok
@@ -827,10 +1054,13 @@ Status World::agent_corridor(AgentId id, Waypoint* out, std::size_t capacity,
 }
 
 Status World::teleport_agent(AgentId id, Vec3 feet) {
-  if (!finite(feet)) return Status::InvalidArgument;
+  const char* fn = "teleport_agent";
+  if (!finite(feet))
+    return fail(Status::InvalidArgument, fn, "feet", "feet " + vec_text(feet) + " is not finite");
   const detail::AgentRecord* a = state_->agents.get(AgentId{id.index, id.generation});
   if (!a) return Status::StaleHandle;
-  if (!feet_in_range(feet, state_->agents.motion(a->motion).foot_offset)) return Status::OutOfRange;
+  const double off = state_->agents.motion(a->motion).foot_offset;
+  if (!feet_in_range(feet, off)) return fail(Status::OutOfRange, fn, "feet", feet_range_error(feet, off));
   return state_->agents.teleport(AgentId{id.index, id.generation},
                                  Vec3{feet.x, feet.y, feet.z})
              ? Status::Ok
@@ -841,13 +1071,21 @@ Status World::teleport_agent(AgentId id, Vec3 feet) {
 
 Status World::set_door_open(CellPos cell, bool open) {
   const CellPos c = cell;
-  if (!detail::cell_in_range(c)) return Status::OutOfRange;
+  const char* fn = "set_door_open";
+  if (std::string e = cell_range_error("cell", c); !e.empty()) return fail(Status::OutOfRange, fn, "cell", e);
   detail::Space& space = state_->space;
-  if (!space.is_cell_loaded(c)) return Status::NotLoaded;
+  if (!space.is_cell_loaded(c))
+    return fail(Status::NotLoaded, fn, "cell", "the chunk of cell " + cell_text(c) + " is not loaded");
   const detail::BlockRegistry& reg = state_->registry;
   const std::uint16_t v = space.block(c);
   const std::uint32_t tr = reg.traits(v);
-  if (!(tr & detail::kTraitDoor)) return Status::NotFound;
+  if (!(tr & detail::kTraitDoor))
+    return fail(Status::NotFound, fn, "cell", "cell " + cell_text(c) + " holds no door");
+  const auto no_state = [&] {
+    return fail(Status::Unsupported, fn, "open",
+                "the block registry gives the door at " + cell_text(c) + " no " +
+                    (open ? "open" : "closed") + " state");
+  };
   const bool is_open = (tr & detail::kTraitDoorOpen) != 0;
   if (is_open == open) return Status::Ok;
   // The door: this cell and the run straight above and below of the same door block in the same
@@ -868,10 +1106,9 @@ Status World::set_door_open(CellPos cell, bool open) {
   values.reserve(cells.size());
   for (const CellPos& q : cells) {
     const std::uint16_t nv = reg.type(space.block(q)).open_value;
-    if (!reg.valid(nv)) return Status::Unsupported;
+    if (!reg.valid(nv)) return no_state();
     const std::uint32_t t = reg.traits(nv);
-    if (!(t & detail::kTraitDoor) || ((t & detail::kTraitDoorOpen) != 0) != open)
-      return Status::Unsupported;
+    if (!(t & detail::kTraitDoor) || ((t & detail::kTraitDoorOpen) != 0) != open) return no_state();
     values.push_back(nv);
   }
   for (std::size_t i = 0; i < cells.size(); ++i) {
@@ -898,7 +1135,9 @@ std::size_t World::pending_door_events() const { return state_->agents.pending_d
 std::uint64_t World::nav_tick() const { return state_->walker()->tick(); }
 
 Status World::tick(double dt) {
-  if (!(dt > 0.0 && dt <= 1.0)) return Status::InvalidArgument;
+  if (!(dt > 0.0 && dt <= kMaxTickSeconds))
+    return fail(Status::InvalidArgument, "tick", "dt",
+                "dt " + num(dt) + " is not in (0, " + num(kMaxTickSeconds) + "] seconds");
   update();
   detail::NavWorld* navs[detail::WorldState::kClassSlots];
   for (std::uint32_t k = 0; k < detail::WorldState::kClassSlots; ++k)

@@ -347,15 +347,17 @@ TEST(NavApi, BlockValueIsStrictAboutProperties) {
   EXPECT_EQ(w.block_value("minecraft:oak_slab[waterlogged=false,type=top]", &v), Status::Ok);
   EXPECT_EQ(v, top);
   EXPECT_EQ(w.block_value("oak_slab[type=diagonal]", &v, &err), Status::NotFound);
-  EXPECT_EQ(err,
-            "property \"type\" of block \"oak_slab\" has no value \"diagonal\" (values: top, "
+  EXPECT_EQ(err, "state \"oak_slab[type=diagonal]\" is not in the block registry: " "property \"type\" of block \"oak_slab\" has no value \"diagonal\" (values: top, "
             "bottom, double)");
   EXPECT_EQ(w.block_value("stone[foo=bar]", &v, &err), Status::NotFound);
-  EXPECT_EQ(err, "block \"stone\" has no property \"foo\" (it has none)");
+  EXPECT_EQ(err, "state \"stone[foo=bar]\" is not in the block registry: " "block \"stone\" has no property \"foo\" (it has none)");
   EXPECT_EQ(w.block_value("oak_slab[type=top,type=top]", &v, &err), Status::NotFound);
-  EXPECT_EQ(err, "property \"type\" is given twice");
+  EXPECT_EQ(err, "state \"oak_slab[type=top,type=top]\" is not in the block registry: " "property \"type\" is given twice");
   EXPECT_EQ(w.block_value("no_such_block", &v, &err), Status::NotFound);
-  EXPECT_EQ(err, "no block is named \"no_such_block\"");
+  EXPECT_EQ(err, "state \"no_such_block\" is not in the block registry: " "no block is named \"no_such_block\"");
+  EXPECT_EQ(w.last_error().function, "block_value");
+  EXPECT_EQ(w.last_error().argument, "state");
+  EXPECT_EQ(w.last_error().message, err);
 }
 
 TEST(NavApi, ResultsApplyTogetherInRequestOrder) {

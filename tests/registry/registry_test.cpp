@@ -160,7 +160,9 @@ TEST(Registry, DefineBlocksValidatesAndRefusesOnceChunksAreLoaded) {
   EXPECT_EQ(w.block_count(), 7u);
   ASSERT_TRUE(test::load_flat_floor(w, kStone));
   EXPECT_EQ(w.define_blocks(six_blocks(), &err), Status::Busy);
-  EXPECT_EQ(err, "define_blocks: chunks are already loaded");
+  EXPECT_EQ(err, "chunks are already loaded; install the registry first");
+  EXPECT_EQ(w.last_error().function, "define_blocks");
+  EXPECT_EQ(w.last_error().status, Status::Busy);
   EXPECT_EQ(w.load_blocks_json(bytes(kSixBlocksJson), &err), Status::Busy);
   // Traits at any time, checked together, nothing changes on error.
   BlockTraits t;

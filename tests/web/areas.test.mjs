@@ -296,7 +296,7 @@ describe('named areas and area filters', { skip }, () => {
     assert.equal(shut.state, 'failed');
   });
 
-  test('the binding checks the filter it is given (under the JS wrapper)', () => {
+  test('the filter a binding converts is checked by C++ (under the JS wrapper), errors structured', () => {
     const core = new lib.module.WorldCore(0, false);
     try {
       const { blocks, shapes } = h.registryFiles();
@@ -304,37 +304,48 @@ describe('named areas and area filters', { skip }, () => {
       assert.equal(core.addProfile(JSON.stringify({ id: 'walker' }), ''), 0);
       assert.equal(core.defineArea('road', ['gravel'], -0.5), 0);
       const search = (filter) => core.findPathNow(0, 1, 1, 1, 5, 1, 5, 0, false, filter);
+      // lastError(): { status, function, argument, message } with the C++ call's names.
       const refused = (filter, re) => {
         assert.equal(search(filter), undefined, JSON.stringify(filter));
-        assert.equal(pkg.STATUS_NAMES[core.lastStatus()], 'InvalidArgument');
-        assert.match(core.lastError(), re);
+        const e = core.lastError();
+        assert.equal(pkg.STATUS_NAMES[e.status], 'InvalidArgument');
+        assert.equal(e.function, 'find_path_now');
+        assert.equal(e.argument, 'filter');
+        assert.match(e.message, re);
         assert.equal(core.request(0, 1, 1, 1, 5, 1, 5, 0, false, filter), undefined);
-        assert.match(core.lastError(), new RegExp(`^request: ${re.source.replace(/^\^findPathNow: /, '')}`));
+        assert.equal(core.lastError().function, 'request');
+        assert.match(core.lastError().message, re);
       };
       // Accepted: none, the default, the area's own bit and multiplier.
       for (const f of [undefined, null, {}, { excluded: 0 }, { excluded: 1, multipliers: new Float64Array([0.5]) }])
-        assert.notEqual(search(f), undefined, core.lastError());
-      refused({ excluded: 2 }, /^findPathNow: filter: excluded has bit 1 set, but this world has 1 area$/);
+        assert.notEqual(search(f), undefined, core.lastError().message);
+      refused({ excluded: 2 }, /^filter: excluded has bit 1 set, but this world has 1 area$/);
       refused({ excluded: 2 ** 32 }, /filter: excluded 4294967296 is not a 32-bit mask/);
       refused({ excluded: 0.5 }, /filter: excluded 0.5 is not a 32-bit mask/);
       refused({ excluded: '1' }, /filter: excluded must be a number/);
       refused({ multipliers: [1] }, /filter: multipliers must be a Float64Array/);
-      refused({ multipliers: new Float64Array(2) }, /filter: multipliers has 2 entries, but this world has 1 area/);
+      refused({ multipliers: new Float64Array(2) }, /filter: multiplier\[1\] is set, but this world has 1 area/);
+      refused({ multipliers: new Float64Array(33) }, /filter: multipliers has 33 entries, more than 32/);
       refused({ multipliers: new Float64Array([-1]) }, /filter: area "road": multiplier -1 is not a number in 0 \.\. 1000/);
       refused({ multipliers: new Float64Array([NaN]) }, /filter: area "road": multiplier NaN is not a number/);
-      refused({ multipliers: new Float64Array([1e300]) }, /filter: area "road": multiplier 1\.0000000000000001e\+300 is not/);
+      refused({ multipliers: new Float64Array([1e300]) }, /filter: area "road": multiplier 1e\+300 is not/);
       refused({ exclude: 1 }, /filter: exclude is not a filter field \(excluded, multipliers\)/);
       refused([1], /filter: must be an object/);
       refused(7, /filter: must be an object/);
       // defineArea and findArea check their arguments too.
+      const failed = (fn, argument, re) => {
+        const e = core.lastError();
+        assert.deepEqual([e.function, e.argument], [fn, argument], e.message);
+        assert.match(e.message, re);
+      };
       assert.equal(core.defineArea(7, ['gravel'], 1), undefined);
-      assert.match(core.lastError(), /^defineArea: name must be a string/);
+      failed('define_area', 'name', /^name must be a string/);
       assert.equal(core.defineArea('mud', 'dirt', 1), undefined);
-      assert.match(core.lastError(), /^defineArea: area "mud": blocks must be an array/);
+      failed('define_area', 'blocks', /^area "mud": blocks must be an array/);
       assert.equal(core.defineArea('mud', ['dirt', 3], 1), undefined);
-      assert.match(core.lastError(), /^defineArea: area "mud": blocks\[1\] is not a block name/);
+      failed('define_area', 'blocks', /^area "mud": blocks\[1\] is not a block name/);
       assert.equal(core.defineArea('mud', ['dirt'], NaN), undefined);
-      assert.match(core.lastError(), /^defineArea: area "mud": cost NaN is not a number of cells in -0\.6 \.\. 1000/);
+      failed('define_area', 'cost', /^area "mud": cost NaN is not a number of cells in -0\.6 \.\. 1000/);
       assert.equal(core.findArea('mud'), undefined);
       assert.equal(pkg.STATUS_NAMES[core.lastStatus()], 'NotFound');
       assert.equal(core.findArea(1), undefined);

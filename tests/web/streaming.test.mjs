@@ -146,11 +146,15 @@ for (const build of builds) {
         assert.equal(core.setSearchesPerUpdate(8), 0);
         for (const v of [-1, 33, 1.5, NaN, Infinity]) {
           assert.equal(pkg.STATUS_NAMES[core.setChunkBuildRadius(v)], 'InvalidArgument');
-          assert.match(core.lastError(), /^setChunkBuildRadius: chunks .* is not an integer number of chunks in 0 \.\. 32$/);
+          const e = core.lastError();
+          assert.equal(e.argument, 'chunks');
+          assert.match(e.message, /^chunks .* is not an integer number of chunks in 0 \.\. 32$/);
         }
         for (const v of [-1, 4097, 0.5, NaN, -Infinity]) {
           assert.equal(pkg.STATUS_NAMES[core.setSearchesPerUpdate(v)], 'InvalidArgument');
-          assert.match(core.lastError(), /^setSearchesPerUpdate: searches .* is not an integer number of searches in 0 \.\. 4096$/);
+          const e = core.lastError();
+          assert.equal(e.argument, 'searches');
+          assert.match(e.message, /^searches .* is not an integer number of searches in 0 \.\. 4096$/);
         }
         assert.equal(core.chunkBuildRadius(), 4);
         assert.equal(core.searchesPerUpdate(), 8);

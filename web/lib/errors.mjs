@@ -8,19 +8,42 @@ export const STATUS_NAMES = Object.freeze([
 
 /**
  * Thrown by every voxnav call that fails. `status` is the status name ("InvalidArgument",
- * "OutOfRange", ...); the message starts with the method name and names the bad argument.
+ * "OutOfRange", ...); `function` the JS method that failed ("setBlock"), `argument` the argument
+ * at fault ("cell"; '' when no single argument is); the message starts with the method name and
+ * names the argument, its value and the rule.
  */
 export class VoxnavError extends Error {
-  constructor(status, message) {
+  constructor(status, message, fn = '', argument = '') {
     super(message);
     this.name = 'VoxnavError';
     this.status = status;
+    this.function = fn;
+    this.argument = argument;
   }
 
-  /** A plain object that survives postMessage: { status, message }. */
+  /** A plain object that survives postMessage: { status, message, function, argument }. */
   toJSON() {
-    return { status: this.status, message: this.message };
+    return { status: this.status, message: this.message, function: this.function, argument: this.argument };
   }
+}
+
+/** snake_case (the C++ API's names) -> camelCase (the JS API's): the one place names are mapped. */
+export function camelCase(name) {
+  return name.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
+}
+
+/**
+ * The VoxnavError of a failed core call, from what C++ wrote: { status (code), function, argument,
+ * message } (WorldCore.lastError(); C++ names, made JS names here).
+ */
+export function coreError(e) {
+  const fn = camelCase(e.function), argument = camelCase(e.argument);
+  return new VoxnavError(STATUS_NAMES[e.status] ?? 'Unknown', fn ? `${fn}: ${e.message}` : e.message, fn, argument);
+}
+
+/** An error of JS-level argument conversion: `${fn}: ${text}`, naming the argument. */
+export function argError(status, fn, argument, text) {
+  return new VoxnavError(status, `${fn}: ${text}`, fn, argument);
 }
 
 export function invalid(message) {

@@ -1,6 +1,6 @@
 // voxnav - the JS World: argument conversion over the Embind WorldCore, errors as VoxnavError.
 // No navigation logic: every check that needs the world happens in C++ (bindings/).
-import { STATUS_NAMES, VoxnavError, invalid } from './errors.mjs';
+import { STATUS_NAMES, VoxnavError, argError, coreError, invalid } from './errors.mjs';
 import { readRegion } from './anvil.mjs';
 
 /** Edge kinds of corridor waypoints and path cells (the values in `kinds` arrays). */
@@ -24,13 +24,6 @@ const STATE_KEYS = ['feet', 'velocity', 'carry', 'onGround', 'mode', 'report'];
 const INPUT_KEYS = ['move', 'jump', 'climb', 'vertical', 'knock'];
 const REQUEST_KEYS = ['range', 'toward', 'filter'];
 const FILTER_KEYS = ['multiplier', 'exclude'];
-/** Limits of named areas (World::define_area, AreaFilter in src/api/voxnav/world.h). */
-const AREA_NAME_BYTES = 64;
-const AREA_COST_MIN = -0.6, AREA_COST_MAX = 1000;
-const AREA_MULTIPLIER_MAX = 1000;
-/** Limits of chunk streaming and the search budget (World::kMaxChunkBuildRadius, kMaxSearchesPerUpdate). */
-const CHUNK_BUILD_RADIUS_MAX = 32;
-const SEARCHES_PER_UPDATE_MAX = 4096;
 
 const textEncoder = new TextEncoder();
 
@@ -50,31 +43,28 @@ function typeName(v) {
 export function xyz(fn, name, v) {
   let x, y, z;
   if (v && typeof v === 'object' && typeof v.length === 'number') {
-    if (v.length !== 3) throw invalid(`${fn}: ${name} has ${v.length} entries, expected [x, y, z]`);
+    if (v.length !== 3) throw argError('InvalidArgument', fn, name, `${name} has ${v.length} entries, expected [x, y, z]`);
     [x, y, z] = v;
   } else if (v && typeof v === 'object') {
     ({ x, y, z } = v);
   } else {
-    throw invalid(`${fn}: ${name} must be [x, y, z] or {x, y, z} (got ${typeName(v)})`);
+    throw argError('InvalidArgument', fn, name, `${name} must be [x, y, z] or {x, y, z} (got ${typeName(v)})`);
   }
   if (typeof x !== 'number' || typeof y !== 'number' || typeof z !== 'number')
-    throw invalid(`${fn}: ${name} must hold three numbers (got ${typeName(x)}, ${typeName(y)}, ${typeName(z)})`);
+    throw argError('InvalidArgument', fn, name, `${name} must hold three numbers (got ${typeName(x)}, ${typeName(y)}, ${typeName(z)})`);
   return [x, y, z];
 }
 
 function number(fn, name, v) {
-  if (typeof v !== 'number') throw invalid(`${fn}: ${name} must be a number (got ${typeName(v)})`);
+  if (typeof v !== 'number') throw argError('InvalidArgument', fn, name, `${name} must be a number (got ${typeName(v)})`);
   return v;
 }
 
-/**
- * An integer count argument in 0 .. max (`unit`: what it counts, e.g. 'chunks'). Anything else (a
- * string, NaN, a fraction, a value out of range) is InvalidArgument naming the argument and the range.
- */
-function countIn(fn, name, v, max, unit) {
-  const range = `an integer number of ${unit} in 0 .. ${max}`;
-  if (typeof v !== 'number') throw invalid(`${fn}: ${name} must be ${range} (got ${typeName(v)})`);
-  if (!Number.isInteger(v) || v < 0 || v > max) throw invalid(`${fn}: ${name} ${v} is not ${range}`);
+
+/** A count argument (a number; the C++ API checks it is an integer in 0 .. max, LIMITS' `max`). */
+function count(fn, name, v, max, unit) {
+  if (typeof v !== 'number')
+    throw argError('InvalidArgument', fn, name, `${name} must be an integer number of ${unit} in 0 .. ${max} (got ${typeName(v)})`);
   return v;
 }
 
@@ -83,13 +73,13 @@ function bytes(fn, name, v) {
   if (v instanceof Uint8Array) return v;
   if (v instanceof ArrayBuffer) return new Uint8Array(v);
   if (ArrayBuffer.isView(v)) return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
-  throw invalid(`${fn}: ${name} must be a string, Uint8Array or ArrayBuffer (got ${typeName(v)})`);
+  throw argError('InvalidArgument', fn, name, `${name} must be a string, Uint8Array or ArrayBuffer (got ${typeName(v)})`);
 }
 
 function typed(fn, name, v, Type) {
   if (!(v instanceof Type)) {
     const article = /^[AEIO]/.test(Type.name) ? 'an' : 'a';
-    throw invalid(`${fn}: ${name} must be ${article} ${Type.name} (got ${typeName(v)})`);
+    throw argError('InvalidArgument', fn, name, `${name} must be ${article} ${Type.name} (got ${typeName(v)})`);
   }
   return v;
 }
@@ -98,14 +88,6 @@ function isPlainObject(v) {
   return Object.prototype.toString.call(v) === '[object Object]';
 }
 
-/** An area name: a string of 1 .. 64 UTF-8 bytes. */
-function areaName(fn, name) {
-  if (typeof name !== 'string') throw invalid(`${fn}: name must be a string (got ${typeName(name)})`);
-  const n = textEncoder.encode(name).length;
-  if (n === 0 || n > AREA_NAME_BYTES)
-    throw invalid(`${fn}: area "${name}": the name must have 1 to ${AREA_NAME_BYTES} bytes (it has ${n})`);
-  return name;
-}
 
 function copyWaypoints(v) {
   return { positions: v.positions.slice(), kinds: v.kinds.slice(), cells: v.cells.slice() };
@@ -167,9 +149,7 @@ export class World {
     return this.#core;
   }
   #error() {
-    const core = this.#core;
-    const code = core.lastStatus();
-    return new VoxnavError(STATUS_NAMES[code] ?? 'Unknown', core.lastError());
+    return coreError(this.#core.lastError());
   }
   #check(code) {
     if (code !== 0) throw this.#error();
@@ -186,26 +166,24 @@ export class World {
   #filter(fn, filter) {
     if (filter === undefined || filter === null) return null;
     if (!isPlainObject(filter))
-      throw invalid(`${fn}: filter: must be an object keyed by area name, e.g. { road: { multiplier: 0.5 } } (got ${typeName(filter)})`);
+      throw argError('InvalidArgument', fn, 'filter', `filter: must be an object keyed by area name, e.g. { road: { multiplier: 0.5 } } (got ${typeName(filter)})`);
     const names = Object.keys(filter);
     if (names.length === 0) return null;
     const entries = names.map((name) => {
       const e = filter[name];
-      const at = `${fn}: filter: area "${name}"`;
-      if (!isPlainObject(e)) throw invalid(`${at} must be an object { multiplier?, exclude? } (got ${typeName(e)})`);
+      const at = `filter: area "${name}"`;
+      if (!isPlainObject(e)) throw argError('InvalidArgument', fn, 'filter', `${at} must be an object { multiplier?, exclude? } (got ${typeName(e)})`);
       for (const k of Object.keys(e)) {
-        if (!FILTER_KEYS.includes(k)) throw invalid(`${at}: ${k} is not a filter field (${FILTER_KEYS.join(', ')})`);
+        if (!FILTER_KEYS.includes(k)) throw argError('InvalidArgument', fn, 'filter', `${at}: ${k} is not a filter field (${FILTER_KEYS.join(', ')})`);
       }
       let multiplier = 1;
       if (e.multiplier !== undefined) {
         const m = e.multiplier;
-        if (typeof m !== 'number') throw invalid(`${at}: multiplier must be a number (got ${typeName(m)})`);
-        if (!(Number.isFinite(m) && m >= 0 && m <= AREA_MULTIPLIER_MAX))
-          throw invalid(`${at}: multiplier ${m} is not a number in 0 .. ${AREA_MULTIPLIER_MAX}`);
+        if (typeof m !== 'number') throw argError('InvalidArgument', fn, 'filter', `${at}: multiplier must be a number (got ${typeName(m)})`);
         multiplier = m;
       }
       if (e.exclude !== undefined && typeof e.exclude !== 'boolean')
-        throw invalid(`${at}: exclude must be a boolean (got ${typeName(e.exclude)})`);
+        throw argError('InvalidArgument', fn, 'filter', `${at}: exclude must be a boolean (got ${typeName(e.exclude)})`);
       return { name, multiplier, exclude: e.exclude === true };
     });
     // Names resolve only once every entry is well formed (findArea reads, never changes, the world).
@@ -214,7 +192,7 @@ export class World {
     const resolved = entries.map((e) => {
       const index = core.findArea(e.name);
       if (index === undefined)
-        throw new VoxnavError('NotFound', `${fn}: filter: no area "${e.name}" in this world (defineArea first)`);
+        throw argError('NotFound', fn, 'filter', `filter: no area "${e.name}" in this world (defineArea first)`);
       count = Math.max(count, index + 1);
       if (e.exclude) excluded = (excluded | (1 << index)) >>> 0;
       return { index, multiplier: e.multiplier };
@@ -228,9 +206,9 @@ export class World {
   #requestArgs(fn, profile, start, goal, options) {
     const o = options ?? {};
     if (typeof o !== 'object' || Array.isArray(o))
-      throw invalid(`${fn}: options must be an object { range?, toward?, filter? } (got ${typeName(o)})`);
+      throw argError('InvalidArgument', fn, 'options', `options must be an object { range?, toward?, filter? } (got ${typeName(o)})`);
     for (const k of Object.keys(o)) {
-      if (!REQUEST_KEYS.includes(k)) throw invalid(`${fn}: options.${k} is not a request option (${REQUEST_KEYS.join(', ')})`);
+      if (!REQUEST_KEYS.includes(k)) throw argError('InvalidArgument', fn, 'options', `options.${k} is not a request option (${REQUEST_KEYS.join(', ')})`);
     }
     const a = xyz(fn, 'start', start), b = xyz(fn, 'goal', goal);
     const range = o.range !== undefined ? number(fn, 'range', o.range) : 0;
@@ -252,7 +230,7 @@ export class World {
    */
   blockValue(state) {
     const fn = 'blockValue';
-    if (typeof state !== 'string') throw invalid(`${fn}: state must be a string (got ${typeName(state)})`);
+    if (typeof state !== 'string') throw argError('InvalidArgument', fn, 'state', `state must be a string (got ${typeName(state)})`);
     return this.#value(this.#c(fn).blockValue(state));
   }
   get blockCount() { return this.#c('blockCount').blockCount(); }
@@ -324,10 +302,10 @@ export class World {
   loadAnvilColumns(columns, options = {}) {
     const fn = 'loadAnvilColumns';
     const core = this.#c(fn);
-    if (!Array.isArray(columns)) throw invalid(`${fn}: columns must be an array of Uint8Array`);
+    if (!Array.isArray(columns)) throw argError('InvalidArgument', fn, 'columns', `columns must be an array of Uint8Array`);
     let total = 0;
     columns.forEach((c, i) => {
-      if (!(c instanceof Uint8Array)) throw invalid(`${fn}: columns[${i}] must be a Uint8Array (got ${typeName(c)})`);
+      if (!(c instanceof Uint8Array)) throw argError('InvalidArgument', fn, 'columns', `columns[${i}] must be a Uint8Array (got ${typeName(c)})`);
       total += c.length;
     });
     const data = new Uint8Array(total);
@@ -378,8 +356,8 @@ export class World {
     let json;
     if (typeof profile === 'string') json = profile;
     else if (profile && typeof profile === 'object') json = JSON.stringify(profile);
-    else throw invalid(`${fn}: profile must be a JSON string or an object (got ${typeName(profile)})`);
-    if (typeof source !== 'string') throw invalid(`${fn}: source must be a string`);
+    else throw argError('InvalidArgument', fn, 'profile', `profile must be a JSON string or an object (got ${typeName(profile)})`);
+    if (typeof source !== 'string') throw argError('InvalidArgument', fn, 'source', `source must be a string`);
     const id = core.addProfile(json, source);
     if (id === undefined) {
       this.lastProfileWarning = '';  // it described the previous profile, not this failed one
@@ -390,7 +368,7 @@ export class World {
   }
   findProfile(name) {
     const fn = 'findProfile';
-    if (typeof name !== 'string') throw invalid(`${fn}: name must be a string (got ${typeName(name)})`);
+    if (typeof name !== 'string') throw argError('InvalidArgument', fn, 'name', `name must be a string (got ${typeName(name)})`);
     return this.#value(this.#c(fn).findProfile(name));
   }
 
@@ -409,25 +387,21 @@ export class World {
   defineArea(name, blocks, cost) {
     const fn = 'defineArea';
     const core = this.#c(fn);
-    areaName(fn, name);
-    const at = `${fn}: area "${name}"`;
-    if (!Array.isArray(blocks)) throw invalid(`${at}: blocks must be an array of block names (got ${typeName(blocks)})`);
-    if (blocks.length === 0) throw invalid(`${at}: blocks is empty`);
+    if (typeof name !== 'string') throw argError('InvalidArgument', fn, 'name', `name must be a string (got ${typeName(name)})`);
+    const at = `area "${name}"`;
+    if (!Array.isArray(blocks)) throw argError('InvalidArgument', fn, 'blocks', `${at}: blocks must be an array of block names (got ${typeName(blocks)})`);
     for (let i = 0; i < blocks.length; ++i) {  // not forEach: it skips the holes of a sparse array
-      const b = blocks[i];
-      if (typeof b !== 'string' || b === '')
-        throw invalid(`${at}: blocks[${i}] is not a block name (a non-empty string; got ${b === '' ? "''" : typeName(b)})`);
+      if (typeof blocks[i] !== 'string')
+        throw argError('InvalidArgument', fn, 'blocks', `${at}: blocks[${i}] is not a block name (a non-empty string; got ${typeName(blocks[i])})`);
     }
-    if (typeof cost !== 'number') throw invalid(`${at}: cost must be a number (got ${typeName(cost)})`);
-    if (!(Number.isFinite(cost) && cost >= AREA_COST_MIN && cost <= AREA_COST_MAX))
-      throw invalid(`${at}: cost ${cost} is not a number of cells in ${AREA_COST_MIN} .. ${AREA_COST_MAX}`);
+    if (typeof cost !== 'number') throw argError('InvalidArgument', fn, 'cost', `${at}: cost must be a number (got ${typeName(cost)})`);
     return this.#value(core.defineArea(name, [...blocks], cost));
   }
   /** The index of the area of that name; NotFound when there is none. */
   findArea(name) {
     const fn = 'findArea';
     const core = this.#c(fn);
-    if (typeof name !== 'string') throw invalid(`${fn}: name must be a string (got ${typeName(name)})`);
+    if (typeof name !== 'string') throw argError('InvalidArgument', fn, 'name', `name must be a string (got ${typeName(name)})`);
     return this.#value(core.findArea(name));
   }
 
@@ -581,7 +555,7 @@ export class World {
     const fn = 'setDoorOpen';
     const core = this.#c(fn);
     const [x, y, z] = xyz(fn, 'cell', cell);
-    if (typeof open !== 'boolean') throw invalid(`${fn}: open must be a boolean (got ${typeName(open)})`);
+    if (typeof open !== 'boolean') throw argError('InvalidArgument', fn, 'open', `open must be a boolean (got ${typeName(open)})`);
     this.#check(core.setDoorOpen(x, y, z, open));
   }
   /**
@@ -616,7 +590,7 @@ export class World {
   setChunkStreaming(on) {
     const fn = 'setChunkStreaming';
     const core = this.#c(fn);
-    if (typeof on !== 'boolean') throw invalid(`${fn}: on must be a boolean (got ${typeName(on)})`);
+    if (typeof on !== 'boolean') throw argError('InvalidArgument', fn, 'on', `on must be a boolean (got ${typeName(on)})`);
     core.setChunkStreaming(on);
   }
   /** Whether chunk streaming is on (setChunkStreaming; false by default). */
@@ -644,7 +618,7 @@ export class World {
   setChunkBuildRadius(chunks) {
     const fn = 'setChunkBuildRadius';
     const core = this.#c(fn);
-    this.#check(core.setChunkBuildRadius(countIn(fn, 'chunks', chunks, CHUNK_BUILD_RADIUS_MAX, 'chunks')));
+    this.#check(core.setChunkBuildRadius(count(fn, 'chunks', chunks, this.#lib.LIMITS.maxChunkBuildRadius, 'chunks')));
   }
   /** The build radius of chunk streaming, in chunks (0 .. 32; 0: every loaded chunk is built). */
   chunkBuildRadius() { return this.#c('chunkBuildRadius').chunkBuildRadius(); }
@@ -666,7 +640,7 @@ export class World {
   setSearchesPerUpdate(searches) {
     const fn = 'setSearchesPerUpdate';
     const core = this.#c(fn);
-    this.#check(core.setSearchesPerUpdate(countIn(fn, 'searches', searches, SEARCHES_PER_UPDATE_MAX, 'searches')));
+    this.#check(core.setSearchesPerUpdate(count(fn, 'searches', searches, this.#lib.LIMITS.maxSearchesPerUpdate, 'searches')));
   }
   /** The search budget, in searches per update and movement class (0 .. 4096; 0: no limit). */
   searchesPerUpdate() { return this.#c('searchesPerUpdate').searchesPerUpdate(); }
@@ -736,34 +710,37 @@ export class World {
   stepBody(state, input = {}, params = {}, dt = 0.05) {
     const fn = 'stepBody';
     const core = this.#c(fn);
-    if (!state || typeof state !== 'object') throw invalid(`${fn}: state must be an object { feet, velocity?, ... }`);
-    if (input === null || typeof input !== 'object') throw invalid(`${fn}: input must be an object`);
+    if (!state || typeof state !== 'object') throw argError('InvalidArgument', fn, 'state', `state must be an object { feet, velocity?, ... }`);
+    if (input === null || typeof input !== 'object') throw argError('InvalidArgument', fn, 'input', `input must be an object`);
     for (const k of Object.keys(state)) {
-      if (!STATE_KEYS.includes(k)) throw invalid(`${fn}: state.${k} is not a body state field (${STATE_KEYS.join(', ')})`);
+      if (!STATE_KEYS.includes(k)) throw argError('InvalidArgument', fn, 'state', `state.${k} is not a body state field (${STATE_KEYS.join(', ')})`);
     }
     for (const k of Object.keys(input)) {
-      if (!INPUT_KEYS.includes(k)) throw invalid(`${fn}: input.${k} is not an input field (${INPUT_KEYS.join(', ')})`);
+      if (!INPUT_KEYS.includes(k)) throw argError('InvalidArgument', fn, 'input', `input.${k} is not an input field (${INPUT_KEYS.join(', ')})`);
     }
     let body = params;
     if (typeof params === 'number') {
       const v = core.profileBody(params);
-      if (v === undefined) throw new VoxnavError(STATUS_NAMES[core.lastStatus()] ?? 'Unknown', `${fn}: params: ${core.lastError().replace(/^[A-Za-z]+: /, '')}`);
+      if (v === undefined) {
+        const e = core.lastError();
+        throw argError(STATUS_NAMES[e.status] ?? 'Unknown', fn, 'params', `params: ${e.message}`);
+      }
       body = {};
       BODY_KEYS.forEach((k, i) => { body[k] = v[i]; });
     }
-    if (body === null || typeof body !== 'object') throw invalid(`${fn}: params must be a profile id or an object`);
+    if (body === null || typeof body !== 'object') throw argError('InvalidArgument', fn, 'params', `params must be a profile id or an object`);
     for (const k of Object.keys(body)) {
-      if (!BODY_KEYS.includes(k)) throw invalid(`${fn}: params.${k} is not a body field (${BODY_KEYS.join(', ')})`);
+      if (!BODY_KEYS.includes(k)) throw argError('InvalidArgument', fn, 'params', `params.${k} is not a body field (${BODY_KEYS.join(', ')})`);
     }
     const mode = BODY_MODES.indexOf(state.mode ?? 'walk');
-    if (mode < 0) throw invalid(`${fn}: state.mode '${state.mode}' is not one of ${BODY_MODES.join(', ')}`);
+    if (mode < 0) throw argError('InvalidArgument', fn, 'state', `state.mode '${state.mode}' is not one of ${BODY_MODES.join(', ')}`);
     const climb = CLIMB_INTENTS.indexOf(input.climb ?? 'none');
-    if (climb < 0) throw invalid(`${fn}: input.climb '${input.climb}' is not one of ${CLIMB_INTENTS.join(', ')}`);
+    if (climb < 0) throw argError('InvalidArgument', fn, 'input', `input.climb '${input.climb}' is not one of ${CLIMB_INTENTS.join(', ')}`);
     let move = [0, 0];
     if (input.move !== undefined) {
       const m = input.move;
       if (!m || typeof m.length !== 'number' || m.length !== 2 || typeof m[0] !== 'number' || typeof m[1] !== 'number')
-        throw invalid(`${fn}: input.move must be [x, z] numbers (m/s)`);
+        throw argError('InvalidArgument', fn, 'input', `input.move must be [x, z] numbers (m/s)`);
       move = m;
     }
     const packed = new Float64Array(26);

@@ -132,6 +132,10 @@ export interface Results {
 export interface ErrorInfo {
   status: string;
   message: string;
+  /** The message type that failed ('' for a message without a known type). */
+  function: string;
+  /** The message field at fault ('edits[1].cell', 'agents[0].feet', ...; '' when no single field is). */
+  argument: string;
 }
 
 export type Reply<T extends MessageType = MessageType> =

@@ -4,7 +4,8 @@
 //   const { reply, posts } = await handle(state, { id: 1, type: 'init' });
 //
 // Every message is { id, type, ... } and gets exactly one reply: { id, ok: result } or
-// { id, error: { status, message } }. `posts` are extra messages to send before the reply (the tick
+// { id, error: { status, message, function, argument } } (function: the message type; argument:
+// the message field at fault, e.g. 'edits[1].cell', or ''). `posts` are extra messages to send before the reply (the tick
 // updates). The state owns every wasm object: callers never call .delete(). Typed arrays in
 // replies and posts are fresh copies: transfer them (transferList()).
 import { load, VoxnavError } from '../index.mjs';
@@ -23,6 +24,11 @@ function invalid(message) {
   return new VoxnavError('InvalidArgument', message);
 }
 
+/** An error of message `type` about its field `field` (text: what the message says after "type: "). */
+function fieldError(status, type, field, text) {
+  return new VoxnavError(status, `${type}: ${text}`, type, field);
+}
+
 function typeName(v) {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'Array';
@@ -31,7 +37,7 @@ function typeName(v) {
 }
 
 function list(type, name, v) {
-  if (!Array.isArray(v)) throw invalid(`${type}: ${name} must be an array (got ${typeName(v)})`);
+  if (!Array.isArray(v)) throw fieldError('InvalidArgument', type, name, `${name} must be an array (got ${typeName(v)})`);
   return v;
 }
 
@@ -40,27 +46,36 @@ function isObject(v) {
 }
 
 /**
- * An error of a World call, reworded for message `type`: the World method's name is replaced by
- * the message type, and the argument's name by the message field (`field`, e.g. 'agents[1].feet'
- * for the argument `arg` = 'feet'). Other errors pass through.
+ * An error of a World call, for message `type`: its function becomes the message type, and the
+ * call's argument `arg` (e.argument, as the World names it) becomes the message field `field`
+ * (e.g. 'agents[1].feet' for 'feet'). The text after "function: " is kept; it starts with the
+ * argument's name when it shows the value ("feet (1, 2, 3) is ..."): that name is then the field's.
+ * Other errors pass through.
  */
-function renamed(type, e, field = null, arg = null) {
+const SUBJECT_STARTS = ['(', 'must ', 'has ', 'is ', 'holds '];
+function forMessage(type, e, field = null, arg = null) {
   if (!(e instanceof VoxnavError)) return e;
-  let rest = e.message.replace(/^[A-Za-z]+: /, '');
+  const prefix = e.function ? `${e.function}: ` : '';
+  let text = prefix && e.message.startsWith(prefix) ? e.message.slice(prefix.length) : e.message;
+  let argument = e.argument;
   if (field) {
-    const m = arg !== null && rest.startsWith(`${arg} `) ? /^(\(|must |has |is |holds )/.exec(rest.slice(arg.length + 1)) : null;
-    if (m) rest = `${field}${rest.slice(arg.length)}`;
-    else if (field !== arg) rest = `${field}: ${rest}`;
+    const a = arg ?? e.argument;
+    // "feet (1, 2, 3) is ...", "agent must be ...": the field reads in the argument's place;
+    // "agent 5 is not a live agent": the field goes in front.
+    const rest = a && e.argument === a && text.startsWith(`${a} `) ? text.slice(a.length + 1) : null;
+    if (rest !== null && SUBJECT_STARTS.some((w) => rest.startsWith(w))) text = `${field} ${rest}`;
+    else if (field !== a) text = `${field}: ${text}`;
+    argument = field;
   }
-  return new VoxnavError(e.status, `${type}: ${rest}`);
+  return new VoxnavError(e.status, `${type}: ${text}`, type, argument);
 }
 
-/** Runs a World call; its errors are reworded for the message (see renamed). */
+/** Runs a World call; its errors are given the message's names (see forMessage). */
 function call(type, field, arg, fn) {
   try {
     return fn();
   } catch (e) {
-    throw renamed(type, e, field, arg);
+    throw forMessage(type, e, field, arg);
   }
 }
 
@@ -78,7 +93,7 @@ export function createState() {
 }
 
 function world(state, type) {
-  if (!state.world) throw new VoxnavError('Busy', `${type}: the worker has no world yet; send init first`);
+  if (!state.world) throw fieldError('Busy', type, '', `the worker has no world yet; send init first`);
   return state.world;
 }
 
@@ -89,44 +104,46 @@ function profileOf(w, type, field, p) {
       return w.findProfile(p);
     } catch (e) {
       if (e instanceof VoxnavError && e.status === 'NotFound')
-        throw new VoxnavError('NotFound', `${type}: ${field}: unknown profile ${JSON.stringify(p)} (no profile of that id in this world)`);
-      throw renamed(type, e, field);
+        throw fieldError('NotFound', type, field, `${field}: unknown profile ${JSON.stringify(p)} (no profile of that id in this world)`);
+      throw forMessage(type, e, field);
     }
   }
   if (typeof p === 'number') {
     call(type, field, 'profile', () => w.profileBody(p));  // InvalidArgument unless a profile of this world
     return p;
   }
-  throw invalid(`${type}: ${field} must be a profile id (number) or name (string) (got ${typeName(p)})`);
+  throw fieldError('InvalidArgument', type, field, `${field} must be a profile id (number) or name (string) (got ${typeName(p)})`);
 }
 
-const H_MAX = 1 << 25;
-const V_MAX = 1 << 11;
+/** The cell range of the C++ API (LIMITS), as the worker's batch checks state it. */
+function rangeText(L) {
+  return `(|x|, |z| <= ${L.maxCellXZ}, |y| <= ${L.maxCellY})`;
+}
 
 function triple(type, name, c, what) {
   const v = Array.isArray(c) || ArrayBuffer.isView(c) ? Array.from(c) : isObject(c) ? [c.x, c.y, c.z] : null;
   if (!v || v.length !== 3 || !v.every((x) => typeof x === 'number'))
-    throw invalid(`${type}: ${name} must be ${what} [x, y, z] (got ${typeName(c)}${v ? ` of ${v.length}` : ''})`);
+    throw fieldError('InvalidArgument', type, name, `${name} must be ${what} [x, y, z] (got ${typeName(c)}${v ? ` of ${v.length}` : ''})`);
   return v;
 }
 
-/** The cell rule of the C++ API (integers, |x|, |z| < 2^25, |y| < 2^11), for checks before a batch. */
-function checkCell(type, name, c) {
+/** The cell rule of the C++ API (integers in LIMITS' range), for checks before a batch. */
+function checkCell(L, type, name, c) {
   const v = triple(type, name, c, 'an integer cell');
   if (!v.every(Number.isInteger))
-    throw invalid(`${type}: ${name} must be an integer cell [x, y, z] (got (${v.join(', ')}))`);
-  if (Math.abs(v[0]) >= H_MAX || Math.abs(v[2]) >= H_MAX || Math.abs(v[1]) >= V_MAX)
-    throw new VoxnavError('OutOfRange', `${type}: ${name} (${v.join(', ')}) is out of range (|x|, |z| < 2^25, |y| < 2^11)`);
+    throw fieldError('InvalidArgument', type, name, `${name} must be an integer cell [x, y, z] (got (${v.join(', ')}))`);
+  if (Math.abs(v[0]) > L.maxCellXZ || Math.abs(v[2]) > L.maxCellXZ || Math.abs(v[1]) > L.maxCellY)
+    throw fieldError('OutOfRange', type, name, `${name} (${v.join(', ')}) is out of range ${rangeText(L)}`);
   return v;
 }
 
 /** A feet position (metres): finite, and its cell in range (the rule of World.addAgent / teleportAgent). */
-function checkFeet(type, name, f) {
+function checkFeet(L, type, name, f) {
   const v = triple(type, name, f, 'a position');
-  if (!v.every(Number.isFinite)) throw invalid(`${type}: ${name} (${v.join(', ')}) is not finite`);
+  if (!v.every(Number.isFinite)) throw fieldError('InvalidArgument', type, name, `${name} (${v.join(', ')}) is not finite`);
   const [x, y, z] = v.map(Math.floor);
-  if (!(x > -H_MAX && x < H_MAX && z > -H_MAX && z < H_MAX && y > -V_MAX && y < V_MAX))
-    throw new VoxnavError('OutOfRange', `${type}: ${name} (${v.join(', ')}) is out of range (|x|, |z| < 2^25, |y| < 2^11)`);
+  if (Math.abs(x) > L.maxCellXZ || Math.abs(z) > L.maxCellXZ || Math.abs(y) > L.maxCellY)
+    throw fieldError('OutOfRange', type, name, `${name} (${v.join(', ')}) is out of range ${rangeText(L)}`);
   return v;
 }
 
@@ -138,16 +155,16 @@ function checkAgent(w, type, field, id) {
 
 /** An agent not given before in the same batch (`seen`: id -> the field that gave it). */
 function checkOnce(type, field, id, seen) {
-  if (seen.has(id)) throw invalid(`${type}: ${field} (${id}) repeats ${seen.get(id)} (each agent may be given once)`);
+  if (seen.has(id)) throw fieldError('InvalidArgument', type, field, `${field} (${id}) repeats ${seen.get(id)} (each agent may be given once)`);
   seen.set(id, field);
 }
 
 /** A block value of the registry. */
 function checkValue(w, type, name, v) {
-  if (typeof v !== 'number') throw invalid(`${type}: ${name} must be a number (got ${typeName(v)})`);
-  if (!Number.isInteger(v)) throw invalid(`${type}: ${name} ${v} is not an integer block value`);
+  if (typeof v !== 'number') throw fieldError('InvalidArgument', type, name, `${name} must be a number (got ${typeName(v)})`);
+  if (!Number.isInteger(v)) throw fieldError('InvalidArgument', type, name, `${name} ${v} is not an integer block value`);
   const n = w.blockCount;
-  if (v < 0 || v >= n) throw new VoxnavError('OutOfRange', `${type}: ${name} ${v} is not in the block registry (values 0 .. ${n - 1})`);
+  if (v < 0 || v >= n) throw fieldError('OutOfRange', type, '', `${name} ${v} is not in the block registry (values 0 .. ${n - 1})`);
   return v;
 }
 
@@ -161,10 +178,10 @@ function checkLoaded(w, type, name, min, max) {
           w.getBlock([cx * 16, cy * 16, cz * 16]);
         } catch (e) {
           if (e instanceof VoxnavError && e.status === 'NotLoaded')
-            throw new VoxnavError('NotLoaded', one
-              ? `${type}: ${name} (${min.join(', ')}) is in chunk (${cx}, ${cy}, ${cz}), which is not loaded`
-              : `${type}: ${name} covers chunk (${cx}, ${cy}, ${cz}), which is not loaded`);
-          throw renamed(type, e, name);
+            throw fieldError('NotLoaded', type, name, one
+              ? `${name} (${min.join(', ')}) is in chunk (${cx}, ${cy}, ${cz}), which is not loaded`
+              : `${name} covers chunk (${cx}, ${cy}, ${cz}), which is not loaded`);
+          throw forMessage(type, e, name);
         }
       }
     }
@@ -259,7 +276,7 @@ function tickPost(state, doorEvents) {
 const handlers = {
   /** { build?, wasmUrl?, wasmBinary?, lockstepDelay?, blocksJson?, shapesJson? } */
   async init(state, msg) {
-    if (state.world) throw new VoxnavError('Busy', 'init: the worker already has a world; send dispose first');
+    if (state.world) throw fieldError('Busy', 'init', '', 'the worker already has a world; send dispose first');
     const lib = state.lib && (msg.build === undefined || msg.build === state.lib.build) && !msg.wasmBinary && !msg.wasmUrl
       ? state.lib
       : await load({ build: msg.build, wasmUrl: msg.wasmUrl, wasmBinary: msg.wasmBinary });
@@ -268,7 +285,7 @@ const handlers = {
       if (msg.blocksJson !== undefined || msg.shapesJson !== undefined) w.loadMinecraftBlocks(msg.blocksJson, msg.shapesJson);
     } catch (e) {
       w.dispose();
-      throw renamed('init', e);
+      throw forMessage('init', e);
     }
     Object.assign(state, createState(), { lib, world: w });
     return { build: lib.build, threaded: w.threaded, blockCount: w.blockCount };
@@ -327,7 +344,7 @@ const handlers = {
         skipEmptyProtoChunks: msg.skipEmptyProtoChunks ?? true, fullChunksOnly: !!msg.fullChunksOnly,
       });
     } catch (e) {
-      throw renamed('loadRegion', e, 'bytes', 'file');
+      throw forMessage('loadRegion', e, 'bytes', 'file');
     }
     const updated = updateIfIdle(state, w);
     return { ...report, navEpoch: w.navEpoch, updated };
@@ -371,24 +388,25 @@ const handlers = {
     const edits = batch ? list(type, 'edits', msg.edits) : [msg];
     const plan = edits.map((e, i) => {
       const at = batch ? `edits[${i}].` : '';
-      if (!isObject(e)) throw invalid(`${type}: edits[${i}] must be { cell, value } or { min, max, value } (got ${typeName(e)})`);
+      if (!isObject(e)) throw fieldError('InvalidArgument', type, '', `edits[${i}] must be { cell, value } or { min, max, value } (got ${typeName(e)})`);
       if (e.cell !== undefined) {
-        const cell = checkCell(type, `${at}cell`, e.cell);
+        const cell = checkCell(state.lib.LIMITS, type, `${at}cell`, e.cell);
         const value = checkValue(w, type, `${at}value`, e.value);
         checkLoaded(w, type, `${at}cell`, cell, cell);
         return { cell, value };
       }
       if (e.min !== undefined || e.max !== undefined) {
-        const min = checkCell(type, `${at}min`, e.min), max = checkCell(type, `${at}max`, e.max);
+        const min = checkCell(state.lib.LIMITS, type, `${at}min`, e.min), max = checkCell(state.lib.LIMITS, type, `${at}max`, e.max);
         if (min[0] > max[0] || min[1] > max[1] || min[2] > max[2])
-          throw invalid(`${type}: ${at}min (${min.join(', ')}) is above ${at}max (${max.join(', ')}) on some axis`);
+          throw fieldError('InvalidArgument', type, at, `${at}min (${min.join(', ')}) is above ${at}max (${max.join(', ')}) on some axis`);
         const cells = (max[0] - min[0] + 1) * (max[1] - min[1] + 1) * (max[2] - min[2] + 1);
-        if (cells > 2 ** 24) throw invalid(`${type}: the box ${at}min .. ${at}max has ${cells} cells, more than 16777216`);
+        const maxCells = state.lib.LIMITS.maxBoxCells;
+        if (cells > maxCells) throw fieldError('InvalidArgument', type, '', `the box ${at}min .. ${at}max has ${cells} cells, more than ${maxCells}`);
         const value = checkValue(w, type, `${at}value`, e.value);
         checkLoaded(w, type, `the box ${at}min .. ${at}max`, min, max);
         return { min, max, value };
       }
-      throw invalid(`${type}: ${batch ? `edits[${i}]` : 'an edit'} needs cell, or min and max`);
+      throw fieldError('InvalidArgument', type, '', `${batch ? `edits[${i}]` : 'an edit'} needs cell, or min and max`);
     });
     plan.forEach((p, i) => {
       const at = batch ? `edits[${i}]` : null;
@@ -407,8 +425,8 @@ const handlers = {
   setDoorOpen(state, msg) {
     const type = 'setDoorOpen';
     const w = world(state, type);
-    const cell = checkCell(type, 'cell', msg.cell);
-    if (typeof msg.open !== 'boolean') throw invalid(`${type}: open must be a boolean (got ${typeName(msg.open)})`);
+    const cell = checkCell(state.lib.LIMITS, type, 'cell', msg.cell);
+    if (typeof msg.open !== 'boolean') throw fieldError('InvalidArgument', type, 'open', `open must be a boolean (got ${typeName(msg.open)})`);
     checkLoaded(w, type, 'cell', cell, cell);
     const before = w.getBlock(cell);
     call(type, 'cell', 'cell', () => w.setDoorOpen(cell, msg.open));
@@ -425,11 +443,11 @@ const handlers = {
     const defs = list(type, 'agents', msg.agents);
     const plan = defs.map((d, i) => {
       const at = `agents[${i}]`;
-      if (!isObject(d)) throw invalid(`${type}: ${at} must be { profile, feet, goal? } (got ${typeName(d)})`);
+      if (!isObject(d)) throw fieldError('InvalidArgument', type, at, `${at} must be { profile, feet, goal? } (got ${typeName(d)})`);
       return {
         profile: profileOf(w, type, `${at}.profile`, d.profile),
-        feet: checkFeet(type, `${at}.feet`, d.feet),
-        goal: d.goal === undefined ? undefined : checkCell(type, `${at}.goal`, d.goal),
+        feet: checkFeet(state.lib.LIMITS, type, `${at}.feet`, d.feet),
+        goal: d.goal === undefined ? undefined : checkCell(state.lib.LIMITS, type, `${at}.goal`, d.goal),
       };
     });
     const ids = [];
@@ -463,9 +481,9 @@ const handlers = {
     const goals = list(type, 'goals', msg.goals);
     const seen = new Map();
     const plan = goals.map((g, i) => {
-      if (!isObject(g)) throw invalid(`${type}: goals[${i}] must be { agent, goal } (got ${typeName(g)})`);
+      if (!isObject(g)) throw fieldError('InvalidArgument', type, '', `goals[${i}] must be { agent, goal } (got ${typeName(g)})`);
       const agent = checkAgent(w, type, `goals[${i}].agent`, g.agent);
-      const goal = checkCell(type, `goals[${i}].goal`, g.goal);
+      const goal = checkCell(state.lib.LIMITS, type, `goals[${i}].goal`, g.goal);
       checkOnce(type, `goals[${i}].agent`, agent, seen);
       return { agent, goal };
     });
@@ -480,9 +498,9 @@ const handlers = {
     const moves = list(type, 'agents', msg.agents);
     const seen = new Map();
     const plan = moves.map((m, i) => {
-      if (!isObject(m)) throw invalid(`${type}: agents[${i}] must be { agent, feet } (got ${typeName(m)})`);
+      if (!isObject(m)) throw fieldError('InvalidArgument', type, '', `agents[${i}] must be { agent, feet } (got ${typeName(m)})`);
       const agent = checkAgent(w, type, `agents[${i}].agent`, m.agent);
-      const feet = checkFeet(type, `agents[${i}].feet`, m.feet);
+      const feet = checkFeet(state.lib.LIMITS, type, `agents[${i}].feet`, m.feet);
       checkOnce(type, `agents[${i}].agent`, agent, seen);
       return { agent, feet };
     });
@@ -544,7 +562,7 @@ const handlers = {
     const w = world(state, 'tick');
     const dt = msg.dt ?? 0.05;
     const count = msg.count ?? 1;
-    if (!Number.isInteger(count) || count < 1 || count > 10000) throw invalid(`tick: count ${count} is not an integer in 1 .. 10000`);
+    if (!Number.isInteger(count) || count < 1 || count > 10000) throw fieldError('InvalidArgument', 'tick', 'count', `count ${count} is not an integer in 1 .. 10000`);
     const t0 = now();
     const doors = [];
     for (let i = 0; i < count; ++i) {
@@ -570,16 +588,17 @@ const handlers = {
     const w = world(state, 'settings');
     const known = new Set(['id', 'type', 'chunkStreaming', 'chunkBuildRadius', 'searchesPerUpdate']);
     for (const k of Object.keys(msg))
-      if (!known.has(k)) throw invalid(`settings: unknown field '${k}' (expected chunkStreaming, chunkBuildRadius, searchesPerUpdate)`);
+      if (!known.has(k)) throw fieldError('InvalidArgument', 'settings', '', `unknown field '${k}' (expected chunkStreaming, chunkBuildRadius, searchesPerUpdate)`);
     const intIn = (field, v, max, unit) => {
       if (v === undefined) return;
       if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > max)
-        throw invalid(`settings: ${field} must be an integer number of ${unit} in 0 .. ${max} (got ${typeof v === 'number' ? v : typeName(v)})`);
+        throw fieldError('InvalidArgument', 'settings', '', `${field} must be an integer number of ${unit} in 0 .. ${max} (got ${typeof v === 'number' ? v : typeName(v)})`);
     };
     if (msg.chunkStreaming !== undefined && typeof msg.chunkStreaming !== 'boolean')
-      throw invalid(`settings: chunkStreaming must be a boolean (got ${typeName(msg.chunkStreaming)})`);
-    intIn('chunkBuildRadius', msg.chunkBuildRadius, 32, 'chunks');
-    intIn('searchesPerUpdate', msg.searchesPerUpdate, 4096, 'searches per update');
+      throw fieldError('InvalidArgument', 'settings', '', `chunkStreaming must be a boolean (got ${typeName(msg.chunkStreaming)})`);
+    const L = state.lib.LIMITS;
+    intIn('chunkBuildRadius', msg.chunkBuildRadius, L.maxChunkBuildRadius, 'chunks');
+    intIn('searchesPerUpdate', msg.searchesPerUpdate, L.maxSearchesPerUpdate, 'searches per update');
     call('settings', null, null, () => {
       if (msg.chunkStreaming !== undefined) w.setChunkStreaming(msg.chunkStreaming);
       if (msg.chunkBuildRadius !== undefined) w.setChunkBuildRadius(msg.chunkBuildRadius);
@@ -640,7 +659,7 @@ const handlers = {
 
 /**
  * Handles one message. Resolves to { reply, posts }; never rejects (errors become
- * { id, error: { status, message } }). Call it for one message at a time, in order.
+ * { id, error: { status, message, function, argument } }). Call it for one message at a time, in order.
  */
 export async function handle(state, msg) {
   const id = msg && typeof msg === 'object' ? msg.id : undefined;
@@ -649,20 +668,20 @@ export async function handle(state, msg) {
     if (!isObject(msg)) throw invalid(`message must be an object { id, type, ... } (got ${typeName(msg)})`);
     const fn = Object.prototype.hasOwnProperty.call(handlers, msg.type) ? handlers[msg.type] : null;
     if (!fn) throw invalid(`unknown message type '${msg.type}' (expected one of ${MESSAGE_TYPES.join(', ')})`);
-    if (id === undefined || id === null) throw invalid(`${msg.type}: the message has no id`);
+    if (id === undefined || id === null) throw fieldError('InvalidArgument', msg.type, 'id', 'the message has no id');
     let ok;
     try {
       ok = await fn(state, msg, posts);
     } catch (e) {
       // Every message's errors start with its type (a World call's own name would not say which
       // message failed).
-      throw e instanceof VoxnavError && !e.message.startsWith(`${msg.type}: `) ? renamed(msg.type, e) : e;
+      throw e instanceof VoxnavError && e.function !== msg.type ? forMessage(msg.type, e) : e;
     }
     return { reply: { id, ok: ok ?? {} }, posts };
   } catch (e) {
     const error = e instanceof VoxnavError
-      ? { status: e.status, message: e.message }
-      : { status: 'Internal', message: String(e && e.message ? e.message : e) };
+      ? e.toJSON()
+      : { status: 'Internal', message: String(e && e.message ? e.message : e), function: '', argument: '' };
     return { reply: { id: id ?? null, error }, posts: [] };
   }
 }

@@ -26,7 +26,7 @@ inline constexpr std::int32_t kNoColumnTop = INT32_MIN;
 /// `values` (its block value, 0 with kNoColumnTop); both hold at least `capacity` entries.
 /// [Limit: columns (max.x - min.x + 1) * (max.z - min.z + 1) <= kMaxColumnTopsColumns, height
 /// max.y - min.y + 1 <= kMaxColumnTopsHeight, columns * height <= kMaxColumnTopsCells]
-/// Returns: Ok; InvalidArgument with `error` (may be null) for min above max on an axis, a limit
+/// Returns: Ok; OutOfRange for min or max out of the cell range; InvalidArgument with `error` (may be null) for min above max on an axis, a limit
 /// exceeded, a capacity below the column count or null buffers. Nothing is written on error.
 [[nodiscard]] Status column_tops(const World& world, CellPos min, CellPos max,
                                  std::int32_t* heights, std::uint16_t* values,

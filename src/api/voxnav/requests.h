@@ -13,6 +13,16 @@ namespace voxnav {
 
 /// The most named areas a World holds (a filter's include/exclude set is one 32-bit word).
 inline constexpr std::size_t kMaxAreas = 32;
+/// World::define_area: name length in bytes, cost in cells. [Limit: 1..kMaxAreaNameBytes,
+/// kMinAreaCost..kMaxAreaCost]
+inline constexpr std::size_t kMaxAreaNameBytes = 64;
+inline constexpr double kMinAreaCost = -0.6;
+inline constexpr double kMaxAreaCost = 1000;
+/// AreaFilter::multiplier entries. [Limit: 0..kMaxAreaMultiplier]
+inline constexpr double kMaxAreaMultiplier = 1000;
+/// NavRequest::goal_range and World::nearest_standable's radius, cells. [Limit: 0..kMaxGoalRange]
+inline constexpr int kMaxGoalRange = 64;
+inline constexpr int kMaxNearestRadius = 64;
 
 /// One request's reading of the named areas (World::define_area), so that creatures sharing one
 /// set of navigation data take different routes: per area, a multiplier on the area's cost and
@@ -63,7 +73,7 @@ struct NavRequest {
   ProfileId profile;
   CellPos start;  ///< a standable cell (feet cell)
   CellPos goal;
-  int goal_range = 0;  ///< 0 .. 64 cells
+  int goal_range = 0;  ///< cells [Limit: 0..kMaxGoalRange]
   bool toward = false;
   /// How this request reads the named areas (costs, exclusions); the default reads them as
   /// defined. Reachability screening ignores it: an excluded area can make a Yes fail NoPath.

@@ -24,6 +24,14 @@ struct Vec3 {
   friend bool operator==(const Vec3&, const Vec3&) = default;
 };
 
+/// Cell range: |x|, |z| <= kMaxCellXZ and |y| <= kMaxCellY. [Limit: -kMaxCellXZ..kMaxCellXZ,
+/// -kMaxCellY..kMaxCellY]
+inline constexpr std::int32_t kMaxCellXZ = (1 << 25) - 1;
+inline constexpr std::int32_t kMaxCellY = (1 << 11) - 1;
+
+/// World::set_box: cells of one box. [Limit: 1..kMaxBoxCells]
+inline constexpr std::int64_t kMaxBoxCells = std::int64_t{1} << 24;
+
 /// Cells per chunk edge, and values per chunk array (index x + 16 * (z + 16 * y)).
 inline constexpr int kChunkEdge = 16;
 inline constexpr int kChunkValues = 16 * 16 * 16;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "voxnav/agents.h"
+#include "voxnav/error.h"
 #include "voxnav/executor.h"
 #include "voxnav/ids.h"
 #include "voxnav/profile.h"
@@ -112,8 +113,14 @@ class World {
   /// [Limit: values.size() == kChunkValues; each value < block_count(); every cell of the chunk
   /// in the cell range] Returns: Ok; InvalidArgument (wrong count); OutOfRange (value, position).
   Status load_chunk(ChunkPos pos, std::span<const std::uint16_t> values);
-  /// Unloads a chunk. Returns: Ok; NotLoaded.
+  /// Loads positions.size() chunks, kChunkValues values each, back to back in `values`. All or
+  /// nothing: every position and value is checked first. Returns: load_chunk's statuses.
+  Status load_chunks(std::span<const ChunkPos> positions, std::span<const std::uint16_t> values);
+  /// Unloads a chunk. Returns: Ok; OutOfRange; NotLoaded.
   Status unload_chunk(ChunkPos pos);
+  /// Unloads every chunk of `positions`, all or nothing. Returns: Ok; OutOfRange; NotLoaded;
+  /// InvalidArgument (a chunk given twice); checked before any is unloaded.
+  Status unload_chunks(std::span<const ChunkPos> positions);
   /// Sets one block (setting the value it holds records nothing).
   /// Returns: Ok; OutOfRange (cell, or value >= block_count()); NotLoaded (its chunk).
   Status set_block(CellPos cell, std::uint16_t value);
@@ -166,7 +173,7 @@ class World {
   /// that near; 0 (the default) builds every loaded chunk; no effect without streaming. Agents
   /// walk toward goals past unbuilt chunks (docs/editing.md#chunk-streaming, docs/agents.md).
   /// [Limit: chunks 0..kMaxChunkBuildRadius] Returns: Ok; InvalidArgument (out of the limit).
-  Status set_chunk_build_radius(int chunks) noexcept;
+  Status set_chunk_build_radius(int chunks);
   static constexpr int kMaxChunkBuildRadius = 32;
   /// The build radius (chunks; 0: every loaded chunk is built).
   int chunk_build_radius() const noexcept;
@@ -174,7 +181,7 @@ class World {
   /// oldest first; the rest stay queued (Searching; agents in Planning). 0 (the default): no
   /// limit. Why and what it leaves out: docs/requests.md#the-search-budget.
   /// [Limit: searches 0..kMaxSearchesPerUpdate] Returns: Ok; InvalidArgument (out of the limit).
-  Status set_searches_per_update(int searches) noexcept;
+  Status set_searches_per_update(int searches);
   static constexpr int kMaxSearchesPerUpdate = 4096;
   /// The search budget (searches per update and class; 0: no limit).
   int searches_per_update() const noexcept;
@@ -190,9 +197,15 @@ class World {
   /// Constant-time reachability for the profile's class: Yes, No (never wrong for the class) or
   /// Unknown with a reason; Unknown(BadProfile) for a profile not of this world (docs/requests.md).
   Reach reachable(ProfileId profile, CellPos from, CellPos goal) const;
+  /// reachable() with its arguments checked. Returns: Ok; InvalidArgument (a profile not of this
+  /// world); OutOfRange (`from` or `goal` out of the cell range; last_error() names which).
+  Status reachable(ProfileId profile, CellPos from, CellPos goal, Reach* out) const;
   /// Whether a body of the profile's class stands with its feet in `cell` (false for a bad
   /// profile, a cell out of range or not built).
   bool is_standable(ProfileId profile, CellPos cell) const;
+  /// is_standable() with its arguments checked. Returns: Ok; InvalidArgument (profile);
+  /// OutOfRange (cell).
+  Status is_standable(ProfileId profile, CellPos cell, bool* out) const;
   /// Feet height of a standable cell, in metres (cell.y plus the standing height inside it).
   /// Returns: Ok; InvalidArgument (bad profile, null `feet_y`); OutOfRange; NotLoaded (its chunk
   /// has no navigation); NotFound (not standable).
@@ -278,8 +291,9 @@ class World {
   std::uint64_t nav_tick() const;
 
   /// One simulation tick: update(), then every agent follows its corridor and moves with the
-  /// shared movement step. [Limit: dt in (0, 1] seconds] Returns: Ok; InvalidArgument (dt).
+  /// shared movement step. [Limit: dt in (0, kMaxTickSeconds] seconds] Returns: Ok; InvalidArgument (dt).
   Status tick(double dt);
+  static constexpr double kMaxTickSeconds = 1.0;
 
   /// Statistics of the walker class's navigation since the World was made.
   WorldStats stats() const;
@@ -287,7 +301,15 @@ class World {
   /// many ran), oldest first: for percentiles; timing only. The memory it takes is fixed.
   std::span<const double> search_times_us() const;
 
+  /// The error of the last call that failed (status, C++ function and argument names, message);
+  /// a call that succeeds leaves it as it was. Every call returning a Status fills it.
+  const CallError& last_error() const noexcept;
+
  private:
+  Status add_profile_checked(const Profile& profile, ProfileId* id, std::string* error);
+  Status fail(Status st, const char* function, const char* argument, std::string message,
+              std::string* error = nullptr) const;
+  mutable CallError last_error_;
   friend struct detail::WorldAccess;  // voxnav's own tests (src/engine/nav/world_access.h)
   std::unique_ptr<detail::WorldState> state_;
 };

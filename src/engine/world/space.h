@@ -19,8 +19,8 @@ inline constexpr int kChunkSize = 16;
 inline constexpr int kChunkCells = kChunkSize * kChunkSize * kChunkSize;
 /// Cells are limited to |x|,|z| < 2^25 and |y| < 2^11 (2048: Minecraft's whole build range) so that
 /// the packed cell key below stays exact (26 + 26 + 12 bits) and positions stay exact as doubles.
-inline constexpr std::int32_t kMaxHorizontal = 1 << 25;
-inline constexpr std::int32_t kMaxVertical = 1 << 11;
+inline constexpr std::int32_t kMaxHorizontal = kMaxCellXZ + 1;  // voxnav/types.h
+inline constexpr std::int32_t kMaxVertical = kMaxCellY + 1;
 
 inline bool cell_in_range(const CellPos& c) {
   return c.x > -kMaxHorizontal && c.x < kMaxHorizontal && c.z > -kMaxHorizontal &&

@@ -1,0 +1,64 @@
+// voxnav internal: the text of the C++ API's error messages (numbers, cells, the cell range), one
+// place for world.cpp, columns.cpp and the other src/api files. Not installed.
+#pragma once
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "voxnav/types.h"
+
+namespace voxnav::detail {
+
+inline std::string num(double v) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
+  if (v == std::floor(v) && std::fabs(v) < 1e15) return std::to_string(static_cast<long long>(v));
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.15g", v);
+  if (std::strtod(buf, nullptr) != v) std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+inline std::string xyz_text(std::int64_t x, std::int64_t y, std::int64_t z) {
+  std::string s = "(";  // appended piecewise: GCC 12 warns falsely on "(" + std::to_string(...)
+  s += std::to_string(x);
+  s += ", ";
+  s += std::to_string(y);
+  s += ", ";
+  s += std::to_string(z);
+  s += ")";
+  return s;
+}
+inline std::string cell_text(CellPos c) { return xyz_text(c.x, c.y, c.z); }
+inline std::string chunk_text(ChunkPos c) { return xyz_text(c.x, c.y, c.z); }
+inline std::string vec_text(Vec3 v) {
+  std::string s = "(";  // piecewise, as xyz_text
+  s += num(v.x);
+  s += ", ";
+  s += num(v.y);
+  s += ", ";
+  s += num(v.z);
+  s += ")";
+  return s;
+}
+// "" for a cell in range, else "<what> (x, y, z) is out of range: y is outside -2047 .. 2047".
+inline std::string cell_range_error(const std::string& what, CellPos c) {
+  const char* axis = std::abs(std::int64_t{c.x}) > kMaxCellXZ   ? "x"
+                     : std::abs(std::int64_t{c.z}) > kMaxCellXZ ? "z"
+                     : std::abs(std::int64_t{c.y}) > kMaxCellY  ? "y"
+                                                                : nullptr;
+  if (!axis) return std::string();
+  const std::int32_t lim = axis[0] == 'y' ? kMaxCellY : kMaxCellXZ;
+  return what + " " + cell_text(c) + " is out of range: " + axis + " is outside -" +
+         std::to_string(lim) + " .. " + std::to_string(lim);
+}
+// The same for a chunk: every cell of it must be in range.
+inline std::string chunk_range_error(const std::string& what, ChunkPos p) {
+  const auto in = [](std::int64_t v, std::int64_t lim) { return v * 16 >= -lim && v * 16 + 15 <= lim; };
+  if (in(p.x, kMaxCellXZ) && in(p.z, kMaxCellXZ) && in(p.y, kMaxCellY)) return std::string();
+  return what + " " + chunk_text(p) + " is out of range: its cells must have |x|, |z| <= " +
+         std::to_string(kMaxCellXZ) + " and |y| <= " + std::to_string(kMaxCellY);
+}
+
+}  // namespace voxnav::detail

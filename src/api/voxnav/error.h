@@ -1,0 +1,21 @@
+// voxnav - the structured error of the last failed call (World::last_error()).
+#pragma once
+#include <string>
+
+#include "voxnav/status.h"
+
+namespace voxnav {
+
+/// What the last failed call of a World said about its failure. `function` is the C++ call's
+/// name ("set_block"), `argument` the parameter at fault ("cell", "value", "goal_range"; empty
+/// when no single argument is), `message` one sentence naming the value and the rule it breaks
+/// ("cell (1, 99999, 2) is out of range: y is outside -2047 .. 2047"). The `std::string* error`
+/// out-parameters of World's calls receive the same `message`.
+struct CallError {
+  Status status = Status::Ok;
+  std::string function;
+  std::string argument;
+  std::string message;
+};
+
+}  // namespace voxnav
