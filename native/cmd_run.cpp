@@ -15,8 +15,6 @@
 
 #include "cli_common.h"
 #include "voxnav/native/files.h"
-#include "engine/nav/world_access.h"
-#include "engine/util/splitmix.h"
 #include "voxnav/native/thread_pool.h"
 #include "voxnav/state_hash.h"
 
@@ -24,7 +22,33 @@ namespace voxnav::cli {
 
 namespace {
 
-using Rng = voxnav::detail::SplitMix64;
+// SplitMix64 (Steele, Lea and Flood, 2014): the same seed gives the same numbers everywhere. The
+// same generator as the engine's tools and tests use, so the runs keep their choices.
+struct Rng {
+  std::uint64_t s;
+  explicit Rng(std::uint64_t seed) : s(seed) {}
+  std::uint64_t next() {
+    std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  /// A number in [0, n) (n > 0), by modulo.
+  template <class T>
+  T below(T n) {
+    return static_cast<T>(next() % static_cast<std::uint64_t>(n));
+  }
+};
+
+/// Every standable cell on an island of the profile's navigation (World::island_cells).
+std::vector<IslandCell> all_island_cells(const World& world, ProfileId prof) {
+  std::size_t n = 0;
+  (void)world.island_cells(prof, nullptr, 0, &n);
+  std::vector<IslandCell> cells(n);
+  (void)world.island_cells(prof, cells.data(), cells.size(), &n);
+  cells.resize(std::min(n, cells.size()));
+  return cells;
+}
 
 struct Options {
   std::string world;
@@ -346,24 +370,17 @@ int cmd_run(int argc, char** argv) {
       build_ms;
   ProfileId prof;
   if (!add_profile(world, "", prof)) return 1;
-  detail::WorldState& st = detail::WorldAccess::state(world);
-  detail::NavWorld& nav = *st.walker();
 
   // Spawn cells: standable cells of islands big enough to walk around in (deterministic order):
   // 500+ cells, or half the largest island's size on worlds with little dry land.
+  std::vector<IslandCell> listed = all_island_cells(world, prof);
   std::uint32_t largest = 0;
-  for (std::uint32_t c = 1; c <= nav.islands().id_bound(); ++c)
-    largest = std::max(largest, nav.islands().size_of(c));
+  for (const IslandCell& c : listed) largest = std::max(largest, c.island_size);
   const std::uint32_t min_island =
       std::max<std::uint32_t>(2, std::min<std::uint32_t>(500, largest / 2));
   std::vector<CellPos> spawn;
-  for (const detail::NavChunk* ch : nav.grid().ordered_chunks()) {
-    if (ch->uniform || !ch->scc) continue;
-    for (int i = 0; i < detail::kChunkCells; ++i)
-      if (const std::uint32_t isl = nav.islands().component_at(ch, i);
-          isl && nav.islands().size_of(isl) >= min_island)
-        spawn.push_back(detail::cell_of(ch, i));
-  }
+  for (const IslandCell& c : listed)
+    if (c.island_size >= min_island) spawn.push_back(c.cell);
   if (spawn.empty() && o.agents > 0) {
     std::fprintf(stderr,
                  "voxnav run: the world has no island of 2+ standable cells to spawn agents in\n");
@@ -388,26 +405,24 @@ int cmd_run(int argc, char** argv) {
   std::vector<std::vector<CellPos>> island_cells;
   std::uint64_t island_epoch = 0;
   auto refresh_islands = [&] {
-    if (island_epoch == nav.epoch()) return;
-    island_epoch = nav.epoch();
-    island_cells.assign(nav.islands().id_bound() + 1, {});
-    for (const detail::NavChunk* ch : nav.grid().ordered_chunks()) {
-      if (ch->uniform || !ch->scc) continue;
-      for (int i = 0; i < detail::kChunkCells; ++i)
-        if (const std::uint32_t isl = nav.islands().component_at(ch, i))
-          island_cells[isl].push_back(detail::cell_of(ch, i));
-    }
+    if (island_epoch == world.nav_epoch()) return;
+    island_epoch = world.nav_epoch();
+    listed = all_island_cells(world, prof);
+    std::uint32_t bound = 0;
+    for (const IslandCell& c : listed) bound = std::max(bound, c.island);
+    island_cells.assign(bound + 1, {});
+    for (const IslandCell& c : listed) island_cells[c.island].push_back(c.cell);
   };
   // A goal: a random cell of the agent's own island, preferably within 48 cells (x/z); the
   // reachability answer is asked (and counted) for it as a game's brain would.
   auto pick_goal = [&](AgentId id) {
     AgentState s;
     if (world.agent_state(id, &s) != Status::Ok) return;
-    const detail::AgentRecord* a = st.agents.get(AgentId{id.index, id.generation});
-    const CellPos from = a->last_cell;
+    const CellPos from = s.cell;
     refresh_islands();
-    const std::uint32_t comp = nav.islands().component(nav.grid(), from);
-    if (comp == 0 || island_cells[comp].size() < 2) {
+    std::uint32_t comp = 0;
+    (void)world.island_of(prof, from, &comp);
+    if (comp == 0 || comp >= island_cells.size() || island_cells[comp].size() < 2) {
       ++goal_misses;
       return;
     }
@@ -440,6 +455,7 @@ int cmd_run(int argc, char** argv) {
   tick_ms.reserve(static_cast<std::size_t>(o.ticks));
   std::vector<std::string> stuck_reasons;
   std::vector<AgentMode> last_mode(agents.size(), AgentMode::Planning);
+  std::vector<PathCell> path;
   for (int t = 0; t < o.ticks; ++t) {
     // Random edits near corridors: block a corridor cell, or dig out the ground under one.
     edit_budget += o.edits_per_second * dt;
@@ -447,23 +463,24 @@ int cmd_run(int argc, char** argv) {
       edit_budget -= 1.0;
       const AgentId id =
           agents[static_cast<std::size_t>(rng.below(static_cast<int>(agents.size())))];
-      const detail::AgentRecord* a = st.agents.get(AgentId{id.index, id.generation});
-      if (!a || a->corridor.cells.empty()) continue;
-      const CellPos c = a->corridor.cells[static_cast<std::size_t>(
-          rng.below(static_cast<int>(a->corridor.cells.size())))];
+      std::size_t ncells = 0;
+      if (world.agent_path_cells(id, nullptr, 0, &ncells) != Status::Ok || ncells == 0) continue;
+      path.resize(ncells);
+      (void)world.agent_path_cells(id, path.data(), path.size(), &ncells);
+      const CellPos c = path[static_cast<std::size_t>(rng.below(static_cast<int>(path.size())))].cell;
       const CellPos e{c.x + rng.below(3) - 1, c.y + (rng.below(2) ? 0 : -1),
                            c.z + rng.below(3) - 1};
       const std::uint16_t value = e.y == c.y ? stone : 0;
       if (world.set_block(CellPos{e.x, e.y, e.z}, value) == Status::Ok) ++edits;
     }
     const auto t0 = std::chrono::steady_clock::now();
-    const std::uint64_t runs0 = nav.stats().maintenance_runs;
+    const std::uint64_t runs0 = world.stats().maintenance_runs;
     (void)world.tick(dt);
     tick_ms.push_back(
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-    if (nav.stats().maintenance_runs != runs0)  // layers, islands and the agents' corridor checks
-      maintenance_us.push_back(nav.stats().last_maintenance_ms * 1000.0 +
-                               st.agents.last_edit_check_us());
+    if (const WorldStats ws = world.stats(); ws.maintenance_runs != runs0)
+      // layers, islands and the agents' corridor checks
+      maintenance_us.push_back(ws.last_maintenance_ms * 1000.0 + ws.last_edit_check_us);
     for (std::size_t i = 0; i < agents.size(); ++i) {
       AgentState s;
       if (world.agent_state(agents[i], &s) != Status::Ok) continue;

@@ -7,8 +7,6 @@
 
 #include "cli_common.h"
 #include "voxnav/native/files.h"
-#include "engine/io/movingai.h"
-#include "engine/nav/world_access.h"
 
 namespace voxnav::cli {
 
@@ -30,6 +28,18 @@ int cmd_scen(int argc, char** argv) {
     return 2;
   }
   World world;
+  // The default walker with a budget that never stops a Moving AI search (10^8 nodes) and a
+  // distance limit no map reaches: default costs, so the paths and expansion counts are those of
+  // an unlimited search.
+  Profile profile;
+  profile.search_max_nodes = 100000000;
+  profile.search_max_distance = 1 << 20;
+  ProfileId walker;
+  std::string profile_error;
+  if (world.add_profile(profile, &walker, &profile_error) != Status::Ok) {
+    std::fprintf(stderr, "voxnav scen: %s\n", profile_error.c_str());
+    return 1;
+  }
   LoadReport report;
   double build_ms = 0;
   if (!load_world(world, map_path, report, &build_ms)) return 1;
@@ -45,7 +55,6 @@ int cmd_scen(int argc, char** argv) {
     std::fprintf(stderr, "voxnav scen: %s: %s\n", scen_path.c_str(), msg.c_str());
     return 1;
   }
-  detail::NavWorld& nav = *detail::WorldAccess::state(world).walker();
   struct Bucket {
     int rows = 0, passed = 0;
     double ms = 0;
@@ -56,24 +65,31 @@ int cmd_scen(int argc, char** argv) {
   std::uint64_t expanded = 0;
   double total_ms = 0;
   for (const MovingAiScenario& r : rows) {
-    detail::RequestSpec spec;
-    spec.start = CellPos{r.start_x, kMovingAiStandY, r.start_y};
-    spec.goal = CellPos{r.goal_x, kMovingAiStandY, r.goal_y};
-    spec.max_nodes = 100000000;
+    NavRequest req;
+    req.profile = walker;
+    req.start = CellPos{r.start_x, kMovingAiStandY, r.start_y};
+    req.goal = CellPos{r.goal_x, kMovingAiStandY, r.goal_y};
     const auto t0 = std::chrono::steady_clock::now();
-    const Reach reach = nav.reachable(spec.start, spec.goal);
-    const detail::SearchResult res = nav.search_now(spec);
+    const Reach reach = world.reachable(walker, req.start, req.goal);
+    PathResult res;
+    const Status fs = world.find_path_now(req, &res);
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    const double len = detail::path_length_xz(res.cells);
-    const bool ok = res.outcome == detail::SearchOutcome::Found &&
-                    reach.answer == ReachAnswer::Yes &&
+    // Length in the xz plane: 1 per straight step, sqrt(2) per diagonal (Moving AI's octile).
+    double len = 0.0;
+    for (std::size_t i = 1; i < res.cells.size(); ++i) {
+      const bool dx = res.cells[i].cell.x != res.cells[i - 1].cell.x;
+      const bool dz = res.cells[i].cell.z != res.cells[i - 1].cell.z;
+      len += (dx && dz) ? std::sqrt(2.0) : 1.0;
+    }
+    const bool found = fs == Status::Ok && res.status.state == PathState::Ready && !res.status.partial;
+    const bool ok = found && reach.answer == ReachAnswer::Yes &&
                     std::fabs(len - r.optimal) <= 1e-4 * std::max(1.0, r.optimal);
     Bucket& b = buckets[r.bucket];
     ++b.rows;
     b.ms += ms;
-    b.expanded += res.expanded;
+    b.expanded += res.status.nodes_expanded;
     total_ms += ms;
-    expanded += res.expanded;
+    expanded += res.status.nodes_expanded;
     if (ok) {
       ++passed;
       ++b.passed;
@@ -82,7 +98,7 @@ int cmd_scen(int argc, char** argv) {
       if (failed <= 10)
         std::fprintf(stderr, "FAIL bucket %d: (%d,%d) -> (%d,%d): optimal %.8f, got %.8f (%s, reach %d)\n",
                      r.bucket, r.start_x, r.start_y, r.goal_x, r.goal_y, r.optimal, len,
-                     res.outcome == detail::SearchOutcome::Found ? "found" : "not found",
+                     found ? "found" : "not found",
                      static_cast<int>(reach.answer));
     }
   }

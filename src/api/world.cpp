@@ -743,6 +743,34 @@ Status World::is_standable(ProfileId profile, CellPos cell, bool* out) const {
   return Status::Ok;
 }
 
+Status World::island_of(ProfileId profile, CellPos cell, std::uint32_t* island,
+                        std::uint32_t* size) const {
+  if (!island || profile.index >= state_->profiles.size()) return Status::InvalidArgument;
+  if (!detail::cell_in_range(cell)) return Status::OutOfRange;
+  detail::NavWorld& nav = *nav_of_profile(*state_, profile);
+  *island = nav.islands().component(nav.grid(), cell);
+  if (size) *size = nav.islands().size_of(*island);
+  return Status::Ok;
+}
+
+Status World::island_cells(ProfileId profile, IslandCell* out, std::size_t capacity,
+                           std::size_t* count) const {
+  if (!count || (capacity && !out) || profile.index >= state_->profiles.size())
+    return Status::InvalidArgument;
+  detail::NavWorld& nav = *nav_of_profile(*state_, profile);
+  std::size_t n = 0;
+  for (const detail::NavChunk* ch : nav.grid().ordered_chunks()) {
+    if (ch->uniform || !ch->scc) continue;
+    for (int i = 0; i < detail::kChunkCells; ++i)
+      if (const std::uint32_t isl = nav.islands().component_at(ch, i)) {
+        if (n < capacity) out[n] = IslandCell{detail::cell_of(ch, i), isl, nav.islands().size_of(isl)};
+        ++n;
+      }
+  }
+  *count = n;
+  return Status::Ok;
+}
+
 bool World::is_standable(ProfileId profile, CellPos cell) const {
   if (profile.index >= state_->profiles.size() || !detail::cell_in_range(cell))
     return false;
@@ -1018,6 +1046,7 @@ Status World::agent_state(AgentId id, AgentState* out) const {
   s.feet = Vec3{a->body.position.x, a->body.position.y, a->body.position.z};
   s.velocity = Vec3{a->body.velocity.x, a->body.velocity.y, a->body.velocity.z};
   s.on_ground = a->body.on_ground;
+  s.cell = a->last_cell;
   s.corridor_epoch = a->corridor.epoch;
   s.next_waypoint = static_cast<std::uint32_t>(a->next);
   s.arrivals = a->arrivals;
@@ -1050,6 +1079,18 @@ Status World::agent_corridor(AgentId id, Waypoint* out, std::size_t capacity,
   if (!a) return Status::StaleHandle;
   *count = a->corridor.points.size();
   copy_points(a->corridor.points, out, capacity);
+  return Status::Ok;
+}
+
+Status World::agent_path_cells(AgentId id, PathCell* out, std::size_t capacity,
+                               std::size_t* count) const {
+  if (!count || (capacity && !out)) return Status::InvalidArgument;
+  const detail::AgentRecord* a = state_->agents.get(AgentId{id.index, id.generation});
+  if (!a) return Status::StaleHandle;
+  const detail::Corridor& c = a->corridor;
+  *count = c.cells.size();
+  for (std::size_t i = 0; i < c.cells.size() && i < capacity; ++i)
+    out[i] = PathCell{c.cells[i], i < c.kinds.size() ? static_cast<EdgeKind>(c.kinds[i]) : EdgeKind::Walk};
   return Status::Ok;
 }
 
@@ -1155,6 +1196,7 @@ WorldStats World::stats() const {
   s.last_maintenance_ms = n.last_maintenance_ms;
   s.standable_cells = state_->walker()->islands().cell_count();
   s.islands = state_->walker()->islands().component_count();
+  s.last_edit_check_us = state_->agents.last_edit_check_us();
   return s;
 }
 

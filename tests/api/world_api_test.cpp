@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -835,6 +836,97 @@ TEST(NavApi, LockstepDeliversExactlyThreeUpdatesAfterDispatch) {
   ASSERT_EQ(w.tick(0.05), Status::Ok);  // h3: 3 after dispatch
   ASSERT_EQ(w.status(h3, &ps), Status::Ok);
   EXPECT_EQ(ps.state, PathState::Ready);
+}
+
+}  // namespace
+}  // namespace voxnav
+
+namespace voxnav {
+namespace {
+
+TEST(NavApi, IslandCellsListEveryStandableCellWithItsIsland) {
+  ApiWorld a = make_world();
+  World& w = *a.w;
+  std::size_t n = 0;
+  ASSERT_EQ(w.island_cells(a.pid, nullptr, 0, &n), Status::Ok);
+  const WorldStats stats = w.stats();
+  ASSERT_EQ(n, stats.standable_cells) << "every standable cell is on an island";
+  std::vector<IslandCell> cells(n);
+  ASSERT_EQ(w.island_cells(a.pid, cells.data(), cells.size(), &n), Status::Ok);
+  std::map<std::uint32_t, std::uint32_t> seen;  // island -> cells listed
+  std::size_t passable = 0;
+  for (int z = 0; z < inputs().map.height; ++z)
+    for (int x = 0; x < inputs().map.width; ++x) passable += inputs().map.passable(x, z) ? 1 : 0;
+  std::size_t floor_cells = 0;
+  for (const IslandCell& c : cells) {
+    // On the floor: the passable map cells; else on top of a wall column (y = 5).
+    if (c.cell.y == detail::kMovingAiStandY) {
+      ASSERT_TRUE(inputs().map.passable(c.cell.x, c.cell.z));
+      ++floor_cells;
+    } else {
+      ASSERT_EQ(c.cell.y, 5);
+      ASSERT_FALSE(inputs().map.passable(c.cell.x, c.cell.z));
+    }
+    std::uint32_t isl = 0, size = 0;
+    ASSERT_EQ(w.island_of(a.pid, c.cell, &isl, &size), Status::Ok);
+    ASSERT_EQ(isl, c.island);
+    ASSERT_EQ(size, c.island_size);
+    ++seen[c.island];
+  }
+  EXPECT_EQ(floor_cells, passable) << "arena: one floor cell per passable map cell";
+  EXPECT_EQ(seen.size(), stats.islands);
+  for (const IslandCell& c : cells) ASSERT_EQ(seen[c.island], c.island_size);
+  // The ends of a solvable row share an island; a wall cell has none.
+  const detail::MovingAiScenario& r = longest_row();
+  std::uint32_t s = 0, g = 0, size = 7;
+  ASSERT_EQ(w.island_of(a.pid, stand(r.start_x, r.start_y), &s), Status::Ok);
+  ASSERT_EQ(w.island_of(a.pid, stand(r.goal_x, r.goal_y), &g), Status::Ok);
+  EXPECT_NE(s, 0u);
+  EXPECT_EQ(s, g);
+  int wx = -1, wz = -1;
+  for (int z = 0; z < inputs().map.height && wx < 0; ++z)
+    for (int x = 0; x < inputs().map.width && wx < 0; ++x)
+      if (!inputs().map.passable(x, z)) wx = x, wz = z;
+  ASSERT_GE(wx, 0);
+  ASSERT_EQ(w.island_of(a.pid, stand(wx, wz), &s, &size), Status::Ok);
+  EXPECT_EQ(s, 0u);
+  EXPECT_EQ(size, 0u);
+  // Bad input.
+  EXPECT_EQ(w.island_of(ProfileId{99}, stand(r.start_x, r.start_y), &s), Status::InvalidArgument);
+  EXPECT_EQ(w.island_of(a.pid, stand(r.start_x, r.start_y), nullptr), Status::InvalidArgument);
+  EXPECT_EQ(w.island_of(a.pid, CellPos{1 << 30, 1, 0}, &s), Status::OutOfRange);
+  EXPECT_EQ(w.island_cells(ProfileId{99}, nullptr, 0, &n), Status::InvalidArgument);
+  EXPECT_EQ(w.island_cells(a.pid, nullptr, 4, &n), Status::InvalidArgument);
+}
+
+TEST(NavApi, AgentPathCellsAreTheCorridorsSearchCells) {
+  ApiWorld a = make_world();
+  World& w = *a.w;
+  const detail::MovingAiScenario& r = longest_row();
+  AgentId id;
+  ASSERT_EQ(w.add_agent(AgentDef{a.pid, Vec3{r.start_x + 0.5, 1.0, r.start_y + 0.5}}, &id),
+            Status::Ok);
+  ASSERT_EQ(w.set_agent_goal(id, stand(r.goal_x, r.goal_y)), Status::Ok);
+  std::size_t n = 0;
+  for (int t = 0; t < 5; ++t) (void)w.tick(0.05);
+  ASSERT_EQ(w.agent_path_cells(id, nullptr, 0, &n), Status::Ok);
+  ASSERT_GE(n, 2u);
+  std::vector<PathCell> cells(n);
+  ASSERT_EQ(w.agent_path_cells(id, cells.data(), cells.size(), &n), Status::Ok);
+  EXPECT_EQ(cells.front().cell, stand(r.start_x, r.start_y));
+  EXPECT_EQ(cells.back().cell, stand(r.goal_x, r.goal_y));
+  double len = 0;
+  for (std::size_t i = 1; i < cells.size(); ++i)
+    len += (cells[i].cell.x != cells[i - 1].cell.x && cells[i].cell.z != cells[i - 1].cell.z)
+               ? std::sqrt(2.0)
+               : 1.0;
+  EXPECT_NEAR(len, r.optimal, 1e-4 * r.optimal);
+  AgentState s;
+  ASSERT_EQ(w.agent_state(id, &s), Status::Ok);
+  EXPECT_TRUE(w.is_standable(a.pid, s.cell)) << "the agent's last standable cell";
+  EXPECT_EQ(w.agent_path_cells(AgentId{id.index, id.generation + 1}, nullptr, 0, &n),
+            Status::StaleHandle);
+  EXPECT_EQ(w.agent_path_cells(id, nullptr, 0, nullptr), Status::InvalidArgument);
 }
 
 }  // namespace

@@ -25,6 +25,8 @@ struct AgentState {
   Vec3 feet;
   Vec3 velocity;
   bool on_ground = false;
+  /// The last standable cell the body stood in (where its searches start).
+  CellPos cell;
   /// Changes when the waypoints ahead change: a corridor installed, spliced around an edit into
   /// other waypoints, pulled again differently, or the agent teleported. A splice whose pulled
   /// waypoints ahead come out the same leaves it.

@@ -44,6 +44,17 @@ struct WorldStats {
   double last_maintenance_ms = 0;
   std::uint64_t standable_cells = 0;
   std::uint64_t islands = 0;
+  /// Microseconds the agents' corridor checks took after the latest maintenance run (the edits'
+  /// cost on the agents side; maintenance_runs tells when it changes).
+  double last_edit_check_us = 0;
+};
+
+/// One standable cell on an island (World::island_cells): the island's id (>= 1, valid until
+/// nav_epoch() changes) and its size in cells.
+struct IslandCell {
+  CellPos cell;
+  std::uint32_t island = 0;
+  std::uint32_t island_size = 0;
 };
 
 /// One space (a world or dimension): the host's block mirror, its navigation, requests and
@@ -200,6 +211,20 @@ class World {
   /// reachable() with its arguments checked. Returns: Ok; InvalidArgument (a profile not of this
   /// world); OutOfRange (`from` or `goal` out of the cell range; last_error() names which).
   Status reachable(ProfileId profile, CellPos from, CellPos goal, Reach* out) const;
+  /// Island of `cell` in the profile's class navigation: a set of standable cells that all reach
+  /// one another (the class's moves, ignoring the profile's restrictions). *island gets its id
+  /// (>= 1, valid until nav_epoch() changes; 0 when the cell is not standable or its chunk has
+  /// no navigation) and *size, when not null, its cell count (0 with id 0). Returns: Ok;
+  /// InvalidArgument (a bad profile, a null `island`), OutOfRange (a cell out of range).
+  Status island_of(ProfileId profile, CellPos cell, std::uint32_t* island,
+                   std::uint32_t* size = nullptr) const;
+  /// Every standable cell on an island of the profile's class navigation, in a fixed order
+  /// (built chunks in order, then the cells of each chunk in order), with its island's id and
+  /// size: a host picks spawn or goal cells from it. Copies up to `capacity` cells; `count` gets
+  /// the total. Returns: Ok; InvalidArgument (a bad profile, a null `count`, or a null `out`
+  /// with capacity > 0).
+  Status island_cells(ProfileId profile, IslandCell* out, std::size_t capacity,
+                      std::size_t* count) const;
   /// Whether a body of the profile's class stands with its feet in `cell` (false for a bad
   /// profile, a cell out of range or not built).
   bool is_standable(ProfileId profile, CellPos cell) const;
@@ -266,6 +291,11 @@ class World {
   /// Copies up to `capacity` waypoints of the agent's current corridor; `*count` gets the total.
   /// Returns: Ok; StaleHandle; InvalidArgument (null `count`, or null `out` with capacity > 0).
   Status agent_corridor(AgentId id, Waypoint* out, std::size_t capacity, std::size_t* count) const;
+  /// The search cells of the agent's current corridor (each with the edge kind entering it);
+  /// copies up to `capacity`, `count` gets the total. StaleHandle for an unknown agent,
+  /// InvalidArgument for a null `count` (or a null `out` with capacity > 0).
+  Status agent_path_cells(AgentId id, PathCell* out, std::size_t capacity,
+                          std::size_t* count) const;
   /// Moves an agent's body to `feet` (metres, bottom centre) at once, at rest; it plans again
   /// from there at the next tick and its corridor epoch changes.
   /// Returns: Ok; InvalidArgument (non-finite feet); OutOfRange (foot cell); StaleHandle.
