@@ -32,7 +32,16 @@ inline std::string xyz_text(std::int64_t x, std::int64_t y, std::int64_t z) {
 }
 inline std::string cell_text(CellPos c) { return xyz_text(c.x, c.y, c.z); }
 inline std::string chunk_text(ChunkPos c) { return xyz_text(c.x, c.y, c.z); }
-inline std::string vec_text(Vec3 v) { return "(" + num(v.x) + ", " + num(v.y) + ", " + num(v.z) + ")"; }
+inline std::string vec_text(Vec3 v) {
+  std::string s = "(";  // piecewise, as xyz_text
+  s += num(v.x);
+  s += ", ";
+  s += num(v.y);
+  s += ", ";
+  s += num(v.z);
+  s += ")";
+  return s;
+}
 // "" for a cell in range, else "<what> (x, y, z) is out of range: y is outside -2047 .. 2047".
 inline std::string cell_range_error(const std::string& what, CellPos c) {
   const char* axis = std::abs(std::int64_t{c.x}) > kMaxCellXZ   ? "x"
