@@ -838,6 +838,65 @@ TEST(NavApi, LockstepDeliversExactlyThreeUpdatesAfterDispatch) {
   EXPECT_EQ(ps.state, PathState::Ready);
 }
 
+// Every failing call writes its error once, in C++: status, the call's and the argument's names,
+// and a sentence naming the value and the rule. The limits it states are the named constants.
+TEST(NavApi, LastErrorNamesTheCallTheArgumentAndTheRule) {
+  World w;  // the two-value registry: 0 air, 1 voxnav:unknown
+  EXPECT_EQ(w.last_error().status, Status::Ok);
+  EXPECT_EQ(w.set_block(CellPos{1, 99999, 2}, 1), Status::OutOfRange);
+  const CallError& e = w.last_error();
+  EXPECT_EQ(e.status, Status::OutOfRange);
+  EXPECT_EQ(e.function, "set_block");
+  EXPECT_EQ(e.argument, "cell");
+  EXPECT_EQ(e.message, "cell (1, 99999, 2) is out of range: y is outside -" +
+                           std::to_string(kMaxCellY) + " .. " + std::to_string(kMaxCellY));
+  EXPECT_EQ(w.set_block(CellPos{kMaxCellXZ + 1, 0, 0}, 1), Status::OutOfRange);
+  EXPECT_EQ(w.last_error().message, "cell (33554432, 0, 0) is out of range: x is outside -33554431 .. 33554431");
+  EXPECT_EQ(w.set_block(CellPos{0, 0, 0}, 7), Status::OutOfRange);
+  EXPECT_EQ(w.last_error().argument, "value");
+  EXPECT_EQ(w.last_error().message, "value 7 is not in the block registry (values 0 .. 1)");
+  EXPECT_EQ(w.set_block(CellPos{0, 0, 0}, 1), Status::NotLoaded);
+  EXPECT_EQ(w.last_error().message, "the chunk of cell (0, 0, 0) is not loaded");
+  // A success leaves the last error as it was.
+  std::vector<std::uint16_t> air(kChunkValues, 0);
+  ASSERT_EQ(w.load_chunk(ChunkPos{0, 0, 0}, air), Status::Ok);
+  EXPECT_EQ(w.last_error().function, "set_block");
+  // Batches: all or nothing, the entry named.
+  const ChunkPos twice[] = {{0, 0, 0}, {5, 0, 5}, {0, 0, 0}};
+  EXPECT_EQ(w.unload_chunks(twice), Status::NotLoaded);
+  EXPECT_EQ(w.last_error().message, "chunk 1 (5, 0, 5) is not loaded");
+  const ChunkPos same[] = {{0, 0, 0}, {0, 0, 0}};
+  EXPECT_EQ(w.unload_chunks(same), Status::InvalidArgument);
+  EXPECT_EQ(w.last_error().message,
+            "positions: chunk 1 (0, 0, 0) repeats chunk 0 (each chunk may be given once)");
+  EXPECT_EQ(w.get_block(CellPos{0, 0, 0}, air.data()), Status::Ok) << "nothing was unloaded";
+  // Requests: the argument is the request's field.
+  NavRequest req;
+  PathHandle h;
+  EXPECT_EQ(w.request(req, &h), Status::InvalidArgument);
+  EXPECT_EQ(w.last_error().argument, "profile");
+  EXPECT_EQ(w.last_error().message, "profile 4294967295 is not a profile of this world (0 added)");
+  ProfileId pid;
+  ASSERT_EQ(w.add_profile(Profile{}, &pid), Status::Ok);
+  req.profile = pid;
+  req.goal_range = kMaxGoalRange + 1;
+  EXPECT_EQ(w.request(req, &h), Status::InvalidArgument);
+  EXPECT_EQ(w.last_error().argument, "goal_range");
+  EXPECT_EQ(w.last_error().message, "range 65 is not an integer in 0 .. 64");
+  // define_area: the text goes to `error` and to last_error() alike.
+  std::string err;
+  AreaId area;
+  const std::vector<std::string> blocks{"air"};
+  EXPECT_EQ(w.define_area("road", blocks, kMaxAreaCost + 1, &area, &err), Status::InvalidArgument);
+  EXPECT_EQ(err, "area \"road\": cost 1001 is not a number of cells in -0.6 .. 1000");
+  EXPECT_EQ(w.last_error().message, err);
+  EXPECT_EQ(w.last_error().argument, "cost");
+  EXPECT_EQ(w.set_chunk_build_radius(World::kMaxChunkBuildRadius + 1), Status::InvalidArgument);
+  EXPECT_EQ(w.last_error().message, "chunks 33 is not an integer number of chunks in 0 .. 32");
+  EXPECT_EQ(w.tick(2), Status::InvalidArgument);
+  EXPECT_EQ(w.last_error().message, "dt 2 is not in (0, 1] seconds");
+}
+
 }  // namespace
 }  // namespace voxnav
 

@@ -199,9 +199,11 @@ TEST(IoApi, ColumnTopsMatchesGetBlockScan) {
   EXPECT_EQ(column_tops(*w, hi, lo, h.data(), v.data(), n, &err), Status::InvalidArgument);
   EXPECT_NE(err.find("above max"), std::string::npos) << err;
   EXPECT_EQ(column_tops(*w, lo, hi, h.data(), v.data(), n - 1, &err), Status::InvalidArgument);
+  // A y range over kMaxColumnTopsHeight cells leaves the cell range (|y| <= kMaxCellY): OutOfRange.
   EXPECT_EQ(column_tops(*w, CellPos{0, 0, 0}, CellPos{0, kMaxColumnTopsHeight, 0}, h.data(),
                         v.data(), n, &err),
-            Status::InvalidArgument);
+            Status::OutOfRange);
+  EXPECT_EQ(err, "max (0, 4096, 0) is out of range: y is outside -2047 .. 2047");
 }
 
 }  // namespace

@@ -1,0 +1,85 @@
+// Each rule in one place: the C++ API's limits reach JS as LIMITS (named once in its headers), and
+// its errors reach JS structured: VoxnavError { status, function, argument, message } with the JS
+// names derived from the C++ ones, the message written by C++; the worker maps `argument` to its
+// message fields and replies { status, message, function, argument }.
+import { test, describe, before } from 'node:test';
+import assert from 'node:assert/strict';
+import * as h from './helpers.mjs';
+
+const skip = h.skipReason;
+
+describe('limits and structured errors', { skip }, () => {
+  let pkg, lib, handlers;
+  before(async () => {
+    pkg = await h.importPackage();
+    lib = await pkg.load({ build: 'sync' });
+    handlers = await h.importPackage('worker/handlers.mjs');
+  });
+
+  test('LIMITS are the C++ constants, frozen', () => {
+    const L = lib.LIMITS;
+    assert.ok(Object.isFrozen(L));
+    assert.equal(L.maxCellXZ, 2 ** 25 - 1);
+    assert.equal(L.maxCellY, 2 ** 11 - 1);
+    assert.equal(L.chunkValues, 4096);
+    assert.equal(L.maxBoxCells, 2 ** 24);
+    assert.equal(L.maxAreas, 32);
+    assert.equal(L.maxAreaNameBytes, 64);
+    assert.equal(L.minAreaCost, -0.6);
+    assert.equal(L.maxAreaCost, 1000);
+    assert.equal(L.maxAreaMultiplier, 1000);
+    assert.equal(L.maxGoalRange, 64);
+    assert.equal(L.maxNearestRadius, 64);
+    assert.equal(L.maxChunkBuildRadius, 32);
+    assert.equal(L.maxSearchesPerUpdate, 4096);
+    assert.equal(L.maxTickSeconds, 1);
+    assert.equal(L.searchTimesKept, 4096);
+    assert.equal(L.maxColumnTopsColumns, 2 ** 22);
+    assert.equal(L.noColumnTop, -2147483648);
+  });
+
+  test('World errors carry the status, the JS function and argument, and the C++ message', () => {
+    const world = lib.createWorld();
+    try {
+      const L = lib.LIMITS;
+      const error = (fn) => {
+        try { fn(); } catch (e) { return e; }
+        assert.fail('no error');
+      };
+      let e = error(() => world.setBlock([1, L.maxCellY + 1, 2], 1));
+      assert.ok(e instanceof pkg.VoxnavError);
+      assert.deepEqual([e.status, e.function, e.argument], ['OutOfRange', 'setBlock', 'cell']);
+      assert.equal(e.message, `setBlock: cell (1, 2048, 2) is out of range: y is outside -${L.maxCellY} .. ${L.maxCellY}`);
+      assert.deepEqual(e.toJSON(), { status: 'OutOfRange', message: e.message, function: 'setBlock', argument: 'cell' });
+      e = error(() => world.setChunkBuildRadius(L.maxChunkBuildRadius + 1));
+      assert.deepEqual([e.status, e.function, e.argument], ['InvalidArgument', 'setChunkBuildRadius', 'chunks']);
+      assert.equal(e.message, 'setChunkBuildRadius: chunks 33 is not an integer number of chunks in 0 .. 32');
+      e = error(() => world.setBlock([0, 0, 0], 'stone'));  // a JS-level conversion error
+      assert.deepEqual([e.status, e.function, e.argument], ['InvalidArgument', 'setBlock', 'value']);
+      e = error(() => world.unloadChunks(Int32Array.of(0, 0, 0)));
+      assert.deepEqual([e.status, e.function, e.argument], ['NotLoaded', 'unloadChunks', 'positions']);
+      assert.equal(e.message, 'unloadChunks: chunk 0 (0, 0, 0) is not loaded');
+    } finally {
+      world.dispose();
+    }
+  });
+
+  test('worker replies name the message type and the field', async () => {
+    const state = handlers.createState();
+    const s = h.workerSession(handlers, state);
+    await s.ok({ type: 'init', build: 'sync' });
+    const L = state.lib.LIMITS;
+    let e = await s.err({ type: 'settings', chunkBuildRadius: L.maxChunkBuildRadius + 1 }, 'InvalidArgument', /^settings: /);
+    assert.deepEqual([e.function, e.argument], ['settings', '']);
+    e = await s.err({ type: 'edits', edits: [] }, 'InvalidArgument', /unknown message type/);
+    e = await s.err({ type: 'edit', edits: [{ cell: [0, L.maxCellY + 1, 0], value: 1 }] },
+      'OutOfRange', /^edit: edits\[0\]\.cell \(0, 2048, 0\) is out of range/);
+    assert.deepEqual([e.function, e.argument], ['edit', 'edits[0].cell']);
+    e = await s.err({ type: 'addProfile', profile: { id: 'walker', class: 'flyer' } }, 'InvalidArgument',
+      /^addProfile: profile "walker": field "can_fly": the flyer class requires can_fly: true/);
+    assert.deepEqual([e.function, e.argument], ['addProfile', 'profile']);
+    e = await s.err({ type: 'findArea', name: 'road' }, 'NotFound', /^findArea: /);
+    assert.equal(e.function, 'findArea');
+    await s.ok({ type: 'dispose' });
+  });
+});
