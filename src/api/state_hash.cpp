@@ -36,6 +36,7 @@ class Fnv {
 }  // namespace
 
 Status state_hash(const World& world, std::span<const AgentId> agents, std::uint64_t* out) {
+  if (!out) return Status::InvalidArgument;
   Fnv h;
   std::vector<Waypoint> wps;
   for (const AgentId id : agents) {

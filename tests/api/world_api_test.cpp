@@ -16,6 +16,7 @@
 
 #include "engine/io/movingai.h"
 #include "scenes.h"
+#include "voxnav/state_hash.h"
 #include "voxnav/world.h"
 
 namespace voxnav {
@@ -990,3 +991,13 @@ TEST(NavApi, AgentPathCellsAreTheCorridorsSearchCells) {
 
 }  // namespace
 }  // namespace voxnav
+
+// state_hash refuses a null out instead of writing through it; with no agents the hash is the
+// FNV-1a basis.
+TEST(NavApi, StateHashRefusesNullOut) {
+  voxnav::World w;
+  EXPECT_EQ(voxnav::state_hash(w, {}, nullptr), voxnav::Status::InvalidArgument);
+  std::uint64_t h = 0;
+  ASSERT_EQ(voxnav::state_hash(w, {}, &h), voxnav::Status::Ok);
+  EXPECT_EQ(h, voxnav::kStateHashBasis);
+}

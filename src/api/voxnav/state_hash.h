@@ -23,8 +23,8 @@ inline constexpr std::uint64_t kStateHashBasis = 0xcbf29ce484222325ull;
 /// corridors to the last bit; the same World calls give the same hash natively and in wasm, with
 /// or without threads.
 ///
-/// Returns: Ok; StaleHandle (an id is not a live agent of `world`; `out` unchanged). `out` must
-/// not be null.
+/// Returns: Ok; StaleHandle (an id is not a live agent of `world`; `out` unchanged);
+/// InvalidArgument (a null `out`).
 Status state_hash(const World& world, std::span<const AgentId> agents, std::uint64_t* out);
 
 }  // namespace voxnav
