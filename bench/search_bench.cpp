@@ -354,7 +354,7 @@ bool bench_movingai_map(const Options& o, int sample, const RegistryBytes& rb,
   const std::size_t n = idx.size();
   const int reps = std::max(1, o.repeats);
   std::vector<std::vector<double>> search_t(n), request_t(n), pull_t(n);
-  std::vector<vd::Waypoint> points;
+  std::vector<voxnav::Waypoint> points;
   std::uint64_t waypoints_total = 0;
   std::vector<std::uint32_t> expanded(n, 0);
   int matches = 0, not_found = 0, request_disagree = 0, nondeterministic = 0;
@@ -566,7 +566,7 @@ bool bench_region(const Options& o, const RegistryBytes& rb) {
 
   const int reps = std::max(1, o.region_repeats);
   std::vector<std::vector<double>> search_t(n), request_t(n), pull_t(n);
-  std::vector<vd::Waypoint> points;
+  std::vector<voxnav::Waypoint> points;
   json per_pair = json::array();
   int from_standable = 0, to_standable = 0, both_standable = 0, success = 0, request_success = 0;
   std::map<std::string, int> reach_counts, outcomes, request_failures;

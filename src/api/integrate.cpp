@@ -118,12 +118,7 @@ Status step_body(const World& world, BodyState& state, const BodyInput& input,
   const Status st = check(state, input, params, dt, error);
   if (st != Status::Ok) return st;
 
-  detail::CharacterState cs;
-  cs.position = state.feet;
-  cs.velocity = state.velocity;
-  cs.on_ground = state.on_ground;
-  cs.mode = state.mode;
-  cs.carry = state.carry;
+  BodyState next = state;
   detail::DriveInput drive;
   drive.move_x = input.move_x;
   drive.move_z = input.move_z;
@@ -131,15 +126,11 @@ Status step_body(const World& world, BodyState& state, const BodyInput& input,
   drive.climb = input.climb;
   drive.vertical = input.vertical;
 
-  const detail::IntegrateReport r =
-      detail::integrate_character_tick(cs, drive, input.knock, params, detail::WorldAccess::state(world).space, dt);
+  const detail::IntegrateReport r = detail::integrate_character_tick(
+      next, drive, input.knock, params, detail::WorldAccess::state(world).space, dt);
   if (!r.valid) return fail(error, Status::InvalidArgument, "the step's input was refused");
 
-  state.feet = cs.position;
-  state.velocity = cs.velocity;
-  state.on_ground = cs.on_ground;
-  state.mode = cs.mode;
-  state.carry = cs.carry;
+  state = next;
   if (report) {
     StepReport out;
     out.displacement = r.displacement;

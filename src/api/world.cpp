@@ -135,11 +135,8 @@ std::string value_error(std::uint16_t v, std::size_t count) {
          std::to_string(count - 1) + ")";
 }
 bool finite(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
-void copy_points(const std::vector<detail::Waypoint>& pts, Waypoint* out, std::size_t cap) {
-  for (std::size_t i = 0; i < pts.size() && i < cap; ++i) {
-    const detail::Waypoint& w = pts[i];
-    out[i] = Waypoint{Vec3{w.x, w.y, w.z}, static_cast<EdgeKind>(w.kind), w.cell};
-  }
+void copy_points(const std::vector<Waypoint>& pts, Waypoint* out, std::size_t cap) {
+  std::copy_n(pts.begin(), std::min(pts.size(), cap), out);
 }
 }  // namespace
 
@@ -642,7 +639,7 @@ void World::update() {
     for (std::size_t i = 0; i < agents.capacity(); ++i) {
       const detail::AgentRecord& a = agents.at(i);
       if (!a.alive) continue;
-      const Vec3& p = a.body.position;
+      const Vec3& p = a.body.feet;
       agent_chunks.push_back(
           detail::chunk_of(CellPos{static_cast<std::int32_t>(std::floor(p.x)),
                                         static_cast<std::int32_t>(std::floor(p.y + 1e-3)),
@@ -911,10 +908,7 @@ Status World::find_path_now(const NavRequest& req, PathResult* out) {
     if (o == detail::SearchOutcome::Found || (o == detail::SearchOutcome::Partial && spec.toward)) {
       ps.state = PathState::Ready;
       ps.partial = o == detail::SearchOutcome::Partial;
-      std::vector<detail::Waypoint> points;
-      detail::string_pull(nav.grid(), sr.cells, sr.kinds, points, spec.costs.surface.get());
-      r.waypoints.resize(points.size());
-      copy_points(points, r.waypoints.data(), r.waypoints.size());
+      detail::string_pull(nav.grid(), sr.cells, sr.kinds, r.waypoints, spec.costs.surface.get());
       r.cells.reserve(sr.cells.size());
       for (std::size_t i = 0; i < sr.cells.size(); ++i)
         r.cells.push_back(PathCell{sr.cells[i], static_cast<EdgeKind>(sr.kinds[i])});
@@ -1043,7 +1037,7 @@ Status World::agent_state(AgentId id, AgentState* out) const {
   if (!a) return Status::StaleHandle;
   AgentState s;
   s.mode = static_cast<AgentMode>(a->mode);
-  s.feet = Vec3{a->body.position.x, a->body.position.y, a->body.position.z};
+  s.feet = a->body.feet;
   s.velocity = Vec3{a->body.velocity.x, a->body.velocity.y, a->body.velocity.z};
   s.on_ground = a->body.on_ground;
   s.cell = a->last_cell;

@@ -311,11 +311,11 @@ TEST(NavAgents, HeldAgentIsBlockedWithAReasonThenRecoversWhenReleased) {
     }
     detail::AgentRecord* a = detail::WorldAccess::state(w).agents.get(AgentId{id.index, id.generation});
     ASSERT_NE(a, nullptr);
-    const Vec3 held = a->body.position;
+    const Vec3 held = a->body.feet;
     AgentState s;
     int k = 0;
     for (; k < 600; ++k) {
-      a->body.position = held;  // held in place
+      a->body.feet = held;  // held in place
       a->body.velocity = Vec3{};
       ASSERT_EQ(w.tick(0.05), Status::Ok);
       ASSERT_EQ(w.agent_state(id, &s), Status::Ok);

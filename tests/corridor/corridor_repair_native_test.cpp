@@ -55,8 +55,8 @@ std::string check_corridor(const detail::NavGrid& grid, const detail::AgentRecor
       return "waypoint " + std::to_string(k) + " " + str(c.points[k].cell) + " is not standable";
   }
   for (std::size_t k = std::max<std::size_t>(a.next, 1); k < c.points.size(); ++k) {
-    const detail::Waypoint& p = c.points[k - 1];
-    const detail::Waypoint& q = c.points[k];
+    const Waypoint& p = c.points[k - 1];
+    const Waypoint& q = c.points[k];
     if (q.kind == EdgeKind::Walk && p.cell.y == q.cell.y &&
         !detail::line_walkable_level(grid, p.cell, q.cell))
       return "level stretch " + str(p.cell) + " -> " + str(q.cell) + " (waypoints " +
@@ -131,7 +131,7 @@ TEST(CorridorRepair, SplicedCorridorsStayFollowableUnderEditsAhead) {
       if (w->set_block(CellPos{e.x, e.y, e.z}, block ? stone : air) == Status::Ok) break;
     }
     // The waypoints each moving agent has ahead, and its corridor epoch, before the tick.
-    std::vector<std::pair<std::uint32_t, std::vector<detail::Waypoint>>> ahead(ids.size());
+    std::vector<std::pair<std::uint32_t, std::vector<Waypoint>>> ahead(ids.size());
     for (std::size_t k = 0; k < ids.size(); ++k)
       if (const detail::AgentRecord* a = record(ids[k]);
           a && a->mode == AgentMode::Moving && a->next < a->corridor.points.size())
@@ -147,13 +147,13 @@ TEST(CorridorRepair, SplicedCorridorsStayFollowableUnderEditsAhead) {
       // An unchanged epoch promises the page that the waypoints ahead are the ones it has (the
       // agent may have passed some of them during the tick).
       if (!ahead[k].second.empty() && a->corridor.epoch == ahead[k].first) {
-        const std::vector<detail::Waypoint>& was = ahead[k].second;
+        const std::vector<Waypoint>& was = ahead[k].second;
         const std::size_t left =
             a->corridor.points.size() - std::min(a->next, a->corridor.points.size());
         bool same = left <= was.size();
         for (std::size_t q = 0; same && q < left; ++q) {
-          const detail::Waypoint& p = a->corridor.points[a->next + q];
-          const detail::Waypoint& o = was[was.size() - left + q];
+          const Waypoint& p = a->corridor.points[a->next + q];
+          const Waypoint& o = was[was.size() - left + q];
           same = p.cell == o.cell && p.kind == o.kind;
         }
         ASSERT_TRUE(same) << "tick " << t << ", agent " << id.index

@@ -977,7 +977,7 @@ TEST_P(EditTeleport, AnAgentTeleportedIntoADeferredChunkPlansFromItsNewPlace) {
   for (int t = 0; t < 600; ++t) {
     ASSERT_EQ(w.tick(0.05), Status::Ok);
     const detail::AgentRecord& a = detail::WorldAccess::state(w).agents.at(id.index);
-    const int x = static_cast<int>(std::floor(a.body.position.x));
+    const int x = static_cast<int>(std::floor(a.body.feet.x));
     // (a request made before the teleport is dropped at the replan: look at the live one)
     if (const detail::RequestSlot* sl =
             a.request.generation && !a.replan ? nav.slot(a.request) : nullptr) {

@@ -62,14 +62,14 @@ class IntegrateTest : public ::testing::Test {
     ASSERT_EQ(space.set_block({x, y, z}, v), Status::Ok);
   }
 
-  IntegrateReport step(CharacterState& s, const DriveInput& in, const BodyParams& p = {},
+  IntegrateReport step(BodyState& s, const DriveInput& in, const BodyParams& p = {},
                        const Vec3& knock = {}) {
     return integrate_character_tick(s, in, knock, p, space, kDt);
   }
 
-  static CharacterState standing_at(double x, double y, double z) {
-    CharacterState s;
-    s.position = {x, y, z};
+  static BodyState standing_at(double x, double y, double z) {
+    BodyState s;
+    s.feet = {x, y, z};
     s.on_ground = true;
     return s;
   }
@@ -81,15 +81,15 @@ class IntegrateTest : public ::testing::Test {
 };
 
 TEST_F(IntegrateTest, FallsOnExactParabolaAndLandsExactlyOnTheFloor) {
-  CharacterState s;
-  s.position = {4.5, 5.3, 4.5};
+  BodyState s;
+  s.feet = {4.5, 5.3, 4.5};
   int landings = 0;
   double landing_speed = 0.0;
   for (int t = 1; t <= 60; ++t) {
     const IntegrateReport r = step(s, {});
     ASSERT_TRUE(r.valid);
     if (t == 5) {
-      EXPECT_NEAR(s.position.y, 5.3 - 0.5 * 32.0 * 0.25 * 0.25, 1e-12);  // y0 - g t^2 / 2
+      EXPECT_NEAR(s.feet.y, 5.3 - 0.5 * 32.0 * 0.25 * 0.25, 1e-12);  // y0 - g t^2 / 2
     }
     if (r.landed) {
       ++landings;
@@ -97,26 +97,26 @@ TEST_F(IntegrateTest, FallsOnExactParabolaAndLandsExactlyOnTheFloor) {
     }
   }
   EXPECT_EQ(landings, 1);
-  EXPECT_EQ(s.position.y, 1.0);  // exactly the top of the stone floor
+  EXPECT_EQ(s.feet.y, 1.0);  // exactly the top of the stone floor
   EXPECT_TRUE(s.on_ground);
   EXPECT_EQ(s.velocity.y, 0.0);
-  EXPECT_EQ(s.position.x, 4.5);
-  EXPECT_EQ(s.position.z, 4.5);
+  EXPECT_EQ(s.feet.x, 4.5);
+  EXPECT_EQ(s.feet.z, 4.5);
   // Fell 4.3 m: sqrt(2 g h) = 16.6 m/s, sampled at the end of the step that hit the floor.
   EXPECT_GT(landing_speed, 16.0);
   EXPECT_LT(landing_speed, 18.5);
 }
 
 TEST_F(IntegrateTest, RestingBodyWithZeroInputDoesNotDrift) {
-  CharacterState s = standing_at(7.25, 1.0, 3.75);
+  BodyState s = standing_at(7.25, 1.0, 3.75);
   s.velocity = {};
-  const CharacterState before = s;
+  const BodyState before = s;
   for (int t = 0; t < 500; ++t) {
     const IntegrateReport r = step(s, {});
     ASSERT_FALSE(r.landed);
     ASSERT_EQ(r.hit_wall, 0);
   }
-  EXPECT_EQ(std::memcmp(&s.position, &before.position, sizeof(Vec3)), 0);
+  EXPECT_EQ(std::memcmp(&s.feet, &before.feet, sizeof(Vec3)), 0);
   EXPECT_EQ(s.velocity, Vec3{});
   EXPECT_TRUE(s.on_ground);
   EXPECT_EQ(s.mode, BodyMode::Walk);
@@ -128,23 +128,23 @@ TEST_F(IntegrateTest, SoulSandIsWalkableButNotAStepFromTheFloor) {
     for (int x = 7; x <= 9; ++x) put(x, 1, z, stone);
   }
   // Dropped onto soul sand: rests at 1.875.
-  CharacterState s;
-  s.position = {6.5, 3.0, 4.5};
+  BodyState s;
+  s.feet = {6.5, 3.0, 4.5};
   for (int t = 0; t < 30; ++t) step(s, {});
-  EXPECT_EQ(s.position.y, 1.875);
+  EXPECT_EQ(s.feet.y, 1.875);
   EXPECT_TRUE(s.on_ground);
   // Walk +x from soul sand onto stone: a 0.125 step.
   bool stepped = false;
   for (int t = 0; t < 10; ++t) stepped |= step(s, DriveInput{4.0, 0.0}).stepped_up;
   EXPECT_TRUE(stepped);
-  EXPECT_EQ(s.position.y, 2.0);
-  EXPECT_GT(s.position.x, 7.3);
+  EXPECT_EQ(s.feet.y, 2.0);
+  EXPECT_GT(s.feet.x, 7.3);
   // From the floor soul sand is 0.875 high: above a 0.6 step.
-  CharacterState f = standing_at(4.5, 1.0, 4.5);
+  BodyState f = standing_at(4.5, 1.0, 4.5);
   IntegrateReport r;
   for (int t = 0; t < 20; ++t) r = step(f, DriveInput{4.0, 0.0});
-  EXPECT_EQ(f.position.y, 1.0);
-  EXPECT_DOUBLE_EQ(f.position.x, 6.0 - 0.3);
+  EXPECT_EQ(f.feet.y, 1.0);
+  EXPECT_DOUBLE_EQ(f.feet.x, 6.0 - 0.3);
   EXPECT_EQ(r.hit_wall, kHitX);
 }
 
@@ -154,18 +154,18 @@ TEST_F(IntegrateTest, WalksUpASlabThenAFullBlockByStepUp) {
     put(6, 1, z, stone);
     put(7, 1, z, stone);
   }
-  CharacterState s = standing_at(2.5, 1.0, 4.5);
+  BodyState s = standing_at(2.5, 1.0, 4.5);
   std::vector<double> rises;
   for (int t = 0; t < 40; ++t) {
     const IntegrateReport r = step(s, DriveInput{4.0, 0.0});
     if (r.stepped_up) rises.push_back(r.step_rise);
     EXPECT_EQ(r.hit_wall, 0) << "tick " << t;
-    if (s.position.x > 7.5) break;
+    if (s.feet.x > 7.5) break;
   }
   ASSERT_EQ(rises.size(), 2u);
   EXPECT_DOUBLE_EQ(rises[0], 0.5);
   EXPECT_DOUBLE_EQ(rises[1], 0.5);
-  EXPECT_EQ(s.position.y, 2.0);
+  EXPECT_EQ(s.feet.y, 2.0);
   EXPECT_TRUE(s.on_ground);
 }
 
@@ -175,9 +175,9 @@ TEST_F(IntegrateTest, WalksUpAStairByStepUp) {
     put(x, 1, 4, stair_n);
     for (int z = 1; z <= 3; ++z) put(x, 1, z, stone);
   }
-  CharacterState s = standing_at(4.5, 1.0, 7.5);
+  BodyState s = standing_at(4.5, 1.0, 7.5);
   int steps = 0;
-  for (int t = 0; t < 40 && s.position.z > 3.0; ++t) {
+  for (int t = 0; t < 40 && s.feet.z > 3.0; ++t) {
     const IntegrateReport r = step(s, DriveInput{0.0, -4.0});
     if (r.stepped_up) {
       ++steps;
@@ -186,8 +186,8 @@ TEST_F(IntegrateTest, WalksUpAStairByStepUp) {
     EXPECT_EQ(r.hit_wall, 0) << "tick " << t;
   }
   EXPECT_EQ(steps, 2);
-  EXPECT_EQ(s.position.y, 2.0);
-  EXPECT_LE(s.position.z, 3.0);
+  EXPECT_EQ(s.feet.y, 2.0);
+  EXPECT_LE(s.feet.z, 3.0);
   EXPECT_TRUE(s.on_ground);
 }
 
@@ -195,11 +195,11 @@ TEST_F(IntegrateTest, FullBlockNeedsAJumpAndTheJumpClearsIt) {
   for (int z = 0; z < 10; ++z) {
     for (int x = 5; x <= 8; ++x) put(x, 1, z, stone);
   }
-  CharacterState s = standing_at(3.5, 1.0, 4.5);
+  BodyState s = standing_at(3.5, 1.0, 4.5);
   IntegrateReport r;
   for (int t = 0; t < 20; ++t) r = step(s, DriveInput{4.0, 0.0});
-  EXPECT_DOUBLE_EQ(s.position.x, 4.7);  // 5 - half width
-  EXPECT_EQ(s.position.y, 1.0);
+  EXPECT_DOUBLE_EQ(s.feet.x, 4.7);  // 5 - half width
+  EXPECT_EQ(s.feet.y, 1.0);
   EXPECT_EQ(r.hit_wall, kHitX);
   EXPECT_DOUBLE_EQ(r.wall_speed, 4.0);
   EXPECT_FALSE(r.stepped_up);
@@ -208,81 +208,81 @@ TEST_F(IntegrateTest, FullBlockNeedsAJumpAndTheJumpClearsIt) {
   step(s, DriveInput{4.0, 0.0, true});
   EXPECT_FALSE(s.on_ground);
   for (int t = 0; t < 12; ++t) step(s, DriveInput{4.0, 0.0});
-  EXPECT_EQ(s.position.y, 2.0);
-  EXPECT_GT(s.position.x, 5.3);
-  EXPECT_LT(s.position.x, 8.7);
+  EXPECT_EQ(s.feet.y, 2.0);
+  EXPECT_GT(s.feet.x, 5.3);
+  EXPECT_LT(s.feet.x, 8.7);
   EXPECT_TRUE(s.on_ground);
 }
 
 TEST_F(IntegrateTest, JumpApexMatchesTheProfile) {
   const BodyParams p;
   EXPECT_DOUBLE_EQ(p.jump_velocity, jump_velocity_for_apex(32.0, 1.25));
-  CharacterState s = standing_at(10.5, 1.0, 10.5);
+  BodyState s = standing_at(10.5, 1.0, 10.5);
   step(s, DriveInput{0, 0, true});
-  double apex = s.position.y;
+  double apex = s.feet.y;
   int air_ticks = 1;
   while (!s.on_ground && air_ticks < 100) {
     step(s, {});
-    apex = std::max(apex, s.position.y);
+    apex = std::max(apex, s.feet.y);
     ++air_ticks;
   }
   // Exact ballistic positions at step boundaries: the apex sample is just under 1.25.
   EXPECT_GT(apex - 1.0, 1.2);
   EXPECT_LE(apex - 1.0, 1.25);
   EXPECT_EQ(air_ticks, 12);  // 2 v / g = 0.559 s
-  EXPECT_EQ(s.position.y, 1.0);
+  EXPECT_EQ(s.feet.y, 1.0);
 }
 
 TEST_F(IntegrateTest, CannotJumpAFence) {
   for (int x = 0; x < 16; ++x) put(x, 1, 6, fence_x);  // fence line along x at z 6.375..6.625
-  CharacterState s = standing_at(8.5, 1.0, 3.5);
+  BodyState s = standing_at(8.5, 1.0, 3.5);
   double max_y = 0.0;
   for (int t = 0; t < 100; ++t) {
     step(s, DriveInput{0.0, 4.0, true});
-    max_y = std::max(max_y, s.position.y);
+    max_y = std::max(max_y, s.feet.y);
   }
-  EXPECT_LE(s.position.z, 6.375 - 0.3 + 1e-9);
-  EXPECT_GT(s.position.z, 6.0);
+  EXPECT_LE(s.feet.z, 6.375 - 0.3 + 1e-9);
+  EXPECT_GT(s.feet.z, 6.0);
   EXPECT_LT(max_y, 1.0 + 1.25);
   // A single post blocks the body too (head-on), and 0.6 of step-up does not lift it over 1.5.
   put(3, 1, 12, fence_post);
-  CharacterState p = standing_at(3.5, 1.0, 10.0);
+  BodyState p = standing_at(3.5, 1.0, 10.0);
   IntegrateReport r;
   for (int t = 0; t < 20; ++t) r = step(p, DriveInput{0.0, 4.0});
-  EXPECT_DOUBLE_EQ(p.position.z, 12.375 - 0.3);
+  EXPECT_DOUBLE_EQ(p.feet.z, 12.375 - 0.3);
   EXPECT_EQ(r.hit_wall, kHitZ);
-  EXPECT_EQ(p.position.y, 1.0);
+  EXPECT_EQ(p.feet.y, 1.0);
 }
 
 TEST_F(IntegrateTest, StopsAtWallsOnEachAxisAndSlidesAlongThem) {
   for (int z = 0; z < 16; ++z) put(9, 1, z, stone), put(9, 2, z, stone);
-  CharacterState s = standing_at(7.5, 1.0, 4.5);
+  BodyState s = standing_at(7.5, 1.0, 4.5);
   IntegrateReport r;
   for (int t = 0; t < 10; ++t) r = step(s, DriveInput{3.0, 2.0});
   EXPECT_EQ(r.hit_wall, kHitX);
-  EXPECT_DOUBLE_EQ(s.position.x, 8.7);
-  EXPECT_NEAR(s.position.z, 4.5 + 10 * 2.0 * kDt, 1e-12);  // slides along z
+  EXPECT_DOUBLE_EQ(s.feet.x, 8.7);
+  EXPECT_NEAR(s.feet.z, 4.5 + 10 * 2.0 * kDt, 1e-12);  // slides along z
   EXPECT_EQ(s.velocity.x, 0.0);
   EXPECT_EQ(s.velocity.z, 2.0);
   for (int z = 0; z < 10; ++z) put(z, 1, 7, stone);
   for (int t = 0; t < 20; ++t) r = step(s, DriveInput{3.0, 2.0});
   EXPECT_EQ(r.hit_wall, kHitX | kHitZ);
-  EXPECT_DOUBLE_EQ(s.position.z, 6.7);
+  EXPECT_DOUBLE_EQ(s.feet.z, 6.7);
   // The ceiling: a low roof stops a jump.
-  CharacterState c = standing_at(3.5, 1.0, 12.5);
+  BodyState c = standing_at(3.5, 1.0, 12.5);
   put(3, 4, 12, stone);  // roof bottom at 4: head room 3 - 1.8 = 1.2 above the feet
   int first_ceiling = -1;
   for (int t = 0; t < 12 && first_ceiling < 0; ++t) {
     if (step(c, DriveInput{0, 0, t == 0}).hit_ceiling) first_ceiling = t;
   }
   EXPECT_EQ(first_ceiling, 4);  // the 5th step would reach 1.236 > 1.2
-  EXPECT_DOUBLE_EQ(c.position.y, 4.0 - 1.8);
+  EXPECT_DOUBLE_EQ(c.feet.y, 4.0 - 1.8);
   EXPECT_EQ(c.velocity.y, 0.0);
 }
 
 TEST_F(IntegrateTest, KnockGoesIntoCarryAndDecays) {
   // Grounded: decays at 12/s.
-  CharacterState s = standing_at(4.5, 1.0, 20.5);
+  BodyState s = standing_at(4.5, 1.0, 20.5);
   IntegrateReport r = step(s, {}, {}, Vec3{10.0, 0.0, 0.0});
   EXPECT_DOUBLE_EQ(r.displacement.x, 10.0 * kDt);  // the knock moves the body this step
   EXPECT_NEAR(s.carry.x, 10.0 * std::exp(-12.0 * kDt), 1e-12);
@@ -291,20 +291,20 @@ TEST_F(IntegrateTest, KnockGoesIntoCarryAndDecays) {
   EXPECT_NEAR(s.carry.x, 10.0 * std::exp(-12.0 * kDt * 5), 1e-11);
   for (int t = 0; t < 40; ++t) step(s, {});
   EXPECT_EQ(s.carry, Vec3{});  // dropped to zero once tiny: the body is at rest again
-  const double rest_x = s.position.x;
+  const double rest_x = s.feet.x;
   step(s, {});
-  EXPECT_EQ(s.position.x, rest_x);
+  EXPECT_EQ(s.feet.x, rest_x);
 
   // In the air: 0.5/s. A body high up, knocked sideways.
-  CharacterState a;
-  a.position = {20.5, 25.0, 20.5};  // loaded air up to y = 31
+  BodyState a;
+  a.feet = {20.5, 25.0, 20.5};  // loaded air up to y = 31
   step(a, {}, {}, Vec3{0.0, 0.0, 6.0});
   EXPECT_NEAR(a.carry.z, 6.0 * std::exp(-0.5 * kDt), 1e-12);
   step(a, {});
   EXPECT_NEAR(a.carry.z, 6.0 * std::exp(-0.5 * kDt * 2), 1e-12);
 
   // Upward knock clears on_ground and goes into velocity.
-  CharacterState u = standing_at(10.5, 1.0, 10.5);
+  BodyState u = standing_at(10.5, 1.0, 10.5);
   r = step(u, {}, {}, Vec3{3.0, 5.0, 0.0});
   EXPECT_FALSE(u.on_ground);
   EXPECT_DOUBLE_EQ(u.velocity.y, 5.0 - 32.0 * kDt);
@@ -312,16 +312,16 @@ TEST_F(IntegrateTest, KnockGoesIntoCarryAndDecays) {
   EXPECT_NEAR(u.carry.x, 3.0 * std::exp(-0.5 * kDt), 1e-12);  // airborne after the knock
 
   // Capped at 80 m/s.
-  CharacterState c = standing_at(10.5, 1.0, 30.5);
+  BodyState c = standing_at(10.5, 1.0, 30.5);
   r = step(c, {}, {}, Vec3{0.0, 0.0, -500.0});
   EXPECT_DOUBLE_EQ(r.displacement.z, -80.0 * kDt);
 
   // Carry adds to the drive, and a wall zeroes it on the blocked axis only.
   for (int z = 0; z < 16; ++z) put(13, 1, z, stone), put(13, 2, z, stone);
-  CharacterState w = standing_at(12.5, 1.0, 5.5);
+  BodyState w = standing_at(12.5, 1.0, 5.5);
   r = step(w, DriveInput{0.0, 1.0}, {}, Vec3{20.0, 0.0, 2.0});
   EXPECT_EQ(r.hit_wall, kHitX);
-  EXPECT_DOUBLE_EQ(w.position.x, 12.7);
+  EXPECT_DOUBLE_EQ(w.feet.x, 12.7);
   EXPECT_EQ(w.carry.x, 0.0);
   EXPECT_NEAR(r.displacement.z, (1.0 + 2.0) * kDt, 1e-15);
   EXPECT_NEAR(w.carry.z, 2.0 * std::exp(-12.0 * kDt), 1e-12);
@@ -335,24 +335,24 @@ TEST_F(IntegrateTest, UnloadedChunksAreWalls) {
   ASSERT_EQ(one.set_box({0, 0, 0}, {15, 0, 15}, st), Status::Ok);
   ASSERT_EQ(one.set_block({5, 0, 5}, 0), Status::Ok);  // a hole down to the unloaded chunk below
   const BodyParams p;
-  CharacterState s = standing_at(13.5, 1.0, 8.5);
+  BodyState s = standing_at(13.5, 1.0, 8.5);
   IntegrateReport r;
   for (int t = 0; t < 20; ++t)
     r = integrate_character_tick(s, DriveInput{4.0, 0.0}, {}, p, one, kDt);
-  EXPECT_DOUBLE_EQ(s.position.x, 16.0 - 0.3);
+  EXPECT_DOUBLE_EQ(s.feet.x, 16.0 - 0.3);
   EXPECT_EQ(r.hit_wall, kHitX);
   for (int t = 0; t < 90; ++t)
     r = integrate_character_tick(s, DriveInput{-4.0, 0.0}, {}, p, one, kDt);
-  EXPECT_DOUBLE_EQ(s.position.x, 0.3);
+  EXPECT_DOUBLE_EQ(s.feet.x, 0.3);
   // Jumping does not get over it either: the unloaded chunk above is solid too.
   for (int t = 0; t < 40; ++t)
     integrate_character_tick(s, DriveInput{-4.0, 0.0, true}, {}, p, one, kDt);
-  EXPECT_DOUBLE_EQ(s.position.x, 0.3);
+  EXPECT_DOUBLE_EQ(s.feet.x, 0.3);
   // Through the hole the body lands on the unloaded chunk's top (y = 0) instead of falling.
-  CharacterState h = standing_at(5.5, 1.0, 5.5);
+  BodyState h = standing_at(5.5, 1.0, 5.5);
   h.on_ground = false;
   for (int t = 0; t < 20; ++t) integrate_character_tick(h, {}, {}, p, one, kDt);
-  EXPECT_EQ(h.position.y, 0.0);
+  EXPECT_EQ(h.feet.y, 0.0);
   EXPECT_TRUE(h.on_ground);
 }
 
@@ -364,19 +364,19 @@ TEST_F(IntegrateTest, ClimbsALadderColumnAtClimbSpeed) {
   }
   BodyParams p;
   p.climb_speed = 2.0;
-  CharacterState s = standing_at(8.5, 1.0, 8.5);
+  BodyState s = standing_at(8.5, 1.0, 8.5);
   IntegrateReport r;
   for (int t = 0; t < 10; ++t) {
     r = step(s, DriveInput{0, 0, false, ClimbIntent::Up}, p);
     ASSERT_TRUE(r.climbing);
     EXPECT_NEAR(r.displacement.y, 2.0 * kDt, 1e-12);
   }
-  EXPECT_NEAR(s.position.y, 2.0, 1e-12);
+  EXPECT_NEAR(s.feet.y, 2.0, 1e-12);
   EXPECT_EQ(s.mode, BodyMode::Climb);
   EXPECT_FALSE(s.on_ground);
-  const double held = s.position.y;
+  const double held = s.feet.y;
   for (int t = 0; t < 10; ++t) step(s, DriveInput{0, 0, false, ClimbIntent::Hold}, p);
-  EXPECT_EQ(s.position.y, held);
+  EXPECT_EQ(s.feet.y, held);
   r = step(s, DriveInput{0, 0, false, ClimbIntent::None}, p);
   EXPECT_NEAR(r.displacement.y, -0.15 * 2.0 * kDt, 1e-12);  // slides
   r = step(s, DriveInput{0, 1.0, false, ClimbIntent::None}, p);
@@ -384,27 +384,27 @@ TEST_F(IntegrateTest, ClimbsALadderColumnAtClimbSpeed) {
   r = step(s, DriveInput{0, 0, false, ClimbIntent::Down}, p);
   EXPECT_NEAR(r.displacement.y, -2.0 * kDt, 1e-12);
   // Up and forward until the feet clear the lip, then onto the ledge.
-  for (int t = 0; t < 60 && !(s.on_ground && s.position.z > 9.0); ++t)
+  for (int t = 0; t < 60 && !(s.on_ground && s.feet.z > 9.0); ++t)
     step(s, DriveInput{0, 2.0, false, ClimbIntent::Up}, p);
-  EXPECT_EQ(s.position.y, 5.0);
-  EXPECT_GT(s.position.z, 9.0);
+  EXPECT_EQ(s.feet.y, 5.0);
+  EXPECT_GT(s.feet.z, 9.0);
   EXPECT_EQ(s.mode, BodyMode::Walk);
   // Without climb_speed (a player) the ladder is only a wall panel.
-  CharacterState q = standing_at(8.5, 1.0, 8.5);
+  BodyState q = standing_at(8.5, 1.0, 8.5);
   for (int t = 0; t < 10; ++t) r = step(q, DriveInput{0, 1.0, false, ClimbIntent::Up});
   EXPECT_FALSE(r.climbing);
-  EXPECT_EQ(q.position.y, 1.0);
+  EXPECT_EQ(q.feet.y, 1.0);
   EXPECT_EQ(q.mode, BodyMode::Walk);
 }
 
 TEST_F(IntegrateTest, FlyHoversRisesAndStopsAtACeiling) {
   put(3, 7, 3, stone);
-  CharacterState s;
+  BodyState s;
   s.mode = BodyMode::Fly;
-  s.position = {3.5, 3.0, 3.5};
-  const Vec3 start = s.position;
+  s.feet = {3.5, 3.0, 3.5};
+  const Vec3 start = s.feet;
   for (int t = 0; t < 50; ++t) step(s, {});
-  EXPECT_EQ(s.position, start);  // a hovering flyer rests
+  EXPECT_EQ(s.feet, start);  // a hovering flyer rests
   IntegrateReport r;
   bool ceiling = false;
   for (int t = 0; t < 40; ++t) {
@@ -412,7 +412,7 @@ TEST_F(IntegrateTest, FlyHoversRisesAndStopsAtACeiling) {
     ceiling |= r.hit_ceiling;
   }
   EXPECT_TRUE(ceiling);
-  EXPECT_DOUBLE_EQ(s.position.y, 7.0 - 1.8);
+  EXPECT_DOUBLE_EQ(s.feet.y, 7.0 - 1.8);
   // A knock on a flyer goes wholly into carry.
   step(s, {}, {}, Vec3{0, -4.0, 0});
   EXPECT_NEAR(s.carry.y, -4.0 * std::exp(-12.0 * kDt), 1e-12);
@@ -421,20 +421,20 @@ TEST_F(IntegrateTest, FlyHoversRisesAndStopsAtACeiling) {
 
 TEST_F(IntegrateTest, SwimmerFloatsInWaterAndFallsOutOfIt) {
   ASSERT_EQ(space.set_box({10, 1, 10}, {13, 4, 13}, water), Status::Ok);
-  CharacterState s;
+  BodyState s;
   s.mode = BodyMode::Swim;
-  s.position = {11.5, 2.0, 11.5};
+  s.feet = {11.5, 2.0, 11.5};
   IntegrateReport r = step(s, {});
   EXPECT_TRUE(r.in_fluid);
-  EXPECT_EQ(s.position.y, 2.0);
+  EXPECT_EQ(s.feet.y, 2.0);
   r = step(s, DriveInput{0, 0, false, ClimbIntent::None, 1.0});
   EXPECT_NEAR(r.displacement.y, 1.0 * kDt, 1e-12);
-  s.position.y = 6.0;  // above the water (top 5): gravity
+  s.feet.y = 6.0;  // above the water (top 5): gravity
   for (int t = 0; t < 5; ++t) {
     r = step(s, {});
     EXPECT_FALSE(r.in_fluid);
   }
-  EXPECT_LT(s.position.y, 6.0);
+  EXPECT_LT(s.feet.y, 6.0);
 }
 
 // At the top of a water column (water in y 1..4, air above) a swimmer's body stays where the
@@ -449,28 +449,28 @@ TEST_F(IntegrateTest, SwimmerAtTheSurface) {
   fish.width = 0.98;
   fish.height = 0.98;
   fish.step_height = 0.0;
-  CharacterState s;
+  BodyState s;
   s.mode = BodyMode::Swim;
-  s.position = {11.5, 3.5, 11.5};
+  s.feet = {11.5, 3.5, 11.5};
   // Up to the top cell's floor at 2 m/s, landing on it (the follower's speed cap: distance / dt).
   for (int t = 0; t < 10; ++t) {
-    const double dy = 4.0 - s.position.y;
+    const double dy = 4.0 - s.feet.y;
     const IntegrateReport r =
         step(s, DriveInput{0, 0, false, ClimbIntent::None, std::min(2.0, dy / kDt)}, fish);
     EXPECT_TRUE(r.in_fluid);
   }
-  EXPECT_EQ(s.position.y, 4.0);
+  EXPECT_EQ(s.feet.y, 4.0);
   for (int t = 0; t < 20; ++t) {
     const IntegrateReport r = step(s, {}, fish);
     EXPECT_TRUE(r.in_fluid);
     EXPECT_FALSE(r.hit_ceiling);
   }
-  EXPECT_EQ(s.position.y, 4.0);
+  EXPECT_EQ(s.feet.y, 4.0);
   EXPECT_EQ(s.velocity.y, 0.0);
   // Along the surface: level, in the fluid.
   for (int t = 0; t < 10; ++t) EXPECT_TRUE(step(s, DriveInput{1.0, 0.0}, fish).in_fluid);
-  EXPECT_EQ(s.position.y, 4.0);
-  EXPECT_NEAR(s.position.x, 12.0, 1e-12);
+  EXPECT_EQ(s.feet.y, 4.0);
+  EXPECT_NEAR(s.feet.x, 12.0, 1e-12);
   // An upward drive past the surface: out of the water (the top is 5.0), then falling.
   int out = 0;
   for (int t = 0; t < 20; ++t)
@@ -480,7 +480,7 @@ TEST_F(IntegrateTest, SwimmerAtTheSurface) {
 
 TEST_F(IntegrateTest, MotionOverrideReportsRequestedAndAchieved) {
   for (int z = 0; z < 16; ++z) put(6, 1, z, stone), put(6, 2, z, stone);
-  CharacterState s = standing_at(5.0, 1.0, 4.5);
+  BodyState s = standing_at(5.0, 1.0, 4.5);
   MotionOverride ov;
   ov.velocity = {5.0, 0.0, 0.0};
   ov.start_tick = 10;
@@ -500,7 +500,7 @@ TEST_F(IntegrateTest, MotionOverrideReportsRequestedAndAchieved) {
   EXPECT_TRUE(r.override_report.stopped);  // the wall at x = 6 cut it
   EXPECT_DOUBLE_EQ(r.override_report.requested.x, 0.25);
   EXPECT_NEAR(r.override_report.achieved.x, 5.7 - 5.5, 1e-12);
-  EXPECT_DOUBLE_EQ(s.position.x, 5.7);
+  EXPECT_DOUBLE_EQ(s.feet.x, 5.7);
   r = integrate_character_tick(s, {}, &ov, {}, 0, 13, space, {}, kDt);
   EXPECT_FALSE(r.override_report.applied);
 
@@ -508,7 +508,7 @@ TEST_F(IntegrateTest, MotionOverrideReportsRequestedAndAchieved) {
   MotionOverride fwd;
   fwd.velocity = {0.0, 0.0, -4.0};
   fwd.character_frame = true;
-  CharacterState c = standing_at(10.5, 1.0, 10.5);
+  BodyState c = standing_at(10.5, 1.0, 10.5);
   r = integrate_character_tick(c, {}, &fwd, {}, 16384, 0, space, {}, kDt);
   EXPECT_NEAR(r.displacement.x, -0.2, 1e-12);
   EXPECT_EQ(r.displacement.z, 0.0);
@@ -520,16 +520,16 @@ TEST_F(IntegrateTest, MotionOverrideReportsRequestedAndAchieved) {
   MotionOverride hover;
   hover.has_vertical = true;
   hover.ticks = 100;
-  CharacterState h;
-  h.position = {20.5, 10.0, 20.5};
+  BodyState h;
+  h.feet = {20.5, 10.0, 20.5};
   for (std::uint32_t t = 0; t < 20; ++t)
     integrate_character_tick(h, {}, &hover, {}, 0, t, space, {}, kDt);
-  EXPECT_EQ(h.position.y, 10.0);
+  EXPECT_EQ(h.feet.y, 10.0);
 }
 
 TEST_F(IntegrateTest, InvalidInputLeavesTheStateUntouched) {
-  const CharacterState start = standing_at(4.5, 1.0, 4.5);
-  CharacterState s = start;
+  const BodyState start = standing_at(4.5, 1.0, 4.5);
+  BodyState s = start;
   EXPECT_FALSE(integrate_character_tick(s, {}, {}, {}, space, std::nan("")).valid);
   EXPECT_FALSE(integrate_character_tick(s, {}, {}, {}, space, 0.0).valid);
   EXPECT_FALSE(integrate_character_tick(s, DriveInput{INFINITY, 0.0}, {}, {}, space, kDt).valid);
@@ -537,14 +537,14 @@ TEST_F(IntegrateTest, InvalidInputLeavesTheStateUntouched) {
   BodyParams bad;
   bad.width = -1.0;
   EXPECT_FALSE(step(s, {}, bad).valid);
-  EXPECT_EQ(s.position, start.position);
+  EXPECT_EQ(s.feet, start.feet);
   EXPECT_EQ(s.on_ground, start.on_ground);
-  CharacterState far = standing_at(1e9, 1.0, 0.0);
+  BodyState far = standing_at(1e9, 1.0, 0.0);
   EXPECT_FALSE(step(far, {}).valid);
   // A longer step (reduced level of detail: 3 ticks at once) is fine.
   EXPECT_TRUE(integrate_character_tick(s, DriveInput{1.0, 0.0}, {}, {}, space, 3 * kDt).valid);
-  EXPECT_NEAR(s.position.x, 4.5 + 3 * kDt, 1e-12);
-  EXPECT_EQ(s.position.y, 1.0);
+  EXPECT_NEAR(s.feet.x, 4.5 + 3 * kDt, 1e-12);
+  EXPECT_EQ(s.feet.y, 1.0);
 }
 
 TEST(IntegrateMath, DeterministicExpAndBinaryAngleTrig) {
@@ -631,8 +631,8 @@ TEST_F(IntegrateTest, ScriptedThousandTickRunHasAStableHash) {
   for (int y = 1; y <= 4; ++y) put(3, y, 3, ladder_n), put(3, y, 4, stone);
   BodyParams p;
   p.climb_speed = 2.35;
-  CharacterState s;
-  s.position = {2.5, 3.0, 2.5};
+  BodyState s;
+  s.feet = {2.5, 3.0, 2.5};
   std::uint32_t rng = 12345u;
   auto next = [&rng]() {
     rng = rng * 1664525u + 1013904223u;
@@ -657,15 +657,15 @@ TEST_F(IntegrateTest, ScriptedThousandTickRunHasAStableHash) {
     const IntegrateReport rep = integrate_character_tick(s, in, &ov, knock, 0, t, space, p, kDt);
     ASSERT_TRUE(rep.valid);
     // Keep the body on the course: pull it back toward the middle if it strays.
-    if (s.position.x < -10.0 || s.position.x > 40.0) in.move_x = s.position.x < 0 ? 4.0 : -4.0;
-    if (s.position.z < -10.0 || s.position.z > 40.0) in.move_z = s.position.z < 0 ? 4.0 : -4.0;
+    if (s.feet.x < -10.0 || s.feet.x > 40.0) in.move_x = s.feet.x < 0 ? 4.0 : -4.0;
+    if (s.feet.z < -10.0 || s.feet.z > 40.0) in.move_z = s.feet.z < 0 ? 4.0 : -4.0;
     landings += rep.landed;
     steps_up += rep.stepped_up;
     walls += rep.hit_wall != 0;
     climbs += rep.climbing;
-    for (double d : {s.position.x, s.position.y, s.position.z, s.velocity.x, s.velocity.y,
-                     s.velocity.z, s.carry.x, s.carry.y, s.carry.z, rep.displacement.x,
-                     rep.displacement.y, rep.displacement.z})
+    for (double d :
+         {s.feet.x, s.feet.y, s.feet.z, s.velocity.x, s.velocity.y, s.velocity.z, s.carry.x,
+          s.carry.y, s.carry.z, rep.displacement.x, rep.displacement.y, rep.displacement.z})
       h = fnv_double(h, d);
     const std::uint8_t flags[3] = {static_cast<std::uint8_t>(s.on_ground),
                                    static_cast<std::uint8_t>(s.mode), rep.hit_wall};
@@ -679,8 +679,8 @@ TEST_F(IntegrateTest, ScriptedThousandTickRunHasAStableHash) {
   std::printf(
       "scripted run: hash %016llx landings %d steps %d walls %d climbs %d end (%.17g %.17g "
       "%.17g)\n",
-      static_cast<unsigned long long>(h), landings, steps_up, walls, climbs, s.position.x,
-      s.position.y, s.position.z);
+      static_cast<unsigned long long>(h), landings, steps_up, walls, climbs, s.feet.x, s.feet.y,
+      s.feet.z);
   EXPECT_EQ(h, 0xf2acc85e5d4e1186ull);  // pinned; identical natively and in wasm
 }
 

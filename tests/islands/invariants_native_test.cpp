@@ -498,7 +498,7 @@ std::string validate_path(const NavGrid& grid, const detail::SearchResult& r, co
 /// (d): string pulling of a valid path.
 std::string validate_corridor(const NavGrid& grid, const detail::SearchResult& r,
                               std::size_t* level_pairs, std::size_t* waypoints) {
-  std::vector<detail::Waypoint> pts;
+  std::vector<Waypoint> pts;
   detail::string_pull(grid, r.cells, r.kinds, pts);
   *waypoints += pts.size();
   if (pts.empty()) return "no waypoints";
@@ -507,11 +507,12 @@ std::string validate_corridor(const NavGrid& grid, const detail::SearchResult& r
   if (pts.front().kind != EdgeKind::Start) return "first waypoint kind is not Start";
   std::size_t idx = 0;  // index into r.cells of the previous waypoint
   for (std::size_t k = 0; k < pts.size(); ++k) {
-    const detail::Waypoint& w = pts[k];
+    const Waypoint& w = pts[k];
     if (!grid.standable(w.cell))
       return "waypoint " + std::to_string(k) + " " + str(w.cell) + " is not standable";
-    const detail::Waypoint expect = detail::waypoint_of(grid, w.cell, w.kind);
-    if (w.x != expect.x || w.y != expect.y || w.z != expect.z)
+    const Waypoint expect = detail::waypoint_of(grid, w.cell, w.kind);
+    if (w.position.x != expect.position.x || w.position.y != expect.position.y ||
+        w.position.z != expect.position.z)
       return "waypoint " + std::to_string(k) + " position is not the cell's feet position";
     std::size_t j = k == 0 ? 0 : idx + 1;
     while (j < r.cells.size() && !(r.cells[j] == w.cell)) ++j;

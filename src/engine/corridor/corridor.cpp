@@ -12,8 +12,9 @@ namespace voxnav::detail {
 
 Waypoint waypoint_of(const NavGrid& grid, CellPos c, EdgeKind kind) {
   const double fl = static_cast<double>(grid.floor_q(c)) / static_cast<double>(kHeightUnits);
-  return Waypoint{static_cast<double>(c.x) + 0.5, static_cast<double>(c.y) + fl,
-                  static_cast<double>(c.z) + 0.5, kind, c};
+  return Waypoint{Vec3{static_cast<double>(c.x) + 0.5, static_cast<double>(c.y) + fl,
+                       static_cast<double>(c.z) + 0.5},
+                  kind, c};
 }
 
 namespace {

@@ -5,17 +5,9 @@
 #include <vector>
 
 #include "engine/classify/nav_grid.h"
+#include "voxnav/requests.h"
 
 namespace voxnav::detail {
-
-/// A waypoint: the feet position a body should pass (metres = cells), and the kind of the edge
-/// that arrives at it. `cell` is the layer 2 cell it stands in. Doubles: a cell centre (x + 0.5)
-/// is exact for every cell in range (|x| < 2^25), which a float is not beyond 2^23.
-struct Waypoint {
-  double x, y, z;
-  EdgeKind kind;
-  CellPos cell;
-};
 
 struct Corridor {
   std::vector<Waypoint> points;  ///< points[0] is the start

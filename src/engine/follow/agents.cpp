@@ -45,7 +45,7 @@ AgentId AgentSystem::add(std::uint32_t motion, const Vec3& feet) {
   a.generation = gen;
   a.alive = true;
   a.motion = motion;
-  a.body.position = feet;
+  a.body.feet = feet;
   a.placed = true;
   if (motions_[motion].swims) a.body.mode = BodyMode::Swim;
   a.last_cell = foot_cell(feet, motions_[motion].foot_offset);
@@ -90,8 +90,8 @@ bool AgentSystem::set_goal(NavWorld& nav, AgentId id, CellPos goal, int range) {
 bool AgentSystem::teleport(AgentId id, const Vec3& feet) {
   AgentRecord* a = get(id);
   if (!a) return false;
-  a->body = CharacterState{};
-  a->body.position = feet;
+  a->body = BodyState{};
+  a->body.feet = feet;
   a->placed = true;
   if (motions_[a->motion].swims) a->body.mode = BodyMode::Swim;
   // (the cell stood on before is no start for a plan from here: while the new feet cell has no
@@ -111,7 +111,7 @@ bool AgentSystem::teleport(AgentId id, const Vec3& feet) {
 }
 
 CellPos AgentSystem::current_cell(const NavGrid& grid, AgentRecord& a) const {
-  const CellPos c = foot_cell(a.body.position, motions_[a.motion].foot_offset);
+  const CellPos c = foot_cell(a.body.feet, motions_[a.motion].foot_offset);
   if (grid.node(c)) {
     a.last_cell = c;
     return c;
@@ -673,18 +673,18 @@ void AgentSystem::clear_door_hold(AgentRecord& a, bool end_approach) {
 bool AgentSystem::hold_at_door(NavWorld& nav, AgentRecord& a, const Waypoint& door,
                                const Waypoint& front, double dt, DriveInput& in) {
   const AgentMotion& m = motions_[a.motion];
-  const Vec3& p = a.body.position;
+  const Vec3& p = a.body.feet;
   // Walk to the front point (the centre of the corridor cell before the door, one cell from the
   // door's centre) and stand there.
   const double off = m.foot_offset;  // waypoints are foot-cell feet; the body centre is offset
-  const double fx = front.x + off - p.x, fz = front.z + off - p.z;
+  const double fx = front.position.x + off - p.x, fz = front.position.z + off - p.z;
   const double fd = std::sqrt(fx * fx + fz * fz);
   if (fd > 1e-9) {
     const double speed = std::min(m.walk_speed, fd / dt);
     in.move_x = fx / fd * speed;
     in.move_z = fz / fd * speed;
   }
-  const double gx = door.x + off - p.x, gz = door.z + off - p.z;
+  const double gx = door.position.x + off - p.x, gz = door.position.z + off - p.z;
   if (std::sqrt(gx * gx + gz * gz) > 1.0 + 0.5 * m.body.width) return true;  // still approaching
   if (!a.door_waiting || !(a.door_cell == door.cell)) {
     const bool announced = a.door_announced && a.door_cell == door.cell;
@@ -759,7 +759,7 @@ void AgentSystem::replan_or_block(NavWorld& nav, AgentRecord& a) {
 
 void AgentSystem::swim_drive(NavWorld& nav, AgentRecord& a, double dt, DriveInput& in) {
   const AgentMotion& m = motions_[a.motion];
-  const Vec3& p = a.body.position;
+  const Vec3& p = a.body.feet;
   // A swimmer's corridor has a waypoint on every cell of its path (Swim edges are not pulled):
   // one cell level or diagonal (both cardinal cells water), or one straight up or down. Driving
   // from point to point therefore keeps the body inside the water cells of the moves. It steers
@@ -769,7 +769,7 @@ void AgentSystem::swim_drive(NavWorld& nav, AgentRecord& a, double dt, DriveInpu
   for (;;) {
     const Waypoint& w = a.corridor.points[a.next];
     const bool last = a.next + 1 == a.corridor.points.size();
-    const double dx = w.x - p.x, dy = w.y - p.y, dz = w.z - p.z;
+    const double dx = w.position.x - p.x, dy = w.position.y - p.y, dz = w.position.z - p.z;
     const double d = std::sqrt(dx * dx + dy * dy + dz * dz);
     double pass = kSwimOnPoint;
     if (last) {
@@ -832,13 +832,14 @@ void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, doub
   if (m.swims) {
     if (following) swim_drive(nav, a, dt, in);
   } else if (following) {
-    const Vec3& p = a.body.position;
+    const Vec3& p = a.body.feet;
     const bool climbing = a.body.mode == BodyMode::Climb;
     for (;;) {
       const Waypoint& w = a.corridor.points[a.next];
       const Waypoint* prev = a.next > 0 ? &a.corridor.points[a.next - 1] : nullptr;
       // Waypoints are foot-cell feet: the body centre steers to waypoint + foot_offset.
-      const double dx = w.x + m.foot_offset - p.x, dz = w.z + m.foot_offset - p.z, dy = w.y - p.y;
+      const double dx = w.position.x + m.foot_offset - p.x, dz = w.position.z + m.foot_offset - p.z,
+                   dy = w.position.y - p.y;
       const double d = std::sqrt(dx * dx + dz * dz);
       const bool last = a.next + 1 == a.corridor.points.size();
       const double radius = last ? std::max(0.25, m.arrive_radius) : 0.35;
@@ -882,8 +883,8 @@ void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, doub
         // shows it open; after kDoorHoldTicks avoid it and plan again.
         if (!hold_at_door(nav, a, w, *prev, dt, in)) break;
         if (a.door_waiting) break;
-        tx = prev->x + m.foot_offset - p.x;
-        tz = prev->z + m.foot_offset - p.z;
+        tx = prev->position.x + m.foot_offset - p.x;
+        tz = prev->position.z + m.foot_offset - p.z;
         td = std::sqrt(tx * tx + tz * tz);
         progress = td;
       } else {
@@ -898,8 +899,8 @@ void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, doub
             if (ledge) {
               // Cleared: above the lip by the clearance, or level with it and off the ladder (a
               // ladder ending at the lip leaves the body standing on the ledge's edge).
-              const bool cleared = p.y >= w.y + kLedgeClearance ||
-                                   (p.y >= w.y - 1e-3 && (a.body.on_ground || !climbing));
+              const bool cleared = p.y >= w.position.y + kLedgeClearance ||
+                                   (p.y >= w.position.y - 1e-3 && (a.body.on_ground || !climbing));
               in.climb = cleared ? ClimbIntent::Hold : ClimbIntent::Up;
               horizontal = cleared;
             }

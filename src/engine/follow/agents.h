@@ -66,7 +66,7 @@ struct AgentRecord {
   std::uint32_t generation = 1;
   bool alive = false;
   std::uint32_t motion = 0;  ///< index into the motion table
-  CharacterState body;
+  BodyState body;
   CellPos goal;
   int goal_range = 0;
   bool has_goal = false;

@@ -249,23 +249,23 @@ bool position_in_range(const Vec3& p) {
 
 }  // namespace
 
-IntegrateReport integrate_character_tick(CharacterState& state, const DriveInput& input,
+IntegrateReport integrate_character_tick(BodyState& state, const DriveInput& input,
                                          const MotionOverride* motion, const Vec3& knock,
                                          std::uint16_t frame_yaw, std::uint32_t tick,
                                          const Space& world, const BodyParams& params, double dt) {
   IntegrateReport report;
   const bool override_ok = motion == nullptr || finite3(motion->velocity);
-  if (!std::isfinite(dt) || !(dt > 0.0) || !params_valid(params) || !finite3(state.position) ||
+  if (!std::isfinite(dt) || !(dt > 0.0) || !params_valid(params) || !finite3(state.feet) ||
       !finite3(state.velocity) || !finite3(state.carry) || !finite3(knock) ||
       !std::isfinite(input.move_x) || !std::isfinite(input.move_z) ||
-      !std::isfinite(input.vertical) || !override_ok || !position_in_range(state.position)) {
+      !std::isfinite(input.vertical) || !override_ok || !position_in_range(state.feet)) {
     report.valid = false;
     return report;
   }
 
   const Collider col(world);
   const Body body{params.width * 0.5, params.height};
-  const Vec3 start = state.position;
+  const Vec3 start = state.feet;
 
   const bool in_fluid =
       state.mode == BodyMode::Swim && col.body_overlaps_trait(body.at(start), kTraitFluidSwim);
@@ -444,7 +444,7 @@ IntegrateReport integrate_character_tick(CharacterState& state, const DriveInput
   }
   if (free_3d && m.clip[1]) state.carry.y = 0.0;
 
-  state.position = p;
+  state.feet = p;
   state.velocity = Vec3{hx, vy, hz};
 
   // ---- 6. carry decay: exp(-rate dt), 12/s grounded / flying / swimming, 0.5/s in the air ----

@@ -11,15 +11,6 @@
 
 namespace voxnav::detail {
 
-/// The body's state, owned by the caller and updated by each step.
-struct CharacterState {
-  Vec3 position;  ///< feet: centre of the bottom face of the body box
-  Vec3 velocity;  ///< y is persistent (gravity, jumps); x/z report the last step's velocity
-  bool on_ground = false;
-  BodyMode mode = BodyMode::Walk;
-  Vec3 carry;  ///< knock carried over steps (horizontal; also vertical when flying/swimming)
-};
-
 /// The drive of one step (keys of a player, or the follower's output for an agent).
 struct DriveInput {
   double move_x = 0.0;  ///< desired horizontal velocity, m/s (world frame)
@@ -74,13 +65,13 @@ struct IntegrateReport {
 /// turn, counter-clockwise seen from above, 0 faces -Z) used by character-frame overrides; `tick`
 /// selects whether the override applies. Cells of unloaded chunks collide as full blocks.
 /// Allocation-free; `state` is left unchanged when the report is not valid.
-IntegrateReport integrate_character_tick(CharacterState& state, const DriveInput& input,
+IntegrateReport integrate_character_tick(BodyState& state, const DriveInput& input,
                                          const MotionOverride* motion, const Vec3& knock,
                                          std::uint16_t frame_yaw, std::uint32_t tick,
                                          const Space& world, const BodyParams& params, double dt);
 
 /// The same step without override, facing or tick.
-inline IntegrateReport integrate_character_tick(CharacterState& state, const DriveInput& input,
+inline IntegrateReport integrate_character_tick(BodyState& state, const DriveInput& input,
                                                 const Vec3& knock, const BodyParams& params,
                                                 const Space& world, double dt) {
   return integrate_character_tick(state, input, nullptr, knock, 0, 0, world, params, dt);
