@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
+#include <memory>
 
 #include "voxnav/world.h"
 
@@ -21,11 +23,27 @@ Status fail(std::string* error, Status s, std::string msg) {
   return s;
 }
 
+// The API boundary (voxnav/status.h): an allocation that fails becomes OutOfMemory.
+template <typename F>
+Status guarded(std::string* error, F&& f) noexcept {
+  try {
+    return f();
+  } catch (...) {
+    try {
+      if (error != nullptr) *error = "out of memory";
+    } catch (...) {
+    }
+    return Status::OutOfMemory;
+  }
+}
+
 }  // namespace
 
-Status read_file(const std::string& path, std::vector<std::uint8_t>& out, std::string* error) {
+namespace {
+Status read_file_impl(const std::string& path, std::vector<std::uint8_t>& out, std::string* error) {
   out.clear();
-  std::FILE* f = std::fopen(path.c_str(), "rb");
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
+  std::FILE* f = file.get();  // closed also when an allocation below throws
   if (f == nullptr) return fail(error, Status::NotFound, "cannot open '" + path + "'");
   std::uint8_t buf[1 << 16];
   for (;;) {
@@ -34,7 +52,7 @@ Status read_file(const std::string& path, std::vector<std::uint8_t>& out, std::s
     if (n < sizeof buf) break;
   }
   const bool err = std::ferror(f) != 0;
-  std::fclose(f);
+  file.reset();
   if (err) {
     out.clear();
     return fail(error, Status::NotFound, "error reading '" + path + "'");
@@ -42,12 +60,10 @@ Status read_file(const std::string& path, std::vector<std::uint8_t>& out, std::s
   return Status::Ok;
 }
 
-Status zlib_inflate(std::span<const std::uint8_t> in, std::vector<std::uint8_t>& out,
-                    std::size_t max_out, std::string* error) {
+Status zlib_inflate_impl(std::span<const std::uint8_t> in, std::vector<std::uint8_t>& out,
+                         std::size_t max_out, std::string* error, z_stream& zs) {
   out.clear();
-  z_stream zs{};
   // 15 + 32: zlib or gzip header, detected automatically.
-  if (inflateInit2(&zs, 15 + 32) != Z_OK) return fail(error, Status::BadFormat, "inflateInit failed");
   zs.next_in = const_cast<Bytef*>(in.data());
   zs.avail_in = static_cast<uInt>(in.size());
   out.resize(std::min(max_out, std::max<std::size_t>(in.size() * 4, 1 << 16)));
@@ -62,7 +78,8 @@ Status zlib_inflate(std::span<const std::uint8_t> in, std::vector<std::uint8_t>&
       out.resize(std::min(max_out, out.size() * 2));
     }
     zs.next_out = out.data() + zs.total_out;
-    zs.avail_out = static_cast<uInt>(out.size() - zs.total_out);
+    zs.avail_out = static_cast<uInt>(
+        std::min<std::size_t>(out.size() - zs.total_out, std::numeric_limits<uInt>::max()));
     rc = inflate(&zs, Z_NO_FLUSH);
     if (rc == Z_STREAM_END) break;
     if (rc == Z_BUF_ERROR && zs.avail_in == 0) {
@@ -73,7 +90,6 @@ Status zlib_inflate(std::span<const std::uint8_t> in, std::vector<std::uint8_t>&
   }
   const std::size_t produced = zs.total_out;
   const std::string zmsg = zs.msg != nullptr ? zs.msg : "";
-  inflateEnd(&zs);
   if (too_big) {
     out.clear();
     return fail(error, Status::OutOfRange,
@@ -88,12 +104,30 @@ Status zlib_inflate(std::span<const std::uint8_t> in, std::vector<std::uint8_t>&
   out.resize(produced);
   return Status::Ok;
 }
+}  // namespace
+
+Status read_file(const std::string& path, std::vector<std::uint8_t>& out, std::string* error) {
+  const Status s = guarded(error, [&] { return read_file_impl(path, out, error); });
+  if (s == Status::OutOfMemory) out.clear();
+  return s;
+}
+
+Status zlib_inflate(std::span<const std::uint8_t> in, std::vector<std::uint8_t>& out,
+                    std::size_t max_out, std::string* error) {
+  z_stream zs{};
+  // 15 + 32: zlib or gzip header, detected automatically.
+  if (inflateInit2(&zs, 15 + 32) != Z_OK) return fail(error, Status::BadFormat, "inflateInit failed");
+  const Status s = guarded(error, [&] { return zlib_inflate_impl(in, out, max_out, error, zs); });
+  inflateEnd(&zs);  // also when an allocation threw
+  if (s == Status::OutOfMemory) out.clear();
+  return s;
+}
 
 Status load_world_file(World& world, const std::string& path, const LoadOptions& options,
                        LoadReport* report) {
   std::vector<std::uint8_t> file;
   std::string msg;
-  if (Status s = read_file(path, file, &msg); s != Status::Ok) {
+  if (Status s = read_file(path, file, &msg); s != Status::Ok) {  // OutOfMemory included
     if (report != nullptr) {
       *report = LoadReport{};
       report->message = msg;

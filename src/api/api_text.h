@@ -5,8 +5,11 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
+#include <new>
 #include <string>
 
+#include "voxnav/status.h"
 #include "voxnav/types.h"
 
 namespace voxnav::detail {
@@ -59,6 +62,23 @@ inline std::string chunk_range_error(const std::string& what, ChunkPos p) {
   if (in(p.x, kMaxCellXZ) && in(p.z, kMaxCellXZ) && in(p.y, kMaxCellY)) return std::string();
   return what + " " + chunk_text(p) + " is out of range: its cells must have |x|, |z| <= " +
          std::to_string(kMaxCellXZ) + " and |y| <= " + std::to_string(kMaxCellY);
+}
+
+// Runs `f`, turning an exception (an allocation that failed) into OutOfMemory with `message`:
+// the API boundary of voxnav/status.h (the calls it lists use it).
+template <typename F>
+Status guarded(std::string& message, F&& f) noexcept {
+  try {
+    return f();
+  } catch (const std::bad_alloc&) {
+    try { message = "out of memory"; } catch (...) {}
+    return Status::OutOfMemory;
+  } catch (const std::exception& e) {
+    try { message = std::string("out of memory or an internal error: ") + e.what(); } catch (...) {}
+    return Status::OutOfMemory;
+  } catch (...) {
+    return Status::OutOfMemory;
+  }
 }
 
 }  // namespace voxnav::detail

@@ -2,6 +2,8 @@
 #include "voxnav/io.h"
 
 #include <algorithm>
+#include <exception>
+#include <new>
 
 #include "api_text.h"
 #include "engine/io/anvil_chunk.h"
@@ -84,12 +86,23 @@ Status install_columns(World& world, const std::vector<detail::DecodedColumn>& c
   for (const auto& c : columns) {
     if (detail::anvil_format_name(c.format) != r.format) r.format = "anvil-mixed";
   }
+  std::vector<detail::ChunkLoad> batch;
   for (const auto& c : columns) {
-    if (Status s = detail::load_decoded_column(c, space); s != Status::Ok) {
-      r.message = "loading chunk column (" + std::to_string(c.x) + ", " + std::to_string(c.z) +
-                  ") into the world failed: " + status_name(s);
-      return s;
-    }
+    for (const detail::DecodedSection& s : c.sections)
+      batch.push_back(detail::ChunkLoad{ChunkPos{c.x, s.y, c.z}, s.uniform, s.uniform_value,
+                                        s.values});
+  }
+  if (batch.size() > kMaxLoadChunks) {
+    r.message = std::to_string(batch.size()) + " chunks in one load, more than " +
+                std::to_string(kMaxLoadChunks) + " (kMaxLoadChunks)";
+    return Status::OutOfRange;
+  }
+  // One batch: every chunk or none (the World is unchanged on any error).
+  if (Status s = space.load_chunks(batch); s != Status::Ok) {
+    r.message = std::string("loading the chunks into the world failed: ") + status_name(s);
+    return s;
+  }
+  for (const auto& c : columns) {
     r.chunks_loaded += c.sections.size();
     r.uniform_chunks += c.uniform_count();
     if (!c.sections.empty()) {
@@ -173,7 +186,11 @@ Status schematic_impl(World& world, std::span<const std::uint8_t> file, const Lo
     return s;
   }
   detail::Space& space = detail::WorldAccess::state(world).space;
-  if (Status s = detail::load_decoded_chunks(sch.chunks, space); s != Status::Ok) {
+  std::vector<detail::ChunkLoad> batch;
+  batch.reserve(sch.chunks.size());
+  for (const detail::DecodedChunk& c : sch.chunks)
+    batch.push_back(detail::ChunkLoad{c.pos, c.data.uniform, c.data.uniform_value, c.data.values});
+  if (Status s = space.load_chunks(batch); s != Status::Ok) {
     r.message = std::string("schematic: loading into the world failed: ") + status_name(s);
     return s;
   }
@@ -218,7 +235,7 @@ Status with_report(LoadReport* report, F&& f) {
   LoadReport local;
   LoadReport& r = report != nullptr ? *report : local;
   r = LoadReport{};
-  const Status s = f(r);
+  const Status s = detail::guarded(r.message, [&] { return f(r); });
   if (s != Status::Ok) {
     const std::string msg = r.message.empty() ? std::string(status_name(s)) : r.message;
     r = LoadReport{};
@@ -279,7 +296,9 @@ Status list_region_chunks(std::span<const std::uint8_t> region, std::vector<Regi
                           std::string* error) {
   std::vector<RegionChunk> local;
   std::string msg;
-  const Status s = detail::parse_region_table(region, out != nullptr ? *out : local, msg);
+  const Status s = detail::guarded(msg, [&] {
+    return detail::parse_region_table(region, out != nullptr ? *out : local, msg);
+  });
   if (s != Status::Ok && error != nullptr) *error = msg;
   return s;
 }
@@ -317,7 +336,7 @@ Status load_minecraft_legacy_ids(World& world, std::span<const std::uint8_t> jso
   if (!blocks.loaded())
     msg = "load the Minecraft block registry first (load_minecraft_blocks)";
   else
-    s = blocks.load_legacy(json, msg);
+    s = detail::guarded(msg, [&] { return blocks.load_legacy(json, msg); });
   if (error != nullptr) *error = msg;
   return s;
 }
@@ -326,7 +345,9 @@ Status parse_movingai_scen(std::string_view text, std::vector<MovingAiScenario>*
                            std::string* error) {
   std::vector<MovingAiScenario> local;
   std::string msg;
-  const Status s = detail::parse_movingai_scen(text, out != nullptr ? *out : local, msg);
+  const Status s = detail::guarded(msg, [&] {
+    return detail::parse_movingai_scen(text, out != nullptr ? *out : local, msg);
+  });
   if (s != Status::Ok && error != nullptr) *error = msg;
   return s;
 }

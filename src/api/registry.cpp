@@ -1,5 +1,6 @@
 #include "voxnav/registry.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <unordered_set>
 
@@ -103,7 +104,9 @@ std::string read_boxes(const Json& v, std::vector<BlockBox>& out) {
     float f[6];
     for (std::size_t i = 0; i < 6; ++i) {
       if (!b[i].is_number()) return field + ": not an array of 6 numbers";
-      f[i] = static_cast<float>(b[i].get<double>());
+      // A double beyond float's range has no float (the conversion is undefined): clamp it
+      // first; validate_block_registry refuses such a box anyway, naming it.
+      f[i] = static_cast<float>(std::clamp(b[i].get<double>(), -3.0e38, 3.0e38));
     }
     out.push_back(BlockBox{f[0], f[1], f[2], f[3], f[4], f[5]});
   }
@@ -165,6 +168,10 @@ Status parse_block_registry_json(std::span<const std::uint8_t> json, BlockRegist
       return fail(Status::BadFormat, at + ": name: missing or not a string");
     BlockDef d;
     d.name = name->get<std::string>();
+    if (d.name.size() > kMaxBlockNameLength)
+      return fail(Status::InvalidArgument,
+                  at + ": name: " + std::to_string(d.name.size()) + " bytes, more than " +
+                      std::to_string(kMaxBlockNameLength) + " (kMaxBlockNameLength)");
     const std::string who = at + " '" + d.name + "'";
     if (!names.insert(d.name).second)
       return fail(Status::InvalidArgument, who + ": name: given twice (names are unique here)");

@@ -219,7 +219,8 @@ Status install_blocks(detail::WorldState& ws, const BlockRegistryDef& def,
 
 Status World::define_blocks(const BlockRegistryDef& def, std::string* error) {
   std::string msg;
-  const Status st = install_blocks(*state_, def, nullptr, "define_blocks", &msg);
+  const Status st =
+      detail::guarded(msg, [&] { return install_blocks(*state_, def, nullptr, "define_blocks", &msg); });
   return st == Status::Ok ? st : fail(st, "define_blocks", "def", msg, error);
 }
 
@@ -230,7 +231,8 @@ Status World::load_blocks_json(std::span<const std::uint8_t> json, std::string* 
   if (state_->space.chunk_count() != 0 || !state_->masks.empty())
     st = install_blocks(*state_, {}, nullptr, "load_blocks_json", &msg);  // Busy
   else if (st = parse_block_registry_json(json, &def, &msg); st == Status::Ok)
-    st = install_blocks(*state_, def, nullptr, "load_blocks_json", &msg);
+    st = detail::guarded(
+        msg, [&] { return install_blocks(*state_, def, nullptr, "load_blocks_json", &msg); });
   if (st == Status::Ok && error) error->clear();
   return st == Status::Ok ? st : fail(st, "load_blocks_json", "json", msg, error);
 }
@@ -245,9 +247,11 @@ Status World::load_minecraft_blocks(std::span<const std::uint8_t> blocks_json,
   }
   detail::MinecraftBlocks blocks;
   BlockRegistryDef def;
-  if (const Status st = blocks.produce(blocks_json, shapes_json, def, msg); st != Status::Ok)
+  if (const Status st = detail::guarded(
+          msg, [&] { return blocks.produce(blocks_json, shapes_json, def, msg); });
+      st != Status::Ok)
     return fail(st, fn, "blocks_json", msg.empty() ? "the block registry JSON is not valid" : msg, error);
-  const Status st = install_blocks(*state_, def, &blocks, fn, &msg);
+  const Status st = detail::guarded(msg, [&] { return install_blocks(*state_, def, &blocks, fn, &msg); });
   if (st == Status::Ok && error) error->clear();
   return st == Status::Ok ? st : fail(st, fn, "blocks_json", msg, error);
 }
@@ -410,18 +414,27 @@ Status World::load_chunk(ChunkPos pos, std::span<const std::uint16_t> values) {
   const Refusal e = check_chunks(state_->space, std::span<const ChunkPos>(&pos, 1),
                                          values.data(), values.size(), block_count(), true, true);
   if (e.status != Status::Ok) return fail(e.status, "load_chunk", e.argument, e.message);
-  return state_->space.load_chunk(pos, values);
+  std::string msg;
+  const Status st = detail::guarded(msg, [&] { return state_->space.load_chunk(pos, values); });
+  return st == Status::OutOfMemory ? fail(st, "load_chunk", "values", msg) : st;
 }
 Status World::load_chunks(std::span<const ChunkPos> positions,
                           std::span<const std::uint16_t> values) {
   const Refusal e = check_chunks(state_->space, positions, values.data(), values.size(),
                                          block_count(), true, false);
   if (e.status != Status::Ok) return fail(e.status, "load_chunks", e.argument, e.message);
-  for (std::size_t i = 0; i < positions.size(); ++i) {
-    const Status st = state_->space.load_chunk(positions[i], values.subspan(i * kChunkValues, kChunkValues));
-    if (st != Status::Ok)  // not reached: every chunk was checked
-      return fail(st, "load_chunks", "positions", "chunk " + chunk_text(positions[i]) + " could not be loaded");
-  }
+  // One all-or-nothing batch (Space::load_chunks), also when memory runs out.
+  std::string msg;
+  const Status st = detail::guarded(msg, [&] {
+    std::vector<detail::ChunkLoad> batch(positions.size());
+    for (std::size_t i = 0; i < positions.size(); ++i)
+      batch[i] = detail::ChunkLoad{positions[i], false, 0,
+                                   values.subspan(i * kChunkValues, kChunkValues)};
+    return state_->space.load_chunks(batch);
+  });
+  if (st != Status::Ok)  // OutOfMemory; others not reached: every chunk was checked
+    return fail(st, "load_chunks", "positions",
+                st == Status::OutOfMemory ? msg : std::string("the chunks could not be loaded"));
   return Status::Ok;
 }
 Status World::unload_chunk(ChunkPos pos) {
@@ -443,7 +456,9 @@ Status World::set_block(CellPos cell, std::uint16_t value) {
   if (value >= block_count()) return fail(Status::OutOfRange, fn, "value", value_error(value, block_count()));
   if (!state_->space.is_cell_loaded(cell))
     return fail(Status::NotLoaded, fn, "cell", "the chunk of cell " + cell_text(cell) + " is not loaded");
-  return state_->space.set_block(cell, value);
+  std::string msg;  // a uniform chunk gets its array here
+  const Status st = detail::guarded(msg, [&] { return state_->space.set_block(cell, value); });
+  return st == Status::OutOfMemory ? fail(st, fn, "cell", msg) : st;
 }
 Status World::set_box(CellPos mn, CellPos mx, std::uint16_t value) {
   const char* fn = "set_box";
@@ -458,7 +473,9 @@ Status World::set_box(CellPos mn, CellPos mx, std::uint16_t value) {
   if (cells > kMaxBoxCells)
     return fail(Status::InvalidArgument, fn, "max",
                 "the box has " + std::to_string(cells) + " cells, more than " + std::to_string(kMaxBoxCells));
-  const Status st = state_->space.set_box(mn, mx, value);
+  std::string msg;
+  const Status st = detail::guarded(msg, [&] { return state_->space.set_box(mn, mx, value); });
+  if (st == Status::OutOfMemory) return fail(st, fn, "max", msg);
   if (st == Status::NotLoaded)
     return fail(st, fn, "min",
                 "the box " + cell_text(mn) + " .. " + cell_text(mx) + " covers a chunk that is not loaded");

@@ -28,13 +28,41 @@ class World;
 using InflateFn = Status (*)(std::span<const std::uint8_t> in, std::vector<std::uint8_t>& out,
                              std::size_t max_out, std::string* error);
 
-/// Largest inflated size of one compressed stream (a schematic, one region chunk): 256 MiB.
+// ---- Limits of the loaders ----
+// A file is checked against these before memory is reserved for what it claims; past one, the
+// load returns BadFormat or OutOfRange with a message naming the field and the limit, and the
+// World is unchanged.
+
+/// Largest inflated size of one load: a schematic, or all the chunks of one region together
+/// (a real region inflates to a few tens of MiB): 256 MiB.
 inline constexpr std::size_t kMaxInflatedBytes = std::size_t{1} << 28;
+
+/// Largest world box one load may fill, in 16^3 chunks (a whole 1.18+ region is 32 * 32 * 24 =
+/// 24,576; a schematic whose box touches more is refused with OutOfRange). [Limit: 1..65,536]
+inline constexpr std::size_t kMaxLoadChunks = std::size_t{1} << 16;
+
+/// Chunk coordinates a loaded chunk may have: every cell of it inside the World's cell range
+/// (voxnav/types.h), so |chunk x|, |chunk z| <= kMaxChunkXZ and kMinChunkY <= chunk y <=
+/// kMaxChunkY. An Anvil column whose xPos / zPos, a section whose Y or a 1.18 chunk whose yPos is
+/// outside is refused with OutOfRange before anything is allocated for it.
+inline constexpr std::int32_t kMaxChunkXZ = (kMaxCellXZ - 15) / 16;
+inline constexpr std::int32_t kMinChunkY = -((kMaxCellY + 1) / 16) + 1;
+inline constexpr std::int32_t kMaxChunkY = (kMaxCellY - 15) / 16;
+/// Sections one Anvil column may hold (its whole chunk y range). [Limit: 0..kMaxColumnSections]
+inline constexpr std::size_t kMaxColumnSections =
+    static_cast<std::size_t>(kMaxChunkY - kMinChunkY + 1);
+
+/// NBT (schematics, Anvil chunks): elements of one List tag. [Limit: 0..kMaxNbtListLength]
+inline constexpr std::size_t kMaxNbtListLength = std::size_t{1} << 18;
+/// NBT: tags in one document (a real Anvil chunk holds a few thousand; each costs ~200 bytes of
+/// memory, so this bounds a document's tree at ~200 MiB). [Limit: 1..kMaxNbtTags]
+inline constexpr std::size_t kMaxNbtTags = std::size_t{1} << 20;
 
 struct LoadOptions {
   /// Inflates schematics and gzip / zlib region chunks. Null: those give Unsupported.
   InflateFn inflate = nullptr;
-  /// [Limit: 1..kMaxInflatedBytes] bytes per compressed stream.
+  /// [Limit: 1..kMaxInflatedBytes] inflated bytes per load (a schematic; a region's chunks
+  /// together).
   std::size_t max_inflated_bytes = kMaxInflatedBytes;
   /// Cell where a schematic's minimum corner goes.
   CellPos schematic_origin{0, 0, 0};
@@ -83,7 +111,10 @@ inline constexpr std::size_t kMaxReportedUnknownNames = 8;
 /// Returns: Ok; Unsupported (unknown format or version, no inflate function for compressed
 /// data); BadFormat (malformed or truncated data); InvalidArgument (no Minecraft registry
 /// loaded, a 1.12 region without the 1.12 table, options.max_inflated_bytes out of its limit);
-/// OutOfRange (a chunk outside the World's range, inflated data above max_inflated_bytes).
+/// OutOfRange (a chunk outside the World's range, inflated data above max_inflated_bytes, a box
+/// above kMaxLoadChunks, an NBT list or tag count above kMaxNbtListLength / kMaxNbtTags);
+/// OutOfMemory (an allocation failed). On any error the World is unchanged (same chunks, same
+/// blocks, same change serial and state hash).
 [[nodiscard]] Status load_world_bytes(World& world, std::span<const std::uint8_t> bytes,
                                       std::string_view name, const LoadOptions& options,
                                       LoadReport* report);

@@ -17,8 +17,14 @@ namespace voxnav {
 inline constexpr std::uint16_t kNoBlockValue = 0xFFFF;
 /// Values a registry may hold. [Limit: 1..65535] (values 0..65534).
 inline constexpr std::size_t kMaxBlockValues = 0xFFFF;
-/// Block names are 1..kMaxBlockNameLength bytes.
+/// Block names are 1..kMaxBlockNameLength bytes (also the longest block, property and value
+/// name World::load_minecraft_blocks accepts).
 inline constexpr std::size_t kMaxBlockNameLength = 128;
+/// Block states World::load_minecraft_blocks accepts: one value each after the registry's own
+/// air and fallback. A blocks JSON claiming more (its maxStateId, or its property combinations)
+/// is refused with OutOfRange before anything is allocated for the states.
+/// [Limit: 1..kMaxMinecraftStates]
+inline constexpr std::size_t kMaxMinecraftStates = kMaxBlockValues - 2;
 /// Collision boxes per block value. [Limit: 0..16]
 inline constexpr std::size_t kMaxBlockBoxes = 16;
 /// Highest top of a collision box, in cells (fences and walls reach 1.5).

@@ -7,6 +7,15 @@ namespace voxnav {
 /// Result of a fallible API call. No exceptions cross the C++ API: every call that can fail
 /// returns a Status (or a struct carrying one) and leaves the world and every agent unchanged
 /// when it is not `Ok`.
+///
+/// Memory: loaders check what a file claims against the limits named in voxnav/io.h and
+/// voxnav/registry.h before they reserve memory, so a small file cannot ask for a large amount.
+/// Beyond that, the calls that build large structures catch std::bad_alloc (and any other
+/// exception of the standard library) at the API boundary and return OutOfMemory with the World
+/// unchanged: every loader of voxnav/io.h, World::define_blocks / load_blocks_json /
+/// load_minecraft_blocks, parse_block_registry_json, and voxnav/native/files.h. The wasm build
+/// has C++ exceptions disabled (an allocation failure there aborts), so in the npm package only
+/// the limits protect against hostile files.
 enum class [[nodiscard]] Status : std::uint8_t {
   Ok = 0,
   InvalidArgument,  ///< an argument is malformed (wrong length, NaN, negative size, bad name ...)
@@ -17,6 +26,7 @@ enum class [[nodiscard]] Status : std::uint8_t {
   BadFormat,        ///< a byte buffer is not a valid world / registry / profile document
   Unsupported,      ///< a valid input that this build does not handle (e.g. an unknown version)
   Busy,             ///< the call is not allowed now (e.g. a chunk load while one is pending)
+  OutOfMemory,      ///< an allocation failed; nothing changed (see above for which calls)
 };
 
 /// Short stable name of a status ("Ok", "InvalidArgument", ...), used by the JS VoxnavError.

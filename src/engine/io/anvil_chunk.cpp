@@ -5,6 +5,7 @@
 #include <map>
 
 #include "engine/io/legacy_blocks.h"
+#include "voxnav/io.h"
 
 namespace voxnav::detail {
 
@@ -163,11 +164,30 @@ Status decode_palette_section(const Tag& palette, const Tag* data, bool spanning
   return Status::Ok;
 }
 
-std::int32_t section_y(const Tag& s, bool& ok) {
+/// "" when chunk y `v` (a section's Y, a column's yPos) is inside kMinChunkY..kMaxChunkY.
+std::string chunk_y_error(const char* field, std::int64_t v) {
+  if (v >= kMinChunkY && v <= kMaxChunkY) return {};
+  return std::string(field) + " " + std::to_string(v) + " is outside the chunk y range " +
+         std::to_string(kMinChunkY) + ".." + std::to_string(kMaxChunkY) +
+         " (kMinChunkY..kMaxChunkY)";
+}
+
+/// A section's Y, checked against the chunk y range before any section is made for it (so a
+/// column never holds more than kMaxColumnSections). Sets `st` (BadFormat: no Y; OutOfRange).
+std::int32_t section_y(const Tag& s, Status& st, std::string& message) {
   const Tag* y = s.get("Y");
-  ok = y != nullptr && y->is_integer();
-  if (!ok) return 0;
+  if (y == nullptr || !y->is_integer()) {
+    message = "a section has no Y";
+    st = Status::BadFormat;
+    return 0;
+  }
   // 1.12 - 1.17 store Y as a Byte; negative sections exist from 1.18 on.
+  if (std::string e = chunk_y_error("section Y", y->integer); !e.empty()) {
+    message = e;
+    st = Status::OutOfRange;
+    return 0;
+  }
+  st = Status::Ok;
   return static_cast<std::int32_t>(y->integer);
 }
 
@@ -176,12 +196,9 @@ Status decode_palette_column(const Tag& level, const Tag& sections, bool modern,
                              std::string& message) {
   std::map<std::int32_t, DecodedSection> by_y;
   for (const Tag& s : sections.list) {
-    bool ok = false;
-    const std::int32_t y = section_y(s, ok);
-    if (!ok) {
-      message = "a section has no Y";
-      return Status::BadFormat;
-    }
+    Status yst = Status::Ok;
+    const std::int32_t y = section_y(s, yst, message);
+    if (yst != Status::Ok) return yst;
     const Tag* palette = nullptr;
     const Tag* data = nullptr;
     if (modern) {
@@ -210,8 +227,14 @@ Status decode_palette_column(const Tag& level, const Tag& sections, bool modern,
   }
   std::int32_t lo = 0, hi = 15;
   if (modern) {
-    lo = static_cast<std::int32_t>(level.get_int("yPos", -4));
-    hi = lo + 23;
+    // 24 sections from yPos (1.18+), clipped to the chunk y range.
+    const std::int64_t ypos = level.get_int("yPos", -4);
+    if (std::string e = chunk_y_error("yPos", ypos); !e.empty()) {
+      message = e;
+      return Status::OutOfRange;
+    }
+    lo = static_cast<std::int32_t>(ypos);
+    hi = std::min<std::int32_t>(lo + 23, kMaxChunkY);
   }
   fill_range(out, by_y, lo, hi);
   return Status::Ok;
@@ -279,12 +302,9 @@ Status decode_legacy_column(const Tag& sections, const MinecraftBlocks& blocks, 
   }
   LegacyColumn col;
   for (const Tag& s : sections.list) {
-    bool ok = false;
-    const std::int32_t y = section_y(s, ok);
-    if (!ok) {
-      message = "a section has no Y";
-      return Status::BadFormat;
-    }
+    Status yst = Status::Ok;
+    const std::int32_t y = section_y(s, yst, message);
+    if (yst != Status::Ok) return yst;
     const Tag* b = s.get("Blocks", TagType::ByteArray);
     const Tag* d = s.get("Data", TagType::ByteArray);
     const Tag* a = s.get("Add", TagType::ByteArray);
@@ -438,6 +458,15 @@ Status decode_anvil_chunk(const Tag& root, const MinecraftBlocks& blocks, Decode
   if (xp == nullptr || zp == nullptr || !xp->is_integer() || !zp->is_integer()) {
     message = "chunk has no xPos / zPos";
     return Status::BadFormat;
+  }
+  for (const auto& [field, v] : {std::pair<const char*, std::int64_t>{"xPos", xp->integer},
+                                 std::pair<const char*, std::int64_t>{"zPos", zp->integer}}) {
+    if (v < -kMaxChunkXZ || v > kMaxChunkXZ) {
+      message = std::string("chunk ") + field + " " + std::to_string(v) +
+                " is outside the chunk range -" + std::to_string(kMaxChunkXZ) + ".." +
+                std::to_string(kMaxChunkXZ) + " (kMaxChunkXZ: cells within kMaxCellXZ)";
+      return Status::OutOfRange;
+    }
   }
   out.x = static_cast<std::int32_t>(xp->integer);
   out.z = static_cast<std::int32_t>(zp->integer);

@@ -236,6 +236,20 @@ Status MinecraftBlocks::produce(std::span<const std::uint8_t> blocks_json,
       return Status::BadFormat;
     }
     b.name = std::string(strip_namespace(b.name));
+    if (b.name.empty() || b.name.size() > kMaxBlockNameLength) {
+      message = "blocks JSON: block #" + std::to_string(list.size()) + " has a name of " +
+                std::to_string(b.name.size()) + " bytes (1.." +
+                std::to_string(kMaxBlockNameLength) + ", kMaxBlockNameLength)";
+      return Status::BadFormat;
+    }
+    // The state count is checked before the counter moves past it (a maxStateId of 2^32 - 1
+    // must not wrap it to 0) and before anything is allocated per state.
+    if (std::uint64_t{b.max_state} >= kMaxMinecraftStates) {
+      message = "blocks JSON: '" + b.name + "' maxStateId " + std::to_string(b.max_state) +
+                " gives more than " + std::to_string(kMaxMinecraftStates) +
+                " states (kMaxMinecraftStates)";
+      return Status::OutOfRange;
+    }
     if (b.min_state != next_state || b.max_state < b.min_state || b.default_state < b.min_state ||
         b.default_state > b.max_state) {
       message = "blocks JSON: state ids of '" + b.name + "' are not dense (min " +
@@ -253,6 +267,20 @@ Status MinecraftBlocks::produce(std::span<const std::uint8_t> blocks_json,
           message = "blocks JSON: a property of '" + b.name + "' lacks name / type / num_values";
           return Status::BadFormat;
         }
+        if (p.name.empty() || p.name.size() > kMaxBlockNameLength) {
+          message = "blocks JSON: a property of '" + b.name + "' has a name of " +
+                    std::to_string(p.name.size()) + " bytes (1.." +
+                    std::to_string(kMaxBlockNameLength) + ", kMaxBlockNameLength)";
+          return Status::BadFormat;
+        }
+        // Every value is a state of its own: more values than states is refused before they
+        // are read (and keeps the product below from overflowing).
+        if (num > kMaxMinecraftStates || combos * num > kMaxMinecraftStates) {
+          message = "blocks JSON: '" + b.name + "' has more than " +
+                    std::to_string(kMaxMinecraftStates) +
+                    " property combinations (kMaxMinecraftStates)";
+          return Status::OutOfRange;
+        }
         if (type == "bool") {
           p.values = {"true", "false"};  // minecraft-data order: true is index 0
         } else {
@@ -265,6 +293,12 @@ Status MinecraftBlocks::produce(std::span<const std::uint8_t> blocks_json,
             if (!v.is_string()) {
               message = "blocks JSON: property '" + p.name + "' of '" + b.name +
                         "' has a non-string value";
+              return Status::BadFormat;
+            }
+            if (v.get_ref<const std::string&>().size() > kMaxBlockNameLength) {
+              message = "blocks JSON: property '" + p.name + "' of '" + b.name +
+                        "' has a value longer than " + std::to_string(kMaxBlockNameLength) +
+                        " bytes (kMaxBlockNameLength)";
               return Status::BadFormat;
             }
             p.values.push_back(v.get<std::string>());

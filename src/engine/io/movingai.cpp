@@ -1,5 +1,7 @@
 #include "engine/io/movingai.h"
 
+#include "voxnav/io.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
@@ -113,6 +115,22 @@ Status parse_movingai_map(std::string_view text, MovingAiMap& out, std::string& 
     message = "map of " + std::to_string(width) + "x" + std::to_string(height) + " is too large";
     return Status::BadFormat;
   }
+  // Two chunks (ground and air above it) per 16 x 16 tiles: checked against kMaxLoadChunks, and
+  // the text against the tile count, before the tiles are reserved.
+  const std::uint64_t load_chunks = 2 * static_cast<std::uint64_t>((width + 15) / 16) *
+                                    static_cast<std::uint64_t>((height + 15) / 16);
+  if (load_chunks > kMaxLoadChunks) {
+    message = "map of " + std::to_string(width) + "x" + std::to_string(height) + " needs " +
+              std::to_string(load_chunks) + " chunks, more than " +
+              std::to_string(kMaxLoadChunks) + " (kMaxLoadChunks)";
+    return Status::OutOfRange;
+  }
+  if (static_cast<std::uint64_t>(text.size()) <
+      static_cast<std::uint64_t>(width) * static_cast<std::uint64_t>(height)) {
+    message = "map of " + std::to_string(width) + "x" + std::to_string(height) + " tiles has only " +
+              std::to_string(text.size()) + " bytes";
+    return Status::BadFormat;
+  }
   std::vector<char> tiles;
   tiles.reserve(static_cast<std::size_t>(width) * static_cast<std::size_t>(height));
   for (int row = 0; row < height; ++row) {
@@ -205,10 +223,15 @@ Status build_movingai_world(const MovingAiMap& map, std::uint16_t solid, Space& 
   const int cx_n = (map.width + kChunkSize - 1) / kChunkSize;
   const int cz_n = (map.height + kChunkSize - 1) / kChunkSize;
   MovingAiWorldInfo inf;
-  std::vector<std::uint16_t> values(kChunkCells);
+  // All chunks are made first and loaded in one all-or-nothing batch.
+  std::vector<std::uint16_t> all(static_cast<std::size_t>(cx_n) * static_cast<std::size_t>(cz_n) *
+                                 kChunkCells);
+  std::vector<ChunkLoad> batch;
+  batch.reserve(static_cast<std::size_t>(cx_n) * static_cast<std::size_t>(cz_n) * 2);
   for (int cz = 0; cz < cz_n; ++cz) {
     for (int cx = 0; cx < cx_n; ++cx) {
-      std::fill(values.begin(), values.end(), std::uint16_t{0});
+      const std::span<std::uint16_t> values(
+          all.data() + (static_cast<std::size_t>(cz) * cx_n + cx) * kChunkCells, kChunkCells);
       for (int lz = 0; lz < kChunkSize; ++lz) {
         for (int lx = 0; lx < kChunkSize; ++lx) {
           const int x = cx * kChunkSize + lx, z = cz * kChunkSize + lz;
@@ -219,12 +242,13 @@ Status build_movingai_world(const MovingAiMap& map, std::uint16_t solid, Space& 
           }
         }
       }
-      if (Status s = space.load_chunk(ChunkPos{cx, 0, cz}, values); s != Status::Ok) return s;
-      if (Status s = space.load_uniform_chunk(ChunkPos{cx, 1, cz}, 0); s != Status::Ok) return s;
+      batch.push_back(ChunkLoad{ChunkPos{cx, 0, cz}, false, 0, values});
+      batch.push_back(ChunkLoad{ChunkPos{cx, 1, cz}, true, 0, {}});
       inf.chunks_loaded += 2;
       inf.uniform_chunks += 1;
     }
   }
+  if (Status s = space.load_chunks(batch); s != Status::Ok) return s;
   inf.min = CellPos{0, 0, 0};
   inf.max = CellPos{map.width - 1, kMovingAiWallTop, map.height - 1};
   if (info != nullptr) *info = inf;

@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "voxnav/io.h"
+
 namespace voxnav::detail::nbt {
 
 const char* tag_type_name(TagType t) noexcept {
@@ -35,6 +37,13 @@ const char* tag_type_name(TagType t) noexcept {
   }
   return "?";
 }
+
+Tag::Tag() = default;
+Tag::~Tag() = default;
+Tag::Tag(const Tag&) = default;
+Tag::Tag(Tag&&) noexcept = default;
+Tag& Tag::operator=(const Tag&) = default;
+Tag& Tag::operator=(Tag&&) noexcept = default;
 
 const Tag* Tag::get(std::string_view name) const {
   if (type != TagType::Compound) return nullptr;
@@ -124,6 +133,18 @@ class Reader {
     return true;
   }
 
+  bool limit_hit() const { return limit_hit_; }
+  /// Counts `n` more tags against kMaxNbtTags (before they are allocated).
+  bool take_tags(std::size_t n) {
+    if (n > kMaxNbtTags - tags_) {
+      fail("more than " + std::to_string(kMaxNbtTags) + " tags in one document (kMaxNbtTags)");
+      limit_hit_ = true;
+      return false;
+    }
+    tags_ += n;
+    return true;
+  }
+
   bool payload(TagType t, Tag& out, int depth) {
     out.type = t;
     if (depth > kMaxDepth) {
@@ -187,6 +208,13 @@ class Reader {
           fail("List of End tags with " + std::to_string(n) + " elements");
           return false;
         }
+        if (n > kMaxNbtListLength) {
+          fail("List of " + std::to_string(n) + " elements is longer than " +
+               std::to_string(kMaxNbtListLength) + " (kMaxNbtListLength)");
+          limit_hit_ = true;
+          return false;
+        }
+        if (!take_tags(n)) return false;
         out.list.resize(n);
         for (std::size_t i = 0; i < n; ++i) {
           if (!payload(out.list_type, out.list[i], depth + 1)) return false;
@@ -202,6 +230,7 @@ class Reader {
             fail("unknown tag type " + std::to_string(tt));
             return false;
           }
+          if (!take_tags(1)) return false;
           std::pair<std::string, Tag> entry;
           if (!str(entry.first, "tag name")) return false;
           if (!payload(static_cast<TagType>(tt), entry.second, depth + 1)) return false;
@@ -267,6 +296,8 @@ class Reader {
   std::span<const std::uint8_t> b_;
   std::size_t pos_ = 0;
   std::string error_;
+  std::size_t tags_ = 1;  // the root
+  bool limit_hit_ = false;
 };
 
 }  // namespace
@@ -286,7 +317,7 @@ Status parse(std::span<const std::uint8_t> bytes, Document& out, std::string& me
   if (!r.str(out.root_name, "root name") || !r.payload(static_cast<TagType>(t), out.root, 0)) {
     message = r.error();
     out = Document{};
-    return Status::BadFormat;
+    return r.limit_hit() ? Status::OutOfRange : Status::BadFormat;
   }
   out.consumed = r.pos();
   return Status::Ok;

@@ -34,6 +34,15 @@ const char* tag_type_name(TagType t) noexcept;
 
 /// One tag. Only the members matching `type` are used.
 struct Tag {
+  // Declared here, defined in nbt.cpp: a member vector of pairs holding Tag must not be
+  // instantiated while Tag is incomplete (clang 14 with libstdc++ 12 refuses it in C++20).
+  Tag();
+  ~Tag();
+  Tag(const Tag&);
+  Tag(Tag&&) noexcept;
+  Tag& operator=(const Tag&);
+  Tag& operator=(Tag&&) noexcept;
+
   TagType type = TagType::End;
   std::int64_t integer = 0;                           ///< Byte, Short, Int, Long (sign-extended)
   double real = 0;                                    ///< Float, Double
@@ -71,7 +80,9 @@ inline constexpr int kMaxDepth = 512;
 
 /// Parses one named root tag (normally a compound) from `bytes`. Trailing bytes are allowed and
 /// reported through `consumed`. Errors: BadFormat (truncated, unknown tag type, negative length,
-/// nesting deeper than kMaxDepth, an End tag as root); `message` says what and at which offset.
+/// nesting deeper than kMaxDepth, an End tag as root); OutOfRange (a List longer than
+/// kMaxNbtListLength or more than kMaxNbtTags tags, voxnav/io.h: checked before the list is
+/// allocated); `message` says what and at which offset.
 Status parse(std::span<const std::uint8_t> bytes, Document& out, std::string& message);
 
 }  // namespace voxnav::detail::nbt

@@ -112,6 +112,9 @@ Status decode_region(std::span<const std::uint8_t> file, const MinecraftBlocks& 
   if (Status s = parse_region_table(file, entries, message); s != Status::Ok) return s;
   std::vector<std::uint8_t> inflated;
   LookupTally local;
+  // options.max_inflated_bytes bounds the region's chunks together (time and memory of a file
+  // whose every chunk is a zlib bomb), not each one.
+  std::size_t inflated_total = 0;
   for (const RegionChunk& e : entries) {
     if (e.skipped) {
       if (stats.skipped++ == 0) stats.first_skip_reason = e.reason;
@@ -125,12 +128,19 @@ Status decode_region(std::span<const std::uint8_t> file, const MinecraftBlocks& 
         return Status::Unsupported;
       }
       std::string zmsg;
-      if (Status s = options.inflate(nbt_bytes, inflated, options.max_inflated_bytes, &zmsg);
-          s != Status::Ok) {
+      const std::size_t budget = options.max_inflated_bytes - inflated_total;
+      Status s = budget == 0 ? Status::OutOfRange
+                             : options.inflate(nbt_bytes, inflated, budget, &zmsg);
+      if (s == Status::Ok && inflated.size() > budget) s = Status::OutOfRange;  // a lax inflater
+      if (s != Status::Ok) {
         message = slot_name(e.index) + ": " + zmsg;
+        if (s == Status::OutOfRange)
+          message = slot_name(e.index) + ": the region's chunks inflate to more than " +
+                    std::to_string(options.max_inflated_bytes) + " bytes together (max_inflated_bytes)";
         columns.clear();
         return s;
       }
+      inflated_total += inflated.size();
       nbt_bytes = inflated;
     }
     DecodedColumn col;

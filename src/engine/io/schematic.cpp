@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "voxnav/io.h"
+
 namespace voxnav::detail {
 
 namespace {
@@ -67,11 +69,37 @@ Status decode_sponge_schematic(const Tag& root_in, const MinecraftBlocks& blocks
                            : "schematic needs Palette and BlockData";
     return Status::BadFormat;
   }
-  const CellPos max{origin.x + width - 1, origin.y + height - 1, origin.z + length - 1};
-  if (!cell_in_range(origin) || !cell_in_range(max)) {
-    message = "schematic placed at (" + std::to_string(origin.x) + ", " + std::to_string(origin.y) +
-              ", " + std::to_string(origin.z) + ") leaves the space's range";
+  // The far corner in 64 bits: an origin near INT_MAX must not wrap around into range.
+  const std::int64_t far_x = std::int64_t{origin.x} + width - 1;
+  const std::int64_t far_y = std::int64_t{origin.y} + height - 1;
+  const std::int64_t far_z = std::int64_t{origin.z} + length - 1;
+  if (!cell_in_range(origin) || far_x > kMaxCellXZ || far_y > kMaxCellY || far_z > kMaxCellXZ) {
+    message = "schematic of " + std::to_string(width) + "x" + std::to_string(height) + "x" +
+              std::to_string(length) + " placed at (" + std::to_string(origin.x) + ", " +
+              std::to_string(origin.y) + ", " + std::to_string(origin.z) +
+              ") leaves the space's range (|x|, |z| <= kMaxCellXZ, |y| <= kMaxCellY)";
     return Status::OutOfRange;
+  }
+  const CellPos max{static_cast<std::int32_t>(far_x), static_cast<std::int32_t>(far_y),
+                    static_cast<std::int32_t>(far_z)};
+  // Everything a schematic claims is checked before memory is reserved for it: the box in
+  // chunks against kMaxLoadChunks, and the block data against the volume (one byte at least per
+  // block), so a small file cannot ask for every chunk of a 65535 x 65535 box.
+  const auto span16 = [](std::int32_t lo, std::int32_t hi) {
+    return static_cast<std::uint64_t>((hi >> kChunkBits) - (lo >> kChunkBits) + 1);
+  };
+  const std::uint64_t box_chunks =
+      span16(origin.x, max.x) * span16(origin.y, max.y) * span16(origin.z, max.z);
+  if (box_chunks > kMaxLoadChunks) {
+    message = "schematic of " + std::to_string(width) + "x" + std::to_string(height) + "x" +
+              std::to_string(length) + " touches " + std::to_string(box_chunks) +
+              " chunks, more than " + std::to_string(kMaxLoadChunks) + " (kMaxLoadChunks)";
+    return Status::OutOfRange;
+  }
+  if (static_cast<std::uint64_t>(data->bytes.size()) < static_cast<std::uint64_t>(volume)) {
+    message = "schematic block data has " + std::to_string(data->bytes.size()) + " bytes for " +
+              std::to_string(volume) + " blocks (at least one byte per block)";
+    return Status::BadFormat;
   }
 
   // ---- palette: name -> index ----

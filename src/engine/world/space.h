@@ -70,6 +70,14 @@ struct Change {
   CellPos min, max;
 };
 
+/// One chunk of a batch load (Space::load_chunks): uniform, or kChunkCells values.
+struct ChunkLoad {
+  ChunkPos pos;
+  bool uniform = true;
+  std::uint16_t uniform_value = 0;
+  std::span<const std::uint16_t> values;  // when !uniform
+};
+
 class Space {
  public:
   explicit Space(const BlockRegistry* registry) : registry_(registry) {}
@@ -82,6 +90,11 @@ class Space {
   Status load_chunk(ChunkPos pos, std::span<const std::uint16_t> values);
   /// Loads a chunk holding one value everywhere (air above the terrain, stone below ...).
   Status load_uniform_chunk(ChunkPos pos, std::uint16_t value);
+  /// Loads (or replaces) every chunk of `batch`, in order, all or nothing: every chunk is checked
+  /// first (the errors of load_chunk), then all the memory the load needs is reserved, then the
+  /// chunks are installed by steps that cannot fail. On an error, or when an allocation throws
+  /// (the exception propagates), the Space is unchanged: same chunks, log and serial.
+  Status load_chunks(std::span<const ChunkLoad> batch);
   Status unload_chunk(ChunkPos pos);
   /// Sets one block. Errors: OutOfRange (value or cell), NotLoaded (chunk not loaded).
   Status set_block(CellPos c, std::uint16_t value);
@@ -108,6 +121,8 @@ class Space {
 
  private:
   Chunk& ensure_array(Chunk& ch);
+  /// Reserves room for `new_chunks` more chunks and `new_changes` more log entries (may throw).
+  void make_room(std::size_t new_chunks, std::size_t new_changes);
   void log(Change::Kind kind, CellPos min, CellPos max);
   static void compact(Chunk& ch);
 

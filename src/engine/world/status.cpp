@@ -13,6 +13,7 @@ const char* status_name(Status s) noexcept {
     case Status::BadFormat: return "BadFormat";
     case Status::Unsupported: return "Unsupported";
     case Status::Busy: return "Busy";
+    case Status::OutOfMemory: return "OutOfMemory";
   }
   return "Unknown";
 }

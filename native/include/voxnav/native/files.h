@@ -17,12 +17,13 @@ class World;
 namespace voxnav::native {
 
 /// Reads a whole file into `out` (replaced). Returns: Ok; NotFound (cannot open or read) with
-/// `error` (may be null).
+/// `error` (may be null); OutOfMemory (`out` is empty).
 [[nodiscard]] Status read_file(const std::string& path, std::vector<std::uint8_t>& out,
                                std::string* error);
 
 /// zlib's inflate for gzip or zlib data (told by the header); an InflateFn for LoadOptions.
-/// Returns: Ok; BadFormat (corrupt or truncated data); OutOfRange (more than `max_out` bytes).
+/// Returns: Ok; BadFormat (corrupt or truncated data); OutOfRange (more than `max_out` bytes);
+/// OutOfMemory (an allocation failed; `out` is empty). Memory use is bounded by `max_out`.
 [[nodiscard]] Status zlib_inflate(std::span<const std::uint8_t> in, std::vector<std::uint8_t>& out,
                                   std::size_t max_out, std::string* error);
 
