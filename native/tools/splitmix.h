@@ -3,7 +3,7 @@
 // benchmarks (bench/, which add this folder, native/tools, to their include path). The same seed
 // gives the same numbers on every platform, natively and in wasm, unlike the standard library's
 // distributions. Not part of the library or its installed headers: a seeded RNG is the host's
-// business. (voxnav's tests still use the engine's identical copy, src/engine/util/splitmix.h.)
+// business. (voxnav's tests still use the identical copy in the engine's util folder.)
 #pragma once
 #include <cstdint>
 
