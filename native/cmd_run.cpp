@@ -44,7 +44,8 @@ struct Options {
   std::uint64_t seed = 1;
   double edits_per_second = 2.0;
   int threads = 2;
-  int searches_per_update = 0;  // World::set_searches_per_update (0: no limit)
+  // World::set_searches_per_update (0: no limit); the World's default unless given.
+  int searches_per_update = kDefaultSearchesPerUpdate;
   bool json = false;
   std::string script;
 };
