@@ -8,14 +8,16 @@
 #                 build/release/bench)
 #   ROUNDS        default 5
 #   OUT_DIR       raw results (default build/ab)
-# environment: VOXNAV_DATA (default ../shared/data beside the repository), AB_EDIT_TICKS (1200).
-# The search rows are run.sh's: 500 rows per map, 200 on maps of 160000 cells or more, 1 repeat.
+# environment: VOXNAV_DATA (default ../shared/data beside the repository), AB_EDIT_TICKS (1200),
+# AB_REPEATS (search_bench --repeats, default 3: per row the median of 3 runs).
+# The search rows are run.sh's: 500 rows per map, 200 on maps of 160000 cells or more.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/.." && pwd)"
 a_dir="$1"; b_dir="$2"; rounds="${3:-5}"; out="${4:-$root/build/ab}"
 data="${VOXNAV_DATA:-$root/../shared/data}"
 ticks="${AB_EDIT_TICKS:-1200}"
+repeats="${AB_REPEATS:-3}"
 mkdir -p "$out"
 sample_for=()
 for map in "$data"/movingai-2d/maps/*.map; do
@@ -27,7 +29,7 @@ for r in $(seq 1 "$rounds"); do
   for side in a b; do
     dir="$a_dir"; [ "$side" = b ] && dir="$b_dir"
     echo "ab_run.sh: round $r/$rounds search $side ($dir)" >&2
-    "$dir/search_bench" --data "$data" --sample 500 --sample-for "${sample_for[*]}" --repeats 1 \
+    "$dir/search_bench" --data "$data" --sample 500 --sample-for "${sample_for[*]}" --repeats "$repeats" \
       > "$out/search_${side}_$r.jsonl" 2>/dev/null
   done
   for side in a b; do

@@ -2,7 +2,7 @@
 // Per map the median over the rounds of A* expansions per second (search_bench's mexp_per_s), all
 // maps together (total expansions over total A* time), and edit_bench's per-edit median and p99
 // (layers + islands, and with the agents' corridor checks). Exits 1 when the two sides disagree on
-// a map's fingerprint or expansions.
+// a map's fingerprint or expansions, or on the edits' island work (the same edits were made).
 import fs from 'node:fs'
 import path from 'node:path'
 
@@ -26,6 +26,9 @@ for (let r = 1; r <= rounds; ++r) {
     }
     overall[side].push(exp / ms / 1000)
     const txt = fs.readFileSync(path.join(dir, `edit_${side}_${r}.txt`), 'utf8')
+    const isl = txt.match(/^islands: .*$/m)[0]
+    fps.edit ??= isl
+    if (fps.edit !== isl) { console.error(`edit mismatch: ${fps.edit} vs ${isl} (${side}, round ${r})`); bad = 1 }
     const m = txt.match(/summary: (.*)/)
     for (const kv of m[1].trim().split(/\s+/)) { const [k, v] = kv.split('='); (edit[side][k] ??= []).push(Number(v)) }
   }

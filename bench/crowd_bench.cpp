@@ -79,8 +79,9 @@ struct Crowd {
   std::unique_ptr<World> world;
   ProfileId prof;
   std::vector<AgentId> agents;
-  std::vector<IslandCell> cells;                // island cells of islands of 500+ cells
-  std::vector<std::vector<CellPos>> by_island;  // those cells by island id
+  std::vector<IslandCell> cells;                // spawn cells: standable, on islands of 500+ cells
+  std::vector<std::vector<CellPos>> by_island;  // standable cells by island id, as of island_epoch
+  std::uint64_t island_epoch = ~0ull;
   std::uint16_t stone = 0, air = 0;
 };
 
@@ -110,10 +111,6 @@ bool setup(Crowd& c, const Options& o, int n_agents, Rng& rng) {
   for (const IslandCell& ic : all)
     if (ic.island_size >= 500 && w.is_standable(c.prof, ic.cell)) c.cells.push_back(ic);
   if (c.cells.empty()) return false;
-  for (const IslandCell& ic : c.cells) {
-    if (ic.island >= c.by_island.size()) c.by_island.resize(ic.island + 1);
-    c.by_island[ic.island].push_back(ic.cell);
-  }
   for (int i = 0; i < n_agents; ++i) {
     const CellPos p = c.cells[rng.below(c.cells.size())].cell;
     double feet = 0;
@@ -125,8 +122,26 @@ bool setup(Crowd& c, const Options& o, int n_agents, Rng& rng) {
   return true;
 }
 
+/// The standable cells of each island, listed again when the navigation epoch has moved (island
+/// ids are valid until it does).
+void refresh_islands(Crowd& c) {
+  if (c.island_epoch == c.world->nav_epoch()) return;
+  c.island_epoch = c.world->nav_epoch();
+  std::size_t n = 0;
+  if (c.world->island_cells(c.prof, nullptr, 0, &n) != Status::Ok) return;
+  std::vector<IslandCell> all(n);
+  if (c.world->island_cells(c.prof, all.data(), all.size(), &n) != Status::Ok) return;
+  for (auto& v : c.by_island) v.clear();
+  for (const IslandCell& ic : all) {
+    if (!c.world->is_standable(c.prof, ic.cell)) continue;
+    if (ic.island >= c.by_island.size()) c.by_island.resize(ic.island + 1);
+    c.by_island[ic.island].push_back(ic.cell);
+  }
+}
+
 /// A goal on the agent's island, within 48 cells (x and z) when one of 16 draws is.
 bool new_goal(Crowd& c, Rng& rng, AgentId id) {
+  refresh_islands(c);
   AgentState s;
   std::uint32_t isl = 0;
   if (c.world->agent_state(id, &s) != Status::Ok ||
