@@ -79,9 +79,7 @@ struct Crowd {
   std::unique_ptr<World> world;
   ProfileId prof;
   std::vector<AgentId> agents;
-  std::vector<IslandCell> cells;                // spawn cells: standable, on islands of 500+ cells
-  std::vector<std::vector<CellPos>> by_island;  // standable cells by island id, as of island_epoch
-  std::uint64_t island_epoch = ~0ull;
+  std::vector<IslandCell> cells;  // spawn and goal cells: standable, on islands of 500+ cells
   std::uint16_t stone = 0, air = 0;
 };
 
@@ -122,37 +120,21 @@ bool setup(Crowd& c, const Options& o, int n_agents, Rng& rng) {
   return true;
 }
 
-/// The standable cells of each island, listed again when the navigation epoch has moved (island
-/// ids are valid until it does).
-void refresh_islands(Crowd& c) {
-  if (c.island_epoch == c.world->nav_epoch()) return;
-  c.island_epoch = c.world->nav_epoch();
-  std::size_t n = 0;
-  if (c.world->island_cells(c.prof, nullptr, 0, &n) != Status::Ok) return;
-  std::vector<IslandCell> all(n);
-  if (c.world->island_cells(c.prof, all.data(), all.size(), &n) != Status::Ok) return;
-  for (auto& v : c.by_island) v.clear();
-  for (const IslandCell& ic : all) {
-    if (!c.world->is_standable(c.prof, ic.cell)) continue;
-    if (ic.island >= c.by_island.size()) c.by_island.resize(ic.island + 1);
-    c.by_island[ic.island].push_back(ic.cell);
-  }
-}
-
-/// A goal on the agent's island, within 48 cells (x and z) when one of 16 draws is.
+/// A goal on the agent's island within 48 cells (x and z): up to 64 draws from the spawn cells,
+/// each checked with World::island_of (island ids are per navigation epoch, so none is kept).
 bool new_goal(Crowd& c, Rng& rng, AgentId id) {
-  refresh_islands(c);
   AgentState s;
-  std::uint32_t isl = 0;
+  std::uint32_t isl = 0, g_isl = 0;
   if (c.world->agent_state(id, &s) != Status::Ok ||
-      c.world->island_of(c.prof, s.cell, &isl) != Status::Ok || isl >= c.by_island.size() ||
-      c.by_island[isl].size() < 2)
+      c.world->island_of(c.prof, s.cell, &isl) != Status::Ok || isl == 0)
     return false;
-  const std::vector<CellPos>& cells = c.by_island[isl];
-  CellPos g = cells[rng.below(cells.size())];
-  for (int k = 0; k < 16 && (std::abs(g.x - s.cell.x) > 48 || std::abs(g.z - s.cell.z) > 48 || g == s.cell); ++k)
-    g = cells[rng.below(cells.size())];
-  return c.world->set_agent_goal(id, g) == Status::Ok;
+  for (int k = 0; k < 64; ++k) {
+    const CellPos g = c.cells[rng.below(c.cells.size())].cell;
+    if (std::abs(g.x - s.cell.x) > 48 || std::abs(g.z - s.cell.z) > 48 || g == s.cell) continue;
+    if (c.world->island_of(c.prof, g, &g_isl) != Status::Ok || g_isl != isl) continue;
+    return c.world->set_agent_goal(id, g) == Status::Ok;
+  }
+  return false;
 }
 
 int run_burst(const Options& o) {
