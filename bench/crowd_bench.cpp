@@ -8,19 +8,22 @@
 //   --soak    T ticks (default 100,000) of N walkers (default 200) at 20 Hz, each sent to a new goal
 //             on its island when it arrives, fails or blocks, with E edits per second (default 10)
 //             on corridor cells ahead of agents (alternately a block set and the block under one
-//             dug). Samples the resident memory (VmRSS of /proc/self/status) every --every ticks
+//             dug), each edit undone --undo-after ticks later (default 200: 10 s), so the region
+//             changes all the time without wearing away; an agent with no goal left on its island
+//             (dropped into a pit) is respawned on a spawn cell. Samples the resident memory (VmRSS of /proc/self/status) every --every ticks
 //             (default 10,000) with the tick times of the window and the sizes the World reports,
 //             printed as a Markdown table: a structure that grows without bound shows as a
 //             growing VmRSS after warm-up.
 //
 // usage: crowd_bench --burst [--agents N] [--budget B] [--threads K] [--seed S] [--max-ticks T]
 //        crowd_bench --soak [--agents N] [--ticks T] [--every K] [--edits-per-second E]
-//                    [--budget B] [--seed S]
+//                    [--undo-after U] [--budget B] [--seed S]
 //        both: [--region FILE] [--blocks DIR]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
 #include <fstream>
 #include <memory>
 #include <string>
@@ -69,6 +72,7 @@ struct Options {
   int threads = 0;
   long ticks = 100000, every = 10000, max_ticks = 1000;
   double edits_per_second = 10;
+  long undo_after = 200;
   std::uint64_t seed = 1;
   std::string region = std::string(VOXNAV_REPO_DATA) + "/worlds/r.0.-1.mca";
   std::string blocks = std::string(VOXNAV_REPO_DATA) + "/blocks";
@@ -183,21 +187,32 @@ int run_soak(const Options& o) {
   const long rss_before = vm_rss_kib();
   if (!setup(c, o, n, rng)) return 1;
   for (AgentId id : c.agents) (void)new_goal(c, rng, id);
-  std::printf("## Soak: %d walkers, %ld ticks at 20 Hz, %.0f edits/s on corridor cells (budget %d)\n\n", n,
-              o.ticks, o.edits_per_second, c.world->searches_per_update());
+  std::printf("## Soak: %d walkers, %ld ticks at 20 Hz, %.0f edits/s on corridor cells, each undone %ld ticks "
+              "later (budget %d)\n\n",
+              n, o.ticks, o.edits_per_second, o.undo_after, c.world->searches_per_update());
   std::printf("VmRSS before loading: %ld KiB\n\n", rss_before);
   std::printf("| tick | VmRSS (KiB) | change (KiB) | mean tick (ms) | p99 tick (ms) | edits | arrivals | "
-              "searches | search times kept | queued | door events |\n"
-              "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+              "searches | search times kept | queued | door events | moving now | respawns |\n"
+              "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   const long rss0 = vm_rss_kib();
-  std::printf("| 0 | %ld | 0 | - | - | 0 | 0 | 0 | 0 | 0 | 0 |\n", rss0);
+  std::printf("| 0 | %ld | 0 | - | - | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 |\n", rss0);
   std::fflush(stdout);
   std::vector<double> window;
   std::vector<PathCell> path;
   double owed = 0;
-  std::uint64_t edits = 0, arrivals = 0;
+  std::uint64_t edits = 0, arrivals = 0, respawns = 0;
   std::vector<std::uint32_t> last_arrivals(c.agents.size(), 0);
+  struct Undo {
+    long tick;
+    CellPos cell;
+    std::uint16_t value;
+  };
+  std::deque<Undo> undo;  // edits to take back, oldest first
   for (long t = 1; t <= o.ticks; ++t) {
+    while (!undo.empty() && undo.front().tick <= t) {
+      (void)c.world->set_block(undo.front().cell, undo.front().value);
+      undo.pop_front();
+    }
     owed += o.edits_per_second * 0.05;
     while (owed >= 1) {
       owed -= 1;
@@ -212,8 +227,11 @@ int run_soak(const Options& o) {
         (void)c.world->agent_path_cells(id, path.data(), path.size(), &np);
         const CellPos p = path[np / 2 + rng.below(np - np / 2)].cell;
         const bool block = edits % 2 == 0;
-        if (c.world->set_block(block ? p : CellPos{p.x, p.y - 1, p.z}, block ? c.stone : c.air) != Status::Ok)
+        const CellPos e = block ? p : CellPos{p.x, p.y - 1, p.z};
+        std::uint16_t was = 0;
+        if (c.world->get_block(e, &was) != Status::Ok || c.world->set_block(e, block ? c.stone : c.air) != Status::Ok)
           continue;
+        undo.push_back({t + o.undo_after, e, was});
         ++edits;
         break;
       }
@@ -226,9 +244,17 @@ int run_soak(const Options& o) {
       if (c.world->agent_state(c.agents[i], &s) != Status::Ok) continue;
       arrivals += s.arrivals - last_arrivals[i];
       last_arrivals[i] = s.arrivals;
-      if (s.mode == AgentMode::Arrived || s.mode == AgentMode::Failed || s.mode == AgentMode::Blocked ||
-          s.mode == AgentMode::Idle)
-        (void)new_goal(c, rng, c.agents[i]);
+      if ((s.mode == AgentMode::Arrived || s.mode == AgentMode::Failed || s.mode == AgentMode::Blocked ||
+           s.mode == AgentMode::Idle) &&
+          !new_goal(c, rng, c.agents[i])) {
+        // No goal from here (a walker that dropped into a pit it cannot climb out of ends on a
+        // small island): respawn it on a spawn cell, as a game would, and send it on next tick.
+        const CellPos p = c.cells[rng.below(c.cells.size())].cell;
+        double feet = 0;
+        (void)c.world->standing_height(c.prof, p, &feet);
+        (void)c.world->teleport_agent(c.agents[i], Vec3{p.x + 0.5, feet, p.z + 0.5});
+        ++respawns;
+      }
     }
     // Door events are not expected on this region's walker routes; drain any, as a host would.
     DoorEvent ev[64];
@@ -240,11 +266,17 @@ int run_soak(const Options& o) {
       for (double v : window) mean += v;
       mean /= window.empty() ? 1.0 : double(window.size());
       const long rss = vm_rss_kib();
-      std::printf("| %ld | %ld | %+ld | %.2f | %.2f | %llu | %llu | %llu | %zu | %zu | %zu |\n", t, rss, rss - rss0,
+      std::size_t moving = 0;
+      for (AgentId id : c.agents) {
+        AgentState s;
+        moving += c.world->agent_state(id, &s) == Status::Ok && s.mode == AgentMode::Moving;
+      }
+      std::printf("| %ld | %ld | %+ld | %.2f | %.2f | %llu | %llu | %llu | %zu | %zu | %zu | %zu | %llu |\n", t, rss, rss - rss0,
                   mean, pct(window, 0.99), static_cast<unsigned long long>(edits),
                   static_cast<unsigned long long>(arrivals),
                   static_cast<unsigned long long>(c.world->stats().searches), c.world->search_times_us().size(),
-                  c.world->queued_requests(), c.world->pending_door_events());
+                  c.world->queued_requests(), c.world->pending_door_events(), moving,
+                  static_cast<unsigned long long>(respawns));
       std::fflush(stdout);
       window.clear();
     }
@@ -275,13 +307,14 @@ int main(int argc, char** argv) {
     else if (a == "--max-ticks") o.max_ticks = std::stol(next());
     else if (a == "--edits-per-second") o.edits_per_second = std::stod(next());
     else if (a == "--seed") o.seed = std::stoull(next());
+    else if (a == "--undo-after") o.undo_after = std::max(1L, std::stol(next()));
     else if (a == "--region") o.region = next();
     else if (a == "--blocks") o.blocks = next();
     else {
       std::fprintf(stderr,
                    "usage: crowd_bench --burst [--agents N] [--budget B] [--threads K] [--seed S] [--max-ticks T]\n"
                    "       crowd_bench --soak [--agents N] [--ticks T] [--every K] [--edits-per-second E]\n"
-                   "                   [--budget B] [--seed S]\n"
+                   "                   [--undo-after U] [--budget B] [--seed S]\n"
                    "       both: [--region FILE] [--blocks DIR]\n");
       return 2;
     }
