@@ -31,8 +31,8 @@
 #include <vector>
 
 #include "chunk_dump.h"
-#include "engine/nav/world_access.h"
-#include "engine/util/splitmix.h"
+#include "probes.h"     // island counters, rebuilds from scratch (tests/support: public types only)
+#include "splitmix.h"  // native/tools
 #include "voxnav/world.h"
 #ifndef __EMSCRIPTEN__
 #include "voxnav/native/files.h"
@@ -41,7 +41,8 @@
 namespace {
 
 using namespace voxnav;
-namespace vd = voxnav::detail;
+namespace vt = voxnav::test;
+using Rng = voxnav::tools::SplitMix64;
 using Clock = std::chrono::steady_clock;
 
 double us_since(Clock::time_point t0) {
@@ -71,7 +72,6 @@ struct Source {
 
 bool setup(Setup& s, const Source& src, int n_agents, std::uint64_t seed) {
   s.world = std::make_unique<World>();
-  vd::WorldState& st = detail::WorldAccess::state(*s.world);
   std::vector<std::uint8_t> blocks, shapes;
   std::string msg;
   if (!bench::read_file(src.blocks_dir + "/blocks.pc-1.21.1.json", blocks) ||
@@ -84,7 +84,7 @@ bool setup(Setup& s, const Source& src, int n_agents, std::uint64_t seed) {
   if (!src.region_dump.empty()) {
     std::string source;
     std::size_t chunks = 0, uniform = 0;
-    if (!bench::read_chunk_dump(src.region_dump, st.space, source, chunks, uniform, msg)) {
+    if (!bench::read_chunk_dump(src.region_dump, *s.world, source, chunks, uniform, msg)) {
       std::fprintf(stderr, "edit_bench: %s\n", msg.c_str());
       return false;
     }
@@ -99,7 +99,7 @@ bool setup(Setup& s, const Source& src, int n_agents, std::uint64_t seed) {
       std::fprintf(stderr, "edit_bench: %s: %s\n", src.region.c_str(), rep.message.c_str());
       return false;
     }
-    if (!src.write_dump.empty() && !bench::write_chunk_dump(st.space, src.region, src.write_dump)) {
+    if (!src.write_dump.empty() && !bench::write_chunk_dump(*s.world, rep.min, rep.max, src.region, src.write_dump)) {
       std::fprintf(stderr, "edit_bench: cannot write %s\n", src.write_dump.c_str());
       return false;
     }
@@ -107,16 +107,14 @@ bool setup(Setup& s, const Source& src, int n_agents, std::uint64_t seed) {
   }
   if (s.world->add_profile(Profile{}, &s.prof) != Status::Ok) return false;
   s.world->update();
-  vd::NavWorld& nav = *st.walker();
-  for (const vd::NavChunk* ch : nav.grid().ordered_chunks()) {
-    if (ch->uniform) continue;
-    for (int i = 0; i < vd::kChunkCells; ++i) {
-      const std::uint32_t isl = nav.islands().component_at(ch, i);
-      if (isl && nav.islands().size_of(isl) >= 500) s.pool.push_back(vd::cell_of(ch, i));
-    }
-  }
+  std::size_t n_cells = 0;
+  if (s.world->island_cells(s.prof, nullptr, 0, &n_cells) != Status::Ok) return false;
+  std::vector<IslandCell> cells(n_cells);
+  if (s.world->island_cells(s.prof, cells.data(), cells.size(), &n_cells) != Status::Ok) return false;
+  for (const IslandCell& c : cells)
+    if (c.island_size >= 500) s.pool.push_back(c.cell);
   if (s.pool.empty()) return false;
-  vd::SplitMix64 rng{seed};
+  Rng rng{seed};
   for (int i = 0; i < n_agents; ++i) {
     const voxnav::CellPos c = s.pool[rng.below(static_cast<std::uint32_t>(s.pool.size()))];
     double feet = 0;
@@ -129,34 +127,36 @@ bool setup(Setup& s, const Source& src, int n_agents, std::uint64_t seed) {
 }
 
 /// A goal on the agent's own island within 48 cells when there is one.
-void new_goal(Setup& s, vd::SplitMix64& rng, AgentId id) {
-  vd::WorldState& st = detail::WorldAccess::state(*s.world);
-  vd::NavWorld& nav = *st.walker();
-  const vd::AgentRecord* a = st.agents.get(voxnav::AgentId{id.index, id.generation});
-  if (!a) return;
-  const std::uint32_t isl = nav.islands().component(nav.grid(), a->last_cell);
+void new_goal(Setup& s, Rng& rng, AgentId id) {
+  AgentState a;
+  if (s.world->agent_state(id, &a) != Status::Ok) return;
+  std::uint32_t isl = 0, g_isl = 0;
+  (void)s.world->island_of(s.prof, a.cell, &isl);
   for (int k = 0; k < 64; ++k) {
     const voxnav::CellPos g = s.pool[rng.below(static_cast<std::uint32_t>(s.pool.size()))];
-    if (std::abs(g.x - a->last_cell.x) > 48 || std::abs(g.z - a->last_cell.z) > 48) continue;
-    if (nav.islands().component(nav.grid(), g) != isl) continue;
+    if (std::abs(g.x - a.cell.x) > 48 || std::abs(g.z - a.cell.z) > 48) continue;
+    if (s.world->island_of(s.prof, g, &g_isl) != Status::Ok || g_isl != isl) continue;
     (void)s.world->set_agent_goal(id, CellPos{g.x, g.y, g.z});
     return;
   }
 }
 
 /// One edit on a corridor cell ahead of a random moving agent; returns false when none fits.
-bool corridor_edit(Setup& s, vd::SplitMix64& rng, bool block, std::uint16_t stone,
+bool corridor_edit(Setup& s, Rng& rng, bool block, std::uint16_t stone,
                    std::uint16_t air, voxnav::CellPos* where) {
-  vd::WorldState& st = detail::WorldAccess::state(*s.world);
+  std::vector<PathCell> cells;
   for (int tries = 0; tries < 16; ++tries) {
     const AgentId id = s.agents[rng.below(static_cast<std::uint32_t>(s.agents.size()))];
-    const vd::AgentRecord* a = st.agents.get(voxnav::AgentId{id.index, id.generation});
-    if (!a || a->mode != voxnav::AgentMode::Moving || a->corridor.cells.size() < a->cell_index + 4)
+    AgentState a;
+    std::size_t at = 0, n = 0;
+    if (s.world->agent_state(id, &a) != Status::Ok || a.mode != voxnav::AgentMode::Moving ||
+        vt::agent_cell_index(*s.world, id, &at) != Status::Ok ||
+        s.world->agent_path_cells(id, nullptr, 0, &n) != Status::Ok || n < at + 4)
       continue;
-    const std::size_t ahead =
-        a->cell_index + 2 +
-        rng.below(static_cast<std::uint32_t>(a->corridor.cells.size() - a->cell_index - 2));
-    const voxnav::CellPos c = a->corridor.cells[ahead];
+    cells.resize(n);
+    (void)s.world->agent_path_cells(id, cells.data(), cells.size(), &n);
+    const std::size_t ahead = at + 2 + rng.below(static_cast<std::uint32_t>(n - at - 2));
+    const voxnav::CellPos c = cells[ahead].cell;
     const voxnav::CellPos e = block ? c : voxnav::CellPos{c.x, c.y - 1, c.z};
     if (s.world->set_block(CellPos{e.x, e.y, e.z}, block ? stone : air) != Status::Ok) continue;
     *where = e;
@@ -165,7 +165,7 @@ bool corridor_edit(Setup& s, vd::SplitMix64& rng, bool block, std::uint16_t ston
   return false;
 }
 
-void keep_busy(Setup& s, vd::SplitMix64& rng) {
+void keep_busy(Setup& s, Rng& rng) {
   for (const AgentId id : s.agents) {
     AgentState as;
     if (s.world->agent_state(id, &as) != Status::Ok) continue;
@@ -239,12 +239,10 @@ int main(int argc, char** argv) {
   Setup s;
   if (!setup(s, src, n_agents, seed)) return 1;
   src.write_dump.clear();
-  vd::WorldState& st = detail::WorldAccess::state(*s.world);
-  vd::NavWorld& nav = *st.walker();
   std::uint16_t stone = 0, air = 0;
   (void)s.world->block_value("stone", &stone);
   (void)s.world->block_value("air", &air);
-  vd::SplitMix64 rng{seed * 7919 + 3};
+  Rng rng{seed * 7919 + 3};
   keep_busy(s, rng);
   for (int t = 0; t < 60; ++t) (void)s.world->tick(0.05);  // agents under way
   // Untimed edits first, when asked: a long-running host's code is warm (under wasm, V8 first runs
@@ -257,27 +255,28 @@ int main(int argc, char** argv) {
     (void)s.world->tick(0.05);
   }
   std::vector<double> layers, agents, total, chunk, islands;
-  const vd::IslandStats is0 = nav.islands().stats();
+  const vt::IslandCounters is0 = vt::island_counters(*s.world);
   int edits = 0;
   struct Slow {
     double us;
     voxnav::CellPos at;
     bool block;
-    vd::IslandStats d;
+    vt::IslandCounters d;
   };
   std::vector<Slow> slow;
   for (int t = 0; t < ticks; ++t) {
     keep_busy(s, rng);
     voxnav::CellPos e;
-    const vd::IslandStats before = nav.islands().stats();
+    const vt::IslandCounters before = vt::island_counters(*s.world);
     const bool edited = corridor_edit(s, rng, t % 2 == 0, stone, air, &e);
     (void)s.world->tick(0.05);
     if (!edited) continue;
     ++edits;
-    const double l = nav.stats().last_maintenance_ms * 1000.0, g = st.agents.last_edit_check_us();
+    const WorldStats ws = s.world->stats();
+    const double l = ws.last_maintenance_ms * 1000.0, g = ws.last_edit_check_us;
     {
-      const vd::IslandStats& now = nav.islands().stats();
-      vd::IslandStats d;
+      const vt::IslandCounters now = vt::island_counters(*s.world);
+      vt::IslandCounters d;
       d.merges = now.merges - before.merges;
       d.split_checks = now.split_checks - before.split_checks;
       d.local_splits = now.local_splits - before.local_splits;
@@ -290,19 +289,17 @@ int main(int argc, char** argv) {
     agents.push_back(g);
     total.push_back(l + g);
     if (edits % 25 == 0 && baseline) {
-      const voxnav::ChunkPos p = vd::chunk_of(e);
+      auto chunk_of = [](int c) { return c >= 0 ? c / 16 : -((-c + 15) / 16); };
+      const voxnav::ChunkPos p{chunk_of(e.x), chunk_of(e.y), chunk_of(e.z)};
       auto t0 = Clock::now();
-      nav.grid().classify_chunk(st.space, p);
-      for (int dy = -1; dy <= 1; ++dy)
-        for (int dz = -1; dz <= 1; ++dz)
-          for (int dx = -1; dx <= 1; ++dx) nav.grid().rebuild_moves({p.x + dx, p.y + dy, p.z + dz});
+      vt::rebuild_chunk_from_scratch(*s.world, p);
       chunk.push_back(us_since(t0));
       t0 = Clock::now();
-      nav.islands().recompute(nav.grid());
+      vt::recompute_islands(*s.world);
       islands.push_back(us_since(t0));
     }
   }
-  const vd::IslandStats is1 = nav.islands().stats();
+  const vt::IslandCounters is1 = vt::island_counters(*s.world);
   std::printf(
       "## Per-edit maintenance (%d agents walking, %d edits on corridor cells, one per tick)\n\n",
       n_agents, edits);
@@ -359,7 +356,7 @@ int main(int argc, char** argv) {
       Setup r;
       if (!setup(r, src, n_agents, seed)) return 1;
       if (r.world->set_searches_per_update(budget) != Status::Ok) return 1;
-      vd::SplitMix64 rr{seed * 7919 + 3};
+      Rng rr{seed * 7919 + 3};
       keep_busy(r, rr);
       std::vector<double> tick_ms;
       double owed = 0;

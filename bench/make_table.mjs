@@ -312,10 +312,11 @@ function main () {
   p('- Raw results: `' + meta.results_dir + '/{voxnav-native,voxnav-wasm,peers}.jsonl`.')
   p('')
   // Keep the sections other programs maintain in the same page: the shipped sizes
-  // (bench/sizes.mjs --write) and the editable-world tables (bench/edit_run.sh).
+  // (bench/sizes.mjs --write), the editable-world tables (bench/edit_run.sh), the before/after
+  // comparison (bench/ab_run.sh) and the load runs (bench/crowd_bench).
   const target = o.out || 'docs/benchmarks.md'
   const prev = fs.existsSync(target) ? fs.readFileSync(target, 'utf8') : ''
-  for (const name of ['edits', 'sizes']) {
+  for (const name of ['edits', 'abcompare', 'load', 'sizes']) {
     const kept = new RegExp(`<!-- ${name}:begin -->[\\s\\S]*?<!-- ${name}:end -->\\n?`).exec(prev)
     if (kept) out.push(kept[0])
   }

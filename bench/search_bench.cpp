@@ -6,7 +6,7 @@
 //   movingai   for each Moving AI map: the rows floor(i*R/N), i = 0..N-1, of its .scen (the rule of
 //              bench/peers/pathfinding_movingai.mjs), solved as a walker on the voxel version of
 //              the map. Per query (median of --repeats runs of every row): A* alone
-//              (NavWorld::search_now) and the public request round trip (World::request, update,
+//              (voxnav::test::RawSearcher, NavWorld::search_now) and the public request round trip (World::request, update,
 //              status, path_cells, release: what a user pays, string pulling included).
 //              Expansions/s, path lengths against the scen's optimal lengths.
 //   region     the start/goal pairs of a PAIRS.json (feet cells) on a real Minecraft region: how
@@ -36,11 +36,10 @@
 #include <vector>
 
 #include "chunk_dump.h"
-#include "engine/corridor/corridor.h"
-#include "engine/io/movingai.h"
-#include "engine/nav/world_access.h"
-#include "engine/util/splitmix.h"
+#include "probes.h"  // A* alone and its string pull (tests/support: public types only)
 #include "scenes.h"
+#include "splitmix.h"  // native/tools
+#include "voxnav/io.h"
 #include "voxnav/world.h"
 
 #if defined(__EMSCRIPTEN__)
@@ -55,7 +54,7 @@ namespace {
 using voxnav::CellPos;
 using voxnav::ProfileId;
 using voxnav::World;
-namespace vd = voxnav::detail;
+namespace vt = voxnav::test;
 using json = nlohmann::ordered_json;
 using Clock = std::chrono::steady_clock;
 
@@ -159,7 +158,7 @@ struct Fnv {
   }
 };
 
-using Rng = voxnav::detail::SplitMix64;
+using Rng = voxnav::tools::SplitMix64;
 
 json environment() {
   json e;
@@ -261,20 +260,30 @@ voxnav::PathStatus request_round_trip(World& world, ProfileId prof, CellPos from
   return st;
 }
 
-const char* outcome_name(vd::SearchOutcome o) {
-  switch (o) {
-    case vd::SearchOutcome::Found:
-      return "found";
-    case vd::SearchOutcome::Partial:
-      return "partial";
-    case vd::SearchOutcome::NoPath:
-      return "no_path";
-    case vd::SearchOutcome::BudgetExhausted:
-      return "budget_exhausted";
-    case vd::SearchOutcome::BadStart:
-      return "bad_start";
+const char* outcome_name(vt::RawOutcome o) { return vt::raw_outcome_name(o); }
+
+/// Length in cells of an 8-connected cell path measured in x/z (1 per straight, sqrt 2 per
+/// diagonal step), as Moving AI scores it.
+double path_length_xz(const std::vector<CellPos>& cells) {
+  double len = 0.0;
+  for (std::size_t i = 1; i < cells.size(); ++i) {
+    const int dx = std::abs(cells[i].x - cells[i - 1].x), dz = std::abs(cells[i].z - cells[i - 1].z);
+    len += (dx && dz) ? std::sqrt(2.0) : 1.0;
   }
-  return "?";
+  return len;
+}
+
+/// Width and height of a Moving AI map from its header lines ("height H", "width W").
+bool movingai_size(const std::string& text, int& width, int& height) {
+  std::istringstream in(text);
+  std::string key;
+  width = height = 0;
+  while (in >> key && key != "map") {
+    if (key == "width") in >> width;
+    else if (key == "height") in >> height;
+    else in >> key;  // "type octile"
+  }
+  return width > 0 && height > 0;
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -289,15 +298,15 @@ bool bench_movingai_map(const Options& o, int sample, const RegistryBytes& rb,
     return false;
   }
   std::string msg;
-  vd::MovingAiMap map;
-  if (vd::parse_movingai_map({reinterpret_cast<const char*>(map_bytes.data()), map_bytes.size()},
-                             map, msg) != voxnav::Status::Ok) {
-    std::fprintf(stderr, "search_bench: %s: %s\n", map_path.c_str(), msg.c_str());
+  const std::string map_text(map_bytes.begin(), map_bytes.end());
+  int map_width = 0, map_height = 0;
+  if (!movingai_size(map_text, map_width, map_height)) {
+    std::fprintf(stderr, "search_bench: %s: no width / height\n", map_path.c_str());
     return false;
   }
-  std::vector<vd::MovingAiScenario> rows;
-  if (vd::parse_movingai_scen({reinterpret_cast<const char*>(scen_bytes.data()), scen_bytes.size()},
-                              rows, msg) != voxnav::Status::Ok) {
+  std::vector<voxnav::MovingAiScenario> rows;
+  if (voxnav::parse_movingai_scen({reinterpret_cast<const char*>(scen_bytes.data()), scen_bytes.size()},
+                                  &rows, &msg) != voxnav::Status::Ok) {
     std::fprintf(stderr, "search_bench: %s: %s\n", scen_path.c_str(), msg.c_str());
     return false;
   }
@@ -320,33 +329,30 @@ bool bench_movingai_map(const Options& o, int sample, const RegistryBytes& rb,
   if (!load_registry(world, rb)) return false;
   ProfileId prof;
   if (!add_walker(world, true, prof)) return false;
-  vd::WorldState& st = voxnav::detail::WorldAccess::state(world);
-  const std::uint16_t stone = st.registry.find("stone");
-  vd::MovingAiWorldInfo info;
-  if (vd::build_movingai_world(map, stone, st.space, &info) != voxnav::Status::Ok) {
-    std::fprintf(stderr, "search_bench: %s: building the voxel world failed\n", map_path.c_str());
+  voxnav::LoadReport info;
+  if (voxnav::load_movingai_map(world, map_text, &info) != voxnav::Status::Ok) {
+    std::fprintf(stderr, "search_bench: %s: %s\n", map_path.c_str(), info.message.c_str());
     return false;
   }
   const auto tb = Clock::now();
   world.update();
   const double nav_build_ms = ms_since(tb);
-  vd::NavWorld& nav = *st.walker();
-
-  auto spec_of = [&](const vd::MovingAiScenario& r) {
-    vd::RequestSpec spec;
-    spec.start = voxnav::CellPos{r.start_x, vd::kMovingAiStandY, r.start_y};
-    spec.goal = voxnav::CellPos{r.goal_x, vd::kMovingAiStandY, r.goal_y};
-    spec.max_nodes = 100000000;
-    spec.max_distance = 0;
-    return spec;
+  vt::RawSearcher nav(world);  // the engine's default cost table
+  const vt::SearchLimits limits{100000000, 0};
+  struct Spec {
+    CellPos start, goal;
+  };
+  auto spec_of = [&](const voxnav::MovingAiScenario& r) {
+    return Spec{CellPos{r.start_x, voxnav::kMovingAiStandY, r.start_y},
+                CellPos{r.goal_x, voxnav::kMovingAiStandY, r.goal_y}};
   };
 
   std::vector<voxnav::PathCell> cells;
   const int warm = std::min<int>(o.warmup, static_cast<int>(idx.size()));
   for (int k = 0; k < warm; ++k) {
-    const vd::MovingAiScenario& r = rows[idx[static_cast<std::size_t>(k)]];
-    const vd::RequestSpec spec = spec_of(r);
-    (void)nav.search_now(spec);
+    const voxnav::MovingAiScenario& r = rows[idx[static_cast<std::size_t>(k)]];
+    const Spec spec = spec_of(r);
+    nav.run(spec.start, spec.goal, limits);
     request_round_trip(world, prof, {spec.start.x, spec.start.y, spec.start.z},
                        {spec.goal.x, spec.goal.y, spec.goal.z}, cells);
   }
@@ -354,7 +360,6 @@ bool bench_movingai_map(const Options& o, int sample, const RegistryBytes& rb,
   const std::size_t n = idx.size();
   const int reps = std::max(1, o.repeats);
   std::vector<std::vector<double>> search_t(n), request_t(n), pull_t(n);
-  std::vector<voxnav::Waypoint> points;
   std::uint64_t waypoints_total = 0;
   std::vector<std::uint32_t> expanded(n, 0);
   int matches = 0, not_found = 0, request_disagree = 0, nondeterministic = 0;
@@ -363,13 +368,13 @@ bool bench_movingai_map(const Options& o, int sample, const RegistryBytes& rb,
   Fnv fp;
   for (int rep = 0; rep < reps; ++rep) {
     for (std::size_t k = 0; k < n; ++k) {
-      const vd::MovingAiScenario& r = rows[idx[k]];
-      const vd::RequestSpec spec = spec_of(r);
+      const voxnav::MovingAiScenario& r = rows[idx[k]];
+      const Spec spec = spec_of(r);
       const auto t0 = Clock::now();
-      const vd::SearchResult res = nav.search_now(spec);
+      nav.run(spec.start, spec.goal, limits);
       search_t[k].push_back(ms_since(t0));
       const auto tp = Clock::now();
-      vd::string_pull(nav.grid(), res.cells, res.kinds, points);
+      const std::size_t points = nav.pull();
       pull_t[k].push_back(ms_since(tp));
 
       const auto t1 = Clock::now();
@@ -379,24 +384,24 @@ bool bench_movingai_map(const Options& o, int sample, const RegistryBytes& rb,
       request_t[k].push_back(ms_since(t1));
 
       if (rep == 0) {
-        waypoints_total += points.size();
-        expanded[k] = res.expanded;
-        const bool found = res.outcome == vd::SearchOutcome::Found;
+        waypoints_total += points;
+        expanded[k] = nav.expanded();
+        const bool found = nav.outcome() == vt::RawOutcome::Found;
         if (!found) ++not_found;
-        const double len = vd::path_length_xz(res.cells);
+        const double len = path_length_xz(nav.cells());
         const double rel = found ? std::fabs(len - r.optimal) / std::max(1.0, r.optimal) : INFINITY;
         if (found) max_rel_err = std::max(max_rel_err, rel);
         if (rel <= 1e-4) ++matches;
-        path_cells_total += res.cells.size();
-        if (ps.state != voxnav::PathState::Ready || ps.cost != res.cost ||
-            ps.cell_count != res.cells.size())
+        path_cells_total += nav.cells().size();
+        if (ps.state != voxnav::PathState::Ready || ps.cost != nav.cost() ||
+            ps.cell_count != nav.cells().size())
           ++request_disagree;
         fp.add(idx[k]);
-        fp.add(static_cast<std::uint64_t>(res.outcome));
-        fp.add(res.cost);
-        fp.add(res.expanded);
-        fp.add(res.cells.size());
-      } else if (res.expanded != expanded[k]) {
+        fp.add(static_cast<std::uint64_t>(nav.outcome()));
+        fp.add(nav.cost());
+        fp.add(nav.expanded());
+        fp.add(nav.cells().size());
+      } else if (nav.expanded() != expanded[k]) {
         ++nondeterministic;
       }
     }
@@ -418,8 +423,8 @@ bool bench_movingai_map(const Options& o, int sample, const RegistryBytes& rb,
   out["target"] = VOXNAV_BENCH_TARGET;
   out["map"] = base_name(map_path);
   out["scen"] = base_name(scen_path);
-  out["width"] = map.width;
-  out["height"] = map.height;
+  out["width"] = map_width;
+  out["height"] = map_height;
   out["rows"] = n;
   out["rows_in_scen"] = total;
   out["selection"] = rule;
@@ -430,9 +435,9 @@ bool bench_movingai_map(const Options& o, int sample, const RegistryBytes& rb,
   out["timing"] = "per row: median of the repeats; stats over rows";
   // The public request round trip (request + update x2 + status + path_cells + release).
   time_stats(out, request_ms);
-  // A* alone (NavWorld::search_now: search + cell path).
+  // A* alone (RawSearcher: NavWorld::search_now, search + cell path).
   time_stats(out, search_ms, "search_");
-  // String pulling of the search's cells alone (vd::string_pull, part of the request).
+  // String pulling of the search's cells alone (RawSearcher::pull, part of the request).
   time_stats(out, pull_ms, "pull_");
   out["waypoints_mean"] =
       round_to(n ? static_cast<double>(waypoints_total) / static_cast<double>(n) : 0.0, 1);
@@ -473,14 +478,14 @@ bool bench_region(const Options& o, const RegistryBytes& rb) {
   if (!load_registry(world, rb)) return false;
   ProfileId prof;
   if (!add_walker(world, false, prof)) return false;
-  vd::WorldState& st = voxnav::detail::WorldAccess::state(world);
 
   std::string source;
   std::size_t chunks = 0, uniform = 0;
+  CellPos bounds_min, bounds_max;  // of the loaded region (--write-dump)
   const auto tl = Clock::now();
   if (!o.region_dump.empty()) {
     std::string err;
-    if (!voxnav::bench::read_chunk_dump(o.region_dump, st.space, source, chunks, uniform, err)) {
+    if (!voxnav::bench::read_chunk_dump(o.region_dump, world, source, chunks, uniform, err)) {
       std::fprintf(stderr, "search_bench: %s\n", err.c_str());
       return false;
     }
@@ -505,6 +510,8 @@ bool bench_region(const Options& o, const RegistryBytes& rb) {
     }
     chunks = report.chunks_loaded;
     uniform = report.uniform_chunks;
+    bounds_min = report.min;
+    bounds_max = report.max;
     if (report.unknown_blocks)
       std::fprintf(stderr, "search_bench: warning: %llu cells with unknown block names\n",
                    static_cast<unsigned long long>(report.unknown_blocks));
@@ -512,7 +519,7 @@ bool bench_region(const Options& o, const RegistryBytes& rb) {
   }
   const double load_ms = ms_since(tl);
   if (!o.write_dump.empty()) {
-    if (!voxnav::bench::write_chunk_dump(st.space, source, o.write_dump)) {
+    if (o.region.empty() || !voxnav::bench::write_chunk_dump(world, bounds_min, bounds_max, source, o.write_dump)) {
       std::fprintf(stderr, "search_bench: cannot write %s\n", o.write_dump.c_str());
       return false;
     }
@@ -522,8 +529,9 @@ bool bench_region(const Options& o, const RegistryBytes& rb) {
   const auto tb = Clock::now();
   world.update();
   const double nav_build_ms = ms_since(tb);
-  vd::NavWorld& nav = *st.walker();
-  const vd::AgentMotion motion = vd::compile_profile(voxnav::Profile{});
+  const voxnav::Profile walker_profile;
+  vt::RawSearcher nav(world, &walker_profile);  // the default walker's costs
+  const vt::SearchLimits motion = vt::compiled_limits(walker_profile);
 
   // ---- pairs ----
   std::vector<std::uint8_t> pb;
@@ -547,26 +555,16 @@ bool bench_region(const Options& o, const RegistryBytes& rb) {
                      voxnav::CellPos{t[0].get<int>(), t[1].get<int>(), t[2].get<int>()}});
   }
   const std::size_t n = pairs.size();
-  auto spec_of = [&](const Pair& p) {
-    vd::RequestSpec spec;
-    spec.start = p.from;
-    spec.goal = p.to;
-    spec.costs = motion.costs;
-    spec.max_nodes = motion.max_nodes;
-    spec.max_distance = motion.max_distance;
-    return spec;
-  };
   auto pos = [](voxnav::CellPos c) { return CellPos{c.x, c.y, c.z}; };
 
   std::vector<voxnav::PathCell> cells;
   for (std::size_t k = 0; k < std::min<std::size_t>(5, n); ++k) {  // warm-up, untimed
-    (void)nav.search_now(spec_of(pairs[k]));
+    nav.run(pairs[k].from, pairs[k].to, motion);
     request_round_trip(world, prof, pos(pairs[k].from), pos(pairs[k].to), cells);
   }
 
   const int reps = std::max(1, o.region_repeats);
   std::vector<std::vector<double>> search_t(n), request_t(n), pull_t(n);
-  std::vector<voxnav::Waypoint> points;
   json per_pair = json::array();
   int from_standable = 0, to_standable = 0, both_standable = 0, success = 0, request_success = 0;
   std::map<std::string, int> reach_counts, outcomes, request_failures;
@@ -575,51 +573,50 @@ bool bench_region(const Options& o, const RegistryBytes& rb) {
   for (int rep = 0; rep < reps; ++rep) {
     for (std::size_t k = 0; k < n; ++k) {
       const Pair& p = pairs[k];
-      const vd::RequestSpec spec = spec_of(p);
       const auto t0 = Clock::now();
-      const vd::SearchResult res = nav.search_now(spec);
+      nav.run(p.from, p.to, motion);
       search_t[k].push_back(ms_since(t0));
       const auto tp = Clock::now();
-      vd::string_pull(nav.grid(), res.cells, res.kinds, points);
+      (void)nav.pull();
       pull_t[k].push_back(ms_since(tp));
       const auto t1 = Clock::now();
       const voxnav::PathStatus ps = request_round_trip(world, prof, pos(p.from), pos(p.to), cells);
       request_t[k].push_back(ms_since(t1));
       if (rep != 0) continue;
-      const bool fs = nav.grid().standable(p.from), ts = nav.grid().standable(p.to);
+      const bool fs = world.is_standable(prof, p.from), ts = world.is_standable(prof, p.to);
       from_standable += fs;
       to_standable += ts;
       both_standable += fs && ts;
-      const voxnav::Reach r = nav.reachable(p.from, p.to);
+      const voxnav::Reach r = world.reachable(prof, p.from, p.to);
       const std::string rname = r.answer == voxnav::ReachAnswer::Yes ? "yes"
                                 : r.answer == voxnav::ReachAnswer::No
                                     ? "no"
                                     : std::string("unknown:") + voxnav::reach_reason_name(r.reason);
       ++reach_counts[rname];
-      ++outcomes[outcome_name(res.outcome)];
-      if (res.outcome == vd::SearchOutcome::Found) ++success;
+      ++outcomes[outcome_name(nav.outcome())];
+      if (nav.outcome() == vt::RawOutcome::Found) ++success;
       if (ps.state == voxnav::PathState::Ready)
         ++request_success;
       else
         ++request_failures[voxnav::path_failure_name(ps.failure)];
-      exp_total += res.expanded;
+      exp_total += nav.expanded();
       fp.add(k);
-      fp.add(static_cast<std::uint64_t>(res.outcome));
-      fp.add(res.cost);
-      fp.add(res.expanded);
-      fp.add(res.cells.size());
+      fp.add(static_cast<std::uint64_t>(nav.outcome()));
+      fp.add(nav.cost());
+      fp.add(nav.expanded());
+      fp.add(nav.cells().size());
       json pr;
       pr["from"] = json::array({p.from.x, p.from.y, p.from.z});
       pr["to"] = json::array({p.to.x, p.to.y, p.to.z});
       pr["standable"] = json::array({fs, ts});
       pr["reach"] = rname;
-      pr["outcome"] = outcome_name(res.outcome);
+      pr["outcome"] = outcome_name(nav.outcome());
       pr["request"] =
           ps.state == voxnav::PathState::Ready ? "ready" : voxnav::path_failure_name(ps.failure);
-      pr["cost"] = res.cost;
-      pr["cells"] = res.cells.size();
-      pr["length"] = round_to(vd::path_length_xz(res.cells), 4);
-      pr["expanded"] = res.expanded;
+      pr["cost"] = nav.cost();
+      pr["cells"] = nav.cells().size();
+      pr["length"] = round_to(path_length_xz(nav.cells()), 4);
+      pr["expanded"] = nav.expanded();
       per_pair.push_back(pr);
     }
   }
@@ -643,8 +640,9 @@ bool bench_region(const Options& o, const RegistryBytes& rb) {
   out["uniform_chunks"] = uniform;
   out["load_ms"] = round_to(load_ms, 3);
   out["nav_build_ms"] = round_to(nav_build_ms, 3);
-  out["standable_cells"] = nav.islands().cell_count();
-  out["islands"] = nav.islands().component_count();
+  const voxnav::WorldStats ws = world.stats();
+  out["standable_cells"] = ws.standable_cells;
+  out["islands"] = ws.islands;
   out["profile"] = {{"max_nodes", motion.max_nodes}, {"max_distance", motion.max_distance}};
   out["rows"] = n;
   out["repeats"] = reps;
@@ -678,22 +676,24 @@ bool bench_region(const Options& o, const RegistryBytes& rb) {
       search_total_ms > 0 ? static_cast<double>(exp_total) / search_total_ms / 1000.0 : 0.0);
 
   // ---- reachable() ----
-  std::vector<voxnav::CellPos> standable;
-  for (const vd::NavChunk* ch : nav.grid().ordered_chunks()) {
-    if (ch->uniform || ch->nodes == 0) continue;
-    for (int i = 0; i < vd::kChunkCells; ++i)
-      if (vd::kind_standable(ch->kind_at(i))) standable.push_back(vd::cell_of(ch, i));
-  }
+  // Every standable cell, in the navigation's fixed order, with its island: the island cells
+  // (node cells: also ladder and water cells a walker passes through) that are standable.
+  std::size_t n_cells = 0;
+  if (world.island_cells(prof, nullptr, 0, &n_cells) != voxnav::Status::Ok) return false;
+  std::vector<voxnav::IslandCell> standable(n_cells);
+  if (world.island_cells(prof, standable.data(), standable.size(), &n_cells) != voxnav::Status::Ok)
+    return false;
+  std::erase_if(standable, [&](const voxnav::IslandCell& c) { return !world.is_standable(prof, c.cell); });
   if (standable.empty()) return true;
   Rng rng{o.seed};
   const std::size_t np = static_cast<std::size_t>(std::max(1, o.reach_pairs));
   std::vector<std::pair<CellPos, CellPos>> rp(np);
   std::set<std::uint32_t> source_components;
   for (auto& q : rp) {
-    const voxnav::CellPos a = standable[rng.below(standable.size())],
-                   b = standable[rng.below(standable.size())];
-    q = {pos(a), pos(b)};
-    source_components.insert(nav.islands().component(nav.grid(), a));
+    const voxnav::IslandCell& a = standable[rng.below(standable.size())];
+    const voxnav::IslandCell& b = standable[rng.below(standable.size())];
+    q = {pos(a.cell), pos(b.cell)};
+    source_components.insert(a.island);
   }
   // Clock overhead (one now() pair), to read the per-call first-call numbers.
   std::vector<double> overhead(1000);

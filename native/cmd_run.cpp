@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cli_common.h"
+#include "tools/splitmix.h"
 #include "voxnav/native/files.h"
 #include "voxnav/native/thread_pool.h"
 #include "voxnav/state_hash.h"
@@ -22,23 +23,9 @@ namespace voxnav::cli {
 
 namespace {
 
-// SplitMix64 (Steele, Lea and Flood, 2014): the same seed gives the same numbers everywhere. The
-// same generator as the engine's tools and tests use, so the runs keep their choices.
-struct Rng {
-  std::uint64_t s;
-  explicit Rng(std::uint64_t seed) : s(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  /// A number in [0, n) (n > 0), by modulo.
-  template <class T>
-  T below(T n) {
-    return static_cast<T>(next() % static_cast<std::uint64_t>(n));
-  }
-};
+// The tools' seeded generator (tools/splitmix.h): the same seed gives the same numbers everywhere,
+// so runs keep their choices.
+using Rng = tools::SplitMix64;
 
 /// Every standable cell on an island of the profile's navigation (World::island_cells).
 std::vector<IslandCell> all_island_cells(const World& world, ProfileId prof) {
@@ -57,7 +44,8 @@ struct Options {
   std::uint64_t seed = 1;
   double edits_per_second = 2.0;
   int threads = 2;
-  int searches_per_update = 0;  // World::set_searches_per_update (0: no limit)
+  // World::set_searches_per_update (0: no limit); the World's default unless given.
+  int searches_per_update = kDefaultSearchesPerUpdate;
   bool json = false;
   std::string script;
 };

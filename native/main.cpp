@@ -13,7 +13,7 @@ void usage() {
       "  run [WORLD] [--agents N] [--ticks T] [--seed S] [--edits-per-second E] [--threads K]\n"
       "      [--searches-per-update B] [--json]\n"
       "      walker agents go to random reachable goals while blocks change; prints a summary.\n"
-      "      B caps the path searches dispatched per tick (0, the default: no limit).\n"
+      "      B caps the path searches dispatched per tick (default 256, the World's; 0: no limit).\n"
       "      WORLD defaults to the region shipped in data/worlds.\n"
       "  run --script FILE [WORLD] [--threads K] [--json]\n"
       "      replays a scripted scenario (agents, goals, edits at fixed ticks) and prints the\n"

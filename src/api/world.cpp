@@ -152,6 +152,7 @@ World::World(const WorldDef& def) : state_(std::make_unique<detail::WorldState>(
   state_->lockstep_delay = std::max(0, def.lockstep_delay);
   state_->classes[detail::WorldState::kWalkerSlot] = std::make_unique<detail::NavWorld>(
       state_->space, detail::walker_envelope(), state_->executor, state_->lockstep_delay);
+  state_->walker()->set_search_budget(state_->search_budget);
 }
 
 namespace {

@@ -389,11 +389,12 @@ TEST(NavApi, ResultsApplyTogetherInRequestOrder) {
 TEST(NavApi, SearchBudgetDispatchesOldestFirstAndKeepsResults) {
   ApiWorld a = make_world();
   World& w = *a.w;
-  EXPECT_EQ(w.searches_per_update(), 0);
+  EXPECT_EQ(w.searches_per_update(), kDefaultSearchesPerUpdate);
   EXPECT_EQ(w.set_searches_per_update(-1), Status::InvalidArgument);
   EXPECT_EQ(w.set_searches_per_update(World::kMaxSearchesPerUpdate + 1), Status::InvalidArgument);
-  EXPECT_EQ(w.searches_per_update(), 0);  // refused: nothing changed
+  EXPECT_EQ(w.searches_per_update(), kDefaultSearchesPerUpdate);  // refused: nothing changed
   // The same requests without a budget: their costs are the reference.
+  ASSERT_EQ(w.set_searches_per_update(0), Status::Ok);
   const auto& rows = inputs().rows;
   std::vector<std::size_t> picked;
   for (std::size_t i = 0; i < rows.size(); i += 13) picked.push_back(i);

@@ -74,7 +74,7 @@ for (const build of builds) {
       const world = lib.createWorld();
       assert.equal(world.chunkStreaming(), false);
       assert.equal(world.chunkBuildRadius(), 0);
-      assert.equal(world.searchesPerUpdate(), 0);
+      assert.equal(world.searchesPerUpdate(), 256);  // kDefaultSearchesPerUpdate (voxnav/requests.h)
       assert.equal(world.pendingChunkBuilds(), 0);
       assert.equal(world.deferredChunkBuilds(), 0);
       assert.equal(world.queuedRequests(), 0);

@@ -180,7 +180,7 @@ for (const build of builds) {
       await s.ok({ type: 'init', build, blocksJson: blocks, shapesJson: shapes });
       const defaults = await s.ok({ type: 'settings' });
       assert.deepEqual(defaults, {
-        chunkStreaming: false, chunkBuildRadius: 0, searchesPerUpdate: 0,
+        chunkStreaming: false, chunkBuildRadius: 0, searchesPerUpdate: 256,  // kDefaultSearchesPerUpdate
         pendingChunkBuilds: 0, deferredChunkBuilds: 0, queuedRequests: 0,
       });
       // Bad values anywhere in the message: an error naming the field, and nothing set.

@@ -102,6 +102,12 @@ struct PathStatus {
 const char* path_state_name(PathState s) noexcept;
 const char* path_failure_name(PathFailure f) noexcept;
 
+/// The search budget of a new World (World::set_searches_per_update): path searches dispatched
+/// per update() and movement class; the rest wait, oldest first. 256 spreads a burst of thousands
+/// of goals over ticks (10,000 goals: 40 updates) and still plans a crowd of up to 256 agents of
+/// one class at once, as without a budget. [Limit: 0..World::kMaxSearchesPerUpdate; 0: no limit]
+inline constexpr int kDefaultSearchesPerUpdate = 256;
+
 /// How many of the latest searches World::search_times_us() keeps (their wall times).
 inline constexpr std::size_t kSearchTimesKept = 4096;
 

@@ -189,8 +189,10 @@ class World {
   /// The build radius (chunks; 0: every loaded chunk is built).
   int chunk_build_radius() const noexcept;
   /// Search budget: at most `searches` path searches dispatched per update() and movement class,
-  /// oldest first; the rest stay queued (Searching; agents in Planning). 0 (the default): no
-  /// limit. Why and what it leaves out: docs/requests.md#the-search-budget.
+  /// oldest first; the rest stay queued (Searching; agents in Planning). 0: no limit. A new World
+  /// has kDefaultSearchesPerUpdate (256, requests.h), so a burst of thousands of goals spreads over ticks instead
+  /// of making one long tick. Why, the tick it bounds and what it leaves out:
+  /// docs/requests.md#the-search-budget.
   /// [Limit: searches 0..kMaxSearchesPerUpdate] Returns: Ok; InvalidArgument (out of the limit).
   Status set_searches_per_update(int searches);
   static constexpr int kMaxSearchesPerUpdate = 4096;

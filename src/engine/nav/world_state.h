@@ -13,6 +13,7 @@
 #include "engine/world/registry.h"
 #include "engine/world/space.h"
 #include "voxnav/profile.h"
+#include "voxnav/requests.h"
 
 namespace voxnav::detail {
 
@@ -35,7 +36,8 @@ struct WorldState {
   int lockstep_delay = 0;
   bool streaming = false;
   int build_radius = 0;   ///< World::set_chunk_build_radius (chunks; 0: build every loaded chunk)
-  int search_budget = 0;  ///< World::set_searches_per_update (0: every queued request)
+  /// World::set_searches_per_update (0: every queued request).
+  int search_budget = kDefaultSearchesPerUpdate;
   /// The slot of a navigable movement class (its path handles and agents carry it); kClassSlots
   /// for a class without navigation in this build (flyer).
   static constexpr std::uint32_t class_slot(MovementClass c) {
