@@ -35,7 +35,7 @@ struct RawSearcher::Impl {
   detail::NavWorld* nav = nullptr;
   detail::RequestSpec spec;
   detail::SearchResult res;
-  std::vector<detail::Waypoint> points;
+  std::vector<Waypoint> points;
 };
 
 RawSearcher::RawSearcher(World& world, const Profile* costs_of) : impl_(std::make_unique<Impl>()) {
