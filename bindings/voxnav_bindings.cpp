@@ -1249,6 +1249,7 @@ val limits() {
   set("maxCellY", kMaxCellY);
   set("chunkEdge", kChunkEdge);
   set("chunkValues", kChunkValues);
+  set("maxChunkXZ", kMaxChunkXZ), set("maxChunkY", kMaxChunkY);  // the chunk range (types.h)
   set("maxBoxCells", static_cast<double>(kMaxBoxCells));
   set("maxAreas", static_cast<double>(kMaxAreas));
   set("maxAreaNameBytes", static_cast<double>(kMaxAreaNameBytes));

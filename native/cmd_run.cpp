@@ -319,8 +319,10 @@ int cmd_run(int argc, char** argv) {
         return std::fprintf(stderr, "voxnav run: --edits-per-second expects 0..10000\n"), 2;
       o.edits_per_second = v;
     } else if (a == "--threads") {
-      if (!next(v, 0, 3))
-        return std::fprintf(stderr, "voxnav run: --threads expects 0..3 (0 = synchronous)\n"), 2;
+      if (!next(v, 0, native::ThreadPool::kMaxThreads) || v != std::floor(v))
+        return std::fprintf(stderr, "voxnav run: --threads expects 0..%d (0 = synchronous)\n",
+                            native::ThreadPool::kMaxThreads),
+               2;
       o.threads = static_cast<int>(v);
     } else if (a == "--searches-per-update") {
       if (!next(v, 0, World::kMaxSearchesPerUpdate) || v != std::floor(v))

@@ -2,6 +2,9 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <string_view>
+#include <utility>
 #include <map>
 #include <string>
 
@@ -9,6 +12,33 @@
 #include "voxnav/native/files.h"
 
 namespace voxnav::cli {
+namespace {
+
+// The "height H" and "width W" lines of a Moving AI map header (before its "map" line); false
+// (and -1) when the text has none (another world format).
+bool map_tiles(std::string_view text, int* w, int* h) {
+  *w = *h = -1;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(pos, end - pos);
+    pos = end + 1;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line == "map") break;
+    for (auto [key, out] : {std::pair<std::string_view, int*>{"height ", h}, {"width ", w}})
+      if (line.substr(0, key.size()) == key) {
+        const std::string v(line.substr(key.size()));
+        char* e = nullptr;
+        const long n = std::strtol(v.c_str(), &e, 10);
+        if (e != v.c_str() && n >= 0 && n <= (1L << 25)) *out = static_cast<int>(n);
+      }
+  }
+  if (*w < 0 || *h < 0) *w = *h = -1;
+  return *w >= 0;
+}
+
+}  // namespace
 
 int cmd_scen(int argc, char** argv) {
   std::string map_path, scen_path;
@@ -49,6 +79,15 @@ int cmd_scen(int argc, char** argv) {
     std::fprintf(stderr, "voxnav scen: cannot read %s: %s\n", scen_path.c_str(), msg.c_str());
     return 1;
   }
+  // The map's tiles (its header), so that a row whose start or goal lies off the map is reported
+  // as a bad row instead of searched (the chunks around the map hold walled cells).
+  int map_w = -1, map_h = -1;
+  {
+    std::vector<std::uint8_t> map_bytes;
+    if (native::read_file(map_path, map_bytes, &msg) == Status::Ok)
+      map_tiles(std::string_view(reinterpret_cast<const char*>(map_bytes.data()), map_bytes.size()),
+                &map_w, &map_h);
+  }
   std::vector<MovingAiScenario> rows;
   if (parse_movingai_scen(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()),
                           &rows, &msg) != Status::Ok) {
@@ -64,7 +103,21 @@ int cmd_scen(int argc, char** argv) {
   int passed = 0, failed = 0;
   std::uint64_t expanded = 0;
   double total_ms = 0;
-  for (const MovingAiScenario& r : rows) {
+  int bad_rows = 0;
+  for (std::size_t row = 0; row < rows.size(); ++row) {
+    const MovingAiScenario& r = rows[row];
+    if (map_w >= 0) {
+      const auto on_map = [&](int x, int y) { return x >= 0 && y >= 0 && x < map_w && y < map_h; };
+      const char* which = !on_map(r.start_x, r.start_y) ? "start" : !on_map(r.goal_x, r.goal_y) ? "goal" : nullptr;
+      if (which) {
+        ++failed;
+        if (++bad_rows <= 10)
+          std::fprintf(stderr, "BAD row %zu: %s (%d,%d) is outside the map's %d x %d tiles; not searched\n",
+                       row + 1, which, which[0] == 's' ? r.start_x : r.goal_x,
+                       which[0] == 's' ? r.start_y : r.goal_y, map_w, map_h);
+        continue;
+      }
+    }
     NavRequest req;
     req.profile = walker;
     req.start = CellPos{r.start_x, kMovingAiStandY, r.start_y};
@@ -104,9 +157,9 @@ int cmd_scen(int argc, char** argv) {
   }
   const double mexp = total_ms > 0 ? static_cast<double>(expanded) / total_ms / 1000.0 : 0.0;
   if (json) {
-    std::printf("{\"map\":\"%s\",\"rows\":%zu,\"passed\":%d,\"failed\":%d,\"nav_build_ms\":%.3f,"
+    std::printf("{\"map\":\"%s\",\"rows\":%zu,\"passed\":%d,\"failed\":%d,\"bad_rows\":%d,\"nav_build_ms\":%.3f,"
                 "\"mean_ms\":%.5f,\"nodes_expanded\":%llu,\"mexp_per_s\":%.3f,\"buckets\":[",
-                json_escape(map_path).c_str(), rows.size(), passed, failed, build_ms,
+                json_escape(map_path).c_str(), rows.size(), passed, failed, bad_rows, build_ms,
                 rows.empty() ? 0.0 : total_ms / rows.size(), static_cast<unsigned long long>(expanded), mexp);
     bool first = true;
     for (const auto& [k, b] : buckets) {
@@ -123,7 +176,10 @@ int cmd_scen(int argc, char** argv) {
                   static_cast<double>(b.expanded) / b.rows);
     std::printf("search: %.3f ms per row, %.2f M node expansions/s\n",
                 rows.empty() ? 0.0 : total_ms / rows.size(), mexp);
-    std::printf("%d passed, %d failed\n", passed, failed);
+    if (bad_rows)
+      std::printf("%d passed, %d failed (%d bad rows: off the map)\n", passed, failed, bad_rows);
+    else
+      std::printf("%d passed, %d failed\n", passed, failed);
   }
   return failed == 0 ? 0 : 1;
 }

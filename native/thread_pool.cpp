@@ -5,7 +5,7 @@
 namespace voxnav::native {
 
 ThreadPool::ThreadPool(int threads) {
-  threads = std::clamp(threads, 1, 4);
+  threads = std::clamp(threads, 1, kMaxThreads);
   for (int i = 0; i < threads; ++i) threads_.emplace_back([this, i] { loop(i); });
 }
 

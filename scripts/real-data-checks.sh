@@ -78,6 +78,10 @@ bad() {  # bad NAME EXPECTED-TEXT COMMAND...
 bad "truncated region file" "truncated\|cannot load" "$bin" route "$tmp/truncated.mca" --from 0,70,-500 --to 5,70,-500
 bad "unknown world format" "unsupported\|unknown" "$bin" route "$tmp/unknown.xyz" --from 0,0,0 --to 1,0,0
 bad "out-of-range coordinate" "out of range\|OutOfRange\|expects" "$bin" route "$shared/movingai-2d/maps/arena.map" --from 99999999999,1,1 --to 1,1,1
+# A scen row whose start lies off the map (arena.map is 49 x 49 tiles) is reported as a bad row,
+# not searched on the walled cells around the map.
+printf 'version 1\n0\tarena.map\t49\t49\t19\t26\t19\t29\t3\n0\tarena.map\t49\t49\t60\t26\t19\t29\t3\n' > "$tmp/offmap.scen"
+bad "scen row off the map" "start (60,26) is outside the map" "$bin" scen "$shared/movingai-2d/maps/arena.map" "$tmp/offmap.scen"
 bad "goal in an unloaded chunk" "unknown (not_loaded)" "$bin" route "$shared/movingai-2d/maps/arena.map" --from 19,1,26 --to 5000,1,5000
 
 echo "real-data checks: $fails failed"

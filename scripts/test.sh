@@ -1,29 +1,32 @@
 #!/usr/bin/env bash
 # Runs every test: installs what is missing, builds the native release, wasm and debug
 # (ASan + UBSan) presets, runs each one's ctest (the same GoogleTest suites natively, under node,
-# and sanitized), then the node tests in tests/web, the browser tests in tests/browser (the demo
+# and sanitized), builds and runs the suites labelled "threads" under ThreadSanitizer (preset
+# tsan), then the node tests in tests/web, the browser tests in tests/browser (the demo
 # page in headless Chromium; screenshots go to $VOXNAV_BUILD_ROOT/artifacts), the real-data checks,
 # the examples, and a separate CMake project built against the installed library (tests/consumer).
 # Keeps going after a failure, prints a summary, and exits non-zero if anything
 # failed. Steps after the builds have a time limit (VOXNAV_WEB_TEST_TIMEOUT for the node tests,
 # default 900 s; VOXNAV_BROWSER_TEST_TIMEOUT for the browser tests, default 300 s).
 #
-#   scripts/test.sh [--no-debug] [--no-install]
+#   scripts/test.sh [--no-debug] [--no-tsan] [--no-install]
 #
-# Environment: VOXNAV_TEST_DEBUG=0 is the same as --no-debug; VOXNAV_CHROMIUM=1/0 forces
-# installing Chromium for browser tests on or off (default: installed when a tests/web or
-# tests/browser test file mentions chromium); VOXNAV_BUILD_ROOT and VOXNAV_JOBS as in scripts/lib.sh.
+# Environment: VOXNAV_TEST_DEBUG=0 is the same as --no-debug, VOXNAV_TEST_TSAN=0 as --no-tsan;
+# VOXNAV_CHROMIUM=1/0 forces installing Chromium for browser tests on or off (default: installed
+# when a tests/web or tests/browser test file mentions chromium); VOXNAV_BUILD_ROOT and VOXNAV_JOBS as in scripts/lib.sh.
 set -uo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 run_debug=${VOXNAV_TEST_DEBUG:-1}
+run_tsan=${VOXNAV_TEST_TSAN:-1}
 install=1
 for arg in "$@"; do
   case $arg in
     --no-debug) run_debug=0 ;;
+    --no-tsan) run_tsan=0 ;;
     --no-install) install=0 ;;
-    -h | --help) sed -n '2,15p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,16p' "$0"; exit 0 ;;
     *) die "test.sh: unknown argument '$arg'" ;;
   esac
 done
@@ -87,6 +90,23 @@ for preset in "${presets[@]}"; do
   fi
 done
 ((run_debug)) || skip "build debug" "--no-debug"
+
+# ThreadSanitizer leg: only the suites labelled "threads" (the thread pool with 1..8 workers, chunk
+# streaming on worker threads), built by the tsan preset's target voxnav_thread_suites.
+tsan_test() {
+  TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1} \
+    ctest --test-dir "$(build_dir tsan)" -L threads --output-on-failure --no-tests=error \
+    --timeout 1800 --parallel "$VOXNAV_JOBS"
+}
+if ((run_tsan)); then
+  if step "build tsan" build_preset tsan voxnav_thread_suites; then
+    step "ctest tsan (threads)" tsan_test
+  else
+    skip "ctest tsan (threads)" "build failed"
+  fi
+else
+  skip "build tsan" "--no-tsan"
+fi
 
 # Node tests of the npm package and the server worker (they use the wasm build).
 export VOXNAV_WASM_BUILD_DIR VOXNAV_NATIVE_BUILD_DIR

@@ -56,12 +56,20 @@ inline std::string cell_range_error(const std::string& what, CellPos c) {
   return what + " " + cell_text(c) + " is out of range: " + axis + " is outside -" +
          std::to_string(lim) + " .. " + std::to_string(lim);
 }
-// The same for a chunk: every cell of it must be in range.
+// The same for a chunk (voxnav/types.h kMaxChunkXZ, kMaxChunkY: every cell of it in range):
+// "<what> (x, y, z) is out of range: x is outside -2097151 .. 2097151 (chunks; ...)".
 inline std::string chunk_range_error(const std::string& what, ChunkPos p) {
-  const auto in = [](std::int64_t v, std::int64_t lim) { return v * 16 >= -lim && v * 16 + 15 <= lim; };
-  if (in(p.x, kMaxCellXZ) && in(p.z, kMaxCellXZ) && in(p.y, kMaxCellY)) return std::string();
-  return what + " " + chunk_text(p) + " is out of range: its cells must have |x|, |z| <= " +
-         std::to_string(kMaxCellXZ) + " and |y| <= " + std::to_string(kMaxCellY);
+  const auto out = [](std::int32_t v, std::int32_t lim) { return v < -lim || v > lim; };
+  const char* axis = out(p.x, kMaxChunkXZ)  ? "x"
+                     : out(p.z, kMaxChunkXZ) ? "z"
+                     : out(p.y, kMaxChunkY)  ? "y"
+                                             : nullptr;
+  if (!axis) return std::string();
+  const std::int32_t lim = axis[0] == 'y' ? kMaxChunkY : kMaxChunkXZ;
+  return what + " " + chunk_text(p) + " is out of range: " + axis + " is outside -" +
+         std::to_string(lim) + " .. " + std::to_string(lim) +
+         " (chunk coordinates; their cells must have |x|, |z| <= " + std::to_string(kMaxCellXZ) +
+         " and |y| <= " + std::to_string(kMaxCellY) + ")";
 }
 
 // Runs `f`, turning an exception (an allocation that failed) into OutOfMemory with `message`:

@@ -17,6 +17,9 @@ namespace detail {
 
 ClassEnvelope walker_envelope() { return class_envelope(MovementClass::Walker); }
 
+/// Most one cell of climbing costs (a thousand cells of walking), whatever the climb speed.
+constexpr std::uint32_t kMaxClimbCost = 1000 * kCostStraight;
+
 AgentMotion compile_profile(const Profile& p) {
   AgentMotion m;
   m.body.width = p.width;
@@ -51,10 +54,13 @@ AgentMotion compile_profile(const Profile& p) {
   };
   for (const auto& [type, kind] : kKinds)
     extra[static_cast<std::size_t>(kind)] = cp.path_cost[static_cast<std::size_t>(type)];
-  if (p.can_climb && p.climb_speed > 0)
-    m.costs.climb_cost =
-        static_cast<std::uint32_t>(std::lround(kCostStraight * p.walk_speed / p.climb_speed));
-  else
+  if (p.can_climb && p.climb_speed > 0) {
+    // In double, capped at kMaxClimbCost, then converted: a very slow climb (a huge ratio) must
+    // not wrap through a narrower integer to 0, and a move costs at least 1.
+    const double ratio = kCostStraight * p.walk_speed / p.climb_speed;
+    const double capped = std::clamp(std::round(ratio), 1.0, static_cast<double>(kMaxClimbCost));
+    m.costs.climb_cost = static_cast<std::uint32_t>(capped);
+  } else
     extra[static_cast<int>(CellKind::Climbable)] = kCostImpassable;
   if (!p.can_open_doors) extra[static_cast<int>(CellKind::DoorClosed)] = kCostImpassable;
   // Below the class's step or jump, searches check each rise against the profile's own.
@@ -63,7 +69,6 @@ AgentMotion compile_profile(const Profile& p) {
     m.costs.step_q = static_cast<std::uint8_t>(std::floor(p.step_height * kHeightUnits + 1e-9));
   if (p.jump_apex < cl.jump_apex)
     m.costs.jump_q = static_cast<std::uint8_t>(std::floor(p.jump_apex * kHeightUnits + 1e-9));
-  m.costs.climb_cost = std::min<std::uint32_t>(m.costs.climb_cost, 1000 * kCostStraight);
   // A swimmer's vertical moves are swimming up or down: one cell costs one cell of travel.
   if (p.movement_class == MovementClass::Swimmer) m.costs.climb_cost = kCostStraight;
   m.max_nodes = p.search_max_nodes;
@@ -461,6 +466,15 @@ Status World::set_block(CellPos cell, std::uint16_t value) {
   const Status st = detail::guarded(msg, [&] { return state_->space.set_block(cell, value); });
   return st == Status::OutOfMemory ? fail(st, fn, "cell", msg) : st;
 }
+namespace {
+// The cell count of a box as text: "a x b x c" (exact whatever its size).
+std::string box_cells_text(CellPos mn, CellPos mx) {
+  return std::to_string(std::int64_t{mx.x} - mn.x + 1) + " x " +
+         std::to_string(std::int64_t{mx.y} - mn.y + 1) + " x " +
+         std::to_string(std::int64_t{mx.z} - mn.z + 1);
+}
+}  // namespace
+
 Status World::set_box(CellPos mn, CellPos mx, std::uint16_t value) {
   const char* fn = "set_box";
   if (std::string e = cell_range_error("min", mn); !e.empty()) return fail(Status::OutOfRange, fn, "min", e);
@@ -469,11 +483,12 @@ Status World::set_box(CellPos mn, CellPos mx, std::uint16_t value) {
   if (mn.x > mx.x || mn.y > mx.y || mn.z > mx.z)
     return fail(Status::InvalidArgument, fn, "max",
                 "min " + cell_text(mn) + " is above max " + cell_text(mx) + " on some axis");
-  const std::int64_t cells =
-      std::int64_t(mx.x - mn.x + 1) * (mx.y - mn.y + 1) * std::int64_t(mx.z - mn.z + 1);
-  if (cells > kMaxBoxCells)
+  // The extents reach 2^26 x 2^12 x 2^26 cells: counted without overflow (a plain 64-bit
+  // product wrapped, and a box over the whole range passed as a small one).
+  const std::uint64_t cells = detail::box_cell_count(mn, mx);
+  if (cells > static_cast<std::uint64_t>(kMaxBoxCells))
     return fail(Status::InvalidArgument, fn, "max",
-                "the box has " + std::to_string(cells) + " cells, more than " + std::to_string(kMaxBoxCells));
+                "the box has " + box_cells_text(mn, mx) + " cells, more than " + std::to_string(kMaxBoxCells));
   std::string msg;
   const Status st = detail::guarded(msg, [&] { return state_->space.set_box(mn, mx, value); });
   if (st == Status::OutOfMemory) return fail(st, fn, "max", msg);

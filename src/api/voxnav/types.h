@@ -36,4 +36,14 @@ inline constexpr std::int64_t kMaxBoxCells = std::int64_t{1} << 24;
 inline constexpr int kChunkEdge = 16;
 inline constexpr int kChunkValues = 16 * 16 * 16;
 
+/// Chunk range: the chunks whose every cell is in the cell range, |x|, |z| <= kMaxChunkXZ and
+/// |y| <= kMaxChunkY (chunk coordinates: cell coordinates / 16, rounded down). Every call taking
+/// a ChunkPos checks it first (OutOfRange naming the argument). [Limit: -kMaxChunkXZ..kMaxChunkXZ,
+/// -kMaxChunkY..kMaxChunkY]
+inline constexpr std::int32_t kMaxChunkXZ = (kMaxCellXZ + 1) / kChunkEdge - 1;
+inline constexpr std::int32_t kMaxChunkY = (kMaxCellY + 1) / kChunkEdge - 1;
+static_assert(std::int64_t{kMaxChunkXZ} * kChunkEdge + kChunkEdge - 1 == kMaxCellXZ &&
+                  std::int64_t{kMaxChunkY} * kChunkEdge + kChunkEdge - 1 == kMaxCellY,
+              "the chunk range covers exactly the cell range");
+
 }  // namespace voxnav

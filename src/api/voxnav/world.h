@@ -121,13 +121,15 @@ class World {
   // ---- chunks and edits (each recorded in the change log; navigation sees it at the next
   // update(); docs/editing.md) ----
   /// Loads (or reloads) a chunk: kChunkValues values, index x + 16 * (z + 16 * y).
-  /// [Limit: values.size() == kChunkValues; each value < block_count(); every cell of the chunk
-  /// in the cell range] Returns: Ok; InvalidArgument (wrong count); OutOfRange (value, position).
+  /// [Limit: values.size() == kChunkValues; each value < block_count(); pos in the chunk range,
+  /// |x|, |z| <= kMaxChunkXZ, |y| <= kMaxChunkY] Returns: Ok; InvalidArgument (wrong count);
+  /// OutOfRange (value, or `pos`, checked before anything else about it).
   Status load_chunk(ChunkPos pos, std::span<const std::uint16_t> values);
   /// Loads positions.size() chunks, kChunkValues values each, back to back in `values`. All or
   /// nothing: every position and value is checked first. Returns: load_chunk's statuses.
   Status load_chunks(std::span<const ChunkPos> positions, std::span<const std::uint16_t> values);
-  /// Unloads a chunk. Returns: Ok; OutOfRange; NotLoaded.
+  /// Unloads a chunk. [Limit: pos in the chunk range, as load_chunk] Returns: Ok; OutOfRange
+  /// (`pos`); NotLoaded.
   Status unload_chunk(ChunkPos pos);
   /// Unloads every chunk of `positions`, all or nothing. Returns: Ok; OutOfRange; NotLoaded;
   /// InvalidArgument (a chunk given twice); checked before any is unloaded.

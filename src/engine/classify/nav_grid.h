@@ -9,6 +9,7 @@
 
 #include "engine/util/key_hash.h"
 #include "engine/world/space.h"
+#include "voxnav/executor.h"
 #include "voxnav/requests.h"
 
 namespace voxnav::detail {
@@ -180,7 +181,9 @@ inline constexpr int kDiagB[8] = {-1, -1, -1, -1, 1, 1, 3, 3};
 
 inline int move_code(std::uint32_t word, int dir) { return (word >> (dir * 4)) & 15; }
 
-inline constexpr int kMaxSearchers = 4;
+/// Search arenas per grid: slot 0 for searches on the calling thread (find_path_now), slots
+/// 1..kMaxSearchWorkers for the search jobs (voxnav/executor.h).
+inline constexpr int kMaxSearchers = 1 + kMaxSearchWorkers;
 
 /// Layer 1's cache of the local components of one octant of a chunk (an 8x8x8 box): the strongly
 /// connected components of its node cells that are not gate cells, under the moves that stay

@@ -33,8 +33,20 @@ namespace voxnav::detail {
 
 RequestQueue::RequestQueue(NavContext& ctx, Reachability& reach) : ctx_(ctx), reach_(reach) {
   main_searcher_ = std::make_unique<AStar>(0);
-  const int workers = std::min(ctx_.exec->worker_count(), kMaxSearchers - 1);
-  for (int w = 0; w < workers; ++w) searchers_.push_back(std::make_unique<AStar>(w + 1));
+}
+
+void RequestQueue::search(AStar& a, RequestSlot& s) const {
+  const NavGrid& grid = ctx_.grid;
+  SearchParams p{s.spec.start,     s.spec.goal,         s.spec.goal_range,
+                 s.spec.max_nodes, s.spec.max_distance, s.spec.toward,
+                 &s.spec.avoid,    s.spec.avoid_cost};
+  const auto t0 = std::chrono::steady_clock::now();
+  s.result = a.run(grid, p, s.spec.costs);
+  s.search_us =
+      std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+  s.corridor.cells = s.result.cells;
+  s.corridor.kinds = s.result.kinds;
+  string_pull(grid, s.result.cells, s.result.kinds, s.corridor.points, s.spec.costs.surface.get());
 }
 
 void RequestQueue::deliver_finished() {
@@ -77,6 +89,7 @@ void RequestQueue::deliver_finished() {
 void RequestQueue::dispatch(bool layers_changed) {
   const std::uint64_t delay = ctx_.delivery_delay();
   std::size_t taken = 0, dispatched = 0;
+  auto batch = std::make_shared<Batch>();
   for (; taken < queued_.size(); ++taken) {
     if (search_budget_ > 0 && dispatched == static_cast<std::size_t>(search_budget_)) break;
     const std::uint32_t idx = queued_[taken];
@@ -90,22 +103,26 @@ void RequestQueue::dispatch(bool layers_changed) {
     s.epoch = ctx_.epoch;
     s.layers_version = ctx_.layers_version;
     in_flight_.push_back(idx);
-    RequestSlot* sp = &s;
-    ctx_.exec->submit([this, sp](int worker) {
-      const NavGrid& grid = ctx_.grid;
-      AStar& a = *searchers_[static_cast<std::size_t>(worker) % searchers_.size()];
-      SearchParams p{sp->spec.start,     sp->spec.goal,         sp->spec.goal_range,
-                     sp->spec.max_nodes, sp->spec.max_distance, sp->spec.toward,
-                     &sp->spec.avoid,    sp->spec.avoid_cost};
-      const auto t0 = std::chrono::steady_clock::now();
-      sp->result = a.run(grid, p, sp->spec.costs);
-      sp->search_us =
-          std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
-      sp->corridor.cells = sp->result.cells;
-      sp->corridor.kinds = sp->result.kinds;
-      string_pull(grid, sp->result.cells, sp->result.kinds, sp->corridor.points,
-                  sp->spec.costs.surface.get());
-    });
+    batch->items.push_back(&s);
+  }
+  // The searches run in min(workers, kMaxSearchWorkers, searches) jobs, each on its own arena,
+  // taking the requests in turn: no two jobs share an arena whatever the executor reports, and
+  // each result depends only on its request (applied in request order by deliver_finished).
+  if (!batch->items.empty()) {
+    const int workers = std::clamp(ctx_.exec->worker_count(), 1, kMaxSearchWorkers);
+    const std::size_t jobs = std::min(static_cast<std::size_t>(workers), batch->items.size());
+    while (searchers_.size() < jobs)
+      searchers_.push_back(std::make_unique<AStar>(static_cast<int>(searchers_.size()) + 1));
+    for (std::size_t k = 0; k < jobs; ++k) {
+      AStar* arena = searchers_[k].get();
+      ctx_.exec->submit([this, batch, arena](int) {
+        for (;;) {
+          const std::size_t i = batch->next.fetch_add(1, std::memory_order_relaxed);
+          if (i >= batch->items.size()) return;
+          search(*arena, *batch->items[i]);
+        }
+      });
+    }
   }
   // Requests beyond the budget wait for the next update, in request order.
   queued_.erase(queued_.begin(), queued_.begin() + static_cast<std::ptrdiff_t>(taken));

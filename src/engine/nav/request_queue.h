@@ -5,6 +5,7 @@
 // update the lockstep delay names.
 #pragma once
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -94,7 +95,17 @@ class RequestQueue {
 
   NavContext& ctx_;
   Reachability& reach_;
-  std::vector<std::unique_ptr<AStar>> searchers_;  // one per worker, slot = worker + 1
+  /// The requests one update dispatched; its search jobs take them in turn (`next`).
+  struct Batch {
+    std::vector<RequestSlot*> items;
+    std::atomic<std::size_t> next{0};
+  };
+  /// Runs one dispatched request's search on arena `a` (inside a job).
+  void search(AStar& a, RequestSlot& s) const;
+
+  /// Search arenas of the jobs, slot k + 1 for job k: made on first use, up to
+  /// kMaxSearchWorkers, and kept (a job owns one arena; two jobs never share one).
+  std::vector<std::unique_ptr<AStar>> searchers_;
   std::unique_ptr<AStar> main_searcher_;           // slot 0
   std::deque<RequestSlot> slots_;  // deque: stable addresses while jobs write results
   std::vector<std::uint32_t> free_;

@@ -5,10 +5,6 @@
 namespace voxnav::detail {
 
 namespace {
-bool chunk_in_range(ChunkPos p) {
-  return cell_in_range(CellPos{p.x * kChunkSize, p.y * kChunkSize, p.z * kChunkSize}) &&
-         cell_in_range(CellPos{p.x * kChunkSize + 15, p.y * kChunkSize + 15, p.z * kChunkSize + 15});
-}
 CellPos chunk_min(ChunkPos p) { return {p.x * kChunkSize, p.y * kChunkSize, p.z * kChunkSize}; }
 CellPos chunk_max(ChunkPos p) {
   return {p.x * kChunkSize + 15, p.y * kChunkSize + 15, p.z * kChunkSize + 15};
@@ -114,6 +110,7 @@ Status Space::load_uniform_chunk(ChunkPos pos, std::uint16_t value) {
 }
 
 Status Space::unload_chunk(ChunkPos pos) {
+  if (!chunk_in_range(pos)) return Status::OutOfRange;  // before the key, which keeps 22 bits
   auto it = chunks_.find(chunk_key(pos));
   if (it == chunks_.end()) return Status::NotLoaded;
   chunks_.erase(it);
@@ -169,8 +166,8 @@ Status Space::set_box(CellPos mn, CellPos mx, std::uint16_t value) {
   if (!cell_in_range(mn) || !cell_in_range(mx) || value >= registry_->size())
     return Status::OutOfRange;
   if (mn.x > mx.x || mn.y > mx.y || mn.z > mx.z) return Status::InvalidArgument;
-  const std::int64_t cells = std::int64_t(mx.x - mn.x + 1) * (mx.y - mn.y + 1) * (mx.z - mn.z + 1);
-  if (cells > (1 << 24)) return Status::InvalidArgument;
+  const std::uint64_t cells = box_cell_count(mn, mx);
+  if (cells > static_cast<std::uint64_t>(kMaxBoxCells)) return Status::InvalidArgument;
   const ChunkPos a = chunk_of(mn), b = chunk_of(mx);
   for (int cy = a.y; cy <= b.y; ++cy)
     for (int cz = a.z; cz <= b.z; ++cz)
@@ -214,6 +211,7 @@ std::uint16_t Space::block(CellPos c) const {
 }
 
 const Chunk* Space::chunk(ChunkPos p) const {
+  if (!chunk_in_range(p)) return nullptr;  // its key would name another chunk
   auto it = chunks_.find(chunk_key(p));
   return it == chunks_.end() ? nullptr : &it->second;
 }

@@ -34,6 +34,26 @@ inline ChunkPos chunk_of(const CellPos& c) {
 inline int index_in_chunk(const CellPos& c) {
   return (c.x & 15) | ((c.z & 15) << 4) | ((c.y & 15) << 8);
 }
+/// Whether every cell of chunk `p` is in the cell range (voxnav/types.h kMaxChunkXZ, kMaxChunkY),
+/// compared without arithmetic on the coordinates. chunk_key is exact only for such chunks
+/// (22 bits for x and z, 20 for y): every entry point taking a ChunkPos checks this first.
+inline bool chunk_in_range(const ChunkPos& p) {
+  return p.x >= -kMaxChunkXZ && p.x <= kMaxChunkXZ && p.z >= -kMaxChunkXZ && p.z <= kMaxChunkXZ &&
+         p.y >= -kMaxChunkY && p.y <= kMaxChunkY;
+}
+/// Cells of the inclusive box mn..mx (mn <= mx on every axis, both in the cell range), or
+/// kMaxBoxCells + 1 when it has more than kMaxBoxCells: counted without overflow (the extents
+/// reach 2^26 x 2^12 x 2^26 cells, whose product does not fit 64 bits).
+inline std::uint64_t box_cell_count(const CellPos& mn, const CellPos& mx) {
+  const auto ext = [](std::int32_t a, std::int32_t b) {
+    return static_cast<std::uint64_t>(std::int64_t{b} - a + 1);  // <= 2^26
+  };
+  constexpr auto kOver = static_cast<std::uint64_t>(kMaxBoxCells) + 1;
+  const std::uint64_t xy = ext(mn.x, mx.x) * ext(mn.y, mx.y);  // <= 2^38
+  if (xy > kOver) return kOver;
+  const std::uint64_t xyz = xy * ext(mn.z, mx.z);  // <= 2^25 * 2^26
+  return xyz > kOver ? kOver : xyz;
+}
 /// A 64-bit key for a chunk position, ordered (used for deterministic sorting and lookups).
 inline std::uint64_t chunk_key(const ChunkPos& p) {
   return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(p.y) & 0xFFFFFu) << 44) |
@@ -95,6 +115,7 @@ class Space {
   /// chunks are installed by steps that cannot fail. On an error, or when an allocation throws
   /// (the exception propagates), the Space is unchanged: same chunks, log and serial.
   Status load_chunks(std::span<const ChunkLoad> batch);
+  /// Unloads a chunk. Errors: OutOfRange (position), NotLoaded.
   Status unload_chunk(ChunkPos pos);
   /// Sets one block. Errors: OutOfRange (value or cell), NotLoaded (chunk not loaded).
   Status set_block(CellPos c, std::uint16_t value);
@@ -102,10 +123,11 @@ class Space {
   /// 2^24 cells per call.
   Status set_box(CellPos min, CellPos max, std::uint16_t value);
 
-  bool is_loaded(ChunkPos p) const { return chunks_.count(chunk_key(p)) != 0; }
+  bool is_loaded(ChunkPos p) const { return chunk_in_range(p) && chunks_.count(chunk_key(p)) != 0; }
   bool is_cell_loaded(CellPos c) const { return is_loaded(chunk_of(c)); }
   /// Block value at a cell; air (0) when the chunk is not loaded.
   std::uint16_t block(CellPos c) const;
+  /// The loaded chunk at `p`; null when not loaded or out of range (is_loaded likewise).
   const Chunk* chunk(ChunkPos p) const;
 
   /// Serial of the latest change (0 before any change).

@@ -12,8 +12,11 @@ namespace voxnav::native {
 
 class ThreadPool final : public Executor {
  public:
-  /// Starts `threads` worker threads [Limit: 1..4] (a value outside is clamped into it); servers
-  /// use two (DESIGN.md).
+  /// Most worker threads one pool starts.
+  static constexpr int kMaxThreads = 64;
+  /// Starts `threads` worker threads [Limit: 1..kMaxThreads] (a value outside is clamped into
+  /// it); servers use two (DESIGN.md). A World runs at most kMaxSearchWorkers
+  /// (voxnav/executor.h) searches at once per movement class, whatever the count.
   explicit ThreadPool(int threads = 2);
   ~ThreadPool() override;
   ThreadPool(const ThreadPool&) = delete;
