@@ -441,8 +441,12 @@ export interface RegionColumns {
   skipReason: string;
 }
 
-/** Splits a region file (.mca) into its chunk columns' NBT (inflated with DecompressionStream). */
-export function readRegion(file: Uint8Array | ArrayBuffer): Promise<RegionColumns>;
+/**
+ * Splits a region file (.mca) into its chunk columns' NBT: the C++ library parses the container,
+ * the chunks are inflated with DecompressionStream. `module`: the wasm module to parse with (a
+ * library's `module`; default: one loaded on first use).
+ */
+export function readRegion(file: Uint8Array | ArrayBuffer, module?: unknown): Promise<RegionColumns>;
 
 export interface WorldOptions {
   /** > 0: lockstep mode, every search result lands exactly this many ticks after dispatch. */
@@ -527,6 +531,13 @@ export class World {
   setBlock(cell: Vec3Like, value: number): void;
   /** Every cell of the inclusive box (at most 2^24 cells, every chunk loaded). */
   setBox(min: Vec3Like, max: Vec3Like, value: number): void;
+  /**
+   * Edits in order, all or nothing: every entry is checked first (cells in range, min <= max, at
+   * most LIMITS.maxBoxCells cells a box, every chunk loaded, the value in the registry); the error
+   * names the first bad entry and field ("edits[2].value ..."). `list` names the entries in
+   * messages ('' for a single edit).
+   */
+  setBlocks(edits: ReadonlyArray<{ cell: Vec3Like; value: number } | { min: Vec3Like; max: Vec3Like; value: number }>, list?: string): void;
   getBlock(cell: Vec3Like): number;
 
   /**

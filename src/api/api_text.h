@@ -9,6 +9,7 @@
 #include <new>
 #include <string>
 
+#include "voxnav/ids.h"
 #include "voxnav/status.h"
 #include "voxnav/types.h"
 
@@ -44,6 +45,11 @@ inline std::string vec_text(Vec3 v) {
   s += num(v.z);
   s += ")";
   return s;
+}
+// A profile index that is not one of the world's `count` profiles.
+inline std::string profile_error(ProfileId p, std::size_t count) {
+  return "profile " + std::to_string(p.index) + " is not a profile of this world (" +
+         std::to_string(count) + " added)";
 }
 // "" for a cell in range, else "<what> (x, y, z) is out of range: y is outside -2047 .. 2047".
 inline std::string cell_range_error(const std::string& what, CellPos c) {

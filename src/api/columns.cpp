@@ -50,9 +50,17 @@ Status column_tops(const World& world, CellPos a, CellPos b, std::int32_t* heigh
                            std::to_string(n) + " columns");
   std::uint16_t air[4] = {0, 0, 0, 0};
   int n_air = 1;
+  // Looked up in the registry itself: World::block_value would write last_error for a name the
+  // registry lacks ("cave_air" in a game's own registry), and this call succeeds.
+  const detail::WorldState& ws = detail::WorldAccess::state(world);
   for (const char* name : {"air", "cave_air", "void_air"}) {
-    std::uint16_t v = 0;
-    if (world.block_value(name, &v) == Status::Ok) air[n_air++] = v;
+    detail::LookupTally tally;
+    if (ws.blocks.loaded()) {
+      const std::uint16_t v = ws.blocks.value_from_string(name, &tally);
+      if (!tally.unknown_blocks && !tally.unknown_properties) air[n_air++] = v;
+    } else if (ws.registry.has(name)) {
+      air[n_air++] = ws.registry.find(name);
+    }
   }
   const auto is_air = [&](std::uint16_t v) {
     for (int i = 0; i < n_air; ++i)
@@ -61,7 +69,7 @@ Status column_tops(const World& world, CellPos a, CellPos b, std::int32_t* heigh
   };
   std::fill(heights, heights + n, kNoColumnTop);
   std::fill(values, values + n, std::uint16_t{0});
-  const detail::Space& space = detail::WorldAccess::state(world).space;
+  const detail::Space& space = ws.space;
   const auto floor16 = [](std::int32_t v) { return v >> 4; };  // arithmetic shift (C++20)
   for (std::int32_t cz = floor16(a.z); cz <= floor16(b.z); ++cz) {
     for (std::int32_t cx = floor16(a.x); cx <= floor16(b.x); ++cx) {

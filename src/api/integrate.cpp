@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "api_text.h"
 #include "engine/integrate/integrate.h"
 #include "engine/nav/world_access.h"
 #include "voxnav/world.h"
@@ -105,9 +106,14 @@ const char* climb_intent_name(ClimbIntent c) noexcept {
   return "unknown";
 }
 
-Status profile_body(const World& world, ProfileId profile, BodyParams* out) {
+Status profile_body(const World& world, ProfileId profile, BodyParams* out, std::string* error) {
   const detail::WorldState& st = detail::WorldAccess::state(world);
-  if (profile.index >= st.profiles.size() || out == nullptr) return Status::InvalidArgument;
+  if (profile.index >= st.profiles.size() || out == nullptr) {
+    if (error)
+      *error = out == nullptr ? std::string("out is null")
+                              : detail::profile_error(profile, st.profiles.size());
+    return Status::InvalidArgument;
+  }
   const detail::AgentMotion m = detail::compile_profile(st.profiles[profile.index]);
   *out = m.body;
   return Status::Ok;

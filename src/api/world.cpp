@@ -131,10 +131,7 @@ using detail::chunk_range_error;
 using detail::chunk_text;
 using detail::num;
 using detail::vec_text;
-std::string profile_error(ProfileId p, std::size_t count) {
-  return "profile " + std::to_string(p.index) + " is not a profile of this world (" +
-         std::to_string(count) + " added)";
-}
+using detail::profile_error;
 std::string value_error(std::uint16_t v, std::size_t count) {
   return "value " + std::to_string(v) + " is not in the block registry (values 0 .. " +
          std::to_string(count - 1) + ")";
@@ -184,6 +181,68 @@ const detail::RequestSlot* slot_of(detail::WorldState& ws, PathHandle h) {
   return nav ? nav->slot(PathHandle{h.index & kIndexMask, h.generation}) : nullptr;
 }
 }  // namespace
+
+
+// ---- ids as numbers (voxnav/ids.h) ----
+namespace {
+constexpr double kIdIndexRange = 2097152.0;  // 2^21
+constexpr std::uint32_t kNumberClassShift = 19, kNumberIndexMask = (1u << kNumberClassShift) - 1;
+bool split_number(double n, std::uint32_t* index, std::uint32_t* generation) {
+  if (!(n >= 0) || n >= 9007199254740992.0 || n != std::floor(n)) return false;
+  const double g = std::floor(n / kIdIndexRange);
+  if (g > 4294967295.0) return false;
+  *index = static_cast<std::uint32_t>(n - g * kIdIndexRange);
+  *generation = static_cast<std::uint32_t>(g);
+  return true;
+}
+std::string id_text(const char* what, double number, bool ok, std::uint32_t index, std::uint32_t gen) {
+  return std::string(what) + " " +
+         (ok ? num(number) : "(index " + std::to_string(index) + ", generation " + std::to_string(gen) + ")");
+}
+}  // namespace
+
+bool id_number(AgentId agent, double* out) noexcept {
+  if (!out || agent.index >= kIdIndexRange) return false;
+  *out = agent.generation * kIdIndexRange + agent.index;
+  return true;
+}
+bool id_number(PathHandle path, double* out) noexcept {
+  const std::uint32_t slot = path.index >> kSlotShift, low = path.index & kIndexMask;
+  if (!out || slot > 3 || low > kNumberIndexMask) return false;
+  *out = path.generation * kIdIndexRange + double((slot << kNumberClassShift) | low);
+  return true;
+}
+bool id_of_number(double number, AgentId* out) noexcept {
+  return out && split_number(number, &out->index, &out->generation);
+}
+bool id_of_number(double number, PathHandle* out) noexcept {
+  std::uint32_t index = 0, generation = 0;
+  if (!out || !split_number(number, &index, &generation)) return false;
+  *out = PathHandle{((index >> kNumberClassShift) << kSlotShift) | (index & kNumberIndexMask), generation};
+  return true;
+}
+
+Status World::check_buffer(const char* function, const void* out, std::size_t capacity,
+                           const std::size_t* count) const {
+  if (!count) return fail(Status::InvalidArgument, function, "count", "count is null");
+  if (capacity && !out)
+    return fail(Status::InvalidArgument, function, "out", "out is null with capacity " + std::to_string(capacity));
+  return Status::Ok;
+}
+Status World::stale(const char* function, AgentId agent) const {
+  double n = 0;
+  const bool ok = id_number(agent, &n);
+  return fail(Status::StaleHandle, function, "agent",
+              id_text("agent", n, ok, agent.index, agent.generation) +
+                  " is not a live agent (removed, or never added to this world)");
+}
+Status World::stale(const char* function, PathHandle path, bool not_ready) const {
+  double n = 0;
+  const bool numbered = id_number(path, &n);
+  const std::string id = id_text("path", n, numbered, path.index, path.generation);
+  if (not_ready) return fail(Status::Busy, function, "path", id + " is not ready (status is not 'ready')");
+  return fail(Status::StaleHandle, function, "path", id + " is not a live request (released, or never made by this world)");
+}
 
 World::~World() = default;
 
@@ -497,6 +556,49 @@ Status World::set_box(CellPos mn, CellPos mx, std::uint16_t value) {
                 "the box " + cell_text(mn) + " .. " + cell_text(mx) + " covers a chunk that is not loaded");
   return st;
 }
+Status World::set_blocks(std::span<const BlockEdit> edits, std::string_view list) {
+  const char* fn = "set_blocks";
+  if (edits.size() > std::size_t{1} << 24)
+    return fail(Status::InvalidArgument, fn, std::string(list).c_str(),
+                std::string(list) + " has " + std::to_string(edits.size()) + " entries, more than 16777216");
+  for (std::size_t i = 0; i < edits.size(); ++i) {
+    const BlockEdit& e = edits[i];
+    const std::string at = list.empty() ? std::string() : std::string(list) + "[" + std::to_string(i) + "].";
+    const std::string lo = at + (e.cell ? "cell" : "min"), hi = at + (e.cell ? "cell" : "max");
+    const auto refuse = [&](Status st, const std::string& arg, std::string msg) {
+      return fail(st, fn, arg.c_str(), std::move(msg));
+    };
+    if (std::string m = cell_range_error(lo, e.min); !m.empty()) return refuse(Status::OutOfRange, lo, m);
+    if (std::string m = cell_range_error(hi, e.max); !m.empty()) return refuse(Status::OutOfRange, hi, m);
+    if (e.min.x > e.max.x || e.min.y > e.max.y || e.min.z > e.max.z)
+      return refuse(Status::InvalidArgument, hi,
+                    lo + " " + cell_text(e.min) + " is above " + hi + " " + cell_text(e.max) + " on some axis");
+    const std::int64_t cells = std::int64_t(e.max.x - e.min.x + 1) * (e.max.y - e.min.y + 1) *
+                               std::int64_t(e.max.z - e.min.z + 1);
+    const std::string box = "the box " + lo + " .. " + hi;
+    if (cells > kMaxBoxCells)
+      return refuse(Status::InvalidArgument, hi,
+                    box + " has " + std::to_string(cells) + " cells, more than " + std::to_string(kMaxBoxCells));
+    if (e.value >= block_count())
+      return refuse(Status::OutOfRange, at + "value",
+                    at + "value " + std::to_string(e.value) + " is not in the block registry (values 0 .. " +
+                        std::to_string(block_count() - 1) + ")");
+    const ChunkPos c0 = detail::chunk_of(e.min), c1 = detail::chunk_of(e.max);
+    for (std::int32_t cy = c0.y; cy <= c1.y; ++cy)
+      for (std::int32_t cz = c0.z; cz <= c1.z; ++cz)
+        for (std::int32_t cx = c0.x; cx <= c1.x; ++cx)
+          if (!state_->space.is_loaded(ChunkPos{cx, cy, cz}))
+            return refuse(Status::NotLoaded, lo,
+                          (e.cell ? lo + " " + cell_text(e.min) + " is in chunk " : box + " covers chunk ") +
+                              chunk_text(ChunkPos{cx, cy, cz}) + ", which is not loaded");
+  }
+  for (const BlockEdit& e : edits) {
+    const auto v = static_cast<std::uint16_t>(e.value);
+    const Status st = e.min == e.max ? state_->space.set_block(e.min, v) : state_->space.set_box(e.min, e.max, v);
+    if (st != Status::Ok) return fail(st, fn, "", "an edit checked above was refused");  // not expected
+  }
+  return Status::Ok;
+}
 Status World::get_block(CellPos cell, std::uint16_t* value) const {
   if (!value) return fail(Status::InvalidArgument, "get_block", "value", "value is null");
   if (std::string e = cell_range_error("cell", cell); !e.empty())
@@ -643,23 +745,24 @@ Status World::define_area(std::string_view name, std::span<const std::string> bl
 }
 
 Status World::find_area(std::string_view name, AreaId* out) const {
-  if (!out) return Status::InvalidArgument;
+  if (!out) return fail(Status::InvalidArgument, "find_area", "out", "out is null");
   for (std::size_t a = 0; a < state_->areas.size(); ++a)
     if (state_->areas[a].name == name) {
       out->index = static_cast<std::uint32_t>(a);
       return Status::Ok;
     }
-  return Status::NotFound;
+  return fail(Status::NotFound, "find_area", "name",
+              "no area \"" + std::string(name) + "\" in this world (define it first)");
 }
 
 Status World::find_profile(std::string_view id, ProfileId* out) const {
-  if (!out) return Status::InvalidArgument;
+  if (!out) return fail(Status::InvalidArgument, "find_profile", "out", "out is null");
   for (std::size_t i = 0; i < state_->profiles.size(); ++i)
     if (state_->profiles[i].id == id) {
       out->index = static_cast<std::uint32_t>(i);
       return Status::Ok;
     }
-  return Status::NotFound;
+  return fail(Status::NotFound, "find_profile", "id", "no profile \"" + std::string(id) + "\" in this world");
 }
 
 void World::update() {
@@ -775,8 +878,11 @@ Status World::is_standable(ProfileId profile, CellPos cell, bool* out) const {
 
 Status World::island_of(ProfileId profile, CellPos cell, std::uint32_t* island,
                         std::uint32_t* size) const {
-  if (!island || profile.index >= state_->profiles.size()) return Status::InvalidArgument;
-  if (!detail::cell_in_range(cell)) return Status::OutOfRange;
+  const char* fn = "island_of";
+  if (!island) return fail(Status::InvalidArgument, fn, "island", "island is null");
+  if (profile.index >= state_->profiles.size())
+    return fail(Status::InvalidArgument, fn, "profile", profile_error(profile, state_->profiles.size()));
+  if (std::string e = cell_range_error("cell", cell); !e.empty()) return fail(Status::OutOfRange, fn, "cell", e);
   detail::NavWorld& nav = *nav_of_profile(*state_, profile);
   *island = nav.islands().component(nav.grid(), cell);
   if (size) *size = nav.islands().size_of(*island);
@@ -785,8 +891,10 @@ Status World::island_of(ProfileId profile, CellPos cell, std::uint32_t* island,
 
 Status World::island_cells(ProfileId profile, IslandCell* out, std::size_t capacity,
                            std::size_t* count) const {
-  if (!count || (capacity && !out) || profile.index >= state_->profiles.size())
-    return Status::InvalidArgument;
+  const char* fn = "island_cells";
+  if (Status st = check_buffer(fn, out, capacity, count); st != Status::Ok) return st;
+  if (profile.index >= state_->profiles.size())
+    return fail(Status::InvalidArgument, fn, "profile", profile_error(profile, state_->profiles.size()));
   detail::NavWorld& nav = *nav_of_profile(*state_, profile);
   std::size_t n = 0;
   for (const detail::NavChunk* ch : nav.grid().ordered_chunks()) {
@@ -958,9 +1066,9 @@ Status World::find_path_now(const NavRequest& req, PathResult* out) {
 }
 
 Status World::status(PathHandle h, PathStatus* out) const {
-  if (!out) return Status::InvalidArgument;
+  if (!out) return fail(Status::InvalidArgument, "status", "out", "out is null");
   const detail::RequestSlot* s = slot_of(*state_, h);
-  if (!s) return Status::StaleHandle;
+  if (!s) return stale("status", h);
   PathStatus ps;
   switch (s->state) {
     case detail::RequestState::Queued:
@@ -990,10 +1098,10 @@ Status World::status(PathHandle h, PathStatus* out) const {
 
 Status World::corridor(PathHandle h, Waypoint* out, std::size_t capacity,
                        std::size_t* count) const {
-  if (!count || (capacity && !out)) return Status::InvalidArgument;
+  if (Status st = check_buffer("corridor", out, capacity, count); st != Status::Ok) return st;
   const detail::RequestSlot* s = slot_of(*state_, h);
-  if (!s) return Status::StaleHandle;
-  if (s->state != detail::RequestState::Ready) return Status::Busy;
+  if (!s) return stale("corridor", h);
+  if (s->state != detail::RequestState::Ready) return stale("corridor", h, true);
   *count = s->corridor.points.size();
   copy_points(s->corridor.points, out, capacity);
   return Status::Ok;
@@ -1001,10 +1109,10 @@ Status World::corridor(PathHandle h, Waypoint* out, std::size_t capacity,
 
 Status World::path_cells(PathHandle h, PathCell* out, std::size_t capacity,
                          std::size_t* count) const {
-  if (!count || (capacity && !out)) return Status::InvalidArgument;
+  if (Status st = check_buffer("path_cells", out, capacity, count); st != Status::Ok) return st;
   const detail::RequestSlot* s = slot_of(*state_, h);
-  if (!s) return Status::StaleHandle;
-  if (s->state != detail::RequestState::Ready) return Status::Busy;
+  if (!s) return stale("path_cells", h);
+  if (s->state != detail::RequestState::Ready) return stale("path_cells", h, true);
   *count = s->result.cells.size();
   for (std::size_t i = 0; i < s->result.cells.size() && i < capacity; ++i)
     out[i] = PathCell{s->result.cells[i], static_cast<EdgeKind>(s->result.kinds[i])};
@@ -1015,7 +1123,7 @@ Status World::release(PathHandle h) {
   detail::NavWorld* nav = nav_of_slot(*state_, h.index >> kSlotShift);
   return nav && nav->release(PathHandle{h.index & kIndexMask, h.generation})
              ? Status::Ok
-             : Status::StaleHandle;
+             : stale("release", h);
 }
 
 namespace {
@@ -1052,7 +1160,7 @@ Status World::add_agent(const AgentDef& def, AgentId* out) {
 Status World::remove_agent(AgentId id) {
   return state_->agents.remove(*agent_nav(*state_, id), AgentId{id.index, id.generation})
              ? Status::Ok
-             : Status::StaleHandle;
+             : stale("remove_agent", id);
 }
 
 Status World::set_agent_goal(AgentId id, CellPos goal) {
@@ -1061,13 +1169,13 @@ Status World::set_agent_goal(AgentId id, CellPos goal) {
   return state_->agents.set_goal(*agent_nav(*state_, id),
                                  AgentId{id.index, id.generation}, goal)
              ? Status::Ok
-             : Status::StaleHandle;
+             : stale("set_agent_goal", id);
 }
 
 Status World::agent_state(AgentId id, AgentState* out) const {
-  if (!out) return Status::InvalidArgument;
+  if (!out) return fail(Status::InvalidArgument, "agent_state", "out", "out is null");
   const detail::AgentRecord* a = state_->agents.get(AgentId{id.index, id.generation});
-  if (!a) return Status::StaleHandle;
+  if (!a) return stale("agent_state", id);
   AgentState s;
   s.mode = static_cast<AgentMode>(a->mode);
   s.feet = a->body.feet;
@@ -1092,18 +1200,18 @@ Status World::agent_state(AgentId id, AgentState* out) const {
 }
 
 Status World::agent_reason(AgentId id, std::string* out) const {
-  if (!out) return Status::InvalidArgument;
+  if (!out) return fail(Status::InvalidArgument, "agent_reason", "out", "out is null");
   const detail::AgentRecord* a = state_->agents.get(AgentId{id.index, id.generation});
-  if (!a) return Status::StaleHandle;
+  if (!a) return stale("agent_reason", id);
   *out = a->reason;
   return Status::Ok;
 }
 
 Status World::agent_corridor(AgentId id, Waypoint* out, std::size_t capacity,
                              std::size_t* count) const {
-  if (!count || (capacity && !out)) return Status::InvalidArgument;
+  if (Status st = check_buffer("agent_corridor", out, capacity, count); st != Status::Ok) return st;
   const detail::AgentRecord* a = state_->agents.get(AgentId{id.index, id.generation});
-  if (!a) return Status::StaleHandle;
+  if (!a) return stale("agent_corridor", id);
   *count = a->corridor.points.size();
   copy_points(a->corridor.points, out, capacity);
   return Status::Ok;
@@ -1111,9 +1219,10 @@ Status World::agent_corridor(AgentId id, Waypoint* out, std::size_t capacity,
 
 Status World::agent_path_cells(AgentId id, PathCell* out, std::size_t capacity,
                                std::size_t* count) const {
-  if (!count || (capacity && !out)) return Status::InvalidArgument;
+  const char* fn = "agent_path_cells";
+  if (Status st = check_buffer(fn, out, capacity, count); st != Status::Ok) return st;
   const detail::AgentRecord* a = state_->agents.get(AgentId{id.index, id.generation});
-  if (!a) return Status::StaleHandle;
+  if (!a) return stale(fn, id);
   const detail::Corridor& c = a->corridor;
   *count = c.cells.size();
   for (std::size_t i = 0; i < c.cells.size() && i < capacity; ++i)
@@ -1126,13 +1235,13 @@ Status World::teleport_agent(AgentId id, Vec3 feet) {
   if (!finite(feet))
     return fail(Status::InvalidArgument, fn, "feet", "feet " + vec_text(feet) + " is not finite");
   const detail::AgentRecord* a = state_->agents.get(AgentId{id.index, id.generation});
-  if (!a) return Status::StaleHandle;
+  if (!a) return stale(fn, id);
   const double off = state_->agents.motion(a->motion).foot_offset;
   if (!feet_in_range(feet, off)) return fail(Status::OutOfRange, fn, "feet", feet_range_error(feet, off));
   return state_->agents.teleport(AgentId{id.index, id.generation},
                                  Vec3{feet.x, feet.y, feet.z})
              ? Status::Ok
-             : Status::StaleHandle;
+             : stale(fn, id);
 }
 
 // ---- doors ----

@@ -16,6 +16,7 @@
 
 #include "engine/io/movingai.h"
 #include "scenes.h"
+#include "voxnav/columns.h"
 #include "voxnav/state_hash.h"
 #include "voxnav/world.h"
 
@@ -953,11 +954,24 @@ TEST(NavApi, IslandCellsListEveryStandableCellWithItsIsland) {
   EXPECT_EQ(s, 0u);
   EXPECT_EQ(size, 0u);
   // Bad input.
+  // Bad input: the Status, and last_error() naming the call, the argument and the rule.
+  const auto said = [&](const char* fn, const char* arg, const std::string& msg) {
+    EXPECT_EQ(w.last_error().function, fn);
+    EXPECT_EQ(w.last_error().argument, arg);
+    EXPECT_EQ(w.last_error().message, msg);
+  };
   EXPECT_EQ(w.island_of(ProfileId{99}, stand(r.start_x, r.start_y), &s), Status::InvalidArgument);
+  said("island_of", "profile", "profile 99 is not a profile of this world (1 added)");
   EXPECT_EQ(w.island_of(a.pid, stand(r.start_x, r.start_y), nullptr), Status::InvalidArgument);
+  said("island_of", "island", "island is null");
   EXPECT_EQ(w.island_of(a.pid, CellPos{1 << 30, 1, 0}, &s), Status::OutOfRange);
+  said("island_of", "cell", "cell (1073741824, 1, 0) is out of range: x is outside -33554431 .. 33554431");
   EXPECT_EQ(w.island_cells(ProfileId{99}, nullptr, 0, &n), Status::InvalidArgument);
+  said("island_cells", "profile", "profile 99 is not a profile of this world (1 added)");
   EXPECT_EQ(w.island_cells(a.pid, nullptr, 4, &n), Status::InvalidArgument);
+  said("island_cells", "out", "out is null with capacity 4");
+  EXPECT_EQ(w.island_cells(a.pid, nullptr, 0, nullptr), Status::InvalidArgument);
+  said("island_cells", "count", "count is null");
 }
 
 TEST(NavApi, AgentPathCellsAreTheCorridorsSearchCells) {
@@ -985,9 +999,78 @@ TEST(NavApi, AgentPathCellsAreTheCorridorsSearchCells) {
   AgentState s;
   ASSERT_EQ(w.agent_state(id, &s), Status::Ok);
   EXPECT_TRUE(w.is_standable(a.pid, s.cell)) << "the agent's last standable cell";
-  EXPECT_EQ(w.agent_path_cells(AgentId{id.index, id.generation + 1}, nullptr, 0, &n),
-            Status::StaleHandle);
+  const AgentId gone{id.index, id.generation + 1};
+  EXPECT_EQ(w.agent_path_cells(gone, nullptr, 0, &n), Status::StaleHandle);
+  double number = 0;
+  ASSERT_TRUE(id_number(gone, &number));
+  EXPECT_EQ(number, gone.generation * 2097152.0 + gone.index);
+  EXPECT_EQ(w.last_error().function, "agent_path_cells");
+  EXPECT_EQ(w.last_error().argument, "agent");
+  EXPECT_EQ(w.last_error().message, "agent " + std::to_string(std::uint64_t(number)) +
+                                        " is not a live agent (removed, or never added to this world)");
   EXPECT_EQ(w.agent_path_cells(id, nullptr, 0, nullptr), Status::InvalidArgument);
+  EXPECT_EQ(w.last_error().argument, "count");
+}
+
+}  // namespace
+}  // namespace voxnav
+
+namespace voxnav {
+namespace {
+
+// Ids as numbers (voxnav/ids.h): the numbers messages show; a path handle's class bits move to
+// bits 19-20; numbers a World never gives are refused.
+TEST(NavApi, IdNumbersRoundTripAndStaleMessagesShowThem) {
+  double n = 0;
+  ASSERT_TRUE(id_number(AgentId{5, 3}, &n));
+  EXPECT_EQ(n, 3 * 2097152.0 + 5);
+  AgentId a;
+  ASSERT_TRUE(id_of_number(n, &a));
+  EXPECT_EQ(a.index, 5u);
+  EXPECT_EQ(a.generation, 3u);
+  EXPECT_FALSE(id_number(AgentId{1u << 21, 1}, &n));
+  const PathHandle h{(2u << 28) | 7u, 9};
+  ASSERT_TRUE(id_number(h, &n));
+  EXPECT_EQ(n, 9 * 2097152.0 + double((2u << 19) | 7u));
+  PathHandle back;
+  ASSERT_TRUE(id_of_number(n, &back));
+  EXPECT_EQ(back.index, h.index);
+  EXPECT_EQ(back.generation, h.generation);
+  EXPECT_FALSE(id_number(PathHandle{1u << 19, 1}, &n)) << "more than 2^19 requests of a class";
+  for (double bad : {-1.0, 1.5, 9007199254740992.0, std::nan("")}) EXPECT_FALSE(id_of_number(bad, &a));
+  World w;
+  PathStatus ps;
+  std::size_t count = 0;
+  EXPECT_EQ(w.status(PathHandle{3, 1}, &ps), Status::StaleHandle);
+  EXPECT_EQ(w.last_error().function, "status");
+  EXPECT_EQ(w.last_error().argument, "path");
+  EXPECT_EQ(w.last_error().message, "path 2097155 is not a live request (released, or never made by this world)");
+  EXPECT_EQ(w.corridor(PathHandle{(1u << 28) | 3u, 2}, nullptr, 0, &count), Status::StaleHandle);
+  EXPECT_EQ(w.last_error().message, "path 4718595 is not a live request (released, or never made by this world)");
+  EXPECT_EQ(w.release(PathHandle{3, 1}), Status::StaleHandle);
+  EXPECT_EQ(w.last_error().function, "release");
+  EXPECT_EQ(w.remove_agent(AgentId{0, 2}), Status::StaleHandle);
+  EXPECT_EQ(w.last_error().message, "agent 4194304 is not a live agent (removed, or never added to this world)");
+  std::string reason;
+  EXPECT_EQ(w.agent_reason(AgentId{0, 2}, &reason), Status::StaleHandle);
+  EXPECT_EQ(w.last_error().function, "agent_reason");
+}
+
+// column_tops succeeds on a game's own registry (no "cave_air") without touching last_error().
+TEST(NavApi, ColumnTopsLeavesLastErrorAlone) {
+  World w;  // 0 air, 1 voxnav:unknown: no cave_air, no void_air
+  EXPECT_EQ(w.set_block(CellPos{0, 0, 0}, 1), Status::NotLoaded);
+  std::vector<std::uint16_t> vals(kChunkValues, 0);
+  vals[3 + 16 * (2 + 16 * 5)] = 1;  // (3, 5, 2)
+  ASSERT_EQ(w.load_chunk(ChunkPos{0, 0, 0}, vals), Status::Ok);
+  std::int32_t h[4];
+  std::uint16_t v[4];
+  ASSERT_EQ(column_tops(w, CellPos{2, 0, 2}, CellPos{3, 15, 3}, h, v, 4), Status::Ok);
+  EXPECT_EQ(h[1], 5);
+  EXPECT_EQ(v[1], 1);
+  EXPECT_EQ(h[0], kNoColumnTop);
+  EXPECT_EQ(w.last_error().function, "set_block") << "column_tops looked names up quietly";
+  EXPECT_EQ(w.last_error().status, Status::NotLoaded);
 }
 
 }  // namespace

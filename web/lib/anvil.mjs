@@ -1,21 +1,11 @@
-// voxnav - Minecraft Anvil region files (.mca) in JS: the sector table and decompression. The NBT of
-// each chunk column is decoded by the engine (World.loadAnvilColumns), like the native loaders do.
-//
-// A region is a 4 KiB table of 1024 chunk locations (3-byte sector offset, 1-byte sector count), a
-// 4 KiB timestamp table, then 4 KiB sectors. A chunk starts with its length (4 bytes, big endian,
-// counting the compression byte) and a compression type: 1 gzip, 2 zlib, 3 none (4 = LZ4 and the
-// +128 "external .mcc" flag are skipped and counted).
-import { VoxnavError } from './errors.mjs';
+// voxnav - Minecraft Anvil region files (.mca) in JS: the host's part of loading one. The C++
+// library parses the region container (voxnav/io.h list_region_chunks: the sector table and each
+// chunk's header) and decodes the NBT (World.loadAnvilColumns); here the chunks are inflated with
+// the JS environment's DecompressionStream (the core links no zlib) and the bytes passed on.
+import { VoxnavError, STATUS_NAMES } from './errors.mjs';
+import { instantiate } from './loader.mjs';
 
-const SECTOR = 4096;
-
-function bad(message) {
-  return new VoxnavError('BadFormat', `readRegion: ${message}`);
-}
-
-function slotName(i) {
-  return `chunk slot ${i} (local ${i % 32}, ${Math.floor(i / 32)})`;
-}
+let ownModule = null;  // a library instance for readRegion called without one (loaded once)
 
 async function inflate(bytes, kind) {
   if (typeof DecompressionStream !== 'function') {
@@ -28,53 +18,40 @@ async function inflate(bytes, kind) {
 /**
  * Splits a region file into the uncompressed NBT of its chunk columns, in slot order (the order the
  * native loader uses). Resolves to { columns: Uint8Array[], slots: number[], skippedChunks, skipReason }.
+ * `module` is the wasm module that parses the container (a library's `module`; default: one of
+ * its own, loaded on first use).
  */
-export async function readRegion(file) {
+export async function readRegion(file, module = null) {
   if (file instanceof ArrayBuffer) file = new Uint8Array(file);
   if (!(file instanceof Uint8Array)) throw new VoxnavError('InvalidArgument', 'readRegion: file must be a Uint8Array or ArrayBuffer');
-  if (file.length < 2 * SECTOR) throw bad(`the file has ${file.length} bytes, less than the 8192-byte header`);
-  const view = new DataView(file.buffer, file.byteOffset, file.byteLength);
-  const sectorsInFile = Math.ceil(file.length / SECTOR);
-  const entries = [];
-  for (let i = 0; i < 1024; ++i) {
-    const loc = view.getUint32(4 * i);
-    const sector = loc >>> 8, count = loc & 0xff;
-    if (sector === 0 && count === 0) continue;
-    if (sector < 2 || sector + count > sectorsInFile) {
-      throw bad(`${slotName(i)}: sectors ${sector} + ${count} lie outside the file (${sectorsInFile} sectors)`);
-    }
-    entries.push({ index: i, sector, count });
+  if (!module) module = await (ownModule ??= instantiate({ build: 'sync' }).then((r) => r.module));
+  const listed = module.listRegionChunks(file);
+  if (listed.status !== 0) {
+    throw new VoxnavError(STATUS_NAMES[listed.status] ?? 'Unknown', `readRegion: ${listed.message}`, 'readRegion', 'file');
   }
   const columns = [];
   const slots = [];
   let skipped = 0;
   let skipReason = '';
-  for (const e of entries) {
-    const start = e.sector * SECTOR;
-    if (start + 5 > file.length) throw bad(`${slotName(e.index)}: the chunk header lies past the end of the file`);
-    const length = view.getUint32(start);
-    const type = file[start + 4];
-    if (length < 1 || start + 4 + length > file.length || length > e.count * SECTOR) {
-      throw bad(`${slotName(e.index)}: length ${length} runs past its ${e.count} sectors or the file`);
-    }
-    const body = file.subarray(start + 5, start + 4 + length);
-    let nbt;
-    if (type === 1 || type === 2) {
-      try {
-        nbt = await inflate(body, type === 1 ? 'gzip' : 'deflate');
-      } catch (err) {
-        throw bad(`${slotName(e.index)}: ${type === 1 ? 'gzip' : 'zlib'} data does not inflate (${err.message})`);
-      }
-    } else if (type === 3) {
-      nbt = body.slice();
-    } else if (type === 4 || type >= 128) {
-      if (skipped++ === 0) skipReason = `${slotName(e.index)}: ${type >= 128 ? 'external .mcc chunk' : 'LZ4 compression'} is not supported`;
+  for (const c of listed.chunks) {
+    if (c.skipped) {
+      if (skipped++ === 0) skipReason = c.reason;
       continue;
-    } else {
-      throw bad(`${slotName(e.index)}: unknown compression type ${type}`);
+    }
+    const body = file.subarray(c.offset, c.offset + c.size);
+    let nbt = body.slice();  // compression 3: stored as is
+    if (c.compression === 1 || c.compression === 2) {
+      const kind = c.compression === 1 ? 'gzip' : 'deflate';
+      try {
+        nbt = await inflate(body, kind);
+      } catch (err) {
+        if (err instanceof VoxnavError) throw err;
+        throw new VoxnavError('BadFormat', `readRegion: chunk slot ${c.index}: ${c.compression === 1 ? 'gzip' : 'zlib'} data does not inflate (${err.message})`,
+          'readRegion', 'file');
+      }
     }
     columns.push(nbt);
-    slots.push(e.index);
+    slots.push(c.index);
   }
   return { columns, slots, skippedChunks: skipped, skipReason };
 }

@@ -38,7 +38,9 @@ export function camelCase(name) {
  */
 export function coreError(e) {
   const fn = camelCase(e.function), argument = camelCase(e.argument);
-  return new VoxnavError(STATUS_NAMES[e.status] ?? 'Unknown', fn ? `${fn}: ${e.message}` : e.message, fn, argument);
+  // A message that starts with the argument's C++ name shows its JS name ("params.step_height -1").
+  const text = e.argument && e.message.startsWith(e.argument) ? argument + e.message.slice(e.argument.length) : e.message;
+  return new VoxnavError(STATUS_NAMES[e.status] ?? 'Unknown', fn ? `${fn}: ${text}` : text, fn, argument);
 }
 
 /** An error of JS-level argument conversion: `${fn}: ${text}`, naming the argument. */

@@ -320,7 +320,7 @@ export class World {
   /** Loads a whole region file (.mca bytes): readRegion + loadAnvilColumns. All or nothing. */
   async loadRegion(file, options = {}) {
     this.#c('loadRegion');
-    const region = await readRegion(file);
+    const region = await readRegion(file, this.#lib.module);
     const report = this.loadAnvilColumns(region.columns, options);
     return { ...report, skippedChunks: region.skippedChunks, skipReason: region.skipReason };
   }
@@ -337,6 +337,28 @@ export class World {
     const core = this.#c(fn);
     const a = xyz(fn, 'min', min), b = xyz(fn, 'max', max);
     this.#check(core.setBox(a[0], a[1], a[2], b[0], b[1], b[2], number(fn, 'value', value)));
+  }
+  /**
+   * Applies edits [{ cell, value } | { min, max, value }, ...] in order, all or nothing: the C++
+   * World checks every entry first (World::set_blocks) and its error names the entry and field
+   * ("edits[2].value ..."). `list` is the name messages give the entries ('' for a single edit:
+   * its fields alone).
+   */
+  setBlocks(edits, list = 'edits') {
+    const fn = 'setBlocks';
+    const core = this.#c(fn);
+    if (!Array.isArray(edits)) throw argError('InvalidArgument', fn, 'edits', `edits must be an array (got ${typeName(edits)})`);
+    const cells = new Float64Array(6 * edits.length), values = new Float64Array(edits.length);
+    const single = new Uint8Array(edits.length);
+    edits.forEach((e, i) => {
+      const at = list ? `${list}[${i}].` : '';
+      if (!e || typeof e !== 'object') throw argError('InvalidArgument', fn, `${list}[${i}]`, `${list}[${i}] must be { cell, value } or { min, max, value } (got ${typeName(e)})`);
+      single[i] = e.cell !== undefined ? 1 : 0;
+      cells.set(single[i] ? xyz(fn, `${at}cell`, e.cell) : xyz(fn, `${at}min`, e.min), 6 * i);
+      cells.set(single[i] ? xyz(fn, `${at}cell`, e.cell) : xyz(fn, `${at}max`, e.max), 6 * i + 3);
+      values[i] = number(fn, `${at}value`, e.value);
+    });
+    this.#check(core.setBlocks(cells, values, single, list));
   }
   getBlock(cell) {
     const fn = 'getBlock';

@@ -127,11 +127,17 @@ function triple(type, name, c, what) {
   return v;
 }
 
-/** The cell rule of the C++ API (integers in LIMITS' range), for checks before a batch. */
-function checkCell(L, type, name, c) {
+/** A cell given as integers (the C++ World checks their range). */
+function integerCell(type, name, c) {
   const v = triple(type, name, c, 'an integer cell');
   if (!v.every(Number.isInteger))
     throw fieldError('InvalidArgument', type, name, `${name} must be an integer cell [x, y, z] (got (${v.join(', ')}))`);
+  return v;
+}
+
+/** The cell rule of the C++ API (integers in LIMITS' range), for checks before a batch. */
+function checkCell(L, type, name, c) {
+  const v = integerCell(type, name, c);
   if (Math.abs(v[0]) > L.maxCellXZ || Math.abs(v[2]) > L.maxCellXZ || Math.abs(v[1]) > L.maxCellY)
     throw fieldError('OutOfRange', type, name, `${name} (${v.join(', ')}) is out of range ${rangeText(L)}`);
   return v;
@@ -159,12 +165,10 @@ function checkOnce(type, field, id, seen) {
   seen.set(id, field);
 }
 
-/** A block value of the registry. */
-function checkValue(w, type, name, v) {
+/** An integer block value (the C++ World checks it is in the registry). */
+function integerOf(type, name, v) {
   if (typeof v !== 'number') throw fieldError('InvalidArgument', type, name, `${name} must be a number (got ${typeName(v)})`);
   if (!Number.isInteger(v)) throw fieldError('InvalidArgument', type, name, `${name} ${v} is not an integer block value`);
-  const n = w.blockCount;
-  if (v < 0 || v >= n) throw fieldError('OutOfRange', type, '', `${name} ${v} is not in the block registry (values 0 .. ${n - 1})`);
   return v;
 }
 
@@ -376,10 +380,10 @@ const handlers = {
   },
 
   /**
-   * { edits: [{ cell, value } | { min, max, value }, ...] } or one edit inline. All or none: every
-   * edit is checked first (cells in range, min <= max, at most 2^24 cells a box, every chunk
-   * loaded, values in the registry), then they apply in order. Navigation sees them at the next
-   * tick.
+   * { edits: [{ cell, value } | { min, max, value }, ...] } or one edit inline. All or none
+   * (World.setBlocks: the C++ World checks every edit first - cells in range, min <= max, at most
+   * LIMITS.maxBoxCells cells a box, every chunk loaded, values in the registry - then applies them
+   * in order). Navigation sees them at the next tick.
    */
   edit(state, msg) {
     const type = 'edit';
@@ -389,30 +393,13 @@ const handlers = {
     const plan = edits.map((e, i) => {
       const at = batch ? `edits[${i}].` : '';
       if (!isObject(e)) throw fieldError('InvalidArgument', type, '', `edits[${i}] must be { cell, value } or { min, max, value } (got ${typeName(e)})`);
-      if (e.cell !== undefined) {
-        const cell = checkCell(state.lib.LIMITS, type, `${at}cell`, e.cell);
-        const value = checkValue(w, type, `${at}value`, e.value);
-        checkLoaded(w, type, `${at}cell`, cell, cell);
-        return { cell, value };
-      }
-      if (e.min !== undefined || e.max !== undefined) {
-        const min = checkCell(state.lib.LIMITS, type, `${at}min`, e.min), max = checkCell(state.lib.LIMITS, type, `${at}max`, e.max);
-        if (min[0] > max[0] || min[1] > max[1] || min[2] > max[2])
-          throw fieldError('InvalidArgument', type, at, `${at}min (${min.join(', ')}) is above ${at}max (${max.join(', ')}) on some axis`);
-        const cells = (max[0] - min[0] + 1) * (max[1] - min[1] + 1) * (max[2] - min[2] + 1);
-        const maxCells = state.lib.LIMITS.maxBoxCells;
-        if (cells > maxCells) throw fieldError('InvalidArgument', type, '', `the box ${at}min .. ${at}max has ${cells} cells, more than ${maxCells}`);
-        const value = checkValue(w, type, `${at}value`, e.value);
-        checkLoaded(w, type, `the box ${at}min .. ${at}max`, min, max);
-        return { min, max, value };
-      }
+      const value = integerOf(type, `${at}value`, e.value);
+      if (e.cell !== undefined) return { cell: integerCell(type, `${at}cell`, e.cell), value };
+      if (e.min !== undefined || e.max !== undefined)
+        return { min: integerCell(type, `${at}min`, e.min), max: integerCell(type, `${at}max`, e.max), value };
       throw fieldError('InvalidArgument', type, '', `${batch ? `edits[${i}]` : 'an edit'} needs cell, or min and max`);
     });
-    plan.forEach((p, i) => {
-      const at = batch ? `edits[${i}]` : null;
-      if (p.cell) call(type, at, null, () => w.setBlock(p.cell, p.value));
-      else call(type, at, null, () => w.setBox(p.min, p.max, p.value));
-    });
+    call(type, null, null, () => w.setBlocks(plan, batch ? 'edits' : ''));
     return { applied: plan.length };
   },
 

@@ -80,8 +80,10 @@ struct StepReport {
 };
 
 /// The body of a profile added to `world` (its width, height, step height, jump apex and climb
-/// speed); the rest keeps the defaults. InvalidArgument when `profile` is not one of the world's.
-Status profile_body(const World& world, ProfileId profile, BodyParams* out);
+/// speed); the rest keeps the defaults. Returns: Ok; InvalidArgument (`profile` not one of the
+/// world's, a null `out`; `error`, may be null, says which).
+Status profile_body(const World& world, ProfileId profile, BodyParams* out,
+                    std::string* error = nullptr);
 
 /// Moves `state` by one step of `dt` seconds against the blocks of `world`: knock, gravity
 /// (trapezoid rule), swept box collision (y, then x, then z) against every block's collision

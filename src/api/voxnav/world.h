@@ -49,6 +49,15 @@ struct WorldStats {
   double last_edit_check_us = 0;
 };
 
+/// One edit of World::set_blocks: every cell of the inclusive box min..max takes `value`.
+struct BlockEdit {
+  CellPos min, max;  ///< a single cell: min == max
+  /// [Limit: 0..block_count()-1] Wider than a block value so a host's number is named as given.
+  std::uint32_t value = 0;
+  /// How messages name the edit's cells: false "min" and "max" (a box), true "cell" (min == max).
+  bool cell = false;
+};
+
 /// One standable cell on an island (World::island_cells): the island's id (>= 1, valid until
 /// nav_epoch() changes) and its size in cells.
 struct IslandCell {
@@ -141,6 +150,15 @@ class World {
   /// touches loaded] Returns: Ok; OutOfRange (a corner, or the value); InvalidArgument (min
   /// above max on an axis, more than 2^24 cells); NotLoaded (a chunk of the box).
   Status set_box(CellPos min, CellPos max, std::uint16_t value);
+  /// Applies `edits` in order, all or nothing: every entry is checked first (as set_block /
+  /// set_box: cells in range, min <= max, at most kMaxBoxCells cells a box, the value in the
+  /// registry, every chunk touched loaded), then they apply; on error nothing is applied.
+  /// Messages name the first bad entry's field as `list`[i].field ("edits[2].value"), or the
+  /// field alone when `list` is empty (a host's single edit). [Limit: edits 0..2^24 entries]
+  /// Returns: Ok; OutOfRange (a cell or value); InvalidArgument (min above max, a box over
+  /// kMaxBoxCells cells, too many entries); NotLoaded (a chunk of an entry). last_error() names
+  /// the entry and field.
+  Status set_blocks(std::span<const BlockEdit> edits, std::string_view list = "edits");
   /// Block value of a cell. Returns: Ok; OutOfRange; NotLoaded; InvalidArgument (null `value`).
   Status get_block(CellPos cell, std::uint16_t* value) const;
 
@@ -264,16 +282,16 @@ class World {
   Status find_path_now(const NavRequest& req, PathResult* out);
   /// A request's state: Searching, Ready or Failed with a reason.
   /// Returns: Ok; StaleHandle (released or unknown); InvalidArgument (null `out`).
-  Status status(PathHandle h, PathStatus* out) const;
+  Status status(PathHandle path, PathStatus* out) const;
   /// Copies up to `capacity` waypoints of a Ready request; `*count` gets the total.
   /// Returns: Ok; StaleHandle; Busy (not Ready: Searching or Failed); InvalidArgument (null
   /// `count`, or null `out` with capacity > 0).
-  Status corridor(PathHandle h, Waypoint* out, std::size_t capacity, std::size_t* count) const;
+  Status corridor(PathHandle path, Waypoint* out, std::size_t capacity, std::size_t* count) const;
   /// Copies up to `capacity` search path cells of a Ready request; `*count` gets the total.
   /// Returns: as corridor().
-  Status path_cells(PathHandle h, PathCell* out, std::size_t capacity, std::size_t* count) const;
+  Status path_cells(PathHandle path, PathCell* out, std::size_t capacity, std::size_t* count) const;
   /// Frees a handle (its slot is reused with a new generation). Returns: Ok; StaleHandle.
-  Status release(PathHandle h);
+  Status release(PathHandle path);
 
   // ---- agents (voxnav/agents.h; docs/agents.md) ----
   /// Adds an agent whose body stands at `def.feet` (metres, bottom centre of the body); it idles
@@ -283,27 +301,27 @@ class World {
   /// foot cell is out of the cell range).
   Status add_agent(const AgentDef& def, AgentId* out);
   /// Removes an agent; its id becomes stale. Returns: Ok; StaleHandle.
-  Status remove_agent(AgentId id);
+  Status remove_agent(AgentId agent);
   /// Sends an agent to a goal cell (a foot cell for walker_large); it plans at the next tick.
   /// Returns: Ok; OutOfRange (goal); StaleHandle.
-  Status set_agent_goal(AgentId id, CellPos goal);
+  Status set_agent_goal(AgentId agent, CellPos goal);
   /// The agent's mode, body and counters. Returns: Ok; StaleHandle; InvalidArgument (null `out`).
-  Status agent_state(AgentId id, AgentState* out) const;
+  Status agent_state(AgentId agent, AgentState* out) const;
   /// Reason text of a Blocked or Failed agent (empty otherwise).
   /// Returns: Ok; StaleHandle; InvalidArgument (null `out`).
-  Status agent_reason(AgentId id, std::string* out) const;
+  Status agent_reason(AgentId agent, std::string* out) const;
   /// Copies up to `capacity` waypoints of the agent's current corridor; `*count` gets the total.
   /// Returns: Ok; StaleHandle; InvalidArgument (null `count`, or null `out` with capacity > 0).
-  Status agent_corridor(AgentId id, Waypoint* out, std::size_t capacity, std::size_t* count) const;
+  Status agent_corridor(AgentId agent, Waypoint* out, std::size_t capacity, std::size_t* count) const;
   /// The search cells of the agent's current corridor (each with the edge kind entering it);
   /// copies up to `capacity`, `count` gets the total. StaleHandle for an unknown agent,
   /// InvalidArgument for a null `count` (or a null `out` with capacity > 0).
-  Status agent_path_cells(AgentId id, PathCell* out, std::size_t capacity,
+  Status agent_path_cells(AgentId agent, PathCell* out, std::size_t capacity,
                           std::size_t* count) const;
   /// Moves an agent's body to `feet` (metres, bottom centre) at once, at rest; it plans again
   /// from there at the next tick and its corridor epoch changes.
   /// Returns: Ok; InvalidArgument (non-finite feet); OutOfRange (foot cell); StaleHandle.
-  Status teleport_agent(AgentId id, Vec3 feet);
+  Status teleport_agent(AgentId agent, Vec3 feet);
 
   // ---- doors (agents stop before closed doors and raise a DoorAhead event; the host opens
   // them: docs/agents.md#doors, docs/terrain.md#following-doors-and-ladders) ----
@@ -343,6 +361,11 @@ class World {
   Status add_profile_checked(const Profile& profile, ProfileId* id, std::string* error);
   Status fail(Status st, const char* function, const char* argument, std::string message,
               std::string* error = nullptr) const;
+  // InvalidArgument for a null `count`, or a null `out` with capacity > 0.
+  Status check_buffer(const char* function, const void* out, std::size_t capacity,
+                      const std::size_t* count) const;
+  Status stale(const char* function, AgentId agent) const;
+  Status stale(const char* function, PathHandle path, bool not_ready = false) const;
   mutable CallError last_error_;
   friend struct detail::WorldAccess;  // voxnav's own tests (src/engine/nav/world_access.h)
   std::unique_ptr<detail::WorldState> state_;
