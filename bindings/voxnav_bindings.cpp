@@ -13,7 +13,7 @@ namespace voxnav::bindings {
 std::string version_string_of() { return std::string(voxnav::version_string()); }
 
 std::string status_name_of(int s) {
-  if (s < 0 || s > static_cast<int>(Status::Busy)) return "Unknown";
+  if (s < 0 || s > static_cast<int>(kLastStatus)) return "Unknown";
   return status_name(static_cast<Status>(s));
 }
 

@@ -9,7 +9,8 @@ export type StatusName =
   | 'StaleHandle'
   | 'BadFormat'
   | 'Unsupported'
-  | 'Busy';
+  | 'Busy'
+  | 'OutOfMemory';
 
 /** Every status name, indexed by the C++ status code (0 = 'Ok'). */
 export const STATUS_NAMES: readonly ['Ok', ...StatusName[]];

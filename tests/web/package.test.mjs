@@ -87,6 +87,8 @@ describe('package entry', { skip }, () => {
     pkg.EDGE_KINDS.forEach((k, i) => assert.equal(m.edgeKindName(i), k));
     pkg.AGENT_MODES.forEach((k, i) => assert.equal(m.agentModeName(i), k));
     pkg.STATUS_NAMES.forEach((k, i) => assert.equal(m.statusName(i), k));
+    // ... and no C++ status is missing from the JS list.
+    assert.equal(m.statusName(pkg.STATUS_NAMES.length), 'Unknown');
   });
 });
 

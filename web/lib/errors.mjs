@@ -3,7 +3,7 @@
 /** Status names, as the C++ API's voxnav::status_name gives them. */
 export const STATUS_NAMES = Object.freeze([
   'Ok', 'InvalidArgument', 'OutOfRange', 'NotLoaded', 'NotFound', 'StaleHandle', 'BadFormat',
-  'Unsupported', 'Busy',
+  'Unsupported', 'Busy', 'OutOfMemory',
 ]);
 
 /**

@@ -28,6 +28,8 @@ enum class [[nodiscard]] Status : std::uint8_t {
   Busy,             ///< the call is not allowed now (e.g. a chunk load while one is pending)
   OutOfMemory,      ///< an allocation failed; nothing changed (see above for which calls)
 };
+/// The last status (statuses are 0 .. kLastStatus).
+inline constexpr Status kLastStatus = Status::OutOfMemory;
 
 /// Short stable name of a status ("Ok", "InvalidArgument", ...), used by the JS VoxnavError.
 const char* status_name(Status s) noexcept;
