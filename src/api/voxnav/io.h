@@ -41,13 +41,10 @@ inline constexpr std::size_t kMaxInflatedBytes = std::size_t{1} << 28;
 /// 24,576; a schematic whose box touches more is refused with OutOfRange). [Limit: 1..65,536]
 inline constexpr std::size_t kMaxLoadChunks = std::size_t{1} << 16;
 
-/// Chunk coordinates a loaded chunk may have: every cell of it inside the World's cell range
-/// (voxnav/types.h), so |chunk x|, |chunk z| <= kMaxChunkXZ and kMinChunkY <= chunk y <=
-/// kMaxChunkY. An Anvil column whose xPos / zPos, a section whose Y or a 1.18 chunk whose yPos is
-/// outside is refused with OutOfRange before anything is allocated for it.
-inline constexpr std::int32_t kMaxChunkXZ = (kMaxCellXZ - 15) / 16;
-inline constexpr std::int32_t kMinChunkY = -((kMaxCellY + 1) / 16) + 1;
-inline constexpr std::int32_t kMaxChunkY = (kMaxCellY - 15) / 16;
+/// Chunk coordinates a loaded chunk may have: the chunk range of voxnav/types.h (kMaxChunkXZ,
+/// kMaxChunkY; kMinChunkY = -kMaxChunkY). An Anvil column whose xPos / zPos, a section whose Y or
+/// a 1.18 chunk whose yPos is outside is refused with OutOfRange before anything is allocated.
+inline constexpr std::int32_t kMinChunkY = -kMaxChunkY;
 /// Sections one Anvil column may hold (its whole chunk y range). [Limit: 0..kMaxColumnSections]
 inline constexpr std::size_t kMaxColumnSections =
     static_cast<std::size_t>(kMaxChunkY - kMinChunkY + 1);
