@@ -53,7 +53,6 @@ const std::vector<KnownFailure> kKnownFailing = {
     {"C14-B-3wide", 6, {"body_must_not_touch"}},            // corridor pulled through the cobweb
     {"C14-A-soulsand-gap1", 7, {"reachable"}},              // no gap jump from a high floor
     {"C18", 8, {"reachable"}},                              // corner-touching diagonal refused
-    {"C05-snow3-floating", 9, {"execution"}},               // 1.25 rise planned, 1.243 reached
     {"C05-carpet-tunnel", 10, {"reachable"}},               // 1.9375 clearance refused
     {"C15-drop4-maxdrop4", 10, {"reachable"}},              // max_drop 4 ignored (class holds 3)
     {"C16-a-gap2-walk", 10, {"reachable"}},                 // gap jumps stop at one cell
