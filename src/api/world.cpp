@@ -68,7 +68,7 @@ AgentMotion compile_profile(const Profile& p) {
   if (p.step_height < cl.step_height)
     m.costs.step_q = static_cast<std::uint8_t>(std::floor(p.step_height * kHeightUnits + 1e-9));
   if (p.jump_apex < cl.jump_apex)
-    m.costs.jump_q = static_cast<std::uint8_t>(std::floor(p.jump_apex * kHeightUnits + 1e-9));
+    m.costs.jump_q = static_cast<std::uint8_t>(jump_rise_q(p.jump_apex));
   // A swimmer's vertical moves are swimming up or down: one cell costs one cell of travel.
   if (p.movement_class == MovementClass::Swimmer) m.costs.climb_cost = kCostStraight;
   m.max_nodes = p.search_max_nodes;

@@ -80,6 +80,7 @@ bool AgentSystem::set_goal(NavWorld& nav, AgentId id, CellPos goal, int range) {
   a->has_goal = true;
   a->fall_ticks = 0;
   a->replans_in_row = 0;
+  a->stalled = false;
   a->reason.clear();
   a->fail = PathFailure::None;
   clear_door_hold(*a, true);
@@ -741,7 +742,17 @@ void AgentSystem::end_of_partial(AgentRecord& a) {
   reindex(a);
 }
 
+void AgentSystem::waypoint_reached(AgentRecord& a, const CellPos& cell) {
+  // Progress, unless it is the cell the last stuck replan started from (the new corridor's first
+  // waypoint): an agent replanning the same failing move ends Blocked, not Moving for ever.
+  if (a.stalled && cell == a.stall_cell) return;
+  a.stalled = false;
+  a.replans_in_row = 0;
+}
+
 void AgentSystem::replan_or_block(NavWorld& nav, AgentRecord& a) {
+  a.stall_cell = current_cell(nav.grid(), a);
+  a.stalled = true;
   if (++a.replans_in_row > kMaxReplansInRow) {
     a.mode = AgentMode::Blocked;
     a.blocked_ticks = 0;
@@ -796,7 +807,7 @@ void AgentSystem::swim_drive(NavWorld& nav, AgentRecord& a, double dt, DriveInpu
       ++a.next;
       a.best_dist = 1e30;
       a.ticks_without_progress = 0;
-      a.replans_in_row = 0;
+      waypoint_reached(a, w.cell);
       continue;
     }
     const double speed = std::min(m.swim_speed, d / dt);
@@ -873,7 +884,7 @@ void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, doub
         ++a.next;
         a.best_dist = 1e30;
         a.ticks_without_progress = 0;
-        a.replans_in_row = 0;
+        waypoint_reached(a, w.cell);
         continue;
       }
       // Where the stuck watch measures progress to: the waypoint, or the point before a door.

@@ -79,6 +79,11 @@ struct AgentRecord {
   double best_dist = 1e30;
   int ticks_without_progress = 0;
   int replans_in_row = 0;
+  /// Where the last replan of the stuck watch started (valid while `stalled`): reaching a
+  /// waypoint in that cell again (the new corridor's first) is no progress, so a replan of the
+  /// same failing move counts toward kMaxReplansInRow instead of starting the count again.
+  CellPos stall_cell;
+  bool stalled = false;
   int blocked_ticks = 0;  ///< ticks spent Blocked (a retry comes every kBlockedRetryTicks)
   bool last_hit_wall = false;
   /// Plan again at the next step: the body was teleported while it had a goal, or its start could
@@ -195,6 +200,8 @@ class AgentSystem {
   void follow(NavWorld& nav, const Space& space, AgentRecord& a, double dt);
   /// A swimmer's drive toward its corridor: passes waypoints, arrival, the stuck watch.
   void swim_drive(NavWorld& nav, AgentRecord& a, double dt, DriveInput& in);
+  /// A waypoint at `cell` was reached: progress resets the replan count (see stall_cell).
+  static void waypoint_reached(AgentRecord& a, const CellPos& cell);
   /// The stuck watch ran out of recovery: plan again, or Blocked after kMaxReplansInRow rounds.
   /// The agent reached the end of a partial corridor: it plans again at the next step.
   void end_of_partial(AgentRecord& a);

@@ -16,6 +16,20 @@ double jump_velocity_for_apex(double gravity, double apex) noexcept {
 
 namespace voxnav::detail {
 
+double sampled_jump_apex(const BodyParams& params, double dt) {
+  if (!(params.jump_velocity > 0.0) || !(params.gravity > 0.0) || !(dt > 0.0)) return 0.0;
+  // The steps of a jump from the ground, as integrate_character_tick takes them in the open: the
+  // take-off velocity, then gravity steps, the feet moved by each step's dy, until they descend.
+  double vy = params.jump_velocity, dy = 0.0, y = 0.0, top = 0.0;
+  for (int i = 0; i < 1 << 20; ++i) {
+    gravity_step(vy, dy, params, dt);
+    if (dy <= 0.0) break;
+    y += dy;
+    if (y > top) top = y;
+  }
+  return top;
+}
+
 namespace {
 
 /// Contact tolerance (cells): a box within this distance of the body counts as touching, never as
@@ -304,12 +318,7 @@ IntegrateReport integrate_character_tick(BodyState& state, const DriveInput& inp
   bool gravity_mode = !free_3d;
   bool climbing = false;
 
-  auto apply_gravity = [&]() {
-    double v_new = vy - params.gravity * dt;
-    if (v_new < -params.terminal_speed) v_new = -params.terminal_speed;
-    dy = (vy + v_new) * 0.5 * dt;  // trapezoid: exact ballistic positions at step boundaries
-    vy = v_new;
-  };
+  auto apply_gravity = [&]() { gravity_step(vy, dy, params, dt); };
 
   if (override_active) {
     double ox = motion->velocity.x, oz = motion->velocity.z;

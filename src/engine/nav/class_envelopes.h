@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "engine/classify/nav_grid.h"
+#include "engine/integrate/integrate.h"
 #include "voxnav/profile.h"
 
 namespace voxnav::detail {
@@ -34,8 +35,18 @@ inline const ClassLimits& class_limits(MovementClass c) {
 /// it, so every profile of the class shares the class's islands.
 inline constexpr int kClassGapReach = 1;
 
+/// The highest rise a jump of apex `apex` cells lands on, in layer 0 units (1/64 cell), rounded
+/// down: the height the movement step's own jump reaches at the simulation's tick
+/// (sampled_jump_apex at kSimulationTick, gravity of BodyParams), not the analytic apex (the
+/// standard walker's 1.25 apex reaches 1.2430 at 20 Hz: 79 units, not 80).
+inline int jump_rise_q(double apex) {
+  BodyParams body;
+  body.jump_velocity = jump_velocity_for_apex(body.gravity, apex);
+  return static_cast<int>(std::floor(sampled_jump_apex(body, kSimulationTick) * kHeightUnits + 1e-9));
+}
+
 /// The body envelope of a class in layer 0 units (1/64 cell): half width and height rounded up,
-/// step and jump rounded down, so classification never lets a body through a gap it does not fit.
+/// step and jump (the sampled jump's rise, jump_rise_q) rounded down, so classification never lets a body through a gap it does not fit.
 /// Swimmers classify water cells (ClassEnvelope::swimmer); walker_large stands on a 2x2 footprint
 /// of foot cells (ClassEnvelope::footprint2).
 inline ClassEnvelope class_envelope(MovementClass c) {
@@ -44,7 +55,7 @@ inline ClassEnvelope class_envelope(MovementClass c) {
   e.half_width_q = static_cast<int>(std::ceil(l.width * 0.5 * kHeightUnits - 1e-9));
   e.height_q = static_cast<int>(std::ceil(l.height * kHeightUnits - 1e-9));
   e.step_q = static_cast<int>(std::floor(l.step_height * kHeightUnits + 1e-9));
-  e.jump_q = static_cast<int>(std::floor(l.jump_apex * kHeightUnits + 1e-9));
+  e.jump_q = jump_rise_q(l.jump_apex);
   e.max_drop = l.max_drop;
   e.swimmer = c == MovementClass::Swimmer;
   e.gap_reach = c == MovementClass::Walker || c == MovementClass::WalkerSmall ? kClassGapReach : 0;
