@@ -95,7 +95,7 @@ def main(shared, out):
     doc = open(os.path.join(REPO, 'docs', 'registry.md')).read()
     for i, block in enumerate(re.findall(r'```json\n(.*?)```', doc, re.S)):
         put('registry_json', 'registry_md_%d.json' % i, block)
-    put('registry_json', 'minimal.json', '{"version":1,"blocks":[{"name":"air"},{"name":"stone","boxes":[[0,0,0,1,1,1]]}]}')
+    put('registry_json', 'minimal.json', '{"format":"voxnav-blocks","version":1,"blocks":[{"name":"air"},{"name":"stone","boxes":[[0,0,0,1,1,1]]}]}')
     # Profiles and scenarios from examples/.
     pdir = os.path.join(REPO, 'examples', 'profiles')
     for fname in sorted(os.listdir(pdir)):

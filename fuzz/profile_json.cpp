@@ -17,12 +17,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // A fresh World per input (profiles cannot be removed): a small registry, one chunk.
   World w;
   static constexpr std::string_view kBlocks =
-      R"({"version":1,"blocks":[{"name":"air"},{"name":"stone","boxes":[[0,0,0,1,1,1]]},)"
+      R"({"format":"voxnav-blocks","version":1,"blocks":[{"name":"air"},)"
+      R"({"name":"stone","boxes":[[0,0,0,1,1,1]]},)"
       R"({"name":"water","fluid":"swimmable"},)"
       R"({"name":"ladder","boxes":[[0,0,0.8125,1,1,1]],"climbable":true}]})";
   if (w.load_blocks_json({reinterpret_cast<const std::uint8_t*>(kBlocks.data()), kBlocks.size()},
                          &err) != Status::Ok)
-    fuzz::fail("the harness registry was refused");
+    fuzz::fail(("the harness registry was refused: " + err).c_str());
   ProfileId id;
   if (w.add_profile(p, &id, &err) != Status::Ok) return 0;  // e.g. an unknown surface block
   std::vector<std::uint16_t> cells(16 * 16 * 16, 0);
