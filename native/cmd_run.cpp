@@ -9,13 +9,13 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "cli_common.h"
 #include "tools/splitmix.h"
 #include "voxnav/native/files.h"
+#include "voxnav/native/scenario.h"
 #include "voxnav/native/thread_pool.h"
 #include "voxnav/state_hash.h"
 
@@ -62,126 +62,20 @@ std::string hex64(std::uint64_t v) {
   return buf;
 }
 
-// A scripted scenario (JSON; examples/web/scenario.json is the one the tests use):
-//   { "world": "r.0.-1.mca",             a file in data/worlds (WORLD on the command line wins)
-//     "profile": { "id": "walker" },     one profile, as in profile files
-//     "dt": 0.05, "ticks": 400,
-//     "agents": [ { "feet": [x, y, z], "goal": [x, y, z] }, ... ],
-//     "swimmers": { "profile": { "id": "fish", "class": "swimmer", ... },
-//                   "agents": [ { "feet": [x, y, z], "goal": [x, y, z] }, ... ] },
-//                                      optional: a second profile (a swimmer's) and its agents
-//     "edits": [ { "tick": t, "cell": [x, y, z], "block": "stone" }, ... ],
-//     "checkpoints": [100, 200, ...] }   ticks after which the state hash is recorded
+// A scripted scenario (JSON, voxnav/native/scenario.h; examples/web/scenario.json is the one the
+// tests use).
 // Replay order: the profile, then the swimmers' profile; every agent is added (in order, the
 // swimmers after the others), then every goal set (in the same order); then for each tick
 // t = 0 .. ticks-1: the edits of tick t (in order), then world.tick(dt). The wasm side does the
 // same through the server worker's messages (examples/web/scenario.mjs).
-struct ScriptEdit {
-  int tick = 0;
-  CellPos cell;
-  std::string block;
-};
-struct Script {
-  std::string world, profile_json;
-  std::string swimmer_json;  ///< the swimmers' profile ("" without swimmers)
-  double dt = 0.05;
-  int ticks = 0;
-  std::vector<Vec3> feet;
-  std::vector<CellPos> goals;
-  std::size_t swimmers = 0;  ///< the last `swimmers` of feet / goals are the swimmers' agents
-  std::vector<ScriptEdit> edits;
-  std::vector<int> checkpoints;
-};
-
-bool read_script(const std::string& path, Script& out, std::string& err) {
+bool read_script(const std::string& path, native::Scenario& out, std::string& err) {
   std::vector<std::uint8_t> bytes;
   if (native::read_file(path, bytes, &err) != Status::Ok) return false;
-  using nlohmann::json;
-  const json j = json::parse(bytes.begin(), bytes.end(), nullptr, false);
-  if (j.is_discarded() || !j.is_object()) return err = "not a JSON object", false;
-  const auto cell = [](const json& v, CellPos& c) {
-    if (!v.is_array() || v.size() != 3) return false;
-    for (const json& e : v)
-      if (!e.is_number_integer()) return false;
-    c = CellPos{v[0].get<std::int32_t>(), v[1].get<std::int32_t>(), v[2].get<std::int32_t>()};
-    return true;
-  };
-  if (!j.contains("world") || !j["world"].is_string())
-    return err = "\"world\" must be a string", false;
-  out.world = j["world"].get<std::string>();
-  out.profile_json =
-      j.contains("profile") ? j["profile"].dump() : std::string("{\"id\":\"walker\"}");
-  if (j.contains("dt")) {
-    if (!j["dt"].is_number()) return err = "\"dt\" must be a number", false;
-    out.dt = j["dt"].get<double>();
-    if (!(out.dt > 0 && out.dt <= 1)) return err = "\"dt\" must be in (0, 1]", false;
-  }
-  if (!j.contains("ticks") || !j["ticks"].is_number_integer() || j["ticks"].get<long long>() < 0 ||
-      j["ticks"].get<long long>() > 1000000)
-    return err = "\"ticks\" must be an integer in 0 .. 10^6", false;
-  out.ticks = j["ticks"].get<int>();
-  if (!j.contains("agents") || !j["agents"].is_array())
-    return err = "\"agents\" must be an array", false;
-  const auto agents = [&](const json& list, const std::string& name) {
-    for (std::size_t i = 0; i < list.size(); ++i) {
-      const json& a = list[i];
-      const std::string at = name + "[" + std::to_string(i) + "]";
-      if (!a.is_object() || !a.contains("feet") || !a["feet"].is_array() || a["feet"].size() != 3 ||
-          !a["feet"][0].is_number() || !a["feet"][1].is_number() || !a["feet"][2].is_number())
-        return err = at + ".feet must be [x, y, z] numbers", false;
-      CellPos g;
-      if (!a.contains("goal") || !cell(a["goal"], g))
-        return err = at + ".goal must be [x, y, z] integers", false;
-      out.feet.push_back(
-          Vec3{a["feet"][0].get<double>(), a["feet"][1].get<double>(), a["feet"][2].get<double>()});
-      out.goals.push_back(g);
-    }
-    return true;
-  };
-  if (!agents(j["agents"], "agents")) return false;
-  if (j.contains("swimmers")) {
-    const json& sw = j["swimmers"];
-    if (!sw.is_object() || !sw.contains("profile") || !sw["profile"].is_object() ||
-        !sw.contains("agents") || !sw["agents"].is_array())
-      return err = "\"swimmers\" must be { \"profile\": {...}, \"agents\": [...] }", false;
-    out.swimmer_json = sw["profile"].dump();
-    out.swimmers = sw["agents"].size();
-    if (!agents(sw["agents"], "swimmers.agents")) return false;
-  }
-  if (j.contains("edits")) {
-    if (!j["edits"].is_array()) return err = "\"edits\" must be an array", false;
-    for (std::size_t i = 0; i < j["edits"].size(); ++i) {
-      const json& e = j["edits"][i];
-      const std::string at = "edits[" + std::to_string(i) + "]";
-      ScriptEdit ed;
-      if (!e.is_object() || !e.contains("tick") || !e["tick"].is_number_integer() ||
-          e["tick"].get<long long>() < 0 || e["tick"].get<long long>() >= out.ticks)
-        return err = at + ".tick must be an integer in 0 .. ticks - 1", false;
-      ed.tick = e["tick"].get<int>();
-      if (!e.contains("cell") || !cell(e["cell"], ed.cell))
-        return err = at + ".cell must be [x, y, z] integers", false;
-      if (!e.contains("block") || !e["block"].is_string())
-        return err = at + ".block must be a block state name", false;
-      ed.block = e["block"].get<std::string>();
-      if (!out.edits.empty() && ed.tick < out.edits.back().tick)
-        return err = at + ".tick is smaller than the previous edit's (edits must be in tick order)",
-               false;
-      out.edits.push_back(ed);
-    }
-  }
-  if (j.contains("checkpoints")) {
-    if (!j["checkpoints"].is_array()) return err = "\"checkpoints\" must be an array", false;
-    for (const json& c : j["checkpoints"]) {
-      if (!c.is_number_integer() || c.get<long long>() < 1 || c.get<long long>() > out.ticks)
-        return err = "checkpoints must be integers in 1 .. ticks", false;
-      out.checkpoints.push_back(c.get<int>());
-    }
-  }
-  return true;
+  return native::parse_scenario_json(bytes, &out, &err) == Status::Ok;
 }
 
 int run_script(const Options& o) {
-  Script sc;
+  native::Scenario sc;
   std::string err;
   if (!read_script(o.script, sc, err)) {
     std::fprintf(stderr, "voxnav run: script %s: %s\n", o.script.c_str(), err.c_str());

@@ -4,29 +4,34 @@
 # and sanitized), builds and runs the suites labelled "threads" under ThreadSanitizer (preset
 # tsan), then the node tests in tests/web, the browser tests in tests/browser (the demo
 # page in headless Chromium; screenshots go to $VOXNAV_BUILD_ROOT/artifacts), the real-data checks,
-# the examples, and a separate CMake project built against the installed library (tests/consumer).
+# the examples, a separate CMake project built against the installed library (tests/consumer), and
+# a short fuzzing pass (scripts/fuzz.sh: the `fuzz` preset with clang + libc++, the regression
+# inputs, then VOXNAV_FUZZ_SECONDS per target, default 20).
 # Keeps going after a failure, prints a summary, and exits non-zero if anything
 # failed. Steps after the builds have a time limit (VOXNAV_WEB_TEST_TIMEOUT for the node tests,
 # default 900 s; VOXNAV_BROWSER_TEST_TIMEOUT for the browser tests, default 300 s).
 #
-#   scripts/test.sh [--no-debug] [--no-tsan] [--no-install]
+#   scripts/test.sh [--no-debug] [--no-tsan] [--no-fuzz] [--no-install]
 #
-# Environment: VOXNAV_TEST_DEBUG=0 is the same as --no-debug, VOXNAV_TEST_TSAN=0 as --no-tsan;
-# VOXNAV_CHROMIUM=1/0 forces installing Chromium for browser tests on or off (default: installed
-# when a tests/web or tests/browser test file mentions chromium); VOXNAV_BUILD_ROOT and VOXNAV_JOBS as in scripts/lib.sh.
+# Environment: VOXNAV_TEST_DEBUG=0 is the same as --no-debug, VOXNAV_TEST_TSAN=0 as --no-tsan,
+# VOXNAV_TEST_FUZZ=0 as --no-fuzz; VOXNAV_CHROMIUM=1/0 forces installing Chromium for browser
+# tests on or off (default: installed when a tests/web or tests/browser test file mentions
+# chromium); VOXNAV_BUILD_ROOT and VOXNAV_JOBS as in scripts/lib.sh.
 set -uo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 run_debug=${VOXNAV_TEST_DEBUG:-1}
 run_tsan=${VOXNAV_TEST_TSAN:-1}
+run_fuzz=${VOXNAV_TEST_FUZZ:-1}
 install=1
 for arg in "$@"; do
   case $arg in
     --no-debug) run_debug=0 ;;
     --no-tsan) run_tsan=0 ;;
     --no-install) install=0 ;;
-    -h | --help) sed -n '2,16p' "$0"; exit 0 ;;
+    --no-fuzz) run_fuzz=0 ;;
+    -h | --help) sed -n '2,19p' "$0"; exit 0 ;;
     *) die "test.sh: unknown argument '$arg'" ;;
   esac
 done
@@ -168,6 +173,14 @@ if [[ -f $VOXNAV_NATIVE_BUILD_DIR/libvoxnav.a ]]; then
   step "install + consumer" limit 600 bash tests/consumer/run.sh "$VOXNAV_NATIVE_BUILD_DIR"
 else
   skip "install + consumer" "release build failed"
+fi
+
+# libFuzzer harnesses (fuzz/): regression inputs, then a short run of each target. Also the
+# clang + libc++ build of the core.
+if ((run_fuzz)); then
+  step "fuzz" limit 900 bash scripts/fuzz.sh "${VOXNAV_FUZZ_SECONDS:-20}"
+else
+  skip "fuzz" "--no-fuzz"
 fi
 
 echo
