@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <exception>
 #include <new>
+#include <string>
+#include <tuple>
+#include <vector>
 
 #include "api_text.h"
 #include "engine/io/anvil_chunk.h"
@@ -69,6 +72,23 @@ Status minecraft_blocks(World& world, const detail::MinecraftBlocks** out, LoadR
 }
 
 /// Checks every column fits the World, then loads them all (the all-or-nothing step).
+// Two columns of one load at the same chunk column (a region whose slots repeat a position):
+// BadFormat naming both, as the second would silently replace the first.
+Status check_distinct_columns(const std::vector<detail::DecodedColumn>& columns, LoadReport& r) {
+  std::vector<std::tuple<std::int32_t, std::int32_t, std::size_t>> at;
+  at.reserve(columns.size());
+  for (std::size_t i = 0; i < columns.size(); ++i) at.emplace_back(columns[i].x, columns[i].z, i);
+  std::sort(at.begin(), at.end());
+  for (std::size_t k = 1; k < at.size(); ++k) {
+    const auto& [x, z, i] = at[k - 1];
+    if (std::get<0>(at[k]) != x || std::get<1>(at[k]) != z) continue;
+    r.message = "columns " + std::to_string(i) + " and " + std::to_string(std::get<2>(at[k])) +
+                " both hold chunk column (" + std::to_string(x) + ", " + std::to_string(z) + ")";
+    return Status::BadFormat;
+  }
+  return Status::Ok;
+}
+
 Status install_columns(World& world, const std::vector<detail::DecodedColumn>& columns,
                        const detail::LookupTally& tally, const detail::RegionDecodeStats& stats,
                        LoadReport& r) {
@@ -81,6 +101,7 @@ Status install_columns(World& world, const std::vector<detail::DecodedColumn>& c
       }
     }
   }
+  if (Status s = check_distinct_columns(columns, r); s != Status::Ok) return s;
   detail::Space& space = detail::WorldAccess::state(world).space;
   r.format = columns.empty() ? "anvil" : detail::anvil_format_name(columns.front().format);
   for (const auto& c : columns) {

@@ -253,6 +253,19 @@ TEST(HostileInput, AnvilColumnOutsideTheChunkRangeIsOutOfRange) {
       << r.message;
 }
 
+TEST(HostileInput, TwoColumnsAtOneChunkColumnAreBadFormat) {
+  // A region whose slots repeat a position (found by fuzz/anvil_region): the second column used
+  // to replace the first while the report counted both.
+  auto w = world_with_a_column();
+  const Snapshot before = snap(*w);
+  LoadReport r;
+  EXPECT_EQ(load_columns(*w, {chunk_118(5, 5, 0), chunk_118(6, 5, 0), chunk_118(5, 5, 1)}, r),
+            Status::BadFormat);
+  EXPECT_NE(r.message.find("columns 0 and 2 both hold chunk column (5, 5)"), std::string::npos)
+      << r.message;
+  EXPECT_EQ(snap(*w), before);
+}
+
 TEST(HostileInput, FailedLoadLeavesEarlierColumnsUnloaded) {
   auto w = world_with_a_column();
   const Snapshot before = snap(*w);
