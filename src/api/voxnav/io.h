@@ -82,7 +82,10 @@ struct LoadReport {
   /// "sponge-v3", "movingai-map".
   std::string format;
   bool has_bounds = false;
-  CellPos min, max;                    ///< cells covered by the loaded chunks (inclusive)
+  /// Cells the file's content covers (inclusive): whole chunks for Anvil columns, the box for a
+  /// schematic, the map's cells for Moving AI. The loaded chunks may reach past a schematic's or
+  /// a map's box (chunks are whole).
+  CellPos min, max;
   std::size_t columns_loaded = 0;      ///< Anvil chunk columns loaded (0 for other formats)
   std::size_t chunks_loaded = 0;       ///< 16^3 chunks loaded into the World
   std::size_t uniform_chunks = 0;      ///< of those, holding one value everywhere
