@@ -320,7 +320,8 @@ export interface WorldStats {
   standableCells: number;
   islands: number;
   agents: number;
-  /** Searches the pthread has run (threaded build; 0 otherwise). */
+  /** Search jobs the pthread has run, each taking one or more of an update's searches (threaded
+   *  build; 0 otherwise). */
   threadJobs: number;
   build: BuildName;
 }

@@ -3,7 +3,7 @@
 // benchmarks (bench/, which add this folder, native/tools, to their include path). The same seed
 // gives the same numbers on every platform, natively and in wasm, unlike the standard library's
 // distributions. Not part of the library or its installed headers: a seeded RNG is the host's
-// business. (voxnav's tests still use the identical copy in the engine's util folder.)
+// business. voxnav's tests use it too (tests/CMakeLists.txt adds this folder).
 #pragma once
 #include <cstdint>
 
@@ -23,6 +23,8 @@ struct SplitMix64 {
   T below(T n) {
     return static_cast<T>(next() % static_cast<std::uint64_t>(n));
   }
+  /// An integer in [lo, hi].
+  int range(int lo, int hi) { return lo + static_cast<int>(below<std::uint64_t>(std::uint64_t(hi - lo) + 1)); }
 };
 
 }  // namespace voxnav::tools

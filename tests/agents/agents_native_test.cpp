@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/util/splitmix.h"
+#include "splitmix.h"
 #include "engine/islands/islands.h"
 #include "engine/nav/world_access.h"
 #include "test_support.h"
@@ -33,7 +33,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-using Rng = voxnav::detail::SplitMix64;
+using Rng = voxnav::tools::SplitMix64;
 
 std::string str(const CellPos& c) {
   char buf[48];

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "engine/nav/world_access.h"
-#include "engine/util/splitmix.h"
+#include "splitmix.h"
 #include "test_support.h"
 #include "voxnav/state_hash.h"
 #include "voxnav/world.h"
@@ -135,7 +135,7 @@ bool measure(World& w, ProfileId fish, Trip& t) {
 /// Pairs of water cells the swimmer reaches (reachability Yes), at least `min_dist` apart, with
 /// distinct starts.
 std::vector<Trip> pick_trips(SwimWorld& s, std::size_t n, std::uint64_t seed, int min_dist) {
-  detail::SplitMix64 rng{seed};
+  tools::SplitMix64 rng{seed};
   std::vector<Trip> trips;
   const auto size = static_cast<std::uint32_t>(s.water.size());
   for (int k = 0; k < 4000 && trips.size() < n; ++k) {

@@ -14,7 +14,7 @@
 
 #include "engine/islands/islands.h"
 #include "engine/nav/world_access.h"
-#include "engine/util/splitmix.h"
+#include "splitmix.h"
 #include "test_support.h"
 #include "voxnav/world.h"
 
@@ -84,7 +84,7 @@ struct Road {
   PathResult before;  // the walker's route before the road
 };
 bool lay_road(Region& r, Road& out) {
-  detail::SplitMix64 rng{0x20AD};
+  tools::SplitMix64 rng{0x20AD};
   const std::uint16_t gravel = r.value("gravel");
   const detail::BlockRegistry& reg = detail::WorldAccess::state(*r.w).registry;
   for (int attempt = 0; attempt < 400; ++attempt) {
@@ -286,7 +286,7 @@ TEST(Surfaces, SearchStaysOptimalUnderNegativeSurfaceCosts) {
   p.surface_malus = {SurfaceMalus{{"stone"}, -0.3}, SurfaceMalus{{"grass_block"}, 0.25}};
   ProfileId pid;
   ASSERT_EQ(r.w->add_profile(p, &pid, &err), Status::Ok) << err;
-  detail::SplitMix64 rng{0xD1A};
+  tools::SplitMix64 rng{0xD1A};
   const detail::NavGrid& g = r.grid();
   int checked = 0, cheaper = 0;
   const auto n = static_cast<std::uint32_t>(r.standable.size());
@@ -331,7 +331,7 @@ TEST(Surfaces, PlanesFollowEditsExactly) {
   AreaId road;
   const std::string blocks[] = {"gravel", "sand"};
   ASSERT_EQ(r.w->define_area("road", blocks, -0.5, &road, &err), Status::Ok) << err;
-  detail::SplitMix64 rng{0xE0};
+  tools::SplitMix64 rng{0xE0};
   const std::uint16_t vals[] = {r.value("gravel"), r.value("sand"), r.value("stone"),
                                 r.value("air"), r.value("oak_slab[type=bottom]")};
   for (int e = 0; e < 600; ++e) {

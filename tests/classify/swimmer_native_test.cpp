@@ -9,7 +9,7 @@
 
 #include "engine/islands/islands.h"
 #include "engine/nav/world_access.h"
-#include "engine/util/splitmix.h"
+#include "splitmix.h"
 #include "test_support.h"
 #include "voxnav/world.h"
 
@@ -59,7 +59,7 @@ TEST(Swimmer, RoutesStayInWaterAndIslandsAreExact) {
   }
   EXPECT_EQ(wrong, 0u);
   ASSERT_GT(water.size(), 1000u) << "the region should have a sea or rivers";
-  detail::SplitMix64 rng{0x5F15};
+  tools::SplitMix64 rng{0x5F15};
   test::PairOracle oracle(g);
   std::size_t found = 0, pairs = 0, mismatches = 0;
   for (int k = 0; k < 400; ++k) {
@@ -137,7 +137,7 @@ TEST(Swimmer, SwimmerProfileThroughTheWorld) {
       for (int i = 0; i < detail::kChunkCells; ++i)
         if (detail::kind_node(ch->kind_at(i))) water.push_back(detail::cell_of(ch, i));
   ASSERT_GT(water.size(), 1000u);
-  detail::SplitMix64 rng{0xF15};
+  tools::SplitMix64 rng{0xF15};
   int routes = 0;
   for (int k = 0; k < 200 && routes < 40; ++k) {
     const std::uint32_t ia = rng.below(static_cast<std::uint32_t>(water.size()));

@@ -23,7 +23,7 @@
 #include "engine/islands/islands.h"
 #include "engine/nav/class_envelopes.h"
 #include "engine/nav/world_access.h"
-#include "engine/util/splitmix.h"
+#include "splitmix.h"
 #include "test_support.h"
 #include "voxnav/integrate.h"
 #include "voxnav/native/thread_pool.h"
@@ -33,7 +33,7 @@ namespace voxnav {
 namespace {
 
 using detail::CellKind;
-using Rng = detail::SplitMix64;
+using Rng = tools::SplitMix64;
 
 const std::string kRegion = std::string(VOXNAV_SHARED_DATA) + "/minecraft/regions/1.16/r.0.-1.mca";
 const std::string kSmallHouse =

@@ -20,7 +20,7 @@
 #include "engine/follow/agents.h"
 #include "engine/nav/nav_world.h"
 #include "engine/nav/world_access.h"
-#include "engine/util/splitmix.h"
+#include "splitmix.h"
 #include "test_support.h"
 #include "voxnav/world.h"
 
@@ -79,7 +79,7 @@ TEST(CorridorRepair, SplicedCorridorsStayFollowableUnderEditsAhead) {
   for (const CellPos& c : test::standable_cells(nav.grid()))
     if (nav.islands().size_of(nav.islands().component(nav.grid(), c)) >= 500) pool.push_back(c);
   ASSERT_GT(pool.size(), 1000u);
-  detail::SplitMix64 rng{20261130};
+  tools::SplitMix64 rng{20261130};
   std::vector<AgentId> ids;
   for (int i = 0; i < 160; ++i) {
     const CellPos c = pool[rng.below(static_cast<std::uint32_t>(pool.size()))];

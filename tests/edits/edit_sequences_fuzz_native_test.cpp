@@ -35,7 +35,7 @@
 #include "engine/islands/islands.h"
 #include "engine/nav/nav_world.h"
 #include "engine/nav/world_access.h"
-#include "engine/util/splitmix.h"
+#include "splitmix.h"
 #include "test_support.h"
 #include "voxnav/world.h"
 
@@ -45,7 +45,7 @@ namespace {
 using DPos = ChunkPos;
 using detail::NavChunk;
 using detail::NavGrid;
-using Rng = detail::SplitMix64;
+using Rng = tools::SplitMix64;
 using test::str;
 
 const std::string& kRegion = test::repo_region();

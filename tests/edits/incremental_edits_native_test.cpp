@@ -26,7 +26,7 @@
 #include "engine/islands/islands.h"
 #include "engine/nav/nav_world.h"
 #include "engine/nav/world_access.h"
-#include "engine/util/splitmix.h"
+#include "splitmix.h"
 #include "test_support.h"
 #include "voxnav/native/thread_pool.h"
 #include "voxnav/world.h"
@@ -37,7 +37,7 @@ namespace {
 
 using detail::NavChunk;
 using detail::NavGrid;
-using Rng = detail::SplitMix64;
+using Rng = tools::SplitMix64;
 
 const std::string& kRegion = test::repo_region();
 

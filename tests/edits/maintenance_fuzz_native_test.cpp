@@ -34,7 +34,7 @@
 #include "engine/islands/islands.h"
 #include "engine/nav/nav_world.h"
 #include "engine/nav/world_access.h"
-#include "engine/util/splitmix.h"
+#include "splitmix.h"
 #include "test_support.h"
 #include "voxnav/native/thread_pool.h"
 #include "voxnav/world.h"
@@ -45,7 +45,7 @@ namespace {
 
 using detail::NavChunk;
 using detail::NavGrid;
-using Rng = detail::SplitMix64;
+using Rng = tools::SplitMix64;
 using test::fresh_copy;
 
 const std::string kShared = VOXNAV_SHARED_DATA;

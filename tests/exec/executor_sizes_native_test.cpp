@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/util/splitmix.h"
+#include "splitmix.h"
 #include "test_support.h"
 #include "voxnav/io.h"
 #include "voxnav/native/files.h"
@@ -112,7 +112,7 @@ Trace run(Executor* ex, int ticks) {
   const std::vector<IslandCell> cells = big_island_cells(w, pid);
   EXPECT_GT(cells.size(), 1000u);
   if (cells.size() < 1000) return t;
-  detail::SplitMix64 rng(0x5EED16u);
+  tools::SplitMix64 rng(0x5EED16u);
   const auto pick = [&] { return cells[rng.below(static_cast<std::uint32_t>(cells.size()))]; };
   // Goals in the agent's own island, so most walk far; the others fail or stop, also the same.
   std::vector<AgentId> ids;

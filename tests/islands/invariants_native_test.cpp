@@ -30,7 +30,7 @@
 #include "engine/nav/nav_world.h"
 #include "engine/nav/world_access.h"
 #include "engine/search/astar.h"
-#include "engine/util/splitmix.h"
+#include "splitmix.h"
 #include "test_support.h"
 #include "voxnav/world.h"
 #include "voxnav/native/files.h"
@@ -48,7 +48,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-using Rng = voxnav::detail::SplitMix64;
+using Rng = voxnav::tools::SplitMix64;
 
 std::string str(const CellPos& c) {
   char buf[48];
