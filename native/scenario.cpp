@@ -3,6 +3,7 @@
 
 #include <limits>
 #include <new>
+#include <string>
 #include <nlohmann/json.hpp>
 
 namespace voxnav::native {
@@ -11,7 +12,36 @@ namespace {
 
 using nlohmann::json;
 
+// Deepest nesting of arrays and objects a script may have. nlohmann's parser keeps its own stack,
+// but dump() (the profiles are passed on as text) recurses once per level: a file of 100,000
+// brackets overflowed the native stack.
+constexpr int kMaxNesting = 64;
+
+// Whether the bytes nest arrays/objects deeper than kMaxNesting (strings skipped; an iterative
+// scan, so it cannot overflow whatever the input).
+bool nests_too_deep(std::span<const std::uint8_t> bytes) {
+  int depth = 0;
+  bool in_string = false, escaped = false;
+  for (const std::uint8_t c : bytes) {
+    if (in_string) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxNesting) return true;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return false;
+}
+
 bool parse(std::span<const std::uint8_t> bytes, Scenario& out, std::string& err) {
+  if (nests_too_deep(bytes))
+    return err = "arrays and objects nest deeper than " + std::to_string(kMaxNesting) + " levels",
+           false;
   const json j = json::parse(bytes.begin(), bytes.end(), nullptr, false);
   if (j.is_discarded() || !j.is_object()) return err = "not a JSON object", false;
   const auto cell = [](const json& v, CellPos& c) {

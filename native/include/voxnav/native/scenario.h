@@ -44,8 +44,9 @@ struct Scenario {
 
 /// Parses a scenario (the format above; profiles are not checked here: parse_profile_json).
 /// `out` is replaced on success and unchanged on error. Returns: Ok; BadFormat with `error` (may
-/// be null) naming the field ("agents[3].goal must be [x, y, z] integers"); InvalidArgument (a
-/// null `out`); OutOfMemory.
+/// be null) naming the field ("agents[3].goal must be [x, y, z] integers"), or arrays and objects
+/// nested deeper than 64 levels [Limit: nesting 0..64]; InvalidArgument (a null `out`);
+/// OutOfMemory.
 [[nodiscard]] Status parse_scenario_json(std::span<const std::uint8_t> json, Scenario* out,
                                          std::string* error);
 
