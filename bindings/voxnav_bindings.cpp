@@ -4,6 +4,7 @@
 #include <string>
 
 #include "voxnav/columns.h"
+#include "voxnav/io.h"
 #include "voxnav/version.h"
 #include "world_core.h"
 
@@ -52,6 +53,7 @@ val limits() {
   set("maxColumnTopsHeight", static_cast<double>(kMaxColumnTopsHeight));
   set("maxColumnTopsCells", static_cast<double>(kMaxColumnTopsCells));
   set("noColumnTop", kNoColumnTop);
+  set("maxInflatedBytes", static_cast<double>(kMaxInflatedBytes));  // io.h: one load's budget
   return o;
 }
 

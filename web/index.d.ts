@@ -70,6 +70,9 @@ export interface Limits {
   readonly maxColumnTopsCells: number;
   /** topBlocks' height of a column without blocks. */
   readonly noColumnTop: number;
+  /** Bytes the chunks of one region (or one schematic) may inflate to: readRegion and the native
+   *  loaders refuse more with OutOfRange. */
+  readonly maxInflatedBytes: number;
 }
 
 /** The default library's limits; null until init() has resolved. */

@@ -229,3 +229,38 @@ describe('real regions (data/worlds)', { skip }, () => {
     await handlers.handle(state, { id: 6, type: 'dispose' });
   });
 });
+
+describe('zlib bombs in a region', { skip }, () => {
+  let pkg, lib;
+  before(async () => {
+    pkg = await h.importPackage();
+    lib = await pkg.load({ build: 'sync' });
+  });
+
+  // A region of two zlib chunks of zeros that together inflate past LIMITS.maxInflatedBytes
+  // (each alone fits): readRegion stops reading at the limit, as the native loader does, instead
+  // of inflating without bound (a 1 MB file inflated to 900 MiB before this check).
+  test('the chunks of one region share the inflate budget; past it readRegion is OutOfRange', async () => {
+    const zlib = await import('node:zlib');
+    const limit = lib.LIMITS.maxInflatedBytes;
+    assert.equal(limit, 256 * 1024 * 1024);
+    const packed = zlib.deflateSync(Buffer.alloc(limit / 2 + 1), { level: 9 });
+    const sectors = Math.ceil((5 + packed.length) / 4096);
+    const file = new Uint8Array(8192 + 2 * sectors * 4096);
+    const view = new DataView(file.buffer);
+    for (let slot = 0; slot < 2; ++slot) {
+      const sector = 2 + slot * sectors;
+      view.setUint32(4 * slot, (sector << 8) | sectors);
+      view.setUint32(sector * 4096, packed.length + 1);
+      file[sector * 4096 + 4] = 2;  // zlib
+      file.set(packed, sector * 4096 + 5);
+    }
+    await assert.rejects(pkg.readRegion(file, lib.module), (e) =>
+      e instanceof pkg.VoxnavError && e.status === 'OutOfRange' && /maxInflatedBytes/.test(e.message));
+    // One of the two alone is within the budget.
+    view.setUint32(4, 0);
+    const one = await pkg.readRegion(file, lib.module);
+    assert.equal(one.columns.length, 1);
+    assert.equal(one.columns[0].length, limit / 2 + 1);
+  });
+});

@@ -7,12 +7,32 @@ import { instantiate } from './loader.mjs';
 
 let ownModule = null;  // a library instance for readRegion called without one (loaded once)
 
-async function inflate(bytes, kind) {
+// Inflates `bytes` with the environment's DecompressionStream, reading at most `budget.left`
+// bytes (the region's chunks share one budget, as the native loader's max_inflated_bytes does):
+// a zlib bomb is cancelled as soon as it passes the limit instead of filling memory.
+async function inflate(bytes, kind, budget) {
   if (typeof DecompressionStream !== 'function') {
     throw new VoxnavError('Unsupported', 'readRegion: this JS environment has no DecompressionStream');
   }
-  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream(kind));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
+  const reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream(kind)).getReader();
+  const parts = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.length;
+    if (total > budget.left) {
+      await reader.cancel();
+      throw new VoxnavError('OutOfRange', `readRegion: the chunks inflate to more than ${budget.limit} bytes ` +
+        '(LIMITS.maxInflatedBytes, the budget of one load)', 'readRegion', 'file');
+    }
+    parts.push(value);
+  }
+  budget.left -= total;
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const p of parts) { out.set(p, at); at += p.length; }
+  return out;
 }
 
 /**
@@ -29,6 +49,8 @@ export async function readRegion(file, module = null) {
   if (listed.status !== 0) {
     throw new VoxnavError(STATUS_NAMES[listed.status] ?? 'Unknown', `readRegion: ${listed.message}`, 'readRegion', 'file');
   }
+  const limit = module.limits().maxInflatedBytes;
+  const budget = { limit, left: limit };
   const columns = [];
   const slots = [];
   let skipped = 0;
@@ -43,7 +65,7 @@ export async function readRegion(file, module = null) {
     if (c.compression === 1 || c.compression === 2) {
       const kind = c.compression === 1 ? 'gzip' : 'deflate';
       try {
-        nbt = await inflate(body, kind);
+        nbt = await inflate(body, kind, budget);
       } catch (err) {
         if (err instanceof VoxnavError) throw err;
         throw new VoxnavError('BadFormat', `readRegion: chunk slot ${c.index}: ${c.compression === 1 ? 'gzip' : 'zlib'} data does not inflate (${err.message})`,
