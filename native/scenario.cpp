@@ -74,7 +74,11 @@ bool parse(std::span<const std::uint8_t> bytes, Scenario& out, std::string& err)
   }
   const auto int_in = [](const json& v, long long lo, long long hi) {
     if (!v.is_number_integer()) return false;
-    if (v.is_number_unsigned()) return v.get<std::uint64_t>() <= static_cast<std::uint64_t>(hi);
+    if (hi < lo) return false;  // an empty range (edits when "ticks" is 0)
+    if (v.is_number_unsigned()) {
+      const std::uint64_t u = v.get<std::uint64_t>();
+      return u <= static_cast<std::uint64_t>(hi) && (lo <= 0 || u >= static_cast<std::uint64_t>(lo));
+    }
     const long long x = v.get<long long>();
     return x >= lo && x <= hi;
   };

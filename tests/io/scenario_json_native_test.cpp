@@ -48,5 +48,26 @@ TEST(ScenarioJson, DeepNestingIsBadFormatNotAStackOverflow) {
   EXPECT_EQ(parse(deep63, &s, &err), Status::Ok) << err;
 }
 
+TEST(ScenarioJson, RangesHoldForEveryNumberKind) {
+  native::Scenario s;
+  std::string err;
+  // A checkpoint 0 is below 1 .. ticks (a non-negative number skipped the lower bound).
+  EXPECT_EQ(parse(R"({"world":"w","ticks":10,"agents":[],"checkpoints":[0]})", &s, &err),
+            Status::BadFormat);
+  EXPECT_NE(err.find("checkpoints"), std::string::npos) << err;
+  // With 0 ticks no edit tick is valid (the upper bound ticks - 1 wrapped to 2^64 - 1).
+  EXPECT_EQ(parse(R"({"world":"w","ticks":0,"agents":[],"edits":[{"tick":18446744073709551615,)"
+                  R"("cell":[0,0,0],"block":"stone"}]})",
+                  &s, &err),
+            Status::BadFormat);
+  EXPECT_NE(err.find("edits[0].tick"), std::string::npos) << err;
+  EXPECT_EQ(parse(R"({"world":"w","ticks":10,"agents":[],"checkpoints":[1,10],)"
+                  R"("edits":[{"tick":9,"cell":[0,0,0],"block":"stone"}]})",
+                  &s, &err),
+            Status::Ok)
+      << err;
+  EXPECT_EQ(s.checkpoints, (std::vector<int>{1, 10}));
+}
+
 }  // namespace
 }  // namespace voxnav
