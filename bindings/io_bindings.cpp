@@ -179,8 +179,8 @@ val step_body(WorldCore& core, val packed, double dt) {
 /// A registry value's definition: {name, boxes, door?, climbable?, hazard?, slow?, fluid?}.
 val block_def(WorldCore& core, double value) {
   BlockDef d;
-  const auto v =
-      value >= 0 && value < kNoBlockValue ? static_cast<std::uint16_t>(value) : kNoBlockValue;
+  std::uint16_t v = 0;
+  if (!core.calls().value("block_def", value, v, core.world().block_count())) return val::undefined();
   if (core.world().block_def(v, &d) != Status::Ok)
     return core.calls().world_fail(core.world()), val::undefined();
   val boxes = val::array();

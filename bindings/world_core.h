@@ -80,7 +80,8 @@ class WorldCore {
     std::string msg;
     if (const Status st = parse_block_traits_json(traits_json, &c.traits, &msg); st != Status::Ok)
       return calls_.fail(st, "set_block_traits", msg);
-    c.value = block_value_of(value);
+    if (!calls_.value("set_block_traits", value, c.value, world_->block_count()))
+      return last_status();
     return done(world_->set_block_traits(std::span<const BlockTraitsChange>(&c, 1)));
   }
 
@@ -503,9 +504,6 @@ class WorldCore {
   // A JS number for a C++ int parameter: one no int holds becomes INT_MIN, which every limit
   // refuses (the World's message names it).
   static int int_or_refused(double v) { return int32_number(v) ? static_cast<int>(v) : INT32_MIN; }
-  static std::uint16_t block_value_of(double v) {
-    return v >= 0 && v < kNoBlockValue ? static_cast<std::uint16_t>(v) : kNoBlockValue;  // refused
-  }
   bool chunk_positions(const char* fn, const val& positions) {
     if (!copy_typed(positions, i32_))
       return calls_.fail(Status::InvalidArgument, fn, "positions must be an Int32Array"), false;

@@ -106,6 +106,13 @@ describe('a game\'s own blocks', { skip }, () => {
       (e) => e.status === 'InvalidArgument' && e.message === "setBlockTraits: value 2 'half_slab': door.toggle 'stone' is not a door");
     assert.throws(() => built.setBlockTraits(99, {}), (e) => e.status === 'OutOfRange');
     assert.throws(() => built.blockDef(7), (e) => e.status === 'OutOfRange');
+    // A value that is not an integer is refused, not truncated (1.7 used to set value 1's traits).
+    const before = JSON.stringify(built.blockDef(1));
+    assert.throws(() => built.setBlockTraits(1.7, { climbable: true }),
+      (e) => e.status === 'InvalidArgument' && e.argument === 'value' && /1\.7 is not an integer/.test(e.message));
+    assert.equal(JSON.stringify(built.blockDef(1)), before);
+    assert.throws(() => built.blockDef(1.5), (e) => e.status === 'InvalidArgument');
+    assert.throws(() => built.setBlockTraits(65536 + 1, {}), (e) => e.status === 'OutOfRange');
   });
 
   test('agents climb the ladder, swim the water and stop at the closed door', () => {
