@@ -109,6 +109,16 @@ const detail::MovingAiScenario& longest_row() {
 }
 
 /// The scenario row whose search expands the most nodes (a route with a detour).
+/// The Moving AI length of a cell path on one level: 1 per straight step, sqrt 2 per diagonal.
+double octile_length(const std::vector<PathCell>& cells) {
+  double len = 0;
+  for (std::size_t i = 1; i < cells.size(); ++i)
+    len += (cells[i].cell.x != cells[i - 1].cell.x && cells[i].cell.z != cells[i - 1].cell.z)
+               ? std::sqrt(2.0)
+               : 1.0;
+  return len;
+}
+
 std::size_t hardest_row(World& w, ProfileId pid, std::uint32_t* expanded);
 
 NavRequest route(ProfileId pid, const detail::MovingAiScenario& r, bool toward = false) {
@@ -229,12 +239,7 @@ TEST(NavApi, RequestLifecycleCorridorAndRelease) {
   ASSERT_EQ(w.path_cells(h, cells.data(), cells.size(), &n), Status::Ok);
   EXPECT_EQ(cells.back().cell, stand(r.goal_x, r.goal_y));
   EXPECT_EQ(cells[1].cell, few[1].cell);
-  double len = 0;
-  for (std::size_t i = 1; i < cells.size(); ++i)
-    len += (cells[i].cell.x != cells[i - 1].cell.x && cells[i].cell.z != cells[i - 1].cell.z)
-               ? std::sqrt(2.0)
-               : 1.0;
-  EXPECT_NEAR(len, r.optimal, 1e-4 * r.optimal);
+  EXPECT_NEAR(octile_length(cells), r.optimal, 1e-4 * r.optimal);
 
   // corridor: the same rules.
   ASSERT_EQ(w.corridor(h, nullptr, 0, &n), Status::Ok);
@@ -990,12 +995,7 @@ TEST(NavApi, AgentPathCellsAreTheCorridorsSearchCells) {
   ASSERT_EQ(w.agent_path_cells(id, cells.data(), cells.size(), &n), Status::Ok);
   EXPECT_EQ(cells.front().cell, stand(r.start_x, r.start_y));
   EXPECT_EQ(cells.back().cell, stand(r.goal_x, r.goal_y));
-  double len = 0;
-  for (std::size_t i = 1; i < cells.size(); ++i)
-    len += (cells[i].cell.x != cells[i - 1].cell.x && cells[i].cell.z != cells[i - 1].cell.z)
-               ? std::sqrt(2.0)
-               : 1.0;
-  EXPECT_NEAR(len, r.optimal, 1e-4 * r.optimal);
+  EXPECT_NEAR(octile_length(cells), r.optimal, 1e-4 * r.optimal);
   AgentState s;
   ASSERT_EQ(w.agent_state(id, &s), Status::Ok);
   EXPECT_TRUE(w.is_standable(a.pid, s.cell)) << "the agent's last standable cell";
