@@ -17,7 +17,8 @@ for arg in "$@"; do
 done
 
 packages=(cmake g++ make zlib1g-dev nlohmann-json3-dev libglm-dev googletest libbenchmark-dev
-  emscripten binaryen nodejs npm python3 clang-14 libc++-14-dev libc++abi-14-dev)
+  emscripten binaryen nodejs npm python3 clang-14 libc++-14-dev libc++abi-14-dev
+  libclang-rt-14-dev)  # libclang-rt: the libFuzzer and sanitizer runtimes of the fuzz preset
 ((want_chromium)) && packages+=(chromium)
 
 installed() { [[ $(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null) == installed ]]; }
