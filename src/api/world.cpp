@@ -1146,18 +1146,18 @@ std::string batch_size_error(std::string_view list, std::size_t n) {
   return std::string(list) + " has " + std::to_string(n) + " entries, more than " +
          std::to_string(World::kMaxAgentBatch);
 }
-// The checks of an agent batch entry: a live agent given once (`first[i]`: the entry that gave
-// it first, i when none did), then its feet or goal.
-Refusal check_live_once(const detail::AgentSystem& agents, std::string_view list, std::size_t i,
-                        AgentId a, std::size_t first) {
-  const std::string name = entry_field(list, i, "agent");
-  if (!agents.get(a))
-    return {Status::StaleHandle, "", name + " " + agent_number(a) + " is not a live agent (removed, or never added to this world)"};
-  if (first != i)
-    return {Status::InvalidArgument, "", name + " (" + agent_number(a) + ") repeats " +
-                                             entry_field(list, first, "agent") +
-                                             " (each agent may be given once)"};
-  return {};
+// The checks of an agent batch entry, in order: a live agent, then its goal or feet (the
+// caller's), then given once (`first`: the entry that gave the agent first; i when none did).
+Refusal check_live(const detail::AgentSystem& agents, std::string_view list, std::size_t i, AgentId a) {
+  if (agents.get(a)) return {};
+  return {Status::StaleHandle, "", entry_field(list, i, "agent") + " " + agent_number(a) +
+                                       " is not a live agent (removed, or never added to this world)"};
+}
+Refusal check_once(std::string_view list, std::size_t i, AgentId a, std::size_t first) {
+  if (first == i) return {};
+  return {Status::InvalidArgument, "", entry_field(list, i, "agent") + " (" + agent_number(a) +
+                                           ") repeats " + entry_field(list, first, "agent") +
+                                           " (each agent may be given once)"};
 }
 Refusal check_feet(const detail::AgentSystem& agents, std::uint32_t motion, Vec3 feet,
                    const std::string& name) {
@@ -1248,10 +1248,12 @@ Status World::set_agent_goals(std::span<const AgentGoal> goals, std::string_view
   const std::vector<std::size_t> first = first_of_agent(goals);
   for (std::size_t i = 0; i < goals.size(); ++i) {
     const std::string agent = entry_field(list, i, "agent"), goal = entry_field(list, i, "goal");
-    if (Refusal r = check_live_once(state_->agents, list, i, goals[i].agent, first[i]); r.status != Status::Ok)
+    if (Refusal r = check_live(state_->agents, list, i, goals[i].agent); r.status != Status::Ok)
       return fail(r.status, fn, agent.c_str(), r.message);
     if (std::string e = cell_range_error(goal, goals[i].goal); !e.empty())
       return fail(Status::OutOfRange, fn, goal.c_str(), e);
+    if (Refusal r = check_once(list, i, goals[i].agent, first[i]); r.status != Status::Ok)
+      return fail(r.status, fn, agent.c_str(), r.message);
   }
   for (const AgentGoal& g : goals) (void)state_->agents.set_goal(*agent_nav(*state_, g.agent), g.agent, g.goal);
   return Status::Ok;
@@ -1336,11 +1338,13 @@ Status World::teleport_agents(std::span<const AgentMove> moves, std::string_view
   const std::vector<std::size_t> first = first_of_agent(moves);
   for (std::size_t i = 0; i < moves.size(); ++i) {
     const std::string agent = entry_field(list, i, "agent"), feet = entry_field(list, i, "feet");
-    if (Refusal r = check_live_once(state_->agents, list, i, moves[i].agent, first[i]); r.status != Status::Ok)
+    if (Refusal r = check_live(state_->agents, list, i, moves[i].agent); r.status != Status::Ok)
       return fail(r.status, fn, agent.c_str(), r.message);
     const detail::AgentRecord* a = state_->agents.get(moves[i].agent);
     if (Refusal r = check_feet(state_->agents, a->motion, moves[i].feet, feet); r.status != Status::Ok)
       return fail(r.status, fn, feet.c_str(), r.message);
+    if (Refusal r = check_once(list, i, moves[i].agent, first[i]); r.status != Status::Ok)
+      return fail(r.status, fn, agent.c_str(), r.message);
   }
   for (const AgentMove& m : moves) (void)state_->agents.teleport(m.agent, m.feet);
   return Status::Ok;
