@@ -39,6 +39,13 @@ bool copy_typed(const val& arr, std::vector<T>& out) {
   if (!out.empty()) val(typed_memory_view(out.size(), out.data())).call<void>("set", arr);
   return true;
 }
+/// The same for an argument the World checks: any other value gives no items (the World then
+/// names the count it expected, or the JSON it could not read).
+template <class T>
+std::vector<T>& typed(const val& arr, std::vector<T>& out) {
+  if (!copy_typed(arr, out)) out.clear();
+  return out;
+}
 /// A typed_memory_view of scratch storage: valid until the next call (the wrapper copies it).
 template <class T>
 val view(const std::vector<T>& v) {

@@ -52,10 +52,7 @@ class WorldCore {
   // ---- registry ----
   int load_minecraft_blocks(val blocks, val shapes) {
     std::vector<std::uint8_t> b, s;
-    if (!copy_typed(blocks, b) || !copy_typed(shapes, s))
-      return calls_.fail(Status::InvalidArgument, "load_minecraft_blocks", "blocksJson",
-                         "blocksJson and shapesJson must be Uint8Array");
-    return done(world_->load_minecraft_blocks(b, s));
+    return done(world_->load_minecraft_blocks(typed(blocks, b), typed(shapes, s)));
   }
   val block_value(std::string state) {
     std::uint16_t v = 0;
@@ -65,9 +62,7 @@ class WorldCore {
   /// voxnav's registry JSON; `fn`: the JS function that called (defineBlocks writes the JSON).
   int load_blocks(val json, std::string fn) {
     std::vector<std::uint8_t> b;
-    if (!copy_typed(json, b))
-      return calls_.fail(Status::InvalidArgument, fn.c_str(), "json", "json must be bytes");
-    if (done(world_->load_blocks_json(b)) != 0) calls_.set_function(fn);
+    if (done(world_->load_blocks_json(typed(json, b))) != 0) calls_.set_function(fn);
     return last_status();
   }
   int set_block_traits(double value, std::string traits_json) {
@@ -84,19 +79,13 @@ class WorldCore {
   /// positions: Int32Array of 3 per chunk; values: Uint16Array of kChunkValues per chunk.
   int load_chunks(val positions, val values) {
     if (!chunk_positions("load_chunks", positions)) return last_status();
-    if (!copy_typed(values, u16_))
-      return calls_.fail(Status::InvalidArgument, "load_chunks", "values",
-                         "values must be a Uint16Array");
-    return done(world_->load_chunks(chunks_, u16_));
+    return done(world_->load_chunks(chunks_, typed(values, u16_)));
   }
   int load_chunk(double cx, double cy, double cz, val values) {
     CellPos c;
     if (!calls_.cell("load_chunk", "chunk", cx, cy, cz, c, "a chunk position"))
       return last_status();
-    if (!copy_typed(values, u16_))
-      return calls_.fail(Status::InvalidArgument, "load_chunk", "values",
-                         "values must be a Uint16Array");
-    return done(world_->load_chunk(ChunkPos{c.x, c.y, c.z}, u16_));
+    return done(world_->load_chunk(ChunkPos{c.x, c.y, c.z}, typed(values, u16_)));
   }
   int unload_chunks(val positions) {
     return chunk_positions("unload_chunks", positions) ? done(world_->unload_chunks(chunks_))
