@@ -148,6 +148,22 @@ describe('limits and structured errors', { skip }, () => {
     assert.deepEqual([e.function, e.argument], ['addProfile', 'profile']);
     e = await s.err({ type: 'findArea', name: 'road' }, 'NotFound', /^findArea: /);
     assert.equal(e.function, 'findArea');
+    // The agent batches and setDoorOpen: the C++ World checks them and names the entry and field.
+    await s.ok({ type: 'addProfile', profile: { id: 'walker' } });
+    e = await s.err({ type: 'addAgents', agents: [{ profile: 0, feet: [0.5, 1, 0.5] }, { profile: 0, feet: [0.5, 1e9, 0.5] }] },
+      'OutOfRange', /^addAgents: agents\[1\]\.feet \(0\.5, 1000000000, 0\.5\) is out of range/);
+    assert.deepEqual([e.function, e.argument], ['addAgents', 'agents[1].feet']);
+    const { ids } = await s.ok({ type: 'addAgents', agents: [{ profile: 0, feet: [0.5, 1, 0.5] }, { profile: 'walker', feet: [2.5, 1, 0.5] }] });
+    assert.equal(ids.length, 2);
+    e = await s.err({ type: 'setGoals', goals: [{ agent: ids[1], goal: [4, 1, 4] }, { agent: ids[1], goal: [5, 1, 5] }] },
+      'InvalidArgument', /^setGoals: goals\[1\]\.agent \(\d+\) repeats goals\[0\]\.agent/);
+    assert.deepEqual([e.function, e.argument], ['setGoals', 'goals[1].agent']);
+    e = await s.err({ type: 'teleportAgents', agents: [{ agent: ids[0], feet: [1, Infinity, 1] }] },
+      'InvalidArgument', /^teleportAgents: agents\[0\]\.feet \(1, Infinity, 1\) is not finite$/);
+    assert.deepEqual([e.function, e.argument], ['teleportAgents', 'agents[0].feet']);
+    e = await s.err({ type: 'setDoorOpen', cell: [100, 1, 4], open: true }, 'NotLoaded',
+      /^setDoorOpen: cell \(100, 1, 4\) is in chunk \(6, 0, 0\), which is not loaded$/);
+    assert.deepEqual([e.function, e.argument], ['setDoorOpen', 'cell']);
     await s.ok({ type: 'dispose' });
   });
 });
