@@ -13,19 +13,26 @@ namespace voxnav::bindings {
 /// The C++ library's version (voxnav/version.h); tests/web checks the npm package carries it too.
 std::string version_string_of() { return std::string(voxnav::version_string()); }
 
-std::string status_name_of(int s) {
-  if (s < 0 || s > static_cast<int>(kLastStatus)) return "Unknown";
-  return status_name(static_cast<Status>(s));
+/// The names of the enums whose numbers results carry, by enum (index = the enum's number).
+template <class E, class F>
+val names_of(F name, E last) {
+  val list = val::array();
+  for (int i = 0; i <= static_cast<int>(last); ++i)
+    list.call<void>("push", std::string(name(static_cast<E>(i))));
+  return list;
 }
-
-std::string edge_kind_name_of(int k) {
-  if (k < 0 || k > static_cast<int>(EdgeKind::Fly)) return "unknown";
-  return edge_kind_name(static_cast<EdgeKind>(k));
-}
-
-std::string agent_mode_name_of(int m) {
-  if (m < 0 || m > static_cast<int>(AgentMode::Blocked)) return "unknown";
-  return agent_mode_name(static_cast<AgentMode>(m));
+val names() {
+  val o = val::object();
+  o.set("status", names_of(status_name, kLastStatus));
+  o.set("edgeKind", names_of(edge_kind_name, EdgeKind::Fly));
+  o.set("agentMode", names_of(agent_mode_name, AgentMode::Blocked));
+  o.set("reachAnswer", names_of(reach_answer_name, ReachAnswer::Unknown));
+  o.set("reachReason", names_of(reach_reason_name, ReachReason::BadProfile));
+  o.set("pathState", names_of(path_state_name, PathState::Failed));
+  o.set("pathFailure", names_of(path_failure_name, PathFailure::NotLoaded));
+  o.set("blockHazard", names_of(block_hazard_name, BlockHazard::Other));
+  o.set("blockFluid", names_of(block_fluid_name, BlockFluid::Harmful));
+  return o;
 }
 
 /// The limits of the C++ API (named once in its headers), for JS: web/index.mjs's LIMITS.
@@ -69,9 +76,7 @@ bool threads_built() {
 
 EMSCRIPTEN_BINDINGS(voxnav) {
   using namespace voxnav::bindings;
-  emscripten::function("statusName", &status_name_of);
-  emscripten::function("edgeKindName", &edge_kind_name_of);
-  emscripten::function("agentModeName", &agent_mode_name_of);
+  emscripten::function("names", &names);
   emscripten::function("threadsBuilt", &threads_built);
   emscripten::function("limits", &limits);
   emscripten::function("versionString", &version_string_of);
@@ -94,8 +99,6 @@ EMSCRIPTEN_BINDINGS(voxnav) {
       .function("unloadChunks", &WorldCore::unload_chunks)
       .function("unloadChunk", &WorldCore::unload_chunk)
       .function("loadAnvilColumns", &load_anvil_columns)
-      .function("setBlock", &WorldCore::set_block)
-      .function("setBox", &WorldCore::set_box)
       .function("setBlocks", &WorldCore::set_blocks)
       .function("getBlock", &WorldCore::get_block)
       .function("addProfile", &WorldCore::add_profile)
@@ -114,13 +117,13 @@ EMSCRIPTEN_BINDINGS(voxnav) {
       .function("corridor", &WorldCore::corridor)
       .function("pathCells", &WorldCore::path_cells)
       .function("release", &WorldCore::release)
-      .function("addAgent", &WorldCore::add_agent)
+      .function("addAgents", &WorldCore::add_agents)
       .function("removeAgent", &WorldCore::remove_agent)
-      .function("setAgentGoal", &WorldCore::set_agent_goal)
+      .function("setAgentGoals", &WorldCore::set_agent_goals)
       .function("agentState", &WorldCore::agent_state)
       .function("agentReason", &WorldCore::agent_reason)
       .function("agentCorridor", &WorldCore::agent_corridor)
-      .function("teleportAgent", &WorldCore::teleport_agent)
+      .function("teleportAgents", &WorldCore::teleport_agents)
       .function("agentsSnapshot", &WorldCore::agents_snapshot)
       .function("setDoorOpen", &WorldCore::set_door_open)
       .function("takeDoorEvents", &WorldCore::take_door_events)

@@ -1,15 +1,12 @@
-// voxnav bindings - WorldCore, the Embind class over one voxnav::World. It converts values only:
-// JS numbers to cells and ids, typed arrays to spans; the World checks every rule and writes the
-// messages (World::last_error()).
-//
-// Conventions (the JS wrapper in web/lib/world.mjs relies on them):
-// - Methods with no result return the voxnav::Status as an int (0 = Ok).
-// - Methods with a result return it as a JS value, or `undefined` when they fail.
-// - After any failure, lastStatus() and lastError() describe it: {status, function, argument,
-//   message}, the C++ call's names (web/lib/errors.mjs makes them the JS names).
-// - Bulk data crosses as typed arrays: inputs are copied into the wasm heap with one
-//   TypedArray.set; outputs are views of this object's scratch buffers, valid until the next call.
-// - Agent ids and path handles are one JS number each (voxnav/ids.h id_number).
+// voxnav bindings - WorldCore, the Embind class over one voxnav::World. It converts values only
+// (JS numbers to cells and ids, typed arrays to spans); the World checks every rule and writes the
+// messages. Conventions (web/lib/world.mjs relies on them and reshapes the results):
+// - Methods with no result return the voxnav::Status as an int (0 = Ok); methods with a result
+//   return it, or `undefined` when they fail. lastError() then gives {status, function, argument,
+//   message} with the C++ names (web/lib/errors.mjs makes them the JS names).
+// - Inputs cross as typed arrays (copied with one TypedArray.set); results as flat Float64Array
+//   views of scratch buffers, valid until the next call, laid out as each method says. Enums
+//   cross as numbers (their names: the module's names()); ids as numbers (voxnav/ids.h).
 #pragma once
 #include <memory>
 #include <span>
@@ -20,18 +17,10 @@
 #include "voxnav/world.h"
 
 #ifdef VOXNAV_WASM_THREADS
-#include "thread_executor.h"
+#include "voxnav/native/thread_pool.h"
 #endif
 
 namespace voxnav::bindings {
-
-#ifdef VOXNAV_WASM_THREADS
-/// One pthread for the whole module (-sPTHREAD_POOL_SIZE=1), shared by every World; never freed.
-inline ThreadExecutor* shared_executor() {
-  static ThreadExecutor* exec = new ThreadExecutor();
-  return exec;
-}
-#endif
 
 class WorldCore {
  public:
@@ -39,11 +28,18 @@ class WorldCore {
     WorldDef def;
     def.lockstep_delay = lockstep_delay;
 #ifdef VOXNAV_WASM_THREADS
-    if (threaded) def.executor = shared_executor();
+    if (threaded) def.executor = &pool();
 #endif
     threaded_ = threaded && def.executor != nullptr;
     world_ = std::make_unique<World>(def);
   }
+#ifdef VOXNAV_WASM_THREADS
+  /// One pthread for the whole module (-sPTHREAD_POOL_SIZE=1), shared by every World; never freed.
+  static native::ThreadPool& pool() {
+    static auto* pool = new native::ThreadPool(1);
+    return *pool;
+  }
+#endif
 
   World& world() { return *world_; }
   CallState& calls() { return calls_; }
@@ -56,30 +52,24 @@ class WorldCore {
   // ---- registry ----
   int load_minecraft_blocks(val blocks, val shapes) {
     std::vector<std::uint8_t> b, s;
-    if (!copy_typed(blocks, b) || !copy_typed(shapes, s))
-      return calls_.fail(Status::InvalidArgument, "load_minecraft_blocks",
-                         "blocksJson and shapesJson must be Uint8Array");
-    return done(world_->load_minecraft_blocks(b, s));
+    return done(world_->load_minecraft_blocks(typed(blocks, b), typed(shapes, s)));
   }
   val block_value(std::string state) {
     std::uint16_t v = 0;
-    const Status st = world_->block_value(state, &v);
-    return calls_.result(*world_, st, val(v));
+    return result(world_->block_value(state, &v), val(v));
   }
   double block_count() const { return static_cast<double>(world_->block_count()); }
-  /// voxnav's registry JSON; `fn` is the JS function that called (defineBlocks reshapes its
-  /// arguments into the format and is named in the error).
+  /// voxnav's registry JSON; `fn`: the JS function that called (defineBlocks writes the JSON).
   int load_blocks(val json, std::string fn) {
     std::vector<std::uint8_t> b;
-    if (!copy_typed(json, b)) return calls_.fail(Status::InvalidArgument, fn, "json must be bytes");
-    if (done(world_->load_blocks_json(b)) != 0) calls_.set_function(fn);
+    if (done(world_->load_blocks_json(typed(json, b))) != 0) calls_.set_function(fn);
     return last_status();
   }
   int set_block_traits(double value, std::string traits_json) {
     BlockTraitsChange c;
     std::string msg;
     if (const Status st = parse_block_traits_json(traits_json, &c.traits, &msg); st != Status::Ok)
-      return calls_.fail(st, "set_block_traits", msg);
+      return calls_.fail(st, "set_block_traits", "traits", msg);
     if (!calls_.value("set_block_traits", value, c.value, world_->block_count()))
       return last_status();
     return done(world_->set_block_traits(std::span<const BlockTraitsChange>(&c, 1)));
@@ -89,343 +79,337 @@ class WorldCore {
   /// positions: Int32Array of 3 per chunk; values: Uint16Array of kChunkValues per chunk.
   int load_chunks(val positions, val values) {
     if (!chunk_positions("load_chunks", positions)) return last_status();
-    if (!copy_typed(values, u16_))
-      return calls_.fail(Status::InvalidArgument, "load_chunks", "values must be a Uint16Array");
-    return done(world_->load_chunks(chunks_, u16_));
+    return done(world_->load_chunks(chunks_, typed(values, u16_)));
   }
   int load_chunk(double cx, double cy, double cz, val values) {
-    ChunkPos p;
-    if (!calls_.chunk("load_chunk", cx, cy, cz, p)) return last_status();
-    if (!copy_typed(values, u16_))
-      return calls_.fail(Status::InvalidArgument, "load_chunk", "values must be a Uint16Array");
-    return done(world_->load_chunk(p, u16_));
+    CellPos c;
+    if (!calls_.cell("load_chunk", "chunk", cx, cy, cz, c, "a chunk position"))
+      return last_status();
+    return done(world_->load_chunk(ChunkPos{c.x, c.y, c.z}, typed(values, u16_)));
   }
   int unload_chunks(val positions) {
     return chunk_positions("unload_chunks", positions) ? done(world_->unload_chunks(chunks_))
                                                        : last_status();
   }
   int unload_chunk(double cx, double cy, double cz) {
-    ChunkPos p;
-    return calls_.chunk("unload_chunk", cx, cy, cz, p) ? done(world_->unload_chunk(p))
-                                                       : last_status();
-  }
-  int set_block(double x, double y, double z, double value) {
     CellPos c;
-    std::uint16_t v = 0;
-    if (!calls_.cell("set_block", "cell", x, y, z, c) ||
-        !calls_.value("set_block", value, v, world_->block_count()))
+    if (!calls_.cell("unload_chunk", "chunk", cx, cy, cz, c, "a chunk position"))
       return last_status();
-    return done(world_->set_block(c, v));
+    return done(world_->unload_chunk(ChunkPos{c.x, c.y, c.z}));
   }
-  int set_box(double x0, double y0, double z0, double x1, double y1, double z1, double value) {
-    CellPos a, b;
-    std::uint16_t v = 0;
-    if (!calls_.cell("set_box", "min", x0, y0, z0, a) ||
-        !calls_.cell("set_box", "max", x1, y1, z1, b) ||
-        !calls_.value("set_box", value, v, world_->block_count()))
-      return last_status();
-    return done(world_->set_box(a, b, v));
-  }
-  /// World::set_blocks: `cells` Float64Array of 6 per edit (min, then max), `values` Float64Array
-  /// of 1 per edit, `single` Uint8Array of 1 per edit (1: a cell, named "cell" in messages);
-  /// `list` names the entries in messages ("edits"; "" for one edit).
+  /// World::set_blocks (also setBlock and setBox): `cells` Float64Array of 6 per edit (min, then
+  /// max), `values` Float64Array of 1 per edit, `single` Uint8Array of 1 per edit (1: a cell,
+  /// named "cell" in messages); `list` names the entries in messages ("" for one edit).
   int set_blocks(val cells, val values, val single, std::string list) {
     const char* fn = "set_blocks";
     if (!copy_typed(cells, f64_) || !copy_typed(values, in_) || !copy_typed(single, u8_) ||
         f64_.size() != 6 * in_.size() || u8_.size() != in_.size())
-      return calls_.fail(Status::InvalidArgument, fn,
+      return calls_.fail(Status::InvalidArgument, fn, list,
                          "edits must be 6 cell numbers, a value and a flag each");
     std::vector<BlockEdit> edits(in_.size());
     for (std::size_t i = 0; i < edits.size(); ++i) {
-      const std::string at = list.empty() ? std::string() : list + "[" + std::to_string(i) + "].";
-      const double* c = &f64_[6 * i];
-      if (!calls_.cell(fn, at + (u8_[i] ? "cell" : "min"), c[0], c[1], c[2], edits[i].min) ||
-          !calls_.cell(fn, at + (u8_[i] ? "cell" : "max"), c[3], c[4], c[5], edits[i].max))
+      const char* lo = u8_[i] ? "cell" : "min";
+      if (!calls_.cell(fn, entry(list, i, lo), &f64_[6 * i], edits[i].min) ||
+          !calls_.cell(fn, entry(list, i, u8_[i] ? "cell" : "max"), &f64_[6 * i + 3],
+                       edits[i].max) ||
+          !calls_.value(fn, entry(list, i, "value"), in_[i], edits[i].value))
         return last_status();
-      // A number no uint32 holds is never a registry value: UINT32_MAX is refused as OutOfRange.
-      edits[i].value = integral(in_[i]) && in_[i] >= 0 && in_[i] < UINT32_MAX
-                           ? std::uint32_t(in_[i])
-                           : UINT32_MAX;
       edits[i].cell = u8_[i] != 0;
     }
     return done(world_->set_blocks(edits, list));
   }
   val get_block(double x, double y, double z) {
     CellPos c;
-    if (!calls_.cell("get_block", "cell", x, y, z, c)) return val::undefined();
     std::uint16_t v = 0;
-    const Status st = world_->get_block(c, &v);
-    return calls_.result(*world_, st, val(v));
+    if (!calls_.cell("get_block", "cell", x, y, z, c)) return val::undefined();
+    return result(world_->get_block(c, &v), val(v));
   }
 
   // ---- profiles and areas ----
   val add_profile(std::string json, std::string source) {
     Profile p;
+    ProfileId id;
     std::string err, warn;
     if (const Status st = parse_profile_json(json, p, &err, &warn, source); st != Status::Ok)
-      return calls_.fail_val(st, "add_profile", err);
-    ProfileId id;
+      return calls_.fail(st, "add_profile", "profile", err), val::undefined();
     const Status st = world_->add_profile(p, &id);
     if (st == Status::Ok) last_warning_ = warn;
-    return calls_.result(*world_, st, val(id.index));
+    return result(st, val(id.index));
   }
   val find_profile(std::string name) {
     ProfileId id;
-    const Status st = world_->find_profile(name, &id);
-    return calls_.result(*world_, st, val(id.index));
+    return result(world_->find_profile(name, &id), val(id.index));
   }
   /// World::define_area: name, blocks (an Array of block names), cost in cells.
   val define_area(val name, val blocks, double cost) {
     const char* fn = "define_area";
+    AreaId id;
     if (!name.isString())
-      return calls_.fail_val(Status::InvalidArgument, fn, "name must be a string");
-    const std::string n = name.as<std::string>();
-    const auto bad = [&](const std::string& what) {
-      return calls_.fail_val(Status::InvalidArgument, fn, "area \"" + n + "\": " + what, "blocks");
-    };
-    if (!blocks.isArray()) return bad("blocks must be an array of block names");
+      return calls_.fail(Status::InvalidArgument, fn, "name", "name must be a string"),
+             val::undefined();
+    const std::string at = "area \"" + name.as<std::string>() + "\": ";
+    if (!blocks.isArray())
+      return calls_.fail(Status::InvalidArgument, fn, "blocks",
+                         at + "blocks must be an array of block names"),
+             val::undefined();
     std::vector<std::string> names;
     for (std::size_t i = 0, count = blocks["length"].as<std::size_t>(); i < count; ++i) {
       if (!blocks[i].isString())
-        return bad("blocks[" + std::to_string(i) + "] is not a block name (a non-empty string)");
+        return calls_.fail(Status::InvalidArgument, fn, "blocks",
+                           at + "blocks[" + std::to_string(i) +
+                               "] is not a block name (a non-empty string)"),
+               val::undefined();
       names.push_back(blocks[i].as<std::string>());
     }
-    AreaId id;
-    const Status st = world_->define_area(n, names, cost, &id);
-    return calls_.result(*world_, st, val(id.index));
+    return result(world_->define_area(name.as<std::string>(), names, cost, &id), val(id.index));
   }
   val find_area(val name) {
-    if (!name.isString())
-      return calls_.fail_val(Status::InvalidArgument, "find_area", "name must be a string");
     AreaId id;
-    const Status st = world_->find_area(name.as<std::string>(), &id);
-    return calls_.result(*world_, st, val(id.index));
+    if (!name.isString())
+      return calls_.fail(Status::InvalidArgument, "find_area", "name", "name must be a string"),
+             val::undefined();
+    return result(world_->find_area(name.as<std::string>(), &id), val(id.index));
   }
 
   // ---- navigation queries ----
   void update() { world_->update(); }
   double nav_epoch() const { return static_cast<double>(world_->nav_epoch()); }
+  /// [answer, reason, epoch].
   val reachable(double profile, double fx, double fy, double fz, double gx, double gy, double gz) {
-    const char* fn = "reachable";
-    ProfileId pid;
+    ProfileId p;
     CellPos a, b;
-    if (!calls_.profile_cell(fn, profile, "from", fx, fy, fz, pid, a) ||
-        !calls_.cell(fn, "goal", gx, gy, gz, b))
-      return val::undefined();
     Reach r;
-    const Status st = world_->reachable(pid, a, b, &r);
-    return calls_.result(*world_, st,
-                         object({{"answer", val(reach_answer_name(r.answer))},
-                                 {"reason", val(reach_reason_name(r.reason))},
-                                 {"epoch", number(double(r.epoch))}}));
+    if (!profile_cell("reachable", profile, "from", fx, fy, fz, p, a) ||
+        !calls_.cell("reachable", "goal", gx, gy, gz, b))
+      return val::undefined();
+    const Status st = world_->reachable(p, a, b, &r);
+    return result(st, numbers({double(r.answer), double(r.reason), double(r.epoch)}));
   }
   val is_standable(double profile, double x, double y, double z) {
-    ProfileId pid;
+    ProfileId p;
     CellPos c;
-    if (!calls_.profile_cell("is_standable", profile, "cell", x, y, z, pid, c))
-      return val::undefined();
     bool standable = false;
-    const Status st = world_->is_standable(pid, c, &standable);
-    return calls_.result(*world_, st, val(standable));
+    if (!profile_cell("is_standable", profile, "cell", x, y, z, p, c)) return val::undefined();
+    return result(world_->is_standable(p, c, &standable), val(standable));
   }
   /// Feet height in metres, or null when the cell is loaded but not standable.
   val standing_height(double profile, double x, double y, double z) {
-    ProfileId pid;
+    ProfileId p;
     CellPos c;
-    if (!calls_.profile_cell("standing_height", profile, "cell", x, y, z, pid, c))
-      return val::undefined();
     double h = 0;
-    const Status st = world_->standing_height(pid, c, &h);
-    if (st == Status::NotFound) return calls_.ok(), val::null();
-    return calls_.result(*world_, st, val(h));
+    if (!profile_cell("standing_height", profile, "cell", x, y, z, p, c)) return val::undefined();
+    const Status st = world_->standing_height(p, c, &h);
+    return st == Status::NotFound ? (calls_.ok(), val::null()) : result(st, val(h));
   }
-  /// Int32Array view [x, y, z], or null when no standable cell is within the radius.
+  /// [x, y, z], or null when no standable cell is within the radius.
   val nearest_standable(double profile, double x, double y, double z, double radius) {
     const char* fn = "nearest_standable";
-    ProfileId pid;
+    ProfileId p;
     CellPos c, out;
-    if (!calls_.profile_cell(fn, profile, "near", x, y, z, pid, c)) return val::undefined();
+    if (!profile_cell(fn, profile, "near", x, y, z, p, c)) return val::undefined();
     if (!int32_number(radius))
-      return calls_.fail_val(Status::InvalidArgument, fn,
-                             "radius " + num(radius) + " is not an integer");
-    const Status st = world_->nearest_standable(pid, c, static_cast<int>(radius), &out);
+      return calls_.fail(Status::InvalidArgument, fn, "radius",
+                         "radius " + number_text(radius) + " is not an integer"),
+             val::undefined();
+    const Status st = world_->nearest_standable(p, c, static_cast<int>(radius), &out);
     if (st == Status::NotFound) return calls_.ok(), val::null();
-    i32_.assign({out.x, out.y, out.z});
-    return calls_.result(*world_, st, view(i32_));
+    return result(st, numbers({double(out.x), double(out.y), double(out.z)}));
   }
 
   // ---- requests ----
-  val request(double profile, double sx, double sy, double sz, double gx, double gy, double gz,
-              double range, bool toward, val filter) {
+  /// `start`, `goal`: Float64Array [x, y, z]; the area filter as `excluded` (a bit per area) and
+  /// `multipliers` (Float64Array, one per area), areas resolved by the wrapper.
+  val request(double profile, val start, val goal, double range, bool toward, double excluded,
+              val multipliers) {
     const char* fn = toward ? "request_toward" : "request";
     NavRequest req;
-    if (!request_args(fn, profile, sx, sy, sz, gx, gy, gz, range, toward, filter, req))
-      return val::undefined();
     PathHandle h;
-    if (world_->request(req, &h) != Status::Ok) return calls_.world_fail(*world_), val::undefined();
     double id = 0;
+    if (!request_args(fn, profile, start, goal, range, toward, excluded, multipliers, req))
+      return val::undefined();
+    if (const Status st = world_->request(req, &h); st != Status::Ok)
+      return result(st, val::undefined());
     if (!id_number(h, &id)) {
       (void)world_->release(h);
-      return calls_.fail_val(Status::Unsupported, fn,
-                             "more than 524288 requests of one class are held; release some");
+      return calls_.fail(Status::Unsupported, fn, "",
+                         "more than 524288 requests of one class are held; release some"),
+             val::undefined();
     }
     return calls_.ok(), val(id);
   }
+  /// [state, failure, partial, cost, nodes expanded, cell count, waypoint count].
   val status(double handle) {
     PathHandle h;
     PathStatus s;
-    if (!calls_.id("status", handle, h)) return val::undefined();
+    if (!calls_.id("status", "path", handle, h)) return val::undefined();
     const Status st = world_->status(h, &s);
-    return calls_.result(*world_, st, status_object(s));
+    return result(st, status_numbers(s));
   }
-  /// The search runs now (World::find_path_now): status() fields plus, when ready, `corridor`.
-  val find_path_now(double profile, double sx, double sy, double sz, double gx, double gy,
-                    double gz, double range, bool toward, val filter) {
+  /// World::find_path_now: status()'s numbers, then waypoints() of the route (none unless ready).
+  val find_path_now(double profile, val start, val goal, double range, bool toward, double excluded,
+                    val multipliers) {
+    const char* fn = "find_path_now";
     NavRequest req;
-    if (!request_args("find_path_now", profile, sx, sy, sz, gx, gy, gz, range, toward, filter, req))
-      return val::undefined();
     PathResult r;
-    if (world_->find_path_now(req, &r) != Status::Ok)
-      return calls_.world_fail(*world_), val::undefined();
-    val o = status_object(r.status);
-    o.set("corridor",
-          r.status.state == PathState::Ready ? waypoint_views(r.waypoints) : val::null());
-    return calls_.ok(), o;
+    if (!request_args(fn, profile, start, goal, range, toward, excluded, multipliers, req))
+      return val::undefined();
+    if (const Status st = world_->find_path_now(req, &r); st != Status::Ok)
+      return result(st, val::undefined());
+    if (r.status.state != PathState::Ready) r.waypoints.clear();
+    status_numbers(r.status);
+    return calls_.ok(), waypoints(r.waypoints, true);
   }
-  /// {positions: Float64Array 3n, kinds: Uint8Array n, cells: Int32Array 3n} views.
+  /// waypoints(): [positions 3n, cells 3n, kinds n].
   val corridor(double handle) {
     PathHandle h;
-    if (!calls_.id("corridor", handle, h)) return val::undefined();
+    if (!calls_.id("corridor", "path", handle, h)) return val::undefined();
     const Status st = fetch_all(waypoints_, [&](Waypoint* o, std::size_t c, std::size_t* n) {
       return world_->corridor(h, o, c, n);
     });
-    return st == Status::Ok ? (calls_.ok(), waypoint_views(waypoints_))
-                            : (calls_.world_fail(*world_), val::undefined());
+    return result(st, waypoints(waypoints_));
   }
-  /// {cells: Int32Array 3n, kinds: Uint8Array n} views.
+  /// [cells 3n, kinds n].
   val path_cells(double handle) {
     PathHandle h;
-    if (!calls_.id("path_cells", handle, h)) return val::undefined();
     std::vector<PathCell> cells;
-    if (fetch_all(cells, [&](PathCell* o, std::size_t c, std::size_t* n) {
-          return world_->path_cells(h, o, c, n);
-        }) != Status::Ok)
-      return calls_.world_fail(*world_), val::undefined();
-    i32_.clear();
-    u8_.clear();
-    for (const PathCell& c : cells)
-      push_xyz(i32_, c.cell), u8_.push_back(static_cast<std::uint8_t>(c.kind));
-    return calls_.ok(), object({{"cells", view(i32_)}, {"kinds", view(u8_)}});
+    if (!calls_.id("path_cells", "path", handle, h)) return val::undefined();
+    const Status st = fetch_all(cells, [&](PathCell* o, std::size_t c, std::size_t* n) {
+      return world_->path_cells(h, o, c, n);
+    });
+    f64_.assign(4 * cells.size(), 0);
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      put_xyz(&f64_[3 * i], cells[i].cell);
+      f64_[3 * cells.size() + i] = double(cells[i].kind);
+    }
+    return result(st, view(f64_));
   }
   int release(double handle) {
     PathHandle h;
-    return calls_.id("release", handle, h) ? done(world_->release(h)) : last_status();
+    return calls_.id("release", "path", handle, h) ? done(world_->release(h)) : last_status();
   }
 
-  // ---- agents ----
-  val add_agent(double profile, double x, double y, double z) {
-    AgentDef def;
-    if (!calls_.profile("add_agent", profile, def.profile)) return val::undefined();
-    def.feet = Vec3{x, y, z};
-    AgentId id;
-    if (world_->add_agent(def, &id) != Status::Ok)
-      return calls_.world_fail(*world_), val::undefined();
-    double number = 0;
-    if (!id_number(id, &number)) {
-      (void)world_->remove_agent(id);
-      return calls_.fail_val(Status::Unsupported, "add_agent", "more than 2097152 agents");
+  // ---- agents (one agent: a batch of one, `list` "") ----
+  /// World::add_agents: `profiles` Float64Array n, `feet` 3n, `goals` 3n (x NaN: none). Returns
+  /// the ids (n).
+  val add_agents(val profiles, val feet, val goals, std::string list) {
+    const char* fn = "add_agents";
+    std::vector<AgentDef> defs;
+    if (!batch(fn, list, profiles, feet, goals)) return val::undefined();
+    for (std::size_t i = 0; i < in_.size(); ++i) {
+      AgentDef& d =
+          defs.emplace_back(AgentDef{{}, Vec3{f64_[3 * i], f64_[3 * i + 1], f64_[3 * i + 2]}});
+      CellPos goal;
+      const bool has_goal = !std::isnan(f64b_[3 * i]);
+      if (!calls_.profile(fn, entry(list, i, "profile"), in_[i], d.profile) ||
+          (has_goal && !calls_.cell(fn, entry(list, i, "goal"), &f64b_[3 * i], goal)))
+        return val::undefined();
+      if (has_goal) d.goal = goal;
     }
-    agents_.push_back(id);
-    return calls_.ok(), val(number);
+    std::vector<AgentId> ids(defs.size());
+    const Status st = world_->add_agents(defs, ids.data(), list);
+    if (st == Status::Ok && !numbered(fn, ids)) return val::undefined();
+    in_.clear();
+    for (const AgentId& id : ids) in_.push_back(number_of(id));
+    return result(st, view(in_));
   }
   int remove_agent(double agent) {
     AgentId id;
-    if (!calls_.id("remove_agent", agent, id)) return last_status();
-    if (world_->remove_agent(id) != Status::Ok) return calls_.world_fail(*world_);
-    std::erase_if(agents_,
-                  [&](AgentId a) { return a.index == id.index && a.generation == id.generation; });
-    return calls_.ok();
+    if (!calls_.id("remove_agent", "agent", agent, id)) return last_status();
+    if (done(world_->remove_agent(id)) == 0)
+      std::erase_if(
+          agents_, [&](AgentId a) { return a.index == id.index && a.generation == id.generation; });
+    return last_status();
   }
-  int set_agent_goal(double agent, double x, double y, double z) {
-    AgentId id;
-    CellPos c;
-    if (!calls_.id("set_agent_goal", agent, id) ||
-        !calls_.cell("set_agent_goal", "goal", x, y, z, c))
-      return last_status();
-    return done(world_->set_agent_goal(id, c));
+  /// World::set_agent_goals: `agents` Float64Array n, `goals` 3n.
+  int set_agent_goals(val agents, val goals, std::string list) {
+    const char* fn = "set_agent_goals";
+    if (!batch(fn, list, agents, goals, val::undefined())) return last_status();
+    std::vector<AgentGoal> entries(in_.size());
+    for (std::size_t i = 0; i < entries.size(); ++i)
+      if (!calls_.id(fn, entry(list, i, "agent"), in_[i], entries[i].agent) ||
+          !calls_.cell(fn, entry(list, i, "goal"), &f64_[3 * i], entries[i].goal))
+        return last_status();
+    return done(world_->set_agent_goals(entries, list));
   }
+  /// World::teleport_agents: `agents` Float64Array n, `feet` 3n.
+  int teleport_agents(val agents, val feet, std::string list) {
+    const char* fn = "teleport_agents";
+    if (!batch(fn, list, agents, feet, val::undefined())) return last_status();
+    std::vector<AgentMove> moves(in_.size());
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+      moves[i].feet = Vec3{f64_[3 * i], f64_[3 * i + 1], f64_[3 * i + 2]};
+      if (!calls_.id(fn, entry(list, i, "agent"), in_[i], moves[i].agent)) return last_status();
+    }
+    return done(world_->teleport_agents(moves, list));
+  }
+  /// [mode, feet 3, velocity 3, on_ground, corridor_epoch, next_waypoint, arrivals, replans,
+  /// repairs, requests, failure, waiting_at_door, door 3, door_hold_ticks, door_events,
+  /// door_timeouts] (22 numbers).
   val agent_state(double agent) {
     AgentId id;
     AgentState s;
-    if (!calls_.id("agent_state", agent, id)) return val::undefined();
-    if (world_->agent_state(id, &s) != Status::Ok)
-      return calls_.world_fail(*world_), val::undefined();
-    f64_.assign({s.feet.x, s.feet.y, s.feet.z, s.velocity.x, s.velocity.y, s.velocity.z});
-    val door = val::array();
-    for (int i = 0; i < 3; ++i) door.set(i, val((&s.door.x)[i]));
-    return calls_.ok(), object({{"mode", val(agent_mode_name(s.mode))},
-                                {"vectors", view(f64_)},  // feet, velocity
-                                {"onGround", val(s.on_ground)},
-                                {"corridorEpoch", val(s.corridor_epoch)},
-                                {"nextWaypoint", val(s.next_waypoint)},
-                                {"arrivals", val(s.arrivals)},
-                                {"replans", val(s.replans)},
-                                {"repairs", val(s.repairs)},
-                                {"requests", val(s.requests)},
-                                {"failure", val(path_failure_name(s.failure))},
-                                {"waitingAtDoor", val(s.waiting_at_door)},
-                                {"door", door},
-                                {"doorHoldTicks", val(s.door_hold_ticks)},
-                                {"doorEvents", val(s.door_events)},
-                                {"doorTimeouts", val(s.door_timeouts)}});
+    if (!calls_.id("agent_state", "agent", agent, id)) return val::undefined();
+    const Status st = world_->agent_state(id, &s);
+    return result(st, numbers({double(s.mode),
+                               s.feet.x,
+                               s.feet.y,
+                               s.feet.z,
+                               s.velocity.x,
+                               s.velocity.y,
+                               s.velocity.z,
+                               double(s.on_ground),
+                               double(s.corridor_epoch),
+                               double(s.next_waypoint),
+                               double(s.arrivals),
+                               double(s.replans),
+                               double(s.repairs),
+                               double(s.requests),
+                               double(s.failure),
+                               double(s.waiting_at_door),
+                               double(s.door.x),
+                               double(s.door.y),
+                               double(s.door.z),
+                               double(s.door_hold_ticks),
+                               double(s.door_events),
+                               double(s.door_timeouts)}));
   }
   val agent_reason(double agent) {
     AgentId id;
     std::string r;
-    if (!calls_.id("agent_reason", agent, id)) return val::undefined();
-    const Status st = world_->agent_reason(id, &r);
-    return calls_.result(*world_, st, val(r));
+    if (!calls_.id("agent_reason", "agent", agent, id)) return val::undefined();
+    return result(world_->agent_reason(id, &r), val(r));
   }
-  /// Corridor views (see corridor()) plus `epoch`.
+  /// waypoints() of the agent's corridor, then its epoch.
   val agent_corridor(double agent) {
     AgentId id;
     AgentState s;
-    if (!calls_.id("agent_corridor", agent, id)) return val::undefined();
-    if (world_->agent_state(id, &s) != Status::Ok ||
-        fetch_all(waypoints_, [&](Waypoint* o, std::size_t c, std::size_t* n) {
-          return world_->agent_corridor(id, o, c, n);
-        }) != Status::Ok)
-      return calls_.world_fail(*world_), val::undefined();
-    val o = waypoint_views(waypoints_);
-    o.set("epoch", val(s.corridor_epoch));
-    return calls_.ok(), o;
+    if (!calls_.id("agent_corridor", "agent", agent, id)) return val::undefined();
+    Status st = world_->agent_state(id, &s);
+    if (st == Status::Ok)
+      st = fetch_all(waypoints_, [&](Waypoint* o, std::size_t c, std::size_t* n) {
+        return world_->agent_corridor(id, o, c, n);
+      });
+    if (st != Status::Ok) return result(st, val::undefined());
+    waypoints(waypoints_);
+    f64_.push_back(s.corridor_epoch);
+    return calls_.ok(), view(f64_);
   }
-  int teleport_agent(double agent, double x, double y, double z) {
-    AgentId id;
-    return calls_.id("teleport_agent", agent, id) ? done(world_->teleport_agent(id, Vec3{x, y, z}))
-                                                  : last_status();
-  }
-  /// Every live agent in the order added: {count, ids Float64Array n, positions / velocities
-  /// Float64Array 3n, modes / onGround Uint8Array n, corridorEpochs Uint32Array n} views.
+  /// Every live agent in the order added, n of them: [ids n, positions 3n, velocities 3n,
+  /// modes n, on_ground n, corridor epochs n].
   val agents_snapshot() {
-    for (auto* v : {&snap_ids_, &snap_pos_, &snap_vel_}) v->clear();
-    snap_mode_.clear(), snap_ground_.clear(), snap_epoch_.clear();
-    for (const AgentId& id : agents_) {
+    const std::size_t n = agents_.size();
+    f64_.assign(10 * n, 0);
+    for (std::size_t i = 0; i < n; ++i) {
       AgentState s;
-      (void)world_->agent_state(id, &s);
-      snap_ids_.push_back(number_of(id));
-      push_xyz(snap_pos_, s.feet), push_xyz(snap_vel_, s.velocity);
-      snap_mode_.push_back(static_cast<std::uint8_t>(s.mode)),
-          snap_ground_.push_back(s.on_ground ? 1 : 0);
-      snap_epoch_.push_back(s.corridor_epoch);
+      (void)world_->agent_state(agents_[i], &s);
+      f64_[i] = number_of(agents_[i]);
+      put_xyz(&f64_[n + 3 * i], s.feet);
+      put_xyz(&f64_[4 * n + 3 * i], s.velocity);
+      f64_[7 * n + i] = double(s.mode);
+      f64_[8 * n + i] = double(s.on_ground);
+      f64_[9 * n + i] = double(s.corridor_epoch);
     }
-    return object({{"count", number(double(agents_.size()))},
-                   {"ids", view(snap_ids_)},
-                   {"positions", view(snap_pos_)},
-                   {"velocities", view(snap_vel_)},
-                   {"modes", view(snap_mode_)},
-                   {"onGround", view(snap_ground_)},
-                   {"corridorEpochs", view(snap_epoch_)}});
+    return view(f64_);
   }
 
   // ---- doors ----
@@ -434,22 +418,18 @@ class WorldCore {
     return calls_.cell("set_door_open", "cell", x, y, z, c) ? done(world_->set_door_open(c, open))
                                                             : last_status();
   }
-  /// Every pending DoorAhead event: {count, agents Float64Array n, doors Int32Array 3n, ticks
-  /// Float64Array n} views.
+  /// Every pending DoorAhead event, n of them: [agents n, doors 3n, ticks n].
   val take_door_events() {
     std::vector<DoorEvent> ev(world_->pending_door_events());
     std::size_t n = 0;
     (void)world_->take_door_events(ev.data(), ev.size(), &n);
-    door_agents_.clear(), door_cells_.clear(), door_ticks_.clear();
+    f64_.assign(5 * n, 0);
     for (std::size_t i = 0; i < n; ++i) {
-      door_agents_.push_back(number_of(ev[i].agent));
-      push_xyz(door_cells_, ev[i].door);
-      door_ticks_.push_back(static_cast<double>(ev[i].tick));
+      f64_[i] = number_of(ev[i].agent);
+      put_xyz(&f64_[n + 3 * i], ev[i].door);
+      f64_[4 * n + i] = static_cast<double>(ev[i].tick);
     }
-    return calls_.ok(), object({{"count", number(double(n))},
-                                {"agents", view(door_agents_)},
-                                {"doors", view(door_cells_)},
-                                {"ticks", view(door_ticks_)}});
+    return calls_.ok(), view(f64_);
   }
   double pending_door_events() const { return static_cast<double>(world_->pending_door_events()); }
   double nav_tick() const { return static_cast<double>(world_->nav_tick()); }
@@ -457,36 +437,29 @@ class WorldCore {
   // ---- chunk streaming, the search budget, the tick ----
   void set_chunk_streaming(bool on) { world_->set_chunk_streaming(on); }
   bool chunk_streaming() const { return world_->chunk_streaming(); }
-  double pending_chunk_builds() const {
-    return static_cast<double>(world_->pending_chunk_builds());
-  }
+  double pending_chunk_builds() const { return double(world_->pending_chunk_builds()); }
   int set_chunk_build_radius(double chunks) {
     return done(world_->set_chunk_build_radius(int_or_refused(chunks)));
   }
   int chunk_build_radius() const { return world_->chunk_build_radius(); }
-  double deferred_chunk_builds() const {
-    return static_cast<double>(world_->deferred_chunk_builds());
-  }
+  double deferred_chunk_builds() const { return double(world_->deferred_chunk_builds()); }
   int set_searches_per_update(double searches) {
     return done(world_->set_searches_per_update(int_or_refused(searches)));
   }
   int searches_per_update() const { return world_->searches_per_update(); }
   double queued_requests() const { return static_cast<double>(world_->queued_requests()); }
   int tick(double dt) { return done(world_->tick(dt)); }
-  val stats() const {
+  /// [searches, nodes expanded, maintenance runs, last maintenance ms, standable cells, islands,
+  /// agents, thread jobs].
+  val stats() {
     const WorldStats s = world_->stats();
     double jobs = 0;
 #ifdef VOXNAV_WASM_THREADS
-    if (threaded_) jobs = static_cast<double>(shared_executor()->jobs_run());
+    if (threaded_) jobs = static_cast<double>(pool().jobs_run());
 #endif
-    return object({{"searches", number(double(s.searches))},
-                   {"nodesExpanded", number(double(s.nodes_expanded))},
-                   {"maintenanceRuns", number(double(s.maintenance_runs))},
-                   {"lastMaintenanceMs", number(s.last_maintenance_ms)},
-                   {"standableCells", number(double(s.standable_cells))},
-                   {"islands", number(double(s.islands))},
-                   {"agents", number(double(agents_.size()))},
-                   {"threadJobs", number(jobs)}});
+    return numbers({double(s.searches), double(s.nodes_expanded), double(s.maintenance_runs),
+                    s.last_maintenance_ms, double(s.standable_cells), double(s.islands),
+                    double(agents_.size()), jobs});
   }
   val search_times_us() const {
     const std::span<const double> t = world_->search_times_us();
@@ -495,20 +468,55 @@ class WorldCore {
 
  private:
   int done(Status st) { return calls_.done(*world_, st); }
+  val result(Status st, val v) { return calls_.result(*world_, st, std::move(v)); }
+  val numbers(std::initializer_list<double> v) {
+    f64_.assign(v);
+    return view(f64_);
+  }
+  template <class P>
+  static void put_xyz(double* out, const P& p) {
+    out[0] = double(p.x), out[1] = double(p.y), out[2] = double(p.z);
+  }
   template <class Id>
   static double number_of(Id id) {
-    double n = -1;  // not reached: add_agent and request keep only ids that have a number
+    double n = -1;  // not reached: add_agents and request keep only ids that have a number
     (void)id_number(id, &n);
     return n;
+  }
+  bool profile_cell(const char* fn, double profile, const char* name, double x, double y, double z,
+                    ProfileId& p, CellPos& c) {
+    return calls_.profile(fn, "profile", profile, p) && calls_.cell(fn, name, x, y, z, c);
+  }
+  /// Keeps agents just added when each has an id number; else removes them all (Unsupported).
+  bool numbered(const char* fn, std::span<const AgentId> ids) {
+    double n = 0;
+    for (const AgentId& id : ids)
+      if (!id_number(id, &n)) {
+        for (const AgentId& a : ids) (void)world_->remove_agent(a);
+        return calls_.fail(Status::Unsupported, fn, "", "more than 2097152 agents"), false;
+      }
+    agents_.insert(agents_.end(), ids.begin(), ids.end());
+    return true;
   }
   // A JS number for a C++ int parameter: one no int holds becomes INT_MIN, which every limit
   // refuses (the World's message names it).
   static int int_or_refused(double v) { return int32_number(v) ? static_cast<int>(v) : INT32_MIN; }
+  /// A batch's Float64Arrays: `one` (into in_, 1 per entry), `three` (f64_, 3 per entry) and,
+  /// unless undefined, `more` (f64b_, 3 per entry).
+  bool batch(const char* fn, const std::string& list, const val& one, const val& three,
+             const val& more) {
+    if (copy_typed(one, in_) && copy_typed(three, f64_) && f64_.size() == 3 * in_.size() &&
+        (more.isUndefined() || (copy_typed(more, f64b_) && f64b_.size() == f64_.size())))
+      return true;
+    return calls_.fail(Status::InvalidArgument, fn, list, list + " must be Float64Arrays"), false;
+  }
   bool chunk_positions(const char* fn, const val& positions) {
     if (!copy_typed(positions, i32_))
-      return calls_.fail(Status::InvalidArgument, fn, "positions must be an Int32Array"), false;
+      return calls_.fail(Status::InvalidArgument, fn, "positions",
+                         "positions must be an Int32Array"),
+             false;
     if (i32_.size() % 3 != 0)
-      return calls_.fail(Status::InvalidArgument, fn,
+      return calls_.fail(Status::InvalidArgument, fn, "positions",
                          "positions has " + std::to_string(i32_.size()) +
                              " entries, not a multiple of 3 (x, y, z per chunk)"),
              false;
@@ -517,67 +525,46 @@ class WorldCore {
       chunks_.push_back(ChunkPos{i32_[i], i32_[i + 1], i32_[i + 2]});
     return true;
   }
-  static val status_object(const PathStatus& s) {
-    return object({{"state", val(path_state_name(s.state))},
-                   {"failure", val(path_failure_name(s.failure))},
-                   {"partial", val(s.partial)},
-                   {"cost", val(s.cost)},
-                   {"nodesExpanded", val(s.nodes_expanded)},
-                   {"cellCount", val(s.cell_count)},
-                   {"waypointCount", val(s.waypoint_count)}});
+  val status_numbers(const PathStatus& s) {
+    return numbers({double(s.state), double(s.failure), double(s.partial), double(s.cost),
+                    double(s.nodes_expanded), double(s.cell_count), double(s.waypoint_count)});
   }
-  val waypoint_views(const std::vector<Waypoint>& points) {
-    f64_.clear(), i32_.clear(), u8_.clear();
-    for (const Waypoint& w : points)
-      push_xyz(f64_, w.position), push_xyz(i32_, w.cell),
-          u8_.push_back(static_cast<std::uint8_t>(w.kind));
-    return object({{"positions", view(f64_)}, {"kinds", view(u8_)}, {"cells", view(i32_)}});
+  /// [positions 3n, cells 3n, kinds n] of `points`; `append`: after what f64_ holds.
+  val waypoints(const std::vector<Waypoint>& points, bool append = false) {
+    const std::size_t n = points.size(), at = append ? f64_.size() : 0;
+    f64_.resize(at + 7 * n);
+    for (std::size_t i = 0; i < n; ++i) {
+      put_xyz(&f64_[at + 3 * i], points[i].position);
+      put_xyz(&f64_[at + 3 * n + 3 * i], points[i].cell);
+      f64_[at + 6 * n + i] = double(points[i].kind);
+    }
+    return view(f64_);
   }
   /// The arguments of request() and find_path_now() (false: the error is set).
-  bool request_args(const char* fn, double profile, double sx, double sy, double sz, double gx,
-                    double gy, double gz, double range, bool toward, const val& filter,
-                    NavRequest& req) {
-    if (!calls_.profile(fn, profile, req.profile) ||
-        !calls_.cell(fn, "start", sx, sy, sz, req.start) ||
-        !calls_.cell(fn, "goal", gx, gy, gz, req.goal))
+  bool request_args(const char* fn, double profile, const val& start, const val& goal, double range,
+                    bool toward, double excluded, const val& multipliers, NavRequest& req) {
+    if (!calls_.profile(fn, "profile", profile, req.profile) || !copy_typed(start, in_) ||
+        in_.size() != 3 || !calls_.cell(fn, "start", in_.data(), req.start) ||
+        !copy_typed(goal, in_) || in_.size() != 3 || !calls_.cell(fn, "goal", in_.data(), req.goal))
       return false;
     if (!int32_number(range))
-      return calls_.fail(Status::InvalidArgument, fn, "range " + num(range) + " is not an integer"),
+      return calls_.fail(Status::InvalidArgument, fn, "range",
+                         "range " + number_text(range) + " is not an integer"),
              false;
+    const auto bad = [&](const std::string& what) {
+      return calls_.fail(Status::InvalidArgument, fn, "filter", "filter: " + what), false;
+    };
+    if (!integral(excluded) || excluded < 0 || excluded > UINT32_MAX)
+      return bad("excluded " + number_text(excluded) + " is not a 32-bit mask");
+    if (!copy_typed(multipliers, in_))
+      return bad("multipliers must be a Float64Array (one entry per area)");
+    if (in_.size() > kMaxAreas)
+      return bad("multipliers has " + std::to_string(in_.size()) + " entries, more than " +
+                 std::to_string(kMaxAreas));
     req.goal_range = static_cast<int>(range);
     req.toward = toward;
-    return filter_arg(fn, filter, req.filter);
-  }
-  /// A request's area filter (areas resolved to indices by the JS wrapper): undefined or null, or
-  /// { excluded: a 32-bit mask, multipliers: Float64Array, one entry per area }. The World checks
-  /// that only defined areas are named and the multipliers' range.
-  bool filter_arg(const char* fn, const val& f, AreaFilter& out) {
-    out = AreaFilter{};
-    if (f.isUndefined() || f.isNull()) return true;
-    const auto bad = [&](const std::string& msg) {
-      return calls_.fail(Status::InvalidArgument, fn, "filter: " + msg), false;
-    };
-    if (f.typeOf().as<std::string>() != "object" || f.isArray())
-      return bad("must be an object { excluded, multipliers }");
-    const val keys = val::global("Object").call<val>("keys", f);
-    for (std::size_t i = 0, nk = keys["length"].as<std::size_t>(); i < nk; ++i)
-      if (const std::string k = keys[i].as<std::string>(); k != "excluded" && k != "multipliers")
-        return bad(k + " is not a filter field (excluded, multipliers)");
-    if (const val ex = f["excluded"]; !ex.isUndefined()) {
-      if (!ex.isNumber()) return bad("excluded must be a number (a bit per area)");
-      const double e = ex.as<double>();
-      if (!integral(e) || e < 0 || e > 4294967295.0)
-        return bad("excluded " + num(e) + " is not a 32-bit mask");
-      out.excluded = static_cast<std::uint32_t>(e);
-    }
-    if (const val mul = f["multipliers"]; !mul.isUndefined()) {
-      if (!copy_typed(mul, in_))
-        return bad("multipliers must be a Float64Array (one entry per area)");
-      if (in_.size() > kMaxAreas)
-        return bad("multipliers has " + std::to_string(in_.size()) + " entries, more than " +
-                   std::to_string(kMaxAreas));
-      std::copy(in_.begin(), in_.end(), out.multiplier.begin());
-    }
+    req.filter.excluded = static_cast<std::uint32_t>(excluded);
+    std::copy(in_.begin(), in_.end(), req.filter.multiplier.begin());
     return true;
   }
 
@@ -589,11 +576,10 @@ class WorldCore {
   std::vector<ChunkPos> chunks_;
   std::vector<Waypoint> waypoints_;
   // Scratch buffers behind the views handed to JS.
-  std::vector<std::int32_t> i32_, door_cells_;
+  std::vector<std::int32_t> i32_;
   std::vector<std::uint16_t> u16_;
-  std::vector<std::uint8_t> u8_, snap_mode_, snap_ground_;
-  std::vector<double> f64_, in_, snap_ids_, snap_pos_, snap_vel_, door_agents_, door_ticks_;
-  std::vector<std::uint32_t> snap_epoch_;
+  std::vector<std::uint8_t> u8_;
+  std::vector<double> f64_, f64b_, in_;
 };
 
 /// The calls over a WorldCore that are not the World's own methods (io_bindings.cpp): world

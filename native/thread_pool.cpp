@@ -31,6 +31,11 @@ void ThreadPool::wait_idle() {
   idle_cv_.wait(lock, [this] { return queue_.empty() && busy_ == 0; });
 }
 
+std::uint64_t ThreadPool::jobs_run() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return jobs_run_;
+}
+
 void ThreadPool::loop(int worker) {
   for (;;) {
     Job job;
@@ -46,6 +51,7 @@ void ThreadPool::loop(int worker) {
     {
       std::lock_guard<std::mutex> lock(mu_);
       --busy_;
+      ++jobs_run_;
       if (queue_.empty() && busy_ == 0) idle_cv_.notify_all();
     }
   }

@@ -607,13 +607,23 @@ export class World {
    * in a cell `isStandable` answers true for with that profile.
    */
   addAgent(profile: ProfileId, feet: Vec3Like): AgentId;
+  /**
+   * Adds agents, all or nothing: every entry is checked first (the error names it,
+   * 'agents[2].feet'), then they are added in order and those with a goal are sent there.
+   * Returns their ids, in order.
+   */
+  addAgents(agents: ReadonlyArray<{ profile: ProfileId; feet: Vec3Like; goal?: Vec3Like }>): AgentId[];
   removeAgent(agent: AgentId): void;
   setAgentGoal(agent: AgentId, goal: Vec3Like): void;
+  /** Sends agents to goals, all or nothing (each agent live and given once; 'goals[1].agent'). */
+  setAgentGoals(goals: ReadonlyArray<{ agent: AgentId; goal: Vec3Like }>): void;
   agentState(agent: AgentId): AgentState;
   /** Why a blocked or failed agent is so ('' otherwise). */
   agentReason(agent: AgentId): string;
   agentCorridor(agent: AgentId): AgentCorridor;
   teleportAgent(agent: AgentId, feet: Vec3Like): void;
+  /** Teleports agents, all or nothing (each agent live and given once; 'agents[1].feet'). */
+  teleportAgents(moves: ReadonlyArray<{ agent: AgentId; feet: Vec3Like }>): void;
   agentsSnapshot(): AgentsSnapshot;
 
   /**

@@ -9,21 +9,14 @@
 #include <new>
 #include <string>
 
+#include "voxnav/error.h"
 #include "voxnav/ids.h"
 #include "voxnav/status.h"
 #include "voxnav/types.h"
 
 namespace voxnav::detail {
 
-inline std::string num(double v) {
-  if (std::isnan(v)) return "NaN";
-  if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
-  if (v == std::floor(v) && std::fabs(v) < 1e15) return std::to_string(static_cast<long long>(v));
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.15g", v);
-  if (std::strtod(buf, nullptr) != v) std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
-}
+inline std::string num(double v) { return number_text(v); }
 inline std::string xyz_text(std::int64_t x, std::int64_t y, std::int64_t z) {
   std::string s = "(";  // appended piecewise: GCC 12 warns falsely on "(" + std::to_string(...)
   s += std::to_string(x);
@@ -47,8 +40,9 @@ inline std::string vec_text(Vec3 v) {
   return s;
 }
 // A profile index that is not one of the world's `count` profiles.
-inline std::string profile_error(ProfileId p, std::size_t count) {
-  return "profile " + std::to_string(p.index) + " is not a profile of this world (" +
+inline std::string profile_error(ProfileId p, std::size_t count,
+                                 const std::string& what = "profile") {
+  return what + " " + std::to_string(p.index) + " is not a profile of this world (" +
          std::to_string(count) + " added)";
 }
 // "" for a cell in range, else "<what> (x, y, z) is out of range: y is outside -2047 .. 2047".

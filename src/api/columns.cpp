@@ -15,38 +15,37 @@ namespace {
 using detail::cell_text;
 using detail::num;
 
-Status fail(std::string* error, std::string msg) {
-  if (error != nullptr) *error = std::move(msg);
-  return Status::InvalidArgument;
+Status fail(CallError* error, const char* argument, std::string msg,
+            Status st = Status::InvalidArgument) {
+  if (error != nullptr) *error = CallError{st, "column_tops", argument, std::move(msg)};
+  return st;
 }
 
 }  // namespace
 
 Status column_tops(const World& world, CellPos a, CellPos b, std::int32_t* heights,
-                   std::uint16_t* values, std::size_t capacity, std::string* error) {
+                   std::uint16_t* values, std::size_t capacity, CallError* error) {
   for (const auto& [what, c] : {std::pair<const char*, CellPos>{"min", a}, {"max", b}})
-    if (std::string e = detail::cell_range_error(what, c); !e.empty()) {
-      if (error != nullptr) *error = e;
-      return Status::OutOfRange;
-    }
+    if (std::string e = detail::cell_range_error(what, c); !e.empty())
+      return fail(error, what, e, Status::OutOfRange);
   if (a.x > b.x || a.y > b.y || a.z > b.z)
-    return fail(error, "min " + cell_text(a) + " is above max " + cell_text(b) + " on some axis");
+    return fail(error, "max", "min " + cell_text(a) + " is above max " + cell_text(b) + " on some axis");
   const double columns = (double(b.x) - a.x + 1) * (double(b.z) - a.z + 1);
   const double height = double(b.y) - a.y + 1;
   if (columns > double(kMaxColumnTopsColumns))
-    return fail(error, "the area has " + num(columns) + " columns, more than " +
+    return fail(error, "max", "the area has " + num(columns) + " columns, more than " +
                            num(double(kMaxColumnTopsColumns)));
   if (height > double(kMaxColumnTopsHeight))
-    return fail(error, "the y range " + std::to_string(a.y) + " .. " + std::to_string(b.y) +
+    return fail(error, "max", "the y range " + std::to_string(a.y) + " .. " + std::to_string(b.y) +
                            " spans more than " + num(double(kMaxColumnTopsHeight)) + " cells");
   if (columns * height > double(kMaxColumnTopsCells))
-    return fail(error, "the box has " + num(columns * height) + " cells (" + num(columns) +
+    return fail(error, "max", "the box has " + num(columns * height) + " cells (" + num(columns) +
                            " columns x " + num(height) + " high), more than " +
                            num(double(kMaxColumnTopsCells)) + "; ask for a smaller area or y range");
   const std::size_t w = static_cast<std::size_t>(b.x - a.x + 1);
   const std::size_t n = w * static_cast<std::size_t>(b.z - a.z + 1);
   if (heights == nullptr || values == nullptr || capacity < n)
-    return fail(error, "the output buffers hold " + std::to_string(capacity) + " entries, the box has " +
+    return fail(error, "capacity", "the output buffers hold " + std::to_string(capacity) + " entries, the box has " +
                            std::to_string(n) + " columns");
   std::uint16_t air[4] = {0, 0, 0, 0};
   int n_air = 1;

@@ -16,63 +16,57 @@ namespace {
 // Positions must stay this far inside the cell range (the engine's kRangeMargin).
 constexpr double kMargin = 2.0 * detail::kMaxStepDisplacement + 8.0;
 
-std::string text(double v) {
-  if (std::isnan(v)) return "NaN";
-  if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
-}
+using detail::num;
 
 bool finite(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
-Status fail(std::string* error, Status st, std::string msg) {
-  if (error) *error = std::move(msg);
+Status fail(CallError* error, Status st, const char* argument, std::string msg) {
+  if (error) *error = CallError{st, "step_body", argument, std::move(msg)};
   return st;
 }
 
 // The first bad field of a step's arguments, or an empty string.
 Status check(const BodyState& s, const BodyInput& in, const BodyParams& p, double dt,
-             std::string* error) {
+             CallError* error) {
   const Status bad = Status::InvalidArgument;
   if (!(std::isfinite(dt) && dt > 0.0 && dt <= 1.0))
-    return fail(error, bad, "dt " + text(dt) + " is not in (0, 1] seconds");
-  if (!finite(s.feet)) return fail(error, bad, "state.feet is not finite");
-  if (!finite(s.velocity)) return fail(error, bad, "state.velocity is not finite");
-  if (!finite(s.carry)) return fail(error, bad, "state.carry is not finite");
+    return fail(error, bad, "dt", "dt " + num(dt) + " is not in (0, 1] seconds");
+  if (!finite(s.feet)) return fail(error, bad, "state.feet", "state.feet is not finite");
+  if (!finite(s.velocity)) return fail(error, bad, "state.velocity", "state.velocity is not finite");
+  if (!finite(s.carry)) return fail(error, bad, "state.carry", "state.carry is not finite");
   if (static_cast<int>(s.mode) > static_cast<int>(BodyMode::Climb))
-    return fail(error, bad,
+    return fail(error, bad, "state.mode",
                 "state.mode " + std::to_string(static_cast<int>(s.mode)) +
                     " is not a body mode (0 walk, 1 fly, 2 swim, 3 climb)");
   if (!std::isfinite(in.move_x) || !std::isfinite(in.move_z))
-    return fail(error, bad, "input.move is not finite");
-  if (!std::isfinite(in.vertical)) return fail(error, bad, "input.vertical is not finite");
-  if (!finite(in.knock)) return fail(error, bad, "input.knock is not finite");
+    return fail(error, bad, "input.move", "input.move is not finite");
+  if (!std::isfinite(in.vertical)) return fail(error, bad, "input.vertical", "input.vertical is not finite");
+  if (!finite(in.knock)) return fail(error, bad, "input.knock", "input.knock is not finite");
   if (static_cast<int>(in.climb) > static_cast<int>(ClimbIntent::Hold))
-    return fail(error, bad,
+    return fail(error, bad, "input.climb",
                 "input.climb " + std::to_string(static_cast<int>(in.climb)) +
                     " is not a climb intent (0 none, 1 up, 2 down, 3 hold)");
   if (!(std::isfinite(p.width) && p.width > 0.0 && p.width <= 16.0))
-    return fail(error, bad, "params.width " + text(p.width) + " is not in (0, 16]");
+    return fail(error, bad, "params.width", "params.width " + num(p.width) + " is not in (0, 16]");
   if (!(std::isfinite(p.height) && p.height > 0.0 && p.height <= 16.0))
-    return fail(error, bad, "params.height " + text(p.height) + " is not in (0, 16]");
+    return fail(error, bad, "params.height", "params.height " + num(p.height) + " is not in (0, 16]");
   if (!(std::isfinite(p.step_height) && p.step_height >= 0.0))
-    return fail(error, bad,
-                "params.step_height " + text(p.step_height) + " is not a finite number >= 0");
-  if (!std::isfinite(p.gravity)) return fail(error, bad, "params.gravity is not finite");
+    return fail(error, bad, "params.step_height",
+                "params.step_height " + num(p.step_height) + " is not a finite number >= 0");
+  if (!std::isfinite(p.gravity)) return fail(error, bad, "params.gravity", "params.gravity is not finite");
   if (!std::isfinite(p.jump_velocity))
-    return fail(error, bad, "params.jump_velocity is not finite");
+    return fail(error, bad, "params.jump_velocity", "params.jump_velocity is not finite");
   if (!(std::isfinite(p.terminal_speed) && p.terminal_speed >= 0.0))
-    return fail(error, bad,
-                "params.terminal_speed " + text(p.terminal_speed) + " is not a finite number >= 0");
-  if (!std::isfinite(p.climb_speed)) return fail(error, bad, "params.climb_speed is not finite");
+    return fail(error, bad, "params.terminal_speed",
+                "params.terminal_speed " + num(p.terminal_speed) + " is not a finite number >= 0");
+  if (!std::isfinite(p.climb_speed)) return fail(error, bad, "params.climb_speed", "params.climb_speed is not finite");
   const double h = static_cast<double>(detail::kMaxHorizontal) - kMargin;
   const double v = static_cast<double>(detail::kMaxVertical) - kMargin;
   if (!(s.feet.x > -h && s.feet.x < h && s.feet.z > -h && s.feet.z < h && s.feet.y > -v &&
         s.feet.y < v))
-    return fail(error, Status::OutOfRange,
-                "state.feet (" + text(s.feet.x) + ", " + text(s.feet.y) + ", " + text(s.feet.z) +
-                    ") is out of range (|x|, |z| < " + text(h) + ", |y| < " + text(v) + ")");
+    return fail(error, Status::OutOfRange, "state.feet",
+                "state.feet (" + num(s.feet.x) + ", " + num(s.feet.y) + ", " + num(s.feet.z) +
+                    ") is out of range (|x|, |z| < " + num(h) + ", |y| < " + num(v) + ")");
   return Status::Ok;
 }
 
@@ -106,12 +100,13 @@ const char* climb_intent_name(ClimbIntent c) noexcept {
   return "unknown";
 }
 
-Status profile_body(const World& world, ProfileId profile, BodyParams* out, std::string* error) {
+Status profile_body(const World& world, ProfileId profile, BodyParams* out, CallError* error) {
   const detail::WorldState& st = detail::WorldAccess::state(world);
   if (profile.index >= st.profiles.size() || out == nullptr) {
     if (error)
-      *error = out == nullptr ? std::string("out is null")
-                              : detail::profile_error(profile, st.profiles.size());
+      *error = out == nullptr ? CallError{Status::InvalidArgument, "profile_body", "out", "out is null"}
+                              : CallError{Status::InvalidArgument, "profile_body", "profile",
+                                          detail::profile_error(profile, st.profiles.size())};
     return Status::InvalidArgument;
   }
   const detail::AgentMotion m = detail::compile_profile(st.profiles[profile.index]);
@@ -120,7 +115,7 @@ Status profile_body(const World& world, ProfileId profile, BodyParams* out, std:
 }
 
 Status step_body(const World& world, BodyState& state, const BodyInput& input,
-                 const BodyParams& params, double dt, StepReport* report, std::string* error) {
+                 const BodyParams& params, double dt, StepReport* report, CallError* error) {
   const Status st = check(state, input, params, dt, error);
   if (st != Status::Ok) return st;
 
@@ -134,7 +129,7 @@ Status step_body(const World& world, BodyState& state, const BodyInput& input,
 
   const detail::IntegrateReport r = detail::integrate_character_tick(
       next, drive, input.knock, params, detail::WorldAccess::state(world).space, dt);
-  if (!r.valid) return fail(error, Status::InvalidArgument, "the step's input was refused");
+  if (!r.valid) return fail(error, Status::InvalidArgument, "state", "the step's input was refused");
 
   state = next;
   if (report) {

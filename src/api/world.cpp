@@ -132,6 +132,11 @@ using detail::chunk_text;
 using detail::num;
 using detail::vec_text;
 using detail::profile_error;
+// The one wording of an unloaded cell: "cell (1, 2, 3) is in chunk (0, 0, 0), which is not loaded".
+std::string cell_not_loaded(const std::string& what, CellPos c) {
+  return what + " " + cell_text(c) + " is in chunk " + chunk_text(detail::chunk_of(c)) +
+         ", which is not loaded";
+}
 std::string value_error(std::uint16_t v, std::size_t count) {
   return "value " + std::to_string(v) + " is not in the block registry (values 0 .. " +
          std::to_string(count - 1) + ")";
@@ -141,6 +146,16 @@ void copy_points(const std::vector<Waypoint>& pts, Waypoint* out, std::size_t ca
   std::copy_n(pts.begin(), std::min(pts.size(), cap), out);
 }
 }  // namespace
+
+std::string number_text(double v) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
+  if (v == std::floor(v) && std::fabs(v) < 1e15) return std::to_string(static_cast<long long>(v));
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.15g", v);
+  if (std::strtod(buf, nullptr) != v) std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
 
 const char* reach_answer_name(ReachAnswer a) noexcept {
   return a == ReachAnswer::Yes ? "yes" : a == ReachAnswer::No ? "no" : "unknown";
@@ -446,7 +461,7 @@ Refusal check_chunks(const detail::Space& space, std::span<const ChunkPos> posit
     const ChunkPos p = positions[i];
     const std::string which = one ? "chunk" : "chunk " + std::to_string(i);
     if (std::string e = chunk_range_error(which, p); !e.empty())
-      return {Status::OutOfRange, one ? "pos" : "positions", e};
+      return {Status::OutOfRange, one ? "chunk" : "positions", e};
     if (loading) {
       const std::uint16_t* v = values + i * kChunkValues;
       for (int k = 0; k < kChunkValues; ++k)
@@ -457,7 +472,7 @@ Refusal check_chunks(const detail::Space& space, std::span<const ChunkPos> posit
                       ") is not in the block registry (values 0 .. " +
                       std::to_string(registry_size - 1) + ")"};
     } else if (!space.is_loaded(p)) {
-      return {Status::NotLoaded, one ? "pos" : "positions", which + " " + chunk_text(p) + " is not loaded"};
+      return {Status::NotLoaded, one ? "chunk" : "positions", which + " " + chunk_text(p) + " is not loaded"};
     }
     seen.push_back({{p.x, p.y, p.z}, i});
   }
@@ -515,49 +530,18 @@ Status World::unload_chunks(std::span<const ChunkPos> positions) {
   return Status::Ok;
 }
 Status World::set_block(CellPos cell, std::uint16_t value) {
-  const char* fn = "set_block";
-  if (std::string e = cell_range_error("cell", cell); !e.empty())
-    return fail(Status::OutOfRange, fn, "cell", e);
-  if (value >= block_count()) return fail(Status::OutOfRange, fn, "value", value_error(value, block_count()));
-  if (!state_->space.is_cell_loaded(cell))
-    return fail(Status::NotLoaded, fn, "cell", "the chunk of cell " + cell_text(cell) + " is not loaded");
-  std::string msg;  // a uniform chunk gets its array here
-  const Status st = detail::guarded(msg, [&] { return state_->space.set_block(cell, value); });
-  return st == Status::OutOfMemory ? fail(st, fn, "cell", msg) : st;
+  const BlockEdit e{cell, cell, value, true};
+  return edit_blocks("set_block", std::span<const BlockEdit>(&e, 1), "");
 }
-namespace {
-// The cell count of a box as text: "a x b x c" (exact whatever its size).
-std::string box_cells_text(CellPos mn, CellPos mx) {
-  return std::to_string(std::int64_t{mx.x} - mn.x + 1) + " x " +
-         std::to_string(std::int64_t{mx.y} - mn.y + 1) + " x " +
-         std::to_string(std::int64_t{mx.z} - mn.z + 1);
-}
-}  // namespace
-
-Status World::set_box(CellPos mn, CellPos mx, std::uint16_t value) {
-  const char* fn = "set_box";
-  if (std::string e = cell_range_error("min", mn); !e.empty()) return fail(Status::OutOfRange, fn, "min", e);
-  if (std::string e = cell_range_error("max", mx); !e.empty()) return fail(Status::OutOfRange, fn, "max", e);
-  if (value >= block_count()) return fail(Status::OutOfRange, fn, "value", value_error(value, block_count()));
-  if (mn.x > mx.x || mn.y > mx.y || mn.z > mx.z)
-    return fail(Status::InvalidArgument, fn, "max",
-                "min " + cell_text(mn) + " is above max " + cell_text(mx) + " on some axis");
-  // The extents reach 2^26 x 2^12 x 2^26 cells: counted without overflow (a plain 64-bit
-  // product wrapped, and a box over the whole range passed as a small one).
-  const std::uint64_t cells = detail::box_cell_count(mn, mx);
-  if (cells > static_cast<std::uint64_t>(kMaxBoxCells))
-    return fail(Status::InvalidArgument, fn, "max",
-                "the box has " + box_cells_text(mn, mx) + " cells, more than " + std::to_string(kMaxBoxCells));
-  std::string msg;
-  const Status st = detail::guarded(msg, [&] { return state_->space.set_box(mn, mx, value); });
-  if (st == Status::OutOfMemory) return fail(st, fn, "max", msg);
-  if (st == Status::NotLoaded)
-    return fail(st, fn, "min",
-                "the box " + cell_text(mn) + " .. " + cell_text(mx) + " covers a chunk that is not loaded");
-  return st;
+Status World::set_box(CellPos min, CellPos max, std::uint16_t value) {
+  const BlockEdit e{min, max, value, false};
+  return edit_blocks("set_box", std::span<const BlockEdit>(&e, 1), "");
 }
 Status World::set_blocks(std::span<const BlockEdit> edits, std::string_view list) {
-  const char* fn = "set_blocks";
+  return edit_blocks("set_blocks", edits, list);
+}
+// The one rule of every edit (set_block, set_box, set_blocks): all entries checked, then applied.
+Status World::edit_blocks(const char* fn, std::span<const BlockEdit> edits, std::string_view list) {
   if (edits.size() > std::size_t{1} << 24)
     return fail(Status::InvalidArgument, fn, std::string(list).c_str(),
                 std::string(list) + " has " + std::to_string(edits.size()) + " entries, more than 16777216");
@@ -573,13 +557,15 @@ Status World::set_blocks(std::span<const BlockEdit> edits, std::string_view list
     if (e.min.x > e.max.x || e.min.y > e.max.y || e.min.z > e.max.z)
       return refuse(Status::InvalidArgument, hi,
                     lo + " " + cell_text(e.min) + " is above " + hi + " " + cell_text(e.max) + " on some axis");
-    const std::int64_t cells = std::int64_t(e.max.x - e.min.x + 1) * (e.max.y - e.min.y + 1) *
-                               std::int64_t(e.max.z - e.min.z + 1);
+    // The extents are below 2^26 x 2^12 x 2^26 cells: their product is below 2^64.
+    const std::uint64_t cells = std::uint64_t(std::int64_t{e.max.x} - e.min.x + 1) *
+                                std::uint64_t(std::int64_t{e.max.y} - e.min.y + 1) *
+                                std::uint64_t(std::int64_t{e.max.z} - e.min.z + 1);
     const std::string box = "the box " + lo + " .. " + hi;
-    if (cells > kMaxBoxCells)
+    if (cells > static_cast<std::uint64_t>(kMaxBoxCells))
       return refuse(Status::InvalidArgument, hi,
                     box + " has " + std::to_string(cells) + " cells, more than " + std::to_string(kMaxBoxCells));
-    if (e.value >= block_count())
+    if (e.value < 0 || static_cast<std::uint64_t>(e.value) >= block_count())
       return refuse(Status::OutOfRange, at + "value",
                     at + "value " + std::to_string(e.value) + " is not in the block registry (values 0 .. " +
                         std::to_string(block_count() - 1) + ")");
@@ -589,22 +575,27 @@ Status World::set_blocks(std::span<const BlockEdit> edits, std::string_view list
         for (std::int32_t cx = c0.x; cx <= c1.x; ++cx)
           if (!state_->space.is_loaded(ChunkPos{cx, cy, cz}))
             return refuse(Status::NotLoaded, lo,
-                          (e.cell ? lo + " " + cell_text(e.min) + " is in chunk " : box + " covers chunk ") +
-                              chunk_text(ChunkPos{cx, cy, cz}) + ", which is not loaded");
+                          e.cell ? cell_not_loaded(lo, e.min)
+                                 : box + " covers chunk " + chunk_text(ChunkPos{cx, cy, cz}) +
+                                       ", which is not loaded");
   }
-  for (const BlockEdit& e : edits) {
-    const auto v = static_cast<std::uint16_t>(e.value);
-    const Status st = e.min == e.max ? state_->space.set_block(e.min, v) : state_->space.set_box(e.min, e.max, v);
-    if (st != Status::Ok) return fail(st, fn, "", "an edit checked above was refused");  // not expected
-  }
-  return Status::Ok;
+  std::string msg;  // a uniform chunk gets its array when first edited: an allocation
+  const Status st = detail::guarded(msg, [&] {
+    for (const BlockEdit& e : edits) {
+      const auto v = static_cast<std::uint16_t>(e.value);
+      const Status s = e.min == e.max ? state_->space.set_block(e.min, v) : state_->space.set_box(e.min, e.max, v);
+      if (s != Status::Ok) return s;  // not expected: every entry was checked
+    }
+    return Status::Ok;
+  });
+  return st == Status::Ok ? st : fail(st, fn, "", st == Status::OutOfMemory ? msg : "an edit checked above was refused");
 }
 Status World::get_block(CellPos cell, std::uint16_t* value) const {
   if (!value) return fail(Status::InvalidArgument, "get_block", "value", "value is null");
   if (std::string e = cell_range_error("cell", cell); !e.empty())
     return fail(Status::OutOfRange, "get_block", "cell", e);
   if (!state_->space.is_cell_loaded(cell))
-    return fail(Status::NotLoaded, "get_block", "cell", "the chunk of cell " + cell_text(cell) + " is not loaded");
+    return fail(Status::NotLoaded, "get_block", "cell", cell_not_loaded("cell", cell));
   *value = state_->space.block(cell);
   return Status::Ok;
 }
@@ -923,7 +914,7 @@ Status World::standing_height(ProfileId profile, CellPos cell, double* feet_y) c
   if (std::string e = cell_range_error("cell", cell); !e.empty()) return fail(Status::OutOfRange, fn, "cell", e);
   const detail::NavGrid& g = nav_of_profile(*state_, profile)->grid();
   if (!g.chunk(detail::chunk_of(cell)))
-    return fail(Status::NotLoaded, fn, "cell", "the chunk of cell " + cell_text(cell) + " is not loaded");
+    return fail(Status::NotLoaded, fn, "cell", cell_not_loaded("cell", cell));
   if (!g.standable(cell)) return Status::NotFound;
   *feet_y = cell.y + static_cast<double>(g.floor_q(cell)) / detail::kHeightUnits;
   return Status::Ok;
@@ -1133,10 +1124,60 @@ bool feet_in_range(Vec3 feet, double foot_offset) {
          detail::cell_in_range(
              detail::foot_cell(Vec3{feet.x, feet.y, feet.z}, foot_offset));
 }
-std::string feet_range_error(Vec3 feet, double foot_offset) {
-  (void)foot_offset;
-  return "feet " + vec_text(feet) + " is out of range: its cell must have |x|, |z| <= " +
+std::string feet_range_error(Vec3 feet, const std::string& what = "feet") {
+  return what + " " + vec_text(feet) + " is out of range: its cell must have |x|, |z| <= " +
          std::to_string(kMaxCellXZ) + " and |y| <= " + std::to_string(kMaxCellY);
+}
+// "what" of entry i of a batch: "agents[2].feet", or "feet" alone when `list` is empty.
+std::string entry_field(std::string_view list, std::size_t i, const char* what) {
+  return list.empty() ? std::string(what)
+                      : std::string(list) + "[" + std::to_string(i) + "]." + what;
+}
+// An agent id as messages show it: its number, or (index, generation) when it has none.
+std::string agent_number(AgentId a) {
+  double n = 0;
+  return id_number(a, &n) ? num(n)
+                          : "(index " + std::to_string(a.index) + ", generation " +
+                                std::to_string(a.generation) + ")";
+}
+// A batch's refusal of too many entries ("" when the count is within kMaxAgentBatch).
+std::string batch_size_error(std::string_view list, std::size_t n) {
+  if (n <= World::kMaxAgentBatch) return std::string();
+  return std::string(list) + " has " + std::to_string(n) + " entries, more than " +
+         std::to_string(World::kMaxAgentBatch);
+}
+// The checks of an agent batch entry, in order: a live agent, then its goal or feet (the
+// caller's), then given once (`first`: the entry that gave the agent first; i when none did).
+Refusal check_live(const detail::AgentSystem& agents, std::string_view list, std::size_t i, AgentId a) {
+  if (agents.get(a)) return {};
+  return {Status::StaleHandle, "", entry_field(list, i, "agent") + " " + agent_number(a) +
+                                       " is not a live agent (removed, or never added to this world)"};
+}
+Refusal check_once(std::string_view list, std::size_t i, AgentId a, std::size_t first) {
+  if (first == i) return {};
+  return {Status::InvalidArgument, "", entry_field(list, i, "agent") + " (" + agent_number(a) +
+                                           ") repeats " + entry_field(list, first, "agent") +
+                                           " (each agent may be given once)"};
+}
+Refusal check_feet(const detail::AgentSystem& agents, std::uint32_t motion, Vec3 feet,
+                   const std::string& name) {
+  if (!finite(feet)) return {Status::InvalidArgument, "", name + " " + vec_text(feet) + " is not finite"};
+  if (!feet_in_range(feet, agents.motion(motion).foot_offset))
+    return {Status::OutOfRange, "", feet_range_error(feet, name)};
+  return {};
+}
+// For each entry, the first entry with the same agent (sorted, not hashed: no order decides).
+template <class Entry>
+std::vector<std::size_t> first_of_agent(std::span<const Entry> entries) {
+  std::vector<std::pair<std::uint64_t, std::size_t>> keys(entries.size());
+  for (std::size_t i = 0; i < entries.size(); ++i)
+    keys[i] = {(std::uint64_t{entries[i].agent.generation} << 32) | entries[i].agent.index, i};
+  std::sort(keys.begin(), keys.end());
+  std::vector<std::size_t> first(entries.size());
+  for (std::size_t k = 0; k < keys.size(); ++k)
+    first[keys[k].second] = k > 0 && keys[k - 1].first == keys[k].first ? first[keys[k - 1].second]
+                                                                       : keys[k].second;
+  return first;
 }
 }  // namespace
 
@@ -1149,11 +1190,39 @@ Status World::add_agent(const AgentDef& def, AgentId* out) {
     return fail(Status::InvalidArgument, fn, "feet", "feet " + vec_text(def.feet) + " is not finite");
   const double off = state_->agents.motion(state_->profile_motion[def.profile.index]).foot_offset;
   if (!feet_in_range(def.feet, off))
-    return fail(Status::OutOfRange, fn, "feet", feet_range_error(def.feet, off));
-  const AgentId s =
-      state_->agents.add(state_->profile_motion[def.profile.index],
-                         Vec3{def.feet.x, def.feet.y, def.feet.z});
-  *out = AgentId{s.index, s.generation};
+    return fail(Status::OutOfRange, fn, "feet", feet_range_error(def.feet));
+  if (def.goal)
+    if (std::string e = cell_range_error("goal", *def.goal); !e.empty())
+      return fail(Status::OutOfRange, fn, "goal", e);
+  *out = state_->agents.add(state_->profile_motion[def.profile.index], def.feet);
+  if (def.goal) (void)state_->agents.set_goal(*agent_nav(*state_, *out), *out, *def.goal);
+  return Status::Ok;
+}
+
+Status World::add_agents(std::span<const AgentDef> defs, AgentId* out, std::string_view list) {
+  const char* fn = "add_agents";
+  if (std::string e = batch_size_error(list, defs.size()); !e.empty())
+    return fail(Status::InvalidArgument, fn, std::string(list).c_str(), e);
+  if (!out && !defs.empty()) return fail(Status::InvalidArgument, fn, "out", "out is null");
+  for (std::size_t i = 0; i < defs.size(); ++i) {
+    const AgentDef& d = defs[i];
+    const std::string profile = entry_field(list, i, "profile");
+    if (d.profile.index >= state_->profiles.size())
+      return fail(Status::InvalidArgument, fn, profile.c_str(),
+                  profile_error(d.profile, state_->profiles.size(), profile));
+    const std::string feet = entry_field(list, i, "feet");
+    const Refusal r = check_feet(state_->agents, state_->profile_motion[d.profile.index], d.feet, feet);
+    if (r.status != Status::Ok) return fail(r.status, fn, feet.c_str(), r.message);
+    const std::string goal = entry_field(list, i, "goal");
+    if (d.goal)
+      if (std::string e = cell_range_error(goal, *d.goal); !e.empty())
+        return fail(Status::OutOfRange, fn, goal.c_str(), e);
+  }
+  // Checked: the steps below cannot fail. Goals after every add, as a host sending them does.
+  for (std::size_t i = 0; i < defs.size(); ++i)
+    out[i] = state_->agents.add(state_->profile_motion[defs[i].profile.index], defs[i].feet);
+  for (std::size_t i = 0; i < defs.size(); ++i)
+    if (defs[i].goal) (void)state_->agents.set_goal(*agent_nav(*state_, out[i]), out[i], *defs[i].goal);
   return Status::Ok;
 }
 
@@ -1170,6 +1239,24 @@ Status World::set_agent_goal(AgentId id, CellPos goal) {
                                  AgentId{id.index, id.generation}, goal)
              ? Status::Ok
              : stale("set_agent_goal", id);
+}
+
+Status World::set_agent_goals(std::span<const AgentGoal> goals, std::string_view list) {
+  const char* fn = "set_agent_goals";
+  if (std::string e = batch_size_error(list, goals.size()); !e.empty())
+    return fail(Status::InvalidArgument, fn, std::string(list).c_str(), e);
+  const std::vector<std::size_t> first = first_of_agent(goals);
+  for (std::size_t i = 0; i < goals.size(); ++i) {
+    const std::string agent = entry_field(list, i, "agent"), goal = entry_field(list, i, "goal");
+    if (Refusal r = check_live(state_->agents, list, i, goals[i].agent); r.status != Status::Ok)
+      return fail(r.status, fn, agent.c_str(), r.message);
+    if (std::string e = cell_range_error(goal, goals[i].goal); !e.empty())
+      return fail(Status::OutOfRange, fn, goal.c_str(), e);
+    if (Refusal r = check_once(list, i, goals[i].agent, first[i]); r.status != Status::Ok)
+      return fail(r.status, fn, agent.c_str(), r.message);
+  }
+  for (const AgentGoal& g : goals) (void)state_->agents.set_goal(*agent_nav(*state_, g.agent), g.agent, g.goal);
+  return Status::Ok;
 }
 
 Status World::agent_state(AgentId id, AgentState* out) const {
@@ -1237,11 +1324,30 @@ Status World::teleport_agent(AgentId id, Vec3 feet) {
   const detail::AgentRecord* a = state_->agents.get(AgentId{id.index, id.generation});
   if (!a) return stale(fn, id);
   const double off = state_->agents.motion(a->motion).foot_offset;
-  if (!feet_in_range(feet, off)) return fail(Status::OutOfRange, fn, "feet", feet_range_error(feet, off));
+  if (!feet_in_range(feet, off)) return fail(Status::OutOfRange, fn, "feet", feet_range_error(feet));
   return state_->agents.teleport(AgentId{id.index, id.generation},
                                  Vec3{feet.x, feet.y, feet.z})
              ? Status::Ok
              : stale(fn, id);
+}
+
+Status World::teleport_agents(std::span<const AgentMove> moves, std::string_view list) {
+  const char* fn = "teleport_agents";
+  if (std::string e = batch_size_error(list, moves.size()); !e.empty())
+    return fail(Status::InvalidArgument, fn, std::string(list).c_str(), e);
+  const std::vector<std::size_t> first = first_of_agent(moves);
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    const std::string agent = entry_field(list, i, "agent"), feet = entry_field(list, i, "feet");
+    if (Refusal r = check_live(state_->agents, list, i, moves[i].agent); r.status != Status::Ok)
+      return fail(r.status, fn, agent.c_str(), r.message);
+    const detail::AgentRecord* a = state_->agents.get(moves[i].agent);
+    if (Refusal r = check_feet(state_->agents, a->motion, moves[i].feet, feet); r.status != Status::Ok)
+      return fail(r.status, fn, feet.c_str(), r.message);
+    if (Refusal r = check_once(list, i, moves[i].agent, first[i]); r.status != Status::Ok)
+      return fail(r.status, fn, agent.c_str(), r.message);
+  }
+  for (const AgentMove& m : moves) (void)state_->agents.teleport(m.agent, m.feet);
+  return Status::Ok;
 }
 
 // ---- doors ----
@@ -1252,7 +1358,7 @@ Status World::set_door_open(CellPos cell, bool open) {
   if (std::string e = cell_range_error("cell", c); !e.empty()) return fail(Status::OutOfRange, fn, "cell", e);
   detail::Space& space = state_->space;
   if (!space.is_cell_loaded(c))
-    return fail(Status::NotLoaded, fn, "cell", "the chunk of cell " + cell_text(c) + " is not loaded");
+    return fail(Status::NotLoaded, fn, "cell", cell_not_loaded("cell", c));
   const detail::BlockRegistry& reg = state_->registry;
   const std::uint16_t v = space.block(c);
   const std::uint32_t tr = reg.traits(v);

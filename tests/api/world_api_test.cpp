@@ -864,7 +864,7 @@ TEST(NavApi, LastErrorNamesTheCallTheArgumentAndTheRule) {
   EXPECT_EQ(w.last_error().argument, "value");
   EXPECT_EQ(w.last_error().message, "value 7 is not in the block registry (values 0 .. 1)");
   EXPECT_EQ(w.set_block(CellPos{0, 0, 0}, 1), Status::NotLoaded);
-  EXPECT_EQ(w.last_error().message, "the chunk of cell (0, 0, 0) is not loaded");
+  EXPECT_EQ(w.last_error().message, "cell (0, 0, 0) is in chunk (0, 0, 0), which is not loaded");
   // A success leaves the last error as it was.
   std::vector<std::uint16_t> air(kChunkValues, 0);
   ASSERT_EQ(w.load_chunk(ChunkPos{0, 0, 0}, air), Status::Ok);

@@ -173,8 +173,8 @@ TEST(IoApi, ColumnTopsMatchesGetBlockScan) {
   const std::size_t n = 32 * 32;
   std::vector<std::int32_t> h(n);
   std::vector<std::uint16_t> v(n);
-  std::string err;
-  ASSERT_EQ(column_tops(*w, lo, hi, h.data(), v.data(), n, &err), Status::Ok) << err;
+  CallError err;
+  ASSERT_EQ(column_tops(*w, lo, hi, h.data(), v.data(), n, &err), Status::Ok) << err.message;
   std::size_t found = 0;
   for (int z = lo.z; z <= hi.z; ++z)
     for (int x = lo.x; x <= hi.x; ++x) {
@@ -197,13 +197,17 @@ TEST(IoApi, ColumnTopsMatchesGetBlockScan) {
   EXPECT_EQ(found, n);  // terrain everywhere in this region
   // Limits and bad boxes: InvalidArgument, nothing written.
   EXPECT_EQ(column_tops(*w, hi, lo, h.data(), v.data(), n, &err), Status::InvalidArgument);
-  EXPECT_NE(err.find("above max"), std::string::npos) << err;
+  EXPECT_NE(err.message.find("above max"), std::string::npos) << err.message;
+  EXPECT_EQ(err.argument, "max");
   EXPECT_EQ(column_tops(*w, lo, hi, h.data(), v.data(), n - 1, &err), Status::InvalidArgument);
+  EXPECT_EQ(err.argument, "capacity");
   // A y range over kMaxColumnTopsHeight cells leaves the cell range (|y| <= kMaxCellY): OutOfRange.
   EXPECT_EQ(column_tops(*w, CellPos{0, 0, 0}, CellPos{0, kMaxColumnTopsHeight, 0}, h.data(),
                         v.data(), n, &err),
             Status::OutOfRange);
-  EXPECT_EQ(err, "max (0, 4096, 0) is out of range: y is outside -2047 .. 2047");
+  EXPECT_EQ(err.message, "max (0, 4096, 0) is out of range: y is outside -2047 .. 2047");
+  EXPECT_EQ(err.argument, "max");
+  EXPECT_EQ(err.function, "column_tops");
 }
 
 }  // namespace

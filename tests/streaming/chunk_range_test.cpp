@@ -66,11 +66,11 @@ TEST(ChunkRange, AliasesOfALoadedChunkAreRefusedAndChangeNothing) {
     SCOPED_TRACE("chunk (" + std::to_string(p.x) + ", " + std::to_string(p.y) + ", " +
                  std::to_string(p.z) + ")");
     EXPECT_EQ(w.load_chunk(p, air), Status::OutOfRange);
-    EXPECT_EQ(w.last_error().argument, "pos");
+    EXPECT_EQ(w.last_error().argument, "chunk");
     EXPECT_NE(w.last_error().message.find("out of range"), std::string::npos) << w.last_error().message;
     expect_unchanged(before, w);
     EXPECT_EQ(w.unload_chunk(p), Status::OutOfRange);
-    EXPECT_EQ(w.last_error().argument, "pos");
+    EXPECT_EQ(w.last_error().argument, "chunk");
     expect_unchanged(before, w);
     const ChunkPos two[] = {at, p};
     std::vector<std::uint16_t> both(2 * kChunkValues, 0);

@@ -303,35 +303,34 @@ describe('named areas and area filters', { skip }, () => {
       assert.equal(core.loadMinecraftBlocks(new Uint8Array(blocks), new Uint8Array(shapes)), 0);
       assert.equal(core.addProfile(JSON.stringify({ id: 'walker' }), ''), 0);
       assert.equal(core.defineArea('road', ['gravel'], -0.5), 0);
-      const search = (filter) => core.findPathNow(0, 1, 1, 1, 5, 1, 5, 0, false, filter);
+      // The wrapper resolves a filter to (excluded: a bit per area, multipliers: one per area).
+      const [from, to] = [Float64Array.of(1, 1, 1), Float64Array.of(5, 1, 5)];
+      const search = ([excluded, multipliers]) => core.findPathNow(0, from, to, 0, false, excluded, multipliers);
+      const none = new Float64Array(0);
       // lastError(): { status, function, argument, message } with the C++ call's names.
       const refused = (filter, re) => {
-        assert.equal(search(filter), undefined, JSON.stringify(filter));
+        assert.equal(search(filter), undefined, String(filter));
         const e = core.lastError();
         assert.equal(pkg.STATUS_NAMES[e.status], 'InvalidArgument');
         assert.equal(e.function, 'find_path_now');
         assert.equal(e.argument, 'filter');
         assert.match(e.message, re);
-        assert.equal(core.request(0, 1, 1, 1, 5, 1, 5, 0, false, filter), undefined);
+        assert.equal(core.request(0, from, to, 0, false, ...filter), undefined);
         assert.equal(core.lastError().function, 'request');
         assert.match(core.lastError().message, re);
       };
-      // Accepted: none, the default, the area's own bit and multiplier.
-      for (const f of [undefined, null, {}, { excluded: 0 }, { excluded: 1, multipliers: new Float64Array([0.5]) }])
+      // Accepted: none, the area's own bit and multiplier.
+      for (const f of [[0, none], [1, new Float64Array([0.5])]])
         assert.notEqual(search(f), undefined, core.lastError().message);
-      refused({ excluded: 2 }, /^filter: excluded has bit 1 set, but this world has 1 area$/);
-      refused({ excluded: 2 ** 32 }, /filter: excluded 4294967296 is not a 32-bit mask/);
-      refused({ excluded: 0.5 }, /filter: excluded 0.5 is not a 32-bit mask/);
-      refused({ excluded: '1' }, /filter: excluded must be a number/);
-      refused({ multipliers: [1] }, /filter: multipliers must be a Float64Array/);
-      refused({ multipliers: new Float64Array(2) }, /filter: multiplier\[1\] is set, but this world has 1 area/);
-      refused({ multipliers: new Float64Array(33) }, /filter: multipliers has 33 entries, more than 32/);
-      refused({ multipliers: new Float64Array([-1]) }, /filter: area "road": multiplier -1 is not a number in 0 \.\. 1000/);
-      refused({ multipliers: new Float64Array([NaN]) }, /filter: area "road": multiplier NaN is not a number/);
-      refused({ multipliers: new Float64Array([1e300]) }, /filter: area "road": multiplier 1e\+300 is not/);
-      refused({ exclude: 1 }, /filter: exclude is not a filter field \(excluded, multipliers\)/);
-      refused([1], /filter: must be an object/);
-      refused(7, /filter: must be an object/);
+      refused([2, none], /^filter: excluded has bit 1 set, but this world has 1 area$/);
+      refused([2 ** 32, none], /filter: excluded 4294967296 is not a 32-bit mask/);
+      refused([0.5, none], /filter: excluded 0.5 is not a 32-bit mask/);
+      refused([0, [1]], /filter: multipliers must be a Float64Array/);
+      refused([0, new Float64Array(2)], /filter: multiplier\[1\] is set, but this world has 1 area/);
+      refused([0, new Float64Array(33)], /filter: multipliers has 33 entries, more than 32/);
+      refused([0, new Float64Array([-1])], /filter: area "road": multiplier -1 is not a number in 0 \.\. 1000/);
+      refused([0, new Float64Array([NaN])], /filter: area "road": multiplier NaN is not a number/);
+      refused([0, new Float64Array([1e300])], /filter: area "road": multiplier 1e\+300 is not/);
       // defineArea and findArea check their arguments too.
       const failed = (fn, argument, re) => {
         const e = core.lastError();

@@ -186,7 +186,7 @@ describe('doors and ladders', { skip }, () => {
     rejects(() => w.setDoorOpen([8, 1.5, 4], true), 'InvalidArgument', /^setDoorOpen: cell .* is not a cell/);
     rejects(() => w.setDoorOpen(DOOR, 'yes'), 'InvalidArgument', /^setDoorOpen: open must be a boolean/);
     rejects(() => w.setDoorOpen([8, 4096, 4], true), 'OutOfRange', /^setDoorOpen: cell .* is out of range/);
-    rejects(() => w.setDoorOpen([1000, 1, 4], true), 'NotLoaded', /^setDoorOpen: the chunk of cell \(1000, 1, 4\) is not loaded/);
+    rejects(() => w.setDoorOpen([1000, 1, 4], true), 'NotLoaded', /^setDoorOpen: cell \(1000, 1, 4\) is in chunk \(62, 0, 0\), which is not loaded/);
     rejects(() => w.setDoorOpen(null, true), 'InvalidArgument', /^setDoorOpen: cell must be/);
     assert.equal(w.getBlock(DOOR), w.blockValue(LOWER_CLOSED));
   });

@@ -64,6 +64,74 @@ describe('limits and structured errors', { skip }, () => {
     }
   });
 
+  test('every failure names the JS function called and its real argument', async () => {
+    const world = lib.createWorld();
+    try {
+      const error = (fn) => {
+        try { fn(); } catch (e) { return e; }
+        assert.fail('no error');
+      };
+      const is = (e, status, fn, argument, re) => {
+        assert.ok(e instanceof pkg.VoxnavError, String(e));
+        assert.deepEqual([e.status, e.function, e.argument], [status, fn, argument], e.message);
+        assert.match(e.message, re);
+      };
+      // topBlocks: the box rules of column_tops name their argument (not a word of the message).
+      is(error(() => world.topBlocks([10, 0, 10], [5, 10, 20])), 'InvalidArgument', 'topBlocks', 'max',
+        /^topBlocks: min \(10, 0, 10\) is above max \(5, 10, 20\) on some axis$/);
+      is(error(() => world.topBlocks([0, 0, 0], [0, 5000, 0])), 'OutOfRange', 'topBlocks', 'max',
+        /^topBlocks: max \(0, 5000, 0\) is out of range/);
+      is(error(() => world.topBlocks([0, 0, 0], [4000, 4000, 4000])), 'OutOfRange', 'topBlocks', 'max', /out of range/);
+      is(error(() => world.topBlocks([0, 0, 0], [3000, 100, 3000])), 'InvalidArgument', 'topBlocks', 'max',
+        /^topBlocks: the area has 9006001 columns, more than 4194304$/);
+      // loadChunk: the chunk argument, whether int32 holds it or not.
+      const air = new Uint16Array(4096);
+      is(error(() => world.loadChunk([2 ** 31, 0, 0], air)), 'OutOfRange', 'loadChunk', 'chunk',
+        /^loadChunk: chunk \(2147483648, 0, 0\) is out of range$/);
+      is(error(() => world.loadChunk([2 ** 22, 0, 0], air)), 'OutOfRange', 'loadChunk', 'chunk',
+        /^loadChunk: chunk \(4194304, 0, 0\) is out of range: x is outside/);
+      is(error(() => world.loadChunk([0, 0, 0], new Uint16Array(5))), 'InvalidArgument', 'loadChunk', 'values',
+        /^loadChunk: values has 5 entries, expected 4096$/);
+      is(error(() => world.unloadChunk([0, -(2 ** 31) - 1, 0])), 'OutOfRange', 'unloadChunk', 'chunk', /out of range/);
+      // Calls that reach another core call still name the JS function the user called.
+      is(error(() => world.setBlock([0, 0, 0], 1.5)), 'InvalidArgument', 'setBlock', 'value',
+        /^setBlock: value 1\.5 is not an integer block value$/);
+      is(error(() => world.setBox([0, 0, 0], [1, 1, 1], -1)), 'OutOfRange', 'setBox', 'value',
+        /^setBox: value -1 is not in the block registry \(values 0 \.\. 1\)$/);
+      is(error(() => world.addAgent(0, [0.5, 1, 0.5])), 'InvalidArgument', 'addAgent', 'profile',
+        /^addAgent: profile 0 is not a profile of this world \(0 added\)$/);
+      is(error(() => world.setAgentGoal(7, [0, 0, 0])), 'StaleHandle', 'setAgentGoal', 'agent',
+        /^setAgentGoal: agent 7 is not a live agent/);
+      is(error(() => world.teleportAgent(1.5, [0, 0, 0])), 'InvalidArgument', 'teleportAgent', 'agent',
+        /^teleportAgent: agent 1\.5 is not an agent id$/);
+      is(error(() => world.status(2.5)), 'InvalidArgument', 'status', 'path', /^status: path 2\.5 is not a path handle$/);
+      is(error(() => world.stepBody({ feet: [0, 1, 0] }, {}, { stepHeight: -1 })), 'InvalidArgument', 'stepBody',
+        'params.stepHeight', /^stepBody: params\.stepHeight -1 is not a finite number >= 0$/);
+      is(error(() => world.profileBody(3)), 'InvalidArgument', 'profileBody', 'profile', /^profileBody: profile 3 is not a profile/);
+      // loadRegion: errors of reading the file and of loading its columns are loadRegion's, about `file`.
+      const { blocks, shapes } = h.registryFiles();
+      world.loadMinecraftBlocks(new Uint8Array(blocks), new Uint8Array(shapes));
+      await assert.rejects(world.loadRegion(new Uint8Array(100)), (e) => {
+        is(e, 'BadFormat', 'loadRegion', 'file', /^loadRegion: /);
+        return true;
+      });
+      await assert.rejects(world.loadRegion('region'), (e) => {
+        is(e, 'InvalidArgument', 'loadRegion', 'file', /^loadRegion: file must be a Uint8Array or ArrayBuffer$/);
+        return true;
+      });
+      // A region whose one chunk holds no NBT: listed fine, refused by the column loader.
+      const region = new Uint8Array(3 * 4096);
+      region.set([0, 0, 2, 1], 0);                  // slot 0: sector 2, 1 sector
+      region.set([0, 0, 0, 5, 3, 1, 2, 3, 4], 8192); // 5 bytes, stored uncompressed: not NBT
+      await assert.rejects(world.loadRegion(region), (e) => {
+        is(e, 'BadFormat', 'loadRegion', 'file', /^loadRegion: /);
+        return true;
+      });
+    } finally {
+      world.dispose();
+    }
+  });
+
   test('worker replies name the message type and the field', async () => {
     const state = handlers.createState();
     const s = h.workerSession(handlers, state);
@@ -80,6 +148,22 @@ describe('limits and structured errors', { skip }, () => {
     assert.deepEqual([e.function, e.argument], ['addProfile', 'profile']);
     e = await s.err({ type: 'findArea', name: 'road' }, 'NotFound', /^findArea: /);
     assert.equal(e.function, 'findArea');
+    // The agent batches and setDoorOpen: the C++ World checks them and names the entry and field.
+    await s.ok({ type: 'addProfile', profile: { id: 'walker' } });
+    e = await s.err({ type: 'addAgents', agents: [{ profile: 0, feet: [0.5, 1, 0.5] }, { profile: 0, feet: [0.5, 1e9, 0.5] }] },
+      'OutOfRange', /^addAgents: agents\[1\]\.feet \(0\.5, 1000000000, 0\.5\) is out of range/);
+    assert.deepEqual([e.function, e.argument], ['addAgents', 'agents[1].feet']);
+    const { ids } = await s.ok({ type: 'addAgents', agents: [{ profile: 0, feet: [0.5, 1, 0.5] }, { profile: 'walker', feet: [2.5, 1, 0.5] }] });
+    assert.equal(ids.length, 2);
+    e = await s.err({ type: 'setGoals', goals: [{ agent: ids[1], goal: [4, 1, 4] }, { agent: ids[1], goal: [5, 1, 5] }] },
+      'InvalidArgument', /^setGoals: goals\[1\]\.agent \(\d+\) repeats goals\[0\]\.agent/);
+    assert.deepEqual([e.function, e.argument], ['setGoals', 'goals[1].agent']);
+    e = await s.err({ type: 'teleportAgents', agents: [{ agent: ids[0], feet: [1, Infinity, 1] }] },
+      'InvalidArgument', /^teleportAgents: agents\[0\]\.feet \(1, Infinity, 1\) is not finite$/);
+    assert.deepEqual([e.function, e.argument], ['teleportAgents', 'agents[0].feet']);
+    e = await s.err({ type: 'setDoorOpen', cell: [100, 1, 4], open: true }, 'NotLoaded',
+      /^setDoorOpen: cell \(100, 1, 4\) is in chunk \(6, 0, 0\), which is not loaded$/);
+    assert.deepEqual([e.function, e.argument], ['setDoorOpen', 'cell']);
     await s.ok({ type: 'dispose' });
   });
 });

@@ -84,11 +84,12 @@ describe('package entry', { skip }, () => {
   test('edge kinds and agent modes match the C++ names', async () => {
     const lib = await pkg.init();
     const m = lib.module;
-    pkg.EDGE_KINDS.forEach((k, i) => assert.equal(m.edgeKindName(i), k));
-    pkg.AGENT_MODES.forEach((k, i) => assert.equal(m.agentModeName(i), k));
-    pkg.STATUS_NAMES.forEach((k, i) => assert.equal(m.statusName(i), k));
-    // ... and no C++ status is missing from the JS list.
-    assert.equal(m.statusName(pkg.STATUS_NAMES.length), 'Unknown');
+    // names(): the C++ names of every enum the results carry as numbers, in enum order (the
+    // whole list: no C++ status, edge kind or mode is missing from the JS lists).
+    const names = m.names();
+    assert.deepEqual(names.edgeKind, [...pkg.EDGE_KINDS]);
+    assert.deepEqual(names.agentMode, [...pkg.AGENT_MODES]);
+    assert.deepEqual(names.status, [...pkg.STATUS_NAMES]);
   });
 });
 
@@ -333,11 +334,11 @@ for (const build of builds) {
         rej(() => world.setBlock([NaN, 1, 0], stone), 'InvalidArgument', /NaN/);
         rej(() => world.setBlock([3, 1], stone), 'InvalidArgument', /cell has 2 entries/);
         rej(() => world.setBlock('3,1,3', stone), 'InvalidArgument', /cell must be \[x, y, z\] or \{x, y, z\}/);
-        rej(() => world.setBlock([200, 1, 200], stone), 'NotLoaded', /^setBlock: the chunk of cell \(200, 1, 200\) is not loaded/);
+        rej(() => world.setBlock([200, 1, 200], stone), 'NotLoaded', /^setBlock: cell \(200, 1, 200\) is in chunk \(12, 0, 12\), which is not loaded/);
         rej(() => world.setBlock([3, 1, 3], world.blockCount), 'OutOfRange', /^setBlock: value \d+ is not in the block registry/);
         rej(() => world.setBlock([3, 1, 3], -1), 'OutOfRange', /value -1/);
         rej(() => world.setBox([5, 1, 5], [3, 1, 3], stone), 'InvalidArgument', /min \(5, 1, 5\) is above max/);
-        rej(() => world.setBox([0, 0, 0], [70, 4, 70], stone), 'NotLoaded', /covers a chunk that is not loaded/);
+        rej(() => world.setBox([0, 0, 0], [70, 4, 70], stone), 'NotLoaded', /^setBox: the box min .. max covers chunk \(\d+, 0, \d+\), which is not loaded/);
         rej(() => world.request(walker, [3, 1, 3], [2 ** 25, 1, 3]), 'OutOfRange', /^request: goal/);
         rej(() => world.request(walker, [3, 1, 3], [5, 1, 5], { range: 65 }), 'InvalidArgument', /range 65/);
         rej(() => world.request(7, [3, 1, 3], [5, 1, 5]), 'InvalidArgument', /^request: profile 7 is not a profile of this world \(1 added\)/);

@@ -206,7 +206,7 @@ for (const build of builds) {
       await unchanged({ type: 'addAgents', agents: [{ profile: 0, feet: [5.5, 1, 5.5] }, { profile: 'ghost', feet: [6.5, 1, 6.5] }] },
         'NotFound', /^addAgents: agents\[1\]\.profile: unknown profile "ghost"/);
       await unchanged({ type: 'addAgents', agents: [{ profile: 0, feet: [5.5, 1, 5.5] }, { profile: 3, feet: [6.5, 1, 6.5] }] },
-        'InvalidArgument', /^addAgents: agents\[1\]\.profile: profile 3 is not a profile of this world/);
+        'InvalidArgument', /^addAgents: agents\[1\]\.profile 3 is not a profile of this world/);
       await unchanged({ type: 'reachable', profile: 'ghost', from: [20, 1, 20], goal: [30, 1, 30] }, 'NotFound', /^reachable: profile: unknown profile "ghost"/);
       await unchanged({ type: 'blockValues', names: ['stone', 'oak_slab[type=diagonal]'] }, 'NotFound',
         /^blockValues: names\[1\]: state "oak_slab\[type=diagonal\]" is not in the block registry: property "type"/);

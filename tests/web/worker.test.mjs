@@ -252,7 +252,7 @@ for (const build of builds) {
       await unchanged({ type: 'addAgents', agents: [{ profile: 0, feet: [5.5, 1, 5.5] }, { profile: 0, feet: [NaN, 1, 1] }] },
         'InvalidArgument', /^addAgents: agents\[1\]\.feet \(NaN, 1, 1\) is not finite/);
       await unchanged({ type: 'addAgents', agents: [{ profile: 0, feet: [5.5, 1, 5.5], goal: [1.5, 1, 1] }] },
-        'InvalidArgument', /^addAgents: agents\[0\]\.goal must be an integer cell/);
+        'InvalidArgument', /^addAgents: agents\[0\]\.goal \(1\.5, 1, 1\) is not a cell \(integers expected\)/);
       await unchanged({ type: 'addAgents', agents: [{ profile: 'nobody', feet: [5.5, 1, 5.5] }] }, 'NotFound',
         /^addAgents: agents\[0\]\.profile: unknown profile "nobody"/);
       await unchanged({ type: 'setGoals', goals: [{ agent, goal: [30, 1, 30] }, { agent, goal: [0, 1 << 21, 0] }] },

@@ -183,8 +183,8 @@ describe('worker handlers: doors, named areas, profile classes', { skip }, () =>
     await unchanged({ type: 'setDoorOpen', cell: [8, 1, 5], open: true }, 'NotFound', /^setDoorOpen: cell \(8, 1, 5\) holds no door/);
     await unchanged({ type: 'setDoorOpen', cell: DOOR, open: 'yes' }, 'InvalidArgument', /^setDoorOpen: open must be a boolean \(got string\)/);
     await unchanged({ type: 'setDoorOpen', cell: DOOR }, 'InvalidArgument', /^setDoorOpen: open must be a boolean \(got undefined\)/);
-    await unchanged({ type: 'setDoorOpen', cell: [8, 1.5, 4], open: true }, 'InvalidArgument', /^setDoorOpen: cell must be an integer cell/);
-    await unchanged({ type: 'setDoorOpen', cell: [8, 1], open: true }, 'InvalidArgument', /^setDoorOpen: cell must be an integer cell \[x, y, z\] \(got Array of 2\)/);
+    await unchanged({ type: 'setDoorOpen', cell: [8, 1.5, 4], open: true }, 'InvalidArgument', /^setDoorOpen: cell \(8, 1\.5, 4\) is not a cell \(integers expected\)/);
+    await unchanged({ type: 'setDoorOpen', cell: [8, 1], open: true }, 'InvalidArgument', /^setDoorOpen: cell has 2 entries, expected \[x, y, z\]/);
     await unchanged({ type: 'setDoorOpen', cell: [8, 4096, 4], open: true }, 'OutOfRange', /^setDoorOpen: cell \(8, 4096, 4\) is out of range/);
     await unchanged({ type: 'setDoorOpen', cell: [1000, 1, 4], open: true }, 'NotLoaded', /^setDoorOpen: cell \(1000, 1, 4\) is in chunk \(62, 0, 0\), which is not loaded/);
 

@@ -12,7 +12,7 @@ let ownModule = null;  // a library instance for readRegion called without one (
 // a zlib bomb is cancelled as soon as it passes the limit instead of filling memory.
 async function inflate(bytes, kind, budget) {
   if (typeof DecompressionStream !== 'function') {
-    throw new VoxnavError('Unsupported', 'readRegion: this JS environment has no DecompressionStream');
+    throw new VoxnavError('Unsupported', `${budget.fn}: this JS environment has no DecompressionStream`, budget.fn, 'file');
   }
   const reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream(kind)).getReader();
   const parts = [];
@@ -23,8 +23,8 @@ async function inflate(bytes, kind, budget) {
     total += value.length;
     if (total > budget.left) {
       await reader.cancel();
-      throw new VoxnavError('OutOfRange', `readRegion: the chunks inflate to more than ${budget.limit} bytes ` +
-        '(LIMITS.maxInflatedBytes, the budget of one load)', 'readRegion', 'file');
+      throw new VoxnavError('OutOfRange', `${budget.fn}: the chunks inflate to more than ${budget.limit} bytes ` +
+        '(LIMITS.maxInflatedBytes, the budget of one load)', budget.fn, 'file');
     }
     parts.push(value);
   }
@@ -41,23 +41,28 @@ async function inflate(bytes, kind, budget) {
  * `module` is the wasm module that parses the container (a library's `module`; default: one of
  * its own, loaded on first use).
  */
-export async function readRegion(file, module = null) {
+export function readRegion(file, module = null) {
+  return readRegionFor('readRegion', file, module);
+}
+
+/** readRegion for the JS function `fn` (World.loadRegion): its errors name `fn` and `file`. */
+export async function readRegionFor(fn, file, module) {
   if (file instanceof ArrayBuffer) file = new Uint8Array(file);
-  if (!(file instanceof Uint8Array)) throw new VoxnavError('InvalidArgument', 'readRegion: file must be a Uint8Array or ArrayBuffer');
+  if (!(file instanceof Uint8Array)) throw new VoxnavError('InvalidArgument', `${fn}: file must be a Uint8Array or ArrayBuffer`, fn, 'file');
   if (!module) module = await (ownModule ??= instantiate({ build: 'sync' }).then((r) => r.module));
-  const listed = module.listRegionChunks(file);
-  if (listed.status !== 0) {
-    throw new VoxnavError(STATUS_NAMES[listed.status] ?? 'Unknown', `readRegion: ${listed.message}`, 'readRegion', 'file');
-  }
+  // [status, message, numbers (index, compression, offset, size, skipped per chunk), reasons...]
+  const [status, message, v, ...reasons] = module.listRegionChunks(file);
+  if (status !== 0) throw new VoxnavError(STATUS_NAMES[status] ?? 'Unknown', `${fn}: ${message}`, fn, 'file');
   const limit = module.limits().maxInflatedBytes;
-  const budget = { limit, left: limit };
+  const budget = { limit, left: limit, fn };
   const columns = [];
   const slots = [];
   let skipped = 0;
   let skipReason = '';
-  for (const c of listed.chunks) {
-    if (c.skipped) {
-      if (skipped++ === 0) skipReason = c.reason;
+  for (let i = 0; i < reasons.length; ++i) {
+    const c = { index: v[5 * i], compression: v[5 * i + 1], offset: v[5 * i + 2], size: v[5 * i + 3] };
+    if (v[5 * i + 4] === 1) {
+      if (skipped++ === 0) skipReason = reasons[i];
       continue;
     }
     const body = file.subarray(c.offset, c.offset + c.size);
@@ -68,8 +73,8 @@ export async function readRegion(file, module = null) {
         nbt = await inflate(body, kind, budget);
       } catch (err) {
         if (err instanceof VoxnavError) throw err;
-        throw new VoxnavError('BadFormat', `readRegion: chunk slot ${c.index}: ${c.compression === 1 ? 'gzip' : 'zlib'} data does not inflate (${err.message})`,
-          'readRegion', 'file');
+        throw new VoxnavError('BadFormat', `${fn}: chunk slot ${c.index}: ${c.compression === 1 ? 'gzip' : 'zlib'} data does not inflate (${err.message})`,
+          fn, 'file');
       }
     }
     columns.push(nbt);

@@ -34,10 +34,12 @@ export function camelCase(name) {
 
 /**
  * The VoxnavError of a failed core call, from what C++ wrote: { status (code), function, argument,
- * message } (WorldCore.lastError(); C++ names, made JS names here).
+ * message } (WorldCore.lastError(); C++ names, made JS names here). `jsFunction` names the JS
+ * function the user called when it is not the core call's (setBlock runs set_blocks), and
+ * `jsArgument` its argument when the core call's is another (loadRegion's file holds columns).
  */
-export function coreError(e) {
-  const fn = camelCase(e.function), argument = camelCase(e.argument);
+export function coreError(e, jsFunction = '', jsArgument = '') {
+  const fn = jsFunction || camelCase(e.function), argument = jsArgument || camelCase(e.argument);
   // A message that starts with the argument's C++ name shows its JS name ("params.step_height -1").
   const text = e.argument && e.message.startsWith(e.argument) ? argument + e.message.slice(e.argument.length) : e.message;
   return new VoxnavError(STATUS_NAMES[e.status] ?? 'Unknown', fn ? `${fn}: ${text}` : text, fn, argument);

@@ -1,7 +1,7 @@
 // voxnav - the JS World: argument conversion over the Embind WorldCore, errors as VoxnavError.
 // No navigation logic: every check that needs the world happens in C++ (bindings/).
 import { STATUS_NAMES, VoxnavError, argError, coreError, invalid } from './errors.mjs';
-import { readRegion } from './anvil.mjs';
+import { readRegionFor } from './anvil.mjs';
 
 /** Edge kinds of corridor waypoints and path cells (the values in `kinds` arrays). */
 export const EDGE_KINDS = Object.freeze([
@@ -89,9 +89,29 @@ function isPlainObject(v) {
 }
 
 
-function copyWaypoints(v) {
-  return { positions: v.positions.slice(), kinds: v.kinds.slice(), cells: v.cells.slice() };
+// ---- reshaping the binding's flat results (bindings/world_core.h gives each layout) ----
+
+// The C++ names of the enums results carry as numbers (the module's names()), per module.
+const enumNames = new WeakMap();
+function namesOf(module) {
+  let n = enumNames.get(module);
+  if (!n) enumNames.set(module, (n = module.names()));
+  return n;
 }
+/** n waypoints from [positions 3n, cells 3n, kinds n] at `at` of `v`. */
+function waypoints(v, n, at = 0) {
+  return {
+    positions: v.slice(at, at + 3 * n), kinds: Uint8Array.from(v.subarray(at + 6 * n, at + 7 * n)),
+    cells: Int32Array.from(v.subarray(at + 3 * n, at + 6 * n)),
+  };
+}
+function pathStatus(N, v) {
+  return {
+    state: N.pathState[v[0]], failure: N.pathFailure[v[1]], partial: v[2] === 1, cost: v[3],
+    nodesExpanded: v[4], cellCount: v[5], waypointCount: v[6],
+  };
+}
+const triple = (v, at) => [v[at], v[at + 1], v[at + 2]];
 
 /**
  * One space: the host's block mirror, walker navigation, path requests and agents. Every method
@@ -148,16 +168,18 @@ export class World {
     if (!this.#core) throw new VoxnavError('StaleHandle', `${fn}: this world was disposed`);
     return this.#core;
   }
-  #error() {
-    return coreError(this.#core.lastError());
+  // `fn`: the JS function called, when it reached another core call (setBlock: setBlocks).
+  #error(fn) {
+    return coreError(this.#core.lastError(), fn);
   }
-  #check(code) {
-    if (code !== 0) throw this.#error();
+  #check(code, fn) {
+    if (code !== 0) throw this.#error(fn);
   }
-  #value(v) {
-    if (v === undefined) throw this.#error();
+  #value(v, fn) {
+    if (v === undefined) throw this.#error(fn);
     return v;
   }
+  get #names() { return namesOf(this.#lib.module); }
 
   /**
    * A request's filter, keyed by area name ({ road: { multiplier: 0.5 }, lava: { exclude: true } }),
@@ -210,10 +232,10 @@ export class World {
     for (const k of Object.keys(o)) {
       if (!REQUEST_KEYS.includes(k)) throw argError('InvalidArgument', fn, 'options', `options.${k} is not a request option (${REQUEST_KEYS.join(', ')})`);
     }
-    const a = xyz(fn, 'start', start), b = xyz(fn, 'goal', goal);
+    const a = Float64Array.from(xyz(fn, 'start', start)), b = Float64Array.from(xyz(fn, 'goal', goal));
     const range = o.range !== undefined ? number(fn, 'range', o.range) : 0;
-    const filter = this.#filter(fn, o.filter);
-    return [number(fn, 'profile', profile), a[0], a[1], a[2], b[0], b[1], b[2], range, !!o.toward, filter];
+    const filter = this.#filter(fn, o.filter) ?? { excluded: 0, multipliers: new Float64Array(0) };
+    return [number(fn, 'profile', profile), a, b, range, !!o.toward, filter.excluded, filter.multipliers];
   }
 
   // ---- registry ----
@@ -260,7 +282,20 @@ export class World {
   /** The definition of a value: { name, boxes, door?: { open, toggle?, toggleValue? }, climbable?, hazard?, slow?, fluid? }. */
   blockDef(value) {
     const fn = 'blockDef';
-    return this.#value(this.#c(fn).blockDef(number(fn, 'value', value)));
+    const [name, toggle, v] = this.#value(this.#c(fn).blockDef(number(fn, 'value', value)));
+    const boxes = [];
+    for (let at = 6; at < v.length; at += 6) boxes.push(Array.from(v.subarray(at, at + 6)));
+    const def = { name, boxes };
+    if (v[0] !== 0) {
+      def.door = { open: v[0] === 2 };
+      if (toggle !== '') def.door.toggle = toggle;
+      if (v[1] >= 0) def.door.toggleValue = v[1];
+    }
+    if (v[2] === 1) def.climbable = true;
+    if (v[3] !== 0) def.hazard = this.#names.blockHazard[v[3]];
+    if (v[4] === 1) def.slow = true;
+    if (v[5] !== 0) def.fluid = this.#names.blockFluid[v[5]];
+    return def;
   }
 
   // ---- chunks and edits ----
@@ -300,7 +335,10 @@ export class World {
    * All or nothing. options: { skipEmptyProtoChunks = true, fullChunksOnly = false }.
    */
   loadAnvilColumns(columns, options = {}) {
-    const fn = 'loadAnvilColumns';
+    return this.#loadColumns('loadAnvilColumns', 'columns', columns, options);
+  }
+  /** loadAnvilColumns for the JS function `fn`, whose argument `arg` holds the columns. */
+  #loadColumns(fn, arg, columns, options) {
     const core = this.#c(fn);
     if (!Array.isArray(columns)) throw argError('InvalidArgument', fn, 'columns', `columns must be an array of Uint8Array`);
     let total = 0;
@@ -315,28 +353,41 @@ export class World {
       offsets[i + 1] = offsets[i] + c.length;
     });
     const o = options ?? {};
-    return this.#value(core.loadAnvilColumns(data, offsets, o.skipEmptyProtoChunks ?? true, !!o.fullChunksOnly));
+    const r = core.loadAnvilColumns(data, offsets, o.skipEmptyProtoChunks ?? true, !!o.fullChunksOnly);
+    if (r === undefined) throw coreError(core.lastError(), fn, arg);
+    const [v, format, ...unknownNames] = r;
+    return {
+      columns: v[0], chunks: v[1], uniformChunks: v[2], emptyProtoChunks: v[3], skippedProtoChunks: v[4],
+      format, dataVersionMin: v[5], dataVersionMax: v[6], unknownBlocks: v[7], unknownProperties: v[8],
+      unknownNames, min: v[1] ? triple(v, 9) : null, max: v[1] ? triple(v, 12) : null,
+    };
   }
-  /** Loads a whole region file (.mca bytes): readRegion + loadAnvilColumns. All or nothing. */
+  /**
+   * Loads a whole region file (.mca bytes): readRegion + loadAnvilColumns. All or nothing. Errors
+   * name loadRegion and its argument `file`.
+   */
   async loadRegion(file, options = {}) {
-    this.#c('loadRegion');
-    const region = await readRegion(file, this.#lib.module);
-    const report = this.loadAnvilColumns(region.columns, options);
+    const fn = 'loadRegion';
+    this.#c(fn);
+    const region = await readRegionFor(fn, file, this.#lib.module);
+    const report = this.#loadColumns(fn, 'file', region.columns, options);
     return { ...report, skippedChunks: region.skippedChunks, skipReason: region.skipReason };
   }
 
   setBlock(cell, value) {
     const fn = 'setBlock';
     const core = this.#c(fn);
-    const [x, y, z] = xyz(fn, 'cell', cell);
-    this.#check(core.setBlock(x, y, z, number(fn, 'value', value)));
+    const c = xyz(fn, 'cell', cell);
+    const v = Float64Array.of(number(fn, 'value', value));
+    this.#check(core.setBlocks(Float64Array.of(...c, ...c), v, Uint8Array.of(1), ''), fn);
   }
   /** Sets every block of the inclusive box min .. max. */
   setBox(min, max, value) {
     const fn = 'setBox';
     const core = this.#c(fn);
     const a = xyz(fn, 'min', min), b = xyz(fn, 'max', max);
-    this.#check(core.setBox(a[0], a[1], a[2], b[0], b[1], b[2], number(fn, 'value', value)));
+    const v = Float64Array.of(number(fn, 'value', value));
+    this.#check(core.setBlocks(Float64Array.of(...a, ...b), v, Uint8Array.of(0), ''), fn);
   }
   /**
    * Applies edits [{ cell, value } | { min, max, value }, ...] in order, all or nothing: the C++
@@ -436,7 +487,8 @@ export class World {
     const fn = 'reachable';
     const core = this.#c(fn);
     const a = xyz(fn, 'from', from), b = xyz(fn, 'goal', goal);
-    return this.#value(core.reachable(number(fn, 'profile', profile), a[0], a[1], a[2], b[0], b[1], b[2]));
+    const v = this.#value(core.reachable(number(fn, 'profile', profile), a[0], a[1], a[2], b[0], b[1], b[2]));
+    return { answer: this.#names.reachAnswer[v[0]], reason: this.#names.reachReason[v[1]], epoch: v[2] };
   }
   isStandable(profile, cell) {
     const fn = 'isStandable';
@@ -485,8 +537,9 @@ export class World {
   findPathNow(profile, start, goal, options = {}) {
     const fn = 'findPathNow';
     const core = this.#c(fn);
-    const r = this.#value(core.findPathNow(...this.#requestArgs(fn, profile, start, goal, options)));
-    return { ...r, corridor: r.corridor ? copyWaypoints(r.corridor) : null };
+    const v = this.#value(core.findPathNow(...this.#requestArgs(fn, profile, start, goal, options)));
+    const status = pathStatus(this.#names, v);
+    return { ...status, corridor: status.state === 'ready' ? waypoints(v, (v.length - 7) / 7, 7) : null };
   }
   /** request() that accepts the best partial route when the goal is out of reach. */
   requestToward(profile, start, goal, options = {}) {
@@ -494,18 +547,20 @@ export class World {
   }
   status(handle) {
     const fn = 'status';
-    return this.#value(this.#c(fn).status(number(fn, 'handle', handle)));
+    return pathStatus(this.#names, this.#value(this.#c(fn).status(number(fn, 'handle', handle))));
   }
   /** { positions: Float64Array 3n, kinds: Uint8Array n, cells: Int32Array 3n } of a ready path. */
   corridor(handle) {
     const fn = 'corridor';
-    return copyWaypoints(this.#value(this.#c(fn).corridor(number(fn, 'handle', handle))));
+    const v = this.#value(this.#c(fn).corridor(number(fn, 'handle', handle)));
+    return waypoints(v, v.length / 7);
   }
   /** { cells: Int32Array 3n, kinds: Uint8Array n } of a ready path's search cells. */
   pathCells(handle) {
     const fn = 'pathCells';
     const v = this.#value(this.#c(fn).pathCells(number(fn, 'handle', handle)));
-    return { cells: v.cells.slice(), kinds: v.kinds.slice() };
+    const n = v.length / 4;
+    return { cells: Int32Array.from(v.subarray(0, 3 * n)), kinds: Uint8Array.from(v.subarray(3 * n)) };
   }
   release(handle) {
     const fn = 'release';
@@ -515,29 +570,68 @@ export class World {
   // ---- agents ----
   /** Adds an agent standing (a swimmer: swimming) at `feet` (metres); returns its id (a number). */
   addAgent(profile, feet) {
-    const fn = 'addAgent';
+    return this.#addAgents('addAgent', '', [{ profile, feet }])[0];
+  }
+  /**
+   * Adds agents [{ profile, feet, goal? }, ...], all or nothing: the C++ World checks every entry
+   * first (World::add_agents; its error names the entry and field, "agents[2].feet"), adds them in
+   * order, then sends those with a goal there. Returns their ids.
+   */
+  addAgents(agents) {
+    return this.#addAgents('addAgents', 'agents', agents);
+  }
+  #addAgents(fn, list, agents) {
     const core = this.#c(fn);
-    return this.#value(core.addAgent(number(fn, 'profile', profile), ...xyz(fn, 'feet', feet)));
+    const [profiles, feet, goals] = this.#batch(fn, list, agents, 2);
+    agents.forEach((a, i) => {
+      const at = list ? `${list}[${i}].` : '';
+      profiles[i] = number(fn, `${at}profile`, a.profile);
+      feet.set(xyz(fn, `${at}feet`, a.feet), 3 * i);
+      goals.set(a.goal === undefined ? [NaN, 0, 0] : xyz(fn, `${at}goal`, a.goal), 3 * i);
+    });
+    return Array.from(this.#value(core.addAgents(profiles, feet, goals, list), fn));
+  }
+  /** Typed arrays for a batch of `entries`: 1 number and `triples` x 3 numbers an entry. */
+  #batch(fn, list, entries, triples) {
+    if (!Array.isArray(entries)) throw argError('InvalidArgument', fn, list, `${list} must be an array (got ${typeName(entries)})`);
+    entries.forEach((e, i) => {
+      if (!isPlainObject(e)) throw argError('InvalidArgument', fn, `${list}[${i}]`, `${list}[${i}] must be an object (got ${typeName(e)})`);
+    });
+    const n = entries.length;
+    return [new Float64Array(n), ...Array.from({ length: triples }, () => new Float64Array(3 * n))];
   }
   removeAgent(agent) {
     const fn = 'removeAgent';
     this.#check(this.#c(fn).removeAgent(number(fn, 'agent', agent)));
   }
   setAgentGoal(agent, goal) {
-    const fn = 'setAgentGoal';
+    this.#setAgentGoals('setAgentGoal', '', [{ agent, goal }]);
+  }
+  /**
+   * Sends agents to goals [{ agent, goal }, ...], all or nothing: every agent live and given once,
+   * every goal a cell in range (World::set_agent_goals; the error names the entry and field).
+   */
+  setAgentGoals(goals) {
+    this.#setAgentGoals('setAgentGoals', 'goals', goals);
+  }
+  #setAgentGoals(fn, list, goals) {
     const core = this.#c(fn);
-    this.#check(core.setAgentGoal(number(fn, 'agent', agent), ...xyz(fn, 'goal', goal)));
+    const [agents, cells] = this.#batch(fn, list, goals, 1);
+    goals.forEach((g, i) => {
+      const at = list ? `${list}[${i}].` : '';
+      agents[i] = number(fn, `${at}agent`, g.agent);
+      cells.set(xyz(fn, `${at}goal`, g.goal), 3 * i);
+    });
+    this.#check(core.setAgentGoals(agents, cells, list), fn);
   }
   agentState(agent) {
     const fn = 'agentState';
-    const s = this.#value(this.#c(fn).agentState(number(fn, 'agent', agent)));
-    const v = s.vectors;
+    const v = this.#value(this.#c(fn).agentState(number(fn, 'agent', agent)));
     return {
-      mode: s.mode, feet: [v[0], v[1], v[2]], velocity: [v[3], v[4], v[5]], onGround: s.onGround,
-      corridorEpoch: s.corridorEpoch, nextWaypoint: s.nextWaypoint, arrivals: s.arrivals,
-      replans: s.replans, repairs: s.repairs, requests: s.requests, failure: s.failure,
-      waitingAtDoor: s.waitingAtDoor, door: [s.door[0], s.door[1], s.door[2]], doorHoldTicks: s.doorHoldTicks,
-      doorEvents: s.doorEvents, doorTimeouts: s.doorTimeouts,
+      mode: this.#names.agentMode[v[0]], feet: triple(v, 1), velocity: triple(v, 4), onGround: v[7] === 1,
+      corridorEpoch: v[8], nextWaypoint: v[9], arrivals: v[10], replans: v[11], repairs: v[12],
+      requests: v[13], failure: this.#names.pathFailure[v[14]], waitingAtDoor: v[15] === 1,
+      door: triple(v, 16), doorHoldTicks: v[19], doorEvents: v[20], doorTimeouts: v[21],
     };
   }
   agentReason(agent) {
@@ -548,19 +642,38 @@ export class World {
   agentCorridor(agent) {
     const fn = 'agentCorridor';
     const v = this.#value(this.#c(fn).agentCorridor(number(fn, 'agent', agent)));
-    return { ...copyWaypoints(v), epoch: v.epoch };
+    const n = (v.length - 1) / 7;
+    return { ...waypoints(v, n), epoch: v[7 * n] };
   }
   teleportAgent(agent, feet) {
-    const fn = 'teleportAgent';
+    this.#teleportAgents('teleportAgent', '', [{ agent, feet }]);
+  }
+  /**
+   * Teleports agents [{ agent, feet }, ...], all or nothing: every agent live and given once,
+   * every feet finite with its cell in range (World::teleport_agents; the error names the entry
+   * and field).
+   */
+  teleportAgents(moves) {
+    this.#teleportAgents('teleportAgents', 'agents', moves);
+  }
+  #teleportAgents(fn, list, moves) {
     const core = this.#c(fn);
-    this.#check(core.teleportAgent(number(fn, 'agent', agent), ...xyz(fn, 'feet', feet)));
+    const [agents, feet] = this.#batch(fn, list, moves, 1);
+    moves.forEach((m, i) => {
+      const at = list ? `${list}[${i}].` : '';
+      agents[i] = number(fn, `${at}agent`, m.agent);
+      feet.set(xyz(fn, `${at}feet`, m.feet), 3 * i);
+    });
+    this.#check(core.teleportAgents(agents, feet, list), fn);
   }
   /** Every live agent in the order added, as typed arrays (one call, no per-agent crossing). */
   agentsSnapshot() {
     const v = this.#c('agentsSnapshot').agentsSnapshot();
+    const n = v.length / 10;
     return {
-      count: v.count, ids: v.ids.slice(), positions: v.positions.slice(), velocities: v.velocities.slice(),
-      modes: v.modes.slice(), onGround: v.onGround.slice(), corridorEpochs: v.corridorEpochs.slice(),
+      count: n, ids: v.slice(0, n), positions: v.slice(n, 4 * n), velocities: v.slice(4 * n, 7 * n),
+      modes: Uint8Array.from(v.subarray(7 * n, 8 * n)), onGround: Uint8Array.from(v.subarray(8 * n, 9 * n)),
+      corridorEpochs: Uint32Array.from(v.subarray(9 * n)),
     };
   }
 
@@ -589,7 +702,8 @@ export class World {
    */
   takeDoorEvents() {
     const v = this.#value(this.#c('takeDoorEvents').takeDoorEvents());
-    return { count: v.count, agents: v.agents.slice(), doors: v.doors.slice(), ticks: v.ticks.slice() };
+    const n = v.length / 5;
+    return { count: n, agents: v.slice(0, n), doors: Int32Array.from(v.subarray(n, 4 * n)), ticks: v.slice(4 * n) };
   }
   /** DoorAhead events waiting for takeDoorEvents(). */
   get pendingDoorEvents() { return this.#c('pendingDoorEvents').pendingDoorEvents(); }
@@ -676,9 +790,11 @@ export class World {
   }
 
   stats() {
-    const s = this.#c('stats').stats();
-    s.build = this.#lib.build;
-    return s;
+    const v = this.#c('stats').stats();
+    return {
+      searches: v[0], nodesExpanded: v[1], maintenanceRuns: v[2], lastMaintenanceMs: v[3],
+      standableCells: v[4], islands: v[5], agents: v[6], threadJobs: v[7], build: this.#lib.build,
+    };
   }
   /** Wall time of every search applied so far, microseconds. */
   searchTimesUs() { return this.#c('searchTimesUs').searchTimesUs().slice(); }
@@ -707,8 +823,8 @@ export class World {
     const fn = 'topBlocks';
     const core = this.#c(fn);
     const a = xyz(fn, 'min', min), b = xyz(fn, 'max', max);
-    const v = this.#value(core.topBlocks(a[0], a[2], b[0], b[2], a[1], b[1]));
-    return { width: v.width, heights: v.heights.slice(), values: v.values.slice() };
+    const [heights, values] = this.#value(core.topBlocks(a[0], a[2], b[0], b[2], a[1], b[1]));
+    return { width: b[0] - a[0] + 1, heights: heights.slice(), values: values.slice() };
   }
 
   /** The body (stepBody params) of a profile: its width, height, step height, jump and climb speed. */

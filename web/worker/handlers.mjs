@@ -108,48 +108,17 @@ function profileOf(w, type, field, p) {
       throw forMessage(type, e, field);
     }
   }
-  if (typeof p === 'number') {
-    call(type, field, 'profile', () => w.profileBody(p));  // InvalidArgument unless a profile of this world
-    return p;
-  }
+  if (typeof p === 'number') return p;  // the C++ World checks it is a profile of this world
   throw fieldError('InvalidArgument', type, field, `${field} must be a profile id (number) or name (string) (got ${typeName(p)})`);
-}
-
-/** The cell range of the C++ API (LIMITS), as the worker's batch checks state it. */
-function rangeText(L) {
-  return `(|x|, |z| <= ${L.maxCellXZ}, |y| <= ${L.maxCellY})`;
-}
-
-function triple(type, name, c, what) {
-  const v = Array.isArray(c) || ArrayBuffer.isView(c) ? Array.from(c) : isObject(c) ? [c.x, c.y, c.z] : null;
-  if (!v || v.length !== 3 || !v.every((x) => typeof x === 'number'))
-    throw fieldError('InvalidArgument', type, name, `${name} must be ${what} [x, y, z] (got ${typeName(c)}${v ? ` of ${v.length}` : ''})`);
-  return v;
 }
 
 /** A cell given as integers (the C++ World checks their range). */
 function integerCell(type, name, c) {
-  const v = triple(type, name, c, 'an integer cell');
+  const v = Array.isArray(c) || ArrayBuffer.isView(c) ? Array.from(c) : isObject(c) ? [c.x, c.y, c.z] : null;
+  if (!v || v.length !== 3 || !v.every((x) => typeof x === 'number'))
+    throw fieldError('InvalidArgument', type, name, `${name} must be an integer cell [x, y, z] (got ${typeName(c)}${v ? ` of ${v.length}` : ''})`);
   if (!v.every(Number.isInteger))
     throw fieldError('InvalidArgument', type, name, `${name} must be an integer cell [x, y, z] (got (${v.join(', ')}))`);
-  return v;
-}
-
-/** The cell rule of the C++ API (integers in LIMITS' range), for checks before a batch. */
-function checkCell(L, type, name, c) {
-  const v = integerCell(type, name, c);
-  if (Math.abs(v[0]) > L.maxCellXZ || Math.abs(v[2]) > L.maxCellXZ || Math.abs(v[1]) > L.maxCellY)
-    throw fieldError('OutOfRange', type, name, `${name} (${v.join(', ')}) is out of range ${rangeText(L)}`);
-  return v;
-}
-
-/** A feet position (metres): finite, and its cell in range (the rule of World.addAgent / teleportAgent). */
-function checkFeet(L, type, name, f) {
-  const v = triple(type, name, f, 'a position');
-  if (!v.every(Number.isFinite)) throw fieldError('InvalidArgument', type, name, `${name} (${v.join(', ')}) is not finite`);
-  const [x, y, z] = v.map(Math.floor);
-  if (Math.abs(x) > L.maxCellXZ || Math.abs(z) > L.maxCellXZ || Math.abs(y) > L.maxCellY)
-    throw fieldError('OutOfRange', type, name, `${name} (${v.join(', ')}) is out of range ${rangeText(L)}`);
   return v;
 }
 
@@ -170,26 +139,6 @@ function integerOf(type, name, v) {
   if (typeof v !== 'number') throw fieldError('InvalidArgument', type, name, `${name} must be a number (got ${typeName(v)})`);
   if (!Number.isInteger(v)) throw fieldError('InvalidArgument', type, name, `${name} ${v} is not an integer block value`);
   return v;
-}
-
-/** Throws NotLoaded unless every chunk of the inclusive box is loaded (`name`: the cell or box). */
-function checkLoaded(w, type, name, min, max) {
-  const one = min.every((v, i) => v === max[i]);
-  for (let cy = min[1] >> 4; cy <= max[1] >> 4; ++cy) {
-    for (let cz = min[2] >> 4; cz <= max[2] >> 4; ++cz) {
-      for (let cx = min[0] >> 4; cx <= max[0] >> 4; ++cx) {
-        try {
-          w.getBlock([cx * 16, cy * 16, cz * 16]);
-        } catch (e) {
-          if (e instanceof VoxnavError && e.status === 'NotLoaded')
-            throw fieldError('NotLoaded', type, name, one
-              ? `${name} (${min.join(', ')}) is in chunk (${cx}, ${cy}, ${cz}), which is not loaded`
-              : `${name} covers chunk (${cx}, ${cy}, ${cz}), which is not loaded`);
-          throw forMessage(type, e, name);
-        }
-      }
-    }
-  }
 }
 
 /**
@@ -412,12 +361,10 @@ const handlers = {
   setDoorOpen(state, msg) {
     const type = 'setDoorOpen';
     const w = world(state, type);
-    const cell = checkCell(state.lib.LIMITS, type, 'cell', msg.cell);
     if (typeof msg.open !== 'boolean') throw fieldError('InvalidArgument', type, 'open', `open must be a boolean (got ${typeName(msg.open)})`);
-    checkLoaded(w, type, 'cell', cell, cell);
-    const before = w.getBlock(cell);
-    call(type, 'cell', 'cell', () => w.setDoorOpen(cell, msg.open));
-    return { changed: w.getBlock(cell) !== before };
+    const before = call(type, null, null, () => w.getBlock(msg.cell));
+    call(type, null, null, () => w.setDoorOpen(msg.cell, msg.open));
+    return { changed: w.getBlock(msg.cell) !== before };
   },
 
   /**
@@ -427,27 +374,12 @@ const handlers = {
   addAgents(state, msg) {
     const type = 'addAgents';
     const w = world(state, type);
-    const defs = list(type, 'agents', msg.agents);
-    const plan = defs.map((d, i) => {
+    const agents = list(type, 'agents', msg.agents).map((d, i) => {
       const at = `agents[${i}]`;
       if (!isObject(d)) throw fieldError('InvalidArgument', type, at, `${at} must be { profile, feet, goal? } (got ${typeName(d)})`);
-      return {
-        profile: profileOf(w, type, `${at}.profile`, d.profile),
-        feet: checkFeet(state.lib.LIMITS, type, `${at}.feet`, d.feet),
-        goal: d.goal === undefined ? undefined : checkCell(state.lib.LIMITS, type, `${at}.goal`, d.goal),
-      };
+      return { profile: profileOf(w, type, `${at}.profile`, d.profile), feet: d.feet, goal: d.goal };
     });
-    const ids = [];
-    try {
-      plan.forEach((p, i) => ids.push(call(type, `agents[${i}]`, null, () => w.addAgent(p.profile, p.feet))));
-      plan.forEach((p, i) => {
-        if (p.goal !== undefined) call(type, `agents[${i}].goal`, 'goal', () => w.setAgentGoal(ids[i], p.goal));
-      });
-    } catch (e) {
-      for (const id of ids) w.removeAgent(id);  // not expected after the checks above
-      throw e;
-    }
-    return { ids };
+    return { ids: call(type, null, null, () => w.addAgents(agents)) };  // World::add_agents
   },
 
   /** { ids: [agent, ...] }: every id must be live and given once (checked first; all or none). */
@@ -461,38 +393,20 @@ const handlers = {
     return { removed: ids.length };
   },
 
-  /** { goals: [{ agent, goal: [x, y, z] }] }: each agent live and given once; checked first, then applied. */
+  /** { goals: [{ agent, goal: [x, y, z] }] }: each agent live and given once; all or none (World::set_agent_goals). */
   setGoals(state, msg) {
-    const type = 'setGoals';
-    const w = world(state, type);
-    const goals = list(type, 'goals', msg.goals);
-    const seen = new Map();
-    const plan = goals.map((g, i) => {
-      if (!isObject(g)) throw fieldError('InvalidArgument', type, '', `goals[${i}] must be { agent, goal } (got ${typeName(g)})`);
-      const agent = checkAgent(w, type, `goals[${i}].agent`, g.agent);
-      const goal = checkCell(state.lib.LIMITS, type, `goals[${i}].goal`, g.goal);
-      checkOnce(type, `goals[${i}].agent`, agent, seen);
-      return { agent, goal };
-    });
-    for (const p of plan) w.setAgentGoal(p.agent, p.goal);
-    return { set: plan.length };
+    const w = world(state, 'setGoals');
+    const goals = list('setGoals', 'goals', msg.goals);
+    call('setGoals', null, null, () => w.setAgentGoals(goals));
+    return { set: goals.length };
   },
 
-  /** { agents: [{ agent, feet }] }: each agent live and given once, feet finite and in range; all or none. */
+  /** { agents: [{ agent, feet }] }: each agent live and given once, feet finite and in range; all or none (World::teleport_agents). */
   teleportAgents(state, msg) {
-    const type = 'teleportAgents';
-    const w = world(state, type);
-    const moves = list(type, 'agents', msg.agents);
-    const seen = new Map();
-    const plan = moves.map((m, i) => {
-      if (!isObject(m)) throw fieldError('InvalidArgument', type, '', `agents[${i}] must be { agent, feet } (got ${typeName(m)})`);
-      const agent = checkAgent(w, type, `agents[${i}].agent`, m.agent);
-      const feet = checkFeet(state.lib.LIMITS, type, `agents[${i}].feet`, m.feet);
-      checkOnce(type, `agents[${i}].agent`, agent, seen);
-      return { agent, feet };
-    });
-    for (const p of plan) w.teleportAgent(p.agent, p.feet);
-    return { moved: plan.length };
+    const w = world(state, 'teleportAgents');
+    const moves = list('teleportAgents', 'agents', msg.agents);
+    call('teleportAgents', null, null, () => w.teleportAgents(moves));
+    return { moved: moves.length };
   },
 
   /** { agent } -> the agent's state and reason */

@@ -2,6 +2,7 @@
 // World's (world.h); see docs/agents.md for how agents behave.
 #pragma once
 #include <cstdint>
+#include <optional>
 
 #include "voxnav/ids.h"
 #include "voxnav/requests.h"
@@ -19,6 +20,18 @@ const char* agent_mode_name(AgentMode m) noexcept;
 struct AgentDef {
   ProfileId profile;
   Vec3 feet;  ///< initial feet position, metres
+  /// A goal cell the agent is sent to at once (as World::set_agent_goal); none: it idles.
+  std::optional<CellPos> goal = std::nullopt;
+};
+/// One entry of World::set_agent_goals: send `agent` to the goal cell `goal`.
+struct AgentGoal {
+  AgentId agent;
+  CellPos goal;
+};
+/// One entry of World::teleport_agents: move `agent`'s body to `feet` (metres).
+struct AgentMove {
+  AgentId agent;
+  Vec3 feet;
 };
 struct AgentState {
   AgentMode mode = AgentMode::Idle;

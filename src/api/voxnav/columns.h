@@ -5,8 +5,9 @@
 #include <cstdint>
 #include <string>
 
-#include "voxnav/types.h"
+#include "voxnav/error.h"
 #include "voxnav/status.h"
+#include "voxnav/types.h"
 
 namespace voxnav {
 
@@ -26,10 +27,12 @@ inline constexpr std::int32_t kNoColumnTop = INT32_MIN;
 /// `values` (its block value, 0 with kNoColumnTop); both hold at least `capacity` entries.
 /// [Limit: columns (max.x - min.x + 1) * (max.z - min.z + 1) <= kMaxColumnTopsColumns, height
 /// max.y - min.y + 1 <= kMaxColumnTopsHeight, columns * height <= kMaxColumnTopsCells]
-/// Returns: Ok; OutOfRange for min or max out of the cell range; InvalidArgument with `error` (may be null) for min above max on an axis, a limit
-/// exceeded, a capacity below the column count or null buffers. Nothing is written on error.
+/// Returns: Ok; OutOfRange for min or max out of the cell range; InvalidArgument for min above
+/// max on an axis or a limit exceeded (argument "max"), a capacity below the column count or
+/// null buffers ("capacity"). `error` (may be null) gets the argument and the message. Nothing
+/// is written on error.
 [[nodiscard]] Status column_tops(const World& world, CellPos min, CellPos max,
                                  std::int32_t* heights, std::uint16_t* values,
-                                 std::size_t capacity, std::string* error = nullptr);
+                                 std::size_t capacity, CallError* error = nullptr);
 
 }  // namespace voxnav

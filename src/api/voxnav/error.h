@@ -18,4 +18,9 @@ struct CallError {
   std::string message;
 };
 
+/// How messages write a number (one rule for the C++ API and the npm package's bindings): an
+/// integer below 10^15 without a fraction ("12"), "NaN", "Infinity", "-Infinity", any other the
+/// shorter of 15 or 17 significant digits that reads back as the same double ("0.1").
+std::string number_text(double v);
+
 }  // namespace voxnav

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string>
 
+#include "voxnav/error.h"
 #include "voxnav/status.h"
 #include "voxnav/types.h"
 
@@ -81,22 +82,22 @@ struct StepReport {
 
 /// The body of a profile added to `world` (its width, height, step height, jump apex and climb
 /// speed); the rest keeps the defaults. Returns: Ok; InvalidArgument (`profile` not one of the
-/// world's, a null `out`; `error`, may be null, says which).
+/// world's, a null `out`; `error`, may be null, names the argument and says why).
 Status profile_body(const World& world, ProfileId profile, BodyParams* out,
-                    std::string* error = nullptr);
+                    CallError* error = nullptr);
 
 /// Moves `state` by one step of `dt` seconds against the blocks of `world`: knock, gravity
 /// (trapezoid rule), swept box collision (y, then x, then z) against every block's collision
 /// boxes, step-up, landing, climbing, flying and swimming, carry decay. Cells of chunks that are
 /// not loaded collide as full blocks. Allocation-free; never changes the world.
 ///
-/// Errors (then `state` is unchanged and `error`, when non-null, names the bad field, e.g.
-/// "params.width 0 is not in (0, 16]"):
+/// Errors (then `state` is unchanged and `error`, when non-null, gets the bad field as its
+/// argument, e.g. "params.width", and a message such as "params.width 0 is not in (0, 16]"):
 /// - InvalidArgument: dt not in (0, 1]; a non-finite number in state, input or params; params out
 ///   of the ranges above; a mode or climb intent that is not one of the enum's values.
 /// - OutOfRange: state.feet outside the cell range.
 Status step_body(const World& world, BodyState& state, const BodyInput& input,
                  const BodyParams& params, double dt, StepReport* report = nullptr,
-                 std::string* error = nullptr);
+                 CallError* error = nullptr);
 
 }  // namespace voxnav

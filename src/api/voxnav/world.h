@@ -53,7 +53,7 @@ struct WorldStats {
 struct BlockEdit {
   CellPos min, max;  ///< a single cell: min == max
   /// [Limit: 0..block_count()-1] Wider than a block value so a host's number is named as given.
-  std::uint32_t value = 0;
+  std::int64_t value = 0;
   /// How messages name the edit's cells: false "min" and "max" (a box), true "cell" (min == max).
   bool cell = false;
 };
@@ -130,25 +130,26 @@ class World {
   // ---- chunks and edits (each recorded in the change log; navigation sees it at the next
   // update(); docs/editing.md) ----
   /// Loads (or reloads) a chunk: kChunkValues values, index x + 16 * (z + 16 * y).
-  /// [Limit: values.size() == kChunkValues; each value < block_count(); pos in the chunk range,
+  /// [Limit: values.size() == kChunkValues; each value < block_count(); chunk in the chunk range,
   /// |x|, |z| <= kMaxChunkXZ, |y| <= kMaxChunkY] Returns: Ok; InvalidArgument (wrong count);
-  /// OutOfRange (value, or `pos`, checked before anything else about it).
-  Status load_chunk(ChunkPos pos, std::span<const std::uint16_t> values);
+  /// OutOfRange (value, or `chunk`, checked before anything else about it).
+  Status load_chunk(ChunkPos chunk, std::span<const std::uint16_t> values);
   /// Loads positions.size() chunks, kChunkValues values each, back to back in `values`. All or
   /// nothing: every position and value is checked first. Returns: load_chunk's statuses.
   Status load_chunks(std::span<const ChunkPos> positions, std::span<const std::uint16_t> values);
-  /// Unloads a chunk. [Limit: pos in the chunk range, as load_chunk] Returns: Ok; OutOfRange
-  /// (`pos`); NotLoaded.
-  Status unload_chunk(ChunkPos pos);
+  /// Unloads a chunk. [Limit: chunk in the chunk range, as load_chunk] Returns: Ok; OutOfRange
+  /// (`chunk`); NotLoaded.
+  Status unload_chunk(ChunkPos chunk);
   /// Unloads every chunk of `positions`, all or nothing. Returns: Ok; OutOfRange; NotLoaded;
   /// InvalidArgument (a chunk given twice); checked before any is unloaded.
   Status unload_chunks(std::span<const ChunkPos> positions);
-  /// Sets one block (setting the value it holds records nothing).
+  /// Sets one block (setting the value it holds records nothing); set_blocks' rules and messages.
   /// Returns: Ok; OutOfRange (cell, or value >= block_count()); NotLoaded (its chunk).
   Status set_block(CellPos cell, std::uint16_t value);
-  /// Sets every block of the inclusive box min..max. [Limit: 1..2^24 cells; every chunk it
-  /// touches loaded] Returns: Ok; OutOfRange (a corner, or the value); InvalidArgument (min
-  /// above max on an axis, more than 2^24 cells); NotLoaded (a chunk of the box).
+  /// Sets every block of the inclusive box min..max; set_blocks' rules and messages.
+  /// [Limit: 1..kMaxBoxCells cells; every chunk it touches loaded] Returns: Ok; OutOfRange (a
+  /// corner, or the value); InvalidArgument (min above max on an axis, more than kMaxBoxCells
+  /// cells); NotLoaded (a chunk of the box).
   Status set_box(CellPos min, CellPos max, std::uint16_t value);
   /// Applies `edits` in order, all or nothing: every entry is checked first (as set_block /
   /// set_box: cells in range, min <= max, at most kMaxBoxCells cells a box, the value in the
@@ -299,12 +300,30 @@ class World {
   /// its class); a body added in the air falls first (docs/agents.md).
   /// Returns: Ok; InvalidArgument (bad profile, non-finite feet, null `out`); OutOfRange (its
   /// foot cell is out of the cell range).
+  /// With `def.goal` the agent is sent there at once (set_agent_goal; OutOfRange "goal").
   Status add_agent(const AgentDef& def, AgentId* out);
+  /// Adds defs.size() agents, all or nothing: every entry is checked first (as add_agent: the
+  /// profile, finite feet whose cell is in range, a goal cell in range), then the agents are
+  /// added in order and, after that, sent to their goals in order; `out` (defs.size() entries)
+  /// gets their ids. Messages name the first bad entry's field as `list`[i].field
+  /// ("agents[2].feet"). [Limit: defs 0..kMaxAgentBatch entries]
+  /// Returns: Ok; InvalidArgument (a bad profile, non-finite feet, too many entries, a null `out`
+  /// with entries); OutOfRange (feet or goal). last_error() names the entry and field.
+  Status add_agents(std::span<const AgentDef> defs, AgentId* out,
+                    std::string_view list = "agents");
+  /// Most entries of one add_agents, set_agent_goals or teleport_agents call.
+  static constexpr std::size_t kMaxAgentBatch = std::size_t{1} << 20;
   /// Removes an agent; its id becomes stale. Returns: Ok; StaleHandle.
   Status remove_agent(AgentId agent);
   /// Sends an agent to a goal cell (a foot cell for walker_large); it plans at the next tick.
   /// Returns: Ok; OutOfRange (goal); StaleHandle.
   Status set_agent_goal(AgentId agent, CellPos goal);
+  /// Sends goals.size() agents to their goals, all or nothing: every entry is checked first
+  /// (a live agent, given once; the goal in the cell range), then applied in order. Messages name
+  /// the first bad entry's field as `list`[i].field ("goals[1].agent").
+  /// [Limit: goals 0..kMaxAgentBatch entries] Returns: Ok; StaleHandle (an agent not live);
+  /// InvalidArgument (an agent given twice, too many entries); OutOfRange (a goal).
+  Status set_agent_goals(std::span<const AgentGoal> goals, std::string_view list = "goals");
   /// The agent's mode, body and counters. Returns: Ok; StaleHandle; InvalidArgument (null `out`).
   Status agent_state(AgentId agent, AgentState* out) const;
   /// Reason text of a Blocked or Failed agent (empty otherwise).
@@ -322,6 +341,12 @@ class World {
   /// from there at the next tick and its corridor epoch changes.
   /// Returns: Ok; InvalidArgument (non-finite feet); OutOfRange (foot cell); StaleHandle.
   Status teleport_agent(AgentId agent, Vec3 feet);
+  /// Teleports moves.size() agents, all or nothing: every entry is checked first (a live agent,
+  /// given once; finite feet whose cell is in range), then applied in order (as teleport_agent).
+  /// Messages name the first bad entry's field as `list`[i].field ("agents[1].feet").
+  /// [Limit: moves 0..kMaxAgentBatch entries] Returns: Ok; StaleHandle (an agent not live);
+  /// InvalidArgument (non-finite feet, an agent given twice, too many entries); OutOfRange (feet).
+  Status teleport_agents(std::span<const AgentMove> moves, std::string_view list = "agents");
 
   // ---- doors (agents stop before closed doors and raise a DoorAhead event; the host opens
   // them: docs/agents.md#doors, docs/terrain.md#following-doors-and-ladders) ----
@@ -359,6 +384,7 @@ class World {
 
  private:
   Status add_profile_checked(const Profile& profile, ProfileId* id, std::string* error);
+  Status edit_blocks(const char* function, std::span<const BlockEdit> edits, std::string_view list);
   Status fail(Status st, const char* function, const char* argument, std::string message,
               std::string* error = nullptr) const;
   // InvalidArgument for a null `count`, or a null `out` with capacity > 0.

@@ -1,6 +1,7 @@
 // voxnav native - a fixed pool of worker threads: the Executor native hosts give a World.
 #pragma once
 #include <condition_variable>
+#include <cstdint>
 #include <deque>
 #include <mutex>
 #include <thread>
@@ -25,13 +26,17 @@ class ThreadPool final : public Executor {
   int worker_count() const override { return static_cast<int>(threads_.size()); }
   void submit(Job job) override;
   void wait_idle() override;
+  /// Jobs the workers have finished so far (for statistics, and tests that check the workers
+  /// run them: the npm package's stats().threadJobs).
+  std::uint64_t jobs_run() const;
 
  private:
   void loop(int worker);
-  std::mutex mu_;
+  mutable std::mutex mu_;
   std::condition_variable cv_, idle_cv_;
   std::deque<Job> queue_;
   int busy_ = 0;
+  std::uint64_t jobs_run_ = 0;
   bool stop_ = false;
   std::vector<std::thread> threads_;
 };
