@@ -20,12 +20,19 @@ class StuckWatch {
  public:
   static constexpr double kStuckSeconds = 5.0;
   static constexpr double kStuckProgress = 0.5;
+  static constexpr double kInPlace = 2.0;
 
   struct Entry {
     std::size_t agent = 0;   ///< index in the run's agent list
     AgentMode mode = AgentMode::Idle;
     PathFailure failure = PathFailure::None;
     double seconds = 0;      ///< simulated time since its last progress
+    /// How far (metres, straight line) its feet are from where they were at its last progress:
+    /// small for a body pacing or held in place, large for one walking a long way round.
+    double moved = 0;
+    /// The farthest its feet went from there since (metres): under kInPlace, it is stuck *in
+    /// place* (walled in, held, pacing); beyond, it walked off, likely a long way round.
+    double farthest = 0;
     std::string reason;      ///< agent_reason, or what the watch saw ("no progress ...")
   };
 
@@ -47,6 +54,9 @@ class StuckWatch {
     Vec3 goal;
     double best = 0;
     std::int64_t since = 0;  ///< tick of the last progress
+    Vec3 at;                 ///< feet at the last progress
+    Vec3 now;                ///< feet at the last observation
+    double farthest = 0;     ///< farthest from `at` since
     std::uint32_t arrivals = 0;
     AgentMode mode = AgentMode::Idle;
   };
@@ -55,9 +65,12 @@ class StuckWatch {
   std::int64_t threshold_;
 };
 
+/// How many of the entries are stuck in place (farthest < kInPlace).
+std::size_t in_place_count(const std::vector<StuckWatch::Entry>& entries);
 /// "agent 3: blocked: embedded: ..." (the text form of an entry).
 std::string stuck_text(const StuckWatch::Entry& e);
-/// The entries as a JSON array of {"agent","mode","failure","seconds","reason"}.
+/// The entries as a JSON array of {"agent","mode","failure","seconds","moved_m","farthest_m",
+/// "in_place","reason"}.
 std::string stuck_json(const std::vector<StuckWatch::Entry>& entries);
 
 }  // namespace voxnav::cli

@@ -168,13 +168,13 @@ int run_script(const Options& o) {
         "\"edits_applied\":%zu,\"threads\":%d,\"searches\":%llu,\"arrivals\":%llu,"
         "\"replans\":%llu,\"moving\":%d,\"swimmers\":%zu,\"swimmer_arrivals\":%llu,"
         "\"run_ms\":%.1f,\"push_outs\":%llu,\"blocked_now\":%d,\"stuck_after_s\":%g,"
-        "\"stuck_now\":%zu,\"stuck\":[",
+        "\"stuck_now\":%zu,\"stuck_in_place\":%zu,\"stuck\":[",
         json_escape(o.script).c_str(), json_escape(world_path).c_str(), agents.size(), sc.ticks,
         sc.edits.size(), applied, o.threads, static_cast<unsigned long long>(ws.searches),
         static_cast<unsigned long long>(arrivals), static_cast<unsigned long long>(replans), moving,
         sc.swimmers, static_cast<unsigned long long>(swimmer_arrivals), run_ms,
         static_cast<unsigned long long>(push_outs), blocked, StuckWatch::kStuckSeconds,
-        stuck.size());
+        stuck.size(), in_place_count(stuck));
     for (std::size_t i = 0; i < stuck.size(); ++i)
       std::printf("%s\"%s\"", i ? "," : "", json_escape(stuck_text(stuck[i])).c_str());
     std::printf("],\"stuck_agents\":%s,\"checkpoints\":[", stuck_json(stuck).c_str());
@@ -193,9 +193,9 @@ int run_script(const Options& o) {
                 static_cast<unsigned long long>(arrivals), static_cast<unsigned long long>(replans),
                 moving);
     std::printf(
-        "stuck        %zu agents without progress toward their goal for %g s or more at the end "
-        "(%d blocked, %llu bodies pushed out of blocks)\n",
-        stuck.size(), StuckWatch::kStuckSeconds, blocked,
+        "stuck        %zu agents without progress toward their goal for %g s or more at the end, "
+        "%zu of them in place (%d blocked, %llu bodies pushed out of blocks)\n",
+        stuck.size(), StuckWatch::kStuckSeconds, in_place_count(stuck), blocked,
         static_cast<unsigned long long>(push_outs));
     for (const StuckWatch::Entry& e : stuck) std::printf("  %s\n", stuck_text(e).c_str());
     for (const auto& [tick, h] : marks)
@@ -452,7 +452,7 @@ int cmd_run(int argc, char** argv) {
         "\"arrivals\":%llu,\"agents_arrived\":%d,\"agents_arrived_twice\":%d,\"replans\":%llu,"
         "\"repairs\":%llu,\"edit_maintenance_us_p50\":%.1f,\"edit_maintenance_us_p99\":%.1f,"
         "\"stuck_events\":%llu,\"blocked_now\":%d,\"push_outs\":%llu,\"stuck_after_s\":%g,"
-        "\"stuck_now\":%d,\"failed_events\":%llu,"
+        "\"stuck_now\":%d,\"stuck_in_place\":%zu,\"failed_events\":%llu,"
         "\"tick_ms_mean\":%.3f,\"tick_ms_p99\":%.3f,\"state_hash\":\"%016llx\",\"stuck\":[",
         json_escape(o.world).c_str(), report.format.c_str(), report.chunks_loaded,
         static_cast<unsigned long long>(report.unknown_blocks), load_ms, build_ms,
@@ -468,6 +468,7 @@ int cmd_run(int argc, char** argv) {
         static_cast<unsigned long long>(repairs), percentile(maintenance_us, 50),
         percentile(maintenance_us, 99), static_cast<unsigned long long>(stuck_events), blocked_now,
         static_cast<unsigned long long>(push_outs), StuckWatch::kStuckSeconds, stuck_now,
+        in_place_count(stuck),
         static_cast<unsigned long long>(failed_events), tick_mean, percentile(tick_ms, 99),
         static_cast<unsigned long long>(hash));
     for (std::size_t i = 0; i < stuck.size(); ++i)
@@ -506,8 +507,9 @@ int cmd_run(int argc, char** argv) {
         "p50 %.1f us, p99 %.1f us\n",
         percentile(maintenance_us, 50), percentile(maintenance_us, 99));
     std::printf(
-        "stuck        %d agents without progress toward their goal for %g s or more at the end\n",
-        stuck_now, StuckWatch::kStuckSeconds);
+        "stuck        %d agents without progress toward their goal for %g s or more at the end, "
+        "%zu of them in place\n",
+        stuck_now, StuckWatch::kStuckSeconds, in_place_count(stuck));
     for (const StuckWatch::Entry& e : stuck) std::printf("  %s\n", stuck_text(e).c_str());
     std::printf(
         "blocked      %llu blocked events, %d blocked at the end, %llu failed requests, %llu bodies "

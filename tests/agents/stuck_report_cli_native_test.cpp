@@ -6,6 +6,7 @@
 // agent's feet after every tick, computes the stuck set from that trace itself, and compares.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -121,24 +122,33 @@ double dist(const Vec3& f, const CellPos& g) {
 
 // The agents that, at the end of the trace, have a goal not reached and have not come 0.5 m
 // closer to it than their best for the last 100 ticks (5 s).
-std::set<std::size_t> stuck_from_trace(const Replay& r) {
+std::set<std::size_t> stuck_from_trace(const Replay& r, std::set<std::size_t>* in_place) {
   std::set<std::size_t> out;
   for (std::size_t i = 0; i < r.ids.size(); ++i) {
     double best = dist(kAgents[i].feet, kAgents[i].goal);
     int last_progress = 0;
     std::uint32_t arrivals = 0;
+    Vec3 at = kAgents[i].feet;
+    double farthest = 0;  // from `at`, since the last progress
     for (std::size_t t = 0; t < r.trace.size(); ++t) {
       const AgentState& s = r.trace[t][i];
       const double d = dist(s.feet, kAgents[i].goal);
+      const double ax = s.feet.x - at.x, ay = s.feet.y - at.y, az = s.feet.z - at.z;
+      farthest = std::max(farthest, std::sqrt(ax * ax + ay * ay + az * az));
       if (s.mode == AgentMode::Arrived || s.arrivals != arrivals || d <= best - kProgress) {
         best = d;
         last_progress = static_cast<int>(t) + 1;
         arrivals = s.arrivals;
+        at = s.feet;
+        farthest = 0;
       }
     }
     const AgentState& end = r.trace.back()[i];
-    if (end.mode != AgentMode::Arrived && static_cast<int>(r.trace.size()) - last_progress >= kStuckTicks)
+    if (end.mode != AgentMode::Arrived &&
+        static_cast<int>(r.trace.size()) - last_progress >= kStuckTicks) {
       out.insert(i);
+      if (farthest < 2.0) in_place->insert(i);  // `voxnav run`'s "in place": within 2 m
+    }
   }
   return out;
 }
@@ -181,18 +191,23 @@ TEST(StuckReportCli, TheStuckSetIsWhatThePositionTraceShows) {
   ASSERT_EQ(out.at("state_hash").get<std::string>(), hex) << "the replay is not the CLI's run";
 
   // What the trace shows: agent 0 only (agents 1 and 2 walk toward their goals).
-  const std::set<std::size_t> traced = stuck_from_trace(r);
+  std::set<std::size_t> in_place;
+  const std::set<std::size_t> traced = stuck_from_trace(r, &in_place);
   EXPECT_EQ(traced, (std::set<std::size_t>{0}));
+  EXPECT_EQ(in_place, (std::set<std::size_t>{0}));
+  EXPECT_EQ(out.at("stuck_in_place").get<std::size_t>(), in_place.size());
   // What the CLI reports: the same set, each with its reason.
   EXPECT_EQ(out.at("stuck_after_s").get<double>(), kStuckTicks * 0.05);
   EXPECT_EQ(out.at("stuck_now").get<std::size_t>(), traced.size());
-  std::set<std::size_t> reported;
+  std::set<std::size_t> reported, reported_in_place;
   for (const json& e : out.at("stuck_agents")) {
     reported.insert(e.at("agent").get<std::size_t>());
+    if (e.at("in_place").get<bool>()) reported_in_place.insert(e.at("agent").get<std::size_t>());
     EXPECT_GE(e.at("seconds").get<double>(), 5.0);
     EXPECT_FALSE(e.at("reason").get<std::string>().empty());
   }
   EXPECT_EQ(reported, traced);
+  EXPECT_EQ(reported_in_place, in_place);
   ASSERT_EQ(out.at("stuck").size(), traced.size());
   ASSERT_FALSE(out.at("stuck_agents").empty());
   const json& walled = out.at("stuck_agents").at(0);
