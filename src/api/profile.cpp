@@ -371,7 +371,7 @@ Status parse_profile_json(std::string_view text, Profile& out, std::string* erro
   if (doc.is_discarded() || !doc.is_object()) {
     if (error)
       *error = (source.empty() ? std::string() : std::string(source) + ": ") +
-               (doc.is_discarded() ? detail::json_syntax_error(text.begin(), text.end())
+               (doc.is_discarded() ? detail::json_syntax_error(text.data(), text.size())
                                    : std::string("not a JSON object"));
     return Status::BadFormat;
   }

@@ -213,13 +213,13 @@ Status MinecraftBlocks::produce(std::span<const std::uint8_t> blocks_json,
   Json blocks, shapes;
   if (!parse_json(blocks_json, blocks) || !blocks.is_array()) {
     message = "blocks JSON: " + (blocks.is_discarded()
-                                     ? json_syntax_error(blocks_json.begin(), blocks_json.end())
+                                     ? json_syntax_error(reinterpret_cast<const char*>(blocks_json.data()), blocks_json.size())
                                      : std::string("not a JSON array"));
     return Status::BadFormat;
   }
   if (!parse_json(shapes_json, shapes) || !shapes.is_object()) {
     message = "collision shapes JSON: " +
-              (shapes.is_discarded() ? json_syntax_error(shapes_json.begin(), shapes_json.end())
+              (shapes.is_discarded() ? json_syntax_error(reinterpret_cast<const char*>(shapes_json.data()), shapes_json.size())
                                      : std::string("not a JSON object"));
     return Status::BadFormat;
   }
