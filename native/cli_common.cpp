@@ -1,6 +1,7 @@
 #include "cli_common.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -45,24 +46,29 @@ bool load_world(World& world, const std::string& path, LoadReport& report,
   return true;
 }
 
-bool parse_cell(const std::string& s, CellPos& out) {
-  long v[3];
+std::string parse_cell(const std::string& s, CellPos& out) {
+  long long v[3];
   const char* p = s.c_str();
+  std::string range;  // the first coordinate out of the cell range
+  static constexpr const char* kAxis[3] = {"x", "y", "z"};
   for (int i = 0; i < 3; ++i) {
+    const char* start = p;
     char* end = nullptr;
-    v[i] = std::strtol(p, &end, 10);
-    if (end == p) return false;
-    if (i < 2) {
-      if (*end != ',') return false;
-      p = end + 1;
-    } else if (*end != '\0') {
-      return false;
-    }
-    if (v[i] < -(1L << 30) || v[i] > (1L << 30)) return false;
+    errno = 0;
+    v[i] = std::strtoll(start, &end, 10);
+    const bool overflow = errno == ERANGE;
+    if (end == start || *start == ' ' || *start == '\t') return "expects X,Y,Z integers";
+    if (i < 2 ? *end != ',' : *end != '\0') return "expects X,Y,Z integers";
+    p = end + 1;
+    const long long lim = i == 1 ? kMaxCellY : kMaxCellXZ;
+    if (range.empty() && (overflow || v[i] < -lim || v[i] > lim))
+      range = std::string(kAxis[i]) + " " + std::string(start, static_cast<const char*>(end)) + " is out of range: outside -" +
+              std::to_string(lim) + " .. " + std::to_string(lim);
   }
+  if (!range.empty()) return range;
   out = CellPos{static_cast<std::int32_t>(v[0]), static_cast<std::int32_t>(v[1]),
                 static_cast<std::int32_t>(v[2])};
-  return true;
+  return {};
 }
 
 bool add_profile(World& world, const std::string& file, ProfileId& id) {

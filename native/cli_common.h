@@ -17,8 +17,10 @@ std::string data_dir();
 bool load_world(World& world, const std::string& path, LoadReport& report,
                 double* nav_build_ms);
 
-/// Parses "X,Y,Z".
-bool parse_cell(const std::string& s, CellPos& out);
+/// Parses "X,Y,Z" (integers in the cell range, voxnav/types.h kMaxCellXZ, kMaxCellY). Empty on
+/// success, else what is wrong: "expects X,Y,Z integers" or "y 5000 is out of range: outside
+/// -2047 .. 2047".
+std::string parse_cell(const std::string& s, CellPos& out);
 
 /// Adds the default walker profile, or the profile in a JSON file.
 bool add_profile(World& world, const std::string& file, ProfileId& id);

@@ -24,8 +24,8 @@ int cmd_route(int argc, char** argv) {
       const char* v = value(a.c_str());
       if (!v) return 2;
       CellPos& c = a == "--from" ? from : to;
-      if (!parse_cell(v, c)) {
-        std::fprintf(stderr, "voxnav route: %s expects X,Y,Z integers, got '%s'\n", a.c_str(), v);
+      if (const std::string why = parse_cell(v, c); !why.empty()) {
+        std::fprintf(stderr, "voxnav route: %s %s, got '%s'\n", a.c_str(), why.c_str(), v);
         return 2;
       }
       (a == "--from" ? have_from : have_to) = true;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cli_common.h"
+#include "cli_stuck.h"
 #include "tools/splitmix.h"
 #include "voxnav/native/files.h"
 #include "voxnav/native/scenario.h"
@@ -112,8 +113,11 @@ int run_script(const Options& o) {
       return 1;
     }
   }
-  for (std::size_t i = 0; i < agents.size(); ++i)
+  StuckWatch watch(agents.size(), sc.dt);
+  for (std::size_t i = 0; i < agents.size(); ++i) {
     (void)world.set_agent_goal(agents[i], sc.goals[i]);
+    watch.goal(i, sc.goals[i], sc.feet[i], 0);
+  }
   std::vector<std::uint16_t> values(sc.edits.size());
   for (std::size_t i = 0; i < sc.edits.size(); ++i) {
     if (world.block_value(sc.edits[i].block, &values[i]) != Status::Ok) {
@@ -130,6 +134,10 @@ int run_script(const Options& o) {
     for (; next_edit < sc.edits.size() && sc.edits[next_edit].tick == t; ++next_edit)
       if (world.set_block(sc.edits[next_edit].cell, values[next_edit]) == Status::Ok) ++applied;
     (void)world.tick(sc.dt);
+    for (std::size_t i = 0; i < agents.size(); ++i) {
+      AgentState s;
+      if (world.agent_state(agents[i], &s) == Status::Ok) watch.observe(i, s, t + 1);
+    }
     if (std::find(sc.checkpoints.begin(), sc.checkpoints.end(), t + 1) != sc.checkpoints.end()) {
       std::uint64_t h = 0;
       (void)state_hash(world, agents, &h);
@@ -140,27 +148,36 @@ int run_script(const Options& o) {
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   std::uint64_t hash = 0;
   (void)state_hash(world, agents, &hash);
-  std::uint64_t arrivals = 0, replans = 0, swimmer_arrivals = 0;
-  int moving = 0;
+  std::uint64_t arrivals = 0, replans = 0, swimmer_arrivals = 0, push_outs = 0;
+  int moving = 0, blocked = 0;
   for (std::size_t i = 0; i < agents.size(); ++i) {
     AgentState s;
     if (world.agent_state(agents[i], &s) != Status::Ok) continue;
     arrivals += s.arrivals;
     if (i >= walkers) swimmer_arrivals += s.arrivals;
     replans += s.replans;
+    push_outs += s.push_outs;
     moving += s.mode == AgentMode::Moving;
+    blocked += s.mode == AgentMode::Blocked;
   }
+  const std::vector<StuckWatch::Entry> stuck = watch.stuck(world, agents, sc.ticks);
   const WorldStats ws = world.stats();
   if (o.json) {
     std::printf(
         "{\"script\":\"%s\",\"world\":\"%s\",\"agents\":%zu,\"ticks\":%d,\"edits\":%zu,"
         "\"edits_applied\":%zu,\"threads\":%d,\"searches\":%llu,\"arrivals\":%llu,"
         "\"replans\":%llu,\"moving\":%d,\"swimmers\":%zu,\"swimmer_arrivals\":%llu,"
-        "\"run_ms\":%.1f,\"checkpoints\":[",
+        "\"run_ms\":%.1f,\"push_outs\":%llu,\"blocked_now\":%d,\"stuck_after_s\":%g,"
+        "\"stuck_now\":%zu,\"stuck_in_place\":%zu,\"stuck\":[",
         json_escape(o.script).c_str(), json_escape(world_path).c_str(), agents.size(), sc.ticks,
         sc.edits.size(), applied, o.threads, static_cast<unsigned long long>(ws.searches),
         static_cast<unsigned long long>(arrivals), static_cast<unsigned long long>(replans), moving,
-        sc.swimmers, static_cast<unsigned long long>(swimmer_arrivals), run_ms);
+        sc.swimmers, static_cast<unsigned long long>(swimmer_arrivals), run_ms,
+        static_cast<unsigned long long>(push_outs), blocked, StuckWatch::kStuckSeconds,
+        stuck.size(), in_place_count(stuck));
+    for (std::size_t i = 0; i < stuck.size(); ++i)
+      std::printf("%s\"%s\"", i ? "," : "", json_escape(stuck_text(stuck[i])).c_str());
+    std::printf("],\"stuck_agents\":%s,\"checkpoints\":[", stuck_json(stuck).c_str());
     for (std::size_t i = 0; i < marks.size(); ++i)
       std::printf("%s{\"tick\":%d,\"hash\":\"%s\"}", i ? "," : "", marks[i].first,
                   hex64(marks[i].second).c_str());
@@ -175,6 +192,12 @@ int run_script(const Options& o) {
                 static_cast<unsigned long long>(ws.searches),
                 static_cast<unsigned long long>(arrivals), static_cast<unsigned long long>(replans),
                 moving);
+    std::printf(
+        "stuck        %zu agents without progress toward their goal for %g s or more at the end, "
+        "%zu of them in place (%d blocked, %llu bodies pushed out of blocks)\n",
+        stuck.size(), StuckWatch::kStuckSeconds, in_place_count(stuck), blocked,
+        static_cast<unsigned long long>(push_outs));
+    for (const StuckWatch::Entry& e : stuck) std::printf("  %s\n", stuck_text(e).c_str());
     for (const auto& [tick, h] : marks)
       std::printf("checkpoint   tick %d: %s\n", tick, hex64(h).c_str());
     std::printf("state hash   %s (positions and corridors; the wasm build gives the same)\n",
@@ -192,8 +215,10 @@ int cmd_run(int argc, char** argv) {
     auto next = [&](double& v, double lo, double hi) {
       if (i + 1 >= argc) return false;
       char* end = nullptr;
-      v = std::strtod(argv[++i], &end);
-      return *end == '\0' && v >= lo && v <= hi;
+      const char* text = argv[++i];
+      v = std::strtod(text, &end);
+      // (an empty value parses as 0 with nothing read: refused, not taken as 0)
+      return end != text && *end == '\0' && v >= lo && v <= hi;
     };
     double v = 0;
     if (a == "--agents") {
@@ -299,7 +324,10 @@ int cmd_run(int argc, char** argv) {
   };
   // A goal: a random cell of the agent's own island, preferably within 48 cells (x/z); the
   // reachability answer is asked (and counted) for it as a game's brain would.
-  auto pick_goal = [&](AgentId id) {
+  StuckWatch watch(agents.size(), 1.0 / 20.0);
+  int tick_now = 0;
+  auto pick_goal = [&](std::size_t index) {
+    const AgentId id = agents[index];
     AgentState s;
     if (world.agent_state(id, &s) != Status::Ok) return;
     const CellPos from = s.cell;
@@ -328,9 +356,10 @@ int cmd_run(int argc, char** argv) {
       return;
     }
     (void)world.set_agent_goal(id, CellPos{g.x, g.y, g.z});
+    watch.goal(index, g, s.feet, tick_now);
     ++goals;
   };
-  for (AgentId id : agents) pick_goal(id);
+  for (std::size_t i = 0; i < agents.size(); ++i) pick_goal(i);
 
   const double dt = 1.0 / 20.0;
   double edit_budget = 0;
@@ -365,9 +394,11 @@ int cmd_run(int argc, char** argv) {
     if (const WorldStats ws = world.stats(); ws.maintenance_runs != runs0)
       // layers, islands and the agents' corridor checks
       maintenance_us.push_back(ws.last_maintenance_ms * 1000.0 + ws.last_edit_check_us);
+    tick_now = t + 1;
     for (std::size_t i = 0; i < agents.size(); ++i) {
       AgentState s;
       if (world.agent_state(agents[i], &s) != Status::Ok) continue;
+      watch.observe(i, s, tick_now);
       if (s.mode != last_mode[i]) {
         if (s.mode == AgentMode::Blocked) {
           ++stuck_events;
@@ -381,14 +412,14 @@ int cmd_run(int argc, char** argv) {
       }
       if (s.mode == AgentMode::Arrived || s.mode == AgentMode::Failed ||
           s.mode == AgentMode::Idle || s.mode == AgentMode::Blocked)
-        pick_goal(agents[i]);
+        pick_goal(i);
     }
   }
 
   // Summary.
   std::uint64_t arrivals = 0, replans = 0, repairs = 0, requests = 0, hash = 0xcbf29ce484222325ull;
-  int agents_arrived = 0, stuck_now = 0, arrived_twice = 0;
-  std::vector<std::string> stuck_now_reasons;
+  int agents_arrived = 0, blocked_now = 0, arrived_twice = 0;
+  std::uint64_t push_outs = 0;
   for (std::size_t i = 0; i < agents.size(); ++i) {
     AgentState s;
     if (world.agent_state(agents[i], &s) != Status::Ok) continue;
@@ -398,15 +429,13 @@ int cmd_run(int argc, char** argv) {
     requests += s.requests;
     agents_arrived += s.arrivals > 0;
     arrived_twice += s.arrivals > 1;
-    if (s.mode == AgentMode::Blocked) {
-      ++stuck_now;
-      std::string why;
-      (void)world.agent_reason(agents[i], &why);
-      stuck_now_reasons.push_back("agent " + std::to_string(i) + ": " + why);
-    }
+    blocked_now += s.mode == AgentMode::Blocked;
+    push_outs += s.push_outs;
     hash = fnv(hash, &s.feet, sizeof s.feet);
     hash = fnv(hash, &s.arrivals, sizeof s.arrivals);
   }
+  const std::vector<StuckWatch::Entry> stuck = watch.stuck(world, agents, o.ticks);
+  const int stuck_now = static_cast<int>(stuck.size());
   const WorldStats ws = world.stats();
   const std::span<const double> times = world.search_times_us();
   const std::vector<double> search_us(times.begin(), times.end());
@@ -422,7 +451,8 @@ int cmd_run(int argc, char** argv) {
         "\"searches\":%llu,\"nodes_expanded\":%llu,\"search_us_p50\":%.1f,\"search_us_p99\":%.1f,"
         "\"arrivals\":%llu,\"agents_arrived\":%d,\"agents_arrived_twice\":%d,\"replans\":%llu,"
         "\"repairs\":%llu,\"edit_maintenance_us_p50\":%.1f,\"edit_maintenance_us_p99\":%.1f,"
-        "\"stuck_events\":%llu,\"stuck_now\":%d,\"failed_events\":%llu,"
+        "\"stuck_events\":%llu,\"blocked_now\":%d,\"push_outs\":%llu,\"stuck_after_s\":%g,"
+        "\"stuck_now\":%d,\"stuck_in_place\":%zu,\"failed_events\":%llu,"
         "\"tick_ms_mean\":%.3f,\"tick_ms_p99\":%.3f,\"state_hash\":\"%016llx\",\"stuck\":[",
         json_escape(o.world).c_str(), report.format.c_str(), report.chunks_loaded,
         static_cast<unsigned long long>(report.unknown_blocks), load_ms, build_ms,
@@ -436,12 +466,14 @@ int cmd_run(int argc, char** argv) {
         percentile(search_us, 99), static_cast<unsigned long long>(arrivals), agents_arrived,
         arrived_twice, static_cast<unsigned long long>(replans),
         static_cast<unsigned long long>(repairs), percentile(maintenance_us, 50),
-        percentile(maintenance_us, 99), static_cast<unsigned long long>(stuck_events), stuck_now,
+        percentile(maintenance_us, 99), static_cast<unsigned long long>(stuck_events), blocked_now,
+        static_cast<unsigned long long>(push_outs), StuckWatch::kStuckSeconds, stuck_now,
+        in_place_count(stuck),
         static_cast<unsigned long long>(failed_events), tick_mean, percentile(tick_ms, 99),
         static_cast<unsigned long long>(hash));
-    for (std::size_t i = 0; i < stuck_now_reasons.size(); ++i)
-      std::printf("%s\"%s\"", i ? "," : "", json_escape(stuck_now_reasons[i]).c_str());
-    std::printf("]}\n");
+    for (std::size_t i = 0; i < stuck.size(); ++i)
+      std::printf("%s\"%s\"", i ? "," : "", json_escape(stuck_text(stuck[i])).c_str());
+    std::printf("],\"stuck_agents\":%s}\n", stuck_json(stuck).c_str());
   } else {
     std::printf(
         "world        %s (%s): %zu chunks, loaded in %.0f ms, navigation built in %.0f ms\n",
@@ -474,9 +506,16 @@ int cmd_run(int argc, char** argv) {
         "repairs): "
         "p50 %.1f us, p99 %.1f us\n",
         percentile(maintenance_us, 50), percentile(maintenance_us, 99));
-    std::printf("stuck        %llu blocked events, %d blocked at the end, %llu failed requests\n",
-                static_cast<unsigned long long>(stuck_events), stuck_now,
-                static_cast<unsigned long long>(failed_events));
+    std::printf(
+        "stuck        %d agents without progress toward their goal for %g s or more at the end, "
+        "%zu of them in place\n",
+        stuck_now, StuckWatch::kStuckSeconds, in_place_count(stuck));
+    for (const StuckWatch::Entry& e : stuck) std::printf("  %s\n", stuck_text(e).c_str());
+    std::printf(
+        "blocked      %llu blocked events, %d blocked at the end, %llu failed requests, %llu bodies "
+        "pushed out of blocks\n",
+        static_cast<unsigned long long>(stuck_events), blocked_now,
+        static_cast<unsigned long long>(failed_events), static_cast<unsigned long long>(push_outs));
     for (const std::string& r : stuck_reasons) std::printf("  %s\n", r.c_str());
     std::printf("tick         mean %.3f ms, p99 %.3f ms, max %.3f ms (wall time)\n", tick_mean,
                 percentile(tick_ms, 99),

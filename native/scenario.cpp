@@ -6,6 +6,8 @@
 #include <string>
 #include <nlohmann/json.hpp>
 
+#include "engine/util/json_error.h"
+
 namespace voxnav::native {
 
 namespace {
@@ -43,7 +45,8 @@ bool parse(std::span<const std::uint8_t> bytes, Scenario& out, std::string& err)
     return err = "arrays and objects nest deeper than " + std::to_string(kMaxNesting) + " levels",
            false;
   const json j = json::parse(bytes.begin(), bytes.end(), nullptr, false);
-  if (j.is_discarded() || !j.is_object()) return err = "not a JSON object", false;
+  if (j.is_discarded()) return err = detail::json_syntax_error(reinterpret_cast<const char*>(bytes.data()), bytes.size()), false;
+  if (!j.is_object()) return err = "not a JSON object", false;
   const auto cell = [](const json& v, CellPos& c) {
     if (!v.is_array() || v.size() != 3) return false;
     for (const json& e : v) {

@@ -220,7 +220,8 @@ export interface Reach {
 export type PathStateName = 'searching' | 'ready' | 'failed';
 export interface PathStatus {
   state: PathStateName;
-  /** 'none', 'unreachable', 'no_path', 'budget_exhausted', 'bad_start', 'bad_goal', 'not_loaded'. */
+  /** 'none', 'unreachable', 'no_path', 'budget_exhausted', 'bad_start', 'bad_goal', 'not_loaded'
+   * ('embedded' only in AgentState.failure: a Blocked agent walled in by an edit). */
   failure: string;
   /** Ready with a route that stops short of the goal (requestToward). */
   partial: boolean;

@@ -5,6 +5,8 @@
 #include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
+
+#include "engine/util/json_error.h"
 #include <string>
 #include <vector>
 
@@ -368,7 +370,9 @@ Status parse_profile_json(std::string_view text, Profile& out, std::string* erro
   json doc = json::parse(text.begin(), text.end(), nullptr, false);
   if (doc.is_discarded() || !doc.is_object()) {
     if (error)
-      *error = (source.empty() ? std::string() : std::string(source) + ": ") + "not a JSON object";
+      *error = (source.empty() ? std::string() : std::string(source) + ": ") +
+               (doc.is_discarded() ? detail::json_syntax_error(text.data(), text.size())
+                                   : std::string("not a JSON object"));
     return Status::BadFormat;
   }
   Profile p;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
+
+#include "engine/util/json_error.h"
 #include <unordered_set>
 
 #include "engine/world/registry.h"
@@ -122,7 +124,8 @@ Status parse_block_traits_json(std::string_view json, BlockTraits* out, std::str
   };
   if (!out) return fail("no output");
   const Json j = Json::parse(json.begin(), json.end(), nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded() || !j.is_object()) return fail("not a JSON object");
+  if (j.is_discarded()) return fail(detail::json_syntax_error(json.data(), json.size()));
+  if (!j.is_object()) return fail("not a JSON object");
   BlockTraits t;
   if (std::string why = read_traits(j, t); !why.empty()) return fail(why);
   *out = std::move(t);
@@ -138,8 +141,10 @@ Status parse_block_registry_json(std::span<const std::uint8_t> json, BlockRegist
   };
   if (!out) return fail(Status::InvalidArgument, "no output registry");
   const Json j = Json::parse(json.begin(), json.end(), nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded() || !j.is_object())
-    return fail(Status::BadFormat, "block registry: not a JSON object");
+  if (j.is_discarded())
+    return fail(Status::BadFormat,
+                "block registry: " + detail::json_syntax_error(reinterpret_cast<const char*>(json.data()), json.size()));
+  if (!j.is_object()) return fail(Status::BadFormat, "block registry: not a JSON object");
   const auto format = j.find("format");
   if (format == j.end() || !format->is_string() || format->get<std::string>() != "voxnav-blocks")
     return fail(Status::BadFormat, "block registry: format: not \"voxnav-blocks\"");

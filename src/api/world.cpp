@@ -476,16 +476,16 @@ Refusal check_chunks(const detail::Space& space, std::span<const ChunkPos> posit
     }
     seen.push_back({{p.x, p.y, p.z}, i});
   }
-  if (!loading) {
-    std::sort(seen.begin(), seen.end());
-    for (std::size_t k = 1; k < seen.size(); ++k)
-      if (seen[k].first == seen[k - 1].first)
-        return {Status::InvalidArgument, "positions",
-                "positions: chunk " + std::to_string(std::max(seen[k].second, seen[k - 1].second)) +
-                    " " + chunk_text(positions[seen[k].second]) + " repeats chunk " +
-                    std::to_string(std::min(seen[k].second, seen[k - 1].second)) +
-                    " (each chunk may be given once)"};
-  }
+  // A chunk given twice: refused for loads as for unloads (a load would keep one of the two
+  // arrays and drop the other without a word).
+  std::sort(seen.begin(), seen.end());
+  for (std::size_t k = 1; k < seen.size(); ++k)
+    if (seen[k].first == seen[k - 1].first)
+      return {Status::InvalidArgument, "positions",
+              "positions: chunk " + std::to_string(std::max(seen[k].second, seen[k - 1].second)) +
+                  " " + chunk_text(positions[seen[k].second]) + " repeats chunk " +
+                  std::to_string(std::min(seen[k].second, seen[k - 1].second)) +
+                  " (each chunk may be given once)"};
   return {};
 }
 }  // namespace
@@ -1282,6 +1282,7 @@ Status World::agent_state(AgentId id, AgentState* out) const {
   s.door_hold_ticks = static_cast<std::uint32_t>(a->door_waiting ? a->door_hold_ticks : 0);
   s.door_events = a->door_events;
   s.door_timeouts = a->door_timeouts;
+  s.push_outs = a->push_outs;
   *out = s;
   return Status::Ok;
 }

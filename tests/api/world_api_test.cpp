@@ -878,6 +878,20 @@ TEST(NavApi, LastErrorNamesTheCallTheArgumentAndTheRule) {
   EXPECT_EQ(w.last_error().message,
             "positions: chunk 1 (0, 0, 0) repeats chunk 0 (each chunk may be given once)");
   EXPECT_EQ(w.get_block(CellPos{0, 0, 0}, air.data()), Status::Ok) << "nothing was unloaded";
+  // load_chunks refuses a chunk given twice the same way (it kept one array and dropped the
+  // other), all or nothing: the first chunk of the batch is not loaded either.
+  {
+    const ChunkPos load_twice[] = {{3, 0, 3}, {4, 0, 4}, {3, 0, 3}};
+    std::vector<std::uint16_t> three(3 * kChunkValues, 0);
+    three[2 * kChunkValues] = 1;  // the second array for (3,0,3) differs from the first
+    EXPECT_EQ(w.load_chunks(load_twice, three), Status::InvalidArgument);
+    EXPECT_EQ(w.last_error().function, "load_chunks");
+    EXPECT_EQ(w.last_error().message,
+              "positions: chunk 2 (3, 0, 3) repeats chunk 0 (each chunk may be given once)");
+    std::uint16_t v = 0;
+    EXPECT_EQ(w.get_block(CellPos{48, 0, 48}, &v), Status::NotLoaded) << "nothing was loaded";
+    EXPECT_EQ(w.get_block(CellPos{64, 0, 64}, &v), Status::NotLoaded) << "nothing was loaded";
+  }
   // Requests: the argument is the request's field.
   NavRequest req;
   PathHandle h;

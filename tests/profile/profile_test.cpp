@@ -34,9 +34,11 @@ struct BadCase {
 
 const BadCase kBad[] = {
     // Not JSON / not an object.
-    {"not JSON", "{ \"id\": \"zombie\", ", Status::BadFormat, "", "not a JSON object"},
+    // A syntax error says so, and where (nlohmann's byte); valid JSON of another type is
+    // "not a JSON object".
+    {"not JSON", "{ \"id\": \"zombie\", ", Status::BadFormat, "", "JSON syntax error at byte 19: "},
     {"a JSON array", "[1, 2]", Status::BadFormat, "", "not a JSON object"},
-    {"empty text", "", Status::BadFormat, "", "not a JSON object"},
+    {"empty text", "", Status::BadFormat, "", "JSON syntax error at byte 1: "},
     // Unknown fields, top level and nested.
     {"unknown field", R"({"id":"zombie","wings":2})", Status::BadFormat, "wings", "unknown field"},
     {"unknown body field", R"({"id":"zombie","body":{"width":0.6,"depth":1}})", Status::BadFormat,

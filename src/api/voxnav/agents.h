@@ -17,6 +17,18 @@ namespace voxnav {
 enum class AgentMode : std::uint8_t { Idle, Planning, Moving, Arrived, Failed, Blocked };
 const char* agent_mode_name(AgentMode m) noexcept;
 
+/// An edit (or a chunk load) that puts blocks inside an agent's body (overlapping it by more
+/// than kEmbeddedTolerance on every axis) pushes the body out, at rest, to the nearest standable
+/// cell of its class within this many cells (Chebyshev distance from its foot cell; nearest by
+/// the distance from its feet, then in y, z, x order), and the agent plans again from there.
+/// With none, the agent is Blocked with failure PathFailure::Embedded and a reason starting with
+/// "embedded"; it looks again at every edit near it and every 100 ticks. [cells]
+/// (docs/agents.md#embedded)
+inline constexpr int kEmbeddedPushRadius = 2;
+/// How deep, in cells, a collision box must reach into the body on every axis to count as
+/// inside it (touching, or an ulp of snapping, is not).
+inline constexpr double kEmbeddedTolerance = 1e-3;
+
 struct AgentDef {
   ProfileId profile;
   Vec3 feet;  ///< initial feet position, metres
@@ -57,6 +69,8 @@ struct AgentState {
   std::uint32_t door_hold_ticks = 0;
   /// DoorAhead events raised; holds that ended with the door still shut.
   std::uint32_t door_events = 0, door_timeouts = 0;
+  /// Times the body was pushed out of blocks an edit put inside it (kEmbeddedPushRadius).
+  std::uint32_t push_outs = 0;
 };
 
 // ---- doors ----

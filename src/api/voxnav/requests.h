@@ -88,7 +88,11 @@ enum class PathFailure : std::uint8_t {
   BudgetExhausted,
   BadStart,
   BadGoal,
-  NotLoaded
+  NotLoaded,
+  /// Agents only (AgentState::failure of a Blocked agent, never a request's): an edit put
+  /// blocks inside the agent's body and no standable cell lies within kEmbeddedPushRadius of it
+  /// to push it out to (voxnav/agents.h, docs/agents.md#embedded). Named "embedded".
+  Embedded
 };
 struct PathStatus {
   PathState state = PathState::Failed;

@@ -135,7 +135,8 @@ class World {
   /// OutOfRange (value, or `chunk`, checked before anything else about it).
   Status load_chunk(ChunkPos chunk, std::span<const std::uint16_t> values);
   /// Loads positions.size() chunks, kChunkValues values each, back to back in `values`. All or
-  /// nothing: every position and value is checked first. Returns: load_chunk's statuses.
+  /// nothing: every position and value is checked first. Returns: load_chunk's statuses, and
+  /// InvalidArgument for a chunk given twice (the message names both entries; as unload_chunks).
   Status load_chunks(std::span<const ChunkPos> positions, std::span<const std::uint16_t> values);
   /// Unloads a chunk. [Limit: chunk in the chunk range, as load_chunk] Returns: Ok; OutOfRange
   /// (`chunk`); NotLoaded.

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <climits>
 #include <cmath>
+#include <cstdio>
 #include <span>
 
 namespace voxnav {
@@ -75,6 +76,8 @@ bool AgentSystem::remove(NavWorld& nav, AgentId id) {
 bool AgentSystem::set_goal(NavWorld& nav, AgentId id, CellPos goal, int range) {
   AgentRecord* a = get(id);
   if (!a) return false;
+  // Held Blocked with blocks inside its body: look again before following the new goal.
+  if (a->mode == AgentMode::Blocked && a->fail == PathFailure::Embedded) a->check_embedded = true;
   a->goal = goal;
   a->goal_range = range;
   a->has_goal = true;
@@ -91,24 +94,97 @@ bool AgentSystem::set_goal(NavWorld& nav, AgentId id, CellPos goal, int range) {
 bool AgentSystem::teleport(AgentId id, const Vec3& feet) {
   AgentRecord* a = get(id);
   if (!a) return false;
-  a->body = BodyState{};
-  a->body.feet = feet;
-  a->placed = true;
-  if (motions_[a->motion].swims) a->body.mode = BodyMode::Swim;
+  place(*a, feet);
+  return true;
+}
+
+void AgentSystem::place(AgentRecord& a, const Vec3& feet) {
+  a.body = BodyState{};
+  a.body.feet = feet;
+  a.placed = true;
+  if (motions_[a.motion].swims) a.body.mode = BodyMode::Swim;
   // (the cell stood on before is no start for a plan from here: while the new feet cell has no
   // navigation yet, current_cell falls back to this one)
-  a->last_cell = foot_cell(feet, motions_[a->motion].foot_offset);
-  a->corridor.epoch = ++corridor_epoch_;
-  clear_door_hold(*a, true);
+  a.last_cell = foot_cell(feet, motions_[a.motion].foot_offset);
+  a.corridor.epoch = ++corridor_epoch_;
+  clear_door_hold(a, true);
   // A corridor (or a search) from the old position is no use: plan from the new one at the next
   // step, where the navigation is at hand.
-  if (a->mode == AgentMode::Moving || a->mode == AgentMode::Planning) {
-    a->mode = AgentMode::Planning;
-    a->next = 0;
-    a->replan = true;
+  if (a.mode == AgentMode::Moving || a.mode == AgentMode::Planning) {
+    a.mode = AgentMode::Planning;
+    a.next = 0;
+    a.replan = true;
   }
-  reindex(*a);
-  return true;
+  reindex(a);
+}
+
+bool AgentSystem::push_out_position(const NavGrid& grid, const Space& space, const AgentRecord& a,
+                                    Vec3& out) const {
+  const AgentMotion& m = motions_[a.motion];
+  const Vec3& p = a.body.feet;
+  const CellPos c0 = foot_cell(p, m.foot_offset);
+  const int r = kEmbeddedPushRadius;
+  double best = 0;
+  bool found = false;
+  for (int dy = -r; dy <= r; ++dy)
+    for (int dz = -r; dz <= r; ++dz)
+      for (int dx = -r; dx <= r; ++dx) {
+        const CellPos c{c0.x + dx, c0.y + dy, c0.z + dz};
+        if (!cell_in_range(c) || !(m.swims ? grid.node(c) : grid.standable(c))) continue;
+        const Vec3 f{c.x + 0.5 + m.foot_offset,
+                     c.y + static_cast<double>(grid.floor_q(c)) / kHeightUnits,
+                     c.z + 0.5 + m.foot_offset};
+        const double ddx = f.x - p.x, ddy = f.y - p.y, ddz = f.z - p.z;
+        const double d = ddx * ddx + ddy * ddy + ddz * ddz;
+        if (found && !(d < best)) continue;
+        if (body_inside_blocks(space, f, m.body, kEmbeddedTolerance)) continue;
+        best = d;
+        out = f;
+        found = true;
+      }
+  return found;
+}
+
+void AgentSystem::resolve_embedded(NavWorld& nav, const Space& space, AgentRecord& a) {
+  const AgentMotion& m = motions_[a.motion];
+  const bool held = a.mode == AgentMode::Blocked && a.fail == PathFailure::Embedded;
+  if (body_inside_blocks(space, a.body.feet, m.body, kEmbeddedTolerance)) {
+    Vec3 to;
+    if (!push_out_position(nav.grid(), space, a, to)) {
+      // Walled in: nowhere to go. Blocked (not Failed: an edit may free it), looked at again
+      // at every edit near it and every kBlockedRetryTicks.
+      if (a.request.generation) (void)nav.release(a.request);
+      a.request = PathHandle{};
+      a.replan = false;
+      clear_door_hold(a, true);
+      a.mode = AgentMode::Blocked;
+      a.fail = PathFailure::Embedded;
+      a.blocked_ticks = 0;
+      const Vec3& f = a.body.feet;
+      char buf[160];
+      std::snprintf(buf, sizeof buf,
+                    "embedded: blocks were put inside the body at (%.2f,%.2f,%.2f), and no "
+                    "standable cell lies within %d cells to push it out to",
+                    f.x, f.y, f.z, kEmbeddedPushRadius);
+      a.reason = buf;
+      reindex(a);
+      return;
+    }
+    place(a, to);
+    ++a.push_outs;
+  } else if (!held) {
+    return;  // nothing inside it
+  }
+  if (held) {
+    // Free again (dug out, or pushed out now that a cell nearby opened): plan from here.
+    a.fail = PathFailure::None;
+    a.reason.clear();
+    a.blocked_ticks = 0;
+    a.mode = a.has_goal ? AgentMode::Planning : AgentMode::Idle;
+    a.replan = a.has_goal;
+    a.next = 0;
+    reindex(a);
+  }
 }
 
 CellPos AgentSystem::current_cell(const NavGrid& grid, AgentRecord& a) const {
@@ -360,6 +436,23 @@ void AgentSystem::step(std::span<NavWorld* const> navs, const Space& space, doub
         a.blocked_ticks = kBlockedRetryTicks;  // the world changed around it: try again now
       }
     }
+    // Bodies a change reaches into (whatever their mode: the corridor index holds only moving
+    // and blocked agents): look at step 2 whether blocks are inside them now.
+    for (AgentRecord& a : agents_) {
+      if (!a.alive || motions_[a.motion].nav_slot != slot) continue;
+      const AgentMotion& m = motions_[a.motion];
+      const Vec3& p = a.body.feet;
+      const double hw = 0.5 * m.body.width;
+      const double lo[3] = {std::floor(p.x - hw), std::floor(p.y) - 1, std::floor(p.z - hw)};
+      const double hi[3] = {std::floor(p.x + hw), std::floor(p.y + m.body.height),
+                            std::floor(p.z + hw)};
+      for (const Change& ch : changes)
+        if (everyone || (ch.max.x >= lo[0] && ch.min.x <= hi[0] && ch.max.y >= lo[1] &&
+                         ch.min.y <= hi[1] && ch.max.z >= lo[2] && ch.min.z <= hi[2])) {
+          a.check_embedded = true;
+          break;
+        }
+    }
   }
   last_edit_check_us_ =
       any_changes
@@ -370,6 +463,12 @@ void AgentSystem::step(std::span<NavWorld* const> navs, const Space& space, doub
     if (!a.alive) continue;
     NavWorld* nav = nav_of(a);
     if (!nav) continue;
+    // Blocks put inside the body: push it out, or hold it Blocked (it looks again at its retry).
+    if (a.check_embedded || (a.mode == AgentMode::Blocked && a.fail == PathFailure::Embedded &&
+                             a.blocked_ticks + 1 >= kBlockedRetryTicks)) {
+      a.check_embedded = false;
+      resolve_embedded(*nav, space, a);
+    }
     if (a.mode == AgentMode::Blocked && a.has_goal && ++a.blocked_ticks >= kBlockedRetryTicks) {
       a.blocked_ticks = 0;
       a.replans_in_row = 0;

@@ -103,6 +103,9 @@ struct AgentRecord {
   CellPos door_cell;
   int door_hold_ticks = 0;  ///< ticks held so far in this hold
   std::vector<AvoidedDoor> avoid;
+  /// An edit (or load) touched the body's cells since the last step: look whether blocks are
+  /// inside it now (AgentSystem::resolve_embedded).
+  bool check_embedded = false;
   std::string reason;  ///< why the agent is Failed or Blocked
   PathFailure fail = PathFailure::None;
   // counters
@@ -112,6 +115,7 @@ struct AgentRecord {
   std::uint32_t requests = 0;
   std::uint32_t door_events = 0;    ///< DoorAhead events raised
   std::uint32_t door_timeouts = 0;  ///< holds that ended with the door still shut
+  std::uint32_t push_outs = 0;      ///< bodies pushed out of blocks an edit put inside them
 };
 
 class AgentSystem {
@@ -225,6 +229,18 @@ class AgentSystem {
   void repull_spliced(const NavGrid& grid, AgentRecord& a, const std::vector<Change>& changes,
                       const std::vector<CellPos>& nc, const std::vector<EdgeKind>& nk, std::size_t s,
                       std::size_t j, std::ptrdiff_t shift);
+  /// Blocks inside the body (after an edit, or while held Blocked for it): push the body out to
+  /// the nearest standable cell within kEmbeddedPushRadius and plan from there, or hold it
+  /// Blocked with PathFailure::Embedded; a held agent whose body is free again plans again.
+  void resolve_embedded(NavWorld& nav, const Space& space, AgentRecord& a);
+  /// The feet position, at rest, in the nearest cell of its class within kEmbeddedPushRadius of
+  /// the body's foot cell where the body stands clear of every block (nearest by the distance
+  /// from the feet, then y, z, x order); false when there is none.
+  bool push_out_position(const NavGrid& grid, const Space& space, const AgentRecord& a,
+                         Vec3& out) const;
+  /// Puts the body at `feet` at rest (teleport and push-out): the corridor from the old place is
+  /// no use, so an agent that was following or planning plans again at the next step.
+  void place(AgentRecord& a, const Vec3& feet);
   void set_mode(AgentRecord& a, AgentMode m);
   void reindex(AgentRecord& a);
   std::uint32_t index_of(const AgentRecord& a) const {

@@ -263,6 +263,37 @@ bool position_in_range(const Vec3& p) {
 
 }  // namespace
 
+bool body_inside_blocks(const Space& world, const Vec3& feet, const BodyParams& params,
+                        double tolerance) {
+  if (!finite3(feet) || !params_valid(params) || !position_in_range(feet)) return false;
+  const Collider col(world);
+  const Body body{params.width * 0.5, params.height};
+  const Aabb b = body.at(feet);
+  int lo[3], hi[3];
+  for (int a = 0; a < 3; ++a) {
+    lo[a] = floor_cell(b.min[a] + tolerance);
+    hi[a] = floor_cell(b.max[a] - tolerance);
+  }
+  lo[1] -= 1;  // boxes reach up to 1.5 cells (fences): the cell below can reach into the body
+  for (int y = lo[1]; y <= hi[1]; ++y)
+    for (int z = lo[2]; z <= hi[2]; ++z)
+      for (int x = lo[0]; x <= hi[0]; ++x) {
+        bool loaded = false;
+        const std::uint16_t v = col.value(CellPos{x, y, z}, loaded);
+        if (!loaded) continue;
+        const double base[3] = {static_cast<double>(x), static_cast<double>(y),
+                                static_cast<double>(z)};
+        for (const Box& box : world.registry().type(v).boxes) {
+          bool inside = true;
+          for (int a = 0; a < 3 && inside; ++a)
+            inside = base[a] + static_cast<double>(box.max[a]) > b.min[a] + tolerance &&
+                     base[a] + static_cast<double>(box.min[a]) < b.max[a] - tolerance;
+          if (inside) return true;
+        }
+      }
+  return false;
+}
+
 IntegrateReport integrate_character_tick(BodyState& state, const DriveInput& input,
                                          const MotionOverride* motion, const Vec3& knock,
                                          std::uint16_t frame_yaw, std::uint32_t tick,

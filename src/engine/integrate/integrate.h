@@ -77,6 +77,14 @@ inline IntegrateReport integrate_character_tick(BodyState& state, const DriveInp
   return integrate_character_tick(state, input, nullptr, knock, 0, 0, world, params, dt);
 }
 
+/// Whether a body of `params` with its feet at `feet` overlaps a collision box of a loaded cell
+/// by more than `tolerance` (cells) on every axis: blocks were put inside it (the step itself
+/// lets such a body leave, since it ignores boxes it already overlaps). Touching is not
+/// overlapping; cells of unloaded chunks do not count here (the step collides with them as full
+/// cubes, but nobody put blocks there). Used by agents after edits (docs/agents.md#embedded).
+bool body_inside_blocks(const Space& world, const Vec3& feet, const BodyParams& params,
+                        double tolerance);
+
 /// The simulation's tick (20 Hz): the step navigation judges sampled motion at (World::tick's
 /// usual dt; docs/integrator.md).
 inline constexpr double kSimulationTick = 0.05;

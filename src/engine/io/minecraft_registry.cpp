@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/io/legacy_blocks.h"
+#include "engine/util/json_error.h"
 
 namespace voxnav::detail {
 
@@ -124,24 +125,29 @@ BlockTraits traits_of(const McBlock& b, const std::vector<std::uint32_t>& idx) {
   return t;
 }
 
-// Minecraft's boxes that reach out of their cell (piston heads, ...) are clipped to the cell:
-// [0,1] in x and z, [0,1.5] in y, the max never below the min.
-bool read_box_list(const Json& shape, std::vector<BlockBox>& out) {
+// A shape's boxes: each cut to its cell and checked by the registry's one box rule
+// (cut_shape_overhang, engine/world/registry.h); a box wholly in the neighbouring cell is dropped.
+// False when the shape is not an array of six-number arrays; `why` names a box the rule refuses.
+bool read_box_list(const Json& shape, std::vector<BlockBox>& out, std::string& why) {
   out.clear();
+  why.clear();
   if (!shape.is_array()) return false;
-  for (const Json& b : shape) {
+  for (std::size_t k = 0; k < shape.size(); ++k) {
+    const Json& b = shape[k];
     if (!b.is_array() || b.size() != 6) return false;
     float f[6];
     for (std::size_t i = 0; i < 6; ++i) {
       if (!b[i].is_number()) return false;
-      f[i] = static_cast<float>(b[i].get<double>());
+      // (a double beyond float's range has no float: clamped first, then refused by the rule)
+      f[i] = static_cast<float>(std::clamp(b[i].get<double>(), -3.0e38, 3.0e38));
     }
-    for (int a = 0; a < 3; ++a) {
-      const float hi = a == 1 ? kMaxBlockBoxTop : 1.0f;
-      f[a] = std::clamp(f[a], 0.0f, hi);
-      f[a + 3] = std::clamp(f[a + 3], f[a], hi);
+    BlockBox box{f[0], f[1], f[2], f[3], f[4], f[5]};
+    bool empty = false;
+    if (std::string e = cut_shape_overhang(box, empty); !e.empty()) {
+      if (why.empty()) why = "boxes[" + std::to_string(k) + "]: " + e;
+      continue;
     }
-    out.push_back(BlockBox{f[0], f[1], f[2], f[3], f[4], f[5]});
+    if (!empty) out.push_back(box);
   }
   return true;
 }
@@ -206,11 +212,15 @@ Status MinecraftBlocks::produce(std::span<const std::uint8_t> blocks_json,
                                 std::string& message) {
   Json blocks, shapes;
   if (!parse_json(blocks_json, blocks) || !blocks.is_array()) {
-    message = "blocks JSON: not a JSON array";
+    message = "blocks JSON: " + (blocks.is_discarded()
+                                     ? json_syntax_error(reinterpret_cast<const char*>(blocks_json.data()), blocks_json.size())
+                                     : std::string("not a JSON array"));
     return Status::BadFormat;
   }
   if (!parse_json(shapes_json, shapes) || !shapes.is_object()) {
-    message = "collision shapes JSON: not a JSON object";
+    message = "collision shapes JSON: " +
+              (shapes.is_discarded() ? json_syntax_error(reinterpret_cast<const char*>(shapes_json.data()), shapes_json.size())
+                                     : std::string("not a JSON object"));
     return Status::BadFormat;
   }
   const Json* shape_blocks = member(shapes, "blocks");
@@ -332,17 +342,22 @@ Status MinecraftBlocks::produce(std::span<const std::uint8_t> blocks_json,
 
   // ---- shapes ----
   std::map<std::uint32_t, std::vector<BlockBox>> shape_boxes;  // shape id -> boxes (ordered, no hash)
+  // Shapes with a box the registry's box rule refuses: reported with the first block using them,
+  // or by id when no block does.
+  std::map<std::uint32_t, std::string> bad_shapes;
   for (auto it = shape_table->begin(); it != shape_table->end(); ++it) {
     std::vector<BlockBox> boxes;
     std::uint32_t id = 0;
     const std::string& key = it.key();
+    std::string why;
     if (key.empty() || key.size() > 9 ||
         !std::all_of(key.begin(), key.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
-        !read_box_list(it.value(), boxes)) {
+        !read_box_list(it.value(), boxes, why)) {
       message = "collision shapes JSON: shape '" + key + "' is malformed";
       return Status::BadFormat;
     }
     for (char c : key) id = id * 10 + static_cast<std::uint32_t>(c - '0');
+    if (!why.empty()) bad_shapes[id] = std::move(why);
     shape_boxes[id] = std::move(boxes);
   }
 
@@ -396,6 +411,12 @@ Status MinecraftBlocks::produce(std::span<const std::uint8_t> blocks_json,
                     std::to_string(sid.get<std::int64_t>());
           return Status::BadFormat;
         }
+        if (auto bad = bad_shapes.find(it->first); bad != bad_shapes.end()) {
+          message = "collision shapes JSON: '" + b.name + "' (state " +
+                    std::to_string(b.min_state + s) + ") uses shape " +
+                    std::to_string(it->first) + ", whose " + bad->second;
+          return Status::BadFormat;
+        }
         t.boxes = it->second;
       }
       decode_indices(b, s, idx);
@@ -413,6 +434,11 @@ Status MinecraftBlocks::produce(std::span<const std::uint8_t> blocks_json,
     }
   }
 
+  if (!bad_shapes.empty()) {  // used by no block, but still a box no registry may hold
+    message = "collision shapes JSON: shape " + std::to_string(bad_shapes.begin()->first) + ": " +
+              bad_shapes.begin()->second;
+    return Status::BadFormat;
+  }
   list_ = std::move(list);
   next_state_ = next_state;
   without_shapes_ = without_shapes;

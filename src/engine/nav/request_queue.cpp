@@ -23,6 +23,8 @@ const char* path_failure_name(PathFailure r) noexcept {
       return "bad_goal";
     case PathFailure::NotLoaded:
       return "not_loaded";
+    case PathFailure::Embedded:
+      return "embedded";
   }
   return "?";
 }

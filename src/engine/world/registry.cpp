@@ -81,6 +81,43 @@ int BlockRegistry::ceiling_in_footprint(std::uint16_t v, int half_width_q, int a
 
 namespace voxnav::detail {
 
+std::string block_box_error(const BlockBox& b) {
+  const float mins[3] = {b.min_x, b.min_y, b.min_z}, maxs[3] = {b.max_x, b.max_y, b.max_z};
+  static constexpr const char* kAxis[3] = {"x", "y", "z"};
+  for (int a = 0; a < 3; ++a) {
+    const float hi = a == 1 ? kMaxBlockBoxTop : 1.0f;
+    if (!std::isfinite(mins[a]) || !std::isfinite(maxs[a]))
+      return std::string("a ") + kAxis[a] + " bound is not a finite number";
+    if (mins[a] < 0 || maxs[a] > hi || mins[a] > maxs[a])
+      return std::string(kAxis[a]) + " runs " + std::to_string(mins[a]) + ".." +
+             std::to_string(maxs[a]) + ", outside 0.." + (a == 1 ? "1.5" : "1") +
+             " or min above max";
+  }
+  return {};
+}
+
+std::string cut_shape_overhang(BlockBox& b, bool& empty) {
+  empty = false;
+  float* mins[3] = {&b.min_x, &b.min_y, &b.min_z};
+  float* maxs[3] = {&b.max_x, &b.max_y, &b.max_z};
+  BlockBox cut = b;
+  float* cmins[3] = {&cut.min_x, &cut.min_y, &cut.min_z};
+  float* cmaxs[3] = {&cut.max_x, &cut.max_y, &cut.max_z};
+  for (int a = 0; a < 3; ++a) {
+    const float lo = *mins[a], hi = *maxs[a], top = a == 1 ? kMaxBlockBoxTop : 1.0f;
+    // Only a finite box, min <= max, reaching out by kMaxShapeOverhang at most is cut; anything
+    // else is left for block_box_error to refuse.
+    if (!std::isfinite(lo) || !std::isfinite(hi) || lo > hi) return block_box_error(b);
+    if (lo < 0 && lo >= -kMaxShapeOverhang) *cmins[a] = 0;
+    if (hi > top && hi <= top + kMaxShapeOverhang) *cmaxs[a] = top;
+    if (*cmaxs[a] < *cmins[a]) empty = true;  // wholly in the neighbour's space
+  }
+  if (empty) return {};
+  if (std::string why = block_box_error(cut); !why.empty()) return block_box_error(b);
+  b = cut;
+  return {};
+}
+
 namespace {
 
 std::uint32_t bits_of(const BlockTraits& t) {
@@ -109,20 +146,7 @@ std::string label(bool installed, std::size_t v, const std::string& name) {
   return out;
 }
 
-std::string check_box(const BlockBox& b) {
-  const float mins[3] = {b.min_x, b.min_y, b.min_z}, maxs[3] = {b.max_x, b.max_y, b.max_z};
-  static constexpr const char* kAxis[3] = {"x", "y", "z"};
-  for (int a = 0; a < 3; ++a) {
-    const float hi = a == 1 ? kMaxBlockBoxTop : 1.0f;
-    if (!std::isfinite(mins[a]) || !std::isfinite(maxs[a]))
-      return std::string("a ") + kAxis[a] + " bound is not a finite number";
-    if (mins[a] < 0 || maxs[a] > hi || mins[a] > maxs[a])
-      return std::string(kAxis[a]) + " runs " + std::to_string(mins[a]) + ".." +
-             std::to_string(maxs[a]) + ", outside 0.." + (a == 1 ? "1.5" : "1") +
-             " or min above max";
-  }
-  return {};
-}
+std::string check_box(const BlockBox& b) { return block_box_error(b); }
 
 // The traits of one value alone (enums, a toggle only on doors).
 std::string check_traits(const BlockTraits& t, std::size_t count) {

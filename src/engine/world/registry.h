@@ -99,6 +99,25 @@ class BlockRegistry {
   std::uint16_t fallback_ = 0;
 };
 
+/// The one rule for a block's collision box, whoever made the registry (a BlockDef in C++ or JS,
+/// voxnav's registry JSON, the Minecraft loader): every bound finite, x and z within 0..1, y
+/// within 0..kMaxBlockBoxTop, min <= max on each axis. Empty when the box follows it, else why
+/// not ("y runs 0.000000..100.000000, outside 0..1.5 or min above max").
+std::string block_box_error(const BlockBox& b);
+
+/// Minecraft's own collision shapes let a few boxes reach out of their cell (a piston head's arm
+/// 0.25 into the base, a pitcher crop 0.0625 below its cell): that part lies in the neighbouring
+/// cell, whose space a one-cell box cannot hold, so the Minecraft loader cuts it off at the cell's
+/// bounds. Only a part reaching out by at most this much is cut (cells); the cut box must then
+/// follow block_box_error's rule like any other, so a box reaching further out, an inverted box
+/// or a non-finite bound is refused, never clamped into something else.
+inline constexpr float kMaxShapeOverhang = 0.5f;
+/// Cuts `b`'s overhang (kMaxShapeOverhang) and checks the rest with block_box_error: empty and
+/// `b` cut when fine; `empty` set (and `b` unchanged) when the box lies wholly outside its cell
+/// within the overhang (a part of the neighbour's shape only: the caller drops it); else the
+/// reason, from block_box_error of the box as given, and `b` unchanged.
+std::string cut_shape_overhang(BlockBox& b, bool& empty);
+
 /// Checks `def` (validate_block_registry's rules); fills `toggles` with each value's resolved
 /// door toggle (kNoBlockValue: none).
 Status check_block_registry(const BlockRegistryDef& def, std::vector<std::uint16_t>* toggles,
