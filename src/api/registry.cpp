@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <unordered_set>
 
+#include "engine/util/json_release.h"
 #include "engine/world/registry.h"
 
 namespace voxnav {
@@ -121,7 +122,8 @@ Status parse_block_traits_json(std::string_view json, BlockTraits* out, std::str
     return Status::BadFormat;
   };
   if (!out) return fail("no output");
-  const Json j = Json::parse(json.begin(), json.end(), nullptr, /*allow_exceptions=*/false);
+  Json j = Json::parse(json.begin(), json.end(), nullptr, /*allow_exceptions=*/false);
+  const detail::JsonRelease release_j(j);  // freed without allocating (json_release.h)
   if (j.is_discarded() || !j.is_object()) return fail("not a JSON object");
   BlockTraits t;
   if (std::string why = read_traits(j, t); !why.empty()) return fail(why);
@@ -137,7 +139,8 @@ Status parse_block_registry_json(std::span<const std::uint8_t> json, BlockRegist
     return st;
   };
   if (!out) return fail(Status::InvalidArgument, "no output registry");
-  const Json j = Json::parse(json.begin(), json.end(), nullptr, /*allow_exceptions=*/false);
+  Json j = Json::parse(json.begin(), json.end(), nullptr, /*allow_exceptions=*/false);
+  const detail::JsonRelease release_j(j);  // freed without allocating (json_release.h)
   if (j.is_discarded() || !j.is_object())
     return fail(Status::BadFormat, "block registry: not a JSON object");
   const auto format = j.find("format");
@@ -176,6 +179,7 @@ Status parse_block_registry_json(std::span<const std::uint8_t> json, BlockRegist
     if (!names.insert(d.name).second)
       return fail(Status::InvalidArgument, who + ": name: given twice (names are unique here)");
     Json traits = Json::object();
+    const detail::JsonRelease release_traits(traits);
     for (auto it = b.begin(); it != b.end(); ++it) {
       if (it.key() == "name") continue;
       if (it.key() == "boxes") {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <type_traits>
 
 #include "api_text.h"
 #include "engine/nav/class_envelopes.h"
@@ -268,15 +269,25 @@ Status install_blocks(detail::WorldState& ws, const BlockRegistryDef& def,
                    : "areas or surface malus already name blocks; install the registry first";
     return Status::Busy;
   }
+  // Built aside (the registry, then the lookups bound to it: both allocate), then swapped in
+  // with moves that cannot throw: an allocation failure leaves the old registry and lookups.
   detail::BlockRegistry reg;
+  detail::MinecraftBlocks lookups;
   std::string msg;
   if (const Status st = reg.install(def, &msg); st != Status::Ok) {
     if (error) *error = msg;
     return st;
   }
+  if (mc) {
+    mc->bind(reg, msg);  // name and state lookups into the new registry
+    lookups = std::move(*mc);
+  }
+  static_assert(std::is_nothrow_move_assignable_v<detail::BlockRegistry> &&
+                    std::is_nothrow_move_assignable_v<detail::MinecraftBlocks>,
+                "install_blocks swaps the new registry in with moves that cannot fail");
   ws.registry = std::move(reg);
-  ws.blocks = mc ? std::move(*mc) : detail::MinecraftBlocks{};
-  if (mc) ws.blocks.bind(ws.registry, msg);  // name and state lookups into the new registry
+  ws.blocks = std::move(lookups);
+  if (mc) ws.blocks.rebind(ws.registry);  // the same registry, at its final place
   if (error) error->clear();
   return Status::Ok;
 }
@@ -295,7 +306,8 @@ Status World::load_blocks_json(std::span<const std::uint8_t> json, std::string* 
   BlockRegistryDef def;
   if (state_->space.chunk_count() != 0 || !state_->masks.empty())
     st = install_blocks(*state_, {}, nullptr, "load_blocks_json", &msg);  // Busy
-  else if (st = parse_block_registry_json(json, &def, &msg); st == Status::Ok)
+  else if (st = detail::guarded(msg, [&] { return parse_block_registry_json(json, &def, &msg); });
+           st == Status::Ok)
     st = detail::guarded(
         msg, [&] { return install_blocks(*state_, def, nullptr, "load_blocks_json", &msg); });
   if (st == Status::Ok && error) error->clear();
@@ -532,6 +544,15 @@ std::string box_cells_text(CellPos mn, CellPos mx) {
          std::to_string(std::int64_t{mx.y} - mn.y + 1) + " x " +
          std::to_string(std::int64_t{mx.z} - mn.z + 1);
 }
+// "" for a box within kMaxBoxChunks chunks, else "<box> touches 1048577 x 1 x 1 chunks, more
+// than 65536 (LIMITS.maxBoxChunks)".
+std::string box_chunks_error(const std::string& box, CellPos mn, CellPos mx) {
+  if (detail::box_chunk_count(mn, mx) <= static_cast<std::uint64_t>(kMaxBoxChunks)) return {};
+  const ChunkPos a = detail::chunk_of(mn), b = detail::chunk_of(mx);
+  return box + " touches " + std::to_string(std::int64_t{b.x} - a.x + 1) + " x " +
+         std::to_string(std::int64_t{b.y} - a.y + 1) + " x " + std::to_string(std::int64_t{b.z} - a.z + 1) +
+         " chunks, more than " + std::to_string(kMaxBoxChunks) + " (kMaxBoxChunks)";
+}
 }  // namespace
 
 Status World::set_box(CellPos mn, CellPos mx, std::uint16_t value) {
@@ -548,6 +569,9 @@ Status World::set_box(CellPos mn, CellPos mx, std::uint16_t value) {
   if (cells > static_cast<std::uint64_t>(kMaxBoxCells))
     return fail(Status::InvalidArgument, fn, "max",
                 "the box has " + box_cells_text(mn, mx) + " cells, more than " + std::to_string(kMaxBoxCells));
+  if (const std::string e = box_chunks_error("the box " + cell_text(mn) + " .. " + cell_text(mx), mn, mx);
+      !e.empty())
+    return fail(Status::OutOfRange, fn, "max", e);
   std::string msg;
   const Status st = detail::guarded(msg, [&] { return state_->space.set_box(mn, mx, value); });
   if (st == Status::OutOfMemory) return fail(st, fn, "max", msg);
@@ -579,6 +603,8 @@ Status World::set_blocks(std::span<const BlockEdit> edits, std::string_view list
     if (cells > kMaxBoxCells)
       return refuse(Status::InvalidArgument, hi,
                     box + " has " + std::to_string(cells) + " cells, more than " + std::to_string(kMaxBoxCells));
+    if (std::string m = box_chunks_error(box, e.min, e.max); !m.empty())
+      return refuse(Status::OutOfRange, hi, std::move(m));
     if (e.value >= block_count())
       return refuse(Status::OutOfRange, at + "value",
                     at + "value " + std::to_string(e.value) + " is not in the block registry (values 0 .. " +
