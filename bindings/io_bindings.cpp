@@ -65,9 +65,21 @@ val load_anvil_columns(WorldCore& core, val data, val offsets, bool skip_empty_p
                  {"max", corner(r.max)}});
 }
 
+val list_region_chunks_unguarded(val region);
+
 /// voxnav/io.h list_region_chunks of a region file's bytes (a Uint8Array): {status, message,
 /// chunks: [{index, compression, offset, size, skipped, reason}]} (status 0: Ok).
 val list_region_chunks(val region) {
+  // A module function, not a WorldCore method: it catches at its own boundary (see
+  // voxnav_bindings.cpp) and reports an allocation failure as OutOfMemory.
+  try {
+    return list_region_chunks_unguarded(region);
+  } catch (...) {
+  }
+  return object({{"status", val(int(Status::OutOfMemory))},
+                 {"message", val(std::string("out of memory: the wasm heap cannot hold the region file"))}});
+}
+val list_region_chunks_unguarded(val region) {
   std::vector<std::uint8_t> bytes;
   if (!copy_typed(region, bytes))
     return object({{"status", val(int(Status::InvalidArgument))},

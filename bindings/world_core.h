@@ -91,7 +91,9 @@ class WorldCore {
     if (!chunk_positions("load_chunks", positions)) return last_status();
     if (!copy_typed(values, u16_))
       return calls_.fail(Status::InvalidArgument, "load_chunks", "values must be a Uint16Array");
-    return done(world_->load_chunks(chunks_, u16_));
+    const int st = done(world_->load_chunks(chunks_, u16_));
+    release_large_scratch();
+    return st;
   }
   int load_chunk(double cx, double cy, double cz, val values) {
     ChunkPos p;
@@ -495,6 +497,12 @@ class WorldCore {
 
  private:
   int done(Status st) { return calls_.done(*world_, st); }
+  /// The copy of a large load is not kept: the heap is shared by every World of the module.
+  void release_large_scratch() {
+    constexpr std::size_t kKeepValues = std::size_t{64} * kChunkValues;
+    if (u16_.capacity() > kKeepValues) std::vector<std::uint16_t>().swap(u16_);
+    if (chunks_.capacity() > 64) std::vector<ChunkPos>().swap(chunks_);
+  }
   template <class Id>
   static double number_of(Id id) {
     double n = -1;  // not reached: add_agent and request keep only ids that have a number
