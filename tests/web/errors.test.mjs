@@ -82,6 +82,11 @@ describe('limits and structured errors', { skip }, () => {
       assert.deepEqual([e.status, e.function], ['OutOfRange', 'setBlocks']);
       assert.match(e.message, /edits\[1\]\.min \.\. edits\[1\]\.max touches 1 x 1 x 131072 chunks, more than 65536/);
       assert.equal(world.getBlock([1, 1, 1]), 0);
+      // A hole in the list is an entry like any other (not skipped, not read as cell 0, 0, 0).
+      e = null;
+      try { world.setBlocks([, { cell: [1, 1, 1], value: 1 }]); } catch (err) { e = err; }  // eslint-disable-line no-sparse-arrays
+      assert.deepEqual([e.status, e.function, e.argument], ['InvalidArgument', 'setBlocks', 'edits[0]']);
+      assert.equal(world.getBlock([1, 1, 1]), 0);
       // The worker names the edit.
       const state = handlers.createState();
       const s = h.workerSession(handlers, state);

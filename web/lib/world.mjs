@@ -427,14 +427,15 @@ export class World {
     if (!Array.isArray(edits)) throw argError('InvalidArgument', fn, 'edits', `edits must be an array (got ${typeName(edits)})`);
     const cells = new Float64Array(6 * edits.length), values = new Float64Array(edits.length);
     const single = new Uint8Array(edits.length);
-    edits.forEach((e, i) => {
+    for (let i = 0; i < edits.length; ++i) {  // not forEach: it skips the holes of a sparse array
+      const e = edits[i];
       const at = list ? `${list}[${i}].` : '';
       if (!e || typeof e !== 'object') throw argError('InvalidArgument', fn, `${list}[${i}]`, `${list}[${i}] must be { cell, value } or { min, max, value } (got ${typeName(e)})`);
       single[i] = e.cell !== undefined ? 1 : 0;
       cells.set(single[i] ? xyz(fn, `${at}cell`, e.cell) : xyz(fn, `${at}min`, e.min), 6 * i);
       cells.set(single[i] ? xyz(fn, `${at}cell`, e.cell) : xyz(fn, `${at}max`, e.max), 6 * i + 3);
       values[i] = number(fn, `${at}value`, e.value);
-    });
+    }
     this.#check(core.setBlocks(cells, values, single, list));
   }
   getBlock(cell) {
