@@ -65,6 +65,17 @@ val limits() {
   return o;
 }
 
+/// Whether this module was built with -fwasm-exceptions (CMake VOXNAV_WASM_EXCEPTIONS): then an
+/// allocation failure is an OutOfMemory status and the World stays usable; otherwise it stops the
+/// module (the JS World reports it as OutOfMemory and its Worlds only dispose).
+bool exceptions_built() {
+#ifdef VOXNAV_WASM_EXCEPTIONS
+  return true;
+#else
+  return false;
+#endif
+}
+
 bool threads_built() {
 #ifdef VOXNAV_WASM_THREADS
   return true;
@@ -153,6 +164,7 @@ EMSCRIPTEN_BINDINGS(voxnav) {
   emscripten::function("edgeKindName", &edge_kind_name_of);
   emscripten::function("agentModeName", &agent_mode_name_of);
   emscripten::function("threadsBuilt", &threads_built);
+  emscripten::function("exceptionsBuilt", &exceptions_built);
   emscripten::function("limits", &limits);
   emscripten::function("versionString", &version_string_of);
   emscripten::function("listRegionChunks", &list_region_chunks);

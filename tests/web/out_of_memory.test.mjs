@@ -1,10 +1,11 @@
-// wasm out-of-memory (issues 16 and 17): the modules are built with native wasm exceptions and a
-// 2 GiB heap ceiling (LIMITS.maxHeapBytes), so an allocation that fails inside a call is a
-// VoxnavError('OutOfMemory') naming the call, never a raw RuntimeError, a bare number or
-// "Aborted()": the World stays as it was (blocks, state hash) and can be used and disposed.
-// Worlds dropped without dispose() end in such an error once the heap is full (finalizers do not
-// run inside a synchronous loop, and never free wasm memory on time); with dispose() the heap
-// stays flat. Each test exhausts its own library instance (load()).
+// wasm out-of-memory (issues 16 and 17): the heap ends at 2 GiB (LIMITS.maxHeapBytes), and an
+// allocation that fails inside a call is a VoxnavError('OutOfMemory') naming the call, never a
+// raw RuntimeError, a bare number or "Aborted()". Built with native wasm exceptions
+// (VOXNAV_WASM_EXCEPTIONS, module.exceptionsBuilt()) the World stays as it was (blocks, state
+// hash) and usable; built without, the module stops and its Worlds only accept dispose(). Worlds
+// dropped without dispose() end in such an error once the heap is full (finalizers do not run
+// inside a synchronous loop, and never free wasm memory on time); with dispose() the heap stays
+// flat. Each test exhausts its own library instance (load()).
 import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
 import * as h from './helpers.mjs';
@@ -72,7 +73,7 @@ describe('wasm out of memory is a VoxnavError', { skip }, () => {
       err = e;
     }
     assertOutOfMemory(err, 'loadChunks');
-    assert.match(err.message, /nothing changed/);
+    if (lib.module.exceptionsBuilt()) assert.match(err.message, /nothing changed/);
 
     // 2. Anvil columns larger than the heap are refused before anything is copied.
     err = null;
@@ -83,6 +84,15 @@ describe('wasm out of memory is a VoxnavError', { skip }, () => {
     }
     assertOutOfMemory(err, 'loadAnvilColumns');
 
+    if (!lib.module.exceptionsBuilt()) {
+      // The module stopped: every call says so, naming itself; dispose() still works.
+      assert.throws(() => w.getBlock([0, 5, 0]), (e) => e.status === 'OutOfMemory' && e.function === 'getBlock' &&
+        /^getBlock: the wasm module stopped/.test(e.message));
+      assert.throws(() => lib.createWorld(), (e) => e.status === 'OutOfMemory' && e.function === 'World');
+      w.dispose();
+      assert.equal(w.disposed, true);
+      return;
+    }
     // The world is as it was, and works.
     assert.equal(w.stateHash(), before.hash);
     assert.deepEqual(reads(), before.reads);
@@ -126,11 +136,16 @@ describe('wasm out of memory is a VoxnavError', { skip }, () => {
     assert.ok(['World', 'defineBlocks', 'loadChunks', 'setBox'].includes(err.function), err.message);
     assert.doesNotMatch(err.message, /Aborted/);
     assert.ok(made > 60, `${made} worlds before the heap was full`);
-    if (failed && err.function === 'loadChunks') {
+    if (failed && err.function === 'loadChunks' && lib.module.exceptionsBuilt()) {
       // The world whose load failed holds none of the batch, and can be disposed.
       assert.throws(() => failed.getBlock([0, 0, 1600]), (e) => e.status === 'NotLoaded');
     }
     failed?.dispose();
+    if (!lib.module.exceptionsBuilt()) {
+      assert.throws(() => witness.getBlock([3, 3, 3]), (e) => e.status === 'OutOfMemory' && e.function === 'getBlock');
+      witness.dispose();
+      return;
+    }
     // The witness is as it was and still works; so does a new small world.
     assert.equal(witness.stateHash(), before.hash);
     assert.equal(witness.getBlock([3, 3, 3]), before.block);

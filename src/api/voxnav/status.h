@@ -14,10 +14,11 @@ namespace voxnav {
 /// exception of the standard library) at the API boundary and return OutOfMemory with the World
 /// unchanged: every loader of voxnav/io.h, World::define_blocks / load_blocks_json /
 /// load_minecraft_blocks, parse_block_registry_json, and voxnav/native/files.h. The registry
-/// loaders build the new registry aside and swap it in with moves that cannot fail. The wasm
-/// build uses native wasm exceptions (-fwasm-exceptions), so the same catch works there; its
-/// bindings also catch whatever reaches the module boundary, and the npm package throws
-/// VoxnavError('OutOfMemory') naming the call (its heap ends at 2 GiB: LIMITS.maxHeapBytes).
+/// loaders build the new registry aside and swap it in with moves that cannot fail. In wasm the
+/// same catch works when the modules are built with native wasm exceptions (CMake
+/// VOXNAV_WASM_EXCEPTIONS, off by default for size: docs/benchmarks.md); without them an
+/// allocation failure stops the module, and the npm package throws VoxnavError('OutOfMemory')
+/// naming the call either way (its heap ends at 2 GiB: LIMITS.maxHeapBytes).
 enum class [[nodiscard]] Status : std::uint8_t {
   Ok = 0,
   InvalidArgument,  ///< an argument is malformed (wrong length, NaN, negative size, bad name ...)
