@@ -191,11 +191,11 @@ describe('whatever escapes a module call becomes a VoxnavError naming the World 
 
   test('a module abort (RuntimeError) marks the module dead; every World of it only disposes', async () => {
     const { World } = await h.importPackage();
-    const lib = fakeLibrary(() => new WebAssembly.RuntimeError('Aborted(OOM)'));
+    const lib = fakeLibrary(() => new WebAssembly.RuntimeError('Aborted(OOM). Build with -s ASSERTIONS=1 for more info.'));
     const a = new World({ voxnav: lib }), b = new World({ voxnav: lib });
     assert.equal(a.getBlock([0, 0, 0]), 7);
     assert.throws(() => a.tick(), (e) => e.name === 'VoxnavError' && e.status === 'OutOfMemory' &&
-      e.function === 'tick' && /^tick: the wasm module stopped/.test(e.message));
+      e.function === 'tick' && /^tick: the wasm module stopped \(abort: OOM\)/.test(e.message) && !/Aborted/.test(e.message));
     assert.throws(() => b.getBlock([0, 0, 0]), (e) => e.status === 'OutOfMemory' && e.function === 'getBlock');
     assert.throws(() => new World({ voxnav: lib }), (e) => e.status === 'OutOfMemory' && e.function === 'World');
     a.dispose();

@@ -81,8 +81,11 @@ export function escapedError(fn, e) {
     return { error: new VoxnavError('InvalidArgument', `${fn}: ${e.message}`, fn, ''), worldBroken: false, moduleDead: false };
   if (name === 'RangeError')
     return { error: oom(`out of memory in JS (${e.message}); nothing changed`), worldBroken: false, moduleDead: false };
+  // Emscripten's abort text ("Aborted(). Build with -s ASSERTIONS=1 ...") is said in our words.
+  const text = e && typeof e === 'object' && typeof e.message === 'string' ? e.message : String(e);
+  const abort = /^Aborted\((.*?)\)/.exec(text);
   const what = typeof e === 'number' ? `a C++ exception (${e})`
-    : e && typeof e === 'object' && typeof e.message === 'string' ? e.message : String(e);
+    : abort ? `abort${abort[1] ? `: ${abort[1]}` : ''}` : text;
   return {
     error: oom(`the wasm module stopped (${what}), most likely out of memory; every World of this ` +
       'library only accepts dispose() now: load() a new one'),
