@@ -144,14 +144,24 @@ class GuardedWorldCoreClass : public emscripten::class_<WorldCore> {
 
  public:
   explicit GuardedWorldCoreClass(const char* name) : class_(name) {}
+  // Without wasm exceptions nothing can be caught here (an allocation failure stops the module):
+  // the methods are registered as they are, which keeps the default build's size.
   template <class... A>
   const GuardedWorldCoreClass& constructor() const {
+#ifdef VOXNAV_WASM_EXCEPTIONS
     class_::constructor(&make<A...>);
+#else
+    class_::template constructor<A...>();
+#endif
     return *this;
   }
   template <class F>
   const GuardedWorldCoreClass& function(const char* name, F f) const {
+#ifdef VOXNAV_WASM_EXCEPTIONS
     class_::function(name, guard(name, f));
+#else
+    class_::function(name, f);
+#endif
     return *this;
   }
 };
