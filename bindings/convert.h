@@ -8,6 +8,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <initializer_list>
+#include <new>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -31,12 +34,24 @@ constexpr const char* typed_name() {
   if constexpr (std::is_same_v<T, std::uint32_t>) return "Uint32Array";
   if constexpr (std::is_same_v<T, std::int32_t>) return "Int32Array";
 }
+/// Thrown when the wasm heap cannot hold the copy of an argument (before the World is called:
+/// the module boundary, voxnav_bindings.cpp, reports OutOfMemory with the World unchanged).
+struct ArgumentOutOfMemory {};
+
 /// A typed array of T copied into `out` with one TypedArray.set (false: not such an array).
+/// Throws ArgumentOutOfMemory when the heap cannot hold it.
 template <class T>
 bool copy_typed(const val& arr, std::vector<T>& out) {
   if (!arr.instanceof (val::global(typed_name<T>()))) return false;
-  out.resize(arr["length"].as<std::size_t>());
-  if (!out.empty()) val(typed_memory_view(out.size(), out.data())).call<void>("set", arr);
+  const double length = arr["length"].as<double>();
+  if (!(length * sizeof(T) < 4294967296.0)) throw ArgumentOutOfMemory{};  // more than wasm32 addresses
+  const auto n = static_cast<std::size_t>(length);
+  try {
+    out.resize(n);
+  } catch (const std::bad_alloc&) {
+    throw ArgumentOutOfMemory{};
+  }
+  if (n) val(typed_memory_view(n, out.data())).call<void>("set", arr);
   return true;
 }
 /// The same for an argument the World checks: any other value gives no items (the World then

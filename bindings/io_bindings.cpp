@@ -60,10 +60,25 @@ val load_anvil_columns(WorldCore& core, val data, val offsets, bool skip_empty_p
   return report;
 }
 
+val list_region_chunks_unguarded(val region);
+
 /// voxnav/io.h list_region_chunks of a region file's bytes (a Uint8Array): [status, message,
 /// numbers, reasons...] (status 0: Ok), per chunk the numbers index, compression, offset, size,
 /// skipped (5 each) and a reason.
 val list_region_chunks(val region) {
+  // A module function, not a WorldCore method: it catches at its own boundary (see
+  // voxnav_bindings.cpp) and reports an allocation failure as OutOfMemory.
+  try {
+    return list_region_chunks_unguarded(region);
+  } catch (...) {
+  }
+  val list = val::array();
+  list.call<void>("push", int(Status::OutOfMemory),
+                  std::string("out of memory: the wasm heap cannot hold the region file"),
+                  val::global("Float64Array").new_(0));
+  return list;
+}
+val list_region_chunks_unguarded(val region) {
   std::vector<std::uint8_t> bytes;
   std::vector<RegionChunk> chunks;
   std::string err = "file must be a Uint8Array";

@@ -1,7 +1,11 @@
 // voxnav bindings - the Embind module over the public World API (src/api): WorldCore
 // (world_core.h; its free-function calls in io_bindings.cpp), the names of enums and statuses,
 // and the limits of the C++ API. Conversion only: the World checks and writes the messages.
+#include <functional>
 #include <string>
+#include <utility>
+
+#include <emscripten/heap.h>
 
 #include "voxnav/columns.h"
 #include "voxnav/io.h"
@@ -45,6 +49,7 @@ val limits() {
   set("chunkValues", kChunkValues);
   set("maxChunkXZ", kMaxChunkXZ), set("maxChunkY", kMaxChunkY);  // the chunk range (types.h)
   set("maxBoxCells", static_cast<double>(kMaxBoxCells));
+  set("maxBoxChunks", static_cast<double>(kMaxBoxChunks));
   set("maxAreas", static_cast<double>(kMaxAreas));
   set("maxAreaNameBytes", static_cast<double>(kMaxAreaNameBytes));
   set("minAreaCost", kMinAreaCost);
@@ -61,7 +66,21 @@ val limits() {
   set("maxColumnTopsCells", static_cast<double>(kMaxColumnTopsCells));
   set("noColumnTop", kNoColumnTop);
   set("maxInflatedBytes", static_cast<double>(kMaxInflatedBytes));  // io.h: one load's budget
+  // The wasm heap's ceiling (-sMAXIMUM_MEMORY, bindings/CMakeLists.txt): everything a module's
+  // Worlds hold shares it; past it a call fails with OutOfMemory.
+  set("maxHeapBytes", static_cast<double>(emscripten_get_heap_max()));
   return o;
+}
+
+/// Whether this module was built with -fwasm-exceptions (CMake VOXNAV_WASM_EXCEPTIONS): then an
+/// allocation failure is an OutOfMemory status and the World stays usable; otherwise it stops the
+/// module (the JS World reports it as OutOfMemory and its Worlds only dispose).
+bool exceptions_built() {
+#ifdef VOXNAV_WASM_EXCEPTIONS
+  return true;
+#else
+  return false;
+#endif
 }
 
 bool threads_built() {
@@ -72,17 +91,100 @@ bool threads_built() {
 #endif
 }
 
+// ---- the module boundary: no C++ exception reaches JS ----
+// The wasm modules are built with native wasm exceptions (-fwasm-exceptions), so the World's own
+// boundary (voxnav/status.h: the loaders and edits return OutOfMemory with the World unchanged)
+// works as it does natively. An exception that still reaches a WorldCore method (an allocation of
+// the bindings' argument copies, or of a World call that does not catch) is caught here, inside
+// wasm, and becomes a thrown JS object { voxnavOutOfMemory: true, function, worldUnchanged }
+// that web/lib/world.mjs turns into VoxnavError('OutOfMemory') naming the call; when the World may
+// be half-changed (worldUnchanged false) the JS World refuses every later call but dispose().
+
+/// Thrown by copy_typed (convert.h) when the wasm heap cannot hold an argument's copy: nothing
+/// was handed to the World yet.
+[[noreturn]] void throw_out_of_memory(const char* fn, bool world_unchanged) {
+  val e = val::object();
+  e.set("voxnavOutOfMemory", true);
+  e.set("function", std::string(fn));
+  e.set("worldUnchanged", world_unchanged);
+  e.throw_();
+}
+
+/// f(core, args...) with every exception caught: see above. The JS exception is thrown after the
+/// C++ one is finished with (outside the catch block).
+template <class R, class... A, class F>
+std::function<R(WorldCore&, A...)> guarded_method(const char* fn, F f) {
+  return [fn, f](WorldCore& core, A... a) -> R {
+    bool unchanged = false;
+    try {
+      return f(core, std::forward<A>(a)...);
+    } catch (const ArgumentOutOfMemory&) {
+      unchanged = true;
+    } catch (...) {
+    }
+    throw_out_of_memory(fn, unchanged);
+  };
+}
+template <class R, class... A>
+auto guard(const char* fn, R (WorldCore::*m)(A...)) {
+  return guarded_method<R, A...>(fn, [m](WorldCore& c, A... a) -> R { return (c.*m)(std::forward<A>(a)...); });
+}
+template <class R, class... A>
+auto guard(const char* fn, R (WorldCore::*m)(A...) const) {
+  return guarded_method<R, A...>(fn, [m](WorldCore& c, A... a) -> R { return (c.*m)(std::forward<A>(a)...); });
+}
+template <class R, class... A>
+auto guard(const char* fn, R (*f)(WorldCore&, A...)) {
+  return guarded_method<R, A...>(fn, [f](WorldCore& c, A... a) -> R { return f(c, std::forward<A>(a)...); });
+}
+
+/// emscripten::class_<WorldCore> whose constructor and methods are registered guarded.
+class GuardedWorldCoreClass : public emscripten::class_<WorldCore> {
+  template <class... A>
+  static WorldCore* make(A... a) {
+    try {
+      return new WorldCore(a...);
+    } catch (...) {
+    }
+    throw_out_of_memory("World", true);
+  }
+
+ public:
+  explicit GuardedWorldCoreClass(const char* name) : class_(name) {}
+  // Without wasm exceptions nothing can be caught here (an allocation failure stops the module):
+  // the methods are registered as they are, which keeps the default build's size.
+  template <class... A>
+  const GuardedWorldCoreClass& constructor() const {
+#ifdef VOXNAV_WASM_EXCEPTIONS
+    class_::constructor(&make<A...>);
+#else
+    class_::template constructor<A...>();
+#endif
+    return *this;
+  }
+  template <class F>
+  const GuardedWorldCoreClass& function(const char* name, F f) const {
+#ifdef VOXNAV_WASM_EXCEPTIONS
+    class_::function(name, guard(name, f));
+#else
+    class_::function(name, f);
+#endif
+    return *this;
+  }
+};
+
 }  // namespace voxnav::bindings
 
 EMSCRIPTEN_BINDINGS(voxnav) {
   using namespace voxnav::bindings;
   emscripten::function("names", &names);
   emscripten::function("threadsBuilt", &threads_built);
+  emscripten::function("exceptionsBuilt", &exceptions_built);
   emscripten::function("limits", &limits);
   emscripten::function("versionString", &version_string_of);
   emscripten::function("listRegionChunks", &list_region_chunks);
   // WorldCore's methods (world_core.h) and the calls over it (io_bindings.cpp), by JS name.
-  emscripten::class_<WorldCore>("WorldCore")
+  GuardedWorldCoreClass("WorldCore")
       .constructor<int, bool>()
       .function("lastStatus", &WorldCore::last_status)
       .function("lastError", &WorldCore::last_error)

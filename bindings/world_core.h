@@ -79,7 +79,9 @@ class WorldCore {
   /// positions: Int32Array of 3 per chunk; values: Uint16Array of kChunkValues per chunk.
   int load_chunks(val positions, val values) {
     if (!chunk_positions("load_chunks", positions)) return last_status();
-    return done(world_->load_chunks(chunks_, typed(values, u16_)));
+    const int st = done(world_->load_chunks(chunks_, typed(values, u16_)));
+    release_large_scratch();
+    return st;
   }
   int load_chunk(double cx, double cy, double cz, val values) {
     CellPos c;
@@ -476,6 +478,12 @@ class WorldCore {
   template <class P>
   static void put_xyz(double* out, const P& p) {
     out[0] = double(p.x), out[1] = double(p.y), out[2] = double(p.z);
+  }
+  /// The copy of a large load is not kept: the heap is shared by every World of the module.
+  void release_large_scratch() {
+    constexpr std::size_t kKeepValues = std::size_t{64} * kChunkValues;
+    if (u16_.capacity() > kKeepValues) std::vector<std::uint16_t>().swap(u16_);
+    if (chunks_.capacity() > 64) std::vector<ChunkPos>().swap(chunks_);
   }
   template <class Id>
   static double number_of(Id id) {

@@ -50,6 +50,10 @@ export interface Limits {
   readonly chunkValues: number;
   /** Cells of one setBox box. */
   readonly maxBoxCells: number;
+  /** Chunks one box of setBox / setBlocks may touch (OutOfRange beyond, naming the box). */
+  readonly maxBoxChunks: number;
+  /** The wasm heap's ceiling in bytes (2 GiB), shared by every World of a library: past it calls throw OutOfMemory. */
+  readonly maxHeapBytes: number;
   readonly maxAreas: number;
   /** UTF-8 bytes of an area name. */
   readonly maxAreaNameBytes: number;

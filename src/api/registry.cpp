@@ -6,6 +6,7 @@
 #include "engine/util/json_error.h"
 #include <unordered_set>
 
+#include "engine/util/json_release.h"
 #include "engine/world/registry.h"
 
 namespace voxnav {
@@ -123,7 +124,8 @@ Status parse_block_traits_json(std::string_view json, BlockTraits* out, std::str
     return Status::BadFormat;
   };
   if (!out) return fail("no output");
-  const Json j = Json::parse(json.begin(), json.end(), nullptr, /*allow_exceptions=*/false);
+  Json j = Json::parse(json.begin(), json.end(), nullptr, /*allow_exceptions=*/false);
+  const detail::JsonRelease release_j(j);  // freed without allocating (json_release.h)
   if (j.is_discarded()) return fail(detail::json_syntax_error(json.data(), json.size()));
   if (!j.is_object()) return fail("not a JSON object");
   BlockTraits t;
@@ -140,7 +142,8 @@ Status parse_block_registry_json(std::span<const std::uint8_t> json, BlockRegist
     return st;
   };
   if (!out) return fail(Status::InvalidArgument, "no output registry");
-  const Json j = Json::parse(json.begin(), json.end(), nullptr, /*allow_exceptions=*/false);
+  Json j = Json::parse(json.begin(), json.end(), nullptr, /*allow_exceptions=*/false);
+  const detail::JsonRelease release_j(j);  // freed without allocating (json_release.h)
   if (j.is_discarded())
     return fail(Status::BadFormat,
                 "block registry: " + detail::json_syntax_error(reinterpret_cast<const char*>(json.data()), json.size()));
@@ -181,6 +184,7 @@ Status parse_block_registry_json(std::span<const std::uint8_t> json, BlockRegist
     if (!names.insert(d.name).second)
       return fail(Status::InvalidArgument, who + ": name: given twice (names are unique here)");
     Json traits = Json::object();
+    const detail::JsonRelease release_traits(traits);
     for (auto it = b.begin(); it != b.end(); ++it) {
       if (it.key() == "name") continue;
       if (it.key() == "boxes") {

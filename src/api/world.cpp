@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <type_traits>
 
 #include "api_text.h"
 #include "engine/nav/class_envelopes.h"
@@ -283,15 +284,25 @@ Status install_blocks(detail::WorldState& ws, const BlockRegistryDef& def,
                    : "areas or surface malus already name blocks; install the registry first";
     return Status::Busy;
   }
+  // Built aside (the registry, then the lookups bound to it: both allocate), then swapped in
+  // with moves that cannot throw: an allocation failure leaves the old registry and lookups.
   detail::BlockRegistry reg;
+  detail::MinecraftBlocks lookups;
   std::string msg;
   if (const Status st = reg.install(def, &msg); st != Status::Ok) {
     if (error) *error = msg;
     return st;
   }
+  if (mc) {
+    mc->bind(reg, msg);  // name and state lookups into the new registry
+    lookups = std::move(*mc);
+  }
+  static_assert(std::is_nothrow_move_assignable_v<detail::BlockRegistry> &&
+                    std::is_nothrow_move_assignable_v<detail::MinecraftBlocks>,
+                "install_blocks swaps the new registry in with moves that cannot fail");
   ws.registry = std::move(reg);
-  ws.blocks = mc ? std::move(*mc) : detail::MinecraftBlocks{};
-  if (mc) ws.blocks.bind(ws.registry, msg);  // name and state lookups into the new registry
+  ws.blocks = std::move(lookups);
+  if (mc) ws.blocks.rebind(ws.registry);  // the same registry, at its final place
   if (error) error->clear();
   return Status::Ok;
 }
@@ -310,7 +321,8 @@ Status World::load_blocks_json(std::span<const std::uint8_t> json, std::string* 
   BlockRegistryDef def;
   if (state_->space.chunk_count() != 0 || !state_->masks.empty())
     st = install_blocks(*state_, {}, nullptr, "load_blocks_json", &msg);  // Busy
-  else if (st = parse_block_registry_json(json, &def, &msg); st == Status::Ok)
+  else if (st = detail::guarded(msg, [&] { return parse_block_registry_json(json, &def, &msg); });
+           st == Status::Ok)
     st = detail::guarded(
         msg, [&] { return install_blocks(*state_, def, nullptr, "load_blocks_json", &msg); });
   if (st == Status::Ok && error) error->clear();
@@ -533,6 +545,18 @@ Status World::set_block(CellPos cell, std::uint16_t value) {
   const BlockEdit e{cell, cell, value, true};
   return edit_blocks("set_block", std::span<const BlockEdit>(&e, 1), "");
 }
+namespace {
+// "" for a box within kMaxBoxChunks chunks, else "<box> touches 1048577 x 1 x 1 chunks, more
+// than 65536 (LIMITS.maxBoxChunks)".
+std::string box_chunks_error(const std::string& box, CellPos mn, CellPos mx) {
+  if (detail::box_chunk_count(mn, mx) <= static_cast<std::uint64_t>(kMaxBoxChunks)) return {};
+  const ChunkPos a = detail::chunk_of(mn), b = detail::chunk_of(mx);
+  return box + " touches " + std::to_string(std::int64_t{b.x} - a.x + 1) + " x " +
+         std::to_string(std::int64_t{b.y} - a.y + 1) + " x " + std::to_string(std::int64_t{b.z} - a.z + 1) +
+         " chunks, more than " + std::to_string(kMaxBoxChunks) + " (kMaxBoxChunks)";
+}
+}  // namespace
+
 Status World::set_box(CellPos min, CellPos max, std::uint16_t value) {
   const BlockEdit e{min, max, value, false};
   return edit_blocks("set_box", std::span<const BlockEdit>(&e, 1), "");
@@ -565,6 +589,8 @@ Status World::edit_blocks(const char* fn, std::span<const BlockEdit> edits, std:
     if (cells > static_cast<std::uint64_t>(kMaxBoxCells))
       return refuse(Status::InvalidArgument, hi,
                     box + " has " + std::to_string(cells) + " cells, more than " + std::to_string(kMaxBoxCells));
+    if (std::string m = box_chunks_error(box, e.min, e.max); !m.empty())
+      return refuse(Status::OutOfRange, hi, std::move(m));
     if (e.value < 0 || static_cast<std::uint64_t>(e.value) >= block_count())
       return refuse(Status::OutOfRange, at + "value",
                     at + "value " + std::to_string(e.value) + " is not in the block registry (values 0 .. " +

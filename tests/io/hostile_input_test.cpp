@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/nav/world_access.h"
+#include "engine/world/space.h"
 #include "voxnav/io.h"
 #include "voxnav/registry.h"
 #include "voxnav/state_hash.h"
@@ -359,6 +360,53 @@ TEST(HostileInput, MovingAiMapClaimingMoreThanItHoldsIsRefused) {
   EXPECT_EQ(load_movingai_map(*w, "type octile\nheight 100\nwidth 100\nmap\n..\n", &r),
             Status::BadFormat);
   EXPECT_EQ(snap(*w), before);
+}
+
+
+// A thin strip of at most kMaxBoxCells cells can span a million chunks: set_box and set_blocks
+// refuse a box touching more than kMaxBoxChunks chunks (OutOfRange naming the box) before looking
+// at a chunk, and accept one at the limit.
+TEST(HostileInput, BoxTouchingTooManyChunksIsOutOfRange) {
+  World w;
+  BlockRegistryDef def;
+  def.add("air");
+  def.add("stone", {BlockBox{}});
+  std::string msg;
+  ASSERT_EQ(w.define_blocks(def, &msg), Status::Ok) << msg;
+  // A 16 x 1 x 256 slab of chunks (4096 chunks, loaded), for the accepted box at the edge below.
+  std::vector<ChunkPos> chunks;
+  for (std::int32_t z = 0; z < 256; ++z)
+    for (std::int32_t x = 0; x < 16; ++x) chunks.push_back(ChunkPos{x, 0, z});
+  ASSERT_EQ(w.load_chunks(chunks, std::vector<std::uint16_t>(chunks.size() * kChunkValues, 0)), Status::Ok);
+  const Snapshot before = snap(w);
+
+  // 2^24 cells in a line along x: 1,048,576 chunks (plus one when not aligned).
+  const CellPos a{-(1 << 23), 0, 0}, b{(1 << 23) - 1, 0, 0};
+  ASSERT_EQ(detail::box_cell_count(a, b), std::uint64_t{1} << 24);
+  EXPECT_EQ(w.set_box(a, b, 1), Status::OutOfRange);
+  EXPECT_EQ(w.last_error().argument, "max");
+  EXPECT_NE(w.last_error().message.find("the box (-8388608, 0, 0) .. (8388607, 0, 0) touches 1048576 x 1 x 1 chunks, more than 65536"),
+            std::string::npos)
+      << w.last_error().message;
+  // The same strip inside a batch: named by its entry.
+  const BlockEdit edits[] = {BlockEdit{CellPos{1, 0, 1}, CellPos{1, 0, 1}, 1, true},
+                             BlockEdit{CellPos{0, 0, 0}, CellPos{0, 7, (1 << 21) - 1}, 1, false}};
+  EXPECT_EQ(w.set_blocks(edits), Status::OutOfRange);
+  EXPECT_EQ(w.last_error().argument, "edits[1].max");
+  EXPECT_NE(w.last_error().message.find("touches 1 x 1 x 131072 chunks, more than 65536"), std::string::npos)
+      << w.last_error().message;
+  EXPECT_EQ(snap(w), before);
+  std::uint16_t v = 9;
+  ASSERT_EQ(w.get_block(CellPos{1, 0, 1}, &v), Status::Ok);
+  EXPECT_EQ(v, 0) << "a refused batch applied its first edit";
+
+  // At the limit: 65,536 chunks are checked (and found not loaded), not refused for their number.
+  EXPECT_EQ(w.set_box(CellPos{0, 0, 0}, CellPos{4095, 0, 4095}, 1), Status::NotLoaded);
+  EXPECT_EQ(snap(w), before);
+  // Within it, on loaded chunks: applied.
+  EXPECT_EQ(w.set_box(CellPos{0, 0, 0}, CellPos{255, 0, 4095}, 1), Status::Ok);
+  ASSERT_EQ(w.get_block(CellPos{255, 0, 4095}, &v), Status::Ok);
+  EXPECT_EQ(v, 1);
 }
 
 }  // namespace

@@ -23,6 +23,7 @@ describe('limits and structured errors', { skip }, () => {
     assert.equal(L.maxCellY, 2 ** 11 - 1);
     assert.equal(L.chunkValues, 4096);
     assert.equal(L.maxBoxCells, 2 ** 24);
+    assert.equal(L.maxBoxChunks, 2 ** 16);
     assert.equal(L.maxAreas, 32);
     assert.equal(L.maxAreaNameBytes, 64);
     assert.equal(L.minAreaCost, -0.6);
@@ -127,6 +128,39 @@ describe('limits and structured errors', { skip }, () => {
         is(e, 'BadFormat', 'loadRegion', 'file', /^loadRegion: /);
         return true;
       });
+    } finally {
+      world.dispose();
+    }
+  });
+
+  test('a box touching more than LIMITS.maxBoxChunks chunks is OutOfRange naming the box', async () => {
+    const world = lib.createWorld();
+    try {
+      world.defineBlocks([{ name: 'air' }, { name: 'stone', boxes: [[0, 0, 0, 1, 1, 1]] }]);
+      world.loadChunk([0, 0, 0], new Uint16Array(4096));
+      const L = lib.LIMITS;
+      // A strip of maxBoxCells cells along x: a million chunks.
+      const half = L.maxBoxCells / 2;
+      let e = null;
+      try { world.setBox([-half, 0, 0], [half - 1, 0, 0], 1); } catch (err) { e = err; }
+      assert.deepEqual([e.status, e.function, e.argument], ['OutOfRange', 'setBox', 'max']);
+      assert.equal(e.message, `setBox: the box min .. max touches 1048576 x 1 x 1 chunks, more than ${L.maxBoxChunks} (kMaxBoxChunks)`);
+      e = null;
+      try { world.setBlocks([{ cell: [1, 1, 1], value: 1 }, { min: [0, 0, 0], max: [0, 7, 2 ** 21 - 1], value: 1 }]); } catch (err) { e = err; }
+      assert.deepEqual([e.status, e.function], ['OutOfRange', 'setBlocks']);
+      assert.match(e.message, /edits\[1\]\.min \.\. edits\[1\]\.max touches 1 x 1 x 131072 chunks, more than 65536/);
+      assert.equal(world.getBlock([1, 1, 1]), 0);
+      // A hole in the list is an entry like any other (not skipped, not read as cell 0, 0, 0).
+      e = null;
+      try { world.setBlocks([, { cell: [1, 1, 1], value: 1 }]); } catch (err) { e = err; }  // eslint-disable-line no-sparse-arrays
+      assert.deepEqual([e.status, e.function, e.argument], ['InvalidArgument', 'setBlocks', 'edits[0]']);
+      assert.equal(world.getBlock([1, 1, 1]), 0);
+      // The worker names the edit.
+      const state = handlers.createState();
+      const s = h.workerSession(handlers, state);
+      await s.ok({ type: 'init', build: 'sync' });
+      e = await s.err({ type: 'edit', min: [-half, 0, 0], max: [half - 1, 0, 0], value: 1 }, 'OutOfRange', /touches 1048576 x 1 x 1 chunks/);
+      assert.equal(e.function, 'edit');
     } finally {
       world.dispose();
     }

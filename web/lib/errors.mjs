@@ -53,3 +53,45 @@ export function argError(status, fn, argument, text) {
 export function invalid(message) {
   return new VoxnavError('InvalidArgument', message);
 }
+
+/**
+ * What escaped a call into the wasm module, as the VoxnavError of JS method `fn` (nothing raw
+ * ever leaves a World method: web/lib/world.mjs routes every module call through this).
+ * Returns { error, worldBroken, moduleDead }:
+ * - a VoxnavError passes through;
+ * - the bindings' out-of-memory report ({ voxnavOutOfMemory, worldUnchanged }: an allocation
+ *   failed inside the call and was caught in wasm, bindings/voxnav_bindings.cpp) is OutOfMemory;
+ *   worldBroken when the World may be half-changed;
+ * - a module abort (WebAssembly.RuntimeError, "Aborted(...)"), a bare number or an uncaught wasm
+ *   exception means the module itself can no longer be trusted: OutOfMemory (the one way it
+ *   happens short of a bug), moduleDead;
+ * - an Embind argument error (a TypeError / BindingError thrown before wasm ran) is
+ *   InvalidArgument, nothing changed; a RangeError (JS could not allocate) is OutOfMemory.
+ */
+export function escapedError(fn, e) {
+  if (e instanceof VoxnavError) return { error: e, worldBroken: false, moduleDead: false };
+  const oom = (text) => new VoxnavError('OutOfMemory', `${fn}: ${text}`, fn, '');
+  if (e && typeof e === 'object' && e.voxnavOutOfMemory === true) {
+    const unchanged = e.worldUnchanged === true;
+    const text = unchanged
+      ? 'out of memory: the wasm heap cannot hold this call\'s data (nothing changed)'
+      : 'out of memory inside the call: this world may be half-changed and only accepts dispose() now';
+    return { error: oom(text), worldBroken: !unchanged, moduleDead: false };
+  }
+  const name = e && typeof e === 'object' ? e.name ?? e.constructor?.name : '';
+  if (name === 'TypeError' || name === 'BindingError' || name === 'UnboundTypeError')
+    return { error: new VoxnavError('InvalidArgument', `${fn}: ${e.message}`, fn, ''), worldBroken: false, moduleDead: false };
+  if (name === 'RangeError')
+    return { error: oom(`out of memory in JS (${e.message}); nothing changed`), worldBroken: false, moduleDead: false };
+  // Emscripten's abort text ("Aborted(). Build with -s ASSERTIONS=1 ...") is said in our words.
+  const text = e && typeof e === 'object' && typeof e.message === 'string' ? e.message : String(e);
+  const abort = /^Aborted\((.*?)\)/.exec(text);
+  const what = typeof e === 'number' ? `a C++ exception (${e})`
+    : abort ? `abort${abort[1] ? `: ${abort[1]}` : ''}` : text;
+  return {
+    error: oom(`the wasm module stopped (${what}), most likely out of memory; every World of this ` +
+      'library only accepts dispose() now: load() a new one'),
+    worldBroken: true,
+    moduleDead: true,
+  };
+}

@@ -1,6 +1,6 @@
 // voxnav - the JS World: argument conversion over the Embind WorldCore, errors as VoxnavError.
 // No navigation logic: every check that needs the world happens in C++ (bindings/).
-import { STATUS_NAMES, VoxnavError, argError, coreError, invalid } from './errors.mjs';
+import { STATUS_NAMES, VoxnavError, argError, coreError, escapedError, invalid } from './errors.mjs';
 import { readRegionFor } from './anvil.mjs';
 
 /** Edge kinds of corridor waypoints and path cells (the values in `kinds` arrays). */
@@ -32,6 +32,25 @@ const finalizer = typeof FinalizationRegistry === 'function'
   ? new FinalizationRegistry((core) => { try { core.delete(); } catch { /* already gone */ } })
   : null;
 
+// ---- the module-call boundary ----
+// Every call of a World into its wasm module goes through a guard (one per World, made once):
+// whatever escapes becomes a VoxnavError naming the World method (escapedError). A module that
+// aborted is dead for every World of it; a World left half-changed by an out-of-memory only
+// accepts dispose().
+const deadModules = new WeakMap();  // wasm module -> why it stopped
+const coreMethods = new WeakMap();  // WorldCore class -> its method names
+
+function methodsOf(WorldCore) {
+  let names = coreMethods.get(WorldCore);
+  if (!names) {
+    const skip = new Set(['constructor', 'delete', 'clone', 'isDeleted', 'deleteLater', 'isAliasOf']);
+    names = Object.getOwnPropertyNames(WorldCore.prototype)
+      .filter((n) => !skip.has(n) && typeof WorldCore.prototype[n] === 'function');
+    coreMethods.set(WorldCore, names);
+  }
+  return names;
+}
+
 function typeName(v) {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'Array';
@@ -44,7 +63,7 @@ export function xyz(fn, name, v) {
   let x, y, z;
   if (v && typeof v === 'object' && typeof v.length === 'number') {
     if (v.length !== 3) throw argError('InvalidArgument', fn, name, `${name} has ${v.length} entries, expected [x, y, z]`);
-    [x, y, z] = v;
+    x = v[0], y = v[1], z = v[2];  // indexed: an array-like { 0, 1, 2, length } is not iterable
   } else if (v && typeof v === 'object') {
     ({ x, y, z } = v);
   } else {
@@ -84,6 +103,15 @@ function typed(fn, name, v, Type) {
   return v;
 }
 
+/** JSON text of a host's object (InvalidArgument naming `name` when it has no JSON form: a BigInt, a cycle). */
+function toJson(fn, name, v) {
+  try {
+    return JSON.stringify(v);
+  } catch (e) {
+    throw argError('InvalidArgument', fn, name, `${name} cannot be written as JSON (${e.message})`);
+  }
+}
+
 function isPlainObject(v) {
   return Object.prototype.toString.call(v) === '[object Object]';
 }
@@ -118,8 +146,11 @@ const triple = (v, at) => [v[at], v[at + 1], v[at + 2]];
  * throws VoxnavError on failure and then leaves the world unchanged.
  */
 export class World {
-  #core;
+  #core;   // the guarded WorldCore (see the module-call boundary above)
+  #raw;    // the Embind WorldCore itself (dispose and the finalizer delete it)
   #lib;
+  #fn = '';         // the World method calling into the module now
+  #broken = null;   // why this world only accepts dispose() (an out-of-memory left it half-changed)
 
   /**
    * options: { lockstepDelay?: number, threaded?: boolean, voxnav?: the library (what init() or
@@ -144,10 +175,38 @@ export class World {
     if (threaded && lib.build !== 'threaded')
       throw new VoxnavError('Unsupported', 'World: threaded is true but the sync build is loaded');
     this.#lib = lib;
-    this.#core = new lib.module.WorldCore(delay, !!threaded);
+    if (deadModules.has(lib.module)) throw new VoxnavError('OutOfMemory', `World: ${deadModules.get(lib.module)}`, 'World');
+    try {
+      this.#raw = new lib.module.WorldCore(delay, !!threaded);
+    } catch (e) {
+      throw this.#escaped('World', e);
+    }
+    this.#core = this.#guard(this.#raw);
     /** Warning of the last addProfile call ('' when none). */
     this.lastProfileWarning = '';
-    if (finalizer) finalizer.register(this, this.#core, this);
+    if (finalizer) finalizer.register(this, this.#raw, this);
+  }
+
+  /** WorldCore's methods, each turning whatever escapes into a VoxnavError naming #fn. */
+  #guard(raw) {
+    const guarded = {};
+    for (const name of methodsOf(this.#lib.module.WorldCore)) {
+      const method = raw[name];
+      guarded[name] = (...args) => {
+        try {
+          return method.apply(raw, args);
+        } catch (e) {
+          throw this.#escaped(this.#fn, e);
+        }
+      };
+    }
+    return guarded;
+  }
+  #escaped(fn, e) {
+    const r = escapedError(fn, e);
+    if (r.moduleDead) deadModules.set(this.#lib.module, r.error.message.slice(fn.length + 2));
+    if (r.worldBroken && this.#raw) this.#broken = r.error.message.slice(fn.length + 2);
+    return r.error;
   }
 
   /** The library this world belongs to. */
@@ -160,12 +219,20 @@ export class World {
   dispose() {
     if (!this.#core) return;
     if (finalizer) finalizer.unregister(this);
-    this.#core.delete();
+    // A dead module's memory goes with the module; a broken world's is freed like any other.
+    if (!deadModules.has(this.#lib.module)) {
+      try { this.#raw.delete(); } catch { /* the module stopped meanwhile: nothing to free */ }
+    }
     this.#core = null;
+    this.#raw = null;
   }
 
   #c(fn) {
     if (!this.#core) throw new VoxnavError('StaleHandle', `${fn}: this world was disposed`);
+    const dead = deadModules.get(this.#lib.module);
+    if (dead !== undefined || this.#broken !== null)
+      throw new VoxnavError('OutOfMemory', `${fn}: ${dead ?? this.#broken}`, fn);
+    this.#fn = fn;
     return this.#core;
   }
   // `fn`: the JS function called, when it reached another core call (setBlock: setBlocks).
@@ -267,7 +334,8 @@ export class World {
   defineBlocks(blocks, options) {
     const fn = 'defineBlocks';
     const doc = { format: 'voxnav-blocks', version: 1, blocks, ...(options?.fallback !== undefined ? { fallback: options.fallback } : {}) };
-    this.#check(this.#c(fn).loadBlocks(textEncoder.encode(JSON.stringify(doc)), fn));
+    const core = this.#c(fn);
+    this.#check(core.loadBlocks(textEncoder.encode(toJson(fn, 'blocks', doc)), fn));
   }
   /** Installs a registry written in voxnav's JSON format (a string or its UTF-8 bytes). */
   loadBlocks(json) {
@@ -277,7 +345,8 @@ export class World {
   /** Replaces a value's traits ({ door?, climbable?, hazard?, slow?, fluid? }); navigation is rebuilt. */
   setBlockTraits(value, traits) {
     const fn = 'setBlockTraits';
-    this.#check(this.#c(fn).setBlockTraits(number(fn, 'value', value), JSON.stringify(traits ?? {})));
+    const core = this.#c(fn);
+    this.#check(core.setBlockTraits(number(fn, 'value', value), toJson(fn, 'traits', traits ?? {})));
   }
   /** The definition of a value: { name, boxes, door?: { open, toggle?, toggleValue? }, climbable?, hazard?, slow?, fluid? }. */
   blockDef(value) {
@@ -346,6 +415,9 @@ export class World {
       if (!(c instanceof Uint8Array)) throw argError('InvalidArgument', fn, 'columns', `columns[${i}] must be a Uint8Array (got ${typeName(c)})`);
       total += c.length;
     });
+    const heap = this.#lib.LIMITS.maxHeapBytes;
+    if (total > heap)
+      throw argError('OutOfMemory', fn, 'columns', `columns hold ${total} bytes, more than the wasm heap can (${heap}); nothing changed`);
     const data = new Uint8Array(total);
     const offsets = new Uint32Array(columns.length + 1);
     columns.forEach((c, i) => {
@@ -369,7 +441,12 @@ export class World {
   async loadRegion(file, options = {}) {
     const fn = 'loadRegion';
     this.#c(fn);
-    const region = await readRegionFor(fn, file, this.#lib.module);
+    let region;
+    try {
+      region = await readRegionFor(fn, file, this.#lib.module);
+    } catch (e) {
+      throw this.#escaped(fn, e);
+    }
     const report = this.#loadColumns(fn, 'file', region.columns, options);
     return { ...report, skippedChunks: region.skippedChunks, skipReason: region.skipReason };
   }
@@ -431,7 +508,7 @@ export class World {
     const core = this.#c(fn);
     let json;
     if (typeof profile === 'string') json = profile;
-    else if (profile && typeof profile === 'object') json = JSON.stringify(profile);
+    else if (profile && typeof profile === 'object') json = toJson(fn, 'profile', profile);
     else throw argError('InvalidArgument', fn, 'profile', `profile must be a JSON string or an object (got ${typeName(profile)})`);
     if (typeof source !== 'string') throw argError('InvalidArgument', fn, 'source', `source must be a string`);
     const id = core.addProfile(json, source);

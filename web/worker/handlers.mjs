@@ -38,6 +38,10 @@ function typeName(v) {
 
 function list(type, name, v) {
   if (!Array.isArray(v)) throw fieldError('InvalidArgument', type, name, `${name} must be an array (got ${typeName(v)})`);
+  // A sparse array's holes would be skipped by map / forEach and then read as undefined.
+  for (let i = 0; i < v.length; ++i) {
+    if (!(i in v)) throw fieldError('InvalidArgument', type, `${name}[${i}]`, `${name}[${i}] is missing (a hole in a sparse array)`);
+  }
   return v;
 }
 

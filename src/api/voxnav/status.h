@@ -13,9 +13,12 @@ namespace voxnav {
 /// Beyond that, the calls that build large structures catch std::bad_alloc (and any other
 /// exception of the standard library) at the API boundary and return OutOfMemory with the World
 /// unchanged: every loader of voxnav/io.h, World::define_blocks / load_blocks_json /
-/// load_minecraft_blocks, parse_block_registry_json, and voxnav/native/files.h. The wasm build
-/// has C++ exceptions disabled (an allocation failure there aborts), so in the npm package only
-/// the limits protect against hostile files.
+/// load_minecraft_blocks, parse_block_registry_json, and voxnav/native/files.h. The registry
+/// loaders build the new registry aside and swap it in with moves that cannot fail. In wasm the
+/// same catch works when the modules are built with native wasm exceptions (CMake
+/// VOXNAV_WASM_EXCEPTIONS, off by default for size: docs/benchmarks.md); without them an
+/// allocation failure stops the module, and the npm package throws VoxnavError('OutOfMemory')
+/// naming the call either way (its heap ends at 2 GiB: LIMITS.maxHeapBytes).
 enum class [[nodiscard]] Status : std::uint8_t {
   Ok = 0,
   InvalidArgument,  ///< an argument is malformed (wrong length, NaN, negative size, bad name ...)

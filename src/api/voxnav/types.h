@@ -31,6 +31,13 @@ inline constexpr std::int32_t kMaxCellY = (1 << 11) - 1;
 
 /// World::set_box: cells of one box. [Limit: 1..kMaxBoxCells]
 inline constexpr std::int64_t kMaxBoxCells = std::int64_t{1} << 24;
+/// World::set_box (and each box of World::set_blocks): chunks one box may touch, counted as
+/// (chunks along x) * (along y) * (along z). A box within kMaxBoxCells touches at most about
+/// 4,900 chunks when it is compact, but a thin strip of kMaxBoxCells cells along x spans a million;
+/// this bound keeps one edit's work (a chunk lookup each, an 8 KiB array for a uniform chunk)
+/// within 65,536 chunks: a 4096 x 1 x 4096 slab aligned to chunk edges fits.
+/// [Limit: 1..kMaxBoxChunks]
+inline constexpr std::int64_t kMaxBoxChunks = std::int64_t{1} << 16;
 
 /// Cells per chunk edge, and values per chunk array (index x + 16 * (z + 16 * y)).
 inline constexpr int kChunkEdge = 16;

@@ -147,17 +147,18 @@ class World {
   /// Sets one block (setting the value it holds records nothing); set_blocks' rules and messages.
   /// Returns: Ok; OutOfRange (cell, or value >= block_count()); NotLoaded (its chunk).
   Status set_block(CellPos cell, std::uint16_t value);
-  /// Sets every block of the inclusive box min..max; set_blocks' rules and messages.
-  /// [Limit: 1..kMaxBoxCells cells; every chunk it touches loaded] Returns: Ok; OutOfRange (a
-  /// corner, or the value); InvalidArgument (min above max on an axis, more than kMaxBoxCells
-  /// cells); NotLoaded (a chunk of the box).
+  /// Sets every block of the inclusive box min..max. [Limit: 1..2^24 cells (kMaxBoxCells);
+  /// 1..65536 chunks touched (kMaxBoxChunks), every one of them loaded] Returns: Ok; OutOfRange
+  /// (a corner, the value, or more than kMaxBoxChunks chunks: the message names the box);
+  /// InvalidArgument (min above max on an axis, more than 2^24 cells); NotLoaded (a chunk of
+  /// the box).
   Status set_box(CellPos min, CellPos max, std::uint16_t value);
   /// Applies `edits` in order, all or nothing: every entry is checked first (as set_block /
-  /// set_box: cells in range, min <= max, at most kMaxBoxCells cells a box, the value in the
-  /// registry, every chunk touched loaded), then they apply; on error nothing is applied.
+  /// set_box: cells in range, min <= max, at most kMaxBoxCells cells and kMaxBoxChunks chunks a
+  /// box, the value in the registry, every chunk touched loaded), then they apply; on error nothing is applied.
   /// Messages name the first bad entry's field as `list`[i].field ("edits[2].value"), or the
   /// field alone when `list` is empty (a host's single edit). [Limit: edits 0..2^24 entries]
-  /// Returns: Ok; OutOfRange (a cell or value); InvalidArgument (min above max, a box over
+  /// Returns: Ok; OutOfRange (a cell or value, a box over kMaxBoxChunks chunks); InvalidArgument (min above max, a box over
   /// kMaxBoxCells cells, too many entries); NotLoaded (a chunk of an entry). last_error() names
   /// the entry and field.
   Status set_blocks(std::span<const BlockEdit> edits, std::string_view list = "edits");

@@ -6,6 +6,7 @@
 
 #include "engine/io/legacy_blocks.h"
 #include "engine/util/json_error.h"
+#include "engine/util/json_release.h"
 
 namespace voxnav::detail {
 
@@ -211,6 +212,7 @@ Status MinecraftBlocks::produce(std::span<const std::uint8_t> blocks_json,
                                 std::span<const std::uint8_t> shapes_json, BlockRegistryDef& out,
                                 std::string& message) {
   Json blocks, shapes;
+  const JsonRelease release_blocks(blocks), release_shapes(shapes);  // json_release.h
   if (!parse_json(blocks_json, blocks) || !blocks.is_array()) {
     message = "blocks JSON: " + (blocks.is_discarded()
                                      ? json_syntax_error(reinterpret_cast<const char*>(blocks_json.data()), blocks_json.size())
@@ -614,6 +616,7 @@ Status MinecraftBlocks::load_legacy(std::span<const std::uint8_t> blocks_112_jso
     return Status::InvalidArgument;
   }
   Json old;
+  const JsonRelease release_old(old);  // json_release.h
   if (!parse_json(blocks_112_json, old) || !old.is_array()) {
     message = "1.12 blocks JSON: not a JSON array";
     return Status::BadFormat;
@@ -628,8 +631,10 @@ Status MinecraftBlocks::load_legacy(std::span<const std::uint8_t> blocks_112_jso
     }
     names[id] = std::string(strip_namespace(name));
   }
-  legacy_.assign(4096 * 16, registry_->fallback());
-  legacy_known_.assign(4096 * 16, 0);
+  // Every table is built aside and moved in at the end (moves of vectors cannot fail): an
+  // allocation failure on the way leaves the tables of an earlier load_legacy as they were.
+  std::vector<std::uint16_t> legacy(4096 * 16, registry_->fallback());
+  std::vector<std::uint8_t> legacy_known(4096 * 16, 0);
   std::size_t mapped_ids = 0, unmapped_ids = 0;
   std::string unmapped_list;
   for (int id = 0; id < 4096; ++id) {
@@ -639,8 +644,8 @@ Status MinecraftBlocks::load_legacy(std::span<const std::uint8_t> blocks_112_jso
       const std::string s = legacy_state_string(names[static_cast<std::size_t>(id)], meta);
       const std::uint16_t v = value_from_legacy_string(s);
       if (v == registry_->fallback()) continue;
-      legacy_[static_cast<std::size_t>(id * 16 + meta)] = v;
-      legacy_known_[static_cast<std::size_t>(id * 16 + meta)] = 1;
+      legacy[static_cast<std::size_t>(id * 16 + meta)] = v;
+      legacy_known[static_cast<std::size_t>(id * 16 + meta)] = 1;
       any = true;
     }
     if (any) {
@@ -651,26 +656,30 @@ Status MinecraftBlocks::load_legacy(std::span<const std::uint8_t> blocks_112_jso
         unmapped_list += " " + names[static_cast<std::size_t>(id)];
     }
   }
-  legacy_names_ = std::move(names);
 
   // Two-half blocks: value per (lower meta & 7, upper meta & 3, half).
-  legacy_half_slot_.assign(4096, -1);
-  legacy_halves_.clear();
+  std::vector<std::int16_t> half_slot(4096, -1);
+  std::vector<std::uint16_t> halves;
   for (int id = 0; id < 4096; ++id) {
-    const std::string& n = legacy_names_[static_cast<std::size_t>(id)];
+    const std::string& n = names[static_cast<std::size_t>(id)];
     if (n.empty() || !legacy_is_two_half(n)) continue;
-    legacy_half_slot_[static_cast<std::size_t>(id)] =
-        static_cast<std::int16_t>(legacy_halves_.size() / 64);
+    half_slot[static_cast<std::size_t>(id)] = static_cast<std::int16_t>(halves.size() / 64);
     for (int k = 0; k < 64; ++k) {
       const int lower = k & 7, upper = (k >> 3) & 3, half = k >> 5;
       const std::uint16_t v =
           value_from_legacy_string(legacy_two_half_string(n, lower, upper, half != 0));
-      legacy_halves_.push_back(v);
+      halves.push_back(v);
     }
   }
-  message = std::to_string(mapped_ids) + " pre-1.13 ids mapped, " + std::to_string(unmapped_ids) +
-            " unmapped" +
-            (unmapped_list.empty() ? std::string() : " (" + unmapped_list.substr(1) + ")");
+  std::string summary = std::to_string(mapped_ids) + " pre-1.13 ids mapped, " +
+                        std::to_string(unmapped_ids) + " unmapped" +
+                        (unmapped_list.empty() ? std::string() : " (" + unmapped_list.substr(1) + ")");
+  legacy_ = std::move(legacy);
+  legacy_known_ = std::move(legacy_known);
+  legacy_names_ = std::move(names);
+  legacy_half_slot_ = std::move(half_slot);
+  legacy_halves_ = std::move(halves);
+  message = std::move(summary);
   return Status::Ok;
 }
 

@@ -168,6 +168,7 @@ Status Space::set_box(CellPos mn, CellPos mx, std::uint16_t value) {
   if (mn.x > mx.x || mn.y > mx.y || mn.z > mx.z) return Status::InvalidArgument;
   const std::uint64_t cells = box_cell_count(mn, mx);
   if (cells > static_cast<std::uint64_t>(kMaxBoxCells)) return Status::InvalidArgument;
+  if (box_chunk_count(mn, mx) > static_cast<std::uint64_t>(kMaxBoxChunks)) return Status::OutOfRange;
   const ChunkPos a = chunk_of(mn), b = chunk_of(mx);
   for (int cy = a.y; cy <= b.y; ++cy)
     for (int cz = a.z; cz <= b.z; ++cz)

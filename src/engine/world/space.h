@@ -54,6 +54,14 @@ inline std::uint64_t box_cell_count(const CellPos& mn, const CellPos& mx) {
   const std::uint64_t xyz = xy * ext(mn.z, mx.z);  // <= 2^25 * 2^26
   return xyz > kOver ? kOver : xyz;
 }
+/// Chunks the inclusive box mn..mx touches (mn <= mx, both in the cell range): at most
+/// 2^22 * 2^8 * 2^22, which 64 bits hold.
+inline std::uint64_t box_chunk_count(const CellPos& mn, const CellPos& mx) {
+  const auto ext = [](std::int32_t a, std::int32_t b) {
+    return static_cast<std::uint64_t>(std::int64_t{b >> kChunkBits} - (a >> kChunkBits) + 1);
+  };
+  return ext(mn.x, mx.x) * ext(mn.y, mx.y) * ext(mn.z, mx.z);
+}
 /// A 64-bit key for a chunk position, ordered (used for deterministic sorting and lookups).
 inline std::uint64_t chunk_key(const ChunkPos& p) {
   return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(p.y) & 0xFFFFFu) << 44) |
