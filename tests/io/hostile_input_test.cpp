@@ -385,7 +385,7 @@ TEST(HostileInput, BoxTouchingTooManyChunksIsOutOfRange) {
   ASSERT_EQ(detail::box_cell_count(a, b), std::uint64_t{1} << 24);
   EXPECT_EQ(w.set_box(a, b, 1), Status::OutOfRange);
   EXPECT_EQ(w.last_error().argument, "max");
-  EXPECT_NE(w.last_error().message.find("the box (-8388608, 0, 0) .. (8388607, 0, 0) touches 1048576 x 1 x 1 chunks, more than 65536"),
+  EXPECT_NE(w.last_error().message.find("the box min .. max touches 1048576 x 1 x 1 chunks, more than 65536"),
             std::string::npos)
       << w.last_error().message;
   // The same strip inside a batch: named by its entry.
