@@ -5,6 +5,8 @@
 // failed run must return OutOfMemory (never throw) and leave the World's registry, its name and
 // state lookups and its legacy id table exactly as they were; the run that succeeds must install
 // the new registry whole.
+// Native only (the _native_test suffix): the wasm build has C++ exceptions off by default, so an
+// allocation failure there ends the module and the JS wrapper reports it (tests/web/out_of_memory).
 #include <gtest/gtest.h>
 
 #include <cstdint>
