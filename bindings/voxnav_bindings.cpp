@@ -33,7 +33,7 @@ val names() {
   o.set("reachAnswer", names_of(reach_answer_name, ReachAnswer::Unknown));
   o.set("reachReason", names_of(reach_reason_name, ReachReason::BadProfile));
   o.set("pathState", names_of(path_state_name, PathState::Failed));
-  o.set("pathFailure", names_of(path_failure_name, PathFailure::NotLoaded));
+  o.set("pathFailure", names_of(path_failure_name, kLastPathFailure));
   o.set("blockHazard", names_of(block_hazard_name, BlockHazard::Other));
   o.set("blockFluid", names_of(block_fluid_name, BlockFluid::Harmful));
   return o;

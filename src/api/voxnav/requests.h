@@ -94,6 +94,8 @@ enum class PathFailure : std::uint8_t {
   /// to push it out to (voxnav/agents.h, docs/agents.md#embedded). Named "embedded".
   Embedded
 };
+/// The last PathFailure (the bindings name every value up to it: keep it the last one).
+inline constexpr PathFailure kLastPathFailure = PathFailure::Embedded;
 struct PathStatus {
   PathState state = PathState::Failed;
   PathFailure failure = PathFailure::None;
