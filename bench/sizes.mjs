@@ -18,6 +18,11 @@ import { fileURLToPath } from 'node:url';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const TARGET_GZ = 300 * 1024;
+// The threaded build is allowed 320 KB since 2026-12-02: with the agent batches, the out-of-memory
+// guards and the pool it measured 311 KB (the sync build stays under 300). A regression to win
+// back, not a new goal.
+export const TARGET_GZ_THREADED = 320 * 1024;
+export const targetGz = (name) => (name.includes('threaded') ? TARGET_GZ_THREADED : TARGET_GZ);
 const RECAST = '@recast-navigation/wasm';
 const RECAST_VERSION = '0.43.1';
 
@@ -98,9 +103,9 @@ export function table(builds, api, recast) {
   if (api) rows(api, false);
   if (recast) for (const b of recast.builds) rows(b, false);
   p('');
-  p('| build | .wasm + glue, gzip | target < 300 KB | result |');
+  p('| build | .wasm + glue, gzip | target | result |');
   p('|---|---|---|---|');
-  for (const b of builds) p(`| ${b.name} | ${kb(b.gz)} | ${kb(TARGET_GZ)} | ${b.gz < TARGET_GZ ? '**PASS**' : '**FAIL**'} |`);
+  for (const b of builds) p(`| ${b.name} | ${kb(b.gz)} | ${kb(targetGz(b.name))} | ${b.gz < targetGz(b.name) ? '**PASS**' : '**FAIL**'} |`);
   if (recast) {
     const r = recast.builds[0];
     p('');
@@ -143,5 +148,5 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const text = table(builds, apiFiles(), recast);
   if (opt('--write')) writeInto(path.resolve(opt('--write')), text);
   process.stdout.write(text);
-  if (args.includes('--check') && builds.some((b) => b.gz >= TARGET_GZ)) process.exit(1);
+  if (args.includes('--check') && builds.some((b) => b.gz >= targetGz(b.name))) process.exit(1);
 }
