@@ -29,6 +29,10 @@
 #include <string>
 #include <vector>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include "splitmix.h"  // native/tools
 #include "voxnav/native/files.h"
 #include "voxnav/native/thread_pool.h"
@@ -57,6 +61,18 @@ long vm_rss_kib() {
     std::getline(f, key);
   }
   return 0;
+}
+
+/// Bytes the allocator has handed out and not taken back (glibc: mallinfo2's in-use chunks plus
+/// mmapped blocks), in KiB; -1 where the allocator cannot tell. Set beside VmRSS it separates a
+/// structure that grows (both grow) from fragmentation (VmRSS grows, this stays flat).
+long heap_in_use_kib() {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+  const struct mallinfo2 m = mallinfo2();
+  return static_cast<long>((m.uordblks + m.hblkhd) / 1024);
+#else
+  return -1;
+#endif
 }
 
 double pct(std::vector<double> v, double p) {
@@ -191,11 +207,12 @@ int run_soak(const Options& o) {
               "later (budget %d)\n\n",
               n, o.ticks, o.edits_per_second, o.undo_after, c.world->searches_per_update());
   std::printf("VmRSS before loading: %ld KiB\n\n", rss_before);
-  std::printf("| tick | VmRSS (KiB) | change (KiB) | mean tick (ms) | p99 tick (ms) | edits | arrivals | "
+  std::printf("| tick | VmRSS (KiB) | change (KiB) | heap in use (KiB) | heap change (KiB) | mean tick (ms) | p99 tick (ms) | edits | arrivals | "
               "searches | search times kept | queued | door events | moving now | respawns |\n"
-              "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+              "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   const long rss0 = vm_rss_kib();
-  std::printf("| 0 | %ld | 0 | - | - | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 |\n", rss0);
+  const long heap0 = heap_in_use_kib();
+  std::printf("| 0 | %ld | 0 | %ld | 0 | - | - | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 |\n", rss0, heap0);
   std::fflush(stdout);
   std::vector<double> window;
   std::vector<PathCell> path;
@@ -266,13 +283,14 @@ int run_soak(const Options& o) {
       for (double v : window) mean += v;
       mean /= window.empty() ? 1.0 : double(window.size());
       const long rss = vm_rss_kib();
+      const long heap = heap_in_use_kib();
       std::size_t moving = 0;
       for (AgentId id : c.agents) {
         AgentState s;
         moving += c.world->agent_state(id, &s) == Status::Ok && s.mode == AgentMode::Moving;
       }
-      std::printf("| %ld | %ld | %+ld | %.2f | %.2f | %llu | %llu | %llu | %zu | %zu | %zu | %zu | %llu |\n", t, rss, rss - rss0,
-                  mean, pct(window, 0.99), static_cast<unsigned long long>(edits),
+      std::printf("| %ld | %ld | %+ld | %ld | %+ld | %.2f | %.2f | %llu | %llu | %llu | %zu | %zu | %zu | %zu | %llu |\n", t, rss, rss - rss0,
+                  heap, heap - heap0, mean, pct(window, 0.99), static_cast<unsigned long long>(edits),
                   static_cast<unsigned long long>(arrivals),
                   static_cast<unsigned long long>(c.world->stats().searches), c.world->search_times_us().size(),
                   c.world->queued_requests(), c.world->pending_door_events(), moving,

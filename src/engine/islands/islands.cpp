@@ -279,6 +279,7 @@ void Islands::recompute(NavGrid& grid) {
   // Room for the labels edits add (new nodes, split-off sides) without moving every per-label
   // vector at a growth step in the middle of an edit.
   const std::size_t room = std::size_t(ncomp) + std::max<std::size_t>(ncomp / 2, 16384);
+  label_limit_ = room - kApplyLabelMargin;
   for (auto* v : {&parent_, &size_}) v->reserve(room);
   out_.reserve(room);
   in_.reserve(room);
@@ -1421,6 +1422,11 @@ bool Islands::apply(NavGrid& grid, const IslandDelta& d) {
       gate_[r] = g;
       changed = true;
     }
+  }
+  if (parent_.size() > label_limit_) {  // dead labels filled the room: renumber (label_limit_)
+    recompute(grid);
+    ++stats_.compactions;
+    return true;
   }
   if (changed) invalidate_reach();
   return changed;

@@ -57,6 +57,9 @@ struct IslandStats {
   std::uint64_t split_checks = 0;        ///< bounded searches run to prove an island still holds
   std::uint64_t rebuilds = 0;            ///< full recomputations (initial build, fallbacks, loads)
   std::uint64_t fallbacks = 0;           ///< deltas that needed a full recomputation
+  /// Full recomputations made to renumber labels: dead labels (merged or emptied islands) had
+  /// filled the room reserved at the last rebuild (Islands::label_limit_).
+  std::uint64_t compactions = 0;
   std::uint64_t local_splits = 0;        ///< closed sides split off an island without recomputation
   std::uint64_t component_searches = 0;  ///< searches over local components (long detours)
   std::uint64_t components_built = 0;    ///< octants whose local components were computed
@@ -123,6 +126,10 @@ class Islands {
   /// Island ids are below id_bound() + 1; size_of() is 0 for ids that are not live islands.
   std::uint32_t id_bound() const { return static_cast<std::uint32_t>(parent_.size()); }
   std::size_t cell_count() const { return cells_; }
+  /// The label count past which apply() compacts by recomputing (see label_limit_).
+  std::size_t label_limit() const { return label_limit_; }
+  /// Labels one apply() may add past label_limit() without moving the per-label vectors.
+  static constexpr std::size_t kApplyLabelMargin = 4096;
   /// Cells of island a (an id from component()); 0 when a is not a live island.
   std::uint32_t size_of(std::uint32_t a) const {
     return (a == 0 || a > parent_.size() || parent_[a - 1] != a - 1) ? 0u : size_[a - 1];
@@ -244,6 +251,11 @@ class Islands {
   std::uint64_t dag_gen_ = 1;
   std::size_t cells_ = 0;
   std::size_t live_ = 0;
+  /// Labels are never reused between rebuilds (a merge or an emptied island leaves a dead one), so
+  /// a long run of edits would grow every per-label vector without bound. Once parent_ holds more
+  /// labels than this (the room reserved at the last rebuild, less kApplyLabelMargin), apply()
+  /// recomputes, which renumbers the live labels from 0: memory stays bounded by that room.
+  std::size_t label_limit_ = 0;
   IslandStats stats_;
   // Scratch of the bounded searches (open addressing over cell keys, stamped).
   std::vector<std::uint64_t> seen_key_;
