@@ -51,9 +51,8 @@ constexpr MoveTable kMoves = make_moves();
 
 }  // namespace
 
-OptimalSearch::Page& OptimalSearch::touch(std::uint32_t brick) {
+OptimalSearch::Page& OptimalSearch::new_page(std::uint32_t brick) {
   std::uint64_t& tag = tags_[brick];
-  if (std::uint32_t(tag >> 32) == gen_) return pages_[std::uint32_t(tag)];
   if (pages_used_ == pages_.size()) pages_.resize(pages_.size() + std::max<std::size_t>(64, pages_.size() / 2));
   const std::size_t p = pages_used_++;
   tag = (std::uint64_t(gen_) << 32) | std::uint64_t(p);
@@ -201,10 +200,19 @@ void OptimalSearch::run(const FlightGrid& grid, CellPos start, CellPos goal,
           freebits |= std::uint32_t((grid.brick_mask(b) >> bt) & 1u) << n;
         }
     const std::size_t children = stack_.size();
+    // The neighbourhood spans at most 8 bricks: with room for 8 new pages, no touch() below moves
+    // the pages, and the last brick's page is kept (moves are ordered, so runs share a brick).
+    if (pages_.size() - pages_used_ < 8) pages_.resize(pages_.size() + std::max<std::size_t>(64, pages_.size() / 2));
+    std::uint32_t last_brick = ~std::uint32_t{0};
+    Page* last_page = nullptr;
     for (int d = 0; d < 26; ++d) {
       if ((freebits & kMoves.need[d]) != kMoves.need[d]) continue;
       const std::uint32_t nid = ids[kMoves.nb[d]];
-      Page& q = touch(nid >> 6);
+      if ((nid >> 6) != last_brick) {
+        last_brick = nid >> 6;
+        last_page = &touch(last_brick);
+      }
+      Page& q = *last_page;
       const std::uint32_t nbit = nid & 63;
       if ((q.closed >> nbit) & 1u) continue;
       const std::uint64_t ng = g + kMoves.cost[d];
@@ -216,9 +224,17 @@ void OptimalSearch::run(const FlightGrid& grid, CellPos start, CellPos goal,
     }
     // The children at the current f have a lower h than every entry already on the stack (their
     // g is higher at the same f): sorted among themselves, they go on top as they are.
-    if (stack_.size() - children > 1)
-      std::sort(stack_.begin() + std::ptrdiff_t(children), stack_.end(),
-                [](const Entry& l, const Entry& r) { return l.key > r.key; });
+    // (Insertion sort: at most 26 entries.)
+    Entry* st = stack_.data();
+    for (std::size_t i = children + 1; i < stack_.size(); ++i) {
+      const Entry v = st[i];
+      std::size_t j = i;
+      while (j > children && st[j - 1].key < v.key) {
+        st[j] = st[j - 1];
+        --j;
+      }
+      st[j] = v;
+    }
   }
   out.expanded = expanded;
   if (!found) return;

@@ -82,7 +82,13 @@ class OptimalSearch {
     std::uint64_t key;  // h << 32 | node id
   };
 
-  Page& touch(std::uint32_t brick);
+  /// The page of a brick, new (every g unreached) when this search has not touched it yet.
+  Page& touch(std::uint32_t brick) {
+    const std::uint64_t tag = tags_[brick];
+    if (std::uint32_t(tag >> 32) == gen_) return pages_[std::uint32_t(tag)];
+    return new_page(brick);
+  }
+  Page& new_page(std::uint32_t brick);
   void queue_clear();
   void queue_push(Entry e);
   Entry queue_pop();  // the queue must not be empty
