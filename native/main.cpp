@@ -23,9 +23,10 @@ void usage() {
       "  scen MAP SCEN [--json]\n"
       "      solves every row of a Moving AI .map/.scen pair and compares with the optimal "
       "lengths.\n"
-      "  scen3d MAP SCEN [--mode optimal] [--rows N] [--json]\n"
+      "  scen3d MAP SCEN [--mode optimal|default|both] [--rows N] [--json]\n"
       "      solves a Moving AI voxel benchmark (.3dmap/.3dscen) with the flight search and\n"
-      "      compares with the optimal lengths (the first N rows with --rows).\n"
+      "      compares with the optimal lengths (the first N rows with --rows); default mode\n"
+      "      reports its length / the optimum.\n"
       "WORLD is a Minecraft region (.mca), a Sponge schematic (.schem) or a Moving AI map (.map).");
 }
 }  // namespace

@@ -29,7 +29,7 @@ VoxelMap::Stats VoxelMap::stats() const {
   s.blocked_bricks = d_->grid.blocked_bricks();
   s.mixed_bricks = d_->grid.mixed_bricks();
   s.grid_bytes = d_->grid.memory_bytes();
-  s.search_bytes = d_->optimal.memory_bytes();
+  s.search_bytes = d_->optimal.memory_bytes() + d_->fast.memory_bytes();
   return s;
 }
 
@@ -91,7 +91,7 @@ Status find_flight_path(VoxelMap& map, CellPos start, CellPos goal, const Flight
                         FlightPath* out, std::string* error) {
   if (out == nullptr) return fail(error, "out is null", Status::InvalidArgument);
   if (map.empty()) return fail(error, "map: the voxel map is empty (no parse succeeded)", Status::InvalidArgument);
-  if (def.mode != FlightMode::Optimal)
+  if (def.mode != FlightMode::Optimal && def.mode != FlightMode::Default)
     return fail(error, "def.mode " + std::to_string(int(def.mode)) + " is not a flight mode", Status::InvalidArgument);
   if (def.max_expansions < 1 || def.max_expansions > kMaxFlightExpansions)
     return fail(error, "def.max_expansions " + std::to_string(def.max_expansions) + " is out of range: 1 .. " +
@@ -109,6 +109,18 @@ Status find_flight_path(VoxelMap& map, CellPos start, CellPos goal, const Flight
   std::string msg;
   const Status st = detail::guarded(msg, [&] {
     detail::VoxelMapData& d = *detail::VoxelMapData::of(map);
+    if (def.mode == FlightMode::Default) {
+      d.fast.run(d.grid, start, goal, def.max_expansions, d.fast_result);
+      FlightPath path;
+      path.found = d.fast_result.found;
+      path.limited = d.fast_result.limited;
+      path.length = d.fast_result.found ? double(d.fast_result.cells.size() - 1) : 0.0;
+      path.cost = d.fast_result.nodes;
+      path.expanded = d.fast_result.expanded;
+      path.cells = d.fast_result.cells;
+      *out = std::move(path);
+      return Status::Ok;
+    }
     d.optimal.run(d.grid, start, goal, def.max_expansions, d.result);
     FlightPath path;
     path.found = d.result.found;

@@ -53,6 +53,25 @@ TEST(FlightMovingAi, SimpleSampleMatchesTheOptimalLengths) {
     ++checked;
   }
   EXPECT_EQ(checked, 500);
+  // The default mode on the same rows: a 6-connected path through free voxels, never shorter than
+  // the optimum, found for every row.
+  FlightSearchDef fast;
+  fast.mode = FlightMode::Default;
+  for (std::size_t i = 0; i < rows.size(); i += 20) {
+    const VoxelScenRow& r = rows[i];
+    SCOPED_TRACE("default mode, line " + std::to_string(r.line));
+    FlightPath p;
+    ASSERT_EQ(find_flight_path(map, r.start, r.goal, fast, &p, &err), Status::Ok) << err;
+    ASSERT_TRUE(p.found);
+    ASSERT_EQ(p.cells.front(), r.start);
+    ASSERT_EQ(p.cells.back(), r.goal);
+    for (std::size_t k = 1; k < p.cells.size(); ++k) {
+      const CellPos a = p.cells[k - 1], b = p.cells[k];
+      ASSERT_EQ(std::abs(b.x - a.x) + std::abs(b.y - a.y) + std::abs(b.z - a.z), 1);
+      ASSERT_TRUE(map.free(b));
+    }
+    EXPECT_GE(p.length, r.optimal * (1 - 1e-6));
+  }
   const VoxelMap::Stats s = map.stats();
   EXPECT_EQ(s.voxels, 105ull * 132 * 105);
   EXPECT_EQ(s.blocked_voxels, 512u);  // the file's 512 voxel lines, all distinct

@@ -265,5 +265,54 @@ TEST(FlightGrid, HeuristicIsConsistent) {
   EXPECT_EQ(detail::flight::kCostDiag3, std::uint64_t(std::llround(std::sqrt(3.0) * 65536)));
 }
 
+// The default mode (open bricks as single nodes, six neighbours, f = g + 4h): finds a path exactly
+// when the oracle does, a 6-connected path through free voxels, never shorter than the optimum,
+// the same path on a second search.
+TEST(FlightDefault, FindsAFaceConnectedPathExactlyWhenOneExists) {
+  tools::SplitMix64 rng(0xDEFA);
+  int pairs = 0, unreachable = 0, through_open_bricks = 0;
+  const int sizes[][3] = {{9, 10, 11}, {17, 6, 13}, {24, 24, 8}, {5, 21, 7}, {12, 12, 12}, {31, 9, 9}};
+  const int density[] = {1, 12, 2, 42, 45, 0};
+  for (int gi = 0; gi < 6; ++gi) {
+    const Grid g = random_grid(rng, sizes[gi][0], sizes[gi][1], sizes[gi][2], density[gi]);
+    VoxelMap map;
+    std::string err;
+    ASSERT_EQ(parse_voxel_map(g.text(), &map, &err), Status::Ok) << err;
+    if (map.stats().open_bricks > 0) ++through_open_bricks;
+    FlightSearchDef def;
+    def.mode = FlightMode::Default;
+    for (int k = 0; k < 40; ++k) {
+      const CellPos s = random_free(rng, g), t = random_free(rng, g);
+      SCOPED_TRACE("grid " + std::to_string(gi) + " pair " + std::to_string(k));
+      const double want = oracle_length(g, s, t);
+      FlightPath p;
+      ASSERT_EQ(find_flight_path(map, s, t, def, &p, &err), Status::Ok) << err;
+      ++pairs;
+      if (std::isinf(want)) {
+        ++unreachable;
+        EXPECT_FALSE(p.found);
+        continue;
+      }
+      ASSERT_TRUE(p.found);
+      ASSERT_EQ(p.cells.front(), s);
+      ASSERT_EQ(p.cells.back(), t);
+      for (std::size_t i = 1; i < p.cells.size(); ++i) {
+        const CellPos a = p.cells[i - 1], b = p.cells[i];
+        ASSERT_EQ(std::abs(b.x - a.x) + std::abs(b.y - a.y) + std::abs(b.z - a.z), 1) << "step " << i;
+        ASSERT_TRUE(g.free(b.x, b.y, b.z)) << "step " << i;
+      }
+      EXPECT_EQ(p.length, double(p.cells.size() - 1));
+      EXPECT_GE(p.length, want - 1e-9);
+      EXPECT_LE(p.cost, p.cells.size() - 1);  // an open brick is one node for several cells
+      FlightPath again;
+      ASSERT_EQ(find_flight_path(map, s, t, def, &again, &err), Status::Ok);
+      EXPECT_EQ(again.cells, p.cells);
+    }
+  }
+  EXPECT_EQ(pairs, 240);
+  EXPECT_GE(unreachable, 3);  // 4 with this seed
+  EXPECT_GE(through_open_bricks, 3);
+}
+
 }  // namespace
 }  // namespace voxnav

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "engine/flight/flight_default.h"
 #include "engine/flight/flight_grid.h"
 #include "engine/flight/flight_search.h"
 #include "voxnav/flight.h"
@@ -14,6 +15,8 @@ struct VoxelMapData {
   flight::FlightGrid grid;
   flight::OptimalSearch optimal;
   flight::FlightSearchResult result;  // reused between searches
+  flight::DefaultSearch fast;
+  flight::DefaultSearchResult fast_result;
   std::uint64_t blocked_voxels = 0;
 
   /// The map's data (null for an empty map).
