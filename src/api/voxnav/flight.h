@@ -34,7 +34,10 @@ inline constexpr std::uint64_t kDefaultFlightExpansions = std::uint64_t{1} << 27
 inline constexpr std::uint64_t kMaxFlightExpansions = kMaxVoxelMapCells;
 
 /// A voxel map and the scratch of its searches. Opaque; move-only. Empty until a parse
-/// succeeds. One thread at a time (a search reuses the map's scratch).
+/// succeeds. One thread at a time (a search reuses the map's scratch). The scratch is kept
+/// between searches and grows with the largest one (Stats::search_bytes): about 20 bytes per
+/// voxel the search touches, plus 16 per queue entry; A1's longest optimal rows take about a
+/// gigabyte. Destroy or replace the map to release it.
 class VoxelMap {
  public:
   VoxelMap();
