@@ -35,9 +35,9 @@ inline constexpr std::uint64_t kMaxFlightExpansions = kMaxVoxelMapCells;
 
 /// A voxel map and the scratch of its searches. Opaque; move-only. Empty until a parse
 /// succeeds. One thread at a time (a search reuses the map's scratch). The scratch is kept
-/// between searches and grows with the largest one (Stats::search_bytes): about 20 bytes per
-/// voxel the search touches, plus 16 per queue entry; A1's longest optimal rows take about a
-/// gigabyte. Destroy or replace the map to release it.
+/// between searches and grows with the largest one (Stats::search_bytes): 328 bytes per 4x4x4
+/// brick the search touches and 16 per queue entry (several per expansion, kept per radix
+/// bucket); A1's longest optimal rows leave about a gigabyte. Destroy or replace the map to release it.
 class VoxelMap {
  public:
   VoxelMap();
