@@ -49,6 +49,47 @@ constexpr MoveTable make_moves() {
 }
 constexpr MoveTable kMoves = make_moves();
 
+// Moves an expansion can skip, by the move that reached the cell: move d from cell n, reached
+// from its parent p by move pd, cannot improve its target m when p -> m is itself a legal move
+// (its box free: need[pd][d], in n's neighbourhood) costing no more than pd then d. p was
+// expanded before n and relaxed m then, so g(m) <= g(p) + cost(p, m) <= g(n) + cost(d): the
+// relaxation would be refused anyway. Skipping it saves a page lookup and changes nothing.
+// m == p (d undoes pd) is skipped unconditionally (need 0): p is closed.
+struct Dominance {
+  std::uint32_t skippable[26];  // bit d: the pair (pd, d) qualifies
+  std::uint32_t need[26][26];
+};
+
+constexpr Dominance make_dominance() {
+  Dominance t{};
+  for (int pd = 0; pd < 26; ++pd)
+    for (int d = 0; d < 26; ++d) {
+      const int px = -kMoves.dx[pd], py = -kMoves.dy[pd], pz = -kMoves.dz[pd];  // p, from n
+      const int mx = kMoves.dx[d], my = kMoves.dy[d], mz = kMoves.dz[d];       // m, from n
+      const int ex = mx - px, ey = my - py, ez = mz - pz;                       // p -> m
+      if (ex < -1 || ex > 1 || ey < -1 || ey > 1 || ez < -1 || ez > 1) continue;
+      const int k = (ex != 0) + (ey != 0) + (ez != 0);
+      if (k == 0) {
+        t.skippable[pd] |= std::uint32_t{1} << d;
+        t.need[pd][d] = 0;
+        continue;
+      }
+      const std::uint64_t c = k == 1 ? kCostStraight : k == 2 ? kCostDiag2 : kCostDiag3;
+      if (c > kMoves.cost[pd] + kMoves.cost[d]) continue;
+      std::uint32_t need = 0;
+      for (int az = 0; az <= 1; ++az)
+        for (int ay = 0; ay <= 1; ++ay)
+          for (int ax = 0; ax <= 1; ++ax) {
+            const int cx = px + ax * ex, cy = py + ay * ey, cz = pz + az * ez;
+            need |= std::uint32_t{1} << ((cx + 1) + 3 * (cy + 1) + 9 * (cz + 1));
+          }
+      t.skippable[pd] |= std::uint32_t{1} << d;
+      t.need[pd][d] = need;
+    }
+  return t;
+}
+constexpr Dominance kDominance = make_dominance();
+
 }  // namespace
 
 OptimalSearch::Page& OptimalSearch::new_page(std::uint32_t brick) {
@@ -156,11 +197,13 @@ void OptimalSearch::run(const FlightGrid& grid, CellPos start, CellPos goal,
     const Entry e = queue_pop();
     const std::uint32_t id = std::uint32_t(e.key);
     const std::uint64_t g = e.f - (e.key >> 32);
+    std::uint8_t came_by;
     {
       Page& p = pages_[std::uint32_t(tags_[id >> 6])];
       const std::uint64_t bit = std::uint64_t{1} << (id & 63);
       if ((p.closed & bit) || p.g[id & 63] != g) continue;  // closed already, or a stale entry
       p.closed |= bit;
+      came_by = p.dir[id & 63];
     }
     if (id == goal_id) {
       found = true;
@@ -205,8 +248,11 @@ void OptimalSearch::run(const FlightGrid& grid, CellPos start, CellPos goal,
     if (pages_.size() - pages_used_ < 8) pages_.resize(pages_.size() + std::max<std::size_t>(64, pages_.size() / 2));
     std::uint32_t last_brick = ~std::uint32_t{0};
     Page* last_page = nullptr;
+    const std::uint32_t skippable = came_by == kNoDir ? 0u : kDominance.skippable[came_by];
+    const std::uint32_t* dom_need = came_by == kNoDir ? kDominance.need[0] : kDominance.need[came_by];
     for (int d = 0; d < 26; ++d) {
       if ((freebits & kMoves.need[d]) != kMoves.need[d]) continue;
+      if (((skippable >> d) & 1u) && (freebits & dom_need[d]) == dom_need[d]) continue;
       const std::uint32_t nid = ids[kMoves.nb[d]];
       if ((nid >> 6) != last_brick) {
         last_brick = nid >> 6;
