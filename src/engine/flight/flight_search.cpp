@@ -129,7 +129,6 @@ OptimalSearch::Entry OptimalSearch::queue_pop() {
     stack_.pop_back();
     return top;
   }
-  const auto greater = [](const Entry& l, const Entry& r) { return l.key > r.key; };
   if (level_.empty()) {
     // The lowest non-empty bucket holds the next f; its entries move to lower buckets (those at
     // that f to level_, sorted so that the lowest key is last).
@@ -146,16 +145,44 @@ OptimalSearch::Entry OptimalSearch::queue_pop() {
         buckets_[64 - __builtin_clzll(e.f ^ m)].push_back(e);
     }
     src.clear();
-    std::sort(level_.begin(), level_.end(), greater);
+    sort_level();
   }
   const Entry top = level_.back();
   level_.pop_back();
   return top;
 }
 
+// Sorts level_ by key, highest first (the lowest is popped from the back). Large levels (A1's
+// reach 10^5 entries and more) by an LSD radix sort on the bytes of ~key, skipping the bytes that
+// are the same in every key; small ones by std::sort.
+void OptimalSearch::sort_level() {
+  const std::size_t n = level_.size();
+  if (n < 512) {
+    std::sort(level_.begin(), level_.end(), [](const Entry& l, const Entry& r) { return l.key > r.key; });
+    return;
+  }
+  std::uint64_t all_and = ~std::uint64_t{0}, all_or = 0;
+  for (const Entry& e : level_) {
+    all_and &= ~e.key;
+    all_or |= ~e.key;
+  }
+  radix_tmp_.resize(n);
+  Entry* src = level_.data();
+  Entry* dst = radix_tmp_.data();
+  for (int shift = 0; shift < 64; shift += 8) {
+    if (((all_and ^ all_or) >> shift & 0xFF) == 0) continue;  // this byte is the same everywhere
+    std::size_t count[257] = {};
+    for (std::size_t i = 0; i < n; ++i) ++count[((~src[i].key) >> shift & 0xFF) + 1];
+    for (int b = 0; b < 256; ++b) count[b + 1] += count[b];
+    for (std::size_t i = 0; i < n; ++i) dst[count[(~src[i].key) >> shift & 0xFF]++] = src[i];
+    std::swap(src, dst);
+  }
+  if (src != level_.data()) std::copy(src, src + n, level_.data());
+}
+
 std::size_t OptimalSearch::memory_bytes() const {
   return tags_.capacity() * sizeof(std::uint64_t) + pages_.capacity() * sizeof(Page) +
-         (stack_.capacity() + level_.capacity()) * sizeof(Entry) + [this] {
+         (stack_.capacity() + level_.capacity() + radix_tmp_.capacity()) * sizeof(Entry) + [this] {
            std::size_t n = 0;
            for (const auto& b : buckets_) n += b.capacity() * sizeof(Entry);
            return n;

@@ -92,6 +92,7 @@ class OptimalSearch {
   void queue_clear();
   void queue_push(Entry e);
   Entry queue_pop();  // the queue must not be empty
+  void sort_level();
 
   std::vector<std::uint64_t> tags_;  // per padded brick: generation << 32 | page
   std::vector<Page> pages_;
@@ -101,6 +102,7 @@ class OptimalSearch {
   std::vector<Entry> buckets_[65];
   std::vector<Entry> stack_;
   std::vector<Entry> level_;  // entries at last_f_ moved from a bucket, sorted by key, lowest last
+  std::vector<Entry> radix_tmp_;
   std::uint64_t last_f_ = 0;
   std::size_t queued_ = 0;
   std::uint32_t gen_ = 0;
