@@ -8,11 +8,14 @@
 // Ties on f go to the lower h (the deeper node), then to the lower node id, so the result never
 // depends on anything but the grid and the two cells.
 //
+// An expansion skips the moves its parent already relaxed at no higher cost (flight_search.cpp,
+// Dominance): the same entries are pushed, with fewer page lookups.
+//
 // Node state lives in 64-cell pages, one per brick the search touches, found through a per-brick
 // tag stamped with the search's generation: nothing is cleared between searches and no hash map
 // is used. The open list is a radix heap on f (a consistent heuristic never pushes an f below the
 // last one popped). Its entries at the current f that came from a bucket are sorted on (h, node
-// id) when that f is reached (most of them get popped, so a heap was slower); children pushed at
+// id) when that f is reached (a radix sort; most of them get popped, so a heap was slower); children pushed at
 // the current f go on a stack instead, sorted by (h, node id)
 // with the lowest on top: such a child has a higher g, so a lower h, than every entry at that f,
 // and the children of one expansion are sorted among themselves before they go on top. A pop
