@@ -71,6 +71,15 @@ def main(shared, out):
     for fname in sorted(os.listdir(cdir)) if os.path.isdir(cdir) else []:
         lines = open(os.path.join(cdir, fname), 'rb').read().decode('latin-1').splitlines(True)
         put('movingai_scen', fname, ''.join(lines[:12]))
+    # Moving AI voxel maps: the first voxels of each .3dmap (header kept) with its scen's first rows.
+    vdir = os.path.join(shared, 'movingai-3d')
+    for fname in sorted(os.listdir(vdir)) if os.path.isdir(vdir) else []:
+        if not fname.endswith('.3dmap'):
+            continue
+        lines = open(os.path.join(vdir, fname), 'rb').read().decode('latin-1').splitlines(True)
+        scen = os.path.join(vdir, fname + '.3dscen')
+        rows = open(scen, 'rb').read().decode('latin-1').splitlines(True)[:6] if os.path.exists(scen) else []
+        put('voxel_map', fname, ''.join(lines[:40]) + '\n#scen#\n' + ''.join(rows))
     # minecraft-data: the first blocks of each blocks file, with their shapes after the separator.
     bdir = os.path.join(mc, 'blocks')
     shapes_path = os.path.join(bdir, 'blockCollisionShapes.pc-1.20.5.json')

@@ -33,5 +33,6 @@ std::string json_escape(const std::string& s);
 int cmd_run(int argc, char** argv);
 int cmd_route(int argc, char** argv);
 int cmd_scen(int argc, char** argv);
+int cmd_scen3d(int argc, char** argv);
 
 }  // namespace voxnav::cli

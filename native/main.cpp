@@ -23,6 +23,10 @@ void usage() {
       "  scen MAP SCEN [--json]\n"
       "      solves every row of a Moving AI .map/.scen pair and compares with the optimal "
       "lengths.\n"
+      "  scen3d MAP SCEN [--mode optimal|default|both] [--rows N] [--json]\n"
+      "      solves a Moving AI voxel benchmark (.3dmap/.3dscen) with the flight search and\n"
+      "      compares with the optimal lengths (the first N rows with --rows); default mode\n"
+      "      reports its length / the optimum.\n"
       "WORLD is a Minecraft region (.mca), a Sponge schematic (.schem) or a Moving AI map (.map).");
 }
 }  // namespace
@@ -37,6 +41,7 @@ int main(int argc, char** argv) {
   if (cmd == "run") return voxnav::cli::cmd_run(argc - 2, argv + 2);
   if (cmd == "route") return voxnav::cli::cmd_route(argc - 2, argv + 2);
   if (cmd == "scen") return voxnav::cli::cmd_scen(argc - 2, argv + 2);
+  if (cmd == "scen3d") return voxnav::cli::cmd_scen3d(argc - 2, argv + 2);
   std::fprintf(stderr, "voxnav: unknown command '%s'\n", cmd.c_str());
   usage();
   return 2;

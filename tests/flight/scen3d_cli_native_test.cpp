@@ -1,0 +1,73 @@
+// `voxnav scen3d` end to end: the first 300 rows of Simple in both modes end with "300 passed,
+// 0 failed"; a bad map, a bad scen row and a bad --mode are refused with the line and a non-zero
+// exit code.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "scenes.h"
+
+namespace voxnav {
+namespace {
+
+struct Result {
+  int code = -1;
+  std::string out;
+};
+
+Result run_cli(const std::string& args) {
+  Result r;
+  FILE* p = popen((std::string(VOXNAV_CLI) + " " + args + " 2>&1").c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  const int st = pclose(p);
+  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+std::string temp_file(const std::string& name, const std::string& text) {
+  const std::string path = ::testing::TempDir() + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+std::string simple(const char* suffix) {
+  return std::string(VOXNAV_SHARED_DATA) + "/movingai-3d/Simple.3dmap" + suffix;
+}
+
+TEST(Scen3dCli, SimpleRowsPassInBothModes) {
+  const Result r = run_cli("scen3d " + simple("") + " " + simple(".3dscen") + " --mode both --rows 300");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("\n300 passed, 0 failed\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("default mode: 300 of 300 rows found"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("bytes per voxel"), std::string::npos) << r.out;
+}
+
+TEST(Scen3dCli, BadInputIsRefusedWithTheLine) {
+  const std::string map = temp_file("scen3d_bad.3dmap", "voxel 4 4 4\n0 0 0\n0 4 0\n");
+  Result r = run_cli("scen3d " + map + " " + simple(".3dscen"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("line 3: voxel (0, 4, 0) is outside the map: y must be in 0 .. 3"), std::string::npos)
+      << r.out;
+  const std::string small = temp_file("scen3d_small.3dmap", "voxel 4 4 4\n0 0 0\n");
+  const std::string scen = temp_file("scen3d_bad.3dscen", "version 1\nx.3dmap\n1 1 1 2 2 2 1.7320508 1\n1 1 1 2 2 9 7 1\n");
+  r = run_cli("scen3d " + small + " " + scen);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("line 4: goal (2, 2, 9) is outside the map"), std::string::npos) << r.out;
+  r = run_cli("scen3d " + small + " " + scen + " --mode fastest");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("unknown --mode 'fastest'"), std::string::npos) << r.out;
+  // A good pair: one row, exact.
+  const std::string good = temp_file("scen3d_good.3dscen", "version 1\nx.3dmap\n1 1 1 2 2 2 1.73205081 1\n");
+  r = run_cli("scen3d " + small + " " + good);
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("\n1 passed, 0 failed\n"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace voxnav
