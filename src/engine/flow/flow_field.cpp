@@ -93,18 +93,28 @@ void FlowBuild::gather(std::size_t k) {
   const MoveCosts moves(grid_, costs_);
   const FlowBox& box = out_->region;
   const int x0 = ch->pos.x * 16, y0 = ch->pos.y * 16, z0 = ch->pos.z * 16;
+  // The ordinals of this chunk and its 26 neighbours (kFlowNone: not a chunk of the build).
+  std::uint32_t nb_ord[27];
+  for (int q = 0; q < 27; ++q) {
+    const NavChunk* n = q == 13 ? ch : ch->nb[static_cast<std::size_t>(q)];
+    const auto it = n ? ordinal_.find(chunk_key(n->pos)) : ordinal_.end();
+    nb_ord[q] = it == ordinal_.end() ? kFlowNone : it->second;
+  }
+  s.rank.assign(kFlowSliceCells, 0xFFFF);
   for (int i = 0; i < static_cast<int>(kFlowSliceCells); ++i) {
     if (!kind_node(ch->kind_at(i))) continue;
-    const CellPos c{x0 + (i & 15), y0 + (i >> 8), z0 + ((i >> 4) & 15)};
+    const int lx = i & 15, ly = i >> 8, lz = (i >> 4) & 15;
+    const CellPos c{x0 + lx, y0 + ly, z0 + lz};
     if (!box.contains(c)) continue;
     const auto from = static_cast<std::uint32_t>(s.cells.size());
+    s.rank[static_cast<std::size_t>(i)] = static_cast<std::uint16_t>(from);
     s.cells.push_back(static_cast<std::uint16_t>(i));
-    moves.for_each(ch, i, [&](NavChunk* tc, int ti, int dx, int dy, int dz, std::uint32_t cost,
+    moves.for_each(ch, i, [&](NavChunk*, int ti, int dx, int dy, int dz, std::uint32_t cost,
                               EdgeKind kind) {
       if (!box.contains(CellPos{c.x + dx, c.y + dy, c.z + dz})) return;
-      const auto it = ordinal_.find(chunk_key(tc->pos));
-      if (it == ordinal_.end()) return;
-      s.edges.push_back(Edge{from, it->second, static_cast<std::uint16_t>(ti), kind, cost});
+      const std::uint32_t ord = nb_ord[nb_index((lx + dx) >> 4, (ly + dy) >> 4, (lz + dz) >> 4)];
+      if (ord == kFlowNone) return;
+      s.edges.push_back(Edge{from, ord, static_cast<std::uint16_t>(ti), kind, cost});
     });
   }
 }
@@ -135,12 +145,10 @@ void FlowBuild::finish() {
     f.chunk_at.clear();
     return;
   }
-  // The target of an edge: its number (binary search in its chunk's sorted cells).
+  // The target of an edge: its number (its chunk's first number plus its rank there).
   auto number = [&](std::uint32_t chunk, std::uint16_t idx) -> std::uint32_t {
-    const auto b = f.index.begin() + base[chunk], e = f.index.begin() + base[chunk + 1];
-    const auto p = std::lower_bound(b, e, idx);
-    if (p == e || *p != idx) return kFlowNone;
-    return static_cast<std::uint32_t>(p - f.index.begin());
+    const std::uint16_t r = slices_[chunk].rank[idx];
+    return r == 0xFFFF ? kFlowNone : base[chunk] + r;
   };
   // Reversed moves (CSR by target): into[start[v] .. start[v + 1]) are the moves u -> v.
   struct In {

@@ -87,6 +87,7 @@ class FlowBuild {
   };
   struct Slice {
     std::vector<std::uint16_t> cells;
+    std::vector<std::uint16_t> rank;  // per cell index of the chunk: its place in `cells`, or 0xFFFF
     std::vector<Edge> edges;
   };
   void gather(std::size_t k);
