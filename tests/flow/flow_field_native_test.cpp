@@ -32,7 +32,8 @@ constexpr std::uint32_t kInf = 0xFFFFFFFFu;
 
 /// The move graph of the node cells inside a box, read cell by cell through NavGrid::kind /
 /// moves / vmoves / gaps (hash lookups, not the chunks' neighbour pointers), with the search's
-/// per-move cost (detail::move_cost). Covers profiles without surface costs or step limits.
+/// per-move cost (detail::move_cost) and surface cost (detail::with_surface). Covers profiles
+/// without step or jump limits below their class's.
 struct Oracle {
   std::unordered_map<std::uint64_t, std::uint32_t> id;
   std::vector<CellPos> cells;
@@ -70,8 +71,15 @@ struct Oracle {
         if (!inside(t)) return;
         const std::uint32_t v = find(t);
         if (v == kInf) return;
-        const std::uint32_t w = detail::move_cost(costs, dir, code, g.kind(t));
+        std::uint32_t w = detail::move_cost(costs, dir, code, g.kind(t));
         if (w == detail::kCostImpassable) return;
+        if (costs.surface) {  // the surface cost of the cell entered, never below 0.4 of the move
+          detail::CostTable base = costs;
+          base.kind_extra.fill(0);
+          const std::uint32_t own = detail::move_cost(base, dir, code, detail::CellKind::Walkable);
+          w = detail::with_surface(w, own, (*costs.surface)[g.surface(t)]);
+          if (w == detail::kCostImpassable) return;
+        }
         out[u].push_back(Move{v, w});
       };
       const std::uint32_t word = g.moves(c);
@@ -160,7 +168,6 @@ std::size_t check_field(World& w, ProfileId pid, FlowId f) {
   const detail::WorldState& ws = detail::WorldAccess::state(w);
   const detail::NavGrid& g = ws.walker()->grid();
   const detail::CostTable& costs = ws.agents.motion(ws.profile_motion[pid.index]).costs;
-  EXPECT_EQ(costs.surface, nullptr) << "the oracle covers profiles without surface costs";
   EXPECT_GE(costs.step_q, g.envelope().step_q) << "the oracle covers profiles without step limits";
   EXPECT_GE(costs.jump_q, g.envelope().jump_q);
   const Oracle o(g, costs, st.region_min, st.region_max, st.goal);
@@ -263,6 +270,40 @@ TEST_P(FlowRegion, CostsEqualAnIndependentDijkstraAndTheSearch) {
     EXPECT_GT(compared, 5u);
     ASSERT_EQ(release_flow(*w, f), Status::Ok);
   }
+}
+
+TEST_P(FlowRegion, SurfaceCostsAndAShortDropAreTheProfiles) {
+  ProfileId walker;
+  std::unique_ptr<World> w = test::load_region(*GetParam(), &walker);
+  ASSERT_TRUE(w);
+  Profile p;
+  p.id = "picky";
+  p.max_drop = 1;
+  p.surface_malus = {SurfaceMalus{{"stone"}, -0.3}, SurfaceMalus{{"grass_block"}, 2.0},
+                     SurfaceMalus{{"dirt", "sand", "gravel"}, 0.5}};
+  ProfileId pid;
+  std::string err;
+  ASSERT_EQ(w->add_profile(p, &pid, &err), Status::Ok) << err;
+  w->update();
+  const detail::WorldState& ws = detail::WorldAccess::state(*w);
+  ASSERT_NE(ws.agents.motion(ws.profile_motion[pid.index]).costs.surface, nullptr);
+  const CellPos goal = pick_goals(*w, 2).at(0);
+  FlowId f, plain;
+  ASSERT_EQ(request_flow(*w, pid, goal, corners(goal, 64), &f), Status::Ok);
+  ASSERT_EQ(request_flow(*w, walker, goal, corners(goal, 64), &plain), Status::Ok);
+  settle(*w, 2);
+  EXPECT_GT(check_field(*w, pid, f), 500u);
+  // The profile's costs change the field: some cell costs differ from the plain walker's.
+  FlowStatus st;
+  ASSERT_EQ(flow_status(*w, f, &st), Status::Ok);
+  std::size_t differ = 0;
+  for (const CellPos& c : test::standable_cells(ws.walker()->grid())) {
+    FlowCell a, b;
+    ASSERT_EQ(flow_cell(*w, f, c, &a), Status::Ok);
+    ASSERT_EQ(flow_cell(*w, plain, c, &b), Status::Ok);
+    differ += a.reached && b.reached && a.cost != b.cost;
+  }
+  EXPECT_GT(differ, 100u);
 }
 
 TEST_P(FlowRegion, RebuildsAfterRandomEditsStillEqualTheOracle) {
