@@ -191,5 +191,46 @@ TEST(FlowApi, FollowersCrossTheFloorAndStopWhenReleased) {
   EXPECT_EQ(s.mode, AgentMode::Idle);
 }
 
+TEST(FlowApi, AFollowerCutOffIsBlockedUntilTheWallOpens) {
+  Flat f;
+  const CellPos goal{5, 1, 5};
+  auto ring = [&](std::uint16_t v) {
+    for (int dx = -3; dx <= 3; ++dx)
+      for (int dz = -3; dz <= 3; ++dz)
+        if (std::max(std::abs(dx), std::abs(dz)) == 3) {
+          for (int y = 1; y <= 2; ++y) {
+            ASSERT_EQ(f.w.set_block(CellPos{goal.x + dx, y, goal.z + dz}, v), Status::Ok);
+          }
+        }
+  };
+  ring(1);
+  f.w.update();
+  FlowId id;
+  ASSERT_EQ(request_flow(f.w, f.walker, goal, {}, &id), Status::Ok);
+  AgentId a;
+  ASSERT_EQ(f.w.add_agent(AgentDef{f.walker, Vec3{-5.5, 1, -5.5}}, &a), Status::Ok);
+  ASSERT_EQ(set_agent_flow(f.w, a, id), Status::Ok);
+  for (int t = 0; t < 20; ++t) ASSERT_EQ(f.w.tick(0.05), Status::Ok);
+  AgentState s;
+  ASSERT_EQ(f.w.agent_state(a, &s), Status::Ok);
+  EXPECT_EQ(s.mode, AgentMode::Blocked);
+  std::string why;
+  ASSERT_EQ(f.w.agent_reason(a, &why), Status::Ok);
+  EXPECT_NE(why.find("does not reach"), std::string::npos) << why;
+  FlowCell c;
+  ASSERT_EQ(flow_cell(f.w, id, CellPos{-6, 1, -6}, &c), Status::Ok);
+  EXPECT_TRUE(c.in_field);
+  EXPECT_FALSE(c.reached);
+  // A door-wide gap in the ring: the field is rebuilt and the agent walks in.
+  for (int y = 1; y <= 2; ++y) ASSERT_EQ(f.w.set_block(CellPos{goal.x - 3, y, goal.z}, 0), Status::Ok);
+  for (int t = 0; t < 400 && s.mode != AgentMode::Arrived; ++t) {
+    ASSERT_EQ(f.w.tick(0.05), Status::Ok);
+    ASSERT_EQ(f.w.agent_state(a, &s), Status::Ok);
+  }
+  EXPECT_EQ(s.mode, AgentMode::Arrived);
+  ASSERT_EQ(flow_cell(f.w, id, CellPos{-6, 1, -6}, &c), Status::Ok);
+  EXPECT_TRUE(c.reached);
+}
+
 }  // namespace
 }  // namespace voxnav

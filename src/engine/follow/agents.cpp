@@ -443,8 +443,18 @@ void AgentSystem::trace(NavWorld& nav, AgentRecord& a) {
   if (!f) return hold("waiting for the flow field");
   a.flow_version = fs->version;
   std::uint32_t i = f->find(start);
-  if (i == kFlowNone || f->cost[i] == kFlowUnreached)
-    return hold("outside the flow field, or the goal is not reached from here");
+  if (i == kFlowNone) return hold("outside the flow field (it grows to cover its followers)");
+  if (f->cost[i] == kFlowUnreached) {
+    // Cut off from the goal inside the field: Blocked, tried again after kBlockedRetryTicks or at
+    // once when an edit lands near it (the field is rebuilt by then or soon after).
+    if (a.mode == AgentMode::Moving) a.corridor.epoch = ++corridor_epoch_;
+    a.mode = AgentMode::Blocked;
+    a.blocked_ticks = 0;
+    a.last_cell = start;
+    a.reason = "the flow field does not reach its goal from here";
+    reindex(a);
+    return;
+  }
   std::vector<CellPos> cells{start};
   std::vector<EdgeKind> kinds{EdgeKind::Start};
   // kTraceCells along the successors; from a line-of-sight cell on to the goal.
