@@ -166,7 +166,7 @@ std::size_t check_field(World& w, ProfileId pid, FlowId f) {
   EXPECT_EQ(st.state, FlowState::Ready) << flow_state_name(st.state);
   if (st.state != FlowState::Ready) return 0;
   const detail::WorldState& ws = detail::WorldAccess::state(w);
-  const detail::NavGrid& g = ws.walker()->grid();
+  const detail::NavGrid& g = ws.nav_of(ws.profiles[pid.index].movement_class)->grid();
   const detail::CostTable& costs = ws.agents.motion(ws.profile_motion[pid.index]).costs;
   EXPECT_GE(costs.step_q, g.envelope().step_q) << "the oracle covers profiles without step limits";
   EXPECT_GE(costs.jump_q, g.envelope().jump_q);
@@ -304,6 +304,63 @@ TEST_P(FlowRegion, SurfaceCostsAndAShortDropAreTheProfiles) {
     differ += a.reached && b.reached && a.cost != b.cost;
   }
   EXPECT_GT(differ, 100u);
+}
+
+TEST_P(FlowRegion, SwimmerAndLargeWalkerFieldsEqualTheOracle) {
+  ProfileId walker;
+  std::unique_ptr<World> w = test::load_region(*GetParam(), &walker);
+  ASSERT_TRUE(w);
+  Profile fish;
+  fish.id = "fish";
+  fish.movement_class = MovementClass::Swimmer;
+  fish.width = 0.98;
+  fish.height = 0.98;
+  fish.can_swim = true;
+  fish.swim_speed = 3;
+  fish.step_height = 0;
+  fish.jump_apex = 0;
+  fish.max_drop = 0;
+  Profile golem;
+  golem.id = "golem";
+  golem.movement_class = MovementClass::WalkerLarge;
+  golem.width = 1.9;
+  golem.height = 2.9;
+  golem.step_height = 1.0;
+  golem.jump_apex = 1.25;
+  golem.max_drop = 4;
+  for (const Profile& p : {fish, golem}) {
+    SCOPED_TRACE(p.id);
+    ProfileId pid;
+    std::string err;
+    ASSERT_EQ(w->add_profile(p, &pid, &err), Status::Ok) << err;
+    w->update();
+    const detail::WorldState& ws = detail::WorldAccess::state(*w);
+    const detail::NavGrid& g = ws.nav_of(p.movement_class)->grid();
+    // The goal: the node cell with the most node cells within 16 columns (a sea, a plain).
+    std::vector<CellPos> nodes;
+    for (const detail::NavChunk* ch : g.ordered_chunks()) {
+      if (ch->uniform) continue;
+      for (int i = 0; i < 4096; ++i)
+        if (detail::kind_node(ch->kind_at(i)))
+          nodes.push_back(CellPos{ch->pos.x * 16 + (i & 15), ch->pos.y * 16 + (i >> 8), ch->pos.z * 16 + ((i >> 4) & 15)});
+    }
+    ASSERT_GT(nodes.size(), 1000u);
+    CellPos goal = nodes[0];
+    std::size_t best = 0;
+    for (std::size_t k = 0; k < nodes.size(); k += nodes.size() / 64) {
+      std::size_t near = 0;
+      for (const CellPos& c : nodes)
+        near += std::abs(c.x - nodes[k].x) <= 16 && std::abs(c.z - nodes[k].z) <= 16 && std::abs(c.y - nodes[k].y) <= 4;
+      if (near > best) {
+        best = near;
+        goal = nodes[k];
+      }
+    }
+    FlowId f;
+    ASSERT_EQ(request_flow(*w, pid, goal, corners(goal, 40), &f), Status::Ok);
+    settle(*w, 2);
+    EXPECT_GT(check_field(*w, pid, f), 100u) << "goal " << test::str(goal);
+  }
 }
 
 TEST_P(FlowRegion, RebuildsAfterRandomEditsStillEqualTheOracle) {
