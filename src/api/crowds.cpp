@@ -59,8 +59,18 @@ std::atomic<std::uint32_t> g_next_owner{1};
 
 namespace detail {
 void update_flows(WorldState& ws, const std::vector<Change>& changes) {
-  // The cells of each field's followers (their region must hold them).
-  for (std::size_t i = 0; i < ws.flows.capacity(); ++i) ws.flows.at_mut(i).holders.clear();
+  // The cells of each field's followers (their region must hold them), and the profile's costs
+  // now (an area defined or a profile added regroups the surfaces: the field is built again).
+  for (std::size_t i = 0; i < ws.flows.capacity(); ++i) {
+    FlowSlot& s = ws.flows.at_mut(i);
+    s.holders.clear();
+    if (!s.live) continue;
+    const CostTable& now = ws.agents.motion(ws.profile_motion[s.profile]).costs;
+    if (!(now == s.costs)) {
+      s.costs = now;
+      s.dirty = true;
+    }
+  }
   for (std::size_t i = 0; i < ws.agents.capacity(); ++i) {
     const AgentRecord& a = ws.agents.at(i);
     if (!a.alive || a.flow_generation == 0) continue;

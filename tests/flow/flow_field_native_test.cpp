@@ -304,6 +304,16 @@ TEST_P(FlowRegion, SurfaceCostsAndAShortDropAreTheProfiles) {
     differ += a.reached && b.reached && a.cost != b.cost;
   }
   EXPECT_GT(differ, 100u);
+  // An area defined later regroups the surfaces: the fields are built again with the new costs.
+  const std::uint32_t before = st.version;
+  const std::vector<std::string> dear{"oak_leaves", "birch_leaves", "water"};
+  AreaId area;
+  ASSERT_EQ(w->define_area("dear", dear, 1.5, &area, &err), Status::Ok) << err;
+  settle(*w);
+  ASSERT_EQ(flow_status(*w, f, &st), Status::Ok);
+  EXPECT_GT(st.version, before);
+  EXPECT_GT(check_field(*w, pid, f), 500u);
+  EXPECT_GT(check_field(*w, walker, plain), 500u);
 }
 
 TEST_P(FlowRegion, SwimmerAndLargeWalkerFieldsEqualTheOracle) {
