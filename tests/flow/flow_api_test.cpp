@@ -159,7 +159,9 @@ TEST(FlowApi, RebuildsAtMostOnceEveryFiveUpdates) {
 
 TEST(FlowApi, FollowersCrossTheFloorAndStopWhenReleased) {
   Flat f;
-  const CellPos goal{20, 1, 20};
+  // The goal on a block: no other cell is on its level, so no line of sight shortens the traces.
+  ASSERT_EQ(f.w.set_block(CellPos{20, 1, 20}, 1), Status::Ok);
+  const CellPos goal{20, 2, 20};
   FlowId id;
   ASSERT_EQ(request_flow(f.w, f.walker, goal, {}, &id), Status::Ok);
   std::vector<AgentId> ids;
@@ -170,16 +172,38 @@ TEST(FlowApi, FollowersCrossTheFloorAndStopWhenReleased) {
     ids.push_back(a);
   }
   int arrived = 0;
+  std::vector<int> arrival(ids.size(), -1);
+  std::vector<std::uint32_t> epochs(ids.size(), 0), epoch_changes(ids.size(), 0);
+  std::vector<Vec3> last(ids.size());
+  std::size_t slow_ticks = 0;
+  const double speed = Profile{}.walk_speed;
   for (int t = 0; t < 600 && arrived < 4; ++t) {
     ASSERT_EQ(f.w.tick(0.05), Status::Ok);
     arrived = 0;
-    for (AgentId a : ids) {
+    for (std::size_t k = 0; k < ids.size(); ++k) {
       AgentState s;
-      ASSERT_EQ(f.w.agent_state(a, &s), Status::Ok);
+      ASSERT_EQ(f.w.agent_state(ids[k], &s), Status::Ok);
       arrived += s.mode == AgentMode::Arrived;
+      if (s.mode == AgentMode::Arrived && arrival[k] < 0) arrival[k] = t + 1;
+      if (s.corridor_epoch != epochs[k]) ++epoch_changes[k];
+      epochs[k] = s.corridor_epoch;
+      // Under way (past the start, more than 3 cells from the goal): at walking speed every tick.
+      const double step = std::hypot(s.feet.x - last[k].x, s.feet.z - last[k].z);
+      if (t > 20 && s.mode != AgentMode::Arrived && std::hypot(s.feet.x - 20.5, s.feet.z - 20.5) > 3 &&
+          step < 0.9 * speed * 0.05)
+        ++slow_ticks;
+      last[k] = s.feet;
     }
   }
   EXPECT_EQ(arrived, 4);
+  // Straight across open ground at walking speed: re-traces (every 12 cells walked) never stop
+  // the body. The straight line's time, plus the first build's two updates and slowing down.
+  EXPECT_EQ(slow_ticks, 0u);
+  for (std::size_t k = 0; k < ids.size(); ++k) {
+    const double d = std::hypot(20.5 - (-10.5 + 4.0 * static_cast<double>(k)), 20.5 - (-12.5));
+    EXPECT_LE(arrival[k], static_cast<int>(d / speed / 0.05) + 12) << "agent " << k << ", " << d << " cells";
+    EXPECT_LE(epoch_changes[k], 6u) << "the corridor changes only when the waypoints ahead do";
+  }
   for (AgentId a : ids) {
     AgentState s;
     ASSERT_EQ(f.w.agent_state(a, &s), Status::Ok);

@@ -601,9 +601,13 @@ void AgentSystem::step(std::span<NavWorld* const> navs, const Space& space, doub
       plan(*nav, a);
     }
     if (a.flow_generation) {
-      // A field follower re-traces when its field was rebuilt.
+      // A field follower re-traces when its field was rebuilt, and before its trace runs out
+      // (half of it walked), so it never stops at the end of a trace.
       const FlowSlot* fs = flows_ ? flows_->get(a.flow_index, a.flow_generation) : nullptr;
-      if (a.mode == AgentMode::Moving && fs && fs->version != a.flow_version) plan(*nav, a);
+      if (a.mode == AgentMode::Moving && fs &&
+          (fs->version != a.flow_version ||
+           (a.partial && a.corridor.cells.size() < a.cell_index + kTraceCells / 2)))
+        plan(*nav, a);
     } else if (a.mode == AgentMode::Planning && !a.replan) {
       install(*nav, a);
     }
