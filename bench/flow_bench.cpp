@@ -7,7 +7,8 @@
 //              no executor (the build runs inside the first) and with a 2-thread pool (the second
 //              waits for the jobs), minus two updates of the same world without a field;
 //   rebuild  - one block edit in the region: the two update()s that process it and rebuild the
-//              field, minus the same edit's two update()s without a field (the layers' maintenance).
+//              field, minus the same edit's two update()s without a field (the layers'
+//              maintenance).
 // Median of the repetitions, milliseconds.
 //
 //   flow_bench [--region FILE.mca] [--reps N]
@@ -51,7 +52,8 @@ bool load(Setup& s, const std::string& region, bool threads) {
   }
   s.world = std::make_unique<World>(def);
   std::string msg;
-  if (native::load_minecraft_blocks_dir(*s.world, std::string(VOXNAV_REPO_DATA) + "/blocks", &msg) != Status::Ok) {
+  if (native::load_minecraft_blocks_dir(*s.world, std::string(VOXNAV_REPO_DATA) + "/blocks",
+                                        &msg) != Status::Ok) {
     std::fprintf(stderr, "flow_bench: blocks: %s\n", msg.c_str());
     return false;
   }
@@ -107,7 +109,8 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  std::printf("| executor | goal | region cells | reached | build ms | rebuild after one edit ms |\n");
+  std::printf(
+      "| executor | goal | region cells | reached | build ms | rebuild after one edit ms |\n");
   std::printf("|---|---|---|---|---|---|\n");
   for (const bool threads : {false, true}) {
     Setup s;
@@ -124,7 +127,8 @@ int main(int argc, char** argv) {
         if (request_flow(w, s.prof, goal, corners(goal), &f) != Status::Ok) return 1;
         build.push_back(timed_updates(w, 2) - idle);
         if (flow_status(w, f, &st) != Status::Ok || st.state != FlowState::Ready) {
-          std::fprintf(stderr, "flow_bench: the field of (%d,%d,%d) is not ready\n", goal.x, goal.y, goal.z);
+          std::fprintf(stderr, "flow_bench: the field of (%d,%d,%d) is not ready\n", goal.x, goal.y,
+                       goal.z);
           return 1;
         }
         timed_updates(w, 6);  // past the rebuild rate limit
@@ -145,8 +149,9 @@ int main(int argc, char** argv) {
         timed_updates(w, 2);
         rebuild.push_back(with - without);
       }
-      std::printf("| %s | (%d, %d, %d) | %u | %u | %.2f | %.2f |\n", threads ? "ThreadPool(2)" : "none (sync)",
-                  goal.x, goal.y, goal.z, st.cells, st.reached, median(build), median(rebuild));
+      std::printf("| %s | (%d, %d, %d) | %u | %u | %.2f | %.2f |\n",
+                  threads ? "ThreadPool(2)" : "none (sync)", goal.x, goal.y, goal.z, st.cells,
+                  st.reached, median(build), median(rebuild));
     }
   }
   return 0;

@@ -46,9 +46,10 @@ const detail::FlowSlot* live_slot(const detail::WorldState& ws, FlowId f, const 
   if (!s) {
     const bool ours = f.owner != 0 && f.owner == ws.flow_owner;
     *st = fail(error, fn, "flow",
-               flow_text(f) + (!ours                                   ? " was made by another world"
-                               : ws.flows.released(f.index, f.generation) ? " was released"
-                                                                          : " was never made by this world"),
+               flow_text(f) + (!ours ? " was made by another world"
+                               : ws.flows.released(f.index, f.generation)
+                                   ? " was released"
+                                   : " was never made by this world"),
                Status::StaleHandle);
   }
   return s;
@@ -74,7 +75,8 @@ void update_flows(WorldState& ws, const std::vector<Change>& changes) {
   for (std::size_t i = 0; i < ws.agents.capacity(); ++i) {
     const AgentRecord& a = ws.agents.at(i);
     if (!a.alive || a.flow_generation == 0) continue;
-    if (FlowSlot* s = ws.flows.get(a.flow_index, a.flow_generation)) s->holders.push_back(a.last_cell);
+    if (FlowSlot* s = ws.flows.get(a.flow_index, a.flow_generation))
+      s->holders.push_back(a.last_cell);
   }
   std::array<NavWorld*, 4> navs{};
   for (std::uint32_t k = 0; k < WorldState::kClassSlots && k < navs.size(); ++k)
@@ -99,13 +101,15 @@ Status request_flow(World& world, ProfileId profile, CellPos goal, std::span<con
   const MovementClass cls = ws.profiles[profile.index].movement_class;
   const std::uint32_t slot = detail::WorldState::class_slot(cls);
   if (!ws.nav_of_slot(slot))
-    return fail(error, fn, "profile",
-                "profile \"" + ws.profiles[profile.index].id + "\" is a flyer: flyers have no flow fields",
-                Status::Unsupported);
+    return fail(
+        error, fn, "profile",
+        "profile \"" + ws.profiles[profile.index].id + "\" is a flyer: flyers have no flow fields",
+        Status::Unsupported);
   if (std::string e = detail::cell_range_error("goal", goal); !e.empty())
     return fail(error, fn, "goal", e, Status::OutOfRange);
   if (!ws.space.is_cell_loaded(goal))
-    return fail(error, fn, "goal", "goal " + cell_text(goal) + " lies in a chunk that is not loaded",
+    return fail(error, fn, "goal",
+                "goal " + cell_text(goal) + " lies in a chunk that is not loaded",
                 Status::NotLoaded);
   if (cover.size() > kMaxFlowCoverPoints)
     return fail(error, fn, "cover",
@@ -115,7 +119,8 @@ Status request_flow(World& world, ProfileId profile, CellPos goal, std::span<con
   if (!cover.empty() && cover.data() == nullptr)
     return fail(error, fn, "cover", "cover is null with entries", Status::InvalidArgument);
   for (std::size_t i = 0; i < cover.size(); ++i)
-    if (std::string e = detail::cell_range_error("cover[" + std::to_string(i) + "]", cover[i]); !e.empty())
+    if (std::string e = detail::cell_range_error("cover[" + std::to_string(i) + "]", cover[i]);
+        !e.empty())
       return fail(error, fn, "cover", e, Status::OutOfRange);
   if (ws.flow_owner == 0) ws.flow_owner = g_next_owner.fetch_add(1);
   const detail::AgentMotion& m = ws.agents.motion(ws.profile_motion[profile.index]);
@@ -129,7 +134,8 @@ Status flow_status(const World& world, FlowId flow, FlowStatus* out, CallError* 
   const char* fn = "flow_status";
   const detail::WorldState& ws = detail::WorldAccess::state(world);
   if (!out) return fail(error, fn, "out", "out is null", Status::InvalidArgument);
-  if (flow.owner != 0 && flow.owner == ws.flow_owner && ws.flows.released(flow.index, flow.generation)) {
+  if (flow.owner != 0 && flow.owner == ws.flow_owner &&
+      ws.flows.released(flow.index, flow.generation)) {
     *out = FlowStatus{};
     out->state = FlowState::Released;
     return Status::Ok;

@@ -82,7 +82,8 @@ TEST(FlowApi, BadInputChangesNothing) {
   const std::size_t slots = f.slots();
   CallError e;
   FlowId out{};
-  EXPECT_EQ(request_flow(f.w, ProfileId{7}, CellPos{0, 1, 0}, {}, &out, &e), Status::InvalidArgument);
+  EXPECT_EQ(request_flow(f.w, ProfileId{7}, CellPos{0, 1, 0}, {}, &out, &e),
+            Status::InvalidArgument);
   EXPECT_EQ(e.argument, "profile");
   EXPECT_NE(e.message.find("profile 7"), std::string::npos) << e.message;
   EXPECT_EQ(request_flow(f.w, f.walker, CellPos{0, 5000, 0}, {}, &out, &e), Status::OutOfRange);
@@ -97,7 +98,8 @@ TEST(FlowApi, BadInputChangesNothing) {
   std::vector<CellPos> far{CellPos{0, 1, 0}, CellPos{0, -9000, 0}};
   EXPECT_EQ(request_flow(f.w, f.walker, CellPos{0, 1, 0}, far, &out, &e), Status::OutOfRange);
   EXPECT_NE(e.message.find("cover[1]"), std::string::npos) << e.message;
-  EXPECT_EQ(request_flow(f.w, f.walker, CellPos{0, 1, 0}, {}, nullptr, &e), Status::InvalidArgument);
+  EXPECT_EQ(request_flow(f.w, f.walker, CellPos{0, 1, 0}, {}, nullptr, &e),
+            Status::InvalidArgument);
   EXPECT_EQ(e.argument, "out");
   EXPECT_EQ(f.slots(), slots) << "no slot taken by a refused request";
   EXPECT_EQ(out.generation, 0u) << "out untouched";
@@ -140,8 +142,7 @@ TEST(FlowApi, RebuildsAtMostOnceEveryFiveUpdates) {
   ASSERT_EQ(request_flow(f.w, f.walker, CellPos{5, 1, 5}, {}, &id), Status::Ok);
   f.w.update();
   f.w.update();
-  const detail::FlowSlot* s =
-      detail::WorldAccess::state(f.w).flows.get(id.index, id.generation);
+  const detail::FlowSlot* s = detail::WorldAccess::state(f.w).flows.get(id.index, id.generation);
   ASSERT_NE(s, nullptr);
   const std::uint64_t builds = s->builds;
   // A block toggled in the region at every update, for 40 updates.
@@ -189,8 +190,8 @@ TEST(FlowApi, FollowersCrossTheFloorAndStopWhenReleased) {
       epochs[k] = s.corridor_epoch;
       // Under way (past the start, more than 3 cells from the goal): at walking speed every tick.
       const double step = std::hypot(s.feet.x - last[k].x, s.feet.z - last[k].z);
-      if (t > 20 && s.mode != AgentMode::Arrived && std::hypot(s.feet.x - 20.5, s.feet.z - 20.5) > 3 &&
-          step < 0.9 * speed * 0.05)
+      if (t > 20 && s.mode != AgentMode::Arrived &&
+          std::hypot(s.feet.x - 20.5, s.feet.z - 20.5) > 3 && step < 0.9 * speed * 0.05)
         ++slow_ticks;
       last[k] = s.feet;
     }
@@ -201,7 +202,8 @@ TEST(FlowApi, FollowersCrossTheFloorAndStopWhenReleased) {
   EXPECT_EQ(slow_ticks, 0u);
   for (std::size_t k = 0; k < ids.size(); ++k) {
     const double d = std::hypot(20.5 - (-10.5 + 4.0 * static_cast<double>(k)), 20.5 - (-12.5));
-    EXPECT_LE(arrival[k], static_cast<int>(d / speed / 0.05) + 12) << "agent " << k << ", " << d << " cells";
+    EXPECT_LE(arrival[k], static_cast<int>(d / speed / 0.05) + 12)
+        << "agent " << k << ", " << d << " cells";
     EXPECT_LE(epoch_changes[k], 6u) << "the corridor changes only when the waypoints ahead do";
   }
   for (AgentId a : ids) {
@@ -246,7 +248,8 @@ TEST(FlowApi, AFollowerCutOffIsBlockedUntilTheWallOpens) {
   EXPECT_TRUE(c.in_field);
   EXPECT_FALSE(c.reached);
   // A door-wide gap in the ring: the field is rebuilt and the agent walks in.
-  for (int y = 1; y <= 2; ++y) ASSERT_EQ(f.w.set_block(CellPos{goal.x - 3, y, goal.z}, 0), Status::Ok);
+  for (int y = 1; y <= 2; ++y)
+    ASSERT_EQ(f.w.set_block(CellPos{goal.x - 3, y, goal.z}, 0), Status::Ok);
   for (int t = 0; t < 400 && s.mode != AgentMode::Arrived; ++t) {
     ASSERT_EQ(f.w.tick(0.05), Status::Ok);
     ASSERT_EQ(f.w.agent_state(a, &s), Status::Ok);

@@ -25,8 +25,10 @@
 namespace voxnav {
 namespace {
 
-const std::string kRegion116 = std::string(VOXNAV_SHARED_DATA) + "/minecraft/regions/1.16/r.0.-1.mca";
-const std::string kRegion118 = std::string(VOXNAV_SHARED_DATA) + "/minecraft/regions/1.18.2/r.0.0.mca";
+const std::string kRegion116 =
+    std::string(VOXNAV_SHARED_DATA) + "/minecraft/regions/1.16/r.0.-1.mca";
+const std::string kRegion118 =
+    std::string(VOXNAV_SHARED_DATA) + "/minecraft/regions/1.18.2/r.0.0.mca";
 
 constexpr std::uint32_t kInf = 0xFFFFFFFFu;
 
@@ -57,7 +59,8 @@ struct Oracle {
     for (const detail::NavChunk* ch : g.ordered_chunks()) {
       if (ch->uniform) continue;
       for (int i = 0; i < 4096; ++i) {
-        const CellPos c{ch->pos.x * 16 + (i & 15), ch->pos.y * 16 + (i >> 8), ch->pos.z * 16 + ((i >> 4) & 15)};
+        const CellPos c{ch->pos.x * 16 + (i & 15), ch->pos.y * 16 + (i >> 8),
+                        ch->pos.z * 16 + ((i >> 4) & 15)};
         if (!inside(c) || !detail::kind_node(g.kind(c))) continue;
         id.emplace(detail::cell_key(c), static_cast<std::uint32_t>(cells.size()));
         cells.push_back(c);
@@ -91,14 +94,18 @@ struct Oracle {
         add(CellPos{c.x + detail::kDirDx[d], c.y + mc.dy, c.z + detail::kDirDz[d]}, d, code);
       }
       const std::uint8_t vm = g.vmoves(c);
-      if (vm & detail::kMoveUp) add(CellPos{c.x, c.y + 1, c.z}, detail::kDirUp, detail::kCodeVertUp);
-      if (vm & detail::kMoveDown) add(CellPos{c.x, c.y - 1, c.z}, detail::kDirDown, detail::kCodeVertDown);
+      if (vm & detail::kMoveUp)
+        add(CellPos{c.x, c.y + 1, c.z}, detail::kDirUp, detail::kCodeVertUp);
+      if (vm & detail::kMoveDown)
+        add(CellPos{c.x, c.y - 1, c.z}, detail::kDirDown, detail::kCodeVertDown);
       const std::uint8_t gm = gaps_on ? g.gaps(c) : 0;
       for (int d = 0; d < 4; ++d) {
         if (gm & (detail::kGapLevel << d))
-          add(CellPos{c.x + 2 * detail::kDirDx[d], c.y, c.z + 2 * detail::kDirDz[d]}, d, detail::kCodeGapLevel);
+          add(CellPos{c.x + 2 * detail::kDirDx[d], c.y, c.z + 2 * detail::kDirDz[d]}, d,
+              detail::kCodeGapLevel);
         if (gm & (detail::kGapDown << d))
-          add(CellPos{c.x + 2 * detail::kDirDx[d], c.y - 1, c.z + 2 * detail::kDirDz[d]}, d, detail::kCodeGapDown);
+          add(CellPos{c.x + 2 * detail::kDirDx[d], c.y - 1, c.z + 2 * detail::kDirDz[d]}, d,
+              detail::kCodeGapDown);
       }
     }
     // Dijkstra from the goal over the reversed moves (ordered by cost, then cell order).
@@ -149,13 +156,15 @@ std::vector<CellPos> pick_goals(World& w, int n) {
   detail::NavWorld& nav = *detail::WorldAccess::state(w).walker();
   const detail::NavGrid& g = nav.grid();
   std::map<std::uint32_t, std::vector<CellPos>> by_island;
-  for (const CellPos& c : test::standable_cells(g)) by_island[nav.islands().component(g, c)].push_back(c);
+  for (const CellPos& c : test::standable_cells(g))
+    by_island[nav.islands().component(g, c)].push_back(c);
   const std::vector<CellPos>* big = nullptr;
   for (const auto& [k, v] : by_island)
     if (!big || v.size() > big->size()) big = &v;
   std::vector<CellPos> goals;
   if (!big) return goals;
-  for (int i = 1; i <= n; ++i) goals.push_back((*big)[big->size() * static_cast<std::size_t>(i) / (n + 1)]);
+  for (int i = 1; i <= n; ++i)
+    goals.push_back((*big)[big->size() * static_cast<std::size_t>(i) / (n + 1)]);
   return goals;
 }
 
@@ -177,14 +186,16 @@ std::size_t check_field(World& w, ProfileId pid, FlowId f) {
     FlowCell fc;
     EXPECT_EQ(flow_cell(w, f, o.cells[u], &fc), Status::Ok);
     if (!fc.in_field) {
-      ADD_FAILURE() << test::str(o.cells[u]) << " is a node cell of the region but not in the field";
+      ADD_FAILURE() << test::str(o.cells[u])
+                    << " is a node cell of the region but not in the field";
       continue;
     }
     const bool reach = o.cost[u] != kInf;
     if (fc.reached != reach || (reach && fc.cost != o.cost[u])) {
       if (bad_cost++ < 5)
-        ADD_FAILURE() << test::str(o.cells[u]) << ": field " << (fc.reached ? std::to_string(fc.cost) : "unreached")
-                      << ", oracle " << (reach ? std::to_string(o.cost[u]) : "unreached");
+        ADD_FAILURE() << test::str(o.cells[u]) << ": field "
+                      << (fc.reached ? std::to_string(fc.cost) : "unreached") << ", oracle "
+                      << (reach ? std::to_string(o.cost[u]) : "unreached");
       continue;
     }
     if (!reach) continue;
@@ -212,7 +223,8 @@ std::vector<CellPos> corners(CellPos goal, int d) {
   std::vector<CellPos> v;
   for (int sx : {-1, 1})
     for (int sy : {-1, 1})
-      for (int sz : {-1, 1}) v.push_back(CellPos{goal.x + sx * d, goal.y + sy * d, goal.z + sz * d});
+      for (int sz : {-1, 1})
+        v.push_back(CellPos{goal.x + sx * d, goal.y + sy * d, goal.z + sz * d});
   return v;
 }
 
@@ -352,7 +364,8 @@ TEST_P(FlowRegion, SwimmerAndLargeWalkerFieldsEqualTheOracle) {
       if (ch->uniform) continue;
       for (int i = 0; i < 4096; ++i)
         if (detail::kind_node(ch->kind_at(i)))
-          nodes.push_back(CellPos{ch->pos.x * 16 + (i & 15), ch->pos.y * 16 + (i >> 8), ch->pos.z * 16 + ((i >> 4) & 15)});
+          nodes.push_back(CellPos{ch->pos.x * 16 + (i & 15), ch->pos.y * 16 + (i >> 8),
+                                  ch->pos.z * 16 + ((i >> 4) & 15)});
     }
     ASSERT_GT(nodes.size(), 1000u);
     CellPos goal = nodes[0];
@@ -360,7 +373,8 @@ TEST_P(FlowRegion, SwimmerAndLargeWalkerFieldsEqualTheOracle) {
     for (std::size_t k = 0; k < nodes.size(); k += nodes.size() / 64) {
       std::size_t near = 0;
       for (const CellPos& c : nodes)
-        near += std::abs(c.x - nodes[k].x) <= 16 && std::abs(c.z - nodes[k].z) <= 16 && std::abs(c.y - nodes[k].y) <= 4;
+        near += std::abs(c.x - nodes[k].x) <= 16 && std::abs(c.z - nodes[k].z) <= 16 &&
+                std::abs(c.y - nodes[k].y) <= 4;
       if (near > best) {
         best = near;
         goal = nodes[k];
@@ -391,7 +405,8 @@ TEST_P(FlowRegion, RebuildsAfterRandomEditsStillEqualTheOracle) {
   const detail::NavGrid& g = detail::WorldAccess::state(*w).walker()->grid();
   std::vector<CellPos> inside;
   for (const CellPos& c : test::standable_cells(g))
-    if (std::abs(c.x - goal.x) <= 40 && std::abs(c.z - goal.z) <= 40 && !(c == goal)) inside.push_back(c);
+    if (std::abs(c.x - goal.x) <= 40 && std::abs(c.z - goal.z) <= 40 && !(c == goal))
+      inside.push_back(c);
   ASSERT_GT(inside.size(), 100u);
   for (int round = 0; round < 4; ++round) {
     SCOPED_TRACE("round " + std::to_string(round));
@@ -438,7 +453,8 @@ TEST_P(FlowRegion, AgentsFollowingAFieldArrive) {
     ASSERT_EQ(flow_cell(*w, wide, c, &fc), Status::Ok);
     if (!fc.reached || fc.cost < 100000 || fc.cost > 600000) continue;
     bool clash = false;
-    for (const CellPos& o : starts) clash = clash || (std::abs(o.x - c.x) < 3 && std::abs(o.z - c.z) < 3);
+    for (const CellPos& o : starts)
+      clash = clash || (std::abs(o.x - c.x) < 3 && std::abs(o.z - c.z) < 3);
     if (!clash) starts.push_back(c);
   }
   ASSERT_GE(starts.size(), 6u);
@@ -460,9 +476,11 @@ TEST_P(FlowRegion, AgentsFollowingAFieldArrive) {
       AgentState s;
       ASSERT_EQ(w->agent_state(id, &s), Status::Ok);
       ASSERT_TRUE(detail::kind_node(g.kind(s.cell))) << "agent stood in " << test::str(s.cell);
-      const CellPos feet{static_cast<int>(std::floor(s.feet.x)), static_cast<int>(std::floor(s.feet.y + 1e-3)),
+      const CellPos feet{static_cast<int>(std::floor(s.feet.x)),
+                         static_cast<int>(std::floor(s.feet.y + 1e-3)),
                          static_cast<int>(std::floor(s.feet.z))};
-      ASSERT_NE(g.kind(feet), detail::CellKind::Blocked) << "feet inside a block at " << test::str(feet);
+      ASSERT_NE(g.kind(feet), detail::CellKind::Blocked)
+          << "feet inside a block at " << test::str(feet);
       arrived += s.mode == AgentMode::Arrived;
     }
   }
@@ -471,7 +489,8 @@ TEST_P(FlowRegion, AgentsFollowingAFieldArrive) {
     ASSERT_EQ(w->agent_state(id, &s), Status::Ok);
     std::string why;
     (void)w->agent_reason(id, &why);
-    EXPECT_EQ(s.mode, AgentMode::Arrived) << agent_mode_name(s.mode) << " at " << test::str(s.cell) << ": " << why;
+    EXPECT_EQ(s.mode, AgentMode::Arrived)
+        << agent_mode_name(s.mode) << " at " << test::str(s.cell) << ": " << why;
     EXPECT_EQ(s.requests, 0u) << "field followers make no path requests";
   }
   EXPECT_EQ(w->stats().searches, searches) << "field followers never search";
@@ -480,8 +499,8 @@ TEST_P(FlowRegion, AgentsFollowingAFieldArrive) {
   EXPECT_GT(last.version, first.version) << "rebuilt to cover its followers";
   std::size_t outside_first = 0;
   for (const CellPos& s : starts)
-    outside_first += s.x < first.region_min.x || s.x > first.region_max.x || s.z < first.region_min.z ||
-                     s.z > first.region_max.z;
+    outside_first += s.x < first.region_min.x || s.x > first.region_max.x ||
+                     s.z < first.region_min.z || s.z > first.region_max.z;
   EXPECT_GT(outside_first, 0u);
 }
 
@@ -493,7 +512,8 @@ TEST_P(FlowRegion, AnyExecutorBuildsTheSameField) {
   const detail::NavGrid& g = ws.walker()->grid();
   const detail::CostTable& costs = ws.agents.motion(ws.profile_motion[pid.index]).costs;
   const CellPos goal = pick_goals(*w, 1).at(0);
-  const detail::FlowBox box = detail::flow_region(goal, corners(goal, 64), kFlowRegionMargin, kFlowRegionHalfWidth);
+  const detail::FlowBox box =
+      detail::flow_region(goal, corners(goal, 64), kFlowRegionMargin, kFlowRegionHalfWidth);
   detail::FlowBuild one(g, costs, goal, box);
   one.run_all();
   ASSERT_TRUE(one.done());
@@ -518,7 +538,8 @@ TEST_P(FlowRegion, AnyExecutorBuildsTheSameField) {
 std::string region_name(const ::testing::TestParamInfo<const std::string*>& p) {
   return p.index == 0 ? "mc116" : "mc118";
 }
-INSTANTIATE_TEST_SUITE_P(Regions, FlowRegion, ::testing::Values(&kRegion116, &kRegion118), region_name);
+INSTANTIATE_TEST_SUITE_P(Regions, FlowRegion, ::testing::Values(&kRegion116, &kRegion118),
+                         region_name);
 
 }  // namespace
 }  // namespace voxnav

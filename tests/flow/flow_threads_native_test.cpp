@@ -43,7 +43,8 @@ std::vector<std::uint64_t> run(int threads) {
     std::vector<AgentId> ids;
     for (int k = 0; k < 8; ++k) {
       AgentId id;
-      EXPECT_EQ(w.add_agent(AgentDef{walker, Vec3{-12.5 + 5 * k, 1, -8.5 - (k % 3)}}, &id), Status::Ok);
+      EXPECT_EQ(w.add_agent(AgentDef{walker, Vec3{-12.5 + 5 * k, 1, -8.5 - (k % 3)}}, &id),
+                Status::Ok);
       EXPECT_EQ(set_agent_flow(w, id, k % 2 ? a : b), Status::Ok);
       ids.push_back(id);
     }

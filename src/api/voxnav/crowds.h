@@ -53,19 +53,19 @@ struct FlowStatus {
   PathFailure failure = PathFailure::None;  ///< for Failed: BadGoal or NotLoaded
   CellPos goal;
   CellPos region_min, region_max;  ///< the region of the field serving (inclusive)
-  std::uint32_t cells = 0;          ///< node cells of the region
-  std::uint32_t reached = 0;        ///< of those, cells from which the goal is reached
-  bool rebuilding = false;          ///< a newer build is in flight
+  std::uint32_t cells = 0;         ///< node cells of the region
+  std::uint32_t reached = 0;       ///< of those, cells from which the goal is reached
+  bool rebuilding = false;         ///< a newer build is in flight
 };
 
 /// One cell of a field (for tests and debug drawing).
 struct FlowCell {
-  bool in_field = false;  ///< a node cell of the field's region
-  bool reached = false;   ///< the goal is reached from it inside the region
-  std::uint32_t cost = 0;  ///< cost units (10000 per cell, as PathStatus::cost)
-  CellPos successor;       ///< the next cell toward the goal (the goal: itself)
+  bool in_field = false;            ///< a node cell of the field's region
+  bool reached = false;             ///< the goal is reached from it inside the region
+  std::uint32_t cost = 0;           ///< cost units (10000 per cell, as PathStatus::cost)
+  CellPos successor;                ///< the next cell toward the goal (the goal: itself)
   EdgeKind edge = EdgeKind::Start;  ///< the kind of the move to the successor
-  bool line_of_sight = false;  ///< on the goal's level with a straight walkable line to it
+  bool line_of_sight = false;       ///< on the goal's level with a straight walkable line to it
 };
 
 /// Requests a flow field toward `goal` for `profile`: built on the executor at the next update()

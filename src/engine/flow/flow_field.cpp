@@ -22,8 +22,9 @@ std::uint32_t FlowField::find(const CellPos& c) const {
 
 CellPos FlowField::cell(std::uint32_t i) const {
   // The chunk whose range holds i: the last one beginning at or before it.
-  const auto it = std::upper_bound(chunks.begin(), chunks.end(), i,
-                                   [](std::uint32_t v, const ChunkRange& r) { return v < r.begin; });
+  const auto it =
+      std::upper_bound(chunks.begin(), chunks.end(), i,
+                       [](std::uint32_t v, const ChunkRange& r) { return v < r.begin; });
   const ChunkRange& r = *(it - 1);
   const int k = index[i];
   return CellPos{r.pos.x * 16 + (k & 15), r.pos.y * 16 + (k >> 8), r.pos.z * 16 + ((k >> 4) & 15)};
@@ -109,13 +110,14 @@ void FlowBuild::gather(std::size_t k) {
     const auto from = static_cast<std::uint32_t>(s.cells.size());
     s.rank[static_cast<std::size_t>(i)] = static_cast<std::uint16_t>(from);
     s.cells.push_back(static_cast<std::uint16_t>(i));
-    moves.for_each(ch, i, [&](NavChunk*, int ti, int dx, int dy, int dz, std::uint32_t cost,
-                              EdgeKind kind) {
-      if (!box.contains(CellPos{c.x + dx, c.y + dy, c.z + dz})) return;
-      const std::uint32_t ord = nb_ord[nb_index((lx + dx) >> 4, (ly + dy) >> 4, (lz + dz) >> 4)];
-      if (ord == kFlowNone) return;
-      s.edges.push_back(Edge{from, ord, static_cast<std::uint16_t>(ti), kind, cost});
-    });
+    moves.for_each(
+        ch, i, [&](NavChunk*, int ti, int dx, int dy, int dz, std::uint32_t cost, EdgeKind kind) {
+          if (!box.contains(CellPos{c.x + dx, c.y + dy, c.z + dz})) return;
+          const std::uint32_t ord =
+              nb_ord[nb_index((lx + dx) >> 4, (ly + dy) >> 4, (lz + dz) >> 4)];
+          if (ord == kFlowNone) return;
+          s.edges.push_back(Edge{from, ord, static_cast<std::uint16_t>(ti), kind, cost});
+        });
   }
 }
 
@@ -222,7 +224,8 @@ void FlowBuild::finish() {
         const int k = f.index[i];
         if ((k >> 8) != (goal.y & 15) || f.cost[i] == kFlowUnreached) continue;
         const CellPos c{r.pos.x * 16 + (k & 15), goal.y, r.pos.z * 16 + ((k >> 4) & 15)};
-        if (std::abs(c.x - goal.x) > kFlowLosCells || std::abs(c.z - goal.z) > kFlowLosCells) continue;
+        if (std::abs(c.x - goal.x) > kFlowLosCells || std::abs(c.z - goal.z) > kFlowLosCells)
+          continue;
         if (!grid_.standable(c)) continue;
         if (c == goal || line_walkable_level(grid_, c, goal, surf)) f.los[i] = 1;
       }

@@ -46,7 +46,8 @@ struct FlowField {
     std::uint32_t begin = 0, end = 0;
   };
   std::vector<ChunkRange> chunks;
-  std::unordered_map<std::uint64_t, std::uint32_t, KeyHash> chunk_at;  ///< key -> chunks[] (lookup only)
+  std::unordered_map<std::uint64_t, std::uint32_t, KeyHash>
+      chunk_at;                      ///< key -> chunks[] (lookup only)
   std::vector<std::uint16_t> index;  ///< per cell: its index in its chunk
   std::vector<std::uint32_t> cost;   ///< per cell: cost to the goal, kFlowUnreached
   std::vector<std::uint32_t> succ;   ///< per cell: the next cell toward the goal, kFlowNone
@@ -79,15 +80,16 @@ class FlowBuild {
 
  private:
   struct Edge {
-    std::uint32_t from;    // cell number inside its slice
-    std::uint32_t chunk;   // target's chunk ordinal in chunks_
-    std::uint16_t index;   // target's index in that chunk
+    std::uint32_t from;   // cell number inside its slice
+    std::uint32_t chunk;  // target's chunk ordinal in chunks_
+    std::uint16_t index;  // target's index in that chunk
     EdgeKind kind;
     std::uint32_t cost;
   };
   struct Slice {
     std::vector<std::uint16_t> cells;
-    std::vector<std::uint16_t> rank;  // per cell index of the chunk: its place in `cells`, or 0xFFFF
+    std::vector<std::uint16_t>
+        rank;  // per cell index of the chunk: its place in `cells`, or 0xFFFF
     std::vector<Edge> edges;
   };
   void gather(std::size_t k);

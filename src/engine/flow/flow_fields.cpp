@@ -112,7 +112,8 @@ void FlowFields::update(const std::array<NavWorld*, 4>& navs, const std::vector<
     if (s.field && !s.dirty)
       for (const CellPos& h : s.holders)
         if (!s.field->region.contains(h) && std::abs(h.x - s.goal.x) <= kFlowHalfWidth &&
-            std::abs(h.z - s.goal.z) <= kFlowHalfWidth && std::abs(h.y - s.goal.y) <= kFlowHalfWidth) {
+            std::abs(h.z - s.goal.z) <= kFlowHalfWidth &&
+            std::abs(h.y - s.goal.y) <= kFlowHalfWidth) {
           s.dirty = true;
           break;
         }

@@ -45,7 +45,9 @@ class MoveCosts {
     const int lx = i & 15, lz = (i >> 4) & 15, ly = i >> 8;
     const std::uint32_t* kx = costs_.kind_extra.data();
     const std::array<std::int32_t, 256>* surf = costs_.surface.get();
-    auto kind_of = [&](const NavChunk* tc, int ti) { return static_cast<int>(tc->kind_at(ti)) & 15; };
+    auto kind_of = [&](const NavChunk* tc, int ti) {
+      return static_cast<int>(tc->kind_at(ti)) & 15;
+    };
     auto rises_too_high = [&](EdgeKind kind, int dy, const NavChunk* tc, int ti) {
       const int rise = dy * kHeightUnits + tc->floor[ti] - ch->floor[i];
       if (kind == EdgeKind::GapJump && rise > jump_q_) return true;
