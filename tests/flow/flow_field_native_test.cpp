@@ -15,6 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "engine/corridor/corridor.h"
 #include "engine/nav/world_access.h"
 #include "splitmix.h"
 #include "test_support.h"
@@ -502,6 +503,83 @@ TEST_P(FlowRegion, AgentsFollowingAFieldArrive) {
     outside_first += s.x < first.region_min.x || s.x > first.region_max.x ||
                      s.z < first.region_min.z || s.z > first.region_max.z;
   EXPECT_GT(outside_first, 0u);
+}
+
+TEST_P(FlowRegion, FollowersCorridorsStayValidUnderEdits) {
+  ProfileId pid;
+  std::unique_ptr<World> w = test::load_region(*GetParam(), &pid);
+  ASSERT_TRUE(w);
+  const CellPos goal = pick_goals(*w, 3).at(1);
+  FlowId wide, f;
+  ASSERT_EQ(request_flow(*w, pid, goal, corners(goal, 64), &wide), Status::Ok);
+  ASSERT_EQ(request_flow(*w, pid, goal, corners(goal, 30), &f), Status::Ok);
+  settle(*w, 2);
+  const detail::WorldState& ws = detail::WorldAccess::state(*w);
+  const detail::NavGrid& g = ws.walker()->grid();
+  std::vector<AgentId> ids;
+  for (const CellPos& c : test::standable_cells(g)) {
+    if (ids.size() >= 10) break;
+    if ((c.x * 3 + c.z * 17) % 11 != 0) continue;
+    FlowCell fc;
+    ASSERT_EQ(flow_cell(*w, wide, c, &fc), Status::Ok);
+    if (!fc.reached || fc.cost < 150000 || fc.cost > 450000) continue;
+    double y = 0;
+    ASSERT_EQ(w->standing_height(pid, c, &y), Status::Ok);
+    AgentId id;
+    ASSERT_EQ(w->add_agent(AgentDef{pid, Vec3{c.x + 0.5, y, c.z + 0.5}}, &id), Status::Ok);
+    ASSERT_EQ(set_agent_flow(*w, id, f), Status::Ok);
+    ids.push_back(id);
+  }
+  ASSERT_GE(ids.size(), 6u);
+  std::uint16_t stone = 0;
+  ASSERT_EQ(w->block_value("stone", &stone), Status::Ok);
+  voxnav::tools::SplitMix64 rng(7);
+  std::size_t pillars = 0, checked = 0;
+  for (int t = 0; t < 1500; ++t) {
+    // Every 5 ticks a pillar two blocks high on a cell of some follower's corridor ahead (not
+    // within 6 cells of the goal: pillars there would soon wall it in).
+    if (t % 5 == 3) {
+      const AgentId id = ids[rng.below(static_cast<std::uint32_t>(ids.size()))];
+      const detail::AgentRecord* a = ws.agents.get(id);
+      if (a && a->mode == AgentMode::Moving && a->cell_index + 3 < a->corridor.cells.size()) {
+        const std::size_t k =
+            a->cell_index + 2 +
+            rng.below(static_cast<std::uint32_t>(a->corridor.cells.size() - a->cell_index - 2));
+        const CellPos c = a->corridor.cells[k];
+        if (std::max(std::abs(c.x - goal.x), std::abs(c.z - goal.z)) > 6) {
+          ASSERT_EQ(w->set_block(c, stone), Status::Ok);
+          ASSERT_EQ(w->set_block(CellPos{c.x, c.y + 1, c.z}, stone), Status::Ok);
+          ++pillars;
+        }
+      }
+    }
+    ASSERT_EQ(w->tick(0.05), Status::Ok);
+    for (AgentId id : ids) {
+      const detail::AgentRecord* a = ws.agents.get(id);
+      ASSERT_NE(a, nullptr);
+      if (a->mode != AgentMode::Moving) continue;
+      ++checked;
+      ASSERT_TRUE(detail::path_still_valid(g, a->corridor.cells, a->corridor.kinds, a->cell_index))
+          << "tick " << t << ": a follower's corridor holds a move the layers no longer have";
+    }
+  }
+  EXPECT_GE(pillars, 8u);
+  EXPECT_GT(checked, 500u);
+  std::size_t arrived = 0;
+  for (AgentId id : ids) {
+    AgentState s;
+    ASSERT_EQ(w->agent_state(id, &s), Status::Ok);
+    std::string why;
+    ASSERT_EQ(w->agent_reason(id, &why), Status::Ok);
+    if (s.mode == AgentMode::Arrived) {
+      ++arrived;
+    } else {
+      EXPECT_EQ(s.mode, AgentMode::Blocked) << agent_mode_name(s.mode) << ": " << why;
+      EXPECT_FALSE(why.empty());
+    }
+  }
+  EXPECT_GE(arrived * 2, ids.size()) << "most followers still arrive";
+  EXPECT_EQ(w->stats().searches, 0u) << "field followers never search";
 }
 
 TEST_P(FlowRegion, AnyExecutorBuildsTheSameField) {
