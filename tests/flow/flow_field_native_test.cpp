@@ -35,8 +35,8 @@ constexpr std::uint32_t kInf = 0xFFFFFFFFu;
 
 /// The move graph of the node cells inside a box, read cell by cell through NavGrid::kind /
 /// moves / vmoves / gaps (hash lookups, not the chunks' neighbour pointers), with the search's
-/// per-move cost (detail::move_cost) and surface cost (detail::with_surface). Covers profiles
-/// without step or jump limits below their class's.
+/// per-move cost (detail::move_cost), surface cost (detail::with_surface) and the profile's step
+/// and jump limits (the rise between the two cells' floors).
 struct Oracle {
   std::unordered_map<std::uint64_t, std::uint32_t> id;
   std::vector<CellPos> cells;
@@ -68,6 +68,9 @@ struct Oracle {
       }
     }
     out.resize(cells.size());
+    const int step_q = std::min<int>(costs.step_q, g.envelope().step_q);
+    const int jump_q = std::min<int>(costs.jump_q, g.envelope().jump_q);
+    const bool limits = step_q < g.envelope().step_q || jump_q < g.envelope().jump_q;
     const bool gaps_on = g.envelope().gap_reach > 0 && costs.gap_reach >= g.envelope().gap_reach;
     for (std::uint32_t u = 0; u < cells.size(); ++u) {
       const CellPos c = cells[u];
@@ -75,6 +78,14 @@ struct Oracle {
         if (!inside(t)) return;
         const std::uint32_t v = find(t);
         if (v == kInf) return;
+        if (limits && code != detail::kCodeVertUp && code != detail::kCodeVertDown) {
+          // A rise above the profile's step needs a Jump within its jump (a gap jump's landing
+          // may not rise above its jump either).
+          const EdgeKind k = detail::kMoveCodes[code].kind;
+          const int rise = (t.y - c.y) * detail::kHeightUnits + g.floor_q(t) - g.floor_q(c);
+          if (k == EdgeKind::GapJump && rise > jump_q) return;
+          if (rise > 0 && rise > step_q && !(k == EdgeKind::Jump && rise <= jump_q)) return;
+        }
         std::uint32_t w = detail::move_cost(costs, dir, code, g.kind(t));
         if (w == detail::kCostImpassable) return;
         if (costs.surface) {  // the surface cost of the cell entered, never below 0.4 of the move
@@ -178,8 +189,6 @@ std::size_t check_field(World& w, ProfileId pid, FlowId f) {
   const detail::WorldState& ws = detail::WorldAccess::state(w);
   const detail::NavGrid& g = ws.nav_of(ws.profiles[pid.index].movement_class)->grid();
   const detail::CostTable& costs = ws.agents.motion(ws.profile_motion[pid.index]).costs;
-  EXPECT_GE(costs.step_q, g.envelope().step_q) << "the oracle covers profiles without step limits";
-  EXPECT_GE(costs.jump_q, g.envelope().jump_q);
   const Oracle o(g, costs, st.region_min, st.region_max, st.goal);
   EXPECT_EQ(o.cells.size(), st.cells) << "node cells of the region";
   std::size_t reached = 0, bad_cost = 0, bad_succ = 0;
@@ -285,13 +294,15 @@ TEST_P(FlowRegion, CostsEqualAnIndependentDijkstraAndTheSearch) {
   }
 }
 
-TEST_P(FlowRegion, SurfaceCostsAndAShortDropAreTheProfiles) {
+TEST_P(FlowRegion, SurfaceCostsStepJumpAndDropLimitsAreTheProfiles) {
   ProfileId walker;
   std::unique_ptr<World> w = test::load_region(*GetParam(), &walker);
   ASSERT_TRUE(w);
   Profile p;
   p.id = "picky";
   p.max_drop = 1;
+  p.step_height = 0.3;  // below the class's 0.6: slabs and stairs only, steps need a jump
+  p.jump_apex = 0.5;    // below the class's 1.25: no jump onto a full block
   p.surface_malus = {SurfaceMalus{{"stone"}, -0.3}, SurfaceMalus{{"grass_block"}, 2.0},
                      SurfaceMalus{{"dirt", "sand", "gravel"}, 0.5}};
   ProfileId pid;
@@ -300,6 +311,8 @@ TEST_P(FlowRegion, SurfaceCostsAndAShortDropAreTheProfiles) {
   w->update();
   const detail::WorldState& ws = detail::WorldAccess::state(*w);
   ASSERT_NE(ws.agents.motion(ws.profile_motion[pid.index]).costs.surface, nullptr);
+  ASSERT_LT(ws.agents.motion(ws.profile_motion[pid.index]).costs.step_q,
+            ws.walker()->grid().envelope().step_q);
   const CellPos goal = pick_goals(*w, 2).at(0);
   FlowId f, plain;
   ASSERT_EQ(request_flow(*w, pid, goal, corners(goal, 64), &f), Status::Ok);
