@@ -259,5 +259,50 @@ TEST(FlowApi, AFollowerCutOffIsBlockedUntilTheWallOpens) {
   EXPECT_TRUE(c.reached);
 }
 
+TEST(FlowApi, OutsideTheFieldStraightForTheGoalWhenTheLineIsClear) {
+  Flat f;
+  const CellPos goal{-8, 1, 5};
+  // A wall at z = 20 with a gap: an agent behind it has no straight line to the goal.
+  for (int x = -16; x <= 31; ++x) {
+    if (x >= 26) continue;
+    for (int y = 1; y <= 2; ++y) {
+      ASSERT_EQ(f.w.set_block(CellPos{x, y, 20}, 1), Status::Ok);
+    }
+  }
+  FlowId id;
+  ASSERT_EQ(request_flow(f.w, f.walker, goal, {}, &id), Status::Ok);
+  f.w.update();
+  f.w.update();
+  FlowStatus st;
+  ASSERT_EQ(flow_status(f.w, id, &st), Status::Ok);
+  ASSERT_EQ(st.state, FlowState::Ready);
+  ASSERT_EQ(st.region_max.x, 8);
+  // Both outside the field's region (x > 8): one with a clear line, one behind the wall.
+  AgentId clear, behind;
+  ASSERT_EQ(f.w.add_agent(AgentDef{f.walker, Vec3{28.5, 1, 5.5}}, &clear), Status::Ok);
+  ASSERT_EQ(f.w.add_agent(AgentDef{f.walker, Vec3{12.5, 1, 26.5}}, &behind), Status::Ok);
+  ASSERT_EQ(set_agent_flow(f.w, clear, id), Status::Ok);
+  ASSERT_EQ(set_agent_flow(f.w, behind, id), Status::Ok);
+  AgentState a, b;
+  ASSERT_EQ(f.w.agent_state(clear, &a), Status::Ok);
+  ASSERT_EQ(f.w.agent_state(behind, &b), Status::Ok);
+  EXPECT_EQ(a.mode, AgentMode::Moving) << "straight for the goal at once";
+  EXPECT_EQ(b.mode, AgentMode::Planning) << "holds until the field covers it";
+  std::size_t corridor = 0;
+  std::vector<Waypoint> points(64);
+  ASSERT_EQ(f.w.agent_corridor(clear, points.data(), points.size(), &corridor), Status::Ok);
+  ASSERT_GE(corridor, 2u);
+  for (std::size_t k = 0; k < corridor; ++k)
+    EXPECT_EQ(points[k].cell.z, 5) << "on the straight line to the goal";
+  EXPECT_TRUE(points[corridor - 1].cell == goal);
+  for (int t = 0; t < 600 && (a.mode != AgentMode::Arrived || b.mode != AgentMode::Arrived); ++t) {
+    ASSERT_EQ(f.w.tick(0.05), Status::Ok);
+    ASSERT_EQ(f.w.agent_state(clear, &a), Status::Ok);
+    ASSERT_EQ(f.w.agent_state(behind, &b), Status::Ok);
+  }
+  EXPECT_EQ(a.mode, AgentMode::Arrived);
+  EXPECT_EQ(b.mode, AgentMode::Arrived) << "the rebuilt field covers it and leads it round";
+}
+
 }  // namespace
 }  // namespace voxnav

@@ -92,9 +92,12 @@ struct FlowCell {
                                CallError* error = nullptr);
 /// Makes an agent follow a field: its goal becomes the field's goal, and instead of searching it
 /// traces kFlowTraceCells cells of the field into its corridor (a line-of-sight cell straight to
-/// the goal) and walks that like a path's corridor, tracing again at its end, when the field is
-/// rebuilt or when an edit cuts it. set_agent_goal ends following. Returns: Ok; StaleHandle
-/// (agent or flow); InvalidArgument (the agent's profile is not the field's).
+/// the goal) and walks that like a path's corridor, tracing again when half of it is walked, when
+/// the field is rebuilt or when an edit cuts it. On a field cell that does not reach the goal it
+/// is Blocked (retried like any Blocked agent). Outside the field's region it walks straight for
+/// the goal when a walkable line on the goal's level reaches it, and holds otherwise until the
+/// region grows to hold it. set_agent_goal ends following. Returns: Ok; StaleHandle (agent or
+/// flow); InvalidArgument (the agent's profile is not the field's).
 [[nodiscard]] Status set_agent_flow(World& world, AgentId agent, FlowId flow,
                                     CallError* error = nullptr);
 

@@ -443,7 +443,18 @@ void AgentSystem::trace(NavWorld& nav, AgentRecord& a) {
   if (!f) return hold("waiting for the flow field");
   a.flow_version = fs->version;
   std::uint32_t i = f->find(start);
-  if (i == kFlowNone) return hold("outside the flow field (it grows to cover its followers)");
+  if (i == kFlowNone) {
+    // Outside the field (the next build grows it to hold the agent, up to kFlowHalfWidth from
+    // the goal): straight for the goal when a walkable line on its level reaches it, else hold.
+    std::vector<CellPos> line;
+    if (straight_cells(grid, start, f->goal, motions_[a.motion].costs.surface.get(), line)) {
+      std::vector<EdgeKind> kinds(line.size(), EdgeKind::Walk);
+      kinds[0] = EdgeKind::Start;
+      install_trace(grid, a, std::move(line), std::move(kinds), false);
+      return;
+    }
+    return hold("outside the flow field (it grows to cover its followers)");
+  }
   if (f->cost[i] == kFlowUnreached) {
     // Cut off from the goal inside the field: Blocked, tried again after kBlockedRetryTicks or at
     // once when an edit lands near it (the field is rebuilt by then or soon after).
@@ -478,6 +489,42 @@ void AgentSystem::trace(NavWorld& nav, AgentRecord& a) {
     }
     return hold("the flow field's move from here is cut");
   }
+  const bool partial = !(cells.back() == f->goal);  // its end re-traces
+  install_trace(grid, a, std::move(cells), std::move(kinds), partial);
+}
+
+bool AgentSystem::straight_cells(const NavGrid& grid, CellPos from, CellPos to,
+                                 const SurfaceCosts* surface, std::vector<CellPos>& out) {
+  out.clear();
+  if (from.y != to.y || std::abs(to.x - from.x) > 2 * kFlowHalfWidth ||
+      std::abs(to.z - from.z) > 2 * kFlowHalfWidth || !line_walkable_level(grid, from, to, surface))
+    return false;
+  // The cells of an 8-connected line (Bresenham), each step a move the layers hold.
+  const int dx = std::abs(to.x - from.x), dz = std::abs(to.z - from.z);
+  const int sx = to.x > from.x ? 1 : -1, sz = to.z > from.z ? 1 : -1;
+  int err = dx - dz;
+  CellPos c = from;
+  out.push_back(c);
+  while (!(c == to)) {
+    const int e2 = 2 * err;
+    CellPos n = c;
+    if (e2 > -dz) {
+      err -= dz;
+      n.x += sx;
+    }
+    if (e2 < dx) {
+      err += dx;
+      n.z += sz;
+    }
+    if (!step_valid(grid, c, n, EdgeKind::Walk)) return false;
+    out.push_back(n);
+    c = n;
+  }
+  return out.size() >= 2;
+}
+
+void AgentSystem::install_trace(const NavGrid& grid, AgentRecord& a, std::vector<CellPos> cells,
+                                std::vector<EdgeKind> kinds, bool partial) {
   std::vector<Waypoint> points;
   string_pull(grid, cells, kinds, points, motions_[a.motion].costs.surface.get());
   // The corridor epoch moves only when the waypoints ahead changed.
@@ -491,7 +538,7 @@ void AgentSystem::trace(NavWorld& nav, AgentRecord& a) {
     a.best_dist = 1e30;
     a.ticks_without_progress = 0;
   }
-  a.partial = a.corridor.cells.back() != f->goal;  // its end re-traces
+  a.partial = partial;
   a.corridor_repeats = false;
   a.fall_ticks = 0;
   a.placed = false;

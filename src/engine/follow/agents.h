@@ -218,6 +218,14 @@ class AgentSystem {
   void plan(NavWorld& nav, AgentRecord& a);
   /// plan() of a field follower: traces the field into the corridor (no search).
   void trace(NavWorld& nav, AgentRecord& a);
+  /// The cells of a straight walkable line from `from` to `to` on one level, each step a level
+  /// walk the layers hold; false when there is none.
+  static bool straight_cells(const NavGrid& grid, CellPos from, CellPos to,
+                             const SurfaceCosts* surface, std::vector<CellPos>& out);
+  /// Makes traced cells the agent's corridor (string pulled; the epoch moves only when the
+  /// waypoints ahead changed) and sets it Moving.
+  void install_trace(const NavGrid& grid, AgentRecord& a, std::vector<CellPos> cells,
+                     std::vector<EdgeKind> kinds, bool partial);
   void install(NavWorld& nav, AgentRecord& a);
   void follow(NavWorld& nav, const Space& space, AgentRecord& a, double dt);
   /// A swimmer's drive toward its corridor: passes waypoints, arrival, the stuck watch.
