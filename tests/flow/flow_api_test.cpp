@@ -63,6 +63,28 @@ TEST(FlowApi, LifecycleAndCells) {
   EXPECT_EQ(st.state, FlowState::Released);
 }
 
+TEST(FlowApi, LockstepDelayDeliversTheBuildThatManyUpdatesLater) {
+  WorldDef def;
+  def.lockstep_delay = 3;
+  World w(def);
+  ASSERT_TRUE(test::load_flat_floor(w, 1));
+  ProfileId walker;
+  ASSERT_EQ(w.add_profile(Profile{}, &walker), Status::Ok);
+  w.update();
+  FlowId id;
+  ASSERT_EQ(request_flow(w, walker, CellPos{0, 1, 0}, {}, &id), Status::Ok);
+  FlowStatus st;
+  for (int k = 1; k <= 3; ++k) {
+    w.update();  // the first dispatches the build, the next two wait
+    ASSERT_EQ(flow_status(w, id, &st), Status::Ok);
+    EXPECT_EQ(st.state, FlowState::Building) << "update " << k;
+  }
+  w.update();
+  ASSERT_EQ(flow_status(w, id, &st), Status::Ok);
+  EXPECT_EQ(st.state, FlowState::Ready);
+  EXPECT_EQ(st.version, 1u);
+}
+
 TEST(FlowApi, GoalInTheAirFailsWithBadGoal) {
   Flat f;
   FlowId id;
