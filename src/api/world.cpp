@@ -800,12 +800,21 @@ void World::update() {
     }
   }
   state_->claim_changes();
+  // Flow fields see the changes this update processes (voxnav/crowds.h).
+  std::vector<detail::Change> flow_changes;
+  const bool flows = state_->flows.capacity() != 0;
+  if (flows) {
+    std::uint64_t from = UINT64_MAX;
+    for (detail::NavWorld* n : navs) from = std::min(from, n->processed_serial());
+    state_->space.changes_since(from, flow_changes);
+  }
   for (detail::NavWorld* n : navs) {
     n->set_agent_chunks(agent_chunks);
     n->update();
     processed = std::min(processed, n->processed_serial());
   }
   if (navs.size() > 1) state_->space.trim_changes(processed);
+  if (flows) detail::update_flows(*state_, flow_changes);
 }
 bool World::chunk_streaming() const noexcept { return state_->streaming; }
 

@@ -78,6 +78,7 @@ bool AgentSystem::set_goal(NavWorld& nav, AgentId id, CellPos goal, int range) {
   if (!a) return false;
   // Held Blocked with blocks inside its body: look again before following the new goal.
   if (a->mode == AgentMode::Blocked && a->fail == PathFailure::Embedded) a->check_embedded = true;
+  a->flow_generation = 0;  // a goal of its own: no longer a field's follower
   a->goal = goal;
   a->goal_range = range;
   a->has_goal = true;
@@ -89,6 +90,40 @@ bool AgentSystem::set_goal(NavWorld& nav, AgentId id, CellPos goal, int range) {
   clear_door_hold(*a, true);
   plan(nav, *a);
   return true;
+}
+
+bool AgentSystem::set_flow(NavWorld& nav, AgentId id, std::uint32_t index,
+                           std::uint32_t generation, CellPos goal) {
+  AgentRecord* a = get(id);
+  if (!a) return false;
+  if (a->mode == AgentMode::Blocked && a->fail == PathFailure::Embedded) a->check_embedded = true;
+  a->goal = goal;
+  a->goal_range = 0;
+  a->has_goal = true;
+  a->fall_ticks = 0;
+  a->replans_in_row = 0;
+  a->stalled = false;
+  a->reason.clear();
+  a->fail = PathFailure::None;
+  clear_door_hold(*a, true);
+  a->flow_index = index;
+  a->flow_generation = generation;
+  a->flow_version = 0;
+  plan(nav, *a);
+  return true;
+}
+
+void AgentSystem::detach_flow(std::uint32_t index, std::uint32_t generation) {
+  for (AgentRecord& a : agents_) {
+    if (!a.alive || a.flow_generation != generation || a.flow_index != index) continue;
+    a.flow_generation = 0;
+    a.has_goal = false;
+    a.replan = false;
+    clear_door_hold(a, true);
+    a.mode = AgentMode::Idle;
+    a.reason = "its flow field was released";
+    reindex(a);
+  }
 }
 
 bool AgentSystem::teleport(AgentId id, const Vec3& feet) {
@@ -202,6 +237,10 @@ CellPos AgentSystem::current_cell(const NavGrid& grid, AgentRecord& a) const {
 }
 
 void AgentSystem::plan(NavWorld& nav, AgentRecord& a) {
+  if (a.flow_generation) {  // field followers never search
+    trace(nav, a);
+    return;
+  }
   a.replan = false;
   if (a.request.generation) (void)nav.release(a.request);
   const AgentMotion& m = motions_[a.motion];
@@ -382,6 +421,134 @@ bool segment_broken(const NavGrid& grid, const std::vector<Change>& changes, con
 }
 }  // namespace
 
+void AgentSystem::trace(NavWorld& nav, AgentRecord& a) {
+  a.replan = false;
+  if (a.request.generation) (void)nav.release(a.request);
+  a.request = PathHandle{};
+  const FlowSlot* fs = flows_ ? flows_->get(a.flow_index, a.flow_generation) : nullptr;
+  const FlowField* f = fs && fs->field && fs->field->failure == PathFailure::None
+                           ? fs->field.get()
+                           : nullptr;
+  const NavGrid& grid = nav.grid();
+  const CellPos start = current_cell(grid, a);
+  // Nothing to trace from here yet (the field is building, or this cell is outside it or cut
+  // off): hold, and trace again at the next step.
+  auto hold = [&](const char* why) {
+    if (a.mode == AgentMode::Moving) a.corridor.epoch = ++corridor_epoch_;
+    a.mode = AgentMode::Planning;
+    a.replan = true;
+    a.reason = why;
+    reindex(a);
+  };
+  if (!f) return hold("waiting for the flow field");
+  a.flow_version = fs->version;
+  std::uint32_t i = f->find(start);
+  if (i == kFlowNone) {
+    // Outside the field (the next build grows it to hold the agent, up to kFlowHalfWidth from
+    // the goal): straight for the goal when a walkable line on its level reaches it, else hold.
+    std::vector<CellPos> line;
+    if (straight_cells(grid, start, f->goal, motions_[a.motion].costs.surface.get(), line)) {
+      std::vector<EdgeKind> kinds(line.size(), EdgeKind::Walk);
+      kinds[0] = EdgeKind::Start;
+      install_trace(grid, a, std::move(line), std::move(kinds), false);
+      return;
+    }
+    return hold("outside the flow field (it grows to cover its followers)");
+  }
+  if (f->cost[i] == kFlowUnreached) {
+    // Cut off from the goal inside the field: Blocked, tried again after kBlockedRetryTicks or at
+    // once when an edit lands near it (the field is rebuilt by then or soon after).
+    if (a.mode == AgentMode::Moving) a.corridor.epoch = ++corridor_epoch_;
+    a.mode = AgentMode::Blocked;
+    a.blocked_ticks = 0;
+    a.last_cell = start;
+    a.reason = "the flow field does not reach its goal from here";
+    reindex(a);
+    return;
+  }
+  std::vector<CellPos> cells{start};
+  std::vector<EdgeKind> kinds{EdgeKind::Start};
+  // kTraceCells along the successors; from a line-of-sight cell on to the goal.
+  bool los = false;
+  for (int n = 0; i != f->goal_index && (los || n < kTraceCells); ++n) {
+    los = los || f->los[i] != 0;
+    const std::uint32_t next = f->succ[i];
+    const CellPos to = f->cell(next);
+    if (!step_valid(grid, cells.back(), to, f->kind[i])) break;  // cut by a change not built yet
+    cells.push_back(to);
+    kinds.push_back(f->kind[i]);
+    i = next;
+  }
+  if (cells.size() < 2) {
+    if (start == f->goal) {
+      a.mode = AgentMode::Arrived;
+      ++a.arrivals;
+      a.reason.clear();
+      reindex(a);
+      return;
+    }
+    return hold("the flow field's move from here is cut");
+  }
+  const bool partial = !(cells.back() == f->goal);  // its end re-traces
+  install_trace(grid, a, std::move(cells), std::move(kinds), partial);
+}
+
+bool AgentSystem::straight_cells(const NavGrid& grid, CellPos from, CellPos to,
+                                 const SurfaceCosts* surface, std::vector<CellPos>& out) {
+  out.clear();
+  if (from.y != to.y || std::abs(to.x - from.x) > 2 * kFlowHalfWidth ||
+      std::abs(to.z - from.z) > 2 * kFlowHalfWidth || !line_walkable_level(grid, from, to, surface))
+    return false;
+  // The cells of an 8-connected line (Bresenham), each step a move the layers hold.
+  const int dx = std::abs(to.x - from.x), dz = std::abs(to.z - from.z);
+  const int sx = to.x > from.x ? 1 : -1, sz = to.z > from.z ? 1 : -1;
+  int err = dx - dz;
+  CellPos c = from;
+  out.push_back(c);
+  while (!(c == to)) {
+    const int e2 = 2 * err;
+    CellPos n = c;
+    if (e2 > -dz) {
+      err -= dz;
+      n.x += sx;
+    }
+    if (e2 < dx) {
+      err += dx;
+      n.z += sz;
+    }
+    if (!step_valid(grid, c, n, EdgeKind::Walk)) return false;
+    out.push_back(n);
+    c = n;
+  }
+  return out.size() >= 2;
+}
+
+void AgentSystem::install_trace(const NavGrid& grid, AgentRecord& a, std::vector<CellPos> cells,
+                                std::vector<EdgeKind> kinds, bool partial) {
+  std::vector<Waypoint> points;
+  string_pull(grid, cells, kinds, points, motions_[a.motion].costs.surface.get());
+  // The corridor epoch moves only when the waypoints ahead changed.
+  const bool same = a.mode == AgentMode::Moving && a.next < a.corridor.points.size() &&
+                    same_ahead(std::span<const Waypoint>(a.corridor.points).subspan(a.next), points);
+  a.corridor.cells = std::move(cells);
+  a.corridor.kinds = std::move(kinds);
+  a.corridor.points = std::move(points);
+  if (!same) {
+    a.corridor.epoch = ++corridor_epoch_;
+    a.best_dist = 1e30;
+    a.ticks_without_progress = 0;
+  }
+  a.partial = partial;
+  a.corridor_repeats = false;
+  a.fall_ticks = 0;
+  a.placed = false;
+  a.next = first_waypoint(a);
+  a.cell_index = 0;
+  a.mode = AgentMode::Moving;
+  a.reason.clear();
+  reindex(a);
+}
+
 void AgentSystem::step(std::span<NavWorld* const> navs, const Space& space, double dt) {
   auto nav_of = [&](const AgentRecord& a) -> NavWorld* {
     const std::uint8_t slot = motions_[a.motion].nav_slot;
@@ -480,7 +647,17 @@ void AgentSystem::step(std::span<NavWorld* const> navs, const Space& space, doub
       a.replan = false;
       plan(*nav, a);
     }
-    if (a.mode == AgentMode::Planning && !a.replan) install(*nav, a);
+    if (a.flow_generation) {
+      // A field follower re-traces when its field was rebuilt, and before its trace runs out
+      // (half of it walked), so it never stops at the end of a trace.
+      const FlowSlot* fs = flows_ ? flows_->get(a.flow_index, a.flow_generation) : nullptr;
+      if (a.mode == AgentMode::Moving && fs &&
+          (fs->version != a.flow_version ||
+           (a.partial && a.corridor.cells.size() < a.cell_index + kTraceCells / 2)))
+        plan(*nav, a);
+    } else if (a.mode == AgentMode::Planning && !a.replan) {
+      install(*nav, a);
+    }
     follow(*nav, space, a, dt);
   }
   for (NavWorld* nav : navs)
@@ -490,6 +667,11 @@ void AgentSystem::step(std::span<NavWorld* const> navs, const Space& space, doub
 void AgentSystem::on_change(NavWorld& nav, AgentRecord& a, const std::vector<Change>& changes) {
   if (boxes_touch_path(changes, a.corridor.cells, a.cell_index) &&
       !steps_valid_near(nav.grid(), a.corridor.cells, a.corridor.kinds, a.cell_index, changes)) {
+    if (a.flow_generation) {  // no repair search: trace the field again (cut at the break)
+      ++a.replans;
+      plan(nav, a);
+      return;
+    }
     if (repair(nav, a, changes)) {
       ++a.repairs;
       ++repair_stats_.repairs;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/flow/flow_fields.h"
 #include "engine/follow/corridor_index.h"
 #include "engine/integrate/integrate.h"
 #include "engine/nav/nav_world.h"
@@ -106,6 +107,11 @@ struct AgentRecord {
   /// An edit (or load) touched the body's cells since the last step: look whether blocks are
   /// inside it now (AgentSystem::resolve_embedded).
   bool check_embedded = false;
+  /// The flow field followed (FlowFields slot and generation; generation 0: none) and the field
+  /// version its corridor was traced on.
+  std::uint32_t flow_index = 0;
+  std::uint32_t flow_generation = 0;
+  std::uint32_t flow_version = 0;
   std::string reason;  ///< why the agent is Failed or Blocked
   PathFailure fail = PathFailure::None;
   // counters
@@ -165,6 +171,16 @@ class AgentSystem {
   const AgentRecord* get(AgentId id) const;
   /// Sends the agent to a goal cell (a request is made at the next step).
   bool set_goal(NavWorld& nav, AgentId id, CellPos goal, int range = 0);
+  /// Makes the agent follow flow field (index, generation) of the store given to set_flows: its
+  /// goal becomes the field's goal; it traces the field instead of searching.
+  bool set_flow(NavWorld& nav, AgentId id, std::uint32_t index, std::uint32_t generation,
+                CellPos goal);
+  /// Every agent following flow field (index, generation) stops: Idle, no goal.
+  void detach_flow(std::uint32_t index, std::uint32_t generation);
+  /// The flow fields the followers trace (owned by the World).
+  void set_flows(const FlowFields* flows) { flows_ = flows; }
+  /// Cells a field trace covers from the agent's cell (a line-of-sight cell goes on to the goal).
+  static constexpr int kTraceCells = 24;
   /// Moves the agent's body (teleport): clears velocity and carry, bumps the corridor epoch.
   bool teleport(AgentId id, const Vec3& feet);
 
@@ -200,6 +216,16 @@ class AgentSystem {
 
  private:
   void plan(NavWorld& nav, AgentRecord& a);
+  /// plan() of a field follower: traces the field into the corridor (no search).
+  void trace(NavWorld& nav, AgentRecord& a);
+  /// The cells of a straight walkable line from `from` to `to` on one level, each step a level
+  /// walk the layers hold; false when there is none.
+  static bool straight_cells(const NavGrid& grid, CellPos from, CellPos to,
+                             const SurfaceCosts* surface, std::vector<CellPos>& out);
+  /// Makes traced cells the agent's corridor (string pulled; the epoch moves only when the
+  /// waypoints ahead changed) and sets it Moving.
+  void install_trace(const NavGrid& grid, AgentRecord& a, std::vector<CellPos> cells,
+                     std::vector<EdgeKind> kinds, bool partial);
   void install(NavWorld& nav, AgentRecord& a);
   void follow(NavWorld& nav, const Space& space, AgentRecord& a, double dt);
   /// A swimmer's drive toward its corridor: passes waypoints, arrival, the stuck watch.
@@ -257,6 +283,7 @@ class AgentSystem {
   void clear_door_hold(AgentRecord& a, bool end_approach);
 
   std::vector<AgentRecord> agents_;
+  const FlowFields* flows_ = nullptr;
   std::vector<std::uint32_t> free_;
   std::vector<AgentMotion> motions_;
   std::uint32_t corridor_epoch_ = 0;

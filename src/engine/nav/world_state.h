@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/flow/flow_fields.h"
 #include "engine/follow/agents.h"
 #include "engine/io/minecraft_registry.h"
 #include "engine/nav/nav_world.h"
@@ -73,6 +74,9 @@ struct WorldState {
     return v;
   }
   AgentSystem agents;
+  /// Flow fields (voxnav/crowds.h) and this World's tag in their handles (FlowId::owner).
+  FlowFields flows;
+  std::uint32_t flow_owner = 0;
   /// The hand-off of navigation changes to the agents: each class's ChangeFeed has a consumer
   /// exactly while some live agent follows that class, so a host that only updates keeps no
   /// changes. Called before the navigations update.
@@ -112,6 +116,10 @@ Status rebuild_surfaces(WorldState& ws);
 std::shared_ptr<const std::array<std::int32_t, 256>> filtered_surface_costs(
     const WorldState& ws, std::uint32_t profile, std::uint32_t excluded, const double* multiplier,
     std::int32_t* min);
+
+/// The flow fields' part of World::update (src/api/crowds.cpp): the followers' cells, then
+/// FlowFields::update with the changes this update processed.
+void update_flows(WorldState& ws, const std::vector<Change>& changes);
 
 /// The walker class envelope in layer 0 units.
 ClassEnvelope walker_envelope();

@@ -1,0 +1,104 @@
+// voxnav - crowds: shared flow fields. A flow field holds, for one profile and one goal cell, the
+// cheapest route cost from every cell of a region around the goal and the next cell on it, so any
+// number of agents heading for the goal share one build instead of searching each. See
+// docs/crowds.md.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "voxnav/error.h"
+#include "voxnav/ids.h"
+#include "voxnav/requests.h"
+#include "voxnav/status.h"
+#include "voxnav/types.h"
+
+namespace voxnav {
+
+class World;
+
+/// Opaque, generation-checked handle of a flow field. Its own type: it cannot be passed where a
+/// PathHandle or an AgentId is expected. `owner` tags the World that made it, so a handle of
+/// another World is refused (StaleHandle) even when its slot numbers match.
+struct FlowId {
+  std::uint32_t index = 0;
+  std::uint32_t generation = 0;  ///< 0 is never valid
+  std::uint32_t owner = 0;
+};
+
+/// Cover points one request_flow takes. [Limit: 0..kMaxFlowCoverPoints]
+inline constexpr std::size_t kMaxFlowCoverPoints = 64;
+/// A field's region: the box around the goal, the cover points and the agents following it,
+/// grown by kFlowRegionMargin cells on every side and cut at kFlowRegionHalfWidth cells from the
+/// goal on every axis (at most 161 cells across).
+inline constexpr int kFlowRegionMargin = 16;
+inline constexpr int kFlowRegionHalfWidth = 80;
+/// Builds of one field start at most once every kFlowRebuildUpdates updates (4 a second at 20
+/// updates a second); the field built last serves until the next one is installed.
+inline constexpr int kFlowRebuildUpdates = 5;
+/// A follower traces this many cells along the field ahead of it into its corridor.
+inline constexpr int kFlowTraceCells = 24;
+
+enum class FlowState : std::uint8_t {
+  Building,  ///< the first build has not landed yet
+  Ready,     ///< a field serves (`version` counts the builds installed; it moves on rebuilds)
+  Failed,    ///< the last build found no goal to build from (`failure`: bad_goal, not_loaded)
+  Released,  ///< release_flow was called on this handle
+};
+const char* flow_state_name(FlowState s) noexcept;
+
+struct FlowStatus {
+  FlowState state = FlowState::Building;
+  std::uint32_t version = 0;                ///< builds installed
+  PathFailure failure = PathFailure::None;  ///< for Failed: BadGoal or NotLoaded
+  CellPos goal;
+  CellPos region_min, region_max;  ///< the region of the field serving (inclusive)
+  std::uint32_t cells = 0;         ///< node cells of the region
+  std::uint32_t reached = 0;       ///< of those, cells from which the goal is reached
+  bool rebuilding = false;         ///< a newer build is in flight
+};
+
+/// One cell of a field (for tests and debug drawing).
+struct FlowCell {
+  bool in_field = false;            ///< a node cell of the field's region
+  bool reached = false;             ///< the goal is reached from it inside the region
+  std::uint32_t cost = 0;           ///< cost units (10000 per cell, as PathStatus::cost)
+  CellPos successor;                ///< the next cell toward the goal (the goal: itself)
+  EdgeKind edge = EdgeKind::Start;  ///< the kind of the move to the successor
+  bool line_of_sight = false;       ///< on the goal's level with a straight walkable line to it
+};
+
+/// Requests a flow field toward `goal` for `profile`: built on the executor at the next update()
+/// and installed at the update after (or lockstep_delay updates later), then rebuilt when blocks
+/// change in its region or a follower stands outside it (see kFlowRebuildUpdates).
+/// `cover` widens the region to hold those cells (where agents will come from).
+/// Returns: Ok; InvalidArgument (profile unknown, out or cover null with entries, cover longer
+/// than kMaxFlowCoverPoints); OutOfRange (goal or a cover point outside the cell range);
+/// NotLoaded (the goal's chunk is not loaded); Unsupported (a flyer profile). The error names
+/// the argument; nothing changes on failure.
+[[nodiscard]] Status request_flow(World& world, ProfileId profile, CellPos goal,
+                                  std::span<const CellPos> cover, FlowId* out,
+                                  CallError* error = nullptr);
+/// The state of a field. Returns: Ok (also for a released handle: state Released);
+/// InvalidArgument (out null); StaleHandle (never made by this world).
+[[nodiscard]] Status flow_status(const World& world, FlowId flow, FlowStatus* out,
+                                 CallError* error = nullptr);
+/// Releases a field: its agents stop (Idle, no goal). Returns: Ok; StaleHandle (released, or not
+/// made by this world).
+[[nodiscard]] Status release_flow(World& world, FlowId flow, CallError* error = nullptr);
+/// One cell of the field serving. Returns: Ok (in_field false for a cell outside it, or before
+/// the first build); InvalidArgument (out null); OutOfRange (cell); StaleHandle (flow).
+[[nodiscard]] Status flow_cell(const World& world, FlowId flow, CellPos cell, FlowCell* out,
+                               CallError* error = nullptr);
+/// Makes an agent follow a field: its goal becomes the field's goal, and instead of searching it
+/// traces kFlowTraceCells cells of the field into its corridor (a line-of-sight cell straight to
+/// the goal) and walks that like a path's corridor, tracing again when half of it is walked, when
+/// the field is rebuilt or when an edit cuts it. On a field cell that does not reach the goal it
+/// is Blocked (retried like any Blocked agent). Outside the field's region it walks straight for
+/// the goal when a walkable line on the goal's level reaches it, and holds otherwise until the
+/// region grows to hold it. set_agent_goal ends following. Returns: Ok; StaleHandle (agent or
+/// flow); InvalidArgument (the agent's profile is not the field's).
+[[nodiscard]] Status set_agent_flow(World& world, AgentId agent, FlowId flow,
+                                    CallError* error = nullptr);
+
+}  // namespace voxnav
