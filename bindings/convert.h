@@ -8,8 +8,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
-#include <initializer_list>
 #include <new>
 #include <string>
 #include <type_traits>
@@ -25,15 +23,10 @@ using emscripten::val;
 inline bool integral(double v) { return std::isfinite(v) && v == std::floor(v); }
 /// A JS number that is an integer a C++ int32 holds (the C++ API checks the range it allows).
 inline bool int32_number(double v) { return integral(v) && v >= INT32_MIN && v <= INT32_MAX; }
+/// A JS number for a C++ int parameter: one no int holds becomes INT_MIN, which every limit
+/// refuses (the World's message names it).
+inline int int_or_refused(double v) { return int32_number(v) ? static_cast<int>(v) : INT32_MIN; }
 
-template <class T>
-constexpr const char* typed_name() {
-  if constexpr (std::is_same_v<T, double>) return "Float64Array";
-  if constexpr (std::is_same_v<T, std::uint8_t>) return "Uint8Array";
-  if constexpr (std::is_same_v<T, std::uint16_t>) return "Uint16Array";
-  if constexpr (std::is_same_v<T, std::uint32_t>) return "Uint32Array";
-  if constexpr (std::is_same_v<T, std::int32_t>) return "Int32Array";
-}
 /// Thrown when the wasm heap cannot hold the copy of an argument (before the World is called:
 /// the module boundary, voxnav_bindings.cpp, reports OutOfMemory with the World unchanged).
 struct ArgumentOutOfMemory {};
@@ -42,22 +35,27 @@ struct ArgumentOutOfMemory {};
 /// Throws ArgumentOutOfMemory when the heap cannot hold it.
 template <class T>
 bool copy_typed(const val& arr, std::vector<T>& out) {
-  if (!arr.instanceof (val::global(typed_name<T>()))) return false;
+  constexpr const char* name = std::is_same_v<T, double>          ? "Float64Array"
+                               : std::is_same_v<T, std::uint8_t>  ? "Uint8Array"
+                               : std::is_same_v<T, std::uint16_t> ? "Uint16Array"
+                               : std::is_same_v<T, std::uint32_t> ? "Uint32Array"
+                                                                  : "Int32Array";
+  if (!arr.instanceof (val::global(name))) return false;
   const double length = arr["length"].as<double>();
-  if (!(length * sizeof(T) < 4294967296.0)) throw ArgumentOutOfMemory{};  // more than wasm32 addresses
-  const auto n = static_cast<std::size_t>(length);
+  if (!(length * sizeof(T) < 4294967296.0))
+    throw ArgumentOutOfMemory{};  // more than wasm32 addresses
   try {
-    out.resize(n);
+    out.resize(static_cast<std::size_t>(length));
   } catch (const std::bad_alloc&) {
     throw ArgumentOutOfMemory{};
   }
-  if (n) val(typed_memory_view(n, out.data())).call<void>("set", arr);
+  if (!out.empty()) val(typed_memory_view(out.size(), out.data())).call<void>("set", arr);
   return true;
 }
 /// The same for an argument the World checks: any other value gives no items (the World then
 /// names the count it expected, or the JSON it could not read).
 template <class T>
-std::vector<T>& typed(const val& arr, std::vector<T>& out) {
+std::span<const T> typed(const val& arr, std::vector<T>& out) {
   if (!copy_typed(arr, out)) out.clear();
   return out;
 }
@@ -65,6 +63,18 @@ std::vector<T>& typed(const val& arr, std::vector<T>& out) {
 template <class T>
 val view(const std::vector<T>& v) {
   return val(typed_memory_view(v.size(), v.data()));
+}
+/// Appends numbers to `out`: an x, y, z value as three, anything else (enums, bools) as one.
+template <class... T>
+std::vector<double>& put(std::vector<double>& out, const T&... v) {
+  const auto one = [&](const auto& x) {
+    if constexpr (requires { x.z; })
+      out.insert(out.end(), {double(x.x), double(x.y), double(x.z)});
+    else
+      out.push_back(double(x));
+  };
+  (one(v), ...);
+  return out;
 }
 /// Calls a C++ "count, then copy" API (f(out, capacity, &count)) twice: `out` gets every item.
 template <class T, class F>
@@ -84,6 +94,30 @@ inline std::string entry(const std::string& list, std::size_t i, const char* fie
   return list.empty() ? std::string(field) : list + "[" + std::to_string(i) + "]." + field;
 }
 
+/// The JS numbers of one argument, by what the World takes and the name messages give it.
+struct Cell {
+  std::string name;
+  double x, y, z;
+};
+struct Chunk {  // a chunk position, named "chunk"
+  double x, y, z;
+};
+struct ProfileArg {
+  double number;
+  std::string name = "profile";
+};
+template <class Id>  // AgentId or PathHandle
+struct IdOf {
+  double number;
+  std::string name = std::is_same_v<Id, AgentId> ? "agent" : "path";
+};
+using AgentArg = IdOf<AgentId>;
+using PathArg = IdOf<PathHandle>;
+struct Integer {  // an int the World checks the range of
+  const char* name;
+  double number;
+};
+
 /// The last failure of a WorldCore: {status, function, argument, message}, C++ names (the JS
 /// wrapper, web/lib/errors.mjs, derives the JS names). Every failure names its argument.
 class CallState {
@@ -102,12 +136,10 @@ class CallState {
     return 0;
   }
   /// A conversion error of the bindings, or one a free function of the API wrote (`argument`
-  /// '' when no single argument is at fault).
+  /// '' when no single argument is at fault); `e` a whole error, for the binding function `fn`.
   int fail(Status st, const char* fn, std::string argument, std::string msg) {
-    error_ = CallError{st, fn, std::move(argument), std::move(msg)};
-    return last_status();
+    return fail(fn, CallError{st, "", std::move(argument), std::move(msg)});
   }
-  /// The error `e` of a call made for the binding function `fn`.
   int fail(const char* fn, CallError e) {
     e.function = fn;
     error_ = std::move(e);
@@ -119,72 +151,103 @@ class CallState {
     error_ = w.last_error();
     return last_status();
   }
-  /// `v` after an Ok call, undefined (the World's error kept) otherwise.
-  val result(const World& w, Status st, val v) { return done(w, st) == 0 ? v : val::undefined(); }
   void set_function(std::string fn) { error_.function = std::move(fn); }
-
-  /// Three JS numbers -> a cell: integers a C++ int32 holds (the World checks its range).
-  bool cell(const char* fn, const std::string& name, const double* xyz, CellPos& out,
-            const char* what = "a cell") {
-    std::string at = name + " (";
-    for (int i = 0; i < 3; ++i) at += number_text(xyz[i]) + (i < 2 ? ", " : ")");
-    if (!integral(xyz[0]) || !integral(xyz[1]) || !integral(xyz[2]))
-      return fail(Status::InvalidArgument, fn, name,
-                  at + " is not " + what + " (integers expected)"),
-             false;
-    if (!int32_number(xyz[0]) || !int32_number(xyz[1]) || !int32_number(xyz[2]))
-      return fail(Status::OutOfRange, fn, name, at + " is out of range"), false;
-    out = CellPos{std::int32_t(xyz[0]), std::int32_t(xyz[1]), std::int32_t(xyz[2])};
-    return true;
-  }
-  bool cell(const char* fn, const std::string& name, double x, double y, double z, CellPos& out,
-            const char* what = "a cell") {
-    const double xyz[] = {x, y, z};
-    return cell(fn, name, xyz, out, what);
-  }
-  /// A block value: an integer a JS number holds exactly (the World names one out of range).
-  bool value(const char* fn, const std::string& name, double v, std::int64_t& out) {
-    if (!integral(v) || std::fabs(v) > 9007199254740992.0)
-      return fail(Status::InvalidArgument, fn, name,
-                  name + " " + number_text(v) + " is not an integer block value"),
-             false;
-    out = static_cast<std::int64_t>(v);
-    return true;
-  }
-  /// The same for a call taking a uint16: a value no uint16 holds is never in a registry.
-  bool value(const char* fn, double v, std::uint16_t& out, std::size_t block_count) {
-    std::int64_t n = 0;
-    if (!value(fn, "value", v, n)) return false;
-    if (n < 0 || n > 65535)
-      return fail(Status::OutOfRange, fn, "value",
-                  "value " + std::to_string(n) + " is not in the block registry (values 0 .. " +
-                      std::to_string(block_count - 1) + ")"),
-             false;
-    out = static_cast<std::uint16_t>(n);
-    return true;
-  }
-  /// A profile index (the World checks it is one of its profiles).
-  bool profile(const char* fn, const std::string& name, double p, ProfileId& out) {
-    if (!integral(p) || p < 0 || p >= 4294967295.0)
-      return fail(Status::InvalidArgument, fn, name,
-                  name + " " + number_text(p) + " is not a profile id (an integer)"),
-             false;
-    out.index = static_cast<std::uint32_t>(p);
-    return true;
-  }
-  /// An id number (voxnav/ids.h): agents and path handles.
-  template <class Id>
-  bool id(const char* fn, const std::string& name, double number, Id& out) {
-    if (id_of_number(number, &out)) return true;
-    constexpr bool agent = std::is_same_v<Id, AgentId>;
-    return fail(Status::InvalidArgument, fn, name,
-                name + " " + number_text(number) +
-                    (agent ? " is not an agent id" : " is not a path handle")),
-           false;
-  }
 
  private:
   CallError error_;
+};
+
+/// Converts the arguments of one call in order; after the first that does not convert the
+/// others are not looked at (the error names that one). Numbers, bools and spans pass as they are.
+class In {
+ public:
+  In(CallState& calls, const char* fn) : calls_(calls), fn_(fn) {}
+  explicit operator bool() const { return ok_; }
+
+  /// Three JS numbers -> a cell: integers a C++ int32 holds (the World checks its range).
+  CellPos cell(const std::string& name, const double* xyz, const char* what = "a cell") {
+    if (!ok_) return {};
+    std::string at = name + " (";
+    for (int i = 0; i < 3; ++i) at += number_text(xyz[i]) + (i < 2 ? ", " : ")");
+    if (!integral(xyz[0]) || !integral(xyz[1]) || !integral(xyz[2]))
+      return fail(Status::InvalidArgument, name, at + " is not " + what + " (integers expected)");
+    if (!int32_number(xyz[0]) || !int32_number(xyz[1]) || !int32_number(xyz[2]))
+      return fail(Status::OutOfRange, name, at + " is out of range");
+    return CellPos{std::int32_t(xyz[0]), std::int32_t(xyz[1]), std::int32_t(xyz[2])};
+  }
+  CellPos operator()(const Cell& a) {
+    const double xyz[] = {a.x, a.y, a.z};
+    return cell(a.name, xyz);
+  }
+  ChunkPos operator()(const Chunk& a) {
+    const double xyz[] = {a.x, a.y, a.z};
+    const CellPos c = cell("chunk", xyz, "a chunk position");
+    return ChunkPos{c.x, c.y, c.z};
+  }
+  /// A block value: an integer a JS number holds exactly (the World names one out of range).
+  std::int64_t value(const std::string& name, double v) {
+    if (ok_ && (!integral(v) || std::fabs(v) > 9007199254740992.0))
+      return fail(Status::InvalidArgument, name,
+                  name + " " + number_text(v) + " is not an integer block value");
+    return ok_ ? static_cast<std::int64_t>(v) : 0;
+  }
+  /// The same for a call taking a uint16: a value no uint16 holds is never in a registry.
+  std::uint16_t value16(double v, std::size_t block_count) {
+    const std::int64_t n = value("value", v);
+    if (ok_ && (n < 0 || n > 65535))
+      return fail(Status::OutOfRange, "value",
+                  "value " + std::to_string(n) + " is not in the block registry (values 0 .. " +
+                      std::to_string(block_count - 1) + ")");
+    return static_cast<std::uint16_t>(n);
+  }
+  /// A profile index (the World checks it is one of its profiles).
+  ProfileId operator()(const ProfileArg& a) {
+    if (ok_ && (!integral(a.number) || a.number < 0 || a.number >= 4294967295.0))
+      return fail(Status::InvalidArgument, a.name,
+                  a.name + " " + number_text(a.number) + " is not a profile id (an integer)");
+    return ok_ ? ProfileId{static_cast<std::uint32_t>(a.number)} : ProfileId{};
+  }
+  /// An id number (voxnav/ids.h): agents and path handles.
+  template <class Id>
+  Id operator()(const IdOf<Id>& a) {
+    Id id{};
+    if (ok_ && !id_of_number(a.number, &id))
+      return fail(
+          Status::InvalidArgument, a.name,
+          a.name + " " + number_text(a.number) +
+              (std::is_same_v<Id, AgentId> ? " is not an agent id" : " is not a path handle"));
+    return id;
+  }
+  int operator()(const Integer& a) {
+    if (ok_ && !int32_number(a.number))
+      return fail(Status::InvalidArgument, a.name,
+                  std::string(a.name) + " " + number_text(a.number) + " is not an integer");
+    return ok_ ? static_cast<int>(a.number) : 0;
+  }
+  double operator()(double v) { return v; }
+  const std::string& operator()(const std::string& v) { return v; }
+  bool operator()(bool v) { return v; }
+  template <class T>
+  std::span<const T> operator()(std::span<const T> v) {
+    return v;
+  }
+  /// Sets the error (when none is set yet) and gives "no value".
+  struct Failed {
+    template <class T>
+    operator T() const {
+      return T{};
+    }
+  };
+  Failed fail(Status st, const std::string& argument, std::string msg) {
+    if (ok_) calls_.fail(st, fn_, argument, std::move(msg));
+    ok_ = false;
+    return {};
+  }
+
+ private:
+  CallState& calls_;
+  const char* fn_;
+  bool ok_ = true;
 };
 
 }  // namespace voxnav::bindings

@@ -15,10 +15,16 @@
 namespace voxnav::bindings {
 
 namespace {
-std::vector<double> out;  // the scratch buffer behind the views these calls return
-val fail(CallState& calls, Status st, const char* fn, const char* argument, std::string msg) {
-  calls.fail(st, fn, argument, std::move(msg));
+val fail(WorldCore& core, Status st, const char* fn, const char* argument, std::string msg) {
+  core.calls.fail(st, fn, argument, std::move(msg));
   return val::undefined();
+}
+/// An array of `items`, each pushed as it is.
+template <class... T>
+val array(const T&... items) {
+  val list = val::array();
+  (list.call<void>("push", items), ...);
+  return list;
 }
 }  // namespace
 
@@ -33,106 +39,88 @@ val load_anvil_columns(WorldCore& core, val data, val offsets, bool skip_empty_p
   std::vector<std::uint32_t> offs;
   if (!copy_typed(data, bytes) || !copy_typed(offsets, offs) || offs.empty() || offs.front() != 0 ||
       offs.back() != bytes.size())
-    return fail(core.calls(), Status::InvalidArgument, fn, "columns",
+    return fail(core, Status::InvalidArgument, fn, "columns",
                 "columns must be a Uint8Array and offsets into it from 0 to its length");
   std::vector<std::span<const std::uint8_t>> columns;
   for (std::size_t i = 0; i + 1 < offs.size(); ++i) {
     if (offs[i + 1] < offs[i])
-      return fail(core.calls(), Status::InvalidArgument, fn, "columns",
-                  "offsets must not decrease");
+      return fail(core, Status::InvalidArgument, fn, "columns", "offsets must not decrease");
     columns.emplace_back(bytes.data() + offs[i], offs[i + 1] - offs[i]);
   }
   const LoadOptions options{.skip_empty_proto_chunks = skip_empty_proto,
                             .full_chunks_only = full_only};
   LoadReport r;
-  if (const Status st = voxnav::load_anvil_columns(core.world(), columns, options, &r);
+  if (const Status st = voxnav::load_anvil_columns(*core.world, columns, options, &r);
       st != Status::Ok)
-    return fail(core.calls(), st, fn, "columns", r.message);
-  out.assign({double(r.columns_loaded), double(r.chunks_loaded), double(r.uniform_chunks),
-              double(r.empty_proto_chunks), double(r.proto_chunks_left_out),
-              double(r.data_version_min), double(r.data_version), double(r.unknown_blocks),
-              double(r.unknown_properties), double(r.min.x), double(r.min.y), double(r.min.z),
-              double(r.max.x), double(r.max.y), double(r.max.z)});
-  val report = val::array();
-  report.call<void>("push", view(out), r.format);
+    return fail(core, st, fn, "columns", r.message);
+  val report =
+      array(core.numbers(r.columns_loaded, r.chunks_loaded, r.uniform_chunks, r.empty_proto_chunks,
+                         r.proto_chunks_left_out, r.data_version_min, r.data_version,
+                         r.unknown_blocks, r.unknown_properties, r.min, r.max),
+            r.format);
   for (const UnknownBlock& n : r.unknown_names) report.call<void>("push", n.name);
-  core.calls().ok();
+  core.calls.ok();
   return report;
 }
 
-val list_region_chunks_unguarded(val region);
-
 /// voxnav/io.h list_region_chunks of a region file's bytes (a Uint8Array): [status, message,
 /// numbers, reasons...] (status 0: Ok), per chunk the numbers index, compression, offset, size,
-/// skipped (5 each) and a reason.
+/// skipped (5 each) and a reason. A module function, not a WorldCore call: it catches at its own
+/// boundary (see voxnav_bindings.cpp) and reports an allocation failure as OutOfMemory.
 val list_region_chunks(val region) {
-  // A module function, not a WorldCore method: it catches at its own boundary (see
-  // voxnav_bindings.cpp) and reports an allocation failure as OutOfMemory.
   try {
-    return list_region_chunks_unguarded(region);
+    std::vector<std::uint8_t> bytes;
+    std::vector<RegionChunk> chunks;
+    std::string err = "file must be a Uint8Array";
+    const Status st = copy_typed(region, bytes) ? voxnav::list_region_chunks(bytes, &chunks, &err)
+                                                : Status::InvalidArgument;
+    std::vector<double> numbers;
+    for (const RegionChunk& c : chunks)
+      put(numbers, c.index, c.compression, c.offset, c.size, c.skipped);
+    val list = array(int(st), err, val::global("Float64Array").new_(view(numbers)));
+    for (const RegionChunk& c : chunks) list.call<void>("push", c.reason);
+    return list;
   } catch (...) {
   }
-  val list = val::array();
-  list.call<void>("push", int(Status::OutOfMemory),
-                  std::string("out of memory: the wasm heap cannot hold the region file"),
-                  val::global("Float64Array").new_(0));
-  return list;
-}
-val list_region_chunks_unguarded(val region) {
-  std::vector<std::uint8_t> bytes;
-  std::vector<RegionChunk> chunks;
-  std::string err = "file must be a Uint8Array";
-  const Status st = copy_typed(region, bytes) ? voxnav::list_region_chunks(bytes, &chunks, &err)
-                                              : Status::InvalidArgument;
-  std::vector<double> numbers;
-  val list = val::array();
-  list.call<void>("push", int(st), err, val::undefined());
-  for (const RegionChunk& c : chunks) {
-    numbers.insert(numbers.end(), {double(c.index), double(c.compression), double(c.offset),
-                                   double(c.size), double(c.skipped)});
-    list.call<void>("push", c.reason);
-  }
-  list.set(2, val::global("Float64Array").new_(view(numbers)));
-  return list;
+  return array(int(Status::OutOfMemory),
+               std::string("out of memory: the wasm heap cannot hold the region file"),
+               val::global("Float64Array").new_(0));
 }
 
 /// voxnav/columns.h column_tops over x0..x1, z0..z1 looking at y0..y1: [heights Int32Array,
 /// values Uint16Array] views, one entry per column at (x - x0) + (x1 - x0 + 1) * (z - z0).
 val top_blocks(WorldCore& core, double x0, double z0, double x1, double z1, double y0, double y1) {
-  static std::vector<std::int32_t> heights;
-  static std::vector<std::uint16_t> values;
-  CellPos a, b;
-  if (!core.calls().cell("top_blocks", "min", x0, y0, z0, a) ||
-      !core.calls().cell("top_blocks", "max", x1, y1, z1, b))
-    return val::undefined();
+  In in(core.calls, "top_blocks");
+  const CellPos a = in(Cell{"min", x0, y0, z0}), b = in(Cell{"max", x1, y1, z1});
+  if (!in) return val::undefined();
   // Buffers for the columns asked for, when column_tops will accept them (it checks the limits).
   const double columns = (double(b.x) - a.x + 1) * (double(b.z) - a.z + 1);
   const bool fits = a.x <= b.x && a.z <= b.z && columns <= double(kMaxColumnTopsColumns);
+  static std::vector<std::int32_t> heights;  // one pair for the module, not one per World
+  static std::vector<std::uint16_t> values;
   heights.resize(fits ? std::size_t(columns) : 0);
   values.resize(heights.size());
   CallError e;
-  if (column_tops(core.world(), a, b, heights.data(), values.data(), heights.size(), &e) !=
+  if (column_tops(*core.world, a, b, heights.data(), values.data(), heights.size(), &e) !=
       Status::Ok)
-    return core.calls().fail("top_blocks", std::move(e)), val::undefined();
-  core.calls().ok();
-  val result = val::array();
-  result.call<void>("push", view(heights), view(values));
-  return result;
+    return core.calls.fail("top_blocks", std::move(e)), val::undefined();
+  core.calls.ok();
+  return array(view(heights), view(values));
 }
 
 /// The body params of a profile: Float64Array [width, height, step_height, gravity,
 /// jump_velocity, terminal_speed, climb_speed].
 val profile_body(WorldCore& core, double profile) {
-  ProfileId pid;
+  In in(core.calls, "profile_body");
+  const ProfileId pid = in(ProfileArg{profile});
   BodyParams p;
   CallError e;
-  if (!core.calls().profile("profile_body", "profile", profile, pid)) return val::undefined();
-  if (voxnav::profile_body(core.world(), pid, &p, &e) != Status::Ok)
-    return core.calls().fail("profile_body", std::move(e)), val::undefined();
-  out.assign({p.width, p.height, p.step_height, p.gravity, p.jump_velocity, p.terminal_speed,
-              p.climb_speed});
-  core.calls().ok();
-  return view(out);
+  if (!in) return val::undefined();
+  if (voxnav::profile_body(*core.world, pid, &p, &e) != Status::Ok)
+    return core.calls.fail("profile_body", std::move(e)), val::undefined();
+  core.calls.ok();
+  return core.numbers(p.width, p.height, p.step_height, p.gravity, p.jump_velocity,
+                      p.terminal_speed, p.climb_speed);
 }
 
 /// One movement step (voxnav/integrate.h). `packed` is a Float64Array of 26 numbers:
@@ -144,81 +132,55 @@ val profile_body(WorldCore& core, double profile) {
 /// x, y, z, hit_wall_x, hit_wall_z, wall_speed, hit_ceiling, landed, landing_speed, stepped_up,
 /// step_rise, climbing, in_fluid.
 val step_body(WorldCore& core, val packed, double dt) {
-  static std::vector<double> in;
+  std::vector<double>& in = core.in;
   if (!copy_typed(packed, in) || in.size() != 26)
-    return fail(core.calls(), Status::InvalidArgument, "step_body", "state",
+    return fail(core, Status::InvalidArgument, "step_body", "state",
                 "packed must be a Float64Array of 26 numbers");
   // A mode or intent that is no enum value becomes 255, which step_body refuses (naming it).
   const auto small = [](double v) { return std::uint8_t(v >= 0 && v <= 255 ? v : 255); };
-  BodyState s{.feet = Vec3{in[0], in[1], in[2]},
-              .velocity = Vec3{in[3], in[4], in[5]},
+  const auto vec = [&](int at) { return Vec3{in[at], in[at + 1], in[at + 2]}; };
+  BodyState s{.feet = vec(0),
+              .velocity = vec(3),
               .on_ground = in[9] != 0,
               .mode = static_cast<BodyMode>(small(in[10])),
-              .carry = Vec3{in[6], in[7], in[8]}};
-  const BodyInput input{in[11],      in[12],
-                        in[13] != 0, static_cast<ClimbIntent>(small(in[14])),
-                        in[15],      Vec3{in[16], in[17], in[18]}};
+              .carry = vec(6)};
+  const BodyInput input{in[11], in[12], in[13] != 0, static_cast<ClimbIntent>(small(in[14])),
+                        in[15], vec(16)};
   const BodyParams p{in[19], in[20], in[21], in[22], in[23], in[24], in[25]};
   StepReport r;
   CallError e;
-  if (voxnav::step_body(core.world(), s, input, p, dt, &r, &e) != Status::Ok)
-    return core.calls().fail("step_body", std::move(e)), val::undefined();
-  out.assign({s.feet.x,
-              s.feet.y,
-              s.feet.z,
-              s.velocity.x,
-              s.velocity.y,
-              s.velocity.z,
-              s.carry.x,
-              s.carry.y,
-              s.carry.z,
-              double(s.on_ground),
-              double(s.mode),
-              r.displacement.x,
-              r.displacement.y,
-              r.displacement.z,
-              double(r.hit_wall_x),
-              double(r.hit_wall_z),
-              r.wall_speed,
-              double(r.hit_ceiling),
-              double(r.landed),
-              r.landing_speed,
-              double(r.stepped_up),
-              r.step_rise,
-              double(r.climbing),
-              double(r.in_fluid)});
-  core.calls().ok();
-  return view(out);
+  if (voxnav::step_body(*core.world, s, input, p, dt, &r, &e) != Status::Ok)
+    return core.calls.fail("step_body", std::move(e)), val::undefined();
+  core.calls.ok();
+  return core.numbers(s.feet, s.velocity, s.carry, s.on_ground, s.mode, r.displacement,
+                      r.hit_wall_x, r.hit_wall_z, r.wall_speed, r.hit_ceiling, r.landed,
+                      r.landing_speed, r.stepped_up, r.step_rise, r.climbing, r.in_fluid);
 }
 
 /// A registry value's definition: [name, door toggle name, numbers] with numbers: door (0 none,
 /// 1 closed, 2 open), door toggle value (-1: none), climbable, hazard, slow, fluid, then 6 per
 /// collision box (min x, y, z, max x, y, z).
 val block_def(WorldCore& core, double value) {
+  In in(core.calls, "block_def");
+  const std::uint16_t v = in.value16(value, core.world->block_count());
   BlockDef d;
-  std::uint16_t v = 0;
-  if (!core.calls().value("block_def", value, v, core.world().block_count()))
-    return val::undefined();
-  if (core.calls().done(core.world(), core.world().block_def(v, &d)) != 0) return val::undefined();
+  if (!in || core.done(core.world->block_def(v, &d)) != 0) return val::undefined();
   const BlockTraits& t = d.traits;
-  out.assign({double(t.door), t.door_toggle == kNoBlockValue ? -1.0 : t.door_toggle,
-              double(t.climbable), double(t.hazard), double(t.slow), double(t.fluid)});
+  core.numbers(t.door, t.door_toggle == kNoBlockValue ? -1.0 : t.door_toggle, t.climbable, t.hazard,
+               t.slow, t.fluid);
   for (const BlockBox& b : d.boxes)
-    out.insert(out.end(), {b.min_x, b.min_y, b.min_z, b.max_x, b.max_y, b.max_z});
-  val def = val::array();
-  def.call<void>("push", d.name, t.door_toggle_name, view(out));
-  return def;
+    put(core.f64, b.min_x, b.min_y, b.min_z, b.max_x, b.max_y, b.max_z);
+  return array(d.name, t.door_toggle_name, view(core.f64));
 }
 
 /// state_hash of every live agent in the order added, as 16 lowercase hex digits.
 std::string state_hash(WorldCore& core) {
   std::uint64_t h = 0;
-  if (voxnav::state_hash(core.world(), core.agents(), &h) != Status::Ok) {
-    core.calls().fail(Status::StaleHandle, "state_hash", "",
-                      "an agent of this world is no longer live");
-    return std::string();
-  }
-  core.calls().ok();
+  if (voxnav::state_hash(*core.world, core.agents, &h) != Status::Ok)
+    return fail(core, Status::StaleHandle, "state_hash", "",
+                "an agent of this world is no longer live"),
+           std::string();
+  core.calls.ok();
   char buf[20];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
   return buf;
