@@ -1,19 +1,28 @@
-// voxnav bindings - converting JS values to the C++ API's types and back. Errors here are only
-// for what does not convert ("is not a cell (integers expected)"), with numbers written as the
-// C++ API writes them (voxnav::number_text); the World checks every rule and writes its messages.
+// voxnav bindings - converting JS values to the C++ API's types and back, and WorldCore. Errors
+// here are only for what does not convert ("is not a cell (integers expected)"), with numbers
+// written as the C++ API writes them (voxnav::number_text); the World checks every rule and writes
+// its messages.
 #pragma once
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <new>
+#include <span>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
 #include "voxnav/world.h"
+
+#ifdef VOXNAV_WASM_THREADS
+#include "voxnav/native/thread_pool.h"
+#endif
 
 namespace voxnav::bindings {
 
@@ -23,8 +32,8 @@ using emscripten::val;
 inline bool integral(double v) { return std::isfinite(v) && v == std::floor(v); }
 /// A JS number that is an integer a C++ int32 holds (the C++ API checks the range it allows).
 inline bool int32_number(double v) { return integral(v) && v >= INT32_MIN && v <= INT32_MAX; }
-/// A JS number for a C++ int parameter: one no int holds becomes INT_MIN, which every limit
-/// refuses (the World's message names it).
+/// A JS number for a C++ int the World checks: one no int holds becomes INT_MIN, which every
+/// limit refuses (the World's message names it).
 inline int int_or_refused(double v) { return int32_number(v) ? static_cast<int>(v) : INT32_MIN; }
 
 /// Thrown when the wasm heap cannot hold the copy of an argument (before the World is called:
@@ -32,7 +41,6 @@ inline int int_or_refused(double v) { return int32_number(v) ? static_cast<int>(
 struct ArgumentOutOfMemory {};
 
 /// A typed array of T copied into `out` with one TypedArray.set (false: not such an array).
-/// Throws ArgumentOutOfMemory when the heap cannot hold it.
 template <class T>
 bool copy_typed(const val& arr, std::vector<T>& out) {
   constexpr const char* name = std::is_same_v<T, double>          ? "Float64Array"
@@ -42,8 +50,7 @@ bool copy_typed(const val& arr, std::vector<T>& out) {
                                                                   : "Int32Array";
   if (!arr.instanceof (val::global(name))) return false;
   const double length = arr["length"].as<double>();
-  if (!(length * sizeof(T) < 4294967296.0))
-    throw ArgumentOutOfMemory{};  // more than wasm32 addresses
+  if (!(length * sizeof(T) < 4294967296.0)) throw ArgumentOutOfMemory{};  // more than wasm32 holds
   try {
     out.resize(static_cast<std::size_t>(length));
   } catch (const std::bad_alloc&) {
@@ -87,82 +94,80 @@ Status fetch_all(std::vector<T>& out, F&& f) {
   out.resize(std::min(n, out.size()));
   return st;
 }
-
 /// How messages name field `field` of entry i of a batch `list` ("agents[2].feet"; `field`
 /// alone when `list` is "": a single call).
 inline std::string entry(const std::string& list, std::size_t i, const char* field) {
   return list.empty() ? std::string(field) : list + "[" + std::to_string(i) + "]." + field;
 }
 
-/// The JS numbers of one argument, by what the World takes and the name messages give it.
-struct Cell {
+/// The JS numbers of one argument, by what the World takes, and the name messages give it.
+struct Cell {  // [x, y, z]
   std::string name;
-  double x, y, z;
+  val xyz;
 };
-struct Chunk {  // a chunk position, named "chunk"
-  double x, y, z;
+struct Chunk {  // [x, y, z], named "chunk"
+  val xyz;
 };
 struct ProfileArg {
   double number;
   std::string name = "profile";
 };
-template <class Id>  // AgentId or PathHandle
-struct IdOf {
+template <class Id>
+struct IdArg {
   double number;
   std::string name = std::is_same_v<Id, AgentId> ? "agent" : "path";
 };
-using AgentArg = IdOf<AgentId>;
-using PathArg = IdOf<PathHandle>;
-struct Integer {  // an int the World checks the range of
+using AgentArg = IdArg<AgentId>;
+using PathArg = IdArg<PathHandle>;
+struct Integer {
   const char* name;
   double number;
 };
 
 /// The last failure of a WorldCore: {status, function, argument, message}, C++ names (the JS
 /// wrapper, web/lib/errors.mjs, derives the JS names). Every failure names its argument.
-class CallState {
- public:
-  int last_status() const { return static_cast<int>(error_.status); }
+struct CallState {
+  CallError error;
+  int last_status() const { return static_cast<int>(error.status); }
   val last_error() const {
     val o = val::object();
     o.set("status", last_status());
-    o.set("function", error_.function);
-    o.set("argument", error_.argument);
-    o.set("message", error_.message);
+    o.set("function", error.function), o.set("argument", error.argument);
+    o.set("message", error.message);
     return o;
   }
-  int ok() {
-    error_ = CallError{};
-    return 0;
+  int ok() { return error = CallError{}, 0; }
+  /// The error `e` (a conversion's, or one a free function of the API wrote) of binding call `fn`.
+  int fail(const char* fn, CallError e) {
+    e.function = fn;
+    return error = std::move(e), last_status();
   }
-  /// A conversion error of the bindings, or one a free function of the API wrote (`argument`
-  /// '' when no single argument is at fault); `e` a whole error, for the binding function `fn`.
   int fail(Status st, const char* fn, std::string argument, std::string msg) {
     return fail(fn, CallError{st, "", std::move(argument), std::move(msg)});
   }
-  int fail(const char* fn, CallError e) {
-    e.function = fn;
-    error_ = std::move(e);
-    return last_status();
-  }
   /// The result of a World call: Ok, or the error the World wrote.
   int done(const World& w, Status st) {
-    if (st == Status::Ok) return ok();
-    error_ = w.last_error();
-    return last_status();
+    return st == Status::Ok ? ok() : (error = w.last_error(), last_status());
   }
-  void set_function(std::string fn) { error_.function = std::move(fn); }
-
- private:
-  CallError error_;
 };
 
 /// Converts the arguments of one call in order; after the first that does not convert the
-/// others are not looked at (the error names that one). Numbers, bools and spans pass as they are.
+/// others are not looked at (the error names that one). Numbers, bools, strings and spans pass.
 class In {
  public:
   In(CallState& calls, const char* fn) : calls_(calls), fn_(fn) {}
   explicit operator bool() const { return ok_; }
+  /// Sets the error (when none is set yet); converts to any "no value".
+  struct Failed {
+    template <class T>
+    operator T() const {
+      return T{};
+    }
+  };
+  Failed fail(Status st, const std::string& argument, std::string msg) {
+    if (ok_) calls_.fail(st, fn_, argument, std::move(msg));
+    return ok_ = false, Failed{};
+  }
 
   /// Three JS numbers -> a cell: integers a C++ int32 holds (the World checks its range).
   CellPos cell(const std::string& name, const double* xyz, const char* what = "a cell") {
@@ -175,13 +180,13 @@ class In {
       return fail(Status::OutOfRange, name, at + " is out of range");
     return CellPos{std::int32_t(xyz[0]), std::int32_t(xyz[1]), std::int32_t(xyz[2])};
   }
-  CellPos operator()(const Cell& a) {
-    const double xyz[] = {a.x, a.y, a.z};
-    return cell(a.name, xyz);
+  CellPos cell(const std::string& name, const val& v, const char* what = "a cell") {
+    const double xyz[] = {v[0].as<double>(), v[1].as<double>(), v[2].as<double>()};
+    return cell(name, xyz, what);
   }
+  CellPos operator()(const Cell& a) { return cell(a.name, a.xyz); }
   ChunkPos operator()(const Chunk& a) {
-    const double xyz[] = {a.x, a.y, a.z};
-    const CellPos c = cell("chunk", xyz, "a chunk position");
+    const CellPos c = cell("chunk", a.xyz, "a chunk position");
     return ChunkPos{c.x, c.y, c.z};
   }
   /// A block value: an integer a JS number holds exactly (the World names one out of range).
@@ -209,7 +214,7 @@ class In {
   }
   /// An id number (voxnav/ids.h): agents and path handles.
   template <class Id>
-  Id operator()(const IdOf<Id>& a) {
+  Id operator()(const IdArg<Id>& a) {
     Id id{};
     if (ok_ && !id_of_number(a.number, &id))
       return fail(
@@ -225,29 +230,120 @@ class In {
     return ok_ ? static_cast<int>(a.number) : 0;
   }
   double operator()(double v) { return v; }
-  const std::string& operator()(const std::string& v) { return v; }
   bool operator()(bool v) { return v; }
+  const std::string& operator()(const std::string& v) { return v; }
   template <class T>
   std::span<const T> operator()(std::span<const T> v) {
     return v;
-  }
-  /// Sets the error (when none is set yet) and gives "no value".
-  struct Failed {
-    template <class T>
-    operator T() const {
-      return T{};
-    }
-  };
-  Failed fail(Status st, const std::string& argument, std::string msg) {
-    if (ok_) calls_.fail(st, fn_, argument, std::move(msg));
-    ok_ = false;
-    return {};
   }
 
  private:
   CallState& calls_;
   const char* fn_;
   bool ok_ = true;
+};
+
+// ---- WorldCore, the Embind class over one voxnav::World (voxnav_bindings.cpp registers it) ----
+// Calls with no result return the voxnav::Status as an int (0 = Ok); calls with a result return
+// it, or `undefined` when they fail; lastError() then gives {status, function, argument, message}
+// with the C++ names (web/lib/errors.mjs makes them the JS names). Inputs cross as typed arrays
+// (copied with one TypedArray.set); results as flat Float64Array views of scratch buffers, valid
+// until the next call, laid out as each call says (web/lib/world.mjs reshapes them). Enums cross
+// as numbers (their names: the module's names()); ids as numbers (voxnav/ids.h).
+/// A World member (any overload) and its name, for WorldCore::run and get.
+#define VOXNAV_MEMBER(m) #m, [](auto& w, auto&&... a) { return w.m(a...); }
+
+struct WorldCore {
+  WorldCore(int lockstep_delay, bool threaded_asked) {
+    WorldDef def;
+    def.lockstep_delay = lockstep_delay;
+#ifdef VOXNAV_WASM_THREADS
+    if (threaded_asked) def.executor = &pool();
+#endif
+    threaded = threaded_asked && def.executor != nullptr;
+    world = std::make_unique<World>(def);
+  }
+#ifdef VOXNAV_WASM_THREADS
+  /// One pthread for the whole module (-sPTHREAD_POOL_SIZE=1), shared by every World; never freed.
+  static native::ThreadPool& pool() {
+    static auto* pool = new native::ThreadPool(1);
+    return *pool;
+  }
+#endif
+
+  int done(Status st) { return calls.done(*world, st); }
+  /// `v` after an Ok call, undefined (the World's error kept) otherwise.
+  val result(Status st, val v) { return done(st) == 0 ? v : val::undefined(); }
+  /// World member `m` (VOXNAV_MEMBER) with the arguments converted (In): its Status as an int.
+  template <class M, class... A>
+  int run(const char* fn, M m, const A&... a) {
+    In in(calls, fn);
+    std::tuple args{in(a)...};  // in order: the first argument that does not convert is named
+    return in ? done(std::apply([&](auto&... x) { return m(*world, x...); }, args))
+              : calls.last_status();
+  }
+  /// The same for a member with one out parameter (Out*): its value as JS, or undefined (null
+  /// for NotFound when `null_if_not_found`: no such cell is a result, not an error).
+  template <class Out, bool null_if_not_found = false, class M, class... A>
+  val get(const char* fn, M m, const A&... a) {
+    In in(calls, fn);
+    std::tuple args{in(a)...};
+    Out out{};
+    if (!in) return val::undefined();
+    const Status st = std::apply([&](auto&... x) { return m(*world, x..., &out); }, args);
+    if (null_if_not_found && st == Status::NotFound) return calls.ok(), val::null();
+    return result(st, st == Status::Ok ? js(out) : val::undefined());
+  }
+  template <class... T>
+  val numbers(const T&... v) {
+    f64.clear();
+    return view(put(f64, v...));
+  }
+
+  // Results as JS: the layouts web/lib/world.mjs reads.
+  template <class T>
+  static val js(const T& v) {
+    if constexpr (requires { v.index; })
+      return val(v.index);  // ProfileId, AreaId
+    else
+      return val(v);
+  }
+  val js(CellPos c) { return numbers(c); }
+  /// [answer, reason, epoch].
+  val js(const Reach& r) { return numbers(r.answer, r.reason, r.epoch); }
+  /// [state, failure, partial, cost, nodes expanded, cell count, waypoint count].
+  val js(const PathStatus& s) {
+    return numbers(s.state, s.failure, s.partial, s.cost, s.nodes_expanded, s.cell_count,
+                   s.waypoint_count);
+  }
+  /// [mode, feet 3, velocity 3, on_ground, corridor_epoch, next_waypoint, arrivals, replans,
+  /// repairs, requests, failure, waiting_at_door, door 3, door_hold_ticks, door_events,
+  /// door_timeouts] (22 numbers).
+  val js(const AgentState& s) {
+    return numbers(s.mode, s.feet, s.velocity, s.on_ground, s.corridor_epoch, s.next_waypoint,
+                   s.arrivals, s.replans, s.repairs, s.requests, s.failure, s.waiting_at_door,
+                   s.door, s.door_hold_ticks, s.door_events, s.door_timeouts);
+  }
+  /// [positions 3n, cells 3n, kinds n] of `points`, after what f64 holds.
+  val waypoints(const std::vector<Waypoint>& points) {
+    for (const Waypoint& p : points) put(f64, p.position);
+    for (const Waypoint& p : points) put(f64, p.cell);
+    for (const Waypoint& p : points) put(f64, p.kind);
+    return view(f64);
+  }
+
+  std::unique_ptr<World> world;
+  CallState calls;
+  bool threaded = false;
+  std::string last_warning;
+  std::vector<AgentId> agents;  // every live agent, in the order added
+  std::vector<ChunkPos> chunks;
+  std::vector<Waypoint> points;
+  // Scratch buffers behind the views handed to JS.
+  std::vector<std::int32_t> i32;
+  std::vector<std::uint16_t> u16;
+  std::vector<std::uint8_t> u8;
+  std::vector<double> f64, f64b, in;
 };
 
 }  // namespace voxnav::bindings
