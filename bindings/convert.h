@@ -1,13 +1,11 @@
-// voxnav bindings - converting JS values to the C++ API's types and back, and WorldCore. Errors
-// here are only for what does not convert ("is not a cell (integers expected)"), with numbers
-// written as the C++ API writes them (voxnav::number_text); the World checks every rule and writes
-// its messages.
+// voxnav bindings - JS values to the C++ API's types and back, and WorldCore. Errors here are
+// only for what does not convert ("is not a cell (integers expected)"), numbers written as the
+// C++ API writes them (number_text); the World checks every rule and writes its messages.
 #pragma once
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -59,8 +57,7 @@ bool copy_typed(const val& arr, std::vector<T>& out) {
   if (!out.empty()) val(typed_memory_view(out.size(), out.data())).call<void>("set", arr);
   return true;
 }
-/// The same for an argument the World checks: any other value gives no items (the World then
-/// names the count it expected, or the JSON it could not read).
+/// The same for an argument the World checks: any other value gives no items.
 template <class T>
 std::span<const T> typed(const val& arr, std::vector<T>& out) {
   if (!copy_typed(arr, out)) out.clear();
@@ -100,44 +97,37 @@ inline std::string entry(const std::string& list, std::size_t i, const char* fie
   return list.empty() ? std::string(field) : list + "[" + std::to_string(i) + "]." + field;
 }
 
-/// The JS numbers of one argument, by what the World takes, and the name messages give it.
-struct Cell {  // [x, y, z]
+/// One argument (JS numbers; cells [x, y, z]) by what the World takes, and the name messages give.
+template <int Kind>  // 0 a cell, 1 a chunk position ("chunk"), 2 a profile id, 3 an int
+struct Arg {
   std::string name;
-  val xyz;
+  val v;
 };
-struct Chunk {  // [x, y, z], named "chunk"
-  val xyz;
-};
-struct ProfileArg {
-  double number;
-  std::string name = "profile";
-};
-template <class Id>
+using Cell = Arg<0>;
+template <class Id>  // AgentId or PathHandle
 struct IdArg {
   double number;
   std::string name = std::is_same_v<Id, AgentId> ? "agent" : "path";
 };
-using AgentArg = IdArg<AgentId>;
-using PathArg = IdArg<PathHandle>;
-struct Integer {
-  const char* name;
-  double number;
-};
+using Agent = IdArg<AgentId>;
+using Path = IdArg<PathHandle>;
+inline Arg<1> chunk(val v) { return {"chunk", v}; }
+inline Arg<2> profile(double p, std::string name = "profile") { return {std::move(name), val(p)}; }
+inline Arg<3> integer(std::string name, double v) { return {std::move(name), val(v)}; }
 
 /// The last failure of a WorldCore: {status, function, argument, message}, C++ names (the JS
-/// wrapper, web/lib/errors.mjs, derives the JS names). Every failure names its argument.
+/// names: web/lib/errors.mjs). Every failure names its argument.
 struct CallState {
   CallError error;
   int last_status() const { return static_cast<int>(error.status); }
   val last_error() const {
     val o = val::object();
-    o.set("status", last_status());
-    o.set("function", error.function), o.set("argument", error.argument);
-    o.set("message", error.message);
+    o.set("status", last_status()), o.set("function", error.function);
+    o.set("argument", error.argument), o.set("message", error.message);
     return o;
   }
   int ok() { return error = CallError{}, 0; }
-  /// The error `e` (a conversion's, or one a free function of the API wrote) of binding call `fn`.
+  /// The error `e` (a conversion's, or an API function's) of binding call `fn`.
   int fail(const char* fn, CallError e) {
     e.function = fn;
     return error = std::move(e), last_status();
@@ -151,8 +141,8 @@ struct CallState {
   }
 };
 
-/// Converts the arguments of one call in order; after the first that does not convert the
-/// others are not looked at (the error names that one). Numbers, bools, strings and spans pass.
+/// Converts one call's arguments in order; after the first that does not convert (the error
+/// names it) the others are not looked at. Numbers, bools, strings and spans pass as they are.
 class In {
  public:
   In(CallState& calls, const char* fn) : calls_(calls), fn_(fn) {}
@@ -184,9 +174,9 @@ class In {
     const double xyz[] = {v[0].as<double>(), v[1].as<double>(), v[2].as<double>()};
     return cell(name, xyz, what);
   }
-  CellPos operator()(const Cell& a) { return cell(a.name, a.xyz); }
-  ChunkPos operator()(const Chunk& a) {
-    const CellPos c = cell("chunk", a.xyz, "a chunk position");
+  CellPos operator()(const Cell& a) { return cell(a.name, a.v); }
+  ChunkPos operator()(const Arg<1>& a) {
+    const CellPos c = cell(a.name, a.v, "a chunk position");
     return ChunkPos{c.x, c.y, c.z};
   }
   /// A block value: an integer a JS number holds exactly (the World names one out of range).
@@ -206,11 +196,12 @@ class In {
     return static_cast<std::uint16_t>(n);
   }
   /// A profile index (the World checks it is one of its profiles).
-  ProfileId operator()(const ProfileArg& a) {
-    if (ok_ && (!integral(a.number) || a.number < 0 || a.number >= 4294967295.0))
+  ProfileId operator()(const Arg<2>& a) {
+    const double p = a.v.as<double>();
+    if (ok_ && (!integral(p) || p < 0 || p >= 4294967295.0))
       return fail(Status::InvalidArgument, a.name,
-                  a.name + " " + number_text(a.number) + " is not a profile id (an integer)");
-    return ok_ ? ProfileId{static_cast<std::uint32_t>(a.number)} : ProfileId{};
+                  a.name + " " + number_text(p) + " is not a profile id (an integer)");
+    return ok_ ? ProfileId{static_cast<std::uint32_t>(p)} : ProfileId{};
   }
   /// An id number (voxnav/ids.h): agents and path handles.
   template <class Id>
@@ -223,11 +214,12 @@ class In {
               (std::is_same_v<Id, AgentId> ? " is not an agent id" : " is not a path handle"));
     return id;
   }
-  int operator()(const Integer& a) {
-    if (ok_ && !int32_number(a.number))
+  int operator()(const Arg<3>& a) {
+    const double n = a.v.as<double>();
+    if (ok_ && !int32_number(n))
       return fail(Status::InvalidArgument, a.name,
-                  std::string(a.name) + " " + number_text(a.number) + " is not an integer");
-    return ok_ ? static_cast<int>(a.number) : 0;
+                  a.name + " " + number_text(n) + " is not an integer");
+    return ok_ ? static_cast<int>(n) : 0;
   }
   double operator()(double v) { return v; }
   bool operator()(bool v) { return v; }
@@ -243,15 +235,12 @@ class In {
   bool ok_ = true;
 };
 
-// ---- WorldCore, the Embind class over one voxnav::World (voxnav_bindings.cpp registers it) ----
-// Calls with no result return the voxnav::Status as an int (0 = Ok); calls with a result return
-// it, or `undefined` when they fail; lastError() then gives {status, function, argument, message}
-// with the C++ names (web/lib/errors.mjs makes them the JS names). Inputs cross as typed arrays
-// (copied with one TypedArray.set); results as flat Float64Array views of scratch buffers, valid
-// until the next call, laid out as each call says (web/lib/world.mjs reshapes them). Enums cross
-// as numbers (their names: the module's names()); ids as numbers (voxnav/ids.h).
-/// A World member (any overload) and its name, for WorldCore::run and get.
-#define VOXNAV_MEMBER(m) #m, [](auto& w, auto&&... a) { return w.m(a...); }
+// ---- WorldCore, the Embind class over one World (voxnav_bindings.cpp registers its calls) ----
+// Calls with no result return the Status as an int (0 = Ok); calls with a result return it, or
+// `undefined` when they fail (then lastError()). Inputs cross as typed arrays (copied with one
+// TypedArray.set); results as flat Float64Array views of scratch buffers, valid until the next
+// call, laid out as each call says (web/lib/world.mjs reshapes them). Enums and ids cross as
+// numbers (enum names: the module's names(); id numbers: voxnav/ids.h).
 
 struct WorldCore {
   WorldCore(int lockstep_delay, bool threaded_asked) {
@@ -274,7 +263,7 @@ struct WorldCore {
   int done(Status st) { return calls.done(*world, st); }
   /// `v` after an Ok call, undefined (the World's error kept) otherwise.
   val result(Status st, val v) { return done(st) == 0 ? v : val::undefined(); }
-  /// World member `m` (VOXNAV_MEMBER) with the arguments converted (In): its Status as an int.
+  /// World member `m` (MEMBER) called with the arguments converted (In): its Status as an int.
   template <class M, class... A>
   int run(const char* fn, M m, const A&... a) {
     In in(calls, fn);
@@ -282,8 +271,8 @@ struct WorldCore {
     return in ? done(std::apply([&](auto&... x) { return m(*world, x...); }, args))
               : calls.last_status();
   }
-  /// The same for a member with one out parameter (Out*): its value as JS, or undefined (null
-  /// for NotFound when `null_if_not_found`: no such cell is a result, not an error).
+  /// The same for a member with an out parameter (Out*): its value as JS, or undefined (null for
+  /// NotFound when `null_if_not_found`: no such cell is a result, not an error).
   template <class Out, bool null_if_not_found = false, class M, class... A>
   val get(const char* fn, M m, const A&... a) {
     In in(calls, fn);
@@ -300,7 +289,6 @@ struct WorldCore {
     return view(put(f64, v...));
   }
 
-  // Results as JS: the layouts web/lib/world.mjs reads.
   template <class T>
   static val js(const T& v) {
     if constexpr (requires { v.index; })
@@ -316,9 +304,7 @@ struct WorldCore {
     return numbers(s.state, s.failure, s.partial, s.cost, s.nodes_expanded, s.cell_count,
                    s.waypoint_count);
   }
-  /// [mode, feet 3, velocity 3, on_ground, corridor_epoch, next_waypoint, arrivals, replans,
-  /// repairs, requests, failure, waiting_at_door, door 3, door_hold_ticks, door_events,
-  /// door_timeouts] (22 numbers).
+  /// AgentState's fields in order to door_timeouts (22 numbers; cell and push_outs left out).
   val js(const AgentState& s) {
     return numbers(s.mode, s.feet, s.velocity, s.on_ground, s.corridor_epoch, s.next_waypoint,
                    s.arrivals, s.replans, s.repairs, s.requests, s.failure, s.waiting_at_door,
@@ -339,8 +325,7 @@ struct WorldCore {
   std::vector<AgentId> agents;  // every live agent, in the order added
   std::vector<ChunkPos> chunks;
   std::vector<Waypoint> points;
-  // Scratch buffers behind the views handed to JS.
-  std::vector<std::int32_t> i32;
+  std::vector<std::int32_t> i32;  // scratch, and the buffers behind the views handed to JS
   std::vector<std::uint16_t> u16;
   std::vector<std::uint8_t> u8;
   std::vector<double> f64, f64b, in;

@@ -14,6 +14,9 @@
 #include "voxnav/state_hash.h"
 #include "voxnav/version.h"
 
+/// A World member (any overload) and its name, for WorldCore::run and get.
+#define MEMBER(m) #m, [](auto& w, auto&&... a) { return w.m(a...); }
+
 namespace voxnav::bindings {
 
 /// The names of the enums whose numbers results carry, by enum (index = the enum's number).
@@ -209,12 +212,12 @@ val define_area(C c, val name, val blocks, double cost) {
       in.fail(Status::InvalidArgument, "blocks",
               at + "blocks[" + std::to_string(i) + "] is not a block name (a non-empty string)");
   }
-  return in ? c.get<AreaId>(VOXNAV_MEMBER(define_area), name.as<std::string>(),
+  return in ? c.get<AreaId>(MEMBER(define_area), name.as<std::string>(),
                             std::span<const std::string>(names), cost)
             : val::undefined();
 }
 val find_area(C c, val name) {
-  if (name.isString()) return c.get<AreaId>(VOXNAV_MEMBER(find_area), name.as<std::string>());
+  if (name.isString()) return c.get<AreaId>(MEMBER(find_area), name.as<std::string>());
   return c.calls.fail(Status::InvalidArgument, "find_area", "name", "name must be a string"),
          val::undefined();
 }
@@ -232,9 +235,9 @@ bool request_args(C c, const char* fn, double profile, const val& start, const v
               std::string(name) + " must be a Float64Array [x, y, z]");
     return in.cell(name, c.in.data());
   };
-  req.profile = in(ProfileArg{profile});
+  req.profile = in(bindings::profile(profile));
   req.start = cell("start", start), req.goal = cell("goal", goal);
-  req.goal_range = in(Integer{"range", range}), req.toward = toward;
+  req.goal_range = in(integer("range", range)), req.toward = toward;
   if (in && (!integral(excluded) || excluded < 0 || excluded > UINT32_MAX))
     in.fail(Status::InvalidArgument, "filter",
             "filter: excluded " + number_text(excluded) + " is not a 32-bit mask");
@@ -281,7 +284,7 @@ val corridor_of(C c, const char* fn, M m, const A& a) {
   const auto id = in(a);
   AgentState s;
   if (!in) return val::undefined();
-  if constexpr (std::is_same_v<A, AgentArg>)
+  if constexpr (std::is_same_v<A, Agent>)
     if (c.done(c.world->agent_state(id, &s)) != 0) return val::undefined();
   const Status st = fetch_all(c.points, [&](Waypoint* o, std::size_t cap, std::size_t* n) {
     return m(*c.world, id, o, cap, n);
@@ -289,7 +292,7 @@ val corridor_of(C c, const char* fn, M m, const A& a) {
   c.f64.clear();
   if (c.done(st) != 0) return val::undefined();
   c.waypoints(c.points);
-  if (std::is_same_v<A, AgentArg>) c.f64.push_back(s.corridor_epoch);
+  if (std::is_same_v<A, Agent>) c.f64.push_back(s.corridor_epoch);
   return view(c.f64);
 }
 
@@ -314,7 +317,7 @@ val add_agents(C c, val profiles, val feet, val goals, std::string list) {
   In in(c.calls, "add_agents");
   std::vector<AgentDef> defs(batch(c, in, list, profiles, feet, goals));
   for (std::size_t i = 0; i < defs.size(); ++i) {
-    defs[i] = AgentDef{in(ProfileArg{c.in[i], entry(list, i, "profile")}), vec3(&c.f64[3 * i])};
+    defs[i] = AgentDef{in(profile(c.in[i], entry(list, i, "profile"))), vec3(&c.f64[3 * i])};
     if (!std::isnan(c.f64b[3 * i])) defs[i].goal = in.cell(entry(list, i, "goal"), &c.f64b[3 * i]);
   }
   std::vector<AgentId> ids(defs.size());
@@ -335,7 +338,7 @@ int set_agent_goals(C c, val agents, val goals, std::string list) {
   In in(c.calls, "set_agent_goals");
   std::vector<AgentGoal> entries(batch(c, in, list, agents, goals));
   for (std::size_t i = 0; i < entries.size(); ++i)
-    entries[i] = AgentGoal{in(AgentArg{c.in[i], entry(list, i, "agent")}),
+    entries[i] = AgentGoal{in(Agent{c.in[i], entry(list, i, "agent")}),
                            in.cell(entry(list, i, "goal"), &c.f64[3 * i])};
   return in ? c.done(c.world->set_agent_goals(entries, list)) : c.calls.last_status();
 }
@@ -344,12 +347,12 @@ int teleport_agents(C c, val agents, val feet, std::string list) {
   In in(c.calls, "teleport_agents");
   std::vector<AgentMove> moves(batch(c, in, list, agents, feet));
   for (std::size_t i = 0; i < moves.size(); ++i)
-    moves[i] = AgentMove{in(AgentArg{c.in[i], entry(list, i, "agent")}), vec3(&c.f64[3 * i])};
+    moves[i] = AgentMove{in(Agent{c.in[i], entry(list, i, "agent")}), vec3(&c.f64[3 * i])};
   return in ? c.done(c.world->teleport_agents(moves, list)) : c.calls.last_status();
 }
 int remove_agent(C c, double agent) {
   In in(c.calls, "remove_agent");
-  const AgentId id = in(AgentArg{agent});
+  const AgentId id = in(Agent{agent});
   if (!in || c.done(c.world->remove_agent(id)) != 0) return c.calls.last_status();
   std::erase_if(c.agents,
                 [&](AgentId a) { return a.index == id.index && a.generation == id.generation; });
@@ -383,7 +386,7 @@ val take_door_events(C c) {
 /// [cells 3n, kinds n].
 val path_cells(C c, double path) {
   In in(c.calls, "path_cells");
-  const PathHandle h = in(PathArg{path});
+  const PathHandle h = in(Path{path});
   std::vector<PathCell> cells;
   if (!in) return val::undefined();
   const Status st = fetch_all(cells, [&](PathCell* o, std::size_t cap, std::size_t* n) {
@@ -507,7 +510,7 @@ val top_blocks(WorldCore& core, val min, val max) {
 /// jump_velocity, terminal_speed, climb_speed].
 val profile_body(WorldCore& core, double profile) {
   In in(core.calls, "profile_body");
-  const ProfileId pid = in(ProfileArg{profile});
+  const ProfileId pid = in(bindings::profile(profile));
   BodyParams p;
   CallError e;
   if (!in) return val::undefined();
@@ -608,32 +611,28 @@ EMSCRIPTEN_BINDINGS(voxnav) {
              return c.done(c.world->load_minecraft_blocks(typed(blocks, b), typed(shapes, s)));
            })
       .def("blockValue",
-           [](C c, std::string s) { return c.get<std::uint16_t>(VOXNAV_MEMBER(block_value), s); })
+           [](C c, std::string s) { return c.get<std::uint16_t>(MEMBER(block_value), s); })
       .def("blockCount", [](C c) { return double(c.world->block_count()); })
       .def("loadBlocks", &load_blocks)
       .def("setBlockTraits", &set_block_traits)
       .def("blockDef", &bindings::block_def)
       // chunks and edits
       .def("loadChunks",
-           [](C c, val p, val v) {
-             return chunks(c, VOXNAV_MEMBER(load_chunks), p, typed(v, c.u16));
-           })
+           [](C c, val p, val v) { return chunks(c, MEMBER(load_chunks), p, typed(v, c.u16)); })
       .def("loadChunk",
-           [](C c, val p, val v) {
-             return c.run(VOXNAV_MEMBER(load_chunk), Chunk{p}, typed(v, c.u16));
-           })
-      .def("unloadChunks", [](C c, val p) { return chunks(c, VOXNAV_MEMBER(unload_chunks), p); })
-      .def("unloadChunk", [](C c, val p) { return c.run(VOXNAV_MEMBER(unload_chunk), Chunk{p}); })
+           [](C c, val p, val v) { return c.run(MEMBER(load_chunk), chunk(p), typed(v, c.u16)); })
+      .def("unloadChunks", [](C c, val p) { return chunks(c, MEMBER(unload_chunks), p); })
+      .def("unloadChunk", [](C c, val p) { return c.run(MEMBER(unload_chunk), chunk(p)); })
       .def("loadAnvilColumns", &bindings::load_anvil_columns)
       .def("setBlocks", &set_blocks)
       .def("getBlock",
            [](C c, val x) {
-             return c.get<std::uint16_t>(VOXNAV_MEMBER(get_block), Cell{"cell", x});
+             return c.get<std::uint16_t>(MEMBER(get_block), Cell{"cell", x});
            })
       // profiles and areas
       .def("addProfile", &add_profile)
       .def("findProfile",
-           [](C c, std::string s) { return c.get<ProfileId>(VOXNAV_MEMBER(find_profile), s); })
+           [](C c, std::string s) { return c.get<ProfileId>(MEMBER(find_profile), s); })
       .def("defineArea", &define_area)
       .def("findArea", &find_area)
       // navigation queries (standingHeight, nearestStandable: null where there is none)
@@ -641,50 +640,44 @@ EMSCRIPTEN_BINDINGS(voxnav) {
       .def("navEpoch", [](C c) { return double(c.world->nav_epoch()); })
       .def("reachable",
            [](C c, double p, val a, val b) {
-             return c.get<Reach>(VOXNAV_MEMBER(reachable), ProfileArg{p}, Cell{"from", a},
-                                 Cell{"goal", b});
+             return c.get<Reach>(MEMBER(reachable), profile(p), Cell{"from", a}, Cell{"goal", b});
            })
       .def("isStandable",
            [](C c, double p, val x) {
-             return c.get<bool>(VOXNAV_MEMBER(is_standable), ProfileArg{p}, Cell{"cell", x});
+             return c.get<bool>(MEMBER(is_standable), profile(p), Cell{"cell", x});
            })
       .def("standingHeight",
            [](C c, double p, val x) {
-             return c.get<double, true>(VOXNAV_MEMBER(standing_height), ProfileArg{p},
-                                        Cell{"cell", x});
+             return c.get<double, true>(MEMBER(standing_height), profile(p), Cell{"cell", x});
            })
       .def("nearestStandable",
            [](C c, double p, val x, double r) {
-             return c.get<CellPos, true>(VOXNAV_MEMBER(nearest_standable), ProfileArg{p},
-                                         Cell{"near", x}, Integer{"radius", r});
+             return c.get<CellPos, true>(MEMBER(nearest_standable), profile(p), Cell{"near", x},
+                                         integer("radius", r));
            })
       // requests
       .def("request", &search<false>)
-      .def("status",
-           [](C c, double h) { return c.get<PathStatus>(VOXNAV_MEMBER(status), PathArg{h}); })
+      .def("status", [](C c, double h) { return c.get<PathStatus>(MEMBER(status), Path{h}); })
       .def("findPathNow", &search<true>)
-      .def("corridor",
-           [](C c, double h) { return corridor_of(c, VOXNAV_MEMBER(corridor), PathArg{h}); })
+      .def("corridor", [](C c, double h) { return corridor_of(c, MEMBER(corridor), Path{h}); })
       .def("pathCells", &path_cells)
-      .def("release", [](C c, double h) { return c.run(VOXNAV_MEMBER(release), PathArg{h}); })
+      .def("release", [](C c, double h) { return c.run(MEMBER(release), Path{h}); })
       // agents
       .def("addAgents", &add_agents)
       .def("removeAgent", &remove_agent)
       .def("setAgentGoals", &set_agent_goals)
       .def("agentState",
-           [](C c, double a) { return c.get<AgentState>(VOXNAV_MEMBER(agent_state), AgentArg{a}); })
+           [](C c, double a) { return c.get<AgentState>(MEMBER(agent_state), Agent{a}); })
       .def("agentReason",
-           [](C c, double a) {
-             return c.get<std::string>(VOXNAV_MEMBER(agent_reason), AgentArg{a});
-           })
+           [](C c, double a) { return c.get<std::string>(MEMBER(agent_reason), Agent{a}); })
       .def("agentCorridor",
-           [](C c, double a) { return corridor_of(c, VOXNAV_MEMBER(agent_corridor), AgentArg{a}); })
+           [](C c, double a) { return corridor_of(c, MEMBER(agent_corridor), Agent{a}); })
       .def("teleportAgents", &teleport_agents)
       .def("agentsSnapshot", &agents_snapshot)
       // doors
       .def("setDoorOpen",
            [](C c, val x, bool open) {
-             return c.run(VOXNAV_MEMBER(set_door_open), Cell{"cell", x}, open);
+             return c.run(MEMBER(set_door_open), Cell{"cell", x}, open);
            })
       .def("takeDoorEvents", &take_door_events)
       .def("pendingDoorEvents", [](C c) { return double(c.world->pending_door_events()); })
