@@ -8,6 +8,7 @@
 
 #include "api_text.h"
 #include "engine/nav/class_envelopes.h"
+#include "engine/util/json_error.h"
 #include "engine/nav/profile_compile.h"
 #include "engine/nav/world_state.h"
 
@@ -156,6 +157,10 @@ std::string number_text(double v) {
   std::snprintf(buf, sizeof buf, "%.15g", v);
   if (std::strtod(buf, nullptr) != v) std::snprintf(buf, sizeof buf, "%.17g", v);
   return buf;
+}
+
+std::string json_syntax_error(std::string_view text) {
+  return detail::json_syntax_error(text.data(), text.size());
 }
 
 const char* reach_answer_name(ReachAnswer a) noexcept {

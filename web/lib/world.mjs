@@ -117,7 +117,7 @@ function isPlainObject(v) {
 }
 
 
-// ---- reshaping the binding's flat results (bindings/world_core.h gives each layout) ----
+// ---- reshaping the binding's flat results (bindings/voxnav_bindings.cpp and convert.h give each layout) ----
 
 // The C++ names of the enums results carry as numbers (the module's names()), per module.
 const enumNames = new WeakMap();
