@@ -98,10 +98,11 @@ inline std::string entry(const std::string& list, std::size_t i, const char* fie
 }
 
 /// One argument (JS numbers; cells [x, y, z]) by what the World takes, and the name messages give.
-template <int Kind>  // 0 a cell, 1 a chunk position ("chunk"), 2 a profile id, 3 an int
+template <int Kind,
+          class T = val>  // 0 a cell, 1 a chunk position ("chunk"), 2 a profile id, 3 an int
 struct Arg {
   std::string name;
-  val v;
+  T v;
 };
 using Cell = Arg<0>;
 template <class Id>  // AgentId or PathHandle
@@ -112,8 +113,10 @@ struct IdArg {
 using Agent = IdArg<AgentId>;
 using Path = IdArg<PathHandle>;
 inline Arg<1> chunk(val v) { return {"chunk", v}; }
-inline Arg<2> profile(double p, std::string name = "profile") { return {std::move(name), val(p)}; }
-inline Arg<3> integer(std::string name, double v) { return {std::move(name), val(v)}; }
+inline Arg<2, double> profile(double p, std::string name = "profile") {
+  return {std::move(name), p};
+}
+inline Arg<3, double> integer(std::string name, double v) { return {std::move(name), v}; }
 
 /// The last failure of a WorldCore: {status, function, argument, message}, C++ names (the JS
 /// names: web/lib/errors.mjs). Every failure names its argument.
@@ -196,8 +199,8 @@ class In {
     return static_cast<std::uint16_t>(n);
   }
   /// A profile index (the World checks it is one of its profiles).
-  ProfileId operator()(const Arg<2>& a) {
-    const double p = a.v.as<double>();
+  ProfileId operator()(const Arg<2, double>& a) {
+    const double p = a.v;
     if (ok_ && (!integral(p) || p < 0 || p >= 4294967295.0))
       return fail(Status::InvalidArgument, a.name,
                   a.name + " " + number_text(p) + " is not a profile id (an integer)");
@@ -214,8 +217,8 @@ class In {
               (std::is_same_v<Id, AgentId> ? " is not an agent id" : " is not a path handle"));
     return id;
   }
-  int operator()(const Arg<3>& a) {
-    const double n = a.v.as<double>();
+  int operator()(const Arg<3, double>& a) {
+    const double n = a.v;
     if (ok_ && !int32_number(n))
       return fail(Status::InvalidArgument, a.name,
                   a.name + " " + number_text(n) + " is not an integer");
