@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { stagePackage } from '../tests/support/stage_package.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -24,24 +25,6 @@ for (const [k, d] of Object.entries(dists)) {
   if (!fs.existsSync(path.join(d, 'voxnav-sync.wasm'))) throw new Error(`--${k}: no voxnav-sync.wasm in ${d}`);
 }
 
-function copyTree(src, dst, skip) {
-  fs.mkdirSync(dst, { recursive: true });
-  for (const e of fs.readdirSync(src, { withFileTypes: true })) {
-    if (skip(e.name)) continue;
-    const s = path.join(src, e.name), d = path.join(dst, e.name);
-    if (e.isDirectory()) copyTree(s, d, skip);
-    else fs.copyFileSync(s, d);
-  }
-}
-// A package copy per build: web/ sources (the same for both) + that build's dist/.
-function stage(dist) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'voxnav-eh-'));
-  copyTree(path.join(repo, 'web'), dir, (n) => n === 'node_modules' || n === 'dist');
-  copyTree(dist, path.join(dir, 'dist'), () => false);
-  process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
-
 const script = JSON.parse(fs.readFileSync(path.join(repo, 'examples/web/scenario.json'), 'utf8'));
 const blocksJson = fs.readFileSync(path.join(repo, 'data/blocks/blocks.pc-1.21.1.json'));
 const shapesJson = fs.readFileSync(path.join(repo, 'data/blocks/blockCollisionShapes.pc-1.20.5.json'));
@@ -51,7 +34,7 @@ const { runScenario } = await import(pathToFileURL(path.join(repo, 'examples/web
 
 const variants = {};
 for (const [k, d] of Object.entries(dists)) {
-  const dir = stage(d);
+  const dir = stagePackage(d, 'voxnav-eh-');  // web/ sources (the same for both) + that build's dist/
   variants[k] = { dist: d, handlers: await import(pathToFileURL(path.join(dir, 'worker/handlers.mjs')).href), ms: [], hash: null };
 }
 

@@ -1,6 +1,6 @@
-// voxnav bindings - converting JS values to the C++ API's types and back. Errors here are only
-// for what does not convert ("is not a cell (integers expected)"), with numbers written as the
-// C++ API writes them (voxnav::number_text); the World checks every rule and writes its messages.
+// voxnav bindings - JS values to the C++ API's types and back, and WorldCore. Errors here are
+// only for what does not convert ("is not a cell (integers expected)"), numbers written as the
+// C++ API writes them (number_text); the World checks every rule and writes its messages.
 #pragma once
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
@@ -8,14 +8,19 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
-#include <initializer_list>
+#include <memory>
 #include <new>
+#include <span>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
 #include "voxnav/world.h"
+
+#ifdef VOXNAV_WASM_THREADS
+#include "voxnav/native/thread_pool.h"
+#endif
 
 namespace voxnav::bindings {
 
@@ -25,39 +30,36 @@ using emscripten::val;
 inline bool integral(double v) { return std::isfinite(v) && v == std::floor(v); }
 /// A JS number that is an integer a C++ int32 holds (the C++ API checks the range it allows).
 inline bool int32_number(double v) { return integral(v) && v >= INT32_MIN && v <= INT32_MAX; }
+/// A JS number for a C++ int the World checks: one no int holds becomes INT_MIN, which every
+/// limit refuses (the World's message names it).
+inline int int_or_refused(double v) { return int32_number(v) ? static_cast<int>(v) : INT32_MIN; }
 
-template <class T>
-constexpr const char* typed_name() {
-  if constexpr (std::is_same_v<T, double>) return "Float64Array";
-  if constexpr (std::is_same_v<T, std::uint8_t>) return "Uint8Array";
-  if constexpr (std::is_same_v<T, std::uint16_t>) return "Uint16Array";
-  if constexpr (std::is_same_v<T, std::uint32_t>) return "Uint32Array";
-  if constexpr (std::is_same_v<T, std::int32_t>) return "Int32Array";
-}
 /// Thrown when the wasm heap cannot hold the copy of an argument (before the World is called:
 /// the module boundary, voxnav_bindings.cpp, reports OutOfMemory with the World unchanged).
 struct ArgumentOutOfMemory {};
 
 /// A typed array of T copied into `out` with one TypedArray.set (false: not such an array).
-/// Throws ArgumentOutOfMemory when the heap cannot hold it.
 template <class T>
 bool copy_typed(const val& arr, std::vector<T>& out) {
-  if (!arr.instanceof (val::global(typed_name<T>()))) return false;
+  constexpr const char* name = std::is_same_v<T, double>          ? "Float64Array"
+                               : std::is_same_v<T, std::uint8_t>  ? "Uint8Array"
+                               : std::is_same_v<T, std::uint16_t> ? "Uint16Array"
+                               : std::is_same_v<T, std::uint32_t> ? "Uint32Array"
+                                                                  : "Int32Array";
+  if (!arr.instanceof (val::global(name))) return false;
   const double length = arr["length"].as<double>();
-  if (!(length * sizeof(T) < 4294967296.0)) throw ArgumentOutOfMemory{};  // more than wasm32 addresses
-  const auto n = static_cast<std::size_t>(length);
+  if (!(length * sizeof(T) < 4294967296.0)) throw ArgumentOutOfMemory{};  // more than wasm32 holds
   try {
-    out.resize(n);
+    out.resize(static_cast<std::size_t>(length));
   } catch (const std::bad_alloc&) {
     throw ArgumentOutOfMemory{};
   }
-  if (n) val(typed_memory_view(n, out.data())).call<void>("set", arr);
+  if (!out.empty()) val(typed_memory_view(out.size(), out.data())).call<void>("set", arr);
   return true;
 }
-/// The same for an argument the World checks: any other value gives no items (the World then
-/// names the count it expected, or the JSON it could not read).
+/// The same for an argument the World checks: any other value gives no items.
 template <class T>
-std::vector<T>& typed(const val& arr, std::vector<T>& out) {
+std::span<const T> typed(const val& arr, std::vector<T>& out) {
   if (!copy_typed(arr, out)) out.clear();
   return out;
 }
@@ -65,6 +67,18 @@ std::vector<T>& typed(const val& arr, std::vector<T>& out) {
 template <class T>
 val view(const std::vector<T>& v) {
   return val(typed_memory_view(v.size(), v.data()));
+}
+/// Appends numbers to `out`: an x, y, z value as three, anything else (enums, bools) as one.
+template <class... T>
+std::vector<double>& put(std::vector<double>& out, const T&... v) {
+  const auto one = [&](const auto& x) {
+    if constexpr (requires { x.z; })
+      out.insert(out.end(), {double(x.x), double(x.y), double(x.z)});
+    else
+      out.push_back(double(x));
+  };
+  (one(v), ...);
+  return out;
 }
 /// Calls a C++ "count, then copy" API (f(out, capacity, &count)) twice: `out` gets every item.
 template <class T, class F>
@@ -77,114 +91,247 @@ Status fetch_all(std::vector<T>& out, F&& f) {
   out.resize(std::min(n, out.size()));
   return st;
 }
-
 /// How messages name field `field` of entry i of a batch `list` ("agents[2].feet"; `field`
 /// alone when `list` is "": a single call).
 inline std::string entry(const std::string& list, std::size_t i, const char* field) {
   return list.empty() ? std::string(field) : list + "[" + std::to_string(i) + "]." + field;
 }
 
+/// One argument (JS numbers; cells [x, y, z]) by what the World takes, and the name messages give.
+template <int Kind,
+          class T = val>  // 0 a cell, 1 a chunk position ("chunk"), 2 a profile id, 3 an int
+struct Arg {
+  std::string name;
+  T v;
+};
+using Cell = Arg<0>;
+template <class Id>  // AgentId or PathHandle
+struct IdArg {
+  double number;
+  std::string name = std::is_same_v<Id, AgentId> ? "agent" : "path";
+};
+using Agent = IdArg<AgentId>;
+using Path = IdArg<PathHandle>;
+inline Arg<1> chunk(val v) { return {"chunk", v}; }
+inline Arg<2, double> profile(double p, std::string name = "profile") {
+  return {std::move(name), p};
+}
+inline Arg<3, double> integer(std::string name, double v) { return {std::move(name), v}; }
+
 /// The last failure of a WorldCore: {status, function, argument, message}, C++ names (the JS
-/// wrapper, web/lib/errors.mjs, derives the JS names). Every failure names its argument.
-class CallState {
- public:
-  int last_status() const { return static_cast<int>(error_.status); }
+/// names: web/lib/errors.mjs). Every failure names its argument.
+struct CallState {
+  CallError error;
+  int last_status() const { return static_cast<int>(error.status); }
   val last_error() const {
     val o = val::object();
-    o.set("status", last_status());
-    o.set("function", error_.function);
-    o.set("argument", error_.argument);
-    o.set("message", error_.message);
+    o.set("status", last_status()), o.set("function", error.function);
+    o.set("argument", error.argument), o.set("message", error.message);
     return o;
   }
-  int ok() {
-    error_ = CallError{};
-    return 0;
-  }
-  /// A conversion error of the bindings, or one a free function of the API wrote (`argument`
-  /// '' when no single argument is at fault).
-  int fail(Status st, const char* fn, std::string argument, std::string msg) {
-    error_ = CallError{st, fn, std::move(argument), std::move(msg)};
-    return last_status();
-  }
-  /// The error `e` of a call made for the binding function `fn`.
+  int ok() { return error = CallError{}, 0; }
+  /// The error `e` (a conversion's, or an API function's) of binding call `fn`.
   int fail(const char* fn, CallError e) {
     e.function = fn;
-    error_ = std::move(e);
-    return last_status();
+    return error = std::move(e), last_status();
+  }
+  int fail(Status st, const char* fn, std::string argument, std::string msg) {
+    return fail(fn, CallError{st, "", std::move(argument), std::move(msg)});
   }
   /// The result of a World call: Ok, or the error the World wrote.
   int done(const World& w, Status st) {
-    if (st == Status::Ok) return ok();
-    error_ = w.last_error();
-    return last_status();
+    return st == Status::Ok ? ok() : (error = w.last_error(), last_status());
   }
-  /// `v` after an Ok call, undefined (the World's error kept) otherwise.
-  val result(const World& w, Status st, val v) { return done(w, st) == 0 ? v : val::undefined(); }
-  void set_function(std::string fn) { error_.function = std::move(fn); }
+};
+
+/// Converts one call's arguments in order; after the first that does not convert (the error
+/// names it) the others are not looked at. Numbers, bools, strings and spans pass as they are.
+class In {
+ public:
+  In(CallState& calls, const char* fn) : calls_(calls), fn_(fn) {}
+  explicit operator bool() const { return ok_; }
+  /// Sets the error (when none is set yet); converts to any "no value".
+  struct Failed {
+    template <class T>
+    operator T() const {
+      return T{};
+    }
+  };
+  Failed fail(Status st, const std::string& argument, std::string msg) {
+    if (ok_) calls_.fail(st, fn_, argument, std::move(msg));
+    return ok_ = false, Failed{};
+  }
 
   /// Three JS numbers -> a cell: integers a C++ int32 holds (the World checks its range).
-  bool cell(const char* fn, const std::string& name, const double* xyz, CellPos& out,
-            const char* what = "a cell") {
+  CellPos cell(const std::string& name, const double* xyz, const char* what = "a cell") {
+    if (!ok_) return {};
     std::string at = name + " (";
     for (int i = 0; i < 3; ++i) at += number_text(xyz[i]) + (i < 2 ? ", " : ")");
     if (!integral(xyz[0]) || !integral(xyz[1]) || !integral(xyz[2]))
-      return fail(Status::InvalidArgument, fn, name,
-                  at + " is not " + what + " (integers expected)"),
-             false;
+      return fail(Status::InvalidArgument, name, at + " is not " + what + " (integers expected)");
     if (!int32_number(xyz[0]) || !int32_number(xyz[1]) || !int32_number(xyz[2]))
-      return fail(Status::OutOfRange, fn, name, at + " is out of range"), false;
-    out = CellPos{std::int32_t(xyz[0]), std::int32_t(xyz[1]), std::int32_t(xyz[2])};
-    return true;
+      return fail(Status::OutOfRange, name, at + " is out of range");
+    return CellPos{std::int32_t(xyz[0]), std::int32_t(xyz[1]), std::int32_t(xyz[2])};
   }
-  bool cell(const char* fn, const std::string& name, double x, double y, double z, CellPos& out,
-            const char* what = "a cell") {
-    const double xyz[] = {x, y, z};
-    return cell(fn, name, xyz, out, what);
+  CellPos cell(const std::string& name, const val& v, const char* what = "a cell") {
+    const double xyz[] = {v[0].as<double>(), v[1].as<double>(), v[2].as<double>()};
+    return cell(name, xyz, what);
+  }
+  CellPos operator()(const Cell& a) { return cell(a.name, a.v); }
+  ChunkPos operator()(const Arg<1>& a) {
+    const CellPos c = cell(a.name, a.v, "a chunk position");
+    return ChunkPos{c.x, c.y, c.z};
   }
   /// A block value: an integer a JS number holds exactly (the World names one out of range).
-  bool value(const char* fn, const std::string& name, double v, std::int64_t& out) {
-    if (!integral(v) || std::fabs(v) > 9007199254740992.0)
-      return fail(Status::InvalidArgument, fn, name,
-                  name + " " + number_text(v) + " is not an integer block value"),
-             false;
-    out = static_cast<std::int64_t>(v);
-    return true;
+  std::int64_t value(const std::string& name, double v) {
+    if (ok_ && (!integral(v) || std::fabs(v) > 9007199254740992.0))
+      return fail(Status::InvalidArgument, name,
+                  name + " " + number_text(v) + " is not an integer block value");
+    return ok_ ? static_cast<std::int64_t>(v) : 0;
   }
   /// The same for a call taking a uint16: a value no uint16 holds is never in a registry.
-  bool value(const char* fn, double v, std::uint16_t& out, std::size_t block_count) {
-    std::int64_t n = 0;
-    if (!value(fn, "value", v, n)) return false;
-    if (n < 0 || n > 65535)
-      return fail(Status::OutOfRange, fn, "value",
+  std::uint16_t value16(double v, std::size_t block_count) {
+    const std::int64_t n = value("value", v);
+    if (ok_ && (n < 0 || n > 65535))
+      return fail(Status::OutOfRange, "value",
                   "value " + std::to_string(n) + " is not in the block registry (values 0 .. " +
-                      std::to_string(block_count - 1) + ")"),
-             false;
-    out = static_cast<std::uint16_t>(n);
-    return true;
+                      std::to_string(block_count - 1) + ")");
+    return static_cast<std::uint16_t>(n);
   }
   /// A profile index (the World checks it is one of its profiles).
-  bool profile(const char* fn, const std::string& name, double p, ProfileId& out) {
-    if (!integral(p) || p < 0 || p >= 4294967295.0)
-      return fail(Status::InvalidArgument, fn, name,
-                  name + " " + number_text(p) + " is not a profile id (an integer)"),
-             false;
-    out.index = static_cast<std::uint32_t>(p);
-    return true;
+  ProfileId operator()(const Arg<2, double>& a) {
+    const double p = a.v;
+    if (ok_ && (!integral(p) || p < 0 || p >= 4294967295.0))
+      return fail(Status::InvalidArgument, a.name,
+                  a.name + " " + number_text(p) + " is not a profile id (an integer)");
+    return ok_ ? ProfileId{static_cast<std::uint32_t>(p)} : ProfileId{};
   }
   /// An id number (voxnav/ids.h): agents and path handles.
   template <class Id>
-  bool id(const char* fn, const std::string& name, double number, Id& out) {
-    if (id_of_number(number, &out)) return true;
-    constexpr bool agent = std::is_same_v<Id, AgentId>;
-    return fail(Status::InvalidArgument, fn, name,
-                name + " " + number_text(number) +
-                    (agent ? " is not an agent id" : " is not a path handle")),
-           false;
+  Id operator()(const IdArg<Id>& a) {
+    Id id{};
+    if (ok_ && !id_of_number(a.number, &id))
+      return fail(
+          Status::InvalidArgument, a.name,
+          a.name + " " + number_text(a.number) +
+              (std::is_same_v<Id, AgentId> ? " is not an agent id" : " is not a path handle"));
+    return id;
+  }
+  int operator()(const Arg<3, double>& a) {
+    const double n = a.v;
+    if (ok_ && !int32_number(n))
+      return fail(Status::InvalidArgument, a.name,
+                  a.name + " " + number_text(n) + " is not an integer");
+    return ok_ ? static_cast<int>(n) : 0;
+  }
+  double operator()(double v) { return v; }
+  bool operator()(bool v) { return v; }
+  const std::string& operator()(const std::string& v) { return v; }
+  template <class T>
+  std::span<const T> operator()(std::span<const T> v) {
+    return v;
   }
 
  private:
-  CallError error_;
+  CallState& calls_;
+  const char* fn_;
+  bool ok_ = true;
+};
+
+// ---- WorldCore, the Embind class over one World (voxnav_bindings.cpp registers its calls) ----
+// Calls with no result return the Status as an int (0 = Ok); calls with a result return it, or
+// `undefined` when they fail (then lastError()). Inputs cross as typed arrays (copied with one
+// TypedArray.set); results as flat Float64Array views of scratch buffers, valid until the next
+// call, laid out as each call says (web/lib/world.mjs reshapes them). Enums and ids cross as
+// numbers (enum names: the module's names(); id numbers: voxnav/ids.h).
+
+struct WorldCore {
+  WorldCore(int lockstep_delay, bool threaded_asked) {
+    WorldDef def;
+    def.lockstep_delay = lockstep_delay;
+#ifdef VOXNAV_WASM_THREADS
+    if (threaded_asked) def.executor = &pool();
+#endif
+    threaded = threaded_asked && def.executor != nullptr;
+    world = std::make_unique<World>(def);
+  }
+#ifdef VOXNAV_WASM_THREADS
+  /// One pthread for the whole module (-sPTHREAD_POOL_SIZE=1), shared by every World; never freed.
+  static native::ThreadPool& pool() {
+    static auto* pool = new native::ThreadPool(1);
+    return *pool;
+  }
+#endif
+
+  int done(Status st) { return calls.done(*world, st); }
+  /// `v` after an Ok call, undefined (the World's error kept) otherwise.
+  val result(Status st, val v) { return done(st) == 0 ? v : val::undefined(); }
+  /// World member `m` (MEMBER) called with the arguments converted (In): its Status as an int.
+  template <class M, class... A>
+  int run(const char* fn, M m, const A&... a) {
+    In in(calls, fn);
+    std::tuple args{in(a)...};  // in order: the first argument that does not convert is named
+    return in ? done(std::apply([&](auto&... x) { return m(*world, x...); }, args))
+              : calls.last_status();
+  }
+  /// The same for a member with an out parameter (Out*): its value as JS, or undefined (null for
+  /// NotFound when `null_if_not_found`: no such cell is a result, not an error).
+  template <class Out, bool null_if_not_found = false, class M, class... A>
+  val get(const char* fn, M m, const A&... a) {
+    In in(calls, fn);
+    std::tuple args{in(a)...};
+    Out out{};
+    if (!in) return val::undefined();
+    const Status st = std::apply([&](auto&... x) { return m(*world, x..., &out); }, args);
+    if (null_if_not_found && st == Status::NotFound) return calls.ok(), val::null();
+    return result(st, st == Status::Ok ? js(out) : val::undefined());
+  }
+  template <class... T>
+  val numbers(const T&... v) {
+    f64.clear();
+    return view(put(f64, v...));
+  }
+
+  template <class T>
+  static val js(const T& v) {
+    if constexpr (requires { v.index; })
+      return val(v.index);  // ProfileId, AreaId
+    else
+      return val(v);
+  }
+  val js(CellPos c) { return numbers(c); }
+  /// [answer, reason, epoch].
+  val js(const Reach& r) { return numbers(r.answer, r.reason, r.epoch); }
+  /// [state, failure, partial, cost, nodes expanded, cell count, waypoint count].
+  val js(const PathStatus& s) {
+    return numbers(s.state, s.failure, s.partial, s.cost, s.nodes_expanded, s.cell_count,
+                   s.waypoint_count);
+  }
+  /// AgentState's fields in order to door_timeouts (22 numbers; cell and push_outs left out).
+  val js(const AgentState& s) {
+    return numbers(s.mode, s.feet, s.velocity, s.on_ground, s.corridor_epoch, s.next_waypoint,
+                   s.arrivals, s.replans, s.repairs, s.requests, s.failure, s.waiting_at_door,
+                   s.door, s.door_hold_ticks, s.door_events, s.door_timeouts);
+  }
+  /// [positions 3n, cells 3n, kinds n] of `points`, after what f64 holds.
+  val waypoints(const std::vector<Waypoint>& points) {
+    for (const Waypoint& p : points) put(f64, p.position);
+    for (const Waypoint& p : points) put(f64, p.cell);
+    for (const Waypoint& p : points) put(f64, p.kind);
+    return view(f64);
+  }
+
+  std::unique_ptr<World> world;
+  CallState calls;
+  bool threaded = false;
+  std::string last_warning;
+  std::vector<AgentId> agents;  // every live agent, in the order added
+  std::vector<ChunkPos> chunks;
+  std::vector<Waypoint> points;
+  std::vector<std::int32_t> i32;  // scratch, and the buffers behind the views handed to JS
+  std::vector<std::uint16_t> u16;
+  std::vector<std::uint8_t> u8;
+  std::vector<double> f64, f64b, in;
 };
 
 }  // namespace voxnav::bindings

@@ -6,7 +6,7 @@
 #include <string>
 #include <nlohmann/json.hpp>
 
-#include "engine/util/json_error.h"
+#include "voxnav/error.h"
 
 namespace voxnav::native {
 
@@ -45,7 +45,7 @@ bool parse(std::span<const std::uint8_t> bytes, Scenario& out, std::string& err)
     return err = "arrays and objects nest deeper than " + std::to_string(kMaxNesting) + " levels",
            false;
   const json j = json::parse(bytes.begin(), bytes.end(), nullptr, false);
-  if (j.is_discarded()) return err = detail::json_syntax_error(reinterpret_cast<const char*>(bytes.data()), bytes.size()), false;
+  if (j.is_discarded()) return err = json_syntax_error(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size())), false;
   if (!j.is_object()) return err = "not a JSON object", false;
   const auto cell = [](const json& v, CellPos& c) {
     if (!v.is_array() || v.size() != 3) return false;

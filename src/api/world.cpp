@@ -8,6 +8,7 @@
 
 #include "api_text.h"
 #include "engine/nav/class_envelopes.h"
+#include "engine/util/json_error.h"
 #include "engine/nav/profile_compile.h"
 #include "engine/nav/world_state.h"
 
@@ -156,6 +157,10 @@ std::string number_text(double v) {
   std::snprintf(buf, sizeof buf, "%.15g", v);
   if (std::strtod(buf, nullptr) != v) std::snprintf(buf, sizeof buf, "%.17g", v);
   return buf;
+}
+
+std::string json_syntax_error(std::string_view text) {
+  return detail::json_syntax_error(text.data(), text.size());
 }
 
 const char* reach_answer_name(ReachAnswer a) noexcept {
@@ -1214,6 +1219,23 @@ std::vector<std::size_t> first_of_agent(std::span<const Entry> entries) {
                                                                        : keys[k].second;
   return first;
 }
+// The refusal of an agent batch: the argument it names ("goals[2].goal") and why.
+struct BatchRefusal {
+  Status status = Status::Ok;
+  std::string argument, message;
+};
+BatchRefusal refused(std::string argument, const Refusal& r) { return {r.status, std::move(argument), r.message}; }
+// An agent batch, all or nothing: its size, then check(i) of every entry in order (the first
+// refusal is the call's), and only then commit().
+template <class Check, class Commit>
+BatchRefusal agent_batch(std::string_view list, std::size_t n, Check check, Commit commit) {
+  if (std::string e = batch_size_error(list, n); !e.empty())
+    return {Status::InvalidArgument, std::string(list), e};
+  for (std::size_t i = 0; i < n; ++i)
+    if (BatchRefusal r = check(i); r.status != Status::Ok) return r;
+  commit();
+  return {};
+}
 }  // namespace
 
 Status World::add_agent(const AgentDef& def, AgentId* out) {
@@ -1235,30 +1257,29 @@ Status World::add_agent(const AgentDef& def, AgentId* out) {
 }
 
 Status World::add_agents(std::span<const AgentDef> defs, AgentId* out, std::string_view list) {
-  const char* fn = "add_agents";
-  if (std::string e = batch_size_error(list, defs.size()); !e.empty())
-    return fail(Status::InvalidArgument, fn, std::string(list).c_str(), e);
-  if (!out && !defs.empty()) return fail(Status::InvalidArgument, fn, "out", "out is null");
-  for (std::size_t i = 0; i < defs.size(); ++i) {
+  const auto check = [&](std::size_t i) -> BatchRefusal {
+    if (!out) return {Status::InvalidArgument, "out", "out is null"};
     const AgentDef& d = defs[i];
     const std::string profile = entry_field(list, i, "profile");
     if (d.profile.index >= state_->profiles.size())
-      return fail(Status::InvalidArgument, fn, profile.c_str(),
-                  profile_error(d.profile, state_->profiles.size(), profile));
+      return {Status::InvalidArgument, profile, profile_error(d.profile, state_->profiles.size(), profile)};
     const std::string feet = entry_field(list, i, "feet");
     const Refusal r = check_feet(state_->agents, state_->profile_motion[d.profile.index], d.feet, feet);
-    if (r.status != Status::Ok) return fail(r.status, fn, feet.c_str(), r.message);
+    if (r.status != Status::Ok) return refused(feet, r);
     const std::string goal = entry_field(list, i, "goal");
     if (d.goal)
-      if (std::string e = cell_range_error(goal, *d.goal); !e.empty())
-        return fail(Status::OutOfRange, fn, goal.c_str(), e);
-  }
-  // Checked: the steps below cannot fail. Goals after every add, as a host sending them does.
-  for (std::size_t i = 0; i < defs.size(); ++i)
-    out[i] = state_->agents.add(state_->profile_motion[defs[i].profile.index], defs[i].feet);
-  for (std::size_t i = 0; i < defs.size(); ++i)
-    if (defs[i].goal) (void)state_->agents.set_goal(*agent_nav(*state_, out[i]), out[i], *defs[i].goal);
-  return Status::Ok;
+      if (std::string e = cell_range_error(goal, *d.goal); !e.empty()) return {Status::OutOfRange, goal, e};
+    return {};
+  };
+  // Goals after every add, as a host sending them does.
+  const auto commit = [&] {
+    for (std::size_t i = 0; i < defs.size(); ++i)
+      out[i] = state_->agents.add(state_->profile_motion[defs[i].profile.index], defs[i].feet);
+    for (std::size_t i = 0; i < defs.size(); ++i)
+      if (defs[i].goal) (void)state_->agents.set_goal(*agent_nav(*state_, out[i]), out[i], *defs[i].goal);
+  };
+  const BatchRefusal r = agent_batch(list, defs.size(), check, commit);
+  return r.status == Status::Ok ? Status::Ok : fail(r.status, "add_agents", r.argument.c_str(), r.message);
 }
 
 Status World::remove_agent(AgentId id) {
@@ -1277,21 +1298,19 @@ Status World::set_agent_goal(AgentId id, CellPos goal) {
 }
 
 Status World::set_agent_goals(std::span<const AgentGoal> goals, std::string_view list) {
-  const char* fn = "set_agent_goals";
-  if (std::string e = batch_size_error(list, goals.size()); !e.empty())
-    return fail(Status::InvalidArgument, fn, std::string(list).c_str(), e);
   const std::vector<std::size_t> first = first_of_agent(goals);
-  for (std::size_t i = 0; i < goals.size(); ++i) {
+  const auto check = [&](std::size_t i) -> BatchRefusal {
     const std::string agent = entry_field(list, i, "agent"), goal = entry_field(list, i, "goal");
     if (Refusal r = check_live(state_->agents, list, i, goals[i].agent); r.status != Status::Ok)
-      return fail(r.status, fn, agent.c_str(), r.message);
-    if (std::string e = cell_range_error(goal, goals[i].goal); !e.empty())
-      return fail(Status::OutOfRange, fn, goal.c_str(), e);
-    if (Refusal r = check_once(list, i, goals[i].agent, first[i]); r.status != Status::Ok)
-      return fail(r.status, fn, agent.c_str(), r.message);
-  }
-  for (const AgentGoal& g : goals) (void)state_->agents.set_goal(*agent_nav(*state_, g.agent), g.agent, g.goal);
-  return Status::Ok;
+      return refused(agent, r);
+    if (std::string e = cell_range_error(goal, goals[i].goal); !e.empty()) return {Status::OutOfRange, goal, e};
+    return refused(agent, check_once(list, i, goals[i].agent, first[i]));
+  };
+  const auto commit = [&] {
+    for (const AgentGoal& g : goals) (void)state_->agents.set_goal(*agent_nav(*state_, g.agent), g.agent, g.goal);
+  };
+  const BatchRefusal r = agent_batch(list, goals.size(), check, commit);
+  return r.status == Status::Ok ? Status::Ok : fail(r.status, "set_agent_goals", r.argument.c_str(), r.message);
 }
 
 Status World::agent_state(AgentId id, AgentState* out) const {
@@ -1368,22 +1387,21 @@ Status World::teleport_agent(AgentId id, Vec3 feet) {
 }
 
 Status World::teleport_agents(std::span<const AgentMove> moves, std::string_view list) {
-  const char* fn = "teleport_agents";
-  if (std::string e = batch_size_error(list, moves.size()); !e.empty())
-    return fail(Status::InvalidArgument, fn, std::string(list).c_str(), e);
   const std::vector<std::size_t> first = first_of_agent(moves);
-  for (std::size_t i = 0; i < moves.size(); ++i) {
+  const auto check = [&](std::size_t i) -> BatchRefusal {
     const std::string agent = entry_field(list, i, "agent"), feet = entry_field(list, i, "feet");
     if (Refusal r = check_live(state_->agents, list, i, moves[i].agent); r.status != Status::Ok)
-      return fail(r.status, fn, agent.c_str(), r.message);
+      return refused(agent, r);
     const detail::AgentRecord* a = state_->agents.get(moves[i].agent);
     if (Refusal r = check_feet(state_->agents, a->motion, moves[i].feet, feet); r.status != Status::Ok)
-      return fail(r.status, fn, feet.c_str(), r.message);
-    if (Refusal r = check_once(list, i, moves[i].agent, first[i]); r.status != Status::Ok)
-      return fail(r.status, fn, agent.c_str(), r.message);
-  }
-  for (const AgentMove& m : moves) (void)state_->agents.teleport(m.agent, m.feet);
-  return Status::Ok;
+      return refused(feet, r);
+    return refused(agent, check_once(list, i, moves[i].agent, first[i]));
+  };
+  const auto commit = [&] {
+    for (const AgentMove& m : moves) (void)state_->agents.teleport(m.agent, m.feet);
+  };
+  const BatchRefusal r = agent_batch(list, moves.size(), check, commit);
+  return r.status == Status::Ok ? Status::Ok : fail(r.status, "teleport_agents", r.argument.c_str(), r.message);
 }
 
 // ---- doors ----

@@ -2,9 +2,9 @@
 // the npm package (web/ sources + the build's dist/), real data (block registry, Moving AI maps).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { stagePackage } from '../support/stage_package.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const repoRoot = path.resolve(here, '../..');
@@ -21,30 +21,14 @@ export const skipReason = fs.existsSync(syncWasm)
   : `no wasm build at ${distDir} (build the wasm preset, or set VOXNAV_WASM_BUILD_DIR)`;
 if (skipReason) console.log(`# SKIP tests/web: ${skipReason}`);
 
-function copyTree(src, dst, skip) {
-  fs.mkdirSync(dst, { recursive: true });
-  for (const e of fs.readdirSync(src, { withFileTypes: true })) {
-    if (skip(e.name)) continue;
-    const s = path.join(src, e.name), d = path.join(dst, e.name);
-    if (e.isDirectory()) copyTree(s, d, skip);
-    else fs.copyFileSync(s, d);
-  }
-}
-
 let staged = null;
 /**
  * A fresh copy of the npm package: the current web/ sources plus the build's dist/ (so a test never
  * runs stale JS). Made once per test process.
  */
 export function packageDir() {
-  if (staged) return staged;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'voxnav-pkg-'));
-  copyTree(path.join(repoRoot, 'web'), dir, (n) => n === 'node_modules' || n === 'dist' || n.endsWith('.tgz'));
-  copyTree(distDir, path.join(dir, 'dist'), () => false);
-  fs.copyFileSync(path.join(repoRoot, 'LICENSE'), path.join(dir, 'LICENSE'));
-  process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
-  staged = dir;
-  return dir;
+  if (!staged) staged = stagePackage(distDir);
+  return staged;
 }
 
 /** Imports a module of the staged package ('index.mjs', 'worker/handlers.mjs', ...). */

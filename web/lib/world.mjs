@@ -117,7 +117,7 @@ function isPlainObject(v) {
 }
 
 
-// ---- reshaping the binding's flat results (bindings/world_core.h gives each layout) ----
+// ---- reshaping the binding's flat results (bindings/voxnav_bindings.cpp and convert.h give each layout) ----
 
 // The C++ names of the enums results carry as numbers (the module's names()), per module.
 const enumNames = new WeakMap();
@@ -372,8 +372,7 @@ export class World {
   loadChunk(chunk, values) {
     const fn = 'loadChunk';
     const core = this.#c(fn);
-    const [x, y, z] = xyz(fn, 'chunk', chunk);
-    this.#check(core.loadChunk(x, y, z, typed(fn, 'values', values, Uint16Array)));
+    this.#check(core.loadChunk(xyz(fn, 'chunk', chunk), typed(fn, 'values', values, Uint16Array)));
   }
   /** Many chunks in one call: positions Int32Array [cx, cy, cz, ...], values 4096 per chunk. */
   loadChunks(positions, values) {
@@ -388,8 +387,7 @@ export class World {
   unloadChunk(chunk) {
     const fn = 'unloadChunk';
     const core = this.#c(fn);
-    const [x, y, z] = xyz(fn, 'chunk', chunk);
-    this.#check(core.unloadChunk(x, y, z));
+    this.#check(core.unloadChunk(xyz(fn, 'chunk', chunk)));
   }
   /**
    * Unloads many chunks: positions Int32Array [cx, cy, cz, ...]. All or nothing: every chunk must
@@ -494,7 +492,7 @@ export class World {
   getBlock(cell) {
     const fn = 'getBlock';
     const core = this.#c(fn);
-    return this.#value(core.getBlock(...xyz(fn, 'cell', cell)));
+    return this.#value(core.getBlock(xyz(fn, 'cell', cell)));
   }
 
   // ---- profiles ----
@@ -567,25 +565,25 @@ export class World {
     const fn = 'reachable';
     const core = this.#c(fn);
     const a = xyz(fn, 'from', from), b = xyz(fn, 'goal', goal);
-    const v = this.#value(core.reachable(number(fn, 'profile', profile), a[0], a[1], a[2], b[0], b[1], b[2]));
+    const v = this.#value(core.reachable(number(fn, 'profile', profile), a, b));
     return { answer: this.#names.reachAnswer[v[0]], reason: this.#names.reachReason[v[1]], epoch: v[2] };
   }
   isStandable(profile, cell) {
     const fn = 'isStandable';
     const core = this.#c(fn);
-    return this.#value(core.isStandable(number(fn, 'profile', profile), ...xyz(fn, 'cell', cell)));
+    return this.#value(core.isStandable(number(fn, 'profile', profile), xyz(fn, 'cell', cell)));
   }
   /** Feet height (metres) of a standable cell, or null. */
   standingHeight(profile, cell) {
     const fn = 'standingHeight';
     const core = this.#c(fn);
-    return this.#value(core.standingHeight(number(fn, 'profile', profile), ...xyz(fn, 'cell', cell)));
+    return this.#value(core.standingHeight(number(fn, 'profile', profile), xyz(fn, 'cell', cell)));
   }
   /** [x, y, z] of the nearest standable cell within radius (0 .. 64), or null. */
   nearestStandable(profile, near, radius = 8) {
     const fn = 'nearestStandable';
     const core = this.#c(fn);
-    const r = this.#value(core.nearestStandable(number(fn, 'profile', profile), ...xyz(fn, 'near', near),
+    const r = this.#value(core.nearestStandable(number(fn, 'profile', profile), xyz(fn, 'near', near),
       number(fn, 'radius', radius)));
     return r === null ? null : [r[0], r[1], r[2]];
   }
@@ -769,9 +767,9 @@ export class World {
   setDoorOpen(cell, open) {
     const fn = 'setDoorOpen';
     const core = this.#c(fn);
-    const [x, y, z] = xyz(fn, 'cell', cell);
+    const c = xyz(fn, 'cell', cell);
     if (typeof open !== 'boolean') throw argError('InvalidArgument', fn, 'open', `open must be a boolean (got ${typeName(open)})`);
-    this.#check(core.setDoorOpen(x, y, z, open));
+    this.#check(core.setDoorOpen(c, open));
   }
   /**
    * The DoorAhead events raised since the last call, oldest first, and clears them: an agent
@@ -903,7 +901,7 @@ export class World {
     const fn = 'topBlocks';
     const core = this.#c(fn);
     const a = xyz(fn, 'min', min), b = xyz(fn, 'max', max);
-    const [heights, values] = this.#value(core.topBlocks(a[0], a[2], b[0], b[2], a[1], b[1]));
+    const [heights, values] = this.#value(core.topBlocks(a, b));
     return { width: b[0] - a[0] + 1, heights: heights.slice(), values: values.slice() };
   }
 

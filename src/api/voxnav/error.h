@@ -1,6 +1,7 @@
 // voxnav - the structured error of the last failed call (World::last_error()).
 #pragma once
 #include <string>
+#include <string_view>
 
 #include "voxnav/status.h"
 
@@ -22,5 +23,9 @@ struct CallError {
 /// integer below 10^15 without a fraction ("12"), "NaN", "Infinity", "-Infinity", any other the
 /// shorter of 15 or 17 significant digits that reads back as the same double ("0.1").
 std::string number_text(double v);
+
+/// Where text stops being JSON, as voxnav's JSON readers say it: "JSON syntax error at byte 18:
+/// ..." (bytes count from 1); empty when `text` is JSON.
+std::string json_syntax_error(std::string_view text);
 
 }  // namespace voxnav
