@@ -2,10 +2,12 @@
 # Builds the libFuzzer harnesses (the `fuzz` preset: clang++-14 + libc++, ASan + UBSan), runs every
 # regression input in fuzz/regressions/<target>/ through its harness (each must pass), then fuzzes
 # each target for SECONDS (default 60) from seed corpora cut from the shared data (fuzz/make_seeds.py)
-# plus the inputs earlier runs kept in $VOXNAV_BUILD_ROOT/fuzz/corpus/<target>.
+# plus the inputs earlier runs kept in $VOXNAV_BUILD_ROOT/fuzz/corpus/<target>. Targets fuzz
+# VOXNAV_FUZZ_PARALLEL at a time (default: VOXNAV_JOBS, the core count), one libFuzzer process each,
+# so a minute per target costs about a minute per VOXNAV_FUZZ_PARALLEL targets of wall time.
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]     targets: anvil_columns anvil_region schematic
-#                                             movingai_map movingai_scen registry_json
+#                                             movingai_map movingai_scen voxel_map registry_json
 #                                             minecraft_blocks profile_json scenario_json
 #
 # Exits non-zero on any crash, leak, UB report, timeout or out-of-memory, printing the reproducer
@@ -17,8 +19,8 @@ set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$VOXNAV_ROOT" || exit 1
 
-all_targets=(anvil_columns anvil_region schematic movingai_map movingai_scen registry_json
-  minecraft_blocks profile_json scenario_json)
+all_targets=(anvil_columns anvil_region schematic movingai_map movingai_scen voxel_map
+  registry_json minecraft_blocks profile_json scenario_json)
 seconds=60
 if [[ ${1:-} =~ ^[0-9]+$ ]]; then seconds=$1; shift; fi
 [[ ${1:-} == -h || ${1:-} == --help ]] && { sed -n '2,15p' "$0"; exit 0; }
@@ -35,7 +37,7 @@ max_len() {
     anvil_columns) echo 262144 ;;
     anvil_region) echo 131072 ;;
     schematic | minecraft_blocks) echo 65536 ;;
-    movingai_map | registry_json | scenario_json) echo 16384 ;;
+    movingai_map | voxel_map | registry_json | scenario_json) echo 16384 ;;
     *) echo 8192 ;;
   esac
 }
@@ -67,23 +69,44 @@ for t in "${targets[@]}"; do
   fi
 done
 
-for t in "${targets[@]}"; do
-  log "fuzz $t for ${seconds}s"
-  corpus=$dir/corpus/$t artifacts=$dir/artifacts/$t
+# fuzz_one TARGET: fuzzes one target for $seconds; its summary goes to $dir/fuzz_TARGET.summary,
+# and the exit code says whether it found something.
+fuzz_one() {
+  local t=$1 corpus=$dir/corpus/$1 artifacts=$dir/artifacts/$1 rc
   mkdir -p "$corpus" "$artifacts" "$seeds/$t"
   "$dir/fuzz/fuzz_$t" "${common[@]}" -max_len="$(max_len "$t")" -max_total_time="$seconds" \
     -print_final_stats=1 -artifact_prefix="$artifacts/" "$corpus" "$seeds/$t" \
     >"$dir/fuzz_$t.log" 2>&1
   rc=$?
-  grep -E '^stat::number_of_executed_units|^Done' "$dir/fuzz_$t.log" | tr '\n' ' '
-  echo
-  if ((rc != 0)); then
-    failed+=("$t")
-    grep -E 'ERROR|SUMMARY|voxnav fuzz:|Test unit written to' "$dir/fuzz_$t.log" | tail -6
-    echo "  reproducer: $(grep -o 'Test unit written to .*' "$dir/fuzz_$t.log" | tail -1 | cut -d' ' -f5)"
-    echo "  log: $dir/fuzz_$t.log"
-  fi
+  {
+    echo "  $t: $(grep -E '^stat::number_of_executed_units|^Done' "$dir/fuzz_$t.log" | tr '\n' ' ')"
+    if ((rc != 0)); then
+      grep -E 'ERROR|SUMMARY|voxnav fuzz:|Test unit written to' "$dir/fuzz_$t.log" | tail -6
+      echo "  reproducer: $(grep -o 'Test unit written to .*' "$dir/fuzz_$t.log" | tail -1 | cut -d' ' -f5)"
+      echo "  log: $dir/fuzz_$t.log"
+    fi
+  } >"$dir/fuzz_$t.summary"
+  return "$rc"
+}
+
+parallel=${VOXNAV_FUZZ_PARALLEL:-${VOXNAV_JOBS:-2}}
+((parallel >= 1)) || parallel=1
+log "fuzz ${#targets[@]} targets for ${seconds}s each, $parallel at a time"
+declare -A pid_target=()
+finish_one() {  # waits for one running target and records its result
+  local pid rc
+  wait -n -p pid
+  rc=$?
+  cat "$dir/fuzz_${pid_target[$pid]}.summary"
+  ((rc == 0)) || failed+=("${pid_target[$pid]}")
+  unset "pid_target[$pid]"
+}
+for t in "${targets[@]}"; do
+  while ((${#pid_target[@]} >= parallel)); do finish_one; done
+  fuzz_one "$t" &
+  pid_target[$!]=$t
 done
+while ((${#pid_target[@]})); do finish_one; done
 
 if ((${#failed[@]})); then
   echo "fuzz.sh: FAILED: ${failed[*]}"

@@ -6,7 +6,7 @@
 # page in headless Chromium; screenshots go to $VOXNAV_BUILD_ROOT/artifacts), the real-data checks,
 # the examples, a separate CMake project built against the installed library (tests/consumer), and
 # a short fuzzing pass (scripts/fuzz.sh: the `fuzz` preset with clang + libc++, the regression
-# inputs, then VOXNAV_FUZZ_SECONDS per target, default 20).
+# inputs, then VOXNAV_FUZZ_SECONDS per target, default 60, VOXNAV_JOBS targets at a time).
 # Keeps going after a failure, prints a summary, and exits non-zero if anything
 # failed. Steps after the builds have a time limit (VOXNAV_WEB_TEST_TIMEOUT for the node tests,
 # default 900 s; VOXNAV_BROWSER_TEST_TIMEOUT for the browser tests, default 300 s).
@@ -178,7 +178,7 @@ fi
 # libFuzzer harnesses (fuzz/): regression inputs, then a short run of each target. Also the
 # clang + libc++ build of the core.
 if ((run_fuzz)); then
-  step "fuzz" limit 900 bash scripts/fuzz.sh "${VOXNAV_FUZZ_SECONDS:-20}"
+  step "fuzz" limit 1200 bash scripts/fuzz.sh "${VOXNAV_FUZZ_SECONDS:-60}"
 else
   skip "fuzz" "--no-fuzz"
 fi
