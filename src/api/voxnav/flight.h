@@ -35,9 +35,10 @@ inline constexpr std::uint64_t kMaxFlightExpansions = kMaxVoxelMapCells;
 
 /// A voxel map and the scratch of its searches. Opaque; move-only. Empty until a parse
 /// succeeds. One thread at a time (a search reuses the map's scratch). The scratch is kept
-/// between searches and grows with the largest one (Stats::search_bytes): 328 bytes per 4x4x4
-/// brick the search touches and 16 per queue entry (several per expansion, kept per radix
-/// bucket); A1's longest optimal rows leave about a gigabyte. Destroy or replace the map to release it.
+/// between searches (Stats::search_bytes): 328 bytes per 4x4x4 brick the largest search touched
+/// (A1's longest optimal rows: about 100 MB), and queues of up to 4 MiB each (larger ones, 16
+/// bytes per entry and several entries per expansion, are freed after the search). Destroy or
+/// replace the map to release it all.
 class VoxelMap {
  public:
   VoxelMap();

@@ -131,15 +131,15 @@ void DefaultSearch::run(const FlightGrid& grid, CellPos start, CellPos goal, std
 
   const std::uint32_t pbx = std::uint32_t(grid.padded_x()), pbxy = pbx * std::uint32_t(grid.padded_y());
   const std::uint32_t start_id = node_of_cell(grid, start), goal_id = node_of_cell(grid, goal);
-  const auto push_node = [&](std::uint32_t id, std::uint32_t g) {
-    const std::uint32_t h = manhattan(node_box(grid, id), goal);
+  const auto push_node = [&](std::uint32_t id, std::uint32_t g, const Box& box) {
+    const std::uint32_t h = manhattan(box, goal);
     push(Entry{(std::uint64_t(g) + 4 * std::uint64_t(h)) << 32 | h, id});
   };
   {
     Page& p = touch(start_id >> 6);
     p.g[start_id & 63] = 0;
     p.parent[start_id & 63] = start_id;
-    push_node(start_id, 0);
+    push_node(start_id, 0, node_box(grid, start_id));
   }
   bool found = false;
   std::uint64_t expanded = 0;
@@ -166,23 +166,25 @@ void DefaultSearch::run(const FlightGrid& grid, CellPos start, CellPos goal, std
     }
     ++expanded;
     const std::uint32_t ng = g + 1;
-    const auto consider = [&](std::uint32_t m) {
+    const auto consider = [&](std::uint32_t m, const Box& mbox) {
       Page& q = touch(m >> 6);
       const std::uint32_t mb = m & 63;
       if ((q.closed >> mb) & 1u) return;
       if (ng >= q.g[mb]) return;
       q.g[mb] = ng;
       q.parent[mb] = id;
-      push_node(m, ng);
+      push_node(m, ng, mbox);
     };
     const std::uint32_t brick = id >> 6;
+    const Box b = node_box(grid, id);
     if (grid.brick_ref(brick) == FlightGrid::kOpenRef) {
       for (int f = 0; f < 6; ++f) {
         const std::uint32_t nb = std::uint32_t(std::int64_t(brick) + fbrick[f]);
         const std::uint32_t ref = grid.brick_ref(nb);
         if (ref == FlightGrid::kBlockedRef) continue;
+        const int ox = b.x0 + 4 * fdx[f], oy = b.y0 + 4 * fdy[f], oz = b.z0 + 4 * fdz[f];  // nb's first cell
         if (ref == FlightGrid::kOpenRef) {
-          consider(nb * 64);
+          consider(nb * 64, Box{ox, oy, oz, ox + 3, oy + 3, oz + 3});
           continue;
         }
         // The face layer of the mixed neighbour that touches this brick.
@@ -192,30 +194,32 @@ void DefaultSearch::run(const FlightGrid& grid, CellPos start, CellPos goal, std
           for (int u = 0; u < 4; ++u) {
             const int c[3] = {axis == 0 ? layer : u, axis == 1 ? layer : (axis == 0 ? u : v),
                               axis == 2 ? layer : v};
-            const int b = brick_bit(c[0], c[1], c[2]);
-            if ((mask >> b) & 1u) consider(nb * 64 + std::uint32_t(b));
+            const int cb = brick_bit(c[0], c[1], c[2]);
+            if ((mask >> cb) & 1u)
+              consider(nb * 64 + std::uint32_t(cb), Box{ox + c[0], oy + c[1], oz + c[2], ox + c[0], oy + c[1], oz + c[2]});
           }
       }
     } else {
-      const Box b = node_box(grid, id);
       for (int f = 0; f < 6; ++f) {
         const int x = b.x0 + fdx[f], y = b.y0 + fdy[f], z = b.z0 + fdz[f];
         const std::uint32_t nb = grid.brick_index_of_cell(x, y, z);
         const std::uint32_t ref = grid.brick_ref(nb);
         if (ref == FlightGrid::kBlockedRef) continue;
         if (ref == FlightGrid::kOpenRef) {
-          consider(nb * 64);
+          const int ox = x & ~3, oy = y & ~3, oz = z & ~3;
+          consider(nb * 64, Box{ox, oy, oz, ox + 3, oy + 3, oz + 3});
           continue;
         }
         const int nbit = FlightGrid::bit_of_cell(x, y, z);
-        if ((grid.brick_mask(nb) >> nbit) & 1u) consider(nb * 64 + std::uint32_t(nbit));
+        if ((grid.brick_mask(nb) >> nbit) & 1u) consider(nb * 64 + std::uint32_t(nbit), Box{x, y, z, x, y, z});
       }
     }
   }
   out.expanded = expanded;
   if (!found) return;
   out.found = true;
-  std::vector<std::uint32_t> nodes;
+  std::vector<std::uint32_t>& nodes = path_nodes_;
+  nodes.clear();
   for (std::uint32_t id = goal_id;;) {
     nodes.push_back(id);
     const std::uint32_t parent = find(id >> 6)->parent[id & 63];

@@ -55,6 +55,7 @@ class DefaultSearch {
   std::vector<Page> pages_;
   std::size_t pages_used_ = 0;
   std::vector<Entry> heap_;
+  std::vector<std::uint32_t> path_nodes_;
   std::uint32_t gen_ = 0;
 };
 

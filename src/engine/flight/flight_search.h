@@ -96,6 +96,7 @@ class OptimalSearch {
   void queue_push(Entry e);
   Entry queue_pop();  // the queue must not be empty
   void sort_level();
+  void release_large_queues();
 
   std::vector<std::uint64_t> tags_;  // per padded brick: generation << 32 | page
   std::vector<Page> pages_;
