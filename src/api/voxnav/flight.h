@@ -35,10 +35,12 @@ inline constexpr std::uint64_t kMaxFlightExpansions = kMaxVoxelMapCells;
 
 /// A voxel map and the scratch of its searches. Opaque; move-only. Empty until a parse
 /// succeeds. One thread at a time (a search reuses the map's scratch). The scratch is kept
-/// between searches (Stats::search_bytes): 328 bytes per 4x4x4 brick the largest search touched
-/// (A1's longest optimal rows: about 100 MB), and queues of up to 4 MiB each (larger ones, 16
-/// bytes per entry and several entries per expansion, are freed after the search). Destroy or
-/// replace the map to release it all.
+/// between searches (Stats::search_bytes): from the first search of a mode, 8 bytes per 4x4x4
+/// brick of the whole map for that mode (A1: 11 MB; a 4096 x 4096 x 128 map: 268 MB, however
+/// short the search); 328 bytes per brick the largest search touched (A1's longest optimal
+/// rows: about 100 MB); and queues of up to 4 MiB each (larger ones, 16 bytes per entry and
+/// several entries per expansion, are freed after the search). Destroy or replace the map to
+/// release it all.
 class VoxelMap {
  public:
   VoxelMap();
