@@ -326,5 +326,110 @@ TEST(FlowApi, OutsideTheFieldStraightForTheGoalWhenTheLineIsClear) {
   EXPECT_EQ(b.mode, AgentMode::Arrived) << "the rebuilt field covers it and leads it round";
 }
 
+
+TEST(FlowApi, FollowersOfAFailedFieldAreBlockedWithItsReasonAndWalkOnWhenItIsReady) {
+  Flat f;
+  const CellPos goal{5, 1, 5};
+  ASSERT_EQ(f.w.set_block(goal, 1), Status::Ok);  // the goal cell solid: bad_goal
+  FlowId id;
+  ASSERT_EQ(request_flow(f.w, f.walker, goal, {}, &id), Status::Ok);
+  f.w.update();
+  f.w.update();
+  FlowStatus st;
+  ASSERT_EQ(flow_status(f.w, id, &st), Status::Ok);
+  ASSERT_EQ(st.state, FlowState::Failed);
+  ASSERT_EQ(st.failure, PathFailure::BadGoal);
+  // One follower set before the build landed would have waited; both are set on the Failed field.
+  AgentId a, b;
+  ASSERT_EQ(f.w.add_agent(AgentDef{f.walker, Vec3{-5.5, 1, -5.5}}, &a), Status::Ok);
+  ASSERT_EQ(f.w.add_agent(AgentDef{f.walker, Vec3{15.5, 1, -3.5}}, &b), Status::Ok);
+  ASSERT_EQ(set_agent_flow(f.w, a, id), Status::Ok) << "the handle is live: Ok, as documented";
+  for (int t = 0; t < 5; ++t) ASSERT_EQ(f.w.tick(0.05), Status::Ok);
+  ASSERT_EQ(set_agent_flow(f.w, b, id), Status::Ok);
+  for (int t = 0; t < 300; ++t) ASSERT_EQ(f.w.tick(0.05), Status::Ok);
+  for (AgentId x : {a, b}) {
+    AgentState s;
+    ASSERT_EQ(f.w.agent_state(x, &s), Status::Ok);
+    EXPECT_EQ(s.mode, AgentMode::Blocked);
+    EXPECT_EQ(s.failure, PathFailure::BadGoal);
+    std::string why;
+    ASSERT_EQ(f.w.agent_reason(x, &why), Status::Ok);
+    EXPECT_EQ(why, "flow field failed: bad_goal");
+  }
+  // The goal cleared: the field is rebuilt (Ready) and its followers walk to the goal.
+  ASSERT_EQ(f.w.set_block(goal, 0), Status::Ok);
+  AgentState sa, sb;
+  int ready_at = -1, moving_at = -1;
+  for (int t = 0; t < 400 && (sa.mode != AgentMode::Arrived || sb.mode != AgentMode::Arrived);
+       ++t) {
+    ASSERT_EQ(f.w.tick(0.05), Status::Ok);
+    ASSERT_EQ(flow_status(f.w, id, &st), Status::Ok);
+    if (st.state == FlowState::Ready && ready_at < 0) ready_at = t;
+    ASSERT_EQ(f.w.agent_state(a, &sa), Status::Ok);
+    ASSERT_EQ(f.w.agent_state(b, &sb), Status::Ok);
+    if (sa.mode == AgentMode::Moving && moving_at < 0) moving_at = t;
+  }
+  ASSERT_GE(ready_at, 0);
+  EXPECT_EQ(moving_at, ready_at) << "followers move on at the rebuild, not at their next retry";
+  EXPECT_EQ(sa.mode, AgentMode::Arrived);
+  EXPECT_EQ(sb.mode, AgentMode::Arrived);
+  EXPECT_EQ(sa.failure, PathFailure::None);
+  for (AgentId x : {a, b}) {
+    AgentState s;
+    ASSERT_EQ(f.w.agent_state(x, &s), Status::Ok);
+    EXPECT_LT(std::hypot(s.feet.x - 5.5, s.feet.z - 5.5), 0.6);
+  }
+}
+
+TEST(FlowApi, AFollowerPastTheRegionLimitBehindAWallIsBlockedAndSaysSo) {
+  // A 15 x 15 chunk floor (-112 .. 127): room beyond kFlowRegionHalfWidth of the goal.
+  World w;
+  std::vector<std::uint16_t> floor(4096, 0), air(4096, 0);
+  for (int i = 0; i < 256; ++i) floor[static_cast<std::size_t>(i)] = 1;
+  for (int cz = -7; cz <= 7; ++cz)
+    for (int cx = -7; cx <= 7; ++cx) {
+      ASSERT_EQ(w.load_chunk({cx, 0, cz}, floor), Status::Ok);
+      ASSERT_EQ(w.load_chunk({cx, 1, cz}, air), Status::Ok);
+    }
+  ProfileId walker;
+  ASSERT_EQ(w.add_profile(Profile{}, &walker), Status::Ok);
+  w.update();
+  const CellPos goal{0, 1, 0};
+  // A wall across x = 95 (z -10 .. 10, three high) between the goal and the agents.
+  ASSERT_EQ(w.set_box(CellPos{95, 1, -10}, CellPos{95, 3, 10}, 1), Status::Ok);
+  FlowId id;
+  ASSERT_EQ(request_flow(w, walker, goal, {}, &id), Status::Ok);
+  AgentId far, near;  // 105 cells from the goal (past the limit), and 60 (within it)
+  ASSERT_EQ(w.add_agent(AgentDef{walker, Vec3{105.5, 1, 0.5}}, &far), Status::Ok);
+  ASSERT_EQ(w.add_agent(AgentDef{walker, Vec3{60.5, 1, 40.5}}, &near), Status::Ok);
+  ASSERT_EQ(set_agent_flow(w, far, id), Status::Ok);
+  ASSERT_EQ(set_agent_flow(w, near, id), Status::Ok);
+  AgentState n;
+  for (int t = 0; t < 200 || (t < 800 && n.mode != AgentMode::Arrived); ++t) {
+    ASSERT_EQ(w.tick(0.05), Status::Ok);
+    ASSERT_EQ(w.agent_state(near, &n), Status::Ok);
+  }
+  AgentState s;
+  ASSERT_EQ(w.agent_state(far, &s), Status::Ok);
+  EXPECT_EQ(s.mode, AgentMode::Blocked);
+  EXPECT_LT(std::abs(s.feet.x - 105.5), 0.01) << "it holds";
+  std::string why;
+  ASSERT_EQ(w.agent_reason(far, &why), Status::Ok);
+  EXPECT_EQ(why.rfind("beyond the flow field's limit", 0), 0u) << why;
+  EXPECT_EQ(why.find("grows"), std::string::npos) << why;
+  FlowStatus st;
+  ASSERT_EQ(flow_status(w, id, &st), Status::Ok);
+  EXPECT_LE(st.region_max.x, goal.x + kFlowRegionHalfWidth);
+  // The other (within the limit, its line to the goal clear) is led in.
+  EXPECT_EQ(n.mode, AgentMode::Arrived);
+  // The wall opened in front of it: the line is clear, it heads straight in and arrives.
+  ASSERT_EQ(w.set_box(CellPos{95, 1, -2}, CellPos{95, 3, 2}, 0), Status::Ok);
+  for (int t = 0; t < 800 && s.mode != AgentMode::Arrived; ++t) {
+    ASSERT_EQ(w.tick(0.05), Status::Ok);
+    ASSERT_EQ(w.agent_state(far, &s), Status::Ok);
+  }
+  EXPECT_EQ(s.mode, AgentMode::Arrived);
+}
+
 }  // namespace
 }  // namespace voxnav

@@ -93,11 +93,18 @@ struct FlowCell {
 /// Makes an agent follow a field: its goal becomes the field's goal, and instead of searching it
 /// traces kFlowTraceCells cells of the field into its corridor (a line-of-sight cell straight to
 /// the goal) and walks that like a path's corridor, tracing again when half of it is walked, when
-/// the field is rebuilt or when an edit cuts it. On a field cell that does not reach the goal it
-/// is Blocked (retried like any Blocked agent). Outside the field's region it walks straight for
-/// the goal when a walkable line on the goal's level reaches it, and holds otherwise until the
-/// region grows to hold it. set_agent_goal ends following. Returns: Ok; StaleHandle (agent or
-/// flow); InvalidArgument (the agent's profile is not the field's).
+/// the field is rebuilt or when an edit cuts it. Until the first build lands it is Planning
+/// ("waiting for the flow field"). On a field cell that does not reach the goal it is Blocked.
+/// Outside the field's region it walks straight for the goal when a walkable line on the goal's
+/// level reaches it; otherwise it is Planning until the next build grows the region to hold it,
+/// or, more than kFlowRegionHalfWidth cells from the goal on an axis (no build can hold it),
+/// Blocked with a reason starting "beyond the flow field's limit". On a Failed field (also when
+/// set_agent_flow is called on one: it still returns Ok and the agent follows the field) it is
+/// Blocked with AgentState::failure the field's failure and the reason "flow field failed:
+/// bad_goal" (or not_loaded). Blocked followers trace again when the field is rebuilt (so they
+/// move on once it is Ready again), after 100 ticks, and when an edit lands near them.
+/// set_agent_goal ends following. Returns: Ok; StaleHandle (agent or flow); InvalidArgument (the
+/// agent's profile is not the field's).
 [[nodiscard]] Status set_agent_flow(World& world, AgentId agent, FlowId flow,
                                     CallError* error = nullptr);
 
