@@ -431,5 +431,105 @@ TEST(FlowApi, AFollowerPastTheRegionLimitBehindAWallIsBlockedAndSaysSo) {
   EXPECT_EQ(s.mode, AgentMode::Arrived);
 }
 
+
+// Two fields equal: the same region, counts and, for every cell of the region, the same cell.
+void expect_same_field(const World& wa, FlowId a, const World& wb, FlowId b) {
+  FlowStatus sa, sb;
+  ASSERT_EQ(flow_status(wa, a, &sa), Status::Ok);
+  ASSERT_EQ(flow_status(wb, b, &sb), Status::Ok);
+  ASSERT_EQ(sa.state, sb.state);
+  ASSERT_TRUE(sa.region_min == sb.region_min && sa.region_max == sb.region_max);
+  EXPECT_EQ(sa.cells, sb.cells);
+  EXPECT_EQ(sa.reached, sb.reached);
+  std::size_t in = 0;
+  for (int y = sa.region_min.y; y <= sa.region_max.y; ++y)
+    for (int z = sa.region_min.z; z <= sa.region_max.z; ++z)
+      for (int x = sa.region_min.x; x <= sa.region_max.x; ++x) {
+        FlowCell ca, cb;
+        ASSERT_EQ(flow_cell(wa, a, CellPos{x, y, z}, &ca), Status::Ok);
+        ASSERT_EQ(flow_cell(wb, b, CellPos{x, y, z}, &cb), Status::Ok);
+        in += ca.in_field;
+        ASSERT_EQ(ca.in_field, cb.in_field);
+        ASSERT_EQ(ca.reached, cb.reached);
+        ASSERT_EQ(ca.cost, cb.cost) << x << "," << y << "," << z;
+        ASSERT_TRUE(ca.successor == cb.successor);
+        ASSERT_EQ(ca.edge, cb.edge);
+        ASSERT_EQ(ca.line_of_sight, cb.line_of_sight);
+      }
+  EXPECT_EQ(in, sa.cells);
+}
+
+TEST(FlowApi, ABurstOfFieldsBuildsWithinTheBudgetOldestFirstAndEqualsTheUnbudgetedFields) {
+  Flat budgeted, free;
+  EXPECT_EQ(flow_builds_per_update(budgeted.w), kDefaultFlowBuildsPerUpdate);
+  CallError e;
+  EXPECT_EQ(set_flow_builds_per_update(budgeted.w, -1, &e), Status::InvalidArgument);
+  EXPECT_EQ(e.argument, "builds");
+  EXPECT_EQ(set_flow_builds_per_update(budgeted.w, kMaxFlowBuildsPerUpdate + 1, &e),
+            Status::InvalidArgument);
+  EXPECT_EQ(flow_builds_per_update(budgeted.w), kDefaultFlowBuildsPerUpdate) << "unchanged";
+  constexpr int kBudget = 3;
+  constexpr int kN = 11;
+  ASSERT_EQ(set_flow_builds_per_update(budgeted.w, kBudget), Status::Ok);
+  ASSERT_EQ(set_flow_builds_per_update(free.w, 0), Status::Ok);
+  // Eleven goals within 8 cells of (0, 1, 0): one block there lands in every region.
+  std::vector<FlowId> a(kN), b(kN);
+  for (int k = 0; k < kN; ++k) {
+    const CellPos goal{-8 + (k * 5) % 17, 1, -8 + (k * 7) % 17};
+    ASSERT_FALSE(goal.x == 0 && goal.z == 0);
+    ASSERT_EQ(request_flow(budgeted.w, budgeted.walker, goal, {}, &a[k]), Status::Ok);
+    ASSERT_EQ(request_flow(free.w, free.walker, goal, {}, &b[k]), Status::Ok);
+  }
+  const int bound = (kN + kBudget - 1) / kBudget + 1;  // ceil(N / budget) + 1 = 5
+  auto states = [](const World& w, const std::vector<FlowId>& ids, FlowState want,
+                   std::uint32_t version) {
+    std::vector<bool> out;
+    for (FlowId id : ids) {
+      FlowStatus st;
+      EXPECT_EQ(flow_status(w, id, &st), Status::Ok);
+      out.push_back(st.state == want && st.version == version);
+    }
+    return out;
+  };
+  for (int u = 1; u <= bound; ++u) {
+    budgeted.w.update();
+    // After update u, the first kBudget * (u - 1) requested are Ready (oldest first), no others.
+    const std::vector<bool> ready = states(budgeted.w, a, FlowState::Ready, 1);
+    const int expect = std::min(kN, kBudget * (u - 1));
+    for (int k = 0; k < kN; ++k) EXPECT_EQ(ready[k], k < expect) << "update " << u << " field " << k;
+    EXPECT_EQ(queued_flow_builds(budgeted.w), static_cast<std::size_t>(kN - std::min(kN, kBudget * u)))
+        << "update " << u;
+  }
+  free.w.update();
+  free.w.update();
+  for (int k = 0; k < kN; ++k) expect_same_field(budgeted.w, a[k], free.w, b[k]);
+  // Past the rebuild rate limit, one block in every region: the rebuilds queue the same way,
+  // every field serving its first build meanwhile.
+  for (int u = 0; u < 6; ++u) {
+    budgeted.w.update();
+    free.w.update();
+  }
+  ASSERT_EQ(budgeted.w.set_block(CellPos{0, 1, 0}, 1), Status::Ok);
+  ASSERT_EQ(free.w.set_block(CellPos{0, 1, 0}, 1), Status::Ok);
+  for (int u = 1; u <= bound; ++u) {
+    budgeted.w.update();
+    const std::vector<bool> old = states(budgeted.w, a, FlowState::Ready, 1);
+    const std::vector<bool> rebuilt = states(budgeted.w, a, FlowState::Ready, 2);
+    const int expect = std::min(kN, kBudget * (u - 1));
+    for (int k = 0; k < kN; ++k) {
+      EXPECT_EQ(rebuilt[k], k < expect) << "update " << u << " field " << k;
+      EXPECT_EQ(old[k], k >= expect) << "the old field serves until its rebuild lands";
+    }
+  }
+  free.w.update();
+  free.w.update();
+  for (int k = 0; k < kN; ++k) {
+    FlowCell c;
+    ASSERT_EQ(flow_cell(budgeted.w, a[k], CellPos{0, 1, 0}, &c), Status::Ok);
+    EXPECT_FALSE(c.in_field) << "the block is in every rebuilt field";
+    expect_same_field(budgeted.w, a[k], free.w, b[k]);
+  }
+}
+
 }  // namespace
 }  // namespace voxnav

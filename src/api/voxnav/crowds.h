@@ -38,6 +38,14 @@ inline constexpr int kFlowRegionHalfWidth = 80;
 inline constexpr int kFlowRebuildUpdates = 5;
 /// A follower traces this many cells along the field ahead of it into its corridor.
 inline constexpr int kFlowTraceCells = 24;
+/// The build budget of a new World (set_flow_builds_per_update): field builds (first builds and
+/// rebuilds alike) started per update. The rest wait, the field wanted longest ago first, and a
+/// waiting field's last build keeps serving. A widest field (161 cells across) on real terrain
+/// takes 10 to 20 ms to build (docs/benchmarks.md), so 8 bounds an update's builds near 100 ms
+/// on one thread, and a burst of 3,000 fields spreads over 375 updates instead of one 8.8 s
+/// update. [Limit: 0..kMaxFlowBuildsPerUpdate; 0: no limit]
+inline constexpr int kDefaultFlowBuildsPerUpdate = 8;
+inline constexpr int kMaxFlowBuildsPerUpdate = 4096;
 
 enum class FlowState : std::uint8_t {
   Building,  ///< the first build has not landed yet
@@ -79,6 +87,18 @@ struct FlowCell {
 [[nodiscard]] Status request_flow(World& world, ProfileId profile, CellPos goal,
                                   std::span<const CellPos> cover, FlowId* out,
                                   CallError* error = nullptr);
+/// Sets how many field builds start per update (see kDefaultFlowBuildsPerUpdate; 0: no limit).
+/// From the next update; the builds in flight are not touched. A burst of N fields is Ready
+/// within ceil(N / builds) + 1 updates (lockstep_delay 0 or 1), built exactly as without a
+/// budget. Returns: Ok; InvalidArgument (builds outside 0..kMaxFlowBuildsPerUpdate; nothing
+/// changes).
+[[nodiscard]] Status set_flow_builds_per_update(World& world, int builds,
+                                                CallError* error = nullptr);
+/// The build budget set (kDefaultFlowBuildsPerUpdate for a new World).
+int flow_builds_per_update(const World& world) noexcept;
+/// Fields wanting a build that has not started yet (after the last update).
+std::size_t queued_flow_builds(const World& world) noexcept;
+
 /// The state of a field. Returns: Ok (also for a released handle: state Released);
 /// InvalidArgument (out null); StaleHandle (never made by this world).
 [[nodiscard]] Status flow_status(const World& world, FlowId flow, FlowStatus* out,
