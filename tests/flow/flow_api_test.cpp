@@ -432,6 +432,46 @@ TEST(FlowApi, AFollowerPastTheRegionLimitBehindAWallIsBlockedAndSaysSo) {
 }
 
 
+TEST(FlowApi, FollowersOfAFieldWhoseGoalChunkIsUnloadedAreBlockedWithNotLoaded) {
+  Flat f;
+  const CellPos goal{20, 1, 20};  // chunk (1, 0, 1)
+  FlowId id;
+  ASSERT_EQ(request_flow(f.w, f.walker, goal, {}, &id), Status::Ok);
+  AgentId a;
+  ASSERT_EQ(f.w.add_agent(AgentDef{f.walker, Vec3{-10.5, 1, -10.5}}, &a), Status::Ok);
+  ASSERT_EQ(set_agent_flow(f.w, a, id), Status::Ok);
+  ASSERT_EQ(f.w.tick(0.05), Status::Ok);
+  ASSERT_EQ(f.w.tick(0.05), Status::Ok);
+  AgentState s;
+  ASSERT_EQ(f.w.agent_state(a, &s), Status::Ok);
+  ASSERT_EQ(s.mode, AgentMode::Moving);
+  std::vector<std::uint16_t> floor(4096, 0), air(4096, 0);
+  for (int i = 0; i < 256; ++i) floor[static_cast<std::size_t>(i)] = 1;
+  ASSERT_EQ(f.w.unload_chunk(ChunkPos{1, 0, 1}), Status::Ok);
+  ASSERT_EQ(f.w.unload_chunk(ChunkPos{1, 1, 1}), Status::Ok);
+  FlowStatus st;
+  for (int t = 0; t < 20; ++t) ASSERT_EQ(f.w.tick(0.05), Status::Ok);
+  ASSERT_EQ(flow_status(f.w, id, &st), Status::Ok);
+  ASSERT_EQ(st.state, FlowState::Failed);
+  ASSERT_EQ(st.failure, PathFailure::NotLoaded);
+  for (int t = 0; t < 20; ++t) ASSERT_EQ(f.w.tick(0.05), Status::Ok);
+  ASSERT_EQ(f.w.agent_state(a, &s), Status::Ok);
+  EXPECT_EQ(s.mode, AgentMode::Blocked);
+  EXPECT_EQ(s.failure, PathFailure::NotLoaded);
+  std::string why;
+  ASSERT_EQ(f.w.agent_reason(a, &why), Status::Ok);
+  EXPECT_EQ(why, "flow field failed: not_loaded");
+  // Loaded again: the field is Ready and the follower walks on to the goal.
+  ASSERT_EQ(f.w.load_chunk(ChunkPos{1, 0, 1}, floor), Status::Ok);
+  ASSERT_EQ(f.w.load_chunk(ChunkPos{1, 1, 1}, air), Status::Ok);
+  for (int t = 0; t < 600 && s.mode != AgentMode::Arrived; ++t) {
+    ASSERT_EQ(f.w.tick(0.05), Status::Ok);
+    ASSERT_EQ(f.w.agent_state(a, &s), Status::Ok);
+  }
+  EXPECT_EQ(s.mode, AgentMode::Arrived);
+  EXPECT_LT(std::hypot(s.feet.x - 20.5, s.feet.z - 20.5), 0.6);
+}
+
 // Two fields equal: the same region, counts and, for every cell of the region, the same cell.
 void expect_same_field(const World& wa, FlowId a, const World& wb, FlowId b) {
   FlowStatus sa, sb;
