@@ -201,6 +201,26 @@ Status flow_cell(const World& world, FlowId flow, CellPos cell, FlowCell* out, C
   return Status::Ok;
 }
 
+static_assert(kDefaultFlowBuildsPerUpdate == detail::kFlowBuildsPerUpdate);
+
+Status set_flow_builds_per_update(World& world, int builds, CallError* error) {
+  if (builds < 0 || builds > kMaxFlowBuildsPerUpdate)
+    return fail(error, "set_flow_builds_per_update", "builds",
+                "builds " + std::to_string(builds) + " is not an integer number of builds in 0 .. " +
+                    std::to_string(kMaxFlowBuildsPerUpdate),
+                Status::InvalidArgument);
+  detail::WorldAccess::state(world).flows.set_budget(builds);
+  return Status::Ok;
+}
+
+int flow_builds_per_update(const World& world) noexcept {
+  return detail::WorldAccess::state(world).flows.budget();
+}
+
+std::size_t queued_flow_builds(const World& world) noexcept {
+  return detail::WorldAccess::state(world).flows.queued();
+}
+
 Status set_agent_flow(World& world, AgentId agent, FlowId flow, CallError* error) {
   const char* fn = "set_agent_flow";
   detail::WorldState& ws = detail::WorldAccess::state(world);

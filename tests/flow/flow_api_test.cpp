@@ -326,5 +326,250 @@ TEST(FlowApi, OutsideTheFieldStraightForTheGoalWhenTheLineIsClear) {
   EXPECT_EQ(b.mode, AgentMode::Arrived) << "the rebuilt field covers it and leads it round";
 }
 
+
+TEST(FlowApi, FollowersOfAFailedFieldAreBlockedWithItsReasonAndWalkOnWhenItIsReady) {
+  Flat f;
+  const CellPos goal{5, 1, 5};
+  ASSERT_EQ(f.w.set_block(goal, 1), Status::Ok);  // the goal cell solid: bad_goal
+  FlowId id;
+  ASSERT_EQ(request_flow(f.w, f.walker, goal, {}, &id), Status::Ok);
+  f.w.update();
+  f.w.update();
+  FlowStatus st;
+  ASSERT_EQ(flow_status(f.w, id, &st), Status::Ok);
+  ASSERT_EQ(st.state, FlowState::Failed);
+  ASSERT_EQ(st.failure, PathFailure::BadGoal);
+  // One follower set before the build landed would have waited; both are set on the Failed field.
+  AgentId a, b;
+  ASSERT_EQ(f.w.add_agent(AgentDef{f.walker, Vec3{-5.5, 1, -5.5}}, &a), Status::Ok);
+  ASSERT_EQ(f.w.add_agent(AgentDef{f.walker, Vec3{15.5, 1, -3.5}}, &b), Status::Ok);
+  ASSERT_EQ(set_agent_flow(f.w, a, id), Status::Ok) << "the handle is live: Ok, as documented";
+  for (int t = 0; t < 5; ++t) ASSERT_EQ(f.w.tick(0.05), Status::Ok);
+  ASSERT_EQ(set_agent_flow(f.w, b, id), Status::Ok);
+  for (int t = 0; t < 300; ++t) ASSERT_EQ(f.w.tick(0.05), Status::Ok);
+  for (AgentId x : {a, b}) {
+    AgentState s;
+    ASSERT_EQ(f.w.agent_state(x, &s), Status::Ok);
+    EXPECT_EQ(s.mode, AgentMode::Blocked);
+    EXPECT_EQ(s.failure, PathFailure::BadGoal);
+    std::string why;
+    ASSERT_EQ(f.w.agent_reason(x, &why), Status::Ok);
+    EXPECT_EQ(why, "flow field failed: bad_goal");
+  }
+  // The goal cleared: the field is rebuilt (Ready) and its followers walk to the goal.
+  ASSERT_EQ(f.w.set_block(goal, 0), Status::Ok);
+  AgentState sa, sb;
+  int ready_at = -1, moving_at = -1;
+  for (int t = 0; t < 400 && (sa.mode != AgentMode::Arrived || sb.mode != AgentMode::Arrived);
+       ++t) {
+    ASSERT_EQ(f.w.tick(0.05), Status::Ok);
+    ASSERT_EQ(flow_status(f.w, id, &st), Status::Ok);
+    if (st.state == FlowState::Ready && ready_at < 0) ready_at = t;
+    ASSERT_EQ(f.w.agent_state(a, &sa), Status::Ok);
+    ASSERT_EQ(f.w.agent_state(b, &sb), Status::Ok);
+    if (sa.mode == AgentMode::Moving && moving_at < 0) moving_at = t;
+  }
+  ASSERT_GE(ready_at, 0);
+  EXPECT_EQ(moving_at, ready_at) << "followers move on at the rebuild, not at their next retry";
+  EXPECT_EQ(sa.mode, AgentMode::Arrived);
+  EXPECT_EQ(sb.mode, AgentMode::Arrived);
+  EXPECT_EQ(sa.failure, PathFailure::None);
+  for (AgentId x : {a, b}) {
+    AgentState s;
+    ASSERT_EQ(f.w.agent_state(x, &s), Status::Ok);
+    EXPECT_LT(std::hypot(s.feet.x - 5.5, s.feet.z - 5.5), 0.6);
+  }
+}
+
+TEST(FlowApi, AFollowerPastTheRegionLimitBehindAWallIsBlockedAndSaysSo) {
+  // A 15 x 15 chunk floor (-112 .. 127): room beyond kFlowRegionHalfWidth of the goal.
+  World w;
+  std::vector<std::uint16_t> floor(4096, 0), air(4096, 0);
+  for (int i = 0; i < 256; ++i) floor[static_cast<std::size_t>(i)] = 1;
+  for (int cz = -7; cz <= 7; ++cz)
+    for (int cx = -7; cx <= 7; ++cx) {
+      ASSERT_EQ(w.load_chunk({cx, 0, cz}, floor), Status::Ok);
+      ASSERT_EQ(w.load_chunk({cx, 1, cz}, air), Status::Ok);
+    }
+  ProfileId walker;
+  ASSERT_EQ(w.add_profile(Profile{}, &walker), Status::Ok);
+  w.update();
+  const CellPos goal{0, 1, 0};
+  // A wall across x = 95 (z -10 .. 10, three high) between the goal and the agents.
+  ASSERT_EQ(w.set_box(CellPos{95, 1, -10}, CellPos{95, 3, 10}, 1), Status::Ok);
+  FlowId id;
+  ASSERT_EQ(request_flow(w, walker, goal, {}, &id), Status::Ok);
+  AgentId far, near;  // 105 cells from the goal (past the limit), and 60 (within it)
+  ASSERT_EQ(w.add_agent(AgentDef{walker, Vec3{105.5, 1, 0.5}}, &far), Status::Ok);
+  ASSERT_EQ(w.add_agent(AgentDef{walker, Vec3{60.5, 1, 40.5}}, &near), Status::Ok);
+  ASSERT_EQ(set_agent_flow(w, far, id), Status::Ok);
+  ASSERT_EQ(set_agent_flow(w, near, id), Status::Ok);
+  AgentState n;
+  for (int t = 0; t < 200 || (t < 800 && n.mode != AgentMode::Arrived); ++t) {
+    ASSERT_EQ(w.tick(0.05), Status::Ok);
+    ASSERT_EQ(w.agent_state(near, &n), Status::Ok);
+  }
+  AgentState s;
+  ASSERT_EQ(w.agent_state(far, &s), Status::Ok);
+  EXPECT_EQ(s.mode, AgentMode::Blocked);
+  EXPECT_LT(std::abs(s.feet.x - 105.5), 0.01) << "it holds";
+  std::string why;
+  ASSERT_EQ(w.agent_reason(far, &why), Status::Ok);
+  EXPECT_EQ(why.rfind("beyond the flow field's limit", 0), 0u) << why;
+  EXPECT_EQ(why.find("grows"), std::string::npos) << why;
+  FlowStatus st;
+  ASSERT_EQ(flow_status(w, id, &st), Status::Ok);
+  EXPECT_LE(st.region_max.x, goal.x + kFlowRegionHalfWidth);
+  // The other (within the limit, its line to the goal clear) is led in.
+  EXPECT_EQ(n.mode, AgentMode::Arrived);
+  // The wall opened in front of it: the line is clear, it heads straight in and arrives.
+  ASSERT_EQ(w.set_box(CellPos{95, 1, -2}, CellPos{95, 3, 2}, 0), Status::Ok);
+  for (int t = 0; t < 800 && s.mode != AgentMode::Arrived; ++t) {
+    ASSERT_EQ(w.tick(0.05), Status::Ok);
+    ASSERT_EQ(w.agent_state(far, &s), Status::Ok);
+  }
+  EXPECT_EQ(s.mode, AgentMode::Arrived);
+}
+
+
+TEST(FlowApi, FollowersOfAFieldWhoseGoalChunkIsUnloadedAreBlockedWithNotLoaded) {
+  Flat f;
+  const CellPos goal{20, 1, 20};  // chunk (1, 0, 1)
+  FlowId id;
+  ASSERT_EQ(request_flow(f.w, f.walker, goal, {}, &id), Status::Ok);
+  AgentId a;
+  ASSERT_EQ(f.w.add_agent(AgentDef{f.walker, Vec3{-10.5, 1, -10.5}}, &a), Status::Ok);
+  ASSERT_EQ(set_agent_flow(f.w, a, id), Status::Ok);
+  ASSERT_EQ(f.w.tick(0.05), Status::Ok);
+  ASSERT_EQ(f.w.tick(0.05), Status::Ok);
+  AgentState s;
+  ASSERT_EQ(f.w.agent_state(a, &s), Status::Ok);
+  ASSERT_EQ(s.mode, AgentMode::Moving);
+  std::vector<std::uint16_t> floor(4096, 0), air(4096, 0);
+  for (int i = 0; i < 256; ++i) floor[static_cast<std::size_t>(i)] = 1;
+  ASSERT_EQ(f.w.unload_chunk(ChunkPos{1, 0, 1}), Status::Ok);
+  ASSERT_EQ(f.w.unload_chunk(ChunkPos{1, 1, 1}), Status::Ok);
+  FlowStatus st;
+  for (int t = 0; t < 20; ++t) ASSERT_EQ(f.w.tick(0.05), Status::Ok);
+  ASSERT_EQ(flow_status(f.w, id, &st), Status::Ok);
+  ASSERT_EQ(st.state, FlowState::Failed);
+  ASSERT_EQ(st.failure, PathFailure::NotLoaded);
+  for (int t = 0; t < 20; ++t) ASSERT_EQ(f.w.tick(0.05), Status::Ok);
+  ASSERT_EQ(f.w.agent_state(a, &s), Status::Ok);
+  EXPECT_EQ(s.mode, AgentMode::Blocked);
+  EXPECT_EQ(s.failure, PathFailure::NotLoaded);
+  std::string why;
+  ASSERT_EQ(f.w.agent_reason(a, &why), Status::Ok);
+  EXPECT_EQ(why, "flow field failed: not_loaded");
+  // Loaded again: the field is Ready and the follower walks on to the goal.
+  ASSERT_EQ(f.w.load_chunk(ChunkPos{1, 0, 1}, floor), Status::Ok);
+  ASSERT_EQ(f.w.load_chunk(ChunkPos{1, 1, 1}, air), Status::Ok);
+  for (int t = 0; t < 600 && s.mode != AgentMode::Arrived; ++t) {
+    ASSERT_EQ(f.w.tick(0.05), Status::Ok);
+    ASSERT_EQ(f.w.agent_state(a, &s), Status::Ok);
+  }
+  EXPECT_EQ(s.mode, AgentMode::Arrived);
+  EXPECT_LT(std::hypot(s.feet.x - 20.5, s.feet.z - 20.5), 0.6);
+}
+
+// Two fields equal: the same region, counts and, for every cell of the region, the same cell.
+void expect_same_field(const World& wa, FlowId a, const World& wb, FlowId b) {
+  FlowStatus sa, sb;
+  ASSERT_EQ(flow_status(wa, a, &sa), Status::Ok);
+  ASSERT_EQ(flow_status(wb, b, &sb), Status::Ok);
+  ASSERT_EQ(sa.state, sb.state);
+  ASSERT_TRUE(sa.region_min == sb.region_min && sa.region_max == sb.region_max);
+  EXPECT_EQ(sa.cells, sb.cells);
+  EXPECT_EQ(sa.reached, sb.reached);
+  std::size_t in = 0;
+  for (int y = sa.region_min.y; y <= sa.region_max.y; ++y)
+    for (int z = sa.region_min.z; z <= sa.region_max.z; ++z)
+      for (int x = sa.region_min.x; x <= sa.region_max.x; ++x) {
+        FlowCell ca, cb;
+        ASSERT_EQ(flow_cell(wa, a, CellPos{x, y, z}, &ca), Status::Ok);
+        ASSERT_EQ(flow_cell(wb, b, CellPos{x, y, z}, &cb), Status::Ok);
+        in += ca.in_field;
+        ASSERT_EQ(ca.in_field, cb.in_field);
+        ASSERT_EQ(ca.reached, cb.reached);
+        ASSERT_EQ(ca.cost, cb.cost) << x << "," << y << "," << z;
+        ASSERT_TRUE(ca.successor == cb.successor);
+        ASSERT_EQ(ca.edge, cb.edge);
+        ASSERT_EQ(ca.line_of_sight, cb.line_of_sight);
+      }
+  EXPECT_EQ(in, sa.cells);
+}
+
+TEST(FlowApi, ABurstOfFieldsBuildsWithinTheBudgetOldestFirstAndEqualsTheUnbudgetedFields) {
+  Flat budgeted, free;
+  EXPECT_EQ(flow_builds_per_update(budgeted.w), kDefaultFlowBuildsPerUpdate);
+  CallError e;
+  EXPECT_EQ(set_flow_builds_per_update(budgeted.w, -1, &e), Status::InvalidArgument);
+  EXPECT_EQ(e.argument, "builds");
+  EXPECT_EQ(set_flow_builds_per_update(budgeted.w, kMaxFlowBuildsPerUpdate + 1, &e),
+            Status::InvalidArgument);
+  EXPECT_EQ(flow_builds_per_update(budgeted.w), kDefaultFlowBuildsPerUpdate) << "unchanged";
+  constexpr int kBudget = 3;
+  constexpr int kN = 11;
+  ASSERT_EQ(set_flow_builds_per_update(budgeted.w, kBudget), Status::Ok);
+  ASSERT_EQ(set_flow_builds_per_update(free.w, 0), Status::Ok);
+  // Eleven goals within 8 cells of (0, 1, 0): one block there lands in every region.
+  std::vector<FlowId> a(kN), b(kN);
+  for (int k = 0; k < kN; ++k) {
+    const CellPos goal{-8 + (k * 5) % 17, 1, -8 + (k * 7) % 17};
+    ASSERT_FALSE(goal.x == 0 && goal.z == 0);
+    ASSERT_EQ(request_flow(budgeted.w, budgeted.walker, goal, {}, &a[k]), Status::Ok);
+    ASSERT_EQ(request_flow(free.w, free.walker, goal, {}, &b[k]), Status::Ok);
+  }
+  const int bound = (kN + kBudget - 1) / kBudget + 1;  // ceil(N / budget) + 1 = 5
+  auto states = [](const World& w, const std::vector<FlowId>& ids, FlowState want,
+                   std::uint32_t version) {
+    std::vector<bool> out;
+    for (FlowId id : ids) {
+      FlowStatus st;
+      EXPECT_EQ(flow_status(w, id, &st), Status::Ok);
+      out.push_back(st.state == want && st.version == version);
+    }
+    return out;
+  };
+  for (int u = 1; u <= bound; ++u) {
+    budgeted.w.update();
+    // After update u, the first kBudget * (u - 1) requested are Ready (oldest first), no others.
+    const std::vector<bool> ready = states(budgeted.w, a, FlowState::Ready, 1);
+    const int expect = std::min(kN, kBudget * (u - 1));
+    for (int k = 0; k < kN; ++k) EXPECT_EQ(ready[k], k < expect) << "update " << u << " field " << k;
+    EXPECT_EQ(queued_flow_builds(budgeted.w), static_cast<std::size_t>(kN - std::min(kN, kBudget * u)))
+        << "update " << u;
+  }
+  free.w.update();
+  free.w.update();
+  for (int k = 0; k < kN; ++k) expect_same_field(budgeted.w, a[k], free.w, b[k]);
+  // Past the rebuild rate limit, one block in every region: the rebuilds queue the same way,
+  // every field serving its first build meanwhile.
+  for (int u = 0; u < 6; ++u) {
+    budgeted.w.update();
+    free.w.update();
+  }
+  ASSERT_EQ(budgeted.w.set_block(CellPos{0, 1, 0}, 1), Status::Ok);
+  ASSERT_EQ(free.w.set_block(CellPos{0, 1, 0}, 1), Status::Ok);
+  for (int u = 1; u <= bound; ++u) {
+    budgeted.w.update();
+    const std::vector<bool> old = states(budgeted.w, a, FlowState::Ready, 1);
+    const std::vector<bool> rebuilt = states(budgeted.w, a, FlowState::Ready, 2);
+    const int expect = std::min(kN, kBudget * (u - 1));
+    for (int k = 0; k < kN; ++k) {
+      EXPECT_EQ(rebuilt[k], k < expect) << "update " << u << " field " << k;
+      EXPECT_EQ(old[k], k >= expect) << "the old field serves until its rebuild lands";
+    }
+  }
+  free.w.update();
+  free.w.update();
+  for (int k = 0; k < kN; ++k) {
+    FlowCell c;
+    ASSERT_EQ(flow_cell(budgeted.w, a[k], CellPos{0, 1, 0}, &c), Status::Ok);
+    EXPECT_FALSE(c.in_field) << "the block is in every rebuilt field";
+    expect_same_field(budgeted.w, a[k], free.w, b[k]);
+  }
+}
+
 }  // namespace
 }  // namespace voxnav

@@ -38,6 +38,14 @@ inline constexpr int kFlowRegionHalfWidth = 80;
 inline constexpr int kFlowRebuildUpdates = 5;
 /// A follower traces this many cells along the field ahead of it into its corridor.
 inline constexpr int kFlowTraceCells = 24;
+/// The build budget of a new World (set_flow_builds_per_update): field builds (first builds and
+/// rebuilds alike) started per update. The rest wait, the field wanted longest ago first, and a
+/// waiting field's last build keeps serving. A widest field (161 cells across) on real terrain
+/// takes 10 to 20 ms to build (docs/benchmarks.md), so 8 bounds an update's builds near 100 ms
+/// on one thread, and a burst of 3,000 fields spreads over 375 updates instead of one 8.8 s
+/// update. [Limit: 0..kMaxFlowBuildsPerUpdate; 0: no limit]
+inline constexpr int kDefaultFlowBuildsPerUpdate = 8;
+inline constexpr int kMaxFlowBuildsPerUpdate = 4096;
 
 enum class FlowState : std::uint8_t {
   Building,  ///< the first build has not landed yet
@@ -79,6 +87,18 @@ struct FlowCell {
 [[nodiscard]] Status request_flow(World& world, ProfileId profile, CellPos goal,
                                   std::span<const CellPos> cover, FlowId* out,
                                   CallError* error = nullptr);
+/// Sets how many field builds start per update (see kDefaultFlowBuildsPerUpdate; 0: no limit).
+/// From the next update; the builds in flight are not touched. A burst of N fields is Ready
+/// within ceil(N / builds) + 1 updates (lockstep_delay 0 or 1), built exactly as without a
+/// budget. Returns: Ok; InvalidArgument (builds outside 0..kMaxFlowBuildsPerUpdate; nothing
+/// changes).
+[[nodiscard]] Status set_flow_builds_per_update(World& world, int builds,
+                                                CallError* error = nullptr);
+/// The build budget set (kDefaultFlowBuildsPerUpdate for a new World).
+int flow_builds_per_update(const World& world) noexcept;
+/// Fields wanting a build that has not started yet (after the last update).
+std::size_t queued_flow_builds(const World& world) noexcept;
+
 /// The state of a field. Returns: Ok (also for a released handle: state Released);
 /// InvalidArgument (out null); StaleHandle (never made by this world).
 [[nodiscard]] Status flow_status(const World& world, FlowId flow, FlowStatus* out,
@@ -93,11 +113,18 @@ struct FlowCell {
 /// Makes an agent follow a field: its goal becomes the field's goal, and instead of searching it
 /// traces kFlowTraceCells cells of the field into its corridor (a line-of-sight cell straight to
 /// the goal) and walks that like a path's corridor, tracing again when half of it is walked, when
-/// the field is rebuilt or when an edit cuts it. On a field cell that does not reach the goal it
-/// is Blocked (retried like any Blocked agent). Outside the field's region it walks straight for
-/// the goal when a walkable line on the goal's level reaches it, and holds otherwise until the
-/// region grows to hold it. set_agent_goal ends following. Returns: Ok; StaleHandle (agent or
-/// flow); InvalidArgument (the agent's profile is not the field's).
+/// the field is rebuilt or when an edit cuts it. Until the first build lands it is Planning
+/// ("waiting for the flow field"). On a field cell that does not reach the goal it is Blocked.
+/// Outside the field's region it walks straight for the goal when a walkable line on the goal's
+/// level reaches it; otherwise it is Planning until the next build grows the region to hold it,
+/// or, more than kFlowRegionHalfWidth cells from the goal on an axis (no build can hold it),
+/// Blocked with a reason starting "beyond the flow field's limit". On a Failed field (also when
+/// set_agent_flow is called on one: it still returns Ok and the agent follows the field) it is
+/// Blocked with AgentState::failure the field's failure and the reason "flow field failed:
+/// bad_goal" (or not_loaded). Blocked followers trace again when the field is rebuilt (so they
+/// move on once it is Ready again), after 100 ticks, and when an edit lands near them.
+/// set_agent_goal ends following. Returns: Ok; StaleHandle (agent or flow); InvalidArgument (the
+/// agent's profile is not the field's).
 [[nodiscard]] Status set_agent_flow(World& world, AgentId agent, FlowId flow,
                                     CallError* error = nullptr);
 

@@ -27,6 +27,7 @@ std::uint32_t FlowFields::add(std::uint32_t profile, std::uint32_t nav_slot, Cel
   s.cover = std::move(cover);
   s.costs = costs;
   s.dirty = true;
+  s.wanted = next_want_++;
   return idx;
 }
 
@@ -72,6 +73,7 @@ void FlowFields::start(FlowSlot& s, NavWorld& nav, Executor& exec, int delay) {
   auto build = std::make_shared<FlowBuild>(nav.grid(), s.costs, s.goal, region);
   s.build = build;
   s.dirty = false;
+  s.wanted = 0;
   s.started_tick = tick_;
   s.deliver_tick = tick_ + static_cast<std::uint64_t>(delay > 0 ? delay : 1);
   ++s.builds;
@@ -86,6 +88,7 @@ void FlowFields::start(FlowSlot& s, NavWorld& nav, Executor& exec, int delay) {
 void FlowFields::update(const std::array<NavWorld*, 4>& navs, const std::vector<Change>& changes,
                         Executor& exec, int delay) {
   ++tick_;
+  ready_.clear();
   bool any_build = false;
   for (const FlowSlot& s : slots_) any_build |= s.live && s.build != nullptr;
   if (any_build) exec.wait_idle();
@@ -117,9 +120,25 @@ void FlowFields::update(const std::array<NavWorld*, 4>& navs, const std::vector<
           s.dirty = true;
           break;
         }
-    if (s.dirty && !s.build && (s.builds == 0 || tick_ - s.started_tick >= kFlowRebuildTicks))
-      start(s, *nav, exec, delay);
+    if (!s.dirty) continue;
+    if (s.wanted == 0) s.wanted = next_want_++;  // joins the queue behind those wanted before
+    if (!s.build && (s.builds == 0 || tick_ - s.started_tick >= kFlowRebuildTicks))
+      ready_.push_back(static_cast<std::uint32_t>(&s - slots_.data()));
   }
+  // The build budget: the fields wanted longest ago first (their places are unique); the rest
+  // wait for the next update, the field built last serving meanwhile.
+  std::sort(ready_.begin(), ready_.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return slots_[a].wanted < slots_[b].wanted;
+  });
+  const std::size_t n =
+      budget_ > 0 ? std::min(ready_.size(), static_cast<std::size_t>(budget_)) : ready_.size();
+  for (std::size_t k = 0; k < n; ++k) {
+    FlowSlot& s = slots_[ready_[k]];
+    start(s, *navs[s.nav_slot], exec, delay);
+  }
+  ready_.clear();
+  queued_ = 0;
+  for (const FlowSlot& s : slots_) queued_ += s.live && s.dirty;
 }
 
 }  // namespace voxnav::detail

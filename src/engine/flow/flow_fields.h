@@ -23,6 +23,8 @@ inline constexpr int kFlowMargin = 16;
 inline constexpr int kFlowHalfWidth = 80;
 /// Updates between two build starts of one field: 4 per second at 20 updates per second.
 inline constexpr std::uint64_t kFlowRebuildTicks = 5;
+/// Builds started per update by default (FlowFields::set_budget; 0: no limit).
+inline constexpr int kFlowBuildsPerUpdate = 8;
 
 struct FlowSlot {
   std::uint32_t generation = 1;
@@ -38,6 +40,7 @@ struct FlowSlot {
   std::uint64_t deliver_tick = 0;
   std::uint64_t started_tick = 0;  ///< update at which the last build started
   bool dirty = true;               ///< a build is wanted
+  std::uint64_t wanted = 0;        ///< its place in the build queue (0: not queued yet)
   std::vector<CellPos> holders;    ///< the followers' cells at the last update
   std::uint64_t builds = 0;        ///< builds started (statistics and tests)
 };
@@ -58,16 +61,27 @@ class FlowFields {
 
   /// One update, after the navigations updated (their jobs are finished): installs the builds due,
   /// marks the fields whose region `changes` touch (or whose followers stand outside it), and
-  /// starts the builds wanted and allowed. `navs` by class slot; `delay` the lockstep delay.
+  /// starts the builds wanted and allowed, at most budget() of them, those wanted first (in the
+  /// order they were wanted) first; the rest wait, their old field serving. `navs` by class slot;
+  /// `delay` the lockstep delay.
   void update(const std::array<NavWorld*, 4>& navs, const std::vector<Change>& changes,
               Executor& exec, int delay);
   std::uint64_t tick() const { return tick_; }
+  /// Builds started per update (0: no limit).
+  void set_budget(int builds) { budget_ = builds; }
+  int budget() const { return budget_; }
+  /// Fields wanting a build that has not started (after the last update).
+  std::size_t queued() const { return queued_; }
 
  private:
   void start(FlowSlot& s, NavWorld& nav, Executor& exec, int delay);
   std::vector<FlowSlot> slots_;
   std::vector<std::uint32_t> free_;
   std::uint64_t tick_ = 0;
+  std::uint64_t next_want_ = 1;
+  int budget_ = kFlowBuildsPerUpdate;
+  std::size_t queued_ = 0;
+  std::vector<std::uint32_t> ready_;  // scratch: slots whose build may start this update
 };
 
 }  // namespace voxnav::detail

@@ -436,10 +436,29 @@ void AgentSystem::trace(NavWorld& nav, AgentRecord& a) {
   auto hold = [&](const char* why) {
     if (a.mode == AgentMode::Moving) a.corridor.epoch = ++corridor_epoch_;
     a.mode = AgentMode::Planning;
+    a.fail = PathFailure::None;
     a.replan = true;
     a.reason = why;
     reindex(a);
   };
+  // No route the field can give from here for now: Blocked, tried again after
+  // kBlockedRetryTicks, at once when an edit lands near it, and when the field is rebuilt (step).
+  auto block = [&](std::string why, PathFailure fail) {
+    if (a.mode == AgentMode::Moving) a.corridor.epoch = ++corridor_epoch_;
+    a.mode = AgentMode::Blocked;
+    a.fail = fail;
+    a.blocked_ticks = 0;
+    a.last_cell = start;
+    a.reason = std::move(why);
+    reindex(a);
+  };
+  if (fs && fs->field && fs->field->failure != PathFailure::None) {
+    // The field's last build found no goal (solid, or its chunk unloaded): Blocked with the
+    // field's reason until a build finds the goal again.
+    a.flow_version = fs->version;
+    return block(std::string("flow field failed: ") + path_failure_name(fs->field->failure),
+                 fs->field->failure);
+  }
   if (!f) return hold("waiting for the flow field");
   a.flow_version = fs->version;
   std::uint32_t i = f->find(start);
@@ -453,18 +472,20 @@ void AgentSystem::trace(NavWorld& nav, AgentRecord& a) {
       install_trace(grid, a, std::move(line), std::move(kinds), false);
       return;
     }
+    // Past the region's limit no build will hold it: Blocked until the line clears or it is
+    // brought within the limit.
+    if (std::abs(start.x - f->goal.x) > kFlowHalfWidth ||
+        std::abs(start.y - f->goal.y) > kFlowHalfWidth ||
+        std::abs(start.z - f->goal.z) > kFlowHalfWidth)
+      return block("beyond the flow field's limit (" + std::to_string(kFlowHalfWidth) +
+                       " cells from its goal on each axis) with no straight walkable line to "
+                       "the goal: holds",
+                   PathFailure::None);
     return hold("outside the flow field (it grows to cover its followers)");
   }
   if (f->cost[i] == kFlowUnreached) {
-    // Cut off from the goal inside the field: Blocked, tried again after kBlockedRetryTicks or at
-    // once when an edit lands near it (the field is rebuilt by then or soon after).
-    if (a.mode == AgentMode::Moving) a.corridor.epoch = ++corridor_epoch_;
-    a.mode = AgentMode::Blocked;
-    a.blocked_ticks = 0;
-    a.last_cell = start;
-    a.reason = "the flow field does not reach its goal from here";
-    reindex(a);
-    return;
+    // Cut off from the goal inside the field (the field is rebuilt after an edit near it).
+    return block("the flow field does not reach its goal from here", PathFailure::None);
   }
   std::vector<CellPos> cells{start};
   std::vector<EdgeKind> kinds{EdgeKind::Start};
@@ -482,6 +503,7 @@ void AgentSystem::trace(NavWorld& nav, AgentRecord& a) {
   if (cells.size() < 2) {
     if (start == f->goal) {
       a.mode = AgentMode::Arrived;
+      a.fail = PathFailure::None;
       ++a.arrivals;
       a.reason.clear();
       reindex(a);
@@ -545,6 +567,7 @@ void AgentSystem::install_trace(const NavGrid& grid, AgentRecord& a, std::vector
   a.next = first_waypoint(a);
   a.cell_index = 0;
   a.mode = AgentMode::Moving;
+  a.fail = PathFailure::None;
   a.reason.clear();
   reindex(a);
 }
@@ -648,12 +671,16 @@ void AgentSystem::step(std::span<NavWorld* const> navs, const Space& space, doub
       plan(*nav, a);
     }
     if (a.flow_generation) {
-      // A field follower re-traces when its field was rebuilt, and before its trace runs out
-      // (half of it walked), so it never stops at the end of a trace.
+      // A field follower re-traces when its field was rebuilt (moving, or Blocked by the field:
+      // failed, cut off, past its limit), and before its trace runs out (half of it walked), so
+      // it never stops at the end of a trace.
       const FlowSlot* fs = flows_ ? flows_->get(a.flow_index, a.flow_generation) : nullptr;
-      if (a.mode == AgentMode::Moving && fs &&
-          (fs->version != a.flow_version ||
-           (a.partial && a.corridor.cells.size() < a.cell_index + kTraceCells / 2)))
+      const bool rebuilt = fs && fs->version != a.flow_version;
+      if ((a.mode == AgentMode::Moving &&
+           (rebuilt || (fs && a.partial &&
+                        a.corridor.cells.size() < a.cell_index + kTraceCells / 2))) ||
+          (a.mode == AgentMode::Blocked && a.fail != PathFailure::Embedded && rebuilt &&
+           a.has_goal))
         plan(*nav, a);
     } else if (a.mode == AgentMode::Planning && !a.replan) {
       install(*nav, a);
