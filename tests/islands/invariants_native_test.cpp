@@ -186,14 +186,16 @@ class Oracle {
             Edge{tid, static_cast<std::uint8_t>(dir),
                  static_cast<std::uint8_t>(b == 0 ? detail::kCodeVertUp : detail::kCodeVertDown)});
       }
-      // Gap jumps: two cells along a cardinal direction, level or a cell lower.
-      const std::uint8_t gm = grid.gaps(c);
+      // Gap jumps: two cells along a cardinal direction, level, a cell lower or a row up.
+      const detail::GapWord gm = grid.gaps(c);
       for (int d = 0; d < 4; ++d)
-        for (int b = 0; b < 2; ++b) {
-          if (!(gm & ((b ? detail::kGapDown : detail::kGapLevel) << d))) continue;
+        for (int b = 0; b < 3; ++b) {
+          const detail::GapWord bit = b == 0 ? detail::kGapLevel : b == 1 ? detail::kGapDown : detail::kGapUp;
+          if (!(gm & (bit << d))) continue;
           ++moves_;
           ++gap_moves_;
-          const CellPos t{c.x + 2 * detail::kDirDx[d], c.y - b, c.z + 2 * detail::kDirDz[d]};
+          const int dy = b == 0 ? 0 : b == 1 ? -1 : 1;
+          const CellPos t{c.x + 2 * detail::kDirDx[d], c.y + dy, c.z + 2 * detail::kDirDz[d]};
           const std::uint32_t tid = id(t);
           if (tid == kNone) {
             ++bad_target_count_;
@@ -202,7 +204,9 @@ class Oracle {
           decoded.push_back({t, d});
           edges_.push_back(
               Edge{tid, static_cast<std::uint8_t>(d),
-                   static_cast<std::uint8_t>(b ? detail::kCodeGapDown : detail::kCodeGapLevel)});
+                   static_cast<std::uint8_t>(b == 0   ? detail::kCodeGapLevel
+                                             : b == 1 ? detail::kCodeGapDown
+                                                      : detail::kCodeGapUp)});
         }
       std::size_t seen = 0;
       bool ok = true;
@@ -468,12 +472,13 @@ std::string validate_path(const NavGrid& grid, const detail::SearchResult& r, co
     const CellPos a = r.cells[i], b = r.cells[i + 1];
     const std::uint32_t word = grid.moves(a);
     bool found = false;
-    const std::uint8_t gm = grid.gaps(a);
-    for (int dir = 0; dir < 16 && !found; ++dir) {
-      // 0..7: the move word; 8..15: the gap jumps (bit dir - 8 of the gap byte).
+    const detail::GapWord gm = grid.gaps(a);
+    for (int dir = 0; dir < 20 && !found; ++dir) {
+      // 0..7: the move word; 8..19: the gap jumps (bit dir - 8 of the gap word).
       const int code = dir < 8                                     ? detail::move_code(word, dir)
                        : !(gm & (1u << (dir - 8)))                 ? 0
-                       : dir < 12 ? detail::kCodeGapLevel : detail::kCodeGapDown;
+                       : dir < 12 ? detail::kCodeGapLevel
+                       : dir < 16 ? detail::kCodeGapDown : detail::kCodeGapUp;
       if (!code) continue;
       const int reach = dir < 8 ? 1 : 2, d = dir < 8 ? dir : (dir - 8) & 3;
       const CellPos t{a.x + reach * detail::kDirDx[d], a.y + detail::kMoveCodes[code].dy,

@@ -51,7 +51,6 @@ const std::vector<KnownFailure> kKnownFailing = {
     {"C12-C", 4, {"reachable"}},                            // climb planned to a rung out of reach
     {"C13-A-fire", 5, {"body_must_not_touch", "forbidden_edges", "path_cells_exact"}},
     {"C14-B-3wide", 6, {"body_must_not_touch"}},            // corridor pulled through the cobweb
-    {"C14-A-soulsand-gap1", 7, {"reachable"}},              // no gap jump from a high floor
     {"C18", 8, {"reachable"}},                              // corner-touching diagonal refused
     {"C05-carpet-tunnel", 10, {"reachable"}},               // 1.9375 clearance refused
     {"C15-drop4-maxdrop4", 10, {"reachable"}},              // max_drop 4 ignored (class holds 3)

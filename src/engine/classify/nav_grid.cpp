@@ -287,7 +287,7 @@ template <class Above>
 void scan_ceiling(const BlockRegistry& reg, Above&& above, int hw, int feet, int height_q,
                   int& ceil, bool& door, bool& door_closed, std::uint32_t& tr_up) {
   constexpr int kNone = 2 * kHeightUnits;  // ceiling_in_footprint: no box in this cell
-  for (int k = 1; k <= 3 && ceil > kHeightUnits * k; ++k) {
+  for (int k = 1; k < kScanCells && ceil > kHeightUnits * k; ++k) {
     const int w = above(k);
     if (w < 0) {
       ceil = std::min(ceil, kHeightUnits * k);
@@ -361,7 +361,7 @@ void NavGrid::classify_cell(const BlockRegistry& reg, const Chunk* self, const C
     // ceiling_in_footprint answers 2 * kHeightUnits for "no box in this cell". Door values in the
     // scan count as open (no collision); the body's cells are scanned for doors on the way.
     constexpr int kNone = 2 * kHeightUnits;
-    constexpr int kScan = 4 * kHeightUnits;  // clearance is capped at 255 anyway
+    constexpr int kScan = kScanCells * kHeightUnits;  // clearance is capped at 255 anyway
     int ceil = kScan;
     bool door = (tr & kTraitDoor) != 0;
     bool door_closed = door && !(tr & kTraitDoorOpen);
@@ -471,7 +471,7 @@ void NavGrid::classify_cell_2x2(const BlockRegistry& reg, const BlockNeighbourho
   // Lowest box bottom above the feet over the four columns, scanning each column's cell and the
   // three above it (ceiling_in_footprint answers 2 * kHeightUnits for "no box in this cell").
   constexpr int kNone = 2 * kHeightUnits;
-  int ceil = 4 * kHeightUnits;
+  int ceil = kScanCells * kHeightUnits;
   for (int c = 0; c < 4; ++c) {
     const auto v = static_cast<std::uint16_t>(vs[c]);
     if (!(reg.traits(v) & kTraitDoor)) {
@@ -606,21 +606,47 @@ std::uint8_t NavGrid::vmoves(CellPos c) const {
   return ch ? ch->vmoves_at(index_in_chunk(c)) : std::uint8_t(0);
 }
 
-std::uint8_t NavGrid::gaps(CellPos c) const {
+GapWord NavGrid::gaps(CellPos c) const {
   const NavChunk* ch = chunk(chunk_of(c));
-  return ch ? ch->gaps_at(index_in_chunk(c)) : std::uint8_t(0);
+  return ch ? ch->gaps_at(index_in_chunk(c)) : GapWord(0);
 }
 
-std::uint8_t NavGrid::gap_moves_of(NavChunk& ch, int lx, int ly, int lz) const {
+namespace {
+// Whether the column of cell (lx, ly, lz) (offsets from `ch`, within +-16) is free of collision
+// from the cell's floor up to `top_q` (1/64 cells above the cell's bottom). A cell's clearance is
+// exact only up to the ceiling scan (the cell and kScanCells - 1 above it) and the 255 cap: when
+// it reaches that limit, the cell above answers for the rest. That cell is then open at its bottom
+// (the scan went through it), unsupported, and its own clearance is measured from its bottom;
+// top_q never exceeds two cells plus the scan, so one cell up is always enough (kGapReadUp).
+bool column_open_to(const NavChunk& ch, int lx, int ly, int lz, int top_q) {
+  int li;
+  const NavChunk* c = step_chunk(const_cast<NavChunk*>(&ch), lx, ly, lz, li);
+  if (!c) return false;
+  if (c->uniform) return c->uniform_kind == CellKind::Air;
+  const int fl = c->floor[li], reach = fl + c->clear[li];
+  if (reach >= top_q) return true;
+  if (reach < std::min(255 + fl, kScanCells * kHeightUnits)) return false;  // a real ceiling
+  const NavChunk* a = step_chunk(const_cast<NavChunk*>(&ch), lx, ly + kGapReadUp, lz, li);
+  if (!a) return false;
+  if (a->uniform) return a->uniform_kind == CellKind::Air;
+  const CellKind ak = a->kind_at(li);
+  return (ak == CellKind::Air || ak == CellKind::Climbable) &&
+         a->floor[li] + a->clear[li] >= top_q - kHeightUnits;
+}
+}  // namespace
+
+GapWord NavGrid::gap_moves_of(NavChunk& ch, int lx, int ly, int lz) const {
   // A gap jump of reach 1 along a cardinal direction: from a standable cell over one cell of
   // open air to standable ground two cells away, level or a cell lower. The body rises by its
   // jump apex on the way, so the take-off cell and the air cell must be clear to that height
-  // above the take-off feet. Doors, ladders and damage cells are never jumped into or from.
+  // above the take-off feet (whatever the take-off floor: from soul sand or a farmland at 0.9 of
+  // its cell the top reaches past the ceiling scan, see column_open_to). Doors, ladders and
+  // damage cells are never jumped into or from.
   const int i = lx | (lz << 4) | (ly << 8);
   const int fs = ch.floor[i];
-  const int need = std::min(255, fs + env_.height_q + env_.jump_q);
-  if (ch.clear[i] < std::min(255, env_.height_q + env_.jump_q)) return 0;
-  std::uint8_t out = 0;
+  const int need = fs + env_.height_q + env_.jump_q;  // 1/64 cells above the take-off cell's bottom
+  if (!column_open_to(ch, lx, ly, lz, need)) return 0;
+  GapWord out = 0;
   const std::uint32_t word = ch.moves[i];
   for (int d = 0; d < 4; ++d) {
     // The cell ahead is open air only when the move that way is none, a step down or a drop (a
@@ -629,7 +655,7 @@ std::uint8_t NavGrid::gap_moves_of(NavChunk& ch, int lx, int ly, int lz) const {
     int mi;
     const NavChunk* mc = step_chunk(&ch, lx + kDirDx[d], ly, lz + kDirDz[d], mi);
     if (!mc || mc->kind_at(mi) != CellKind::Air) continue;
-    if (!mc->uniform && mc->clear[mi] < need) continue;
+    if (!column_open_to(ch, lx + kDirDx[d], ly, lz + kDirDz[d], need)) continue;
     int li;
     const NavChunk* lc = step_chunk(&ch, lx + 2 * kDirDx[d], ly, lz + 2 * kDirDz[d], li);
     if (!lc) continue;
@@ -640,11 +666,26 @@ std::uint8_t NavGrid::gap_moves_of(NavChunk& ch, int lx, int ly, int lz) const {
         out |= kGapLevel << d;
       continue;
     }
+    if (lk != CellKind::Air && lk != CellKind::Blocked) continue;
+    // A cell row up: from a high floor (soul sand, farmland) onto ground whose standing height
+    // lies in the next row but at most a step above the take-off feet (a full block beside soul
+    // sand's 0.875: its own cell in the take-off row is Blocked). The body rises past that top
+    // on the jump and fits on the landing.
+    int lu;
+    const NavChunk* lcu =
+        step_chunk(&ch, lx + 2 * kDirDx[d], ly + kGapReadUp, lz + 2 * kDirDz[d], lu);
+    if (lcu && kind_standable(lcu->kind_at(lu)) &&
+        kHeightUnits + lcu->floor[lu] - fs <= env_.step_q && lcu->clear[lu] >= env_.height_q &&
+        column_open_to(ch, lx + 2 * kDirDx[d], ly + kGapReadUp, lz + 2 * kDirDz[d],
+                       need - kHeightUnits)) {
+      out |= kGapUp << d;
+      continue;
+    }
     if (lk != CellKind::Air) continue;
     // A cell lower: the air cell's column and the landing column are open at the take-off level,
     // the gap is open a cell lower too (else it is a step down, not a gap), and the body lands on
     // standable ground in the cell below the landing column.
-    if (!lc->uniform && lc->clear[li] < need) continue;
+    if (!column_open_to(ch, lx + 2 * kDirDx[d], ly, lz + 2 * kDirDz[d], need)) continue;
     int mi2, li2;
     const NavChunk* mc2 = step_chunk(&ch, lx + kDirDx[d], ly - 1, lz + kDirDz[d], mi2);
     const NavChunk* lc2 = step_chunk(&ch, lx + 2 * kDirDx[d], ly - 1, lz + 2 * kDirDz[d], li2);
@@ -793,11 +834,11 @@ void NavGrid::compute_moves_for_cell(NavChunk& ch, int i, CellPos c) {
 
 void NavGrid::update_gaps(NavChunk& ch, int i, int lx, int ly, int lz) {
   // Gap jumps: only from standable ground with a cardinal neighbour that is not a level walk.
-  std::uint8_t gm = 0;
+  GapWord gm = 0;
   if (kind_standable(static_cast<CellKind>(ch.kind[i])) && (ch.moves[i] & 0xFFFFu) != 0x1111u)
     gm = gap_moves_of(ch, lx, ly, lz);
   if (gm || ch.gaps) {
-    if (!ch.gaps) ch.gaps = std::make_unique<std::uint8_t[]>(kChunkCells);
+    if (!ch.gaps) ch.gaps = std::make_unique<GapWord[]>(kChunkCells);
     ch.gaps[i] = gm;  // (not `costly`: searches look at the gap plane itself)
   }
 }
