@@ -348,6 +348,7 @@ void NavGrid::classify_cell(const BlockRegistry& reg, const Chunk* self, const C
   CellKind kind = CellKind::Blocked;
   int support = -1;
   int clearance = 0;
+  bool narrow = false;
   if (th < kHeightUnits) {
     const int vb = value(x, ly - 1, z);
     const std::uint32_t tr_below = vb < 0 ? 0u : reg.traits(static_cast<std::uint16_t>(vb));
@@ -373,8 +374,14 @@ void NavGrid::classify_cell(const BlockRegistry& reg, const Chunk* self, const C
         door_closed, tr_up);
     clearance = std::min(255, ceil - feet);
     kind = walker_kind(support, clearance, door, door_closed, tr, tr_up, tr_below);
+    if (kind_standable(kind)) {
+      // Whether the standing surface spans the cell to its corners (kFlagNarrowSupport).
+      const bool own = th >= 0 && th == support;
+      narrow = !reg.top_spans_cell(own ? v : static_cast<std::uint16_t>(vb),
+                                   own ? support : support + kHeightUnits, kCornerMarginQ);
+    }
   }
-  store_cell(nc, i, kind, support, clearance, tr);
+  store_cell(nc, i, kind, support, clearance, tr, narrow);
 }
 
 inline CellKind NavGrid::walker_kind(int support, int clearance, bool door, bool door_closed,
@@ -398,7 +405,7 @@ inline CellKind NavGrid::walker_kind(int support, int clearance, bool door, bool
 }
 
 inline void NavGrid::store_cell(NavChunk& nc, int i, CellKind kind, int support, int clearance,
-                                std::uint32_t own_traits) const {
+                                std::uint32_t own_traits, bool narrow_support) const {
   const CellKind was = static_cast<CellKind>(nc.kind[i]);
   nc.kind[i] = static_cast<std::uint8_t>(kind);
   nc.floor[i] = static_cast<std::uint8_t>(support < 0 ? 0 : support);
@@ -412,11 +419,12 @@ inline void NavGrid::store_cell(NavChunk& nc, int i, CellKind kind, int support,
   if (own_traits & (kTraitHazardFire | kTraitFluidHarm)) f |= kFlagFireBlock;
   if (own_traits & kTraitHazardOther) f |= kFlagOtherBlock;
   if (kind == CellKind::Slow) f |= kFlagSlowBase;
+  if (narrow_support) f |= kFlagNarrowSupport;
   const std::uint8_t old = nc.flags_at(i);
   if (f != old) {
     if (!nc.flags) nc.flags = std::make_unique<std::uint8_t[]>(kChunkCells);
     nc.flags[i] = f;
-    nc.hazard_cells += int((f & 3) != 0) - int((old & 3) != 0);
+    nc.hazard_cells += int((f & kFlagsHazard) != 0) - int((old & kFlagsHazard) != 0);
   }
 }
 
@@ -738,11 +746,24 @@ void NavGrid::compute_moves_for_cell(NavChunk& ch, int i, CellPos c) {
   const bool axis_only = sk == CellKind::Climbable || kind_door(sk);
   std::uint32_t word = 0;
   auto code_walkish = [](int code) { return code == 1 || code == 3 || code == 5; };
+  // What each cardinal side offers a diagonal past it (diagonal_side):
+  //  - kSideWalk: a walk or step onto a node that is no damage cell (the 0.6 body cutting the
+  //    corner overlaps the side cell, so a fire, lava, berry bush or wither rose there refuses
+  //    the diagonal, as a wall does);
+  //  - kSideVoid (one-column classes): open air at the source's row with no hazard value in it
+  //    or the cell above, open to `side_open` (1/64 above its bottom). The body on the exact
+  //    diagonal overlaps the source's or the target's corner square all along, so it needs no
+  //    floor beside it; the target must be a level walk and both standing surfaces must reach
+  //    the corners (kFlagNarrowSupport clear), and the side must be open above the higher feet.
+  enum : std::uint8_t { kSideNone = 0, kSideWalk = 1, kSideVoid = 2 };
+  std::uint8_t side[4] = {kSideNone, kSideNone, kSideNone, kSideNone};
+  int side_open[4] = {0, 0, 0, 0};
+  const bool void_diagonals = !env_.footprint2 && !(ch.flags_at(i) & kFlagNarrowSupport);
   for (int dir = 0; dir < 8; ++dir) {
     const bool diagonal = dir >= 4;
-    if (diagonal && (axis_only || !(code_walkish(move_code(word, kDiagA[dir])) &&
-                                    code_walkish(move_code(word, kDiagB[dir])))))
-      continue;
+    if (diagonal && (axis_only || !side[kDiagA[dir]] || !side[kDiagB[dir]])) continue;
+    CellKind target_kind = CellKind::Blocked;
+    int target_floor = 0;
     int code = 0;
     for (int dy = 1; dy >= -env_.max_drop; --dy) {
       int ti;
@@ -758,6 +779,8 @@ void NavGrid::compute_moves_for_cell(NavChunk& ch, int i, CellPos c) {
       if (kind_node(k)) {
         const int ft = tc->floor[ti];
         const int ct = tc->clear[ti];
+        target_kind = k;
+        target_floor = tc->flags_at(ti) & kFlagNarrowSupport ? -1 : ft;
         const int rise = dy * kHeightUnits + ft - fs;  // feet height change, 1/64 cells
         if (kind_door(k)) {
           // Doors: a level or in-row step move along an axis only.
@@ -802,6 +825,33 @@ void NavGrid::compute_moves_for_cell(NavChunk& ch, int i, CellPos c) {
       if (dy == 0 && !tc->uniform && tc->clear[ti] < fs + env_.height_q) break;
     }
     if (diagonal && !code_walkish(code)) code = 0;
+    if (diagonal && code && (side[kDiagA[dir]] == kSideVoid || side[kDiagB[dir]] == kSideVoid)) {
+      // Past open air: a level walk between surfaces reaching the corners, the side open above
+      // the higher of the two feet by the body's height, and the body within the side's two
+      // cells whose hazard flags were read (kVoidSideRows).
+      const int top = std::max(fs, target_floor) + env_.height_q;
+      const int a = kDiagA[dir], b = kDiagB[dir];
+      if (code != 1 || target_floor < 0 || top > kVoidSideRows * kHeightUnits ||
+          (side[a] == kSideVoid && side_open[a] < top) ||
+          (side[b] == kSideVoid && side_open[b] < top))
+        code = 0;
+    }
+    if (!diagonal) {
+      if (code_walkish(code) && target_kind != CellKind::DamageFire &&
+          target_kind != CellKind::DamageOther) {
+        side[dir] = kSideWalk;
+      } else if (void_diagonals && !code_walkish(code)) {
+        int si, ui;
+        const NavChunk* sc = step_chunk(&ch, lx + kDirDx[dir], ly, lz + kDirDz[dir], si);
+        static_assert(kVoidSideRows == 2, "the side cell and the one above are read");
+        const NavChunk* uc = step_chunk(&ch, lx + kDirDx[dir], ly + 1, lz + kDirDz[dir], ui);
+        if (sc && uc && sc->kind_at(si) == CellKind::Air && !(sc->flags_at(si) & kFlagsHazard) &&
+            !(uc->flags_at(ui) & kFlagsHazard)) {
+          side[dir] = kSideVoid;
+          side_open[dir] = sc->uniform ? 255 : sc->clear[si];
+        }
+      }
+    }
     word |= static_cast<std::uint32_t>(code) << (dir * 4);
   }
   ch.moves[i] = word;

@@ -87,7 +87,23 @@ enum CellFlags : std::uint8_t {
   kFlagFireBlock = 1,   ///< a fire hazard value lies in this cell
   kFlagOtherBlock = 2,  ///< another hazard value lies in this cell
   kFlagSlowBase = 4,    ///< layer 0 classified the cell Slow (before the danger band)
+  /// A standable cell whose standing surface does not span the cell to within kCornerMarginQ of
+  /// its sides (a fence or wall post, a stair's upper half, a pot): a diagonal past an open side
+  /// never starts or ends on one (see NavGrid::compute_moves_for_cell).
+  kFlagNarrowSupport = 8,
 };
+/// The flags of hazard values (what the danger band reads).
+inline constexpr std::uint8_t kFlagsHazard = kFlagFireBlock | kFlagOtherBlock;
+/// A diagonal over the void beside a corner: the 0.6-wide body on the exact diagonal between
+/// two cell centres always overlaps the source's or the target's corner square of 0.4 - a
+/// little (it leaves the source's when its near edge passes the corner, 0.2 before it reaches
+/// the target's): with both standing surfaces spanning the cell to within 12/64 of the sides,
+/// it rests on one of them all along.
+inline constexpr int kCornerMarginQ = 12;
+/// Cell rows of an open side a diagonal over the void reads (the source's row and the one
+/// above: within the one-column, one-row-up reach of every move rule, which the edit maintenance
+/// recomputes): the body must stay below their top.
+inline constexpr int kVoidSideRows = 2;
 
 /// Vertical moves of a cell (NavChunk::vmoves): climbing a ladder up or down.
 enum VerticalMoves : std::uint8_t { kMoveUp = 1, kMoveDown = 2 };
@@ -382,7 +398,7 @@ class NavGrid {
   /// Stores a classified cell (kind, floor, clearance, counts and the flags of `own_traits`, the
   /// traits of the block in the cell itself).
   void store_cell(NavChunk& nc, int i, CellKind kind, int support, int clearance,
-                  std::uint32_t own_traits) const;
+                  std::uint32_t own_traits, bool narrow_support = false) const;
   /// The surface group of cell i of `nc` from the blocks (layer 0 already classified).
   void surface_cell(const BlockRegistry& reg, const std::vector<std::uint8_t>& table,
                     const BlockNeighbourhood& nb, NavChunk& nc, int i) const;

@@ -317,7 +317,8 @@ void EditMaintenance::reclassify_uniform_flips() {
       if (ok != nk || oc != ncl || of != nf) extra.push_back(cell_of(nc, i));
       // (a hazard flag moved: the cells whose danger band reads it, see widen_to_hazard_readers)
       const std::uint8_t ofl = sv.flags.empty() ? 0 : sv.flags[static_cast<std::size_t>(i)];
-      if ((ofl ^ nc->flags_at(i)) & ~kFlagSlowBase) extra_hazard.push_back(cell_of(nc, i));
+      if ((ofl ^ nc->flags_at(i)) & kFlagsHazard) extra_hazard.push_back(cell_of(nc, i));
+      else if ((ofl ^ nc->flags_at(i)) & kFlagNarrowSupport) extra.push_back(cell_of(nc, i));
     }
     saved.push_back(std::move(sv));
   }
@@ -349,7 +350,7 @@ EditMaintenance::ChangedBox EditMaintenance::reclassify_box(const EditBox& box) 
   each_box_cell(box, [&](const CellPos& cc, const Layer0Cell& now) {
     const Layer0Cell& was = before[box.index(cc)];
     if (now == was) return;
-    if ((now.flags ^ was.flags) & ~kFlagSlowBase) {
+    if ((now.flags ^ was.flags) & kFlagsHazard) {
       hazard_moved = true;
       hmin = CellPos{std::min(hmin.x, cc.x), std::min(hmin.y, cc.y), std::min(hmin.z, cc.z)};
       hmax = CellPos{std::max(hmax.x, cc.x), std::max(hmax.y, cc.y), std::max(hmax.z, cc.z)};
