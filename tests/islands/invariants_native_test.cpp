@@ -158,12 +158,21 @@ class Oracle {
           ++bad_target_count_;
           continue;
         }
-        // No corner cutting: a diagonal needs both cardinal moves to be level-ish walks.
+        // No corner cutting: a diagonal needs each cardinal side to be a level-ish walk onto a
+        // cell that is no damage cell, or open air at this level (over the void beside a
+        // corner: then the diagonal is a level walk).
         if (dir >= 4) {
-          const int a = detail::move_code(word, detail::kDiagA[dir]);
-          const int b = detail::move_code(word, detail::kDiagB[dir]);
           auto walkish = [](int k) { return k == 1 || k == 3 || k == 5; };
-          if (!walkish(a) || !walkish(b) || !walkish(code)) ++corner_cuts_;
+          auto side_ok = [&](int d) {
+            const int k = detail::move_code(word, d);
+            const CellPos s{c.x + detail::kDirDx[d], c.y, c.z + detail::kDirDz[d]};
+            if (!walkish(k))
+              return code == 1 && grid.kind(s) == CellKind::Air;
+            const CellPos st{s.x, c.y + detail::kMoveCodes[k].dy, s.z};
+            return grid.kind(st) != CellKind::DamageFire && grid.kind(st) != CellKind::DamageOther;
+          };
+          if (!side_ok(detail::kDiagA[dir]) || !side_ok(detail::kDiagB[dir]) || !walkish(code))
+            ++corner_cuts_;
         }
         decoded.push_back({t, dir});
         edges_.push_back(
