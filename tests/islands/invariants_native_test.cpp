@@ -522,8 +522,10 @@ std::string validate_corridor(const NavGrid& grid, const detail::SearchResult& r
   std::size_t idx = 0;  // index into r.cells of the previous waypoint
   for (std::size_t k = 0; k < pts.size(); ++k) {
     const Waypoint& w = pts[k];
-    if (!grid.standable(w.cell))
-      return "waypoint " + std::to_string(k) + " " + str(w.cell) + " is not standable";
+    // (the start is where the body is: any node, a damage cell an edit lit under it too)
+    if (k == 0 ? !grid.node(w.cell) : !grid.standable(w.cell))
+      return "waypoint " + std::to_string(k) + " " + str(w.cell) + " is not standable (kind " +
+             std::to_string(static_cast<int>(grid.kind(w.cell))) + ")";
     const Waypoint expect = detail::waypoint_of(grid, w.cell, w.kind);
     if (w.position.x != expect.position.x || w.position.y != expect.position.y ||
         w.position.z != expect.position.z)
