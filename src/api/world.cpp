@@ -876,9 +876,10 @@ Reach World::reachable(ProfileId profile, CellPos from, CellPos goal) const {
   }
   const detail::CostTable& costs =
       state_->agents.motion(state_->profile_motion[profile.index]).costs;
-  const Reach d =
-      nav_of_profile(*state_, profile)
-          ->reachable(from, goal, 0, costs.gates(), costs.restricts_class);
+  detail::NavWorld* nav = nav_of_profile(*state_, profile);
+  const Reach d = nav->reachable(detail::feet_cell(nav->grid(), from),
+                                 detail::feet_cell(nav->grid(), goal), 0, costs.gates(),
+                                 costs.restricts_class);
   r.answer = static_cast<ReachAnswer>(d.answer);
   r.reason = static_cast<ReachReason>(d.reason);
   r.epoch = nav_epoch();  // on nav_epoch()'s scale, whatever the class
@@ -997,8 +998,10 @@ Refusal request_spec(const detail::WorldState& ws, const NavRequest& req,
     return {Status::InvalidArgument, "goal_range",
             "range " + std::to_string(req.goal_range) + " is not an integer in 0 .. " + std::to_string(kMaxGoalRange)};
   const detail::AgentMotion& m = ws.agents.motion(ws.profile_motion[req.profile.index]);
-  spec.start = req.start;
-  spec.goal = req.goal;
+  // (a cell just above a high floor names the floor's cell: detail::feet_cell)
+  const detail::NavGrid& grid = ws.nav_of(ws.profiles[req.profile.index].movement_class)->grid();
+  spec.start = detail::feet_cell(grid, req.start);
+  spec.goal = detail::feet_cell(grid, req.goal);
   spec.goal_range = req.goal_range;
   spec.toward = req.toward;
   spec.costs = m.costs;

@@ -158,12 +158,21 @@ class Oracle {
           ++bad_target_count_;
           continue;
         }
-        // No corner cutting: a diagonal needs both cardinal moves to be level-ish walks.
+        // No corner cutting: a diagonal needs each cardinal side to be a level-ish walk onto a
+        // cell that is no damage cell, or open air at this level (over the void beside a
+        // corner: then the diagonal is a level walk).
         if (dir >= 4) {
-          const int a = detail::move_code(word, detail::kDiagA[dir]);
-          const int b = detail::move_code(word, detail::kDiagB[dir]);
           auto walkish = [](int k) { return k == 1 || k == 3 || k == 5; };
-          if (!walkish(a) || !walkish(b) || !walkish(code)) ++corner_cuts_;
+          auto side_ok = [&](int d) {
+            const int k = detail::move_code(word, d);
+            const CellPos s{c.x + detail::kDirDx[d], c.y, c.z + detail::kDirDz[d]};
+            if (!walkish(k))
+              return code == 1 && grid.kind(s) == CellKind::Air;
+            const CellPos st{s.x, c.y + detail::kMoveCodes[k].dy, s.z};
+            return grid.kind(st) != CellKind::DamageFire && grid.kind(st) != CellKind::DamageOther;
+          };
+          if (!side_ok(detail::kDiagA[dir]) || !side_ok(detail::kDiagB[dir]) || !walkish(code))
+            ++corner_cuts_;
         }
         decoded.push_back({t, dir});
         edges_.push_back(
@@ -186,14 +195,16 @@ class Oracle {
             Edge{tid, static_cast<std::uint8_t>(dir),
                  static_cast<std::uint8_t>(b == 0 ? detail::kCodeVertUp : detail::kCodeVertDown)});
       }
-      // Gap jumps: two cells along a cardinal direction, level or a cell lower.
-      const std::uint8_t gm = grid.gaps(c);
+      // Gap jumps: two cells along a cardinal direction, level, a cell lower or a row up.
+      const detail::GapWord gm = grid.gaps(c);
       for (int d = 0; d < 4; ++d)
-        for (int b = 0; b < 2; ++b) {
-          if (!(gm & ((b ? detail::kGapDown : detail::kGapLevel) << d))) continue;
+        for (int b = 0; b < 3; ++b) {
+          const detail::GapWord bit = b == 0 ? detail::kGapLevel : b == 1 ? detail::kGapDown : detail::kGapUp;
+          if (!(gm & (bit << d))) continue;
           ++moves_;
           ++gap_moves_;
-          const CellPos t{c.x + 2 * detail::kDirDx[d], c.y - b, c.z + 2 * detail::kDirDz[d]};
+          const int dy = b == 0 ? 0 : b == 1 ? -1 : 1;
+          const CellPos t{c.x + 2 * detail::kDirDx[d], c.y + dy, c.z + 2 * detail::kDirDz[d]};
           const std::uint32_t tid = id(t);
           if (tid == kNone) {
             ++bad_target_count_;
@@ -202,7 +213,9 @@ class Oracle {
           decoded.push_back({t, d});
           edges_.push_back(
               Edge{tid, static_cast<std::uint8_t>(d),
-                   static_cast<std::uint8_t>(b ? detail::kCodeGapDown : detail::kCodeGapLevel)});
+                   static_cast<std::uint8_t>(b == 0   ? detail::kCodeGapLevel
+                                             : b == 1 ? detail::kCodeGapDown
+                                                      : detail::kCodeGapUp)});
         }
       std::size_t seen = 0;
       bool ok = true;
@@ -468,12 +481,13 @@ std::string validate_path(const NavGrid& grid, const detail::SearchResult& r, co
     const CellPos a = r.cells[i], b = r.cells[i + 1];
     const std::uint32_t word = grid.moves(a);
     bool found = false;
-    const std::uint8_t gm = grid.gaps(a);
-    for (int dir = 0; dir < 16 && !found; ++dir) {
-      // 0..7: the move word; 8..15: the gap jumps (bit dir - 8 of the gap byte).
+    const detail::GapWord gm = grid.gaps(a);
+    for (int dir = 0; dir < 20 && !found; ++dir) {
+      // 0..7: the move word; 8..19: the gap jumps (bit dir - 8 of the gap word).
       const int code = dir < 8                                     ? detail::move_code(word, dir)
                        : !(gm & (1u << (dir - 8)))                 ? 0
-                       : dir < 12 ? detail::kCodeGapLevel : detail::kCodeGapDown;
+                       : dir < 12 ? detail::kCodeGapLevel
+                       : dir < 16 ? detail::kCodeGapDown : detail::kCodeGapUp;
       if (!code) continue;
       const int reach = dir < 8 ? 1 : 2, d = dir < 8 ? dir : (dir - 8) & 3;
       const CellPos t{a.x + reach * detail::kDirDx[d], a.y + detail::kMoveCodes[code].dy,
@@ -508,8 +522,10 @@ std::string validate_corridor(const NavGrid& grid, const detail::SearchResult& r
   std::size_t idx = 0;  // index into r.cells of the previous waypoint
   for (std::size_t k = 0; k < pts.size(); ++k) {
     const Waypoint& w = pts[k];
-    if (!grid.standable(w.cell))
-      return "waypoint " + std::to_string(k) + " " + str(w.cell) + " is not standable";
+    // (the start is where the body is: any node, a damage cell an edit lit under it too)
+    if (k == 0 ? !grid.node(w.cell) : !grid.standable(w.cell))
+      return "waypoint " + std::to_string(k) + " " + str(w.cell) + " is not standable (kind " +
+             std::to_string(static_cast<int>(grid.kind(w.cell))) + ")";
     const Waypoint expect = detail::waypoint_of(grid, w.cell, w.kind);
     if (w.position.x != expect.position.x || w.position.y != expect.position.y ||
         w.position.z != expect.position.z)

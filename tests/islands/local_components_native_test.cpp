@@ -104,11 +104,12 @@ void moves_of(const NavGrid& g, const CellPos& c, std::vector<CellPos>& out) {
   const std::uint8_t vm = g.vmoves(c);
   if (vm & detail::kMoveUp) out.push_back(CellPos{c.x, c.y + 1, c.z});
   if (vm & detail::kMoveDown) out.push_back(CellPos{c.x, c.y - 1, c.z});
-  const std::uint8_t gm = g.gaps(c);
+  const detail::GapWord gm = g.gaps(c);
   for (int d = 0; d < 4; ++d) {
     const int dx = 2 * detail::kDirDx[d], dz = 2 * detail::kDirDz[d];
     if (gm & (detail::kGapLevel << d)) out.push_back(CellPos{c.x + dx, c.y, c.z + dz});
     if (gm & (detail::kGapDown << d)) out.push_back(CellPos{c.x + dx, c.y - 1, c.z + dz});
+    if (gm & (detail::kGapUp << d)) out.push_back(CellPos{c.x + dx, c.y + 1, c.z + dz});
   }
 }
 

@@ -145,18 +145,21 @@ bool PairOracle::reaches(const CellPos& a, const CellPos& b, std::uint8_t gates)
         const std::uint8_t vm = g_.vmoves(c);
         if (vm & detail::kMoveUp) visit(CellPos{c.x, c.y + 1, c.z});
         if (vm & detail::kMoveDown) visit(CellPos{c.x, c.y - 1, c.z});
-        const std::uint8_t gm = g_.gaps(c);
+        const detail::GapWord gm = g_.gaps(c);
         for (int d = 0; d < 4; ++d) {
           const int dx = 2 * detail::kDirDx[d], dz = 2 * detail::kDirDz[d];
           if (gm & (detail::kGapLevel << d)) visit(CellPos{c.x + dx, c.y, c.z + dz});
           if (gm & (detail::kGapDown << d)) visit(CellPos{c.x + dx, c.y - 1, c.z + dz});
+          if (gm & (detail::kGapUp << d)) visit(CellPos{c.x + dx, c.y + 1, c.z + dz});
         }
       } else {
         for (int d = 0; d < 4; ++d) {
           const int dx = 2 * detail::kDirDx[d], dz = 2 * detail::kDirDz[d];
-          const CellPos sl{c.x - dx, c.y, c.z - dz}, sd{c.x - dx, c.y + 1, c.z - dz};
+          const CellPos sl{c.x - dx, c.y, c.z - dz}, sd{c.x - dx, c.y + 1, c.z - dz},
+              su{c.x - dx, c.y - 1, c.z - dz};
           if (g_.gaps(sl) & (detail::kGapLevel << d)) visit(sl);
           if (g_.gaps(sd) & (detail::kGapDown << d)) visit(sd);
+          if (g_.gaps(su) & (detail::kGapUp << d)) visit(su);
         }
         if (g_.vmoves(CellPos{c.x, c.y - 1, c.z}) & detail::kMoveUp)
           visit(CellPos{c.x, c.y - 1, c.z});

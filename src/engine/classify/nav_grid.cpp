@@ -287,7 +287,7 @@ template <class Above>
 void scan_ceiling(const BlockRegistry& reg, Above&& above, int hw, int feet, int height_q,
                   int& ceil, bool& door, bool& door_closed, std::uint32_t& tr_up) {
   constexpr int kNone = 2 * kHeightUnits;  // ceiling_in_footprint: no box in this cell
-  for (int k = 1; k <= 3 && ceil > kHeightUnits * k; ++k) {
+  for (int k = 1; k < kScanCells && ceil > kHeightUnits * k; ++k) {
     const int w = above(k);
     if (w < 0) {
       ceil = std::min(ceil, kHeightUnits * k);
@@ -348,6 +348,7 @@ void NavGrid::classify_cell(const BlockRegistry& reg, const Chunk* self, const C
   CellKind kind = CellKind::Blocked;
   int support = -1;
   int clearance = 0;
+  bool narrow = false;
   if (th < kHeightUnits) {
     const int vb = value(x, ly - 1, z);
     const std::uint32_t tr_below = vb < 0 ? 0u : reg.traits(static_cast<std::uint16_t>(vb));
@@ -361,7 +362,7 @@ void NavGrid::classify_cell(const BlockRegistry& reg, const Chunk* self, const C
     // ceiling_in_footprint answers 2 * kHeightUnits for "no box in this cell". Door values in the
     // scan count as open (no collision); the body's cells are scanned for doors on the way.
     constexpr int kNone = 2 * kHeightUnits;
-    constexpr int kScan = 4 * kHeightUnits;  // clearance is capped at 255 anyway
+    constexpr int kScan = kScanCells * kHeightUnits;  // clearance is capped at 255 anyway
     int ceil = kScan;
     bool door = (tr & kTraitDoor) != 0;
     bool door_closed = door && !(tr & kTraitDoorOpen);
@@ -373,8 +374,14 @@ void NavGrid::classify_cell(const BlockRegistry& reg, const Chunk* self, const C
         door_closed, tr_up);
     clearance = std::min(255, ceil - feet);
     kind = walker_kind(support, clearance, door, door_closed, tr, tr_up, tr_below);
+    if (kind_standable(kind)) {
+      // Whether the standing surface spans the cell to its corners (kFlagNarrowSupport).
+      const bool own = th >= 0 && th == support;
+      narrow = !reg.top_spans_cell(own ? v : static_cast<std::uint16_t>(vb),
+                                   own ? support : support + kHeightUnits, kCornerMarginQ);
+    }
   }
-  store_cell(nc, i, kind, support, clearance, tr);
+  store_cell(nc, i, kind, support, clearance, tr, narrow);
 }
 
 inline CellKind NavGrid::walker_kind(int support, int clearance, bool door, bool door_closed,
@@ -398,7 +405,7 @@ inline CellKind NavGrid::walker_kind(int support, int clearance, bool door, bool
 }
 
 inline void NavGrid::store_cell(NavChunk& nc, int i, CellKind kind, int support, int clearance,
-                                std::uint32_t own_traits) const {
+                                std::uint32_t own_traits, bool narrow_support) const {
   const CellKind was = static_cast<CellKind>(nc.kind[i]);
   nc.kind[i] = static_cast<std::uint8_t>(kind);
   nc.floor[i] = static_cast<std::uint8_t>(support < 0 ? 0 : support);
@@ -412,11 +419,12 @@ inline void NavGrid::store_cell(NavChunk& nc, int i, CellKind kind, int support,
   if (own_traits & (kTraitHazardFire | kTraitFluidHarm)) f |= kFlagFireBlock;
   if (own_traits & kTraitHazardOther) f |= kFlagOtherBlock;
   if (kind == CellKind::Slow) f |= kFlagSlowBase;
+  if (narrow_support) f |= kFlagNarrowSupport;
   const std::uint8_t old = nc.flags_at(i);
   if (f != old) {
     if (!nc.flags) nc.flags = std::make_unique<std::uint8_t[]>(kChunkCells);
     nc.flags[i] = f;
-    nc.hazard_cells += int((f & 3) != 0) - int((old & 3) != 0);
+    nc.hazard_cells += int((f & kFlagsHazard) != 0) - int((old & kFlagsHazard) != 0);
   }
 }
 
@@ -471,7 +479,7 @@ void NavGrid::classify_cell_2x2(const BlockRegistry& reg, const BlockNeighbourho
   // Lowest box bottom above the feet over the four columns, scanning each column's cell and the
   // three above it (ceiling_in_footprint answers 2 * kHeightUnits for "no box in this cell").
   constexpr int kNone = 2 * kHeightUnits;
-  int ceil = 4 * kHeightUnits;
+  int ceil = kScanCells * kHeightUnits;
   for (int c = 0; c < 4; ++c) {
     const auto v = static_cast<std::uint16_t>(vs[c]);
     if (!(reg.traits(v) & kTraitDoor)) {
@@ -606,21 +614,47 @@ std::uint8_t NavGrid::vmoves(CellPos c) const {
   return ch ? ch->vmoves_at(index_in_chunk(c)) : std::uint8_t(0);
 }
 
-std::uint8_t NavGrid::gaps(CellPos c) const {
+GapWord NavGrid::gaps(CellPos c) const {
   const NavChunk* ch = chunk(chunk_of(c));
-  return ch ? ch->gaps_at(index_in_chunk(c)) : std::uint8_t(0);
+  return ch ? ch->gaps_at(index_in_chunk(c)) : GapWord(0);
 }
 
-std::uint8_t NavGrid::gap_moves_of(NavChunk& ch, int lx, int ly, int lz) const {
+namespace {
+// Whether the column of cell (lx, ly, lz) (offsets from `ch`, within +-16) is free of collision
+// from the cell's floor up to `top_q` (1/64 cells above the cell's bottom). A cell's clearance is
+// exact only up to the ceiling scan (the cell and kScanCells - 1 above it) and the 255 cap: when
+// it reaches that limit, the cell above answers for the rest. That cell is then open at its bottom
+// (the scan went through it), unsupported, and its own clearance is measured from its bottom;
+// top_q never exceeds two cells plus the scan, so one cell up is always enough (kGapReadUp).
+bool column_open_to(const NavChunk& ch, int lx, int ly, int lz, int top_q) {
+  int li;
+  const NavChunk* c = step_chunk(const_cast<NavChunk*>(&ch), lx, ly, lz, li);
+  if (!c) return false;
+  if (c->uniform) return c->uniform_kind == CellKind::Air;
+  const int fl = c->floor[li], reach = fl + c->clear[li];
+  if (reach >= top_q) return true;
+  if (reach < std::min(255 + fl, kScanCells * kHeightUnits)) return false;  // a real ceiling
+  const NavChunk* a = step_chunk(const_cast<NavChunk*>(&ch), lx, ly + kGapReadUp, lz, li);
+  if (!a) return false;
+  if (a->uniform) return a->uniform_kind == CellKind::Air;
+  const CellKind ak = a->kind_at(li);
+  return (ak == CellKind::Air || ak == CellKind::Climbable) &&
+         a->floor[li] + a->clear[li] >= top_q - kHeightUnits;
+}
+}  // namespace
+
+GapWord NavGrid::gap_moves_of(NavChunk& ch, int lx, int ly, int lz) const {
   // A gap jump of reach 1 along a cardinal direction: from a standable cell over one cell of
   // open air to standable ground two cells away, level or a cell lower. The body rises by its
   // jump apex on the way, so the take-off cell and the air cell must be clear to that height
-  // above the take-off feet. Doors, ladders and damage cells are never jumped into or from.
+  // above the take-off feet (whatever the take-off floor: from soul sand or a farmland at 0.9 of
+  // its cell the top reaches past the ceiling scan, see column_open_to). Doors, ladders and
+  // damage cells are never jumped into or from.
   const int i = lx | (lz << 4) | (ly << 8);
   const int fs = ch.floor[i];
-  const int need = std::min(255, fs + env_.height_q + env_.jump_q);
-  if (ch.clear[i] < std::min(255, env_.height_q + env_.jump_q)) return 0;
-  std::uint8_t out = 0;
+  const int need = fs + env_.height_q + env_.jump_q;  // 1/64 cells above the take-off cell's bottom
+  if (!column_open_to(ch, lx, ly, lz, need)) return 0;
+  GapWord out = 0;
   const std::uint32_t word = ch.moves[i];
   for (int d = 0; d < 4; ++d) {
     // The cell ahead is open air only when the move that way is none, a step down or a drop (a
@@ -629,7 +663,7 @@ std::uint8_t NavGrid::gap_moves_of(NavChunk& ch, int lx, int ly, int lz) const {
     int mi;
     const NavChunk* mc = step_chunk(&ch, lx + kDirDx[d], ly, lz + kDirDz[d], mi);
     if (!mc || mc->kind_at(mi) != CellKind::Air) continue;
-    if (!mc->uniform && mc->clear[mi] < need) continue;
+    if (!column_open_to(ch, lx + kDirDx[d], ly, lz + kDirDz[d], need)) continue;
     int li;
     const NavChunk* lc = step_chunk(&ch, lx + 2 * kDirDx[d], ly, lz + 2 * kDirDz[d], li);
     if (!lc) continue;
@@ -640,11 +674,26 @@ std::uint8_t NavGrid::gap_moves_of(NavChunk& ch, int lx, int ly, int lz) const {
         out |= kGapLevel << d;
       continue;
     }
+    if (lk != CellKind::Air && lk != CellKind::Blocked) continue;
+    // A cell row up: from a high floor (soul sand, farmland) onto ground whose standing height
+    // lies in the next row but at most a step above the take-off feet (a full block beside soul
+    // sand's 0.875: its own cell in the take-off row is Blocked). The body rises past that top
+    // on the jump and fits on the landing.
+    int lu;
+    const NavChunk* lcu =
+        step_chunk(&ch, lx + 2 * kDirDx[d], ly + kGapReadUp, lz + 2 * kDirDz[d], lu);
+    if (lcu && kind_standable(lcu->kind_at(lu)) &&
+        kHeightUnits + lcu->floor[lu] - fs <= env_.step_q && lcu->clear[lu] >= env_.height_q &&
+        column_open_to(ch, lx + 2 * kDirDx[d], ly + kGapReadUp, lz + 2 * kDirDz[d],
+                       need - kHeightUnits)) {
+      out |= kGapUp << d;
+      continue;
+    }
     if (lk != CellKind::Air) continue;
     // A cell lower: the air cell's column and the landing column are open at the take-off level,
     // the gap is open a cell lower too (else it is a step down, not a gap), and the body lands on
     // standable ground in the cell below the landing column.
-    if (!lc->uniform && lc->clear[li] < need) continue;
+    if (!column_open_to(ch, lx + 2 * kDirDx[d], ly, lz + 2 * kDirDz[d], need)) continue;
     int mi2, li2;
     const NavChunk* mc2 = step_chunk(&ch, lx + kDirDx[d], ly - 1, lz + kDirDz[d], mi2);
     const NavChunk* lc2 = step_chunk(&ch, lx + 2 * kDirDx[d], ly - 1, lz + 2 * kDirDz[d], li2);
@@ -697,11 +746,24 @@ void NavGrid::compute_moves_for_cell(NavChunk& ch, int i, CellPos c) {
   const bool axis_only = sk == CellKind::Climbable || kind_door(sk);
   std::uint32_t word = 0;
   auto code_walkish = [](int code) { return code == 1 || code == 3 || code == 5; };
+  // What each cardinal side offers a diagonal past it (diagonal_side):
+  //  - kSideWalk: a walk or step onto a node that is no damage cell (the 0.6 body cutting the
+  //    corner overlaps the side cell, so a fire, lava, berry bush or wither rose there refuses
+  //    the diagonal, as a wall does);
+  //  - kSideVoid (one-column classes): open air at the source's row with no hazard value in it
+  //    or the cell above, open to `side_open` (1/64 above its bottom). The body on the exact
+  //    diagonal overlaps the source's or the target's corner square all along, so it needs no
+  //    floor beside it; the target must be a level walk and both standing surfaces must reach
+  //    the corners (kFlagNarrowSupport clear), and the side must be open above the higher feet.
+  enum : std::uint8_t { kSideNone = 0, kSideWalk = 1, kSideVoid = 2 };
+  std::uint8_t side[4] = {kSideNone, kSideNone, kSideNone, kSideNone};
+  int side_open[4] = {0, 0, 0, 0};
+  const bool void_diagonals = !env_.footprint2 && !(ch.flags_at(i) & kFlagNarrowSupport);
   for (int dir = 0; dir < 8; ++dir) {
     const bool diagonal = dir >= 4;
-    if (diagonal && (axis_only || !(code_walkish(move_code(word, kDiagA[dir])) &&
-                                    code_walkish(move_code(word, kDiagB[dir])))))
-      continue;
+    if (diagonal && (axis_only || !side[kDiagA[dir]] || !side[kDiagB[dir]])) continue;
+    CellKind target_kind = CellKind::Blocked;
+    int target_floor = 0;
     int code = 0;
     for (int dy = 1; dy >= -env_.max_drop; --dy) {
       int ti;
@@ -717,6 +779,8 @@ void NavGrid::compute_moves_for_cell(NavChunk& ch, int i, CellPos c) {
       if (kind_node(k)) {
         const int ft = tc->floor[ti];
         const int ct = tc->clear[ti];
+        target_kind = k;
+        target_floor = tc->flags_at(ti) & kFlagNarrowSupport ? -1 : ft;
         const int rise = dy * kHeightUnits + ft - fs;  // feet height change, 1/64 cells
         if (kind_door(k)) {
           // Doors: a level or in-row step move along an axis only.
@@ -761,6 +825,33 @@ void NavGrid::compute_moves_for_cell(NavChunk& ch, int i, CellPos c) {
       if (dy == 0 && !tc->uniform && tc->clear[ti] < fs + env_.height_q) break;
     }
     if (diagonal && !code_walkish(code)) code = 0;
+    if (diagonal && code && (side[kDiagA[dir]] == kSideVoid || side[kDiagB[dir]] == kSideVoid)) {
+      // Past open air: a level walk between surfaces reaching the corners, the side open above
+      // the higher of the two feet by the body's height, and the body within the side's two
+      // cells whose hazard flags were read (kVoidSideRows).
+      const int top = std::max(fs, target_floor) + env_.height_q;
+      const int a = kDiagA[dir], b = kDiagB[dir];
+      if (code != 1 || target_floor < 0 || top > kVoidSideRows * kHeightUnits ||
+          (side[a] == kSideVoid && side_open[a] < top) ||
+          (side[b] == kSideVoid && side_open[b] < top))
+        code = 0;
+    }
+    if (!diagonal) {
+      if (code_walkish(code) && target_kind != CellKind::DamageFire &&
+          target_kind != CellKind::DamageOther) {
+        side[dir] = kSideWalk;
+      } else if (void_diagonals && !code_walkish(code)) {
+        int si, ui;
+        const NavChunk* sc = step_chunk(&ch, lx + kDirDx[dir], ly, lz + kDirDz[dir], si);
+        static_assert(kVoidSideRows == 2, "the side cell and the one above are read");
+        const NavChunk* uc = step_chunk(&ch, lx + kDirDx[dir], ly + 1, lz + kDirDz[dir], ui);
+        if (sc && uc && sc->kind_at(si) == CellKind::Air && !(sc->flags_at(si) & kFlagsHazard) &&
+            !(uc->flags_at(ui) & kFlagsHazard)) {
+          side[dir] = kSideVoid;
+          side_open[dir] = sc->uniform ? 255 : sc->clear[si];
+        }
+      }
+    }
     word |= static_cast<std::uint32_t>(code) << (dir * 4);
   }
   ch.moves[i] = word;
@@ -793,11 +884,11 @@ void NavGrid::compute_moves_for_cell(NavChunk& ch, int i, CellPos c) {
 
 void NavGrid::update_gaps(NavChunk& ch, int i, int lx, int ly, int lz) {
   // Gap jumps: only from standable ground with a cardinal neighbour that is not a level walk.
-  std::uint8_t gm = 0;
+  GapWord gm = 0;
   if (kind_standable(static_cast<CellKind>(ch.kind[i])) && (ch.moves[i] & 0xFFFFu) != 0x1111u)
     gm = gap_moves_of(ch, lx, ly, lz);
   if (gm || ch.gaps) {
-    if (!ch.gaps) ch.gaps = std::make_unique<std::uint8_t[]>(kChunkCells);
+    if (!ch.gaps) ch.gaps = std::make_unique<GapWord[]>(kChunkCells);
     ch.gaps[i] = gm;  // (not `costly`: searches look at the gap plane itself)
   }
 }

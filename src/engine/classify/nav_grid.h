@@ -87,15 +87,50 @@ enum CellFlags : std::uint8_t {
   kFlagFireBlock = 1,   ///< a fire hazard value lies in this cell
   kFlagOtherBlock = 2,  ///< another hazard value lies in this cell
   kFlagSlowBase = 4,    ///< layer 0 classified the cell Slow (before the danger band)
+  /// A standable cell whose standing surface does not span the cell to within kCornerMarginQ of
+  /// its sides (a fence or wall post, a stair's upper half, a pot): a diagonal past an open side
+  /// never starts or ends on one (see NavGrid::compute_moves_for_cell).
+  kFlagNarrowSupport = 8,
 };
+/// The flags of hazard values (what the danger band reads).
+inline constexpr std::uint8_t kFlagsHazard = kFlagFireBlock | kFlagOtherBlock;
+/// A diagonal over the void beside a corner: the 0.6-wide body on the exact diagonal between
+/// two cell centres always overlaps the source's or the target's corner square of 0.4 - a
+/// little (it leaves the source's when its near edge passes the corner, 0.2 before it reaches
+/// the target's): with both standing surfaces spanning the cell to within 12/64 of the sides,
+/// it rests on one of them all along.
+inline constexpr int kCornerMarginQ = 12;
+/// Cell rows of an open side a diagonal over the void reads (the source's row and the one
+/// above: within the one-column, one-row-up reach of every move rule, which the edit maintenance
+/// recomputes): the body must stay below their top.
+inline constexpr int kVoidSideRows = 2;
 
 /// Vertical moves of a cell (NavChunk::vmoves): climbing a ladder up or down.
 enum VerticalMoves : std::uint8_t { kMoveUp = 1, kMoveDown = 2 };
 
 /// Gap jumps of a cell (NavChunk::gaps), one bit per cardinal direction d (0..3): bit d a jump
 /// over one cell of open air landing at the same level (two cells along d), bit 4 + d one landing
-/// a cell lower. See ClassEnvelope::gap_reach.
-enum GapMoves : std::uint8_t { kGapLevel = 1, kGapDown = 16 };
+/// a cell lower, bit 8 + d one landing in the cell row above (a take-off from a high floor, soul
+/// sand at 0.875, onto a full block: the landing feet rise at most a step either way). See
+/// ClassEnvelope::gap_reach.
+using GapWord = std::uint16_t;
+enum GapMoves : GapWord { kGapLevel = 1, kGapDown = 16, kGapUp = 256 };
+/// The gap jump landings v (0 level, 1 a cell lower, 2 a cell row up): bit kGapBit[v] << d of a
+/// gap word, the cell row kGapDy[v] of the landing, and the move code kGapCode[v].
+inline constexpr int kGapVariants = 3;
+inline constexpr GapWord kGapBit[kGapVariants] = {kGapLevel, kGapDown, kGapUp};
+inline constexpr int kGapDy[kGapVariants] = {0, -1, 1};
+
+/// Cells a walker cell's ceiling scan reads: its own and kScanCells - 1 above (its clearance is
+/// exact up to there, and capped at 255). The edit dependency box of layer 0 reaches this far down
+/// from an edited cell (EditMaintenance::dependency_box).
+inline constexpr int kScanCells = 4;
+/// How far above and below the take-off level the gap jump rules read layer 0 in the columns they
+/// cross (the cell above a column whose clearance reached the scan's limit, see column_open_to;
+/// the landing a cell lower). EditMaintenance::collect_move_cells recomputes the gap jumps of the
+/// cells two columns away over exactly this range.
+inline constexpr int kGapReadUp = 1;
+inline constexpr int kGapReadDown = 1;
 
 /// The body envelope of a movement class, in 1/64 cell units (kHeightUnits).
 struct ClassEnvelope {
@@ -140,10 +175,10 @@ struct MoveCode {
   EdgeKind kind;
 };
 /// Codes 0..15 are the nibbles of a move word; 16 and 17 stand for the vertical moves (vmoves) and
-/// 18 and 19 for the gap jumps (gaps) in iterations over a cell's moves.
+/// 18 to 20 for the gap jumps (gaps) in iterations over a cell's moves.
 inline constexpr int kMoveCodeCount = 16;
 inline constexpr MoveCode
-    kMoveCodes[kMoveCodeCount + 4] =
+    kMoveCodes[kMoveCodeCount + 5] =
         {
             {0, EdgeKind::Start},      // 0: no move
             {0, EdgeKind::Walk},       // 1
@@ -161,10 +196,12 @@ inline constexpr MoveCode
             {-1, EdgeKind::Climb},    // 17: straight down a ladder (vmoves kMoveDown)
             {0, EdgeKind::GapJump},   // 18: over a gap, landing at the same level (gaps kGapLevel)
             {-1, EdgeKind::GapJump},  // 19: over a gap, landing a cell lower (gaps kGapDown)
+            {1, EdgeKind::GapJump},   // 20: over a gap, landing a cell row up (gaps kGapUp)
 };
 inline constexpr int kCodeDoor = 13, kCodeClimbUp = 14, kCodeClimbLevel = 15;
 inline constexpr int kCodeVertUp = 16, kCodeVertDown = 17;
-inline constexpr int kCodeGapLevel = 18, kCodeGapDown = 19;
+inline constexpr int kCodeGapLevel = 18, kCodeGapDown = 19, kCodeGapUp = 20;
+inline constexpr int kGapCode[kGapVariants] = {kCodeGapLevel, kCodeGapDown, kCodeGapUp};
 /// Direction numbers of the vertical moves in iterations (after the 8 horizontal ones).
 inline constexpr int kDirUp = 8, kDirDown = 9;
 
@@ -229,7 +266,7 @@ struct NavChunk {
   /// CellFlags per cell; null while no cell of the chunk has one.
   std::unique_ptr<std::uint8_t[]> flags;
   /// GapMoves per cell; null while no cell of the chunk has one.
-  std::unique_ptr<std::uint8_t[]> gaps;
+  std::unique_ptr<GapWord[]> gaps;
   /// Surface group per cell (the group of the block a body stands on, or of the fluid it swims
   /// in; 0 = none); null while no cell of the chunk has one. See NavGrid::set_surface_groups.
   std::unique_ptr<std::uint8_t[]> surface;
@@ -252,7 +289,7 @@ struct NavChunk {
   std::uint32_t moves_at(int i) const { return uniform ? 0u : moves[i]; }
   std::uint8_t vmoves_at(int i) const { return vmoves ? vmoves[i] : std::uint8_t(0); }
   std::uint8_t flags_at(int i) const { return flags ? flags[i] : std::uint8_t(0); }
-  std::uint8_t gaps_at(int i) const { return gaps ? gaps[i] : std::uint8_t(0); }
+  GapWord gaps_at(int i) const { return gaps ? gaps[i] : GapWord(0); }
   std::uint8_t surface_at(int i) const { return surface ? surface[i] : std::uint8_t(0); }
 };
 
@@ -334,7 +371,7 @@ class NavGrid {
   bool standable(CellPos c) const { return kind_standable(kind(c)); }
   bool node(CellPos c) const { return kind_node(kind(c)); }
   std::uint8_t vmoves(CellPos c) const;
-  std::uint8_t gaps(CellPos c) const;
+  GapWord gaps(CellPos c) const;
 
   /// Chunks in deterministic (chunk_key) order.
   const std::vector<NavChunk*>& ordered_chunks() const;
@@ -345,7 +382,7 @@ class NavGrid {
   /// The danger band kind of a standable cell from the hazard flags around its body (0: none).
   CellKind danger_of(NavChunk& ch, int lx, int ly, int lz) const;
   /// The gap jumps (GapMoves) of standable cell (lx, ly, lz) of `ch` from layer 0 around it.
-  std::uint8_t gap_moves_of(NavChunk& ch, int lx, int ly, int lz) const;
+  GapWord gap_moves_of(NavChunk& ch, int lx, int ly, int lz) const;
   /// Recomputes the gap byte of cell i of `ch` (its move word already computed).
   void update_gaps(NavChunk& ch, int i, int lx, int ly, int lz);
   void classify_cell(const BlockRegistry& reg, const Chunk* self, const Chunk* below,
@@ -361,7 +398,7 @@ class NavGrid {
   /// Stores a classified cell (kind, floor, clearance, counts and the flags of `own_traits`, the
   /// traits of the block in the cell itself).
   void store_cell(NavChunk& nc, int i, CellKind kind, int support, int clearance,
-                  std::uint32_t own_traits) const;
+                  std::uint32_t own_traits, bool narrow_support = false) const;
   /// The surface group of cell i of `nc` from the blocks (layer 0 already classified).
   void surface_cell(const BlockRegistry& reg, const std::vector<std::uint8_t>& table,
                     const BlockNeighbourhood& nb, NavChunk& nc, int i) const;
@@ -372,6 +409,18 @@ class NavGrid {
   mutable std::vector<NavChunk*> ordered_;
   mutable bool ordered_dirty_ = true;
 };
+
+/// A body standing on a floor within kFeetLiftQ of its cell's top (soul sand, mud, farmland, a
+/// dirt path, a full snow layer: 0.875 of the cell and up) is named by block-world bots by the
+/// cell above (their feet + 1/8, floored; its feet are in the floor's own cell here). A query or
+/// request naming such a cell means the cell below: feet_cell resolves it there when the named
+/// cell is not a node itself. Any other cell is returned unchanged.
+inline constexpr int kFeetLiftQ = 8;
+inline CellPos feet_cell(const NavGrid& g, CellPos c) {
+  const CellPos b{c.x, c.y - 1, c.z};
+  if (!cell_in_range(c) || !cell_in_range(b) || g.node(c)) return c;
+  return g.standable(b) && g.floor_q(b) >= kHeightUnits - kFeetLiftQ ? b : c;
+}
 
 /// Resolves a cell offset from a chunk through its neighbour pointers (offsets within +-16).
 inline NavChunk* step_chunk(NavChunk* ch, int lx, int ly, int lz, int& li) {

@@ -25,6 +25,17 @@ inline bool excluded_surface(const SurfaceCosts* surface, const NavChunk* ch, in
 
 bool line_walkable_level(const NavGrid& grid, CellPos a, CellPos b, const SurfaceCosts* surface) {
   if (a.y != b.y) return false;
+  if (std::abs(b.x - a.x) == 1 && std::abs(b.z - a.z) == 1) {
+    // One diagonal step: walkable exactly when it is a level walk of the grid (a diagonal over
+    // the void beside a corner is one, though the footprint sweeps the open side; the follower's
+    // corridor checks then keep such a step).
+    for (int dir = 4; dir < 8; ++dir)
+      if (kDirDx[dir] == b.x - a.x && kDirDz[dir] == b.z - a.z) {
+        const NavChunk* cb = grid.chunk(chunk_of(b));
+        return move_code(grid.moves(a), dir) == 1 && cb &&
+               !excluded_surface(surface, cb, index_in_chunk(b));
+      }
+  }
   // Cells are looked up through the last two chunks touched: one hash lookup per chunk crossed
   // (the footprint's corners can straddle a chunk border for many samples).
   const NavChunk* c0 = nullptr;

@@ -127,11 +127,10 @@ inline void for_each_octant_move(const NavChunk* ch, int o, int i, Inner&& inner
     if (vm & kMoveUp) target(lx, ly + 1, lz);
     if (vm & kMoveDown) target(lx, ly - 1, lz);
   }
-  if (const std::uint8_t gm = ch->gaps_at(i)) {
-    for (int d = 0; d < 4; ++d) {
-      if (gm & (kGapLevel << d)) target(lx + 2 * kDirDx[d], ly, lz + 2 * kDirDz[d]);
-      if (gm & (kGapDown << d)) target(lx + 2 * kDirDx[d], ly - 1, lz + 2 * kDirDz[d]);
-    }
+  if (const GapWord gm = ch->gaps_at(i)) {
+    for (int d = 0; d < 4; ++d)
+      for (int v = 0; v < kGapVariants; ++v)
+        if (gm & (kGapBit[v] << d)) target(lx + 2 * kDirDx[d], ly + kGapDy[v], lz + 2 * kDirDz[d]);
   }
 }
 
@@ -150,10 +149,11 @@ inline bool has_move(const NavChunk* ch, int i, int dx, int dy, int dz) {
       }
     return false;
   }
-  if ((dx != 0 && dz != 0) || (dy != 0 && dy != -1)) return false;
+  if (dx != 0 && dz != 0) return false;
   for (int d = 0; d < 4; ++d)
     if (2 * kDirDx[d] == dx && 2 * kDirDz[d] == dz)
-      return (ch->gaps_at(i) & ((dy == 0 ? kGapLevel : kGapDown) << d)) != 0;
+      for (int v = 0; v < kGapVariants; ++v)
+        if (kGapDy[v] == dy) return (ch->gaps_at(i) & (kGapBit[v] << d)) != 0;
   return false;
 }
 

@@ -44,7 +44,7 @@ void EditMaintenance::maintain_chunks(const std::vector<Change>& changes,
               CellPos{c.max.x, c.max.y + 16, c.max.z});
     } else {
       // Dependency box of an edited cell: the cells whose envelope or support can touch it.
-      add_box(CellPos{c.min.x - f2, c.min.y - 3, c.min.z - f2},
+      add_box(CellPos{c.min.x - f2, c.min.y - (kScanCells - 1), c.min.z - f2},
               CellPos{c.max.x, c.max.y + 1, c.max.z});
       // Whether a chunk is stored uniform reads the chunks above and below it (and for the 2x2
       // footprint the +x, +z and +xz columns): the chunks whose decision reads an edited chunk
@@ -147,8 +147,8 @@ void EditMaintenance::chunk_level_with(std::vector<ChunkPos> classify, void (*ca
       const bool st = now_any && kind_node(ch->kind_at(i));
       const std::uint32_t word = st ? ch->moves_at(i) : 0u;
       const std::uint8_t vword = st ? ch->vmoves_at(i) : std::uint8_t(0);
-      const std::uint8_t ogap = ost && !sn->gaps.empty() ? sn->gaps[si] : std::uint8_t(0);
-      const std::uint8_t gword = st ? ch->gaps_at(i) : std::uint8_t(0);
+      const GapWord ogap = ost && !sn->gaps.empty() ? sn->gaps[si] : GapWord(0);
+      const GapWord gword = st ? ch->gaps_at(i) : GapWord(0);
       if (!ost && !st) continue;
       const CellPos c{p.x * 16 + (i & 15), p.y * 16 + (i >> 8), p.z * 16 + ((i >> 4) & 15)};
       if (ost && st) {
@@ -187,9 +187,9 @@ void EditMaintenance::chunk_level_with(std::vector<ChunkPos> classify, void (*ca
         const int co = (ov & bit) ? code : 0, cn = (vword & bit) ? code : 0;
         if (co != cn) edge(b == 0 ? kDirUp : kDirDown, co, cn);
       }
-      for (int g = 0; g < 8; ++g) {
-        const std::uint8_t bit = static_cast<std::uint8_t>(1u << g);
-        const int code = g < 4 ? kCodeGapLevel : kCodeGapDown;
+      for (int g = 0; g < 4 * kGapVariants; ++g) {
+        const GapWord bit = static_cast<GapWord>(kGapBit[g >> 2] << (g & 3));
+        const int code = kGapCode[g >> 2];
         const int co = (ogap & bit) ? code : 0, cn = (gword & bit) ? code : 0;
         if (co != cn) edge(g & 3, co, cn);
       }
@@ -223,7 +223,7 @@ EditMaintenance::EditBox EditMaintenance::dependency_box(const Change& c) const 
   // footprint's foot cells one toward -x and -z stand over the edit too.
   EditBox b;
   b.f2 = ctx_.grid.envelope().footprint2 ? 1 : 0;
-  b.min = CellPos{c.min.x - b.f2, c.min.y - 3, c.min.z - b.f2};
+  b.min = CellPos{c.min.x - b.f2, c.min.y - (kScanCells - 1), c.min.z - b.f2};
   b.max = CellPos{c.max.x, c.max.y + 1, c.max.z};
   b.w = b.max.x - b.min.x + 1;
   b.h = b.max.y - b.min.y + 1;
@@ -317,7 +317,8 @@ void EditMaintenance::reclassify_uniform_flips() {
       if (ok != nk || oc != ncl || of != nf) extra.push_back(cell_of(nc, i));
       // (a hazard flag moved: the cells whose danger band reads it, see widen_to_hazard_readers)
       const std::uint8_t ofl = sv.flags.empty() ? 0 : sv.flags[static_cast<std::size_t>(i)];
-      if ((ofl ^ nc->flags_at(i)) & ~kFlagSlowBase) extra_hazard.push_back(cell_of(nc, i));
+      if ((ofl ^ nc->flags_at(i)) & kFlagsHazard) extra_hazard.push_back(cell_of(nc, i));
+      else if ((ofl ^ nc->flags_at(i)) & kFlagNarrowSupport) extra.push_back(cell_of(nc, i));
     }
     saved.push_back(std::move(sv));
   }
@@ -349,7 +350,7 @@ EditMaintenance::ChangedBox EditMaintenance::reclassify_box(const EditBox& box) 
   each_box_cell(box, [&](const CellPos& cc, const Layer0Cell& now) {
     const Layer0Cell& was = before[box.index(cc)];
     if (now == was) return;
-    if ((now.flags ^ was.flags) & ~kFlagSlowBase) {
+    if ((now.flags ^ was.flags) & kFlagsHazard) {
       hazard_moved = true;
       hmin = CellPos{std::min(hmin.x, cc.x), std::min(hmin.y, cc.y), std::min(hmin.z, cc.z)};
       hmax = CellPos{std::max(hmax.x, cc.x), std::max(hmax.y, cc.y), std::max(hmax.z, cc.z)};
@@ -385,9 +386,10 @@ void EditMaintenance::collect_move_cells(const ChangedBox& changed, int f2) {
       for (int z = mn.z - 1; z <= mx.z + 1; ++z)
         for (int x = mn.x - 1; x <= mx.x + 1; ++x)
           if (cell_in_range(CellPos{x, y, z})) cells.push_back(CellPos{x, y, z});
-      // A gap jump two columns away lands on a reclassified cell from its own level or from one
-      // cell above it.
-      if (!gaps || y < mn.y || y > mx.y + 1) continue;
+      // A gap jump two columns away reads the landing column from kGapReadDown below its
+      // take-off level to kGapReadUp above it.
+      static_assert(kGapReadUp <= 1, "the loop starts one cell below the reclassified cells");
+      if (!gaps || y < mn.y - kGapReadUp || y > mx.y + kGapReadDown) continue;
       auto gap_cell = [&](CellPos g) {
         if (cell_in_range(g)) gap_cells.push_back(g);
       };
@@ -462,7 +464,7 @@ void EditMaintenance::snapshot_old_cells(const EditBox& box) {
       const auto si = static_cast<std::size_t>(i);
       old.push_back({cell, nd, kind_gate(k),
                      nd && !sv->vmoves.empty() ? sv->vmoves[si] : std::uint8_t(0),
-                     nd && !sv->gaps.empty() ? sv->gaps[si] : std::uint8_t(0),
+                     nd && !sv->gaps.empty() ? sv->gaps[si] : GapWord(0),
                      nd && !sv->uniform ? sv->moves[si] : 0u, gaps_only});
       continue;
     }
@@ -472,7 +474,7 @@ void EditMaintenance::snapshot_old_cells(const EditBox& box) {
                                             : ch->kind_at(i);
     const bool nd = kind_node(k);
     old.push_back({cell, nd, kind_gate(k), nd ? ch->vmoves_at(i) : std::uint8_t(0),
-                   nd ? ch->gaps_at(i) : std::uint8_t(0), nd ? ch->moves_at(i) : 0u, gaps_only});
+                   nd ? ch->gaps_at(i) : GapWord(0), nd ? ch->moves_at(i) : 0u, gaps_only});
   }
 }
 
@@ -511,7 +513,7 @@ IslandDelta& EditMaintenance::island_delta() {
     const bool nd = ch && kind_node(ch->kind_at(i));
     const std::uint32_t word = nd ? ch->moves_at(i) : 0u;
     const std::uint8_t vword = nd ? ch->vmoves_at(i) : std::uint8_t(0);
-    const std::uint8_t gword = nd ? ch->gaps_at(i) : std::uint8_t(0);
+    const GapWord gword = nd ? ch->gaps_at(i) : GapWord(0);
     const bool again = relabelled(o.c);
     if ((o.node && !nd) || again) d.removed_nodes.push_back(o.c);
     if ((!o.node && nd) || again) d.added_nodes.push_back(o.c);
@@ -537,9 +539,9 @@ IslandDelta& EditMaintenance::island_delta() {
       const int co = (o.vword & bit) ? code : 0, cn = (vword & bit) ? code : 0;
       if (co != cn || (co && (again || relabel.size()))) edge(b == 0 ? kDirUp : kDirDown, co, cn);
     }
-    for (int g = 0; g < 8; ++g) {
-      const std::uint8_t bit = static_cast<std::uint8_t>(1u << g);
-      const int code = g < 4 ? kCodeGapLevel : kCodeGapDown;
+    for (int g = 0; g < 4 * kGapVariants; ++g) {
+      const GapWord bit = static_cast<GapWord>(kGapBit[g >> 2] << (g & 3));
+      const int code = kGapCode[g >> 2];
       const int co = (o.gword & bit) ? code : 0, cn = (gword & bit) ? code : 0;
       if (co != cn || (co && (again || relabel.size()))) edge(g & 3, co, cn);
     }

@@ -92,7 +92,8 @@ class EditMaintenance {
     ChunkPos pos;
     bool uniform = false;
     CellKind uniform_kind = CellKind::Air;
-    std::vector<std::uint8_t> kind, floor, clear, vmoves, gaps, flags;
+    std::vector<std::uint8_t> kind, floor, clear, vmoves, flags;
+    std::vector<GapWord> gaps;
     std::vector<std::uint32_t> moves;
     CellKind kind_at(int i) const {
       return uniform ? uniform_kind : static_cast<CellKind>(kind[static_cast<std::size_t>(i)]);
@@ -113,7 +114,7 @@ class EditMaintenance {
     bool node;
     std::uint8_t gate;
     std::uint8_t vword;
-    std::uint8_t gword;
+    GapWord gword;
     std::uint32_t word;
     bool gaps_only = false;  ///< only its gap jumps can change (a cell two ahead reclassified)
   };
@@ -133,7 +134,8 @@ class EditMaintenance {
   struct ChunkSnap {  // a chunk's moves and island labels before a chunk-level change
     std::uint64_t key;
     std::vector<std::uint32_t> moves, labels;
-    std::vector<std::uint8_t> vmoves, gaps;  // empty: none
+    std::vector<std::uint8_t> vmoves;  // empty: none
+    std::vector<GapWord> gaps;         // empty: none
   };
 };
 

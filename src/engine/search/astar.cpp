@@ -141,14 +141,14 @@ void AStar::set_costs(const CostTable& c) {
   }
   // A gap jump covers two cells along its direction: two straight moves and a jump.
   for (int d = 0; d < 4; ++d)
-    for (int b = 0; b < 2; ++b) {
-      MoveInfo& m = gmoves_[d * 2 + b];
+    for (int v = 0; v < kGapVariants; ++v) {
+      MoveInfo& m = gmoves_[d * kGapVariants + v];
       CostTable base = c;
       base.kind_extra.fill(0);
-      m.cost = move_cost(base, d, b ? kCodeGapDown : kCodeGapLevel, CellKind::Walkable);
+      m.cost = move_cost(base, d, kGapCode[v], CellKind::Walkable);
       m.dx = static_cast<std::int8_t>(2 * kDirDx[d]);
       m.dz = static_cast<std::int8_t>(2 * kDirDz[d]);
-      m.dy = static_cast<std::int8_t>(-b);
+      m.dy = static_cast<std::int8_t>(kGapDy[v]);
       m.dxz = static_cast<std::int16_t>(m.dx + 16 * m.dz);
       m.kind = static_cast<std::uint8_t>(EdgeKind::GapJump);
     }
@@ -504,12 +504,12 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
     }
     if (gaps_on && ch->gaps) {
       // Gap jumps: two cells along a cardinal direction, level or a cell lower.
-      if (const std::uint8_t gm =
+      if (const GapWord gm =
               ch->gaps[(static_cast<std::uint32_t>(ly) << 8) | static_cast<std::uint32_t>(cxz)]) {
         for (int d = 0; d < 4; ++d)
-          for (int b = 0; b < 2; ++b) {
-            if (!(gm & ((b ? kGapDown : kGapLevel) << d))) continue;
-            const MoveInfo& m = gmoves_[d * 2 + b];
+          for (int v = 0; v < kGapVariants; ++v) {
+            if (!(gm & (kGapBit[v] << d))) continue;
+            const MoveInfo& m = gmoves_[d * kGapVariants + v];
             if (at_bound && (std::abs(cx + m.dx - sx) > md || std::abs(cz + m.dz - sz) > md))
               continue;
             const int nx = lx + m.dx, ny = ly + m.dy, nz = lz + m.dz;

@@ -246,7 +246,7 @@ class AStar {
   // Moves by (direction << 4 | code) for the cost table they were built for.
   MoveInfo moves_[128];
   MoveInfo vmoves_[2];  // straight up, straight down (costs without the target's kind extra)
-  MoveInfo gmoves_[8];  // gap jumps by (cardinal direction << 1 | lower landing)
+  MoveInfo gmoves_[4 * kGapVariants];  // gap jumps by cardinal direction * kGapVariants + landing
   std::uint32_t kind_extra_[16];
   CostTable costs_;
   bool costs_set_ = false;

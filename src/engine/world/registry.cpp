@@ -64,6 +64,15 @@ int BlockRegistry::top_in_footprint(std::uint16_t v, int half_width_q) const {
   return top;
 }
 
+bool BlockRegistry::top_spans_cell(std::uint16_t v, int top_q, int margin_q) const {
+  const int hi = kHeightUnits - margin_q;
+  for (const QBox& b : qboxes_[v])
+    if (b.max[1] == top_q && b.min[0] <= margin_q && b.max[0] >= hi && b.min[2] <= margin_q &&
+        b.max[2] >= hi)
+      return true;
+  return false;
+}
+
 int BlockRegistry::ceiling_in_footprint(std::uint16_t v, int half_width_q, int above_q) const {
   const int lo = kHeightUnits / 2 - half_width_q, hi = kHeightUnits / 2 + half_width_q;
   int ceil = kHeightUnits * 2;

@@ -85,6 +85,10 @@ class BlockRegistry {
   /// Lowest box bottom over the footprint that lies above `above_q` (1/64 cell), or
   /// kHeightUnits*2 when none: the ceiling a body standing at `above_q` meets in this cell.
   int ceiling_in_footprint(std::uint16_t v, int half_width_q, int above_q) const;
+  /// Whether a box of `v` whose top is at `top_q` (1/64 cell) spans the cell to within
+  /// `margin_q` of all four sides: a body standing on it is held up anywhere its box overlaps the
+  /// cell's corner squares of that size (diagonals past an open side rest on such tops).
+  bool top_spans_cell(std::uint16_t v, int top_q, int margin_q) const;
   bool has_collision(std::uint16_t v) const { return !types_[v].boxes.empty(); }
   std::uint32_t traits(std::uint16_t v) const { return types_[v].traits; }
 
