@@ -110,7 +110,7 @@ struct Oracle {
         add(CellPos{c.x, c.y + 1, c.z}, detail::kDirUp, detail::kCodeVertUp);
       if (vm & detail::kMoveDown)
         add(CellPos{c.x, c.y - 1, c.z}, detail::kDirDown, detail::kCodeVertDown);
-      const std::uint8_t gm = gaps_on ? g.gaps(c) : 0;
+      const detail::GapWord gm = gaps_on ? g.gaps(c) : 0;
       for (int d = 0; d < 4; ++d) {
         if (gm & (detail::kGapLevel << d))
           add(CellPos{c.x + 2 * detail::kDirDx[d], c.y, c.z + 2 * detail::kDirDz[d]}, d,
@@ -118,6 +118,9 @@ struct Oracle {
         if (gm & (detail::kGapDown << d))
           add(CellPos{c.x + 2 * detail::kDirDx[d], c.y - 1, c.z + 2 * detail::kDirDz[d]}, d,
               detail::kCodeGapDown);
+        if (gm & (detail::kGapUp << d))  // from a high floor onto the next cell row
+          add(CellPos{c.x + 2 * detail::kDirDx[d], c.y + 1, c.z + 2 * detail::kDirDz[d]}, d,
+              detail::kCodeGapUp);
       }
     }
     // Dijkstra from the goal over the reversed moves (ordered by cost, then cell order).

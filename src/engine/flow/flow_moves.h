@@ -26,8 +26,8 @@ class MoveCosts {
         m = move_cost(base, dir, code, CellKind::Walkable);
       }
     for (int d = 0; d < 4; ++d)
-      for (int b = 0; b < 2; ++b)
-        gap_[d * 2 + b] = move_cost(base, d, b ? kCodeGapDown : kCodeGapLevel, CellKind::Walkable);
+      for (int v = 0; v < kGapVariants; ++v)
+        gap_[d * kGapVariants + v] = move_cost(base, d, kGapCode[v], CellKind::Walkable);
     const ClassEnvelope& env = grid.envelope();
     step_q_ = std::min<int>(c.step_q, env.step_q);
     jump_q_ = std::min<int>(c.jump_q, env.jump_q);
@@ -71,17 +71,17 @@ class MoveCosts {
       }
     }
     if (gaps_on_) {
-      if (const std::uint8_t gm = ch->gaps_at(i)) {
+      if (const GapWord gm = ch->gaps_at(i)) {
         for (int d = 0; d < 4; ++d)
-          for (int b = 0; b < 2; ++b) {
-            if (!(gm & ((b ? kGapDown : kGapLevel) << d))) continue;
-            const int dx = 2 * kDirDx[d], dz = 2 * kDirDz[d], dy = -b;
+          for (int v = 0; v < kGapVariants; ++v) {
+            if (!(gm & (kGapBit[v] << d))) continue;
+            const int dx = 2 * kDirDx[d], dz = 2 * kDirDz[d], dy = kGapDy[v];
             int ti = 0;
             NavChunk* tc = step_chunk(ch, lx + dx, ly + dy, lz + dz, ti);
             if (!tc || tc->uniform) continue;
             const std::uint32_t extra = kx[kind_of(tc, ti)];
             if (extra == kCostImpassable) continue;
-            const std::uint32_t own = gap_[d * 2 + b];
+            const std::uint32_t own = gap_[d * kGapVariants + v];
             std::uint32_t cost = own + extra;
             if (surf && tc->surface) {
               cost = with_surface(cost, own, (*surf)[tc->surface[ti]]);
@@ -120,7 +120,7 @@ class MoveCosts {
  private:
   CostTable costs_;
   std::uint32_t word_[128];
-  std::uint32_t gap_[8];
+  std::uint32_t gap_[4 * kGapVariants];
   int step_q_ = 0, jump_q_ = 0;
   bool limits_ = false, gaps_on_ = false, swimmer_ = false;
 };
