@@ -35,10 +35,13 @@ inline constexpr std::uint64_t kMaxFlightExpansions = kMaxVoxelMapCells;
 
 /// A voxel map and the scratch of its searches. Opaque; move-only. Empty until a parse
 /// succeeds. One thread at a time (a search reuses the map's scratch). The scratch is kept
-/// between searches (Stats::search_bytes): 328 bytes per 4x4x4 brick the largest search touched
-/// (A1's longest optimal rows: about 100 MB), and queues of up to 4 MiB each (larger ones, 16
-/// bytes per entry and several entries per expansion, are freed after the search). Destroy or
-/// replace the map to release it all.
+/// between searches (Stats::search_bytes) and grows with the searches, not with the map: per
+/// 4x4x4 brick the largest search touched, 328 bytes (Optimal) or 520 bytes (Default) of node
+/// state; per run of 512 consecutive bricks (along x, then y, then z) any search touched, 4 KiB
+/// of tags; per 512 bricks of the whole map, 8 bytes per mode (a 4096 x 4096 x 128 map: 560 KB);
+/// and queues of up to 4 MiB each (larger ones, 16 bytes per entry and several entries per
+/// expansion, are freed after the search). A1's longest optimal rows keep about 100 MB. Destroy
+/// or replace the map to release it all.
 class VoxelMap {
  public:
   VoxelMap();
