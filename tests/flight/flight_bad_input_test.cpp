@@ -115,6 +115,22 @@ TEST(FlightBadInput, ScenErrorsNameTheLineAndField) {
   EXPECT_EQ(rows[0].optimal, 7.5);
   EXPECT_EQ(rows[0].ratio, 1.25);
   EXPECT_EQ(parse_voxel_scen("version 1\nm\n", &map, nullptr, &err), Status::InvalidArgument);
+  // A non-null map that is empty (never parsed, or moved from) cannot bound the rows: refused,
+  // and the rows are left as they were.
+  for (int moved = 0; moved < 2; ++moved) {
+    VoxelMap empty;
+    if (moved) {
+      VoxelMap taker(std::move(map));
+      empty = std::move(map);  // map is moved from; taker holds the grid
+      ASSERT_FALSE(taker.empty());
+    }
+    std::vector<VoxelScenRow> kept(2);
+    std::string why;
+    EXPECT_EQ(parse_voxel_scen("version 1\nm.3dmap\n100 2 3 4 5 6 7.5 1.25\n", &empty, &kept, &why),
+              Status::InvalidArgument);
+    EXPECT_NE(why.find("map: the voxel map is empty"), std::string::npos) << why;
+    EXPECT_EQ(kept.size(), 2u);
+  }
 }
 
 TEST(FlightBadInput, SearchArguments) {

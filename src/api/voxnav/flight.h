@@ -94,9 +94,10 @@ struct VoxelScenRow {
 };
 
 /// Parses a Moving AI .3dscen text: `version 1`, the map's file name, then rows
-/// `sx sy sz gx gy gz optimal ratio`. With a `map`, a start or goal outside it is refused.
-/// Returns: Ok (`*out` replaced); InvalidArgument (null `out`); BadFormat (no version line, a
-/// malformed row, an optimal length that is not finite and >= 0, a start or goal outside `map`,
+/// `sx sy sz gx gy gz optimal ratio`. With a `map`, a start or goal outside it is refused; a
+/// null `map` checks no bounds.
+/// Returns: Ok (`*out` replaced); InvalidArgument (null `out`, a non-null but empty `map`: never
+/// parsed or moved from); BadFormat (no version line, a malformed row, an optimal length that is not finite and >= 0, a start or goal outside `map`,
 /// more than kMaxVoxelScenRows rows: `error` names the line and the field); Unsupported (a
 /// version other than 1); OutOfMemory. `*out` is unchanged on error.
 [[nodiscard]] Status parse_voxel_scen(std::string_view text, const VoxelMap* map,
