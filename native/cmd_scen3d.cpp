@@ -24,13 +24,25 @@ int cmd_scen3d(int argc, char** argv) {
     const std::string a = argv[i];
     if (a == "--json") {
       json = true;
-    } else if (a == "--mode" && i + 1 < argc) {
-      mode = argv[++i];
-    } else if (a == "--rows" && i + 1 < argc) {
-      char* end = nullptr;
-      max_rows = std::strtoll(argv[++i], &end, 10);
-      if (*end != '\0' || max_rows < 0) {
-        std::fprintf(stderr, "voxnav scen3d: --rows expects a count >= 0, got '%s'\n", argv[i]);
+    } else if (a == "--mode" || a == "--rows") {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "voxnav scen3d: %s needs a value%s\n", a.c_str(),
+                     a == "--mode" ? " (optimal, default or both)" : " (a row count)");
+        return 2;
+      }
+      const std::string v = argv[++i];
+      if (a == "--mode") {
+        mode = v;
+        continue;
+      }
+      // Decimal digits only (no sign, no spaces), at most kMaxVoxelScenRows: strtoll took "",
+      // " 5" and "+5", and clamped a huge count to LLONG_MAX without a word.
+      bool ok = !v.empty() && v.size() <= 8;
+      for (char c : v) ok = ok && c >= '0' && c <= '9';
+      if (ok) max_rows = std::stoll(v);
+      if (!ok || max_rows > static_cast<long long>(kMaxVoxelScenRows)) {
+        std::fprintf(stderr, "voxnav scen3d: --rows expects a count 0 .. %zu (decimal digits), got '%s'\n",
+                     kMaxVoxelScenRows, v.c_str());
         return 2;
       }
     } else if (map_path.empty()) {

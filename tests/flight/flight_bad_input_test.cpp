@@ -94,6 +94,18 @@ TEST(FlightBadInput, ScenErrorsNameTheLineAndField) {
        "line 3: start (10, 2, 3) is outside the map: x must be in 0 .. 9 (the map is 10 x 20 x 30)"},
       {"version 1\nm.3dmap\n\n1 2 3 4 5 30 7 1\n", Status::BadFormat, "line 4: goal (4, 5, 30) is outside the map: z"},
       {"version 1\nm.3dmap\n1 2 3 4 -5 6 7 1\n", Status::BadFormat, "goal (4, -5, 6) is outside the map: y"},
+      // Decimal only, in lengths as in integers: no hex, no leading '+', no bare dot or exponent.
+      {"version 1\nm.3dmap\n1 2 3 4 5 6 0x10 1\n", Status::BadFormat, "line 3: field optimal"},
+      {"version 1\nm.3dmap\n1 2 3 4 5 6 7 0x1p3\n", Status::BadFormat, "line 3: field ratio"},
+      {"version 1\nm.3dmap\n1 2 3 4 5 6 +7 1\n", Status::BadFormat, "line 3: field optimal"},
+      {"version 1\nm.3dmap\n1 2 3 4 5 6 7 +1\n", Status::BadFormat, "line 3: field ratio"},
+      {"version 1\nm.3dmap\n+1 2 3 4 5 6 7 1\n", Status::BadFormat, "line 3: field sx is not an integer"},
+      {"version 1\nm.3dmap\n0x1 2 3 4 5 6 7 1\n", Status::BadFormat, "line 3: field sx is not an integer"},
+      {"version 1\nm.3dmap\n1 2 3 4 5 6 . 1\n", Status::BadFormat, "field optimal"},
+      {"version 1\nm.3dmap\n1 2 3 4 5 6 7e 1\n", Status::BadFormat, "field optimal"},
+      {"version 1\nm.3dmap\n1 2 3 4 5 6 e5 1\n", Status::BadFormat, "field optimal"},
+      {"version 1\nm.3dmap\n1 2 3 4 5 6 infinity 1\n", Status::BadFormat, "field optimal"},
+      {"version 1\nm.3dmap\n1 2 3 4 5 6 7 -nan\n", Status::BadFormat, "field ratio"},
   };
   for (const MapCase& c : cases) {
     SCOPED_TRACE(c.text);
@@ -131,6 +143,24 @@ TEST(FlightBadInput, ScenErrorsNameTheLineAndField) {
     EXPECT_NE(why.find("map: the voxel map is empty"), std::string::npos) << why;
     EXPECT_EQ(kept.size(), 2u);
   }
+}
+
+TEST(FlightBadInput, ScenDecimalFormsThatAreFine) {
+  std::vector<VoxelScenRow> rows;
+  std::string err;
+  ASSERT_EQ(parse_voxel_scen("version 1\nm\n0 0 0 1 1 1 16 1\n0 0 0 1 1 1 1.5e1 -0.25\n"
+                             "0 0 0 1 1 1 .5 2.\n0 0 0 1 1 1 2E+1 1e-2\n",
+                             nullptr, &rows, &err),
+            Status::Ok)
+      << err;
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(rows[0].optimal, 16.0);
+  EXPECT_EQ(rows[1].optimal, 15.0);
+  EXPECT_EQ(rows[1].ratio, -0.25);
+  EXPECT_EQ(rows[2].optimal, 0.5);
+  EXPECT_EQ(rows[2].ratio, 2.0);
+  EXPECT_EQ(rows[3].optimal, 20.0);
+  EXPECT_EQ(rows[3].ratio, 0.01);
 }
 
 TEST(FlightBadInput, SearchArguments) {

@@ -62,9 +62,25 @@ TEST(Scen3dCli, BadInputIsRefusedWithTheLine) {
   r = run_cli("scen3d " + small + " " + scen + " --mode fastest");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.out.find("unknown --mode 'fastest'"), std::string::npos) << r.out;
+  // Option values: a missing value is named as missing; --rows takes decimal digits up to the
+  // row limit (a huge count was clamped silently, "" and "+5" were read by strtoll).
+  r = run_cli("scen3d " + small + " " + scen + " --mode");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("--mode needs a value"), std::string::npos) << r.out;
+  r = run_cli("scen3d " + small + " " + scen + " --rows");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("--rows needs a value"), std::string::npos) << r.out;
+  for (const char* bad : {"99999999999999999999999", "4194305", "''", "+5", "0x10", "-1", "5x"}) {
+    r = run_cli("scen3d " + small + " " + scen + " --rows " + bad);
+    EXPECT_EQ(r.code, 2) << bad;
+    EXPECT_NE(r.out.find("--rows expects a count 0 .. 4194304"), std::string::npos) << r.out;
+  }
   // A good pair: one row, exact.
   const std::string good = temp_file("scen3d_good.3dscen", "version 1\nx.3dmap\n1 1 1 2 2 2 1.73205081 1\n");
   r = run_cli("scen3d " + small + " " + good);
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("\n1 passed, 0 failed\n"), std::string::npos) << r.out;
+  r = run_cli("scen3d " + small + " " + good + " --rows 4194304");
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("\n1 passed, 0 failed\n"), std::string::npos) << r.out;
 }

@@ -94,7 +94,7 @@ struct VoxelScenRow {
 };
 
 /// Parses a Moving AI .3dscen text: `version 1`, the map's file name, then rows
-/// `sx sy sz gx gy gz optimal ratio`. With a `map`, a start or goal outside it is refused; a
+/// `sx sy sz gx gy gz optimal ratio` (decimal numbers only: no '+', hex, inf or nan). With a `map`, a start or goal outside it is refused; a
 /// null `map` checks no bounds.
 /// Returns: Ok (`*out` replaced); InvalidArgument (null `out`, a non-null but empty `map`: never
 /// parsed or moved from); BadFormat (no version line, a malformed row, an optimal length that is not finite and >= 0, a start or goal outside `map`,

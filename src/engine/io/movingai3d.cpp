@@ -2,7 +2,6 @@
 
 #include <charconv>
 #include <cmath>
-#include <cstdlib>
 
 namespace voxnav::detail {
 
@@ -55,12 +54,30 @@ bool to_int(std::string_view s, long long& v) {
   return r.ec == std::errc() && r.ptr == s.data() + s.size();
 }
 
+// A decimal number: [-]digits[.digits] or [-].digits, then an optional exponent e[+-]digits.
+// No leading '+' (as for integers), no hex, no inf or nan, no spaces; a value too large for a
+// double is refused. (strtod read "0x10" as 16 and took the locale's decimal point.)
 bool to_double(std::string_view s, double& v) {
   if (s.empty() || s.size() > 64) return false;
-  const std::string tmp(s);
-  char* end = nullptr;
-  v = std::strtod(tmp.c_str(), &end);
-  return end == tmp.c_str() + tmp.size();
+  std::size_t i = 0;
+  if (s[i] == '-') ++i;
+  std::size_t digits = 0;
+  while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i, ++digits;
+  if (i < s.size() && s[i] == '.') {
+    ++i;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i, ++digits;
+  }
+  if (digits == 0) return false;
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+    std::size_t exp_digits = 0;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i, ++exp_digits;
+    if (exp_digits == 0) return false;
+  }
+  if (i != s.size()) return false;
+  const auto r = std::from_chars(s.data(), s.data() + s.size(), v, std::chars_format::general);
+  return r.ec == std::errc() && r.ptr == s.data() + s.size();
 }
 
 // A line as it appears in messages, at most 40 characters.
