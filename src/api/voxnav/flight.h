@@ -77,9 +77,11 @@ class VoxelMap {
 /// Parses a Moving AI .3dmap text: a `voxel X Y Z` line (sizes 1..kMaxVoxelMapEdge, product
 /// <= kMaxVoxelMapCells), then one `x y z` line per blocked voxel (0 <= x < X ...). Voxel
 /// (x, y, z) is cell (x, y, z); every voxel not listed is free; the outside is blocked. Blank
-/// lines are ignored, CRLF accepted, a voxel listed twice is blocked once.
+/// lines are ignored, CRLF accepted, a leading UTF-8 byte order mark skipped, a voxel listed
+/// twice is blocked once. Numbers are decimal integers (no '+', no hex).
 /// Returns: Ok (`*out` replaced); InvalidArgument (null `out`); BadFormat (no header, a malformed
-/// line, a voxel out of bounds, more than kMaxVoxelMapLines lines: `error` names the line);
+/// line, a voxel out of bounds, more than kMaxVoxelMapLines lines: `error` names the line and
+/// quotes it with bytes other than printable ASCII escaped, e.g. \r, \x00);
 /// OutOfRange (a size out of its limit); OutOfMemory. `*out` is unchanged on error; `error` may be
 /// null.
 [[nodiscard]] Status parse_voxel_map(std::string_view text, VoxelMap* out, std::string* error);
@@ -94,12 +96,14 @@ struct VoxelScenRow {
 };
 
 /// Parses a Moving AI .3dscen text: `version 1`, the map's file name, then rows
-/// `sx sy sz gx gy gz optimal ratio` (decimal numbers only: no '+', hex, inf or nan). With a `map`, a start or goal outside it is refused; a
-/// null `map` checks no bounds.
+/// `sx sy sz gx gy gz optimal ratio` (decimal numbers only: no '+', hex, inf or nan). A leading
+/// UTF-8 byte order mark is skipped. With a `map`, a start or goal outside it is refused; a null
+/// `map` checks no bounds.
 /// Returns: Ok (`*out` replaced); InvalidArgument (null `out`, a non-null but empty `map`: never
-/// parsed or moved from); BadFormat (no version line, a malformed row, an optimal length that is not finite and >= 0, a start or goal outside `map`,
-/// more than kMaxVoxelScenRows rows: `error` names the line and the field); Unsupported (a
-/// version other than 1); OutOfMemory. `*out` is unchanged on error.
+/// parsed or moved from); BadFormat (no version line, a malformed row, an optimal length that is
+/// not finite and >= 0, a start or goal outside `map`, more than kMaxVoxelScenRows rows: `error`
+/// names the line and the field; bytes of the file it quotes are escaped when not printable
+/// ASCII); Unsupported (a version other than 1); OutOfMemory. `*out` is unchanged on error.
 [[nodiscard]] Status parse_voxel_scen(std::string_view text, const VoxelMap* map,
                                       std::vector<VoxelScenRow>* out, std::string* error);
 

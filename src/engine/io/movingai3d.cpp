@@ -80,13 +80,41 @@ bool to_double(std::string_view s, double& v) {
   return r.ec == std::errc() && r.ptr == s.data() + s.size();
 }
 
-// A line as it appears in messages, at most 40 characters.
+// A line as it appears in messages: at most 40 bytes of it, in quotes, with every byte outside
+// printable ASCII escaped (\t, \r, else \xNN) and quotes and backslashes escaped, so a control
+// byte can neither hide in the message (a BOM, a lone CR returning the terminal's cursor) nor cut
+// it (a NUL ends a C string). A carriage return inside the line is named: the lines of these files
+// end in LF or CRLF.
 std::string quoted(std::string_view line) {
+  static const char kHex[] = "0123456789abcdef";
   std::string s = "\"";
-  s += line.substr(0, 40);
+  for (const char ch : line.substr(0, 40)) {
+    const unsigned char c = static_cast<unsigned char>(ch);
+    if (c == '"' || c == '\\') {
+      s += '\\';
+      s += ch;
+    } else if (c >= 0x20 && c < 0x7F) {
+      s += ch;
+    } else if (c == '\t') {
+      s += "\\t";
+    } else if (c == '\r') {
+      s += "\\r";
+    } else {
+      s += "\\x";
+      s += kHex[c >> 4];
+      s += kHex[c & 15];
+    }
+  }
   if (line.size() > 40) s += "...";
   s += "\"";
+  if (line.find('\r') != std::string_view::npos) s += " (a carriage return inside the line: lines end in LF or CRLF)";
   return s;
+}
+
+// A UTF-8 byte order mark at the start of a file is skipped (editors on Windows write one).
+std::string_view skip_bom(std::string_view text) {
+  if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+  return text;
 }
 
 std::string at(std::size_t line) { return "line " + std::to_string(line) + ": "; }
@@ -117,7 +145,7 @@ std::string bounds_error(const char* what, long long x, long long y, long long z
 }  // namespace
 
 Status parse_3dmap(std::string_view text, VoxelMapText& out, std::string& message) {
-  LineReader r{text};
+  LineReader r{skip_bom(text)};
   std::string_view line;
   std::string_view f[4];
   // The header: the first line that is not blank.
@@ -173,7 +201,7 @@ Status parse_3dmap(std::string_view text, VoxelMapText& out, std::string& messag
 
 Status parse_3dscen(std::string_view text, int sx, int sy, int sz, std::vector<VoxelScenRow>& out,
                     std::string& message) {
-  LineReader r{text};
+  LineReader r{skip_bom(text)};
   std::string_view line;
   std::string_view f[8];
   out.clear();
