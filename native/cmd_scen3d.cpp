@@ -16,6 +16,19 @@
 
 namespace voxnav::cli {
 
+namespace {
+
+// The shortest 26-connected length between two voxels with nothing in the way: corner
+// diagonals, then edge diagonals, then face steps. No row's optimum can be below it.
+double octile_length(CellPos a, CellPos b) {
+  long long d[3] = {std::llabs(static_cast<long long>(a.x) - b.x), std::llabs(static_cast<long long>(a.y) - b.y),
+                    std::llabs(static_cast<long long>(a.z) - b.z)};
+  std::sort(d, d + 3);
+  return double(d[0]) * std::sqrt(3.0) + double(d[1] - d[0]) * std::sqrt(2.0) + double(d[2] - d[1]);
+}
+
+}  // namespace
+
 int cmd_scen3d(int argc, char** argv) {
   std::string map_path, scen_path, mode = "optimal";
   bool json = false;
@@ -24,13 +37,25 @@ int cmd_scen3d(int argc, char** argv) {
     const std::string a = argv[i];
     if (a == "--json") {
       json = true;
-    } else if (a == "--mode" && i + 1 < argc) {
-      mode = argv[++i];
-    } else if (a == "--rows" && i + 1 < argc) {
-      char* end = nullptr;
-      max_rows = std::strtoll(argv[++i], &end, 10);
-      if (*end != '\0' || max_rows < 0) {
-        std::fprintf(stderr, "voxnav scen3d: --rows expects a count >= 0, got '%s'\n", argv[i]);
+    } else if (a == "--mode" || a == "--rows") {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "voxnav scen3d: %s needs a value%s\n", a.c_str(),
+                     a == "--mode" ? " (optimal, default or both)" : " (a row count)");
+        return 2;
+      }
+      const std::string v = argv[++i];
+      if (a == "--mode") {
+        mode = v;
+        continue;
+      }
+      // Decimal digits only (no sign, no spaces), at most kMaxVoxelScenRows: strtoll took "",
+      // " 5" and "+5", and clamped a huge count to LLONG_MAX without a word.
+      bool ok = !v.empty() && v.size() <= 8;
+      for (char c : v) ok = ok && c >= '0' && c <= '9';
+      if (ok) max_rows = std::stoll(v);
+      if (!ok || max_rows > static_cast<long long>(kMaxVoxelScenRows)) {
+        std::fprintf(stderr, "voxnav scen3d: --rows expects a count 0 .. %zu (decimal digits), got '%s'\n",
+                     kMaxVoxelScenRows, v.c_str());
         return 2;
       }
     } else if (map_path.empty()) {
@@ -120,12 +145,22 @@ int cmd_scen3d(int argc, char** argv) {
       const double fms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - s0).count();
       fast_ms.push_back(fms);
       fast_expanded += fast.expanded;
-      // Default mode passes a row when it finds a path (every row of the benchmark has one).
-      const bool fok = fs == Status::Ok && fast.found;
-      if (fok) {
-        ++fast_found;
-        if (r.optimal > 0) ratios.push_back(fast.length / r.optimal);
-      }
+      // Default mode passes a row when it finds a path (every row of the benchmark has one) and
+      // the row's optimum is possible: no shorter than the straight-line bound (the octile
+      // distance, the optimum of an empty map) and no longer than the path found. A row with
+      // optimal 0 between two different voxels used to pass with a ratio of 0.
+      const bool found = fs == Status::Ok && fast.found;
+      const double tol = 1e-4 * std::max(1.0, r.optimal);
+      const double bound = octile_length(r.start, r.goal);
+      const bool possible = r.optimal >= bound - tol && (!found || r.optimal <= fast.length + tol);
+      const bool fok = found && possible;
+      if (found) ++fast_found;
+      if (fok && r.optimal > 0) ratios.push_back(fast.length / r.optimal);
+      if (!run_optimal && found && !possible && failed < 10)
+        std::fprintf(stderr, "FAIL line %zu: (%d,%d,%d) -> (%d,%d,%d): optimal %.8f is impossible: %s %.8f\n", r.line,
+                     r.start.x, r.start.y, r.start.z, r.goal.x, r.goal.y, r.goal.z, r.optimal,
+                     r.optimal < bound - tol ? "below the straight-line bound" : "above the default path's length",
+                     r.optimal < bound - tol ? bound : fast.length);
       if (!run_optimal) {
         st = fs;
         msg = fmsg;
@@ -146,7 +181,8 @@ int cmd_scen3d(int argc, char** argv) {
       ++b.passed;
     } else {
       ++failed;
-      if (failed <= 10) {
+      const bool reported = !run_optimal && st == Status::Ok && path.found;  // printed above
+      if (failed <= 10 && !reported) {
         if (st != Status::Ok)
           std::fprintf(stderr, "FAIL line %zu: %s (%s)\n", r.line, msg.c_str(), status_name(st));
         else
@@ -205,10 +241,12 @@ int cmd_scen3d(int argc, char** argv) {
                   fast_found, rows.size(), fmean, percentile(fast_ms, 50), percentile(fast_ms, 99),
                   rows.empty() ? 0.0 : double(fast_expanded) / double(rows.size()),
                   tsum > 0 ? double(fast_expanded) / tsum / 1000.0 : 0.0);
-      std::printf("default mode length / optimal (6-connected, before string pulling): mean %.3f, median %.3f, p99 "
-                  "%.3f, max %.3f\n",
-                  ratios.empty() ? 0.0 : rsum / double(ratios.size()), percentile(ratios, 50), percentile(ratios, 99),
-                  rmax);
+      if (ratios.empty())
+        std::printf("default mode length / optimal: no passed row with an optimum above 0\n");
+      else
+        std::printf("default mode length / optimal (6-connected, before string pulling): mean %.3f, median %.3f, p99 "
+                    "%.3f, max %.3f\n",
+                    rsum / double(ratios.size()), percentile(ratios, 50), percentile(ratios, 99), rmax);
       if (run_optimal && percentile(fast_ms, 50) > 0)
         std::printf("median time per row: optimal %.3f ms, default %.3f ms (%.1fx)\n", median, percentile(fast_ms, 50),
                     median / percentile(fast_ms, 50));

@@ -73,10 +73,15 @@ Status parse_voxel_map(std::string_view text, VoxelMap* out, std::string* error)
 Status parse_voxel_scen(std::string_view text, const VoxelMap* map, std::vector<VoxelScenRow>* out,
                         std::string* error) {
   if (out == nullptr) return fail(error, "out is null", Status::InvalidArgument);
+  // A non-null map asks for bounds checks: an empty one (never parsed, or moved from) has no
+  // bounds to check against, so it is refused rather than read as "no map".
+  if (map != nullptr && map->empty())
+    return fail(error, "map: the voxel map is empty (no parse succeeded); pass null for no bounds checks",
+                Status::InvalidArgument);
   std::string msg;
   const Status st = detail::guarded(msg, [&] {
     std::vector<VoxelScenRow> rows;
-    const bool bounded = map != nullptr && !map->empty();
+    const bool bounded = map != nullptr;
     const Status ps = detail::parse_3dscen(text, bounded ? map->size_x() : -1, bounded ? map->size_y() : -1,
                                            bounded ? map->size_z() : -1, rows, msg);
     if (ps != Status::Ok) return ps;

@@ -62,9 +62,51 @@ TEST(Scen3dCli, BadInputIsRefusedWithTheLine) {
   r = run_cli("scen3d " + small + " " + scen + " --mode fastest");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.out.find("unknown --mode 'fastest'"), std::string::npos) << r.out;
+  // Option values: a missing value is named as missing; --rows takes decimal digits up to the
+  // row limit (a huge count was clamped silently, "" and "+5" were read by strtoll).
+  r = run_cli("scen3d " + small + " " + scen + " --mode");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("--mode needs a value"), std::string::npos) << r.out;
+  r = run_cli("scen3d " + small + " " + scen + " --rows");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("--rows needs a value"), std::string::npos) << r.out;
+  for (const char* bad : {"99999999999999999999999", "4194305", "''", "+5", "0x10", "-1", "5x"}) {
+    r = run_cli("scen3d " + small + " " + scen + " --rows " + bad);
+    EXPECT_EQ(r.code, 2) << bad;
+    EXPECT_NE(r.out.find("--rows expects a count 0 .. 4194304"), std::string::npos) << r.out;
+  }
   // A good pair: one row, exact.
   const std::string good = temp_file("scen3d_good.3dscen", "version 1\nx.3dmap\n1 1 1 2 2 2 1.73205081 1\n");
   r = run_cli("scen3d " + small + " " + good);
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("\n1 passed, 0 failed\n"), std::string::npos) << r.out;
+  // Default mode: a row whose optimum is impossible fails (optimal 0 between different voxels,
+  // an optimum below the straight-line bound or above the path found); a row from a voxel to
+  // itself with optimal 0 passes.
+  const std::string zero = temp_file("scen3d_zero.3dscen", "version 1\nx.3dmap\n1 1 1 2 2 2 0 1\n");
+  r = run_cli("scen3d " + small + " " + zero + " --mode default");
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("FAIL line 3: (1,1,1) -> (2,2,2): optimal 0.00000000 is impossible: below the straight-line "
+                       "bound 1.73205081"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("\n0 passed, 1 failed\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("no passed row with an optimum above 0"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("mean 0.000"), std::string::npos) << r.out;
+  const std::string odd = temp_file("scen3d_odd.3dscen",
+                                    "version 1\nx.3dmap\n1 1 1 1 1 1 0 1\n1 1 1 3 1 1 2 1\n1 1 1 3 1 1 2.5 1\n"
+                                    "1 1 1 3 1 1 1.9 1\n");
+  r = run_cli("scen3d " + small + " " + odd + " --mode default");
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("FAIL line 5: (1,1,1) -> (3,1,1): optimal 2.50000000 is impossible: above the default path's "
+                       "length 2.00000000"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("FAIL line 6: (1,1,1) -> (3,1,1): optimal 1.90000000 is impossible: below"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("\n2 passed, 2 failed\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("mean 1.000, median 1.000"), std::string::npos) << r.out;
+  r = run_cli("scen3d " + small + " " + good + " --rows 4194304");
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("\n1 passed, 0 failed\n"), std::string::npos) << r.out;
 }

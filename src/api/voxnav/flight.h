@@ -35,12 +35,13 @@ inline constexpr std::uint64_t kMaxFlightExpansions = kMaxVoxelMapCells;
 
 /// A voxel map and the scratch of its searches. Opaque; move-only. Empty until a parse
 /// succeeds. One thread at a time (a search reuses the map's scratch). The scratch is kept
-/// between searches (Stats::search_bytes): from the first search of a mode, 8 bytes per 4x4x4
-/// brick of the whole map for that mode (A1: 11 MB; a 4096 x 4096 x 128 map: 268 MB, however
-/// short the search); 328 bytes per brick the largest search touched (A1's longest optimal
-/// rows: about 100 MB); and queues of up to 4 MiB each (larger ones, 16 bytes per entry and
-/// several entries per expansion, are freed after the search). Destroy or replace the map to
-/// release it all.
+/// between searches (Stats::search_bytes) and grows with the searches, not with the map: per
+/// 4x4x4 brick the largest search touched, 328 bytes (Optimal) or 520 bytes (Default) of node
+/// state; per run of 512 consecutive bricks (along x, then y, then z) any search touched, 4 KiB
+/// of tags; per 512 bricks of the whole map, 8 bytes per mode (a 4096 x 4096 x 128 map: 560 KB);
+/// and queues of up to 4 MiB each (larger ones, 16 bytes per entry and several entries per
+/// expansion, are freed after the search). A1's longest optimal rows keep about 100 MB. Destroy
+/// or replace the map to release it all.
 class VoxelMap {
  public:
   VoxelMap();
@@ -76,9 +77,11 @@ class VoxelMap {
 /// Parses a Moving AI .3dmap text: a `voxel X Y Z` line (sizes 1..kMaxVoxelMapEdge, product
 /// <= kMaxVoxelMapCells), then one `x y z` line per blocked voxel (0 <= x < X ...). Voxel
 /// (x, y, z) is cell (x, y, z); every voxel not listed is free; the outside is blocked. Blank
-/// lines are ignored, CRLF accepted, a voxel listed twice is blocked once.
+/// lines are ignored, CRLF accepted, a leading UTF-8 byte order mark skipped, a voxel listed
+/// twice is blocked once. Numbers are decimal integers (no '+', no hex).
 /// Returns: Ok (`*out` replaced); InvalidArgument (null `out`); BadFormat (no header, a malformed
-/// line, a voxel out of bounds, more than kMaxVoxelMapLines lines: `error` names the line);
+/// line, a voxel out of bounds, more than kMaxVoxelMapLines lines: `error` names the line and
+/// quotes it with bytes other than printable ASCII escaped, e.g. \r, \x00);
 /// OutOfRange (a size out of its limit); OutOfMemory. `*out` is unchanged on error; `error` may be
 /// null.
 [[nodiscard]] Status parse_voxel_map(std::string_view text, VoxelMap* out, std::string* error);
@@ -93,11 +96,14 @@ struct VoxelScenRow {
 };
 
 /// Parses a Moving AI .3dscen text: `version 1`, the map's file name, then rows
-/// `sx sy sz gx gy gz optimal ratio`. With a `map`, a start or goal outside it is refused.
-/// Returns: Ok (`*out` replaced); InvalidArgument (null `out`); BadFormat (no version line, a
-/// malformed row, an optimal length that is not finite and >= 0, a start or goal outside `map`,
-/// more than kMaxVoxelScenRows rows: `error` names the line and the field); Unsupported (a
-/// version other than 1); OutOfMemory. `*out` is unchanged on error.
+/// `sx sy sz gx gy gz optimal ratio` (decimal numbers only: no '+', hex, inf or nan). A leading
+/// UTF-8 byte order mark is skipped. With a `map`, a start or goal outside it is refused; a null
+/// `map` checks no bounds.
+/// Returns: Ok (`*out` replaced); InvalidArgument (null `out`, a non-null but empty `map`: never
+/// parsed or moved from); BadFormat (no version line, a malformed row, an optimal length that is
+/// not finite and >= 0, a start or goal outside `map`, more than kMaxVoxelScenRows rows: `error`
+/// names the line and the field; bytes of the file it quotes are escaped when not printable
+/// ASCII); Unsupported (a version other than 1); OutOfMemory. `*out` is unchanged on error.
 [[nodiscard]] Status parse_voxel_scen(std::string_view text, const VoxelMap* map,
                                       std::vector<VoxelScenRow>* out, std::string* error);
 

@@ -61,11 +61,11 @@ bool entry_less(const std::uint64_t af, std::uint32_t ai, std::uint64_t bf, std:
 }  // namespace
 
 DefaultSearch::Page& DefaultSearch::touch(std::uint32_t brick) {
-  std::uint64_t& tag = tags_[brick];
+  const std::uint64_t tag = tags_.get(brick);
   if (std::uint32_t(tag >> 32) == gen_) return pages_[std::uint32_t(tag)];
   if (pages_used_ == pages_.size()) pages_.resize(pages_.size() + std::max<std::size_t>(64, pages_.size() / 2));
   const std::size_t p = pages_used_++;
-  tag = (std::uint64_t(gen_) << 32) | std::uint64_t(p);
+  tags_.set(brick, (std::uint64_t(gen_) << 32) | std::uint64_t(p));
   Page& page = pages_[p];
   std::fill(std::begin(page.g), std::end(page.g), ~std::uint32_t{0});
   page.closed = 0;
@@ -73,7 +73,7 @@ DefaultSearch::Page& DefaultSearch::touch(std::uint32_t brick) {
 }
 
 DefaultSearch::Page* DefaultSearch::find(std::uint32_t brick) {
-  const std::uint64_t tag = tags_[brick];
+  const std::uint64_t tag = tags_.get(brick);
   return std::uint32_t(tag >> 32) == gen_ ? &pages_[std::uint32_t(tag)] : nullptr;
 }
 
@@ -111,21 +111,14 @@ DefaultSearch::Entry DefaultSearch::pop() {
 }
 
 std::size_t DefaultSearch::memory_bytes() const {
-  return tags_.capacity() * sizeof(std::uint64_t) + pages_.capacity() * sizeof(Page) + heap_.capacity() * sizeof(Entry);
+  return tags_.memory_bytes() + pages_.capacity() * sizeof(Page) + heap_.capacity() * sizeof(Entry);
 }
 
 void DefaultSearch::run(const FlightGrid& grid, CellPos start, CellPos goal, std::uint64_t max_expansions,
                         DefaultSearchResult& out) {
   out = DefaultSearchResult{};
   const std::size_t bricks = std::size_t(grid.padded_x()) * grid.padded_y() * grid.padded_z();
-  if (tags_.size() != bricks) {
-    tags_.assign(bricks, 0);
-    gen_ = 0;
-  }
-  if (++gen_ == 0) {
-    std::fill(tags_.begin(), tags_.end(), 0);
-    gen_ = 1;
-  }
+  gen_ = tags_.begin(bricks);
   pages_used_ = 0;
   heap_.clear();
 

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "engine/flight/brick_tags.h"
 #include "engine/flight/flight_grid.h"
 #include "voxnav/types.h"
 
@@ -51,7 +52,7 @@ class DefaultSearch {
   void push(Entry e);
   Entry pop();
 
-  std::vector<std::uint64_t> tags_;
+  BrickTags tags_;  // per padded brick touched: generation << 32 | page
   std::vector<Page> pages_;
   std::size_t pages_used_ = 0;
   std::vector<Entry> heap_;

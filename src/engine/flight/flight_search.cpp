@@ -93,10 +93,9 @@ constexpr Dominance kDominance = make_dominance();
 }  // namespace
 
 OptimalSearch::Page& OptimalSearch::new_page(std::uint32_t brick) {
-  std::uint64_t& tag = tags_[brick];
   if (pages_used_ == pages_.size()) pages_.resize(pages_.size() + std::max<std::size_t>(64, pages_.size() / 2));
   const std::size_t p = pages_used_++;
-  tag = (std::uint64_t(gen_) << 32) | std::uint64_t(p);
+  tags_.set(brick, (std::uint64_t(gen_) << 32) | std::uint64_t(p));
   Page& page = pages_[p];
   std::fill(std::begin(page.g), std::end(page.g), ~std::uint32_t{0});
   page.closed = 0;
@@ -195,7 +194,7 @@ void OptimalSearch::release_large_queues() {
 }
 
 std::size_t OptimalSearch::memory_bytes() const {
-  return tags_.capacity() * sizeof(std::uint64_t) + pages_.capacity() * sizeof(Page) +
+  return tags_.memory_bytes() + pages_.capacity() * sizeof(Page) +
          (stack_.capacity() + level_.capacity() + radix_tmp_.capacity()) * sizeof(Entry) + [this] {
            std::size_t n = 0;
            for (const auto& b : buckets_) n += b.capacity() * sizeof(Entry);
@@ -207,14 +206,7 @@ void OptimalSearch::run(const FlightGrid& grid, CellPos start, CellPos goal,
                         std::uint64_t max_expansions, FlightSearchResult& out) {
   out = FlightSearchResult{};
   const std::size_t bricks = std::size_t(grid.padded_x()) * grid.padded_y() * grid.padded_z();
-  if (tags_.size() != bricks) {
-    tags_.assign(bricks, 0);
-    gen_ = 0;
-  }
-  if (++gen_ == 0) {  // the generation wrapped: every tag could look current
-    std::fill(tags_.begin(), tags_.end(), 0);
-    gen_ = 1;
-  }
+  gen_ = tags_.begin(bricks);
   pages_used_ = 0;
   queue_clear();
 
@@ -240,7 +232,7 @@ void OptimalSearch::run(const FlightGrid& grid, CellPos start, CellPos goal,
     const std::uint64_t g = e.f - (e.key >> 32);
     std::uint8_t came_by;
     {
-      Page& p = pages_[std::uint32_t(tags_[id >> 6])];
+      Page& p = pages_[std::uint32_t(tags_.get(id >> 6))];
       const std::uint64_t bit = std::uint64_t{1} << (id & 63);
       if ((p.closed & bit) || p.g[id & 63] != g) continue;  // closed already, or a stale entry
       p.closed |= bit;
@@ -332,7 +324,7 @@ void OptimalSearch::run(const FlightGrid& grid, CellPos start, CellPos goal,
   for (;;) {
     out.cells.push_back(c);
     const std::uint32_t id = node_of(c.x, c.y, c.z);
-    const Page& p = pages_[std::uint32_t(tags_[id >> 6])];
+    const Page& p = pages_[std::uint32_t(tags_.get(id >> 6))];
     const std::uint8_t d = p.dir[id & 63];
     if (d == kNoDir) break;
     out.cost += kMoves.cost[d];

@@ -12,8 +12,9 @@
 // Dominance): the same entries are pushed, with fewer page lookups.
 //
 // Node state lives in 64-cell pages, one per brick the search touches, found through a per-brick
-// tag stamped with the search's generation: nothing is cleared between searches and no hash map
-// is used. The open list is a radix heap on f (a consistent heuristic never pushes an f below the
+// tag stamped with the search's generation (brick_tags.h: allocated in groups of bricks on first
+// touch, so a short search on a huge map stays small): nothing is cleared between searches and no
+// hash map is used. The open list is a radix heap on f (a consistent heuristic never pushes an f below the
 // last one popped). Its entries at the current f that came from a bucket are sorted on (h, node
 // id) when that f is reached (a radix sort; most of them get popped, so a heap was slower); children pushed at
 // the current f go on a stack instead, sorted by (h, node id)
@@ -27,6 +28,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "engine/flight/brick_tags.h"
 #include "engine/flight/flight_grid.h"
 #include "voxnav/types.h"
 
@@ -87,7 +89,7 @@ class OptimalSearch {
 
   /// The page of a brick, new (every g unreached) when this search has not touched it yet.
   Page& touch(std::uint32_t brick) {
-    const std::uint64_t tag = tags_[brick];
+    const std::uint64_t tag = tags_.get(brick);
     if (std::uint32_t(tag >> 32) == gen_) return pages_[std::uint32_t(tag)];
     return new_page(brick);
   }
@@ -98,7 +100,7 @@ class OptimalSearch {
   void sort_level();
   void release_large_queues();
 
-  std::vector<std::uint64_t> tags_;  // per padded brick: generation << 32 | page
+  BrickTags tags_;  // per padded brick touched: generation << 32 | page
   std::vector<Page> pages_;
   std::size_t pages_used_ = 0;
   // The radix heap: buckets_[b] holds entries whose f differs from last_f_ first at bit b - 1

@@ -2,7 +2,6 @@
 
 #include <charconv>
 #include <cmath>
-#include <cstdlib>
 
 namespace voxnav::detail {
 
@@ -55,21 +54,67 @@ bool to_int(std::string_view s, long long& v) {
   return r.ec == std::errc() && r.ptr == s.data() + s.size();
 }
 
+// A decimal number: [-]digits[.digits] or [-].digits, then an optional exponent e[+-]digits.
+// No leading '+' (as for integers), no hex, no inf or nan, no spaces; a value too large for a
+// double is refused. (strtod read "0x10" as 16 and took the locale's decimal point.)
 bool to_double(std::string_view s, double& v) {
   if (s.empty() || s.size() > 64) return false;
-  const std::string tmp(s);
-  char* end = nullptr;
-  v = std::strtod(tmp.c_str(), &end);
-  return end == tmp.c_str() + tmp.size();
+  std::size_t i = 0;
+  if (s[i] == '-') ++i;
+  std::size_t digits = 0;
+  while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i, ++digits;
+  if (i < s.size() && s[i] == '.') {
+    ++i;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i, ++digits;
+  }
+  if (digits == 0) return false;
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+    std::size_t exp_digits = 0;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i, ++exp_digits;
+    if (exp_digits == 0) return false;
+  }
+  if (i != s.size()) return false;
+  const auto r = std::from_chars(s.data(), s.data() + s.size(), v, std::chars_format::general);
+  return r.ec == std::errc() && r.ptr == s.data() + s.size();
 }
 
-// A line as it appears in messages, at most 40 characters.
+// A line as it appears in messages: at most 40 bytes of it, in quotes, with every byte outside
+// printable ASCII escaped (\t, \r, else \xNN) and quotes and backslashes escaped, so a control
+// byte can neither hide in the message (a BOM, a lone CR returning the terminal's cursor) nor cut
+// it (a NUL ends a C string). A carriage return inside the line is named: the lines of these files
+// end in LF or CRLF.
 std::string quoted(std::string_view line) {
+  static const char kHex[] = "0123456789abcdef";
   std::string s = "\"";
-  s += line.substr(0, 40);
+  for (const char ch : line.substr(0, 40)) {
+    const unsigned char c = static_cast<unsigned char>(ch);
+    if (c == '"' || c == '\\') {
+      s += '\\';
+      s += ch;
+    } else if (c >= 0x20 && c < 0x7F) {
+      s += ch;
+    } else if (c == '\t') {
+      s += "\\t";
+    } else if (c == '\r') {
+      s += "\\r";
+    } else {
+      s += "\\x";
+      s += kHex[c >> 4];
+      s += kHex[c & 15];
+    }
+  }
   if (line.size() > 40) s += "...";
   s += "\"";
+  if (line.find('\r') != std::string_view::npos) s += " (a carriage return inside the line: lines end in LF or CRLF)";
   return s;
+}
+
+// A UTF-8 byte order mark at the start of a file is skipped (editors on Windows write one).
+std::string_view skip_bom(std::string_view text) {
+  if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+  return text;
 }
 
 std::string at(std::size_t line) { return "line " + std::to_string(line) + ": "; }
@@ -100,7 +145,7 @@ std::string bounds_error(const char* what, long long x, long long y, long long z
 }  // namespace
 
 Status parse_3dmap(std::string_view text, VoxelMapText& out, std::string& message) {
-  LineReader r{text};
+  LineReader r{skip_bom(text)};
   std::string_view line;
   std::string_view f[4];
   // The header: the first line that is not blank.
@@ -156,7 +201,7 @@ Status parse_3dmap(std::string_view text, VoxelMapText& out, std::string& messag
 
 Status parse_3dscen(std::string_view text, int sx, int sy, int sz, std::vector<VoxelScenRow>& out,
                     std::string& message) {
-  LineReader r{text};
+  LineReader r{skip_bom(text)};
   std::string_view line;
   std::string_view f[8];
   out.clear();
