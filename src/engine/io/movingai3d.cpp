@@ -1,6 +1,8 @@
 #include "engine/io/movingai3d.h"
 
+#include <cerrno>
 #include <charconv>
+#include <cstdlib>
 #include <cmath>
 
 namespace voxnav::detail {
@@ -76,8 +78,15 @@ bool to_double(std::string_view s, double& v) {
     if (exp_digits == 0) return false;
   }
   if (i != s.size()) return false;
-  const auto r = std::from_chars(s.data(), s.data() + s.size(), v, std::chars_format::general);
-  return r.ec == std::errc() && r.ptr == s.data() + s.size();
+  // strtod, not from_chars: libc++ 14 (Emscripten's, and the fuzz preset's) has no floating-point
+  // from_chars. The text is checked above to be a plain decimal number, and both C libraries
+  // round it correctly, so native and wasm read the same double. strtod needs a terminated string.
+  // Out of double's range (ERANGE: overflow or underflow) is refused, as from_chars refuses it.
+  const std::string tmp(s);
+  char* end = nullptr;
+  errno = 0;
+  v = std::strtod(tmp.c_str(), &end);
+  return end == tmp.c_str() + tmp.size() && errno != ERANGE;
 }
 
 // A line as it appears in messages: at most 40 bytes of it, in quotes, with every byte outside
