@@ -11,22 +11,13 @@
 
 #include "voxnav/error.h"
 #include "voxnav/ids.h"
+#include "engine/util/text.h"
 #include "voxnav/status.h"
 #include "voxnav/types.h"
 
 namespace voxnav::detail {
 
 inline std::string num(double v) { return number_text(v); }
-inline std::string xyz_text(std::int64_t x, std::int64_t y, std::int64_t z) {
-  std::string s = "(";  // appended piecewise: GCC 12 warns falsely on "(" + std::to_string(...)
-  s += std::to_string(x);
-  s += ", ";
-  s += std::to_string(y);
-  s += ", ";
-  s += std::to_string(z);
-  s += ")";
-  return s;
-}
 inline std::string cell_text(CellPos c) { return xyz_text(c.x, c.y, c.z); }
 inline std::string chunk_text(ChunkPos c) { return xyz_text(c.x, c.y, c.z); }
 inline std::string vec_text(Vec3 v) {

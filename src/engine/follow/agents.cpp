@@ -73,20 +73,27 @@ bool AgentSystem::remove(NavWorld& nav, AgentId id) {
   return true;
 }
 
+namespace {
+/// What a new order resets, whether a goal of its own or a flow field's (the caller plans next).
+void start_order(AgentRecord& a, CellPos goal, int range) {
+  // Held Blocked with blocks inside its body: look again before following the new goal.
+  if (a.mode == AgentMode::Blocked && a.fail == PathFailure::Embedded) a.check_embedded = true;
+  a.goal = goal;
+  a.goal_range = range;
+  a.has_goal = true;
+  a.fall_ticks = 0;
+  a.replans_in_row = 0;
+  a.stalled = false;
+  a.reason.clear();
+  a.fail = PathFailure::None;
+}
+}  // namespace
+
 bool AgentSystem::set_goal(NavWorld& nav, AgentId id, CellPos goal, int range) {
   AgentRecord* a = get(id);
   if (!a) return false;
-  // Held Blocked with blocks inside its body: look again before following the new goal.
-  if (a->mode == AgentMode::Blocked && a->fail == PathFailure::Embedded) a->check_embedded = true;
+  start_order(*a, goal, range);
   a->flow_generation = 0;  // a goal of its own: no longer a field's follower
-  a->goal = goal;
-  a->goal_range = range;
-  a->has_goal = true;
-  a->fall_ticks = 0;
-  a->replans_in_row = 0;
-  a->stalled = false;
-  a->reason.clear();
-  a->fail = PathFailure::None;
   clear_door_hold(*a, true);
   plan(nav, *a);
   return true;
@@ -96,15 +103,7 @@ bool AgentSystem::set_flow(NavWorld& nav, AgentId id, std::uint32_t index,
                            std::uint32_t generation, CellPos goal) {
   AgentRecord* a = get(id);
   if (!a) return false;
-  if (a->mode == AgentMode::Blocked && a->fail == PathFailure::Embedded) a->check_embedded = true;
-  a->goal = goal;
-  a->goal_range = 0;
-  a->has_goal = true;
-  a->fall_ticks = 0;
-  a->replans_in_row = 0;
-  a->stalled = false;
-  a->reason.clear();
-  a->fail = PathFailure::None;
+  start_order(*a, goal, 0);
   clear_door_hold(*a, true);
   a->flow_index = index;
   a->flow_generation = generation;

@@ -2,8 +2,10 @@
 
 #include <cerrno>
 #include <charconv>
-#include <cstdlib>
 #include <cmath>
+#include <cstdlib>
+
+#include "engine/util/text.h"
 
 namespace voxnav::detail {
 
@@ -116,7 +118,8 @@ std::string quoted(std::string_view line) {
   }
   if (line.size() > 40) s += "...";
   s += "\"";
-  if (line.find('\r') != std::string_view::npos) s += " (a carriage return inside the line: lines end in LF or CRLF)";
+  if (line.find('\r') != std::string_view::npos)
+    s += " (a carriage return inside the line: lines end in LF or CRLF)";
   return s;
 }
 
@@ -128,26 +131,16 @@ std::string_view skip_bom(std::string_view text) {
 
 std::string at(std::size_t line) { return "line " + std::to_string(line) + ": "; }
 
-std::string xyz(long long x, long long y, long long z) {
-  std::string s = "(";
-  s += std::to_string(x);
-  s += ", ";
-  s += std::to_string(y);
-  s += ", ";
-  s += std::to_string(z);
-  s += ")";
-  return s;
-}
-
 // "" when (x, y, z) is inside sx x sy x sz, else why not.
-std::string bounds_error(const char* what, long long x, long long y, long long z, int sx, int sy, int sz) {
+std::string bounds_error(const char* what, long long x, long long y, long long z, int sx, int sy,
+                         int sz) {
   const long long v[3] = {x, y, z};
   const int s[3] = {sx, sy, sz};
   for (int a = 0; a < 3; ++a)
     if (v[a] < 0 || v[a] >= s[a])
-      return std::string(what) + " " + xyz(x, y, z) + " is outside the map: " + "xyz"[a] + " must be in 0 .. " +
-             std::to_string(s[a] - 1) + " (the map is " + std::to_string(sx) + " x " + std::to_string(sy) + " x " +
-             std::to_string(sz) + ")";
+      return std::string(what) + " " + xyz_text(x, y, z) + " is outside the map: " + "xyz"[a] +
+             " must be in 0 .. " + std::to_string(s[a] - 1) + " (the map is " + std::to_string(sx) +
+             " x " + std::to_string(sy) + " x " + std::to_string(sz) + ")";
   return std::string();
 }
 
@@ -162,19 +155,22 @@ Status parse_3dmap(std::string_view text, VoxelMapText& out, std::string& messag
   while (r.next(line)) {
     if (blank(line)) continue;
     long long s[3];
-    if (split(line, f, 4) != 4 || f[0] != "voxel" || !to_int(f[1], s[0]) || !to_int(f[2], s[1]) || !to_int(f[3], s[2])) {
-      message = at(r.number) + "expected the header \"voxel X Y Z\" (three integer sizes), found " + quoted(line);
+    if (split(line, f, 4) != 4 || f[0] != "voxel" || !to_int(f[1], s[0]) || !to_int(f[2], s[1]) ||
+        !to_int(f[3], s[2])) {
+      message = at(r.number) + "expected the header \"voxel X Y Z\" (three integer sizes), found " +
+                quoted(line);
       return Status::BadFormat;
     }
     for (int a = 0; a < 3; ++a)
       if (s[a] < 1 || s[a] > kMaxVoxelMapEdge) {
-        message = at(r.number) + "size " + "XYZ"[a] + " = " + std::to_string(s[a]) + " is out of range: 1 .. " +
-                  std::to_string(kMaxVoxelMapEdge);
+        message = at(r.number) + "size " + "XYZ"[a] + " = " + std::to_string(s[a]) +
+                  " is out of range: 1 .. " + std::to_string(kMaxVoxelMapEdge);
         return Status::OutOfRange;
       }
     if (std::uint64_t(s[0]) * std::uint64_t(s[1]) * std::uint64_t(s[2]) > kMaxVoxelMapCells) {
-      message = at(r.number) + "the map " + std::to_string(s[0]) + " x " + std::to_string(s[1]) + " x " +
-                std::to_string(s[2]) + " has more than " + std::to_string(kMaxVoxelMapCells) + " voxels";
+      message = at(r.number) + "the map " + std::to_string(s[0]) + " x " + std::to_string(s[1]) +
+                " x " + std::to_string(s[2]) + " has more than " +
+                std::to_string(kMaxVoxelMapCells) + " voxels";
       return Status::OutOfRange;
     }
     out.sx = int(s[0]);
@@ -184,23 +180,28 @@ Status parse_3dmap(std::string_view text, VoxelMapText& out, std::string& messag
     break;
   }
   if (!have_header) {
-    message = "line " + std::to_string(r.number + (r.number == 0)) + ": no \"voxel X Y Z\" header (the text is empty)";
+    message = "line " + std::to_string(r.number + (r.number == 0)) +
+              ": no \"voxel X Y Z\" header (the text is empty)";
     return Status::BadFormat;
   }
   out.blocked.clear();
   while (r.next(line)) {
     if (blank(line)) continue;
     long long v[3];
-    if (split(line, f, 3) != 3 || !to_int(f[0], v[0]) || !to_int(f[1], v[1]) || !to_int(f[2], v[2])) {
-      message = at(r.number) + "expected a blocked voxel \"x y z\" (three integers), found " + quoted(line);
+    if (split(line, f, 3) != 3 || !to_int(f[0], v[0]) || !to_int(f[1], v[1]) ||
+        !to_int(f[2], v[2])) {
+      message = at(r.number) + "expected a blocked voxel \"x y z\" (three integers), found " +
+                quoted(line);
       return Status::BadFormat;
     }
-    if (std::string e = bounds_error("voxel", v[0], v[1], v[2], out.sx, out.sy, out.sz); !e.empty()) {
+    if (std::string e = bounds_error("voxel", v[0], v[1], v[2], out.sx, out.sy, out.sz);
+        !e.empty()) {
       message = at(r.number) + e;
       return Status::BadFormat;
     }
     if (out.blocked.size() == kMaxVoxelMapLines) {
-      message = at(r.number) + "more than " + std::to_string(kMaxVoxelMapLines) + " blocked voxel lines";
+      message =
+          at(r.number) + "more than " + std::to_string(kMaxVoxelMapLines) + " blocked voxel lines";
       return Status::BadFormat;
     }
     out.blocked.push_back(CellPos{std::int32_t(v[0]), std::int32_t(v[1]), std::int32_t(v[2])});
@@ -224,7 +225,8 @@ Status parse_3dscen(std::string_view text, int sx, int sy, int sz, std::vector<V
       return Status::BadFormat;
     }
     if (v != 1) {
-      message = at(r.number) + "version " + std::to_string(v) + " is not supported (only version 1)";
+      message =
+          at(r.number) + "version " + std::to_string(v) + " is not supported (only version 1)";
       return Status::Unsupported;
     }
     have_version = true;
@@ -270,7 +272,8 @@ Status parse_3dscen(std::string_view text, int sx, int sy, int sz, std::vector<V
     }
     if (sx > 0) {
       for (int e = 0; e < 2; ++e)
-        if (std::string b = bounds_error(e == 0 ? "start" : "goal", c[3 * e], c[3 * e + 1], c[3 * e + 2], sx, sy, sz);
+        if (std::string b = bounds_error(e == 0 ? "start" : "goal", c[3 * e], c[3 * e + 1],
+                                         c[3 * e + 2], sx, sy, sz);
             !b.empty()) {
           message = at(r.number) + b;
           return Status::BadFormat;
