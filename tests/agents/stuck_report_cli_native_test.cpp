@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli_run.h"
 #include "test_support.h"
 #include "voxnav/native/files.h"
 #include "voxnav/native/scenario.h"
@@ -154,14 +155,9 @@ std::set<std::size_t> stuck_from_trace(const Replay& r, std::set<std::size_t>* i
 }
 
 std::string run_cli(const std::string& args) {
-  std::string out;
-  FILE* p = popen((std::string(VOXNAV_CLI) + " " + args + " 2>/dev/null").c_str(), "r");
-  if (!p) return out;
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  EXPECT_EQ(pclose(p), 0) << args;
-  return out;
+  const test::CliRun r = test::run_cli(args, /*stderr_too=*/false);
+  EXPECT_EQ(r.code, 0) << args;
+  return r.out;
 }
 
 TEST(StuckReportCli, TheStuckSetIsWhatThePositionTraceShows) {

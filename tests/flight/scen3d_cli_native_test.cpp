@@ -8,33 +8,15 @@
 #include <fstream>
 #include <string>
 
+#include "cli_run.h"
 #include "scenes.h"
 
 namespace voxnav {
 namespace {
 
-struct Result {
-  int code = -1;
-  std::string out;
-};
-
-Result run_cli(const std::string& args) {
-  Result r;
-  FILE* p = popen((std::string(VOXNAV_CLI) + " " + args + " 2>&1").c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int st = pclose(p);
-  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
-
-std::string temp_file(const std::string& name, const std::string& text) {
-  const std::string path = ::testing::TempDir() + name;
-  std::ofstream(path) << text;
-  return path;
-}
+using Result = test::CliRun;
+using test::run_cli;
+using test::temp_file;
 
 std::string simple(const char* suffix) {
   return std::string(VOXNAV_SHARED_DATA) + "/movingai-3d/Simple.3dmap" + suffix;

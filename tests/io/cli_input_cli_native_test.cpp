@@ -5,6 +5,8 @@
 // passed).
 #include <gtest/gtest.h>
 
+#include "cli_run.h"
+
 #include <sys/wait.h>
 
 #include <cstdio>
@@ -13,28 +15,9 @@
 
 namespace {
 
-struct CliRun {
-  int code = -1;
-  std::string out;  // stdout and stderr
-};
-
-CliRun cli(const std::string& args) {
-  CliRun r;
-  FILE* p = popen((std::string(VOXNAV_CLI) + " " + args + " 2>&1").c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int st = pclose(p);
-  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
-
-std::string temp_file(const std::string& name, const std::string& text) {
-  const std::string path = ::testing::TempDir() + name;
-  std::ofstream(path) << text;
-  return path;
-}
+using voxnav::test::CliRun;
+using voxnav::test::temp_file;
+CliRun cli(const std::string& args) { return voxnav::test::run_cli(args); }
 
 bool has(const std::string& text, const std::string& piece) {
   return text.find(piece) != std::string::npos;
