@@ -82,6 +82,7 @@ int cmd_scen3d(int argc, char** argv) {
   def.max_expansions = kMaxFlightExpansions;  // never stop a benchmark row early
   FlightSearchDef fast_def = def;
   fast_def.mode = FlightMode::Default;
+  def.pull = false;  // the optimal mode is timed as a search alone; the default mode's corridor is pulled
 
   std::vector<std::uint8_t> bytes;
   std::string msg;
@@ -125,7 +126,8 @@ int cmd_scen3d(int argc, char** argv) {
   row_ms.reserve(rows.size());
   FlightPath path, fast;
   // Default mode: its time per row, expansions, and length / the row's optimum.
-  std::vector<double> fast_ms, ratios;
+  std::vector<double> fast_ms, ratios, pulled_ratios;
+  int pulled_shorter = 0;  // rows whose pulled corridor beats the 26-connected optimum
   std::uint64_t fast_expanded = 0;
   int fast_found = 0;
   for (const VoxelScenRow& r : rows) {
@@ -155,7 +157,11 @@ int cmd_scen3d(int argc, char** argv) {
       const bool possible = r.optimal >= bound - tol && (!found || r.optimal <= fast.length + tol);
       const bool fok = found && possible;
       if (found) ++fast_found;
-      if (fok && r.optimal > 0) ratios.push_back(fast.length / r.optimal);
+      if (fok && r.optimal > 0) {
+        ratios.push_back(fast.length / r.optimal);
+        pulled_ratios.push_back(fast.pulled_length / r.optimal);
+        if (fast.pulled_length < r.optimal - tol) ++pulled_shorter;
+      }
       if (!run_optimal && found && !possible && failed < 10)
         std::fprintf(stderr, "FAIL line %zu: (%d,%d,%d) -> (%d,%d,%d): optimal %.8f is impossible: %s %.8f\n", r.line,
                      r.start.x, r.start.y, r.start.z, r.goal.x, r.goal.y, r.goal.z, r.optimal,
@@ -200,11 +206,15 @@ int cmd_scen3d(int argc, char** argv) {
   if (json) {
     std::printf("{\"map\":\"%s\",\"mode\":\"%s\",\"rows\":%zu,\"passed\":%d,\"failed\":%d,\"load_ms\":%.3f,"
                 "\"default_median_ms\":%.5f,\"default_ratio_median\":%.5f,\"default_ratio_max\":%.5f,"
+                "\"pulled_ratio_median\":%.5f,\"pulled_ratio_max\":%.5f,\"pulled_shorter\":%d,"
                 "\"voxels\":%llu,\"grid_bytes\":%zu,\"bytes_per_voxel\":%.5f,\"search_bytes\":%zu,"
                 "\"mean_ms\":%.5f,\"median_ms\":%.5f,\"p99_ms\":%.5f,\"nodes_expanded\":%llu,\"mexp_per_s\":%.3f}\n",
                 json_escape(map_path).c_str(), mode.c_str(), rows.size(), passed, failed, load_ms,
                 percentile(fast_ms, 50), percentile(ratios, 50),
                 ratios.empty() ? 0.0 : *std::max_element(ratios.begin(), ratios.end()),
+                percentile(pulled_ratios, 50),
+                pulled_ratios.empty() ? 0.0 : *std::max_element(pulled_ratios.begin(), pulled_ratios.end()),
+                pulled_shorter,
                 static_cast<unsigned long long>(s.voxels), s.grid_bytes, bytes_per_voxel, s.search_bytes,
                 rows.empty() ? 0.0 : total_ms / double(rows.size()), median, p99,
                 static_cast<unsigned long long>(expanded), mexp);
@@ -247,6 +257,12 @@ int cmd_scen3d(int argc, char** argv) {
         std::printf("default mode length / optimal (6-connected, before string pulling): mean %.3f, median %.3f, p99 "
                     "%.3f, max %.3f\n",
                     rsum / double(ratios.size()), percentile(ratios, 50), percentile(ratios, 99), rmax);
+      if (!pulled_ratios.empty())
+        std::printf("default mode length / optimal (string-pulled, segments <= %g cells): median %.3f, p99 %.3f, max "
+                    "%.3f; %d of %zu rows shorter than the 26-connected optimum\n",
+                    kFlightPullSegment, percentile(pulled_ratios, 50), percentile(pulled_ratios, 99),
+                    *std::max_element(pulled_ratios.begin(), pulled_ratios.end()), pulled_shorter,
+                    pulled_ratios.size());
       if (run_optimal && percentile(fast_ms, 50) > 0)
         std::printf("median time per row: optimal %.3f ms, default %.3f ms (%.1fx)\n", median, percentile(fast_ms, 50),
                     median / percentile(fast_ms, 50));

@@ -1,9 +1,11 @@
 // voxnav/flight.h: the voxel map, its parsers and the flight search.
 #include "voxnav/flight.h"
 
+#include <cmath>
 #include <utility>
 
 #include "api_text.h"
+#include "engine/flight/flight_line.h"
 #include "engine/flight/voxel_map_data.h"
 #include "engine/io/movingai3d.h"
 
@@ -38,7 +40,39 @@ Status fail(std::string* error, std::string msg, Status st) {
   if (error != nullptr) *error = std::move(msg);
   return st;
 }
+/// The voxel body's half extents (flight_line.h).
+constexpr detail::flight::Point3 kVoxelBody{detail::flight::kVoxelHalfExtent, detail::flight::kVoxelHalfExtent,
+                                            detail::flight::kVoxelHalfExtent};
+
+/// String-pulls a found path into its waypoints (FlightPath::waypoints).
+void pull(const detail::VoxelMapData& d, const FlightSearchDef& def, FlightPath& path) {
+  if (!def.pull || !path.found) return;
+  // Path steps scanned ahead of the last waypoint: a segment of 16 cells spans at most 48 steps
+  // of a 6-connected path (16 along each axis).
+  constexpr std::size_t kMaxGap = 3 * static_cast<std::size_t>(kFlightPullSegment);
+  path.pulled_length = detail::flight::pull_path(d.grid, path.cells, kVoxelBody, kFlightPullSegment, kMaxGap,
+                                                 path.waypoints);
+}
 }  // namespace
+
+Status line_flyable(const VoxelMap& map, Vec3 from, Vec3 to, bool* clear, std::string* error) {
+  if (clear == nullptr) return fail(error, "clear is null", Status::InvalidArgument);
+  if (map.empty()) return fail(error, "map: the voxel map is empty (no parse succeeded)", Status::InvalidArgument);
+  const int size[3] = {map.size_x(), map.size_y(), map.size_z()};
+  for (const auto& [what, p] : {std::pair<const char*, Vec3>{"from", from}, {"to", to}}) {
+    const double c[3] = {p.x, p.y, p.z};
+    for (int k = 0; k < 3; ++k) {
+      const std::string name = std::string(what) + "." + "xyz"[k];
+      if (!std::isfinite(c[k])) return fail(error, name + " is not finite", Status::InvalidArgument);
+      if (c[k] < 0 || c[k] > size[k])
+        return fail(error, name + " " + std::to_string(c[k]) + " is outside the map: 0 .. " + std::to_string(size[k]),
+                    Status::OutOfRange);
+    }
+  }
+  const detail::VoxelMapData& d = *detail::VoxelMapData::of(map);
+  *clear = detail::flight::box_sweep_clear(d.grid, {from.x, from.y, from.z}, {to.x, to.y, to.z}, kVoxelBody);
+  return Status::Ok;
+}
 
 Status parse_voxel_map(std::string_view text, VoxelMap* out, std::string* error) {
   if (out == nullptr) return fail(error, "out is null", Status::InvalidArgument);
@@ -123,6 +157,7 @@ Status find_flight_path(VoxelMap& map, CellPos start, CellPos goal, const Flight
       path.cost = d.fast_result.nodes;
       path.expanded = d.fast_result.expanded;
       path.cells = d.fast_result.cells;
+      pull(d, def, path);
       *out = std::move(path);
       return Status::Ok;
     }
@@ -134,6 +169,7 @@ Status find_flight_path(VoxelMap& map, CellPos start, CellPos goal, const Flight
     path.cost = d.result.cost;
     path.expanded = d.result.expanded;
     path.cells = d.result.cells;
+    pull(d, def, path);
     *out = std::move(path);
     return Status::Ok;
   });
