@@ -419,6 +419,7 @@ inline void NavGrid::store_cell(NavChunk& nc, int i, CellKind kind, int support,
   if (own_traits & (kTraitHazardFire | kTraitFluidHarm)) f |= kFlagFireBlock;
   if (own_traits & kTraitHazardOther) f |= kFlagOtherBlock;
   if (kind == CellKind::Slow) f |= kFlagSlowBase;
+  if (own_traits & kTraitSlow) f |= kFlagSlowBlock;
   if (narrow_support) f |= kFlagNarrowSupport;
   const std::uint8_t old = nc.flags_at(i);
   if (f != old) {
@@ -837,16 +838,21 @@ void NavGrid::compute_moves_for_cell(NavChunk& ch, int i, CellPos c) {
         code = 0;
     }
     if (!diagonal) {
+      // The side's two cells at the body's rows (the source's row and the one above): a slowing
+      // value there (a cobweb) refuses a diagonal past it, as a hazard does.
+      int si, ui;
+      const NavChunk* sc = step_chunk(&ch, lx + kDirDx[dir], ly, lz + kDirDz[dir], si);
+      static_assert(kVoidSideRows == 2, "the side cell and the one above are read");
+      const NavChunk* uc = step_chunk(&ch, lx + kDirDx[dir], ly + 1, lz + kDirDz[dir], ui);
+      const bool side_slow =
+          (sc && (sc->flags_at(si) & kFlagSlowBlock)) || (uc && (uc->flags_at(ui) & kFlagSlowBlock));
       if (code_walkish(code) && target_kind != CellKind::DamageFire &&
-          target_kind != CellKind::DamageOther) {
+          target_kind != CellKind::DamageOther && !side_slow) {
         side[dir] = kSideWalk;
       } else if (void_diagonals && !code_walkish(code)) {
-        int si, ui;
-        const NavChunk* sc = step_chunk(&ch, lx + kDirDx[dir], ly, lz + kDirDz[dir], si);
-        static_assert(kVoidSideRows == 2, "the side cell and the one above are read");
-        const NavChunk* uc = step_chunk(&ch, lx + kDirDx[dir], ly + 1, lz + kDirDz[dir], ui);
-        if (sc && uc && sc->kind_at(si) == CellKind::Air && !(sc->flags_at(si) & kFlagsHazard) &&
-            !(uc->flags_at(ui) & kFlagsHazard)) {
+        constexpr std::uint8_t kRefused = kFlagsHazard | kFlagSlowBlock;
+        if (sc && uc && sc->kind_at(si) == CellKind::Air && !(sc->flags_at(si) & kRefused) &&
+            !(uc->flags_at(ui) & kRefused)) {
           side[dir] = kSideVoid;
           side_open[dir] = sc->uniform ? 255 : sc->clear[si];
         }

@@ -91,6 +91,10 @@ enum CellFlags : std::uint8_t {
   /// its sides (a fence or wall post, a stair's upper half, a pot): a diagonal past an open side
   /// never starts or ends on one (see NavGrid::compute_moves_for_cell).
   kFlagNarrowSupport = 8,
+  /// A value that slows a body touching it lies in this cell (a cobweb, a honey or soul sand
+  /// block, powder snow): a diagonal whose body would overlap such a cell beside it is refused,
+  /// as past a hazard (NavGrid::compute_moves_for_cell, issue 18 cause 6).
+  kFlagSlowBlock = 16,
 };
 /// The flags of hazard values (what the danger band reads).
 inline constexpr std::uint8_t kFlagsHazard = kFlagFireBlock | kFlagOtherBlock;

@@ -21,6 +21,24 @@ namespace {
 inline bool excluded_surface(const SurfaceCosts* surface, const NavChunk* ch, int i) {
   return surface && ch->surface && (*surface)[ch->surface[i]] == kSurfaceExcluded;
 }
+
+/// What a straight line may cross, so that string pulling never pulls a corridor through cells
+/// the search paid extra to avoid (issue 18, cause 6): a cell's kind rank (0 Walkable; 1 the
+/// costly standable kinds: Slow, the danger band) and its surface cost for the profile. A line
+/// crosses only cells ranking no higher than its anchor on both, so a line from plain ground
+/// never cuts through a cobweb, soul sand, the band beside lava or a surface the profile
+/// prices, while a corridor across a field of them still pulls straight inside it.
+struct LineCost {
+  int rank = 0;
+  std::int32_t surface = 0;
+};
+inline LineCost line_cost(const SurfaceCosts* surface, const NavChunk* ch, int i) {
+  LineCost c;
+  c.rank = static_cast<CellKind>(ch->kind[i]) == CellKind::Walkable ? 0 : 1;
+  c.surface = surface && ch->surface ? (*surface)[ch->surface[i]] : 0;
+  return c;
+}
+inline bool within(LineCost c, LineCost anchor) { return c.rank <= anchor.rank && c.surface <= anchor.surface; }
 }  // namespace
 
 bool line_walkable_level(const NavGrid& grid, CellPos a, CellPos b, const SurfaceCosts* surface) {
@@ -58,6 +76,7 @@ bool line_walkable_level(const NavGrid& grid, CellPos a, CellPos b, const Surfac
   const NavChunk* ca = chunk_at(a);
   if (!ca || ca->uniform) return false;
   const int fa = ca->floor[index_in_chunk(a)];
+  const LineCost anchor_cost = line_cost(surface, ca, index_in_chunk(a));
   const int step = grid.envelope().step_q;
   // Footprint half widths toward - and +, 1/64 cells (equal but for the 2x2 footprint).
   const int hl = grid.envelope().line_lo_q(), hh = grid.envelope().line_hi_q();
@@ -66,9 +85,10 @@ bool line_walkable_level(const NavGrid& grid, CellPos a, CellPos b, const Surfac
     const NavChunk* ch = chunk_at(c);
     if (!ch || ch->uniform) return false;
     const int i = index_in_chunk(c);
+    const bool end = (x == a.x && z == a.z) || (x == b.x && z == b.z);  // the line's own ends
     return kind_standable(static_cast<CellKind>(ch->kind[i])) &&
            std::abs(static_cast<int>(ch->floor[i]) - fa) <= step &&
-           !excluded_surface(surface, ch, i);
+           !excluded_surface(surface, ch, i) && (end || within(line_cost(surface, ch, i), anchor_cost));
   };
   // Sample the segment from centre to centre in 1/8-cell steps (fixed-point, integer exact):
   // sample s is at a + d * s / n (division truncating toward zero), computed incrementally.
@@ -136,6 +156,7 @@ class AnchorLines {
     const NavChunk* ch = chunk_at(a);
     anchor_ok_ = ch && !ch->uniform;
     fa_ = anchor_ok_ ? ch->floor[index_in_chunk(a)] : 0;
+    if (anchor_ok_) cost_ = line_cost(surface_, ch, index_in_chunk(a));
   }
   bool walkable(CellPos b) {
     if (!anchor_ok_ || hl_ < 0 || hh_ < 0 || hl_ > kHeightUnits / 2 || hh_ >= kHeightUnits / 2 ||
@@ -150,7 +171,10 @@ class AnchorLines {
       const int nx = std::max(wx, q.gx), nz = std::max(wz, q.gz);
       for (int z = 0; z <= nz; ++z) {
         for (int x = z <= q.gz ? q.gx + 1 : 0; x <= nx; ++x)
-          if (!good(a_.x + sx * x, a_.z + sz * z)) q.bad.push_back({x, z});
+          if (!good(a_.x + sx * x, a_.z + sz * z))
+            q.bad.push_back({x, z, false});
+          else if ((x || z) && costlier(a_.x + sx * x, a_.z + sz * z))
+            q.bad.push_back({x, z, true});
       }
       q.gx = nx;
       q.gz = nz;
@@ -164,6 +188,7 @@ class AnchorLines {
     const std::int64_t span = reach * (std::int64_t{std::abs(dx)} + std::abs(dz));
     for (const BadCell& c : q.bad) {
       if (c.x > wx || c.z > wz) continue;
+      if (c.cost_only && c.x == wx && c.z == wz) continue;  // the target itself
       const int ox = sx * c.x * 64, oz = sz * c.z * 64;  // cell centre relative to the anchor's
       const std::int64_t cross = std::int64_t{dx} * oz - std::int64_t{dz} * ox;
       if (cross > span || -cross > span) continue;  // the footprint never comes near it
@@ -175,6 +200,7 @@ class AnchorLines {
  private:
   struct BadCell {
     int x, z;  // away from the anchor, in the quadrant's directions
+    bool cost_only;  // standable, but costlier than the anchor (LineCost)
   };
   struct Quadrant {
     int gx = -1, gz = -1;  // box [0, gx] x [0, gz] scanned
@@ -240,12 +266,20 @@ class AnchorLines {
            std::abs(static_cast<int>(ch->floor[i]) - fa_) <= step_ &&
            !excluded_surface(surface_, ch, i);
   }
+  /// Whether a cell that good() accepts costs more than the anchor (a line crosses it only as
+  /// its target).
+  bool costlier(int x, int z) {
+    const CellPos c{x, a_.y, z};
+    const NavChunk* ch = chunk_at(c);
+    return !within(line_cost(surface_, ch, index_in_chunk(c)), cost_);
+  }
   const NavGrid& grid_;
   const SurfaceCosts* surface_;
   int step_, hl_, hh_;
   CellPos a_{};
   bool anchor_ok_ = false;
   int fa_ = 0;
+  LineCost cost_;
   Quadrant quad_[4];
   const NavChunk* cached_ = nullptr;
   ChunkPos cached_pos_{0, 0, 0};
