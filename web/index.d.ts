@@ -91,7 +91,13 @@ export interface InitOptions {
    * (Node included). 'threaded' throws Unsupported where SharedArrayBuffer is missing.
    */
   build?: 'auto' | BuildName;
-  /** Where the .wasm is (default: dist/voxnav-<build>.wasm beside the package). */
+  /**
+   * Where the package's dist/ files are served (a CDN, or dist/ copied beside an esbuild bundle):
+   * the .wasm, and for the threaded build its glue and pthread script. Default: the package's own,
+   * found with `new URL('../dist/...', import.meta.url)`, which Vite and webpack 5 rewrite.
+   */
+  distUrl?: string | URL;
+  /** Where the .wasm alone is (default: under distUrl, or the package's dist/). */
   wasmUrl?: string | URL;
   /** The .wasm bytes themselves (wins over wasmUrl). */
   wasmBinary?: ArrayBuffer | Uint8Array;

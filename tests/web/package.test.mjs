@@ -4,6 +4,8 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as h from './helpers.mjs';
 
@@ -44,6 +46,20 @@ describe('package entry', { skip }, () => {
   let pkg;
   before(async () => {
     pkg = await h.importPackage();
+  });
+
+  test('require() of the package (and of voxnav/worker) throws an error saying to import it', () => {
+    // Installed as node_modules/voxnav of a CommonJS consumer: require resolves through exports.
+    const consumer = fs.mkdtempSync(path.join(os.tmpdir(), 'voxnav-cjs-'));
+    try {
+      fs.mkdirSync(path.join(consumer, 'node_modules'));
+      fs.symlinkSync(h.packageDir(), path.join(consumer, 'node_modules/voxnav'), 'dir');
+      const req = createRequire(path.join(consumer, 'consumer.cjs'));
+      for (const entry of ['voxnav', 'voxnav/worker'])
+        assert.throws(() => req(entry), /voxnav is an ES module package: use `import/, entry);
+    } finally {
+      fs.rmSync(consumer, { recursive: true, force: true });
+    }
   });
 
   test('new World() before init() throws Busy', () => {

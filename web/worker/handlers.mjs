@@ -231,12 +231,13 @@ function tickPost(state, doorEvents) {
 }
 
 const handlers = {
-  /** { build?, wasmUrl?, wasmBinary?, lockstepDelay?, blocksJson?, shapesJson? } */
+  /** { build?, distUrl?, wasmUrl?, wasmBinary?, lockstepDelay?, blocksJson?, shapesJson? } */
   async init(state, msg) {
     if (state.world) throw fieldError('Busy', 'init', '', 'the worker already has a world; send dispose first');
-    const lib = state.lib && (msg.build === undefined || msg.build === state.lib.build) && !msg.wasmBinary && !msg.wasmUrl
+    const lib = state.lib && (msg.build === undefined || msg.build === state.lib.build) && !msg.wasmBinary &&
+      !msg.wasmUrl && !msg.distUrl
       ? state.lib
-      : await load({ build: msg.build, wasmUrl: msg.wasmUrl, wasmBinary: msg.wasmBinary });
+      : await load({ build: msg.build, distUrl: msg.distUrl, wasmUrl: msg.wasmUrl, wasmBinary: msg.wasmBinary });
     const w = call('init', null, null, () => lib.createWorld({ lockstepDelay: msg.lockstepDelay ?? 0 }));
     try {
       if (msg.blocksJson !== undefined || msg.shapesJson !== undefined) w.loadMinecraftBlocks(msg.blocksJson, msg.shapesJson);

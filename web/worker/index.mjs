@@ -38,10 +38,14 @@ const inBrowserWorker = typeof WorkerGlobalScope !== 'undefined' && globalThis i
 if (inBrowserWorker) {
   installWorker(globalThis);
 } else if (typeof process === 'object' && process.versions && process.versions.node) {
-  const wt = await import('node:worker_threads');
-  if (!wt.isMainThread && wt.parentPort) {
-    const port = wt.parentPort;
-    const onMessage = connect((m, transfer) => port.postMessage(m, transfer));
-    port.on('message', onMessage);
-  }
+  // No top-level await (a bundler's worker output may be a classic script) and no Node built-in
+  // named where a bundler would try to resolve it. Messages posted before the handler is on the
+  // port wait in the port's queue.
+  import(/* webpackIgnore: true */ /* @vite-ignore */ `node:${'worker_threads'}`).then((wt) => {
+    if (!wt.isMainThread && wt.parentPort) {
+      const port = wt.parentPort;
+      const onMessage = connect((m, transfer) => port.postMessage(m, transfer));
+      port.on('message', onMessage);
+    }
+  });
 }
