@@ -89,18 +89,21 @@ inline std::string entry(const std::string& list, std::size_t i, const char* fie
   return list.empty() ? std::string(field) : list + "[" + std::to_string(i) + "]." + field;
 }
 
-/// One argument (JS numbers; cells [x, y, z]) by what the World takes, and the name messages give.
-template <int Kind, class T = double>  // 0 a cell, 1 a chunk, 2 a profile, 3 an int, 4 an
-struct Arg {                           // agent id, 5 a path handle
+/// One argument, converted (In) to T (from_number, voxnav/numbers.h), and the name messages give.
+template <class T, class V = double>
+struct Arg {
   std::string name;
-  T v;
+  V v;
 };
-using Cell = Arg<0, val>;
-inline Arg<1, val> chunk(val v) { return {"chunk", v}; }
-inline Arg<2> profile(double p, std::string name = "profile") { return {std::move(name), p}; }
-inline Arg<3> integer(std::string name, double v) { return {std::move(name), v}; }
-inline Arg<4> agent(double a, std::string name = "agent") { return {std::move(name), a}; }
-inline Arg<5> path(double h) { return {"path", h}; }
+using Cell = Arg<CellPos, val>;
+inline Cell cell(val v, std::string name = "cell") { return {std::move(name), v}; }
+inline Arg<ChunkPos, val> chunk(val v) { return {"chunk", v}; }
+inline Arg<ProfileId> profile(double p, std::string name = "profile") {
+  return {std::move(name), p};
+}
+inline Arg<int> integer(std::string name, double v) { return {std::move(name), v}; }
+inline Arg<AgentId> agent(double a, std::string name = "agent") { return {std::move(name), a}; }
+inline Arg<PathHandle> path(double h) { return {"path", h}; }
 
 /// The last failure of a WorldCore: {status, function, argument, message} (C++ names).
 struct CallState {
@@ -159,36 +162,30 @@ class In {
     return ok_ ? out : T{};
   }
   CellPos cell(const std::string& name, const double* xyz, const char* what = "a cell") {
-    return take<CellPos>([&](auto* o, auto* e) { return cell_of_numbers(xyz, name, o, e, what); });
+    return take<CellPos>([&](auto* o, auto* e) { return from_numbers(xyz, name, o, e, what); });
   }
   CellPos cell(const std::string& name, const val& v, const char* what = "a cell") {
     const double xyz[] = {v[0].as<double>(), v[1].as<double>(), v[2].as<double>()};
     return cell(name, xyz, what);
   }
   CellPos operator()(const Cell& a) { return cell(a.name, a.v); }
-  ChunkPos operator()(const Arg<1, val>& a) {
+  ChunkPos operator()(const Arg<ChunkPos, val>& a) {
     const CellPos c = cell(a.name, a.v, "a chunk position");
     return ChunkPos{c.x, c.y, c.z};
   }
-  std::int64_t value(const std::string& name, double v) {
-    return take<std::int64_t>(
-        [&](auto* o, auto* e) { return block_value_of_number(v, name, o, e); });
+  template <class T>
+  T operator()(const Arg<T>& a) {
+    return take<T>([&](T* o, CallError* e) { return from_number(a.v, a.name, o, e); });
   }
-  /// The same for a call taking a uint16: a value no uint16 holds is never in a registry.
+  /// A block value for a call taking a uint16: one no uint16 holds is never in a registry.
   std::uint16_t value16(double v, std::size_t block_count) {
-    const std::int64_t n = value("value", v);
+    const std::int64_t n = (*this)(Arg<std::int64_t>{"value", v});
     if (ok_ && (n < 0 || n > 65535))
       return fail(Status::OutOfRange, "value",
                   "value " + std::to_string(n) + " is not in the block registry (values 0 .. " +
                       std::to_string(block_count - 1) + ")");
     return static_cast<std::uint16_t>(n);
   }
-  ProfileId operator()(const Arg<2>& a) { return id<ProfileId>(a); }
-  int operator()(const Arg<3>& a) {
-    return take<int>([&](auto* o, auto* e) { return int_of_number(a.v, a.name, o, e); });
-  }
-  AgentId operator()(const Arg<4>& a) { return id<AgentId>(a); }
-  PathHandle operator()(const Arg<5>& a) { return id<PathHandle>(a); }
   double operator()(double v) { return v; }
   bool operator()(bool v) { return v; }
   const std::string& operator()(const std::string& v) { return v; }
@@ -198,10 +195,6 @@ class In {
   }
 
  private:
-  template <class Id, class A>
-  Id id(const A& a) {
-    return take<Id>([&](Id* o, CallError* e) { return id_of_number(a.v, a.name, o, e); });
-  }
   CallState& calls_;
   const char* fn_;
   bool ok_ = true;

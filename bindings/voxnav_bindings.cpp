@@ -17,7 +17,7 @@
 #include "voxnav/version.h"
 
 /// A World member (any overload) and its name, for WorldCore::run and get.
-#define MEMBER(m) #m, [](auto& w, auto&&... a) { return w.m(a...); }
+#define M(m) #m, [](auto& w, auto&&... a) { return w.m(a...); }
 
 namespace voxnav::bindings {
 
@@ -129,8 +129,8 @@ val waypoints(C c, const std::vector<Waypoint>& points) {
   put_fields(c.f64, points, &Waypoint::position, &Waypoint::cell, &Waypoint::kind);
   return view(c.f64);
 }
-double number_of(AgentId id) {
-  double n = -1;  // not reached: add_agents keeps only agents that have a number
+double number_of(AgentId id) {  // every live agent has one (add_agents keeps no other)
+  double n = -1;
   return (void)id_number(id, &n), n;
 }
 
@@ -152,15 +152,12 @@ int set_block_traits(C c, double value, std::string traits_json) {
 /// positions: Int32Array of 3 per chunk, then World member `m` with them and `a`.
 template <class M, class... A>
 int chunks(C c, const char* fn, M m, const val& positions, const A&... a) {
-  In in(c.calls, fn);
-  if (!copy_typed(positions, c.i32))
-    return in.fail(Status::InvalidArgument, "positions", "positions must be an Int32Array"),
-           c.calls.last_status();
-  if (c.i32.size() % 3 != 0)
-    return in.fail(Status::InvalidArgument, "positions",
-                   "positions has " + std::to_string(c.i32.size()) +
-                       " entries, not a multiple of 3 (x, y, z per chunk)"),
-           c.calls.last_status();
+  const bool typed_ok = copy_typed(positions, c.i32);
+  if (!typed_ok || c.i32.size() % 3 != 0)
+    return c.calls.fail(Status::InvalidArgument, fn, "positions",
+                        !typed_ok ? "positions must be an Int32Array"
+                                  : "positions has " + std::to_string(c.i32.size()) +
+                                        " entries, not a multiple of 3 (x, y, z per chunk)");
   c.chunks.clear();
   for (std::size_t i = 0; i < c.i32.size(); i += 3)
     c.chunks.push_back(ChunkPos{c.i32[i], c.i32[i + 1], c.i32[i + 2]});
@@ -181,7 +178,7 @@ int set_blocks(C c, val cells, val values, val single, std::string list) {
     const bool one = edits[i].cell = c.u8[i] != 0;
     edits[i].min = in.cell(entry(list, i, one ? "cell" : "min"), &c.f64[6 * i]);
     edits[i].max = in.cell(entry(list, i, one ? "cell" : "max"), &c.f64[6 * i + 3]);
-    edits[i].value = in.value(entry(list, i, "value"), c.in[i]);
+    edits[i].value = in(Arg<std::int64_t>{entry(list, i, "value"), c.in[i]});
   }
   return in ? c.done(c.world->set_blocks(edits, list)) : c.calls.last_status();
 }
@@ -210,12 +207,12 @@ val define_area(C c, val name, val blocks, double cost) {
       in.fail(Status::InvalidArgument, "blocks",
               at + "blocks[" + std::to_string(i) + "] is not a block name (a non-empty string)");
   }
-  return in ? c.get<AreaId>(MEMBER(define_area), name.as<std::string>(),
+  return in ? c.get<AreaId>(M(define_area), name.as<std::string>(),
                             std::span<const std::string>(names), cost)
             : val::undefined();
 }
 val find_area(C c, val name) {
-  if (name.isString()) return c.get<AreaId>(MEMBER(find_area), name.as<std::string>());
+  if (name.isString()) return c.get<AreaId>(M(find_area), name.as<std::string>());
   return none(c.calls.fail(Status::InvalidArgument, "find_area", "name", "name must be a string"));
 }
 
@@ -424,7 +421,7 @@ val list_region_chunks(val region) {
 
 val top_blocks(C c, val min, val max) {
   In in(c.calls, "top_blocks");
-  const CellPos a = in(Cell{"min", min}), b = in(Cell{"max", max});
+  const CellPos a = in(cell(min, "min")), b = in(cell(max, "max"));
   if (!in) return val::undefined();
   // Buffers for the columns asked for, when column_tops will accept them (it checks the limits).
   const double columns = (double(b.x) - a.x + 1) * (double(b.z) - a.z + 1);
@@ -530,29 +527,24 @@ EMSCRIPTEN_BINDINGS(voxnav) {
              std::vector<std::uint8_t> b, s;
              return c.done(c.world->load_minecraft_blocks(typed(blocks, b), typed(shapes, s)));
            })
-      .def("blockValue",
-           [](C c, std::string s) { return c.get<std::uint16_t>(MEMBER(block_value), s); })
+      .def("blockValue", [](C c, std::string s) { return c.get<std::uint16_t>(M(block_value), s); })
       .def("blockCount", [](C c) { return double(c.world->block_count()); })
       .def("loadBlocks", &load_blocks)
       .def("setBlockTraits", &set_block_traits)
       .def("blockDef", &bindings::block_def)
       // chunks and edits
       .def("loadChunks",
-           [](C c, val p, val v) { return chunks(c, MEMBER(load_chunks), p, typed(v, c.u16)); })
+           [](C c, val p, val v) { return chunks(c, M(load_chunks), p, typed(v, c.u16)); })
       .def("loadChunk",
-           [](C c, val p, val v) { return c.run(MEMBER(load_chunk), chunk(p), typed(v, c.u16)); })
-      .def("unloadChunks", [](C c, val p) { return chunks(c, MEMBER(unload_chunks), p); })
-      .def("unloadChunk", [](C c, val p) { return c.run(MEMBER(unload_chunk), chunk(p)); })
+           [](C c, val p, val v) { return c.run(M(load_chunk), chunk(p), typed(v, c.u16)); })
+      .def("unloadChunks", [](C c, val p) { return chunks(c, M(unload_chunks), p); })
+      .def("unloadChunk", [](C c, val p) { return c.run(M(unload_chunk), chunk(p)); })
       .def("loadAnvilColumns", &bindings::load_anvil_columns)
       .def("setBlocks", &set_blocks)
-      .def("getBlock",
-           [](C c, val x) {
-             return c.get<std::uint16_t>(MEMBER(get_block), Cell{"cell", x});
-           })
+      .def("getBlock", [](C c, val x) { return c.get<std::uint16_t>(M(get_block), cell(x)); })
       // profiles and areas
       .def("addProfile", &add_profile)
-      .def("findProfile",
-           [](C c, std::string s) { return c.get<ProfileId>(MEMBER(find_profile), s); })
+      .def("findProfile", [](C c, std::string s) { return c.get<ProfileId>(M(find_profile), s); })
       .def("defineArea", &define_area)
       .def("findArea", &find_area)
       // navigation queries (standingHeight, nearestStandable: null where there is none)
@@ -560,45 +552,40 @@ EMSCRIPTEN_BINDINGS(voxnav) {
       .def("navEpoch", [](C c) { return double(c.world->nav_epoch()); })
       .def("reachable",
            [](C c, double p, val a, val b) {
-             return c.get<Reach>(MEMBER(reachable), profile(p), Cell{"from", a}, Cell{"goal", b});
+             return c.get<Reach>(M(reachable), profile(p), cell(a, "from"), cell(b, "goal"));
            })
       .def("isStandable",
-           [](C c, double p, val x) {
-             return c.get<bool>(MEMBER(is_standable), profile(p), Cell{"cell", x});
-           })
+           [](C c, double p, val x) { return c.get<bool>(M(is_standable), profile(p), cell(x)); })
       .def("standingHeight",
            [](C c, double p, val x) {
-             return c.get<double, true>(MEMBER(standing_height), profile(p), Cell{"cell", x});
+             return c.get<double, true>(M(standing_height), profile(p), cell(x));
            })
       .def("nearestStandable",
            [](C c, double p, val x, double r) {
-             return c.get<CellPos, true>(MEMBER(nearest_standable), profile(p), Cell{"near", x},
+             return c.get<CellPos, true>(M(nearest_standable), profile(p), cell(x, "near"),
                                          integer("radius", r));
            })
       // requests
       .def("request", &search<false>)
-      .def("status", [](C c, double h) { return c.get<PathStatus>(MEMBER(status), path(h)); })
+      .def("status", [](C c, double h) { return c.get<PathStatus>(M(status), path(h)); })
       .def("findPathNow", &search<true>)
-      .def("corridor", [](C c, double h) { return corridor_of(c, MEMBER(corridor), path(h)); })
+      .def("corridor", [](C c, double h) { return corridor_of(c, M(corridor), path(h)); })
       .def("pathCells", &path_cells)
-      .def("release", [](C c, double h) { return c.run(MEMBER(release), path(h)); })
+      .def("release", [](C c, double h) { return c.run(M(release), path(h)); })
       // agents
       .def("addAgents", &add_agents)
       .def("removeAgent", &remove_agent)
       .def("setAgentGoals", &set_agent_goals)
-      .def("agentState",
-           [](C c, double a) { return c.get<AgentState>(MEMBER(agent_state), agent(a)); })
+      .def("agentState", [](C c, double a) { return c.get<AgentState>(M(agent_state), agent(a)); })
       .def("agentReason",
-           [](C c, double a) { return c.get<std::string>(MEMBER(agent_reason), agent(a)); })
+           [](C c, double a) { return c.get<std::string>(M(agent_reason), agent(a)); })
       .def("agentCorridor",
-           [](C c, double a) { return corridor_of(c, MEMBER(agent_corridor), agent(a)); })
+           [](C c, double a) { return corridor_of(c, M(agent_corridor), agent(a)); })
       .def("teleportAgents", &teleport_agents)
       .def("agentsSnapshot", &agents_snapshot)
       // doors
       .def("setDoorOpen",
-           [](C c, val x, bool open) {
-             return c.run(MEMBER(set_door_open), Cell{"cell", x}, open);
-           })
+           [](C c, val x, bool open) { return c.run(M(set_door_open), cell(x), open); })
       .def("takeDoorEvents", &take_door_events)
       .def("pendingDoorEvents", [](C c) { return double(c.world->pending_door_events()); })
       .def("navTick", [](C c) { return double(c.world->nav_tick()); })

@@ -18,8 +18,8 @@ Status check(bool ok, double v, const std::string& name, const char* what, CallE
 }
 }  // namespace
 
-Status cell_of_numbers(const double* xyz, const std::string& name, CellPos* out, CallError* error,
-                       const char* what) {
+Status from_numbers(const double* xyz, const std::string& name, CellPos* out, CallError* error,
+                    const char* what) {
   std::string at = name + " (";
   for (int i = 0; i < 3; ++i) at += number_text(xyz[i]) + (i < 2 ? ", " : ")");
   Status st = Status::Ok;
@@ -32,29 +32,28 @@ Status cell_of_numbers(const double* xyz, const std::string& name, CellPos* out,
   if (st != Status::Ok && error) *error = CallError{st, "", name, at};
   return st;
 }
-Status int_of_number(double v, const std::string& name, int* out, CallError* error) {
+Status from_number(double v, const std::string& name, int* out, CallError* error) {
   const Status st = check(int32_number(v), v, name, "an integer", error);
   if (st == Status::Ok && out) *out = static_cast<int>(v);
   return st;
 }
-Status block_value_of_number(double v, const std::string& name, std::int64_t* out,
-                             CallError* error) {
+Status from_number(double v, const std::string& name, std::int64_t* out, CallError* error) {
   const Status st = check(integral(v) && std::fabs(v) <= 9007199254740992.0, v, name,
                           "an integer block value", error);
   if (st == Status::Ok && out) *out = static_cast<std::int64_t>(v);
   return st;
 }
-Status id_of_number(double v, const std::string& name, ProfileId* out, CallError* error) {
+Status from_number(double v, const std::string& name, ProfileId* out, CallError* error) {
   const Status st =
       check(integral(v) && v >= 0 && v < 4294967295.0, v, name, "a profile id (an integer)", error);
   if (st == Status::Ok && out) *out = ProfileId{static_cast<std::uint32_t>(v)};
   return st;
 }
-Status id_of_number(double v, const std::string& name, AgentId* out, CallError* error) {
+Status from_number(double v, const std::string& name, AgentId* out, CallError* error) {
   AgentId id;
   return check(id_of_number(v, out ? out : &id), v, name, "an agent id", error);
 }
-Status id_of_number(double v, const std::string& name, PathHandle* out, CallError* error) {
+Status from_number(double v, const std::string& name, PathHandle* out, CallError* error) {
   PathHandle h;
   return check(id_of_number(v, out ? out : &h), v, name, "a path handle", error);
 }

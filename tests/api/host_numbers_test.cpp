@@ -19,44 +19,44 @@ TEST(HostNumbers, CellsAreInt32Integers) {
   CellPos c;
   CallError e;
   const double ok[] = {3, -7, 2147483647};
-  ASSERT_EQ(cell_of_numbers(ok, "goal", &c, &e), Status::Ok);
+  ASSERT_EQ(from_numbers(ok, "goal", &c, &e), Status::Ok);
   EXPECT_EQ(c.x, 3);
   EXPECT_EQ(c.y, -7);
   EXPECT_EQ(c.z, 2147483647);
   const double half[] = {1, 2.5, 3};
-  EXPECT_EQ(cell_of_numbers(half, "goal", &c, &e), Status::InvalidArgument);
+  EXPECT_EQ(from_numbers(half, "goal", &c, &e), Status::InvalidArgument);
   EXPECT_EQ(e.argument, "goal");
   EXPECT_EQ(e.message, "goal (1, 2.5, 3) is not a cell (integers expected)");
   const double far[] = {0, 2147483648.0, 0};
-  EXPECT_EQ(cell_of_numbers(far, "chunk", &c, &e, "a chunk position"), Status::OutOfRange);
+  EXPECT_EQ(from_numbers(far, "chunk", &c, &e, "a chunk position"), Status::OutOfRange);
   EXPECT_EQ(e.message, "chunk (0, 2147483648, 0) is out of range");
 }
 
 TEST(HostNumbers, IdsIntsAndValues) {
   CallError e;
   int n = 0;
-  EXPECT_EQ(int_of_number(-12, "radius", &n, &e), Status::Ok);
+  EXPECT_EQ(from_number(-12, "radius", &n, &e), Status::Ok);
   EXPECT_EQ(n, -12);
-  EXPECT_EQ(int_of_number(0.5, "radius", &n, &e), Status::InvalidArgument);
+  EXPECT_EQ(from_number(0.5, "radius", &n, &e), Status::InvalidArgument);
   EXPECT_EQ(e.message, "radius 0.5 is not an integer");
   std::int64_t v = 0;
-  EXPECT_EQ(block_value_of_number(9007199254740992.0, "value", &v, &e), Status::Ok);
+  EXPECT_EQ(from_number(9007199254740992.0, "value", &v, &e), Status::Ok);
   EXPECT_EQ(v, std::int64_t{1} << 53);
-  EXPECT_EQ(block_value_of_number(1e300, "value", &v, &e), Status::InvalidArgument);
+  EXPECT_EQ(from_number(1e300, "value", &v, &e), Status::InvalidArgument);
   ProfileId p;
-  EXPECT_EQ(id_of_number(4, "profile", &p, &e), Status::Ok);
+  EXPECT_EQ(from_number(4, "profile", &p, &e), Status::Ok);
   EXPECT_EQ(p.index, 4u);
-  EXPECT_EQ(id_of_number(-1, "profile", &p, &e), Status::InvalidArgument);
+  EXPECT_EQ(from_number(-1, "profile", &p, &e), Status::InvalidArgument);
   EXPECT_EQ(e.message, "profile -1 is not a profile id (an integer)");
   // An agent number round-trips through id_number (voxnav/ids.h).
   AgentId a;
   double number = 0;
   ASSERT_TRUE(id_number(AgentId{5, 3}, &number));
-  ASSERT_EQ(id_of_number(number, "agent", &a, &e), Status::Ok);
+  ASSERT_EQ(from_number(number, "agent", &a, &e), Status::Ok);
   EXPECT_EQ(a.index, 5u);
   EXPECT_EQ(a.generation, 3u);
   PathHandle h;
-  EXPECT_EQ(id_of_number(1.5, "path", &h, &e), Status::InvalidArgument);
+  EXPECT_EQ(from_number(1.5, "path", &h, &e), Status::InvalidArgument);
   EXPECT_EQ(e.message, "path 1.5 is not a path handle");
 }
 

@@ -16,22 +16,22 @@ namespace voxnav {
 /// Three numbers as a cell (or a chunk position, `what` "a chunk position"): integers an int32
 /// holds. Returns: Ok; InvalidArgument ("<name> (x, y, z) is not <what> (integers expected)");
 /// OutOfRange (an integer no int32 holds).
-[[nodiscard]] Status cell_of_numbers(const double* xyz, const std::string& name, CellPos* out,
-                                     CallError* error, const char* what = "a cell");
-/// An integer an int32 holds. Returns: Ok; InvalidArgument ("<name> <v> is not an integer").
-[[nodiscard]] Status int_of_number(double v, const std::string& name, int* out, CallError* error);
+[[nodiscard]] Status from_numbers(const double* xyz, const std::string& name, CellPos* out,
+                                  CallError* error, const char* what = "a cell");
+/// One number as the type `out` points to. An int: an integer an int32 holds. Returns: Ok;
+/// InvalidArgument ("<name> <v> is not an integer").
+[[nodiscard]] Status from_number(double v, const std::string& name, int* out, CallError* error);
 /// A block value: an integer a double holds exactly (|v| <= 2^53). Returns: Ok; InvalidArgument.
-[[nodiscard]] Status block_value_of_number(double v, const std::string& name, std::int64_t* out,
-                                           CallError* error);
+[[nodiscard]] Status from_number(double v, const std::string& name, std::int64_t* out,
+                                 CallError* error);
 /// A profile id (its index), an agent id or a path handle (id numbers: voxnav/ids.h).
 /// Returns: Ok; InvalidArgument ("<name> <v> is not a profile id (an integer)" / "an agent id"
 /// / "a path handle").
-[[nodiscard]] Status id_of_number(double v, const std::string& name, ProfileId* out,
-                                  CallError* error);
-[[nodiscard]] Status id_of_number(double v, const std::string& name, AgentId* out,
-                                  CallError* error);
-[[nodiscard]] Status id_of_number(double v, const std::string& name, PathHandle* out,
-                                  CallError* error);
+[[nodiscard]] Status from_number(double v, const std::string& name, ProfileId* out,
+                                 CallError* error);
+[[nodiscard]] Status from_number(double v, const std::string& name, AgentId* out, CallError* error);
+[[nodiscard]] Status from_number(double v, const std::string& name, PathHandle* out,
+                                 CallError* error);
 /// An area filter from a mask of excluded areas (bit i: area i) and a multiplier per area (at
 /// most kMaxAreas; the World checks their values). Returns: Ok; InvalidArgument (argument
 /// "filter": excluded is not a 32-bit mask, or more than kMaxAreas multipliers).
