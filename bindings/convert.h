@@ -108,6 +108,7 @@ inline Arg<PathHandle> path(double h) { return {"path", h}; }
 /// The last failure of a WorldCore: {status, function, argument, message} (C++ names).
 struct CallState {
   CallError error;
+  std::uint32_t tag = 0;  // the World's id tag: ids of another World are refused
   int last_status() const { return static_cast<int>(error.status); }
   val last_error() const {
     val o = val::object();
@@ -117,15 +118,15 @@ struct CallState {
   }
   int ok() { return error = CallError{}, 0; }
   /// The error `e` (a conversion's, or an API function's) of binding call `fn`.
-  int fail(const char* fn, CallError e) {
+  [[gnu::noinline]] int fail(const char* fn, CallError e) {
     e.function = fn;
     return error = std::move(e), last_status();
   }
-  int fail(Status st, const char* fn, std::string argument, std::string msg) {
+  [[gnu::noinline]] int fail(Status st, const char* fn, std::string argument, std::string msg) {
     return fail(fn, CallError{st, "", std::move(argument), std::move(msg)});
   }
   /// The result of a World call: Ok, or the error the World wrote.
-  int done(const World& w, Status st) {
+  [[gnu::noinline]] int done(const World& w, Status st) {
     return st == Status::Ok ? ok() : (error = w.last_error(), last_status());
   }
   /// An API function f(CallError*) of call `fn`: true when Ok (its error kept otherwise).
@@ -149,7 +150,7 @@ class In {
       return T{};
     }
   };
-  Failed fail(Status st, const std::string& argument, std::string msg) {
+  [[gnu::noinline]] Failed fail(Status st, const std::string& argument, std::string msg) {
     if (ok_) calls_.fail(st, fn_, argument, std::move(msg));
     return ok_ = false, Failed{};
   }
@@ -157,9 +158,13 @@ class In {
   template <class T, class F>
   T take(F&& f) {
     T out{};
-    CallError e;
-    if (ok_ && f(&out, &e) != Status::Ok) calls_.fail(fn_, std::move(e)), ok_ = false;
+    if (ok_ && f(&out, &scratch_) != Status::Ok) failed();
     return ok_ ? out : T{};
+  }
+  /// The conversion's error (in scratch_) becomes the call's.
+  [[gnu::noinline]] void failed() {
+    calls_.fail(fn_, std::move(scratch_));
+    ok_ = false;
   }
   CellPos cell(const std::string& name, const double* xyz, const char* what = "a cell") {
     return take<CellPos>([&](auto* o, auto* e) { return from_numbers(xyz, name, o, e, what); });
@@ -173,9 +178,14 @@ class In {
     const CellPos c = cell(a.name, a.v, "a chunk position");
     return ChunkPos{c.x, c.y, c.z};
   }
-  template <class T>
+  template <class T>  // ids: of this World (CallState::tag)
   T operator()(const Arg<T>& a) {
-    return take<T>([&](T* o, CallError* e) { return from_number(a.v, a.name, o, e); });
+    return take<T>([&](T* o, CallError* e) {
+      if constexpr (std::is_integral_v<T>)
+        return from_number(a.v, a.name, o, e);
+      else
+        return from_number(a.v, a.name, o, e, calls_.tag);
+    });
   }
   /// A block value for a call taking a uint16: one no uint16 holds is never in a registry.
   std::uint16_t value16(double v, std::size_t block_count) {
@@ -198,6 +208,7 @@ class In {
   CallState& calls_;
   const char* fn_;
   bool ok_ = true;
+  CallError scratch_;
 };
 
 // ---- WorldCore, the Embind class over one World (conventions: docs/bindings.md) ----
@@ -210,6 +221,7 @@ struct WorldCore {
 #endif
     threaded = threaded_asked && def.executor != nullptr;
     world = std::make_unique<World>(def);
+    calls.tag = world->id_tag();
   }
 #ifdef VOXNAV_WASM_THREADS
   /// One pthread for the whole module (-sPTHREAD_POOL_SIZE=1), shared by every World; never freed.
@@ -251,9 +263,13 @@ struct WorldCore {
   template <class T>
   static val js(const T& v) {
     if constexpr (requires { v.index; })
-      return val(v.index);  // ProfileId, AreaId
+      return val(v.index);  // AreaId
     else
       return val(v);
+  }
+  static val js(ProfileId p) {
+    double n = 0;
+    return (void)id_number(p, &n), val(n);
   }
   val js(CellPos c) { return numbers(c); }
   /// [answer, reason, epoch].

@@ -190,7 +190,7 @@ val add_profile(C c, std::string json, std::string source) {
     return none(c.calls.fail(st, "add_profile", "profile", err));
   const Status st = c.world->add_profile(p, &id);
   if (st == Status::Ok) c.last_warning = warn;
-  return c.result(st, val(id.index));
+  return c.result(st, c.js(id));
 }
 val define_area(C c, val name, val blocks, double cost) {
   In in(c.calls, "define_area");

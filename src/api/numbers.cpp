@@ -43,19 +43,46 @@ Status from_number(double v, const std::string& name, std::int64_t* out, CallErr
   if (st == Status::Ok && out) *out = static_cast<std::int64_t>(v);
   return st;
 }
-Status from_number(double v, const std::string& name, ProfileId* out, CallError* error) {
-  const Status st =
-      check(integral(v) && v >= 0 && v < 4294967295.0, v, name, "a profile id (an integer)", error);
-  if (st == Status::Ok && out) *out = ProfileId{static_cast<std::uint32_t>(v)};
+namespace {
+// Why `v` is no id number of kind `kind` (of the World of tag `tag`, unless 0); "" when it is one.
+std::string id_refusal(double v, std::uint32_t tag, IdKind kind) {
+  const auto a = [](IdKind k) {
+    return std::string(k == IdKind::Agent ? "an " : "a ") + id_kind_name(k);
+  };
+  const IdKind got = id_number_kind(v);
+  ProfileId p;
+  if (got == IdKind::None) return "is not " + a(kind);
+  if (got != kind) return "is " + a(got) + ", not " + a(kind);
+  if (kind == IdKind::Profile && !id_of_number(v, &p)) return "is not " + a(kind);
+  if (tag != 0 && id_number_tag(v) != tag) return "is " + a(kind) + " of another World";
+  return std::string();
+}
+// Ok when `why` is empty, else InvalidArgument "<name> <v> <why>".
+Status id_status(const std::string& why, double v, const std::string& name, CallError* error) {
+  if (why.empty()) return Status::Ok;
+  if (error)
+    *error = CallError{Status::InvalidArgument, "", name, name + " " + number_text(v) + " " + why};
+  return Status::InvalidArgument;
+}
+}  // namespace
+
+Status from_number(double v, const std::string& name, ProfileId* out, CallError* error,
+                   std::uint32_t tag) {
+  const Status st = id_status(id_refusal(v, tag, IdKind::Profile), v, name, error);
+  if (st == Status::Ok && out) (void)id_of_number(v, out);
   return st;
 }
-Status from_number(double v, const std::string& name, AgentId* out, CallError* error) {
-  AgentId id;
-  return check(id_of_number(v, out ? out : &id), v, name, "an agent id", error);
+Status from_number(double v, const std::string& name, AgentId* out, CallError* error,
+                   std::uint32_t tag) {
+  const Status st = id_status(id_refusal(v, tag, IdKind::Agent), v, name, error);
+  if (st == Status::Ok && out) (void)id_of_number(v, out);
+  return st;
 }
-Status from_number(double v, const std::string& name, PathHandle* out, CallError* error) {
-  PathHandle h;
-  return check(id_of_number(v, out ? out : &h), v, name, "a path handle", error);
+Status from_number(double v, const std::string& name, PathHandle* out, CallError* error,
+                   std::uint32_t tag) {
+  const Status st = id_status(id_refusal(v, tag, IdKind::Path), v, name, error);
+  if (st == Status::Ok && out) (void)id_of_number(v, out);
+  return st;
 }
 Status area_filter_of_numbers(double excluded, std::span<const double> multipliers, AreaFilter* out,
                               CallError* error) {

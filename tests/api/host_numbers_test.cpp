@@ -44,17 +44,25 @@ TEST(HostNumbers, IdsIntsAndValues) {
   EXPECT_EQ(v, std::int64_t{1} << 53);
   EXPECT_EQ(from_number(1e300, "value", &v, &e), Status::InvalidArgument);
   ProfileId p;
-  EXPECT_EQ(from_number(4, "profile", &p, &e), Status::Ok);
+  double pn = 0;
+  ASSERT_TRUE(id_number(ProfileId{4, 2}, &pn));
+  EXPECT_EQ(pn, (4 * 64 + 2) * 4 + 3);
+  EXPECT_EQ(from_number(pn, "profile", &p, &e, 2), Status::Ok);
   EXPECT_EQ(p.index, 4u);
+  EXPECT_EQ(p.owner, 2u);
+  EXPECT_EQ(from_number(pn, "profile", &p, &e, 5), Status::InvalidArgument);
+  EXPECT_EQ(e.message, "profile 1035 is a profile id of another World");
   EXPECT_EQ(from_number(-1, "profile", &p, &e), Status::InvalidArgument);
-  EXPECT_EQ(e.message, "profile -1 is not a profile id (an integer)");
-  // An agent number round-trips through id_number (voxnav/ids.h).
+  EXPECT_EQ(e.message, "profile -1 is not a profile id");
+  // An agent number round-trips through id_number (voxnav/ids.h), and is no other kind.
   AgentId a;
   double number = 0;
   ASSERT_TRUE(id_number(AgentId{5, 3}, &number));
   ASSERT_EQ(from_number(number, "agent", &a, &e), Status::Ok);
   EXPECT_EQ(a.index, 5u);
   EXPECT_EQ(a.generation, 3u);
+  EXPECT_EQ(from_number(number, "profile", &p, &e), Status::InvalidArgument);
+  EXPECT_EQ(e.message, "profile " + number_text(number) + " is an agent id, not a profile id");
   PathHandle h;
   EXPECT_EQ(from_number(1.5, "path", &h, &e), Status::InvalidArgument);
   EXPECT_EQ(e.message, "path 1.5 is not a path handle");

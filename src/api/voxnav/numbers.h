@@ -24,14 +24,16 @@ namespace voxnav {
 /// A block value: an integer a double holds exactly (|v| <= 2^53). Returns: Ok; InvalidArgument.
 [[nodiscard]] Status from_number(double v, const std::string& name, std::int64_t* out,
                                  CallError* error);
-/// A profile id (its index), an agent id or a path handle (id numbers: voxnav/ids.h).
-/// Returns: Ok; InvalidArgument ("<name> <v> is not a profile id (an integer)" / "an agent id"
-/// / "a path handle").
+/// A profile id, an agent id or a path handle from its id number (voxnav/ids.h), of the World
+/// of id tag `tag` (World::id_tag; 0: of any World). Returns: Ok; InvalidArgument ("<name> <v>
+/// is not an agent id", "... is a path handle, not an agent id", "... is an agent id of another
+/// World").
 [[nodiscard]] Status from_number(double v, const std::string& name, ProfileId* out,
-                                 CallError* error);
-[[nodiscard]] Status from_number(double v, const std::string& name, AgentId* out, CallError* error);
+                                 CallError* error, std::uint32_t tag = 0);
+[[nodiscard]] Status from_number(double v, const std::string& name, AgentId* out, CallError* error,
+                                 std::uint32_t tag = 0);
 [[nodiscard]] Status from_number(double v, const std::string& name, PathHandle* out,
-                                 CallError* error);
+                                 CallError* error, std::uint32_t tag = 0);
 /// An area filter from a mask of excluded areas (bit i: area i) and a multiplier per area (at
 /// most kMaxAreas; the World checks their values). Returns: Ok; InvalidArgument (argument
 /// "filter": excluded is not a 32-bit mask, or more than kMaxAreas multipliers).
