@@ -1,11 +1,9 @@
-// voxnav bindings - JS values to the C++ API's types and back, and WorldCore. Errors here are
-// only for what does not convert ("is not a cell (integers expected)"), numbers written as the
-// C++ API writes them (number_text); the World checks every rule and writes its messages.
+// voxnav bindings - JS values to the C++ API's types and back (voxnav/numbers.h writes the
+// messages of what does not convert), and WorldCore. The World checks every rule.
 #pragma once
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
-#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -16,6 +14,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "voxnav/numbers.h"
 #include "voxnav/world.h"
 
 #ifdef VOXNAV_WASM_THREADS
@@ -28,14 +27,11 @@ using emscripten::typed_memory_view;
 using emscripten::val;
 
 inline bool integral(double v) { return std::isfinite(v) && v == std::floor(v); }
-/// A JS number that is an integer a C++ int32 holds (the C++ API checks the range it allows).
 inline bool int32_number(double v) { return integral(v) && v >= INT32_MIN && v <= INT32_MAX; }
-/// A JS number for a C++ int the World checks: one no int holds becomes INT_MIN, which every
-/// limit refuses (the World's message names it).
+/// A number no int holds becomes INT_MIN, which every limit refuses (the World names it).
 inline int int_or_refused(double v) { return int32_number(v) ? static_cast<int>(v) : INT32_MIN; }
 
-/// Thrown when the wasm heap cannot hold the copy of an argument (before the World is called:
-/// the module boundary, voxnav_bindings.cpp, reports OutOfMemory with the World unchanged).
+/// Thrown when the heap cannot hold an argument's copy (the World was not called).
 struct ArgumentOutOfMemory {};
 
 /// A typed array of T copied into `out` with one TypedArray.set (false: not such an array).
@@ -80,48 +76,39 @@ std::vector<double>& put(std::vector<double>& out, const T&... v) {
   (one(v), ...);
   return out;
 }
-/// Calls a C++ "count, then copy" API (f(out, capacity, &count)) twice: `out` gets every item.
-template <class T, class F>
-Status fetch_all(std::vector<T>& out, F&& f) {
-  std::size_t n = 0;
-  Status st = f(static_cast<T*>(nullptr), std::size_t{0}, &n);
-  if (st != Status::Ok) return st;
-  out.resize(n);
-  st = f(out.data(), out.size(), &n);
-  out.resize(std::min(n, out.size()));
-  return st;
+/// Appends field `f` of every item of `items` (put), field after field: [a.x..., a.y...].
+template <class T, class... F>
+void put_fields(std::vector<double>& out, const std::vector<T>& items, F... f) {
+  const auto field = [&](auto m) {
+    for (const T& x : items) put(out, x.*m);
+  };
+  (field(f), ...);
 }
-/// How messages name field `field` of entry i of a batch `list` ("agents[2].feet"; `field`
-/// alone when `list` is "": a single call).
+/// Field `field` of entry i of batch `list` ("agents[2].feet"; `field` alone when `list` is "").
 inline std::string entry(const std::string& list, std::size_t i, const char* field) {
   return list.empty() ? std::string(field) : list + "[" + std::to_string(i) + "]." + field;
 }
 
-/// One argument (JS numbers; cells [x, y, z]) by what the World takes, and the name messages give.
-template <int Kind,
-          class T = val>  // 0 a cell, 1 a chunk position ("chunk"), 2 a profile id, 3 an int
+/// One argument, converted (In) to T (from_number, voxnav/numbers.h), and the name messages give.
+template <class T, class V = double>
 struct Arg {
   std::string name;
-  T v;
+  V v;
 };
-using Cell = Arg<0>;
-template <class Id>  // AgentId or PathHandle
-struct IdArg {
-  double number;
-  std::string name = std::is_same_v<Id, AgentId> ? "agent" : "path";
-};
-using Agent = IdArg<AgentId>;
-using Path = IdArg<PathHandle>;
-inline Arg<1> chunk(val v) { return {"chunk", v}; }
-inline Arg<2, double> profile(double p, std::string name = "profile") {
+using Cell = Arg<CellPos, val>;
+inline Cell cell(val v, std::string name = "cell") { return {std::move(name), v}; }
+inline Arg<ChunkPos, val> chunk(val v) { return {"chunk", v}; }
+inline Arg<ProfileId> profile(double p, std::string name = "profile") {
   return {std::move(name), p};
 }
-inline Arg<3, double> integer(std::string name, double v) { return {std::move(name), v}; }
+inline Arg<int> integer(std::string name, double v) { return {std::move(name), v}; }
+inline Arg<AgentId> agent(double a, std::string name = "agent") { return {std::move(name), a}; }
+inline Arg<PathHandle> path(double h) { return {"path", h}; }
 
-/// The last failure of a WorldCore: {status, function, argument, message}, C++ names (the JS
-/// names: web/lib/errors.mjs). Every failure names its argument.
+/// The last failure of a WorldCore: {status, function, argument, message} (C++ names).
 struct CallState {
   CallError error;
+  std::uint32_t tag = 0;  // the World's id tag: ids of another World are refused
   int last_status() const { return static_cast<int>(error.status); }
   val last_error() const {
     val o = val::object();
@@ -131,21 +118,27 @@ struct CallState {
   }
   int ok() { return error = CallError{}, 0; }
   /// The error `e` (a conversion's, or an API function's) of binding call `fn`.
-  int fail(const char* fn, CallError e) {
+  [[gnu::noinline]] int fail(const char* fn, CallError e) {
     e.function = fn;
     return error = std::move(e), last_status();
   }
-  int fail(Status st, const char* fn, std::string argument, std::string msg) {
+  [[gnu::noinline]] int fail(Status st, const char* fn, std::string argument, std::string msg) {
     return fail(fn, CallError{st, "", std::move(argument), std::move(msg)});
   }
   /// The result of a World call: Ok, or the error the World wrote.
-  int done(const World& w, Status st) {
+  [[gnu::noinline]] int done(const World& w, Status st) {
     return st == Status::Ok ? ok() : (error = w.last_error(), last_status());
+  }
+  /// An API function f(CallError*) of call `fn`: true when Ok (its error kept otherwise).
+  template <class F>
+  bool api(const char* fn, F&& f) {
+    CallError e;
+    return f(&e) == Status::Ok ? (ok(), true) : (fail(fn, std::move(e)), false);
   }
 };
 
 /// Converts one call's arguments in order; after the first that does not convert (the error
-/// names it) the others are not looked at. Numbers, bools, strings and spans pass as they are.
+/// names it) the others are not looked at. Other values pass as they are.
 class In {
  public:
   In(CallState& calls, const char* fn) : calls_(calls), fn_(fn) {}
@@ -157,72 +150,51 @@ class In {
       return T{};
     }
   };
-  Failed fail(Status st, const std::string& argument, std::string msg) {
+  [[gnu::noinline]] Failed fail(Status st, const std::string& argument, std::string msg) {
     if (ok_) calls_.fail(st, fn_, argument, std::move(msg));
     return ok_ = false, Failed{};
   }
-
-  /// Three JS numbers -> a cell: integers a C++ int32 holds (the World checks its range).
+  /// The value an API conversion f(T* out, CallError*) (voxnav/numbers.h) makes, or T{}.
+  template <class T, class F>
+  T take(F&& f) {
+    T out{};
+    if (ok_ && f(&out, &scratch_) != Status::Ok) failed();
+    return ok_ ? out : T{};
+  }
+  /// The conversion's error (in scratch_) becomes the call's.
+  [[gnu::noinline]] void failed() {
+    calls_.fail(fn_, std::move(scratch_));
+    ok_ = false;
+  }
   CellPos cell(const std::string& name, const double* xyz, const char* what = "a cell") {
-    if (!ok_) return {};
-    std::string at = name + " (";
-    for (int i = 0; i < 3; ++i) at += number_text(xyz[i]) + (i < 2 ? ", " : ")");
-    if (!integral(xyz[0]) || !integral(xyz[1]) || !integral(xyz[2]))
-      return fail(Status::InvalidArgument, name, at + " is not " + what + " (integers expected)");
-    if (!int32_number(xyz[0]) || !int32_number(xyz[1]) || !int32_number(xyz[2]))
-      return fail(Status::OutOfRange, name, at + " is out of range");
-    return CellPos{std::int32_t(xyz[0]), std::int32_t(xyz[1]), std::int32_t(xyz[2])};
+    return take<CellPos>([&](auto* o, auto* e) { return from_numbers(xyz, name, o, e, what); });
   }
   CellPos cell(const std::string& name, const val& v, const char* what = "a cell") {
     const double xyz[] = {v[0].as<double>(), v[1].as<double>(), v[2].as<double>()};
     return cell(name, xyz, what);
   }
   CellPos operator()(const Cell& a) { return cell(a.name, a.v); }
-  ChunkPos operator()(const Arg<1>& a) {
+  ChunkPos operator()(const Arg<ChunkPos, val>& a) {
     const CellPos c = cell(a.name, a.v, "a chunk position");
     return ChunkPos{c.x, c.y, c.z};
   }
-  /// A block value: an integer a JS number holds exactly (the World names one out of range).
-  std::int64_t value(const std::string& name, double v) {
-    if (ok_ && (!integral(v) || std::fabs(v) > 9007199254740992.0))
-      return fail(Status::InvalidArgument, name,
-                  name + " " + number_text(v) + " is not an integer block value");
-    return ok_ ? static_cast<std::int64_t>(v) : 0;
+  template <class T>  // ids: of this World (CallState::tag)
+  T operator()(const Arg<T>& a) {
+    return take<T>([&](T* o, CallError* e) {
+      if constexpr (std::is_integral_v<T>)
+        return from_number(a.v, a.name, o, e);
+      else
+        return from_number(a.v, a.name, o, e, calls_.tag);
+    });
   }
-  /// The same for a call taking a uint16: a value no uint16 holds is never in a registry.
+  /// A block value for a call taking a uint16: one no uint16 holds is never in a registry.
   std::uint16_t value16(double v, std::size_t block_count) {
-    const std::int64_t n = value("value", v);
+    const std::int64_t n = (*this)(Arg<std::int64_t>{"value", v});
     if (ok_ && (n < 0 || n > 65535))
       return fail(Status::OutOfRange, "value",
                   "value " + std::to_string(n) + " is not in the block registry (values 0 .. " +
                       std::to_string(block_count - 1) + ")");
     return static_cast<std::uint16_t>(n);
-  }
-  /// A profile index (the World checks it is one of its profiles).
-  ProfileId operator()(const Arg<2, double>& a) {
-    const double p = a.v;
-    if (ok_ && (!integral(p) || p < 0 || p >= 4294967295.0))
-      return fail(Status::InvalidArgument, a.name,
-                  a.name + " " + number_text(p) + " is not a profile id (an integer)");
-    return ok_ ? ProfileId{static_cast<std::uint32_t>(p)} : ProfileId{};
-  }
-  /// An id number (voxnav/ids.h): agents and path handles.
-  template <class Id>
-  Id operator()(const IdArg<Id>& a) {
-    Id id{};
-    if (ok_ && !id_of_number(a.number, &id))
-      return fail(
-          Status::InvalidArgument, a.name,
-          a.name + " " + number_text(a.number) +
-              (std::is_same_v<Id, AgentId> ? " is not an agent id" : " is not a path handle"));
-    return id;
-  }
-  int operator()(const Arg<3, double>& a) {
-    const double n = a.v;
-    if (ok_ && !int32_number(n))
-      return fail(Status::InvalidArgument, a.name,
-                  a.name + " " + number_text(n) + " is not an integer");
-    return ok_ ? static_cast<int>(n) : 0;
   }
   double operator()(double v) { return v; }
   bool operator()(bool v) { return v; }
@@ -236,15 +208,10 @@ class In {
   CallState& calls_;
   const char* fn_;
   bool ok_ = true;
+  CallError scratch_;
 };
 
-// ---- WorldCore, the Embind class over one World (voxnav_bindings.cpp registers its calls) ----
-// Calls with no result return the Status as an int (0 = Ok); calls with a result return it, or
-// `undefined` when they fail (then lastError()). Inputs cross as typed arrays (copied with one
-// TypedArray.set); results as flat Float64Array views of scratch buffers, valid until the next
-// call, laid out as each call says (web/lib/world.mjs reshapes them). Enums and ids cross as
-// numbers (enum names: the module's names(); id numbers: voxnav/ids.h).
-
+// ---- WorldCore, the Embind class over one World (conventions: docs/bindings.md) ----
 struct WorldCore {
   WorldCore(int lockstep_delay, bool threaded_asked) {
     WorldDef def;
@@ -254,6 +221,7 @@ struct WorldCore {
 #endif
     threaded = threaded_asked && def.executor != nullptr;
     world = std::make_unique<World>(def);
+    calls.tag = world->id_tag();
   }
 #ifdef VOXNAV_WASM_THREADS
   /// One pthread for the whole module (-sPTHREAD_POOL_SIZE=1), shared by every World; never freed.
@@ -295,9 +263,13 @@ struct WorldCore {
   template <class T>
   static val js(const T& v) {
     if constexpr (requires { v.index; })
-      return val(v.index);  // ProfileId, AreaId
+      return val(v.index);  // AreaId
     else
       return val(v);
+  }
+  static val js(ProfileId p) {
+    double n = 0;
+    return (void)id_number(p, &n), val(n);
   }
   val js(CellPos c) { return numbers(c); }
   /// [answer, reason, epoch].
@@ -312,13 +284,6 @@ struct WorldCore {
     return numbers(s.mode, s.feet, s.velocity, s.on_ground, s.corridor_epoch, s.next_waypoint,
                    s.arrivals, s.replans, s.repairs, s.requests, s.failure, s.waiting_at_door,
                    s.door, s.door_hold_ticks, s.door_events, s.door_timeouts);
-  }
-  /// [positions 3n, cells 3n, kinds n] of `points`, after what f64 holds.
-  val waypoints(const std::vector<Waypoint>& points) {
-    for (const Waypoint& p : points) put(f64, p.position);
-    for (const Waypoint& p : points) put(f64, p.cell);
-    for (const Waypoint& p : points) put(f64, p.kind);
-    return view(f64);
   }
 
   std::unique_ptr<World> world;

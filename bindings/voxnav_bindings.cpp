@@ -1,8 +1,9 @@
 // voxnav bindings - the Embind module over the public API (src/api): WorldCore's calls
-// (convert.h), the names of enums and statuses, and the limits of the C++ API. Conversion only:
-// the World and the API functions check every rule and write the messages.
+// (convert.h), the names of enums and statuses, and the limits of the C++ API (voxnav/tables.h).
+// Conversion only: the World and the API functions check every rule and write the messages.
 #include <emscripten/heap.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <functional>
 #include <string>
@@ -12,67 +13,34 @@
 #include "voxnav/integrate.h"
 #include "voxnav/io.h"
 #include "voxnav/state_hash.h"
+#include "voxnav/tables.h"
 #include "voxnav/version.h"
 
 /// A World member (any overload) and its name, for WorldCore::run and get.
-#define MEMBER(m) #m, [](auto& w, auto&&... a) { return w.m(a...); }
+#define M(m) #m, [](auto& w, auto&&... a) { return w.m(a...); }
 
 namespace voxnav::bindings {
 
 /// The names of the enums whose numbers results carry, by enum (index = the enum's number).
 val names() {
   val o = val::object();
-  const auto set = [&](const char* key, auto name, auto last) {
+  for (const EnumNames& e : enum_names()) {
     val list = val::array();
-    for (int i = 0; i <= static_cast<int>(last); ++i)
-      list.call<void>("push", std::string(name(static_cast<decltype(last)>(i))));
-    o.set(key, list);
-  };
-  set("status", status_name, kLastStatus), set("edgeKind", edge_kind_name, EdgeKind::Fly);
-  set("agentMode", agent_mode_name, AgentMode::Blocked);
-  set("reachAnswer", reach_answer_name, ReachAnswer::Unknown);
-  set("reachReason", reach_reason_name, ReachReason::BadProfile);
-  set("pathState", path_state_name, PathState::Failed);
-  set("pathFailure", path_failure_name, kLastPathFailure);
-  set("blockHazard", block_hazard_name, BlockHazard::Other);
-  set("blockFluid", block_fluid_name, BlockFluid::Harmful);
+    for (int i = 0; i < e.count; ++i) list.call<void>("push", std::string(e.name(i)));
+    o.set(e.key, list);
+  }
   return o;
 }
-
-/// The limits of the C++ API (named once in its headers), for JS: web/index.mjs's LIMITS.
+/// voxnav/tables.h limits(), and the wasm heap's ceiling (-sMAXIMUM_MEMORY, CMakeLists.txt):
+/// everything a module's Worlds hold shares it; past it a call fails with OutOfMemory.
 val limits() {
   val o = val::object();
-  const auto set = [&](const char* name, auto v) { o.set(name, val(double(v))); };
-  set("maxCellXZ", kMaxCellXZ), set("maxCellY", kMaxCellY);
-  set("chunkEdge", kChunkEdge), set("chunkValues", kChunkValues);
-  set("maxChunkXZ", kMaxChunkXZ), set("maxChunkY", kMaxChunkY);
-  set("maxBoxCells", kMaxBoxCells), set("maxBoxChunks", kMaxBoxChunks);
-  set("maxAreas", kMaxAreas), set("maxAreaNameBytes", kMaxAreaNameBytes);
-  set("minAreaCost", kMinAreaCost), set("maxAreaCost", kMaxAreaCost);
-  set("maxAreaMultiplier", kMaxAreaMultiplier);
-  set("maxGoalRange", kMaxGoalRange), set("maxNearestRadius", kMaxNearestRadius);
-  set("maxChunkBuildRadius", World::kMaxChunkBuildRadius);
-  set("maxSearchesPerUpdate", World::kMaxSearchesPerUpdate);
-  set("maxTickSeconds", World::kMaxTickSeconds), set("searchTimesKept", kSearchTimesKept);
-  set("maxColumnTopsColumns", kMaxColumnTopsColumns);
-  set("maxColumnTopsHeight", kMaxColumnTopsHeight);
-  set("maxColumnTopsCells", kMaxColumnTopsCells), set("noColumnTop", kNoColumnTop);
-  set("maxInflatedBytes", kMaxInflatedBytes);  // io.h: one load's budget
-  // The wasm heap's ceiling (-sMAXIMUM_MEMORY, bindings/CMakeLists.txt): everything a module's
-  // Worlds hold shares it; past it a call fails with OutOfMemory.
-  set("maxHeapBytes", emscripten_get_heap_max());
+  for (const NamedLimit& l : voxnav::limits()) o.set(l.name, l.value);
+  o.set("maxHeapBytes", double(emscripten_get_heap_max()));
   return o;
 }
 
-// ---- the module boundary: no C++ exception reaches JS ----
-// With native wasm exceptions (-fwasm-exceptions, CMake VOXNAV_WASM_EXCEPTIONS) the World's own
-// boundary (voxnav/status.h: loaders and edits return OutOfMemory, the World unchanged) works as
-// natively. An exception that still reaches a WorldCore call (an allocation of the argument
-// copies, or of a World call that does not catch) is caught here, inside wasm, and becomes a
-// thrown JS object { voxnavOutOfMemory: true, function, worldUnchanged } that web/lib/world.mjs
-// turns into VoxnavError('OutOfMemory'); when the World may be half-changed (worldUnchanged
-// false) the JS World refuses every later call but dispose(). Without them an allocation failure
-// stops the module (the JS World reports it): the calls are registered as they are (smaller).
+// ---- the module boundary: no C++ exception reaches JS (docs/bindings.md) ----
 #ifdef VOXNAV_WASM_EXCEPTIONS
 constexpr bool kExceptions = true;
 [[noreturn]] void throw_out_of_memory(const char* fn, bool world_unchanged) {
@@ -81,7 +49,7 @@ constexpr bool kExceptions = true;
   e.set("worldUnchanged", world_unchanged);
   e.throw_();
 }
-/// f(args...) with every exception caught; the JS exception is thrown outside the catch block.
+/// f(args...), any exception thrown on as { voxnavOutOfMemory, function, worldUnchanged }.
 template <class R, class... A>
 std::function<R(A...)> guarded(const char* fn, R (*f)(A...)) {
   return [fn, f](A... a) -> R {
@@ -133,8 +101,41 @@ struct Core : emscripten::class_<WorldCore> {
 
 using C = WorldCore&;
 
+/// `undefined`, after `failed` (a failure recorded).
+template <class T>
+val none(const T&) {
+  return val::undefined();
+}
+/// An array of `items`, each pushed as it is.
+template <class... T>
+val array(const T&... items) {
+  val list = val::array();
+  (list.call<void>("push", items), ...);
+  return list;
+}
+/// Calls a C++ "count, then copy" API (f(out, capacity, &count)) twice: `out` gets every item.
+template <class T, class F>
+Status fetch_all(std::vector<T>& out, F&& f) {
+  std::size_t n = 0;
+  Status st = f(static_cast<T*>(nullptr), std::size_t{0}, &n);
+  if (st != Status::Ok) return st;
+  out.resize(n);
+  st = f(out.data(), out.size(), &n);
+  out.resize(std::min(n, out.size()));
+  return st;
+}
+/// [positions 3n, cells 3n, kinds n] of `points`, after what c.f64 holds.
+val waypoints(C c, const std::vector<Waypoint>& points) {
+  put_fields(c.f64, points, &Waypoint::position, &Waypoint::cell, &Waypoint::kind);
+  return view(c.f64);
+}
+double number_of(AgentId id) {  // every live agent has one (add_agents keeps no other)
+  double n = -1;
+  return (void)id_number(id, &n), n;
+}
+
 // ---- the calls that need more than converting their arguments one by one ----
-/// voxnav's registry JSON; `fn`: the JS function that called (defineBlocks writes the JSON).
+/// `fn`: the JS function that called (defineBlocks writes the JSON).
 int load_blocks(C c, val json, std::string fn) {
   if (c.done(c.world->load_blocks_json(typed(json, c.u8))) != 0) c.calls.error.function = fn;
   return c.calls.last_status();
@@ -148,18 +149,15 @@ int set_block_traits(C c, double value, std::string traits_json) {
   t.value = in.value16(value, c.world->block_count());
   return in ? c.done(c.world->set_block_traits(std::span(&t, 1))) : c.calls.last_status();
 }
-/// positions: Int32Array of 3 per chunk, then World member `m` with them.
+/// positions: Int32Array of 3 per chunk, then World member `m` with them and `a`.
 template <class M, class... A>
 int chunks(C c, const char* fn, M m, const val& positions, const A&... a) {
-  In in(c.calls, fn);
-  if (!copy_typed(positions, c.i32))
-    return in.fail(Status::InvalidArgument, "positions", "positions must be an Int32Array"),
-           c.calls.last_status();
-  if (c.i32.size() % 3 != 0)
-    return in.fail(Status::InvalidArgument, "positions",
-                   "positions has " + std::to_string(c.i32.size()) +
-                       " entries, not a multiple of 3 (x, y, z per chunk)"),
-           c.calls.last_status();
+  const bool typed_ok = copy_typed(positions, c.i32);
+  if (!typed_ok || c.i32.size() % 3 != 0)
+    return c.calls.fail(Status::InvalidArgument, fn, "positions",
+                        !typed_ok ? "positions must be an Int32Array"
+                                  : "positions has " + std::to_string(c.i32.size()) +
+                                        " entries, not a multiple of 3 (x, y, z per chunk)");
   c.chunks.clear();
   for (std::size_t i = 0; i < c.i32.size(); i += 3)
     c.chunks.push_back(ChunkPos{c.i32[i], c.i32[i + 1], c.i32[i + 2]});
@@ -169,9 +167,7 @@ int chunks(C c, const char* fn, M m, const val& positions, const A&... a) {
   if (c.chunks.capacity() > 64) std::vector<ChunkPos>().swap(c.chunks);
   return st;
 }
-/// World::set_blocks (also setBlock and setBox): `cells` Float64Array of 6 per edit (min, then
-/// max), `values` Float64Array of 1 per edit, `single` Uint8Array of 1 per edit (1: a cell,
-/// named "cell" in messages); `list` names the entries in messages ("" for one edit).
+/// World::set_blocks (also setBlock, setBox); layout: docs/bindings.md.
 int set_blocks(C c, val cells, val values, val single, std::string list) {
   In in(c.calls, "set_blocks");
   if (!copy_typed(cells, c.f64) || !copy_typed(values, c.in) || !copy_typed(single, c.u8) ||
@@ -182,7 +178,7 @@ int set_blocks(C c, val cells, val values, val single, std::string list) {
     const bool one = edits[i].cell = c.u8[i] != 0;
     edits[i].min = in.cell(entry(list, i, one ? "cell" : "min"), &c.f64[6 * i]);
     edits[i].max = in.cell(entry(list, i, one ? "cell" : "max"), &c.f64[6 * i + 3]);
-    edits[i].value = in.value(entry(list, i, "value"), c.in[i]);
+    edits[i].value = in(Arg<std::int64_t>{entry(list, i, "value"), c.in[i]});
   }
   return in ? c.done(c.world->set_blocks(edits, list)) : c.calls.last_status();
 }
@@ -191,17 +187,16 @@ val add_profile(C c, std::string json, std::string source) {
   ProfileId id;
   std::string err, warn;
   if (const Status st = parse_profile_json(json, p, &err, &warn, source); st != Status::Ok)
-    return c.calls.fail(st, "add_profile", "profile", err), val::undefined();
+    return none(c.calls.fail(st, "add_profile", "profile", err));
   const Status st = c.world->add_profile(p, &id);
   if (st == Status::Ok) c.last_warning = warn;
-  return c.result(st, val(id.index));
+  return c.result(st, c.js(id));
 }
-/// World::define_area (name, blocks: an Array of block names, cost in cells) and find_area.
 val define_area(C c, val name, val blocks, double cost) {
   In in(c.calls, "define_area");
   std::vector<std::string> names;
   if (!name.isString())
-    return in.fail(Status::InvalidArgument, "name", "name must be a string"), val::undefined();
+    return none(in.fail(Status::InvalidArgument, "name", "name must be a string"));
   const std::string at = "area \"" + name.as<std::string>() + "\": ";
   if (!blocks.isArray())
     in.fail(Status::InvalidArgument, "blocks", at + "blocks must be an array of block names");
@@ -212,22 +207,20 @@ val define_area(C c, val name, val blocks, double cost) {
       in.fail(Status::InvalidArgument, "blocks",
               at + "blocks[" + std::to_string(i) + "] is not a block name (a non-empty string)");
   }
-  return in ? c.get<AreaId>(MEMBER(define_area), name.as<std::string>(),
+  return in ? c.get<AreaId>(M(define_area), name.as<std::string>(),
                             std::span<const std::string>(names), cost)
             : val::undefined();
 }
 val find_area(C c, val name) {
-  if (name.isString()) return c.get<AreaId>(MEMBER(find_area), name.as<std::string>());
-  return c.calls.fail(Status::InvalidArgument, "find_area", "name", "name must be a string"),
-         val::undefined();
+  if (name.isString()) return c.get<AreaId>(M(find_area), name.as<std::string>());
+  return none(c.calls.fail(Status::InvalidArgument, "find_area", "name", "name must be a string"));
 }
 
-/// request() and find_path_now()'s arguments: `start`, `goal` Float64Array [x, y, z]; the area
-/// filter as `excluded` (a bit per area) and `multipliers` (Float64Array, one per area), areas
-/// resolved by the wrapper (false: the error is set).
-bool request_args(C c, const char* fn, double profile, const val& start, const val& goal,
-                  double range, bool toward, double excluded, const val& multipliers,
-                  NavRequest& req) {
+/// request() (a handle number) and find_path_now() (status, then waypoints when ready).
+template <bool kNow>
+val search(C c, double profile, val start, val goal, double range, bool toward, double excluded,
+           val multipliers) {
+  const char* fn = kNow ? "find_path_now" : toward ? "request_toward" : "request";
   In in(c.calls, fn);
   const auto cell = [&](const char* name, const val& v) {
     if (in && (!copy_typed(v, c.in) || c.in.size() != 3))
@@ -235,170 +228,143 @@ bool request_args(C c, const char* fn, double profile, const val& start, const v
               std::string(name) + " must be a Float64Array [x, y, z]");
     return in.cell(name, c.in.data());
   };
+  NavRequest req;
   req.profile = in(bindings::profile(profile));
   req.start = cell("start", start), req.goal = cell("goal", goal);
   req.goal_range = in(integer("range", range)), req.toward = toward;
-  if (in && (!integral(excluded) || excluded < 0 || excluded > UINT32_MAX))
-    in.fail(Status::InvalidArgument, "filter",
-            "filter: excluded " + number_text(excluded) + " is not a 32-bit mask");
   if (in && !copy_typed(multipliers, c.in))
     in.fail(Status::InvalidArgument, "filter",
             "filter: multipliers must be a Float64Array (one entry per area)");
-  if (in && c.in.size() > kMaxAreas)
-    in.fail(Status::InvalidArgument, "filter",
-            "filter: multipliers has " + std::to_string(c.in.size()) + " entries, more than " +
-                std::to_string(kMaxAreas));
-  if (!in) return false;
-  req.filter.excluded = static_cast<std::uint32_t>(excluded);
-  std::copy(c.in.begin(), c.in.end(), req.filter.multiplier.begin());
-  return true;
-}
-/// request(): a handle number; find_path_now(): status()'s numbers, then waypoints() of the
-/// route (none unless ready).
-template <bool kNow>
-val search(C c, double profile, val start, val goal, double range, bool toward, double excluded,
-           val multipliers) {
-  const char* fn = kNow ? "find_path_now" : toward ? "request_toward" : "request";
-  NavRequest req;
+  req.filter = in.take<AreaFilter>(
+      [&](auto* o, auto* e) { return area_filter_of_numbers(excluded, c.in, o, e); });
+  if (!in) return val::undefined();
   PathHandle h;
   PathResult r;
   double id = 0;
-  if (!request_args(c, fn, profile, start, goal, range, toward, excluded, multipliers, req))
-    return val::undefined();
   if (const Status st = kNow ? c.world->find_path_now(req, &r) : c.world->request(req, &h);
       st != Status::Ok)
     return c.result(st, val::undefined());
   if (kNow && r.status.state != PathState::Ready) r.waypoints.clear();
-  if (kNow) return c.js(r.status), c.calls.ok(), c.waypoints(r.waypoints);
+  if (kNow) return c.js(r.status), c.calls.ok(), waypoints(c, r.waypoints);
   if (id_number(h, &id)) return c.calls.ok(), val(id);
   (void)c.world->release(h);
   return c.calls.fail(Status::Unsupported, fn, "",
                       "more than 524288 requests of one class are held; release some"),
          val::undefined();
 }
-/// waypoints() of corridor or agent_corridor (`m`) of the id `a` converts to; an agent's
-/// corridor epoch follows them.
+/// waypoints() of corridor or agent_corridor (`m`) of id `a`; an agent's corridor epoch last.
 template <class M, class A>
 val corridor_of(C c, const char* fn, M m, const A& a) {
   In in(c.calls, fn);
   const auto id = in(a);
   AgentState s;
+  constexpr bool kAgent = std::is_same_v<decltype(id), const AgentId>;
   if (!in) return val::undefined();
-  if constexpr (std::is_same_v<A, Agent>)
+  if constexpr (kAgent)
     if (c.done(c.world->agent_state(id, &s)) != 0) return val::undefined();
   const Status st = fetch_all(c.points, [&](Waypoint* o, std::size_t cap, std::size_t* n) {
     return m(*c.world, id, o, cap, n);
   });
   c.f64.clear();
   if (c.done(st) != 0) return val::undefined();
-  c.waypoints(c.points);
-  if (std::is_same_v<A, Agent>) c.f64.push_back(s.corridor_epoch);
+  waypoints(c, c.points);
+  if (kAgent) c.f64.push_back(s.corridor_epoch);
   return view(c.f64);
 }
-
-// ---- agents (one agent: a batch of one, `list` "") ----
-/// A batch's Float64Arrays: `one` (c.in, 1 per entry), `three` (c.f64, 3 per entry) and, unless
-/// undefined, `more` (c.f64b, 3 per entry). Its size, 0 when they do not convert.
-std::size_t batch(C c, In& in, const std::string& list, const val& one, const val& three,
-                  const val& more = val::undefined()) {
-  if (!copy_typed(one, c.in) || !copy_typed(three, c.f64) || c.f64.size() != 3 * c.in.size() ||
-      (!more.isUndefined() && (!copy_typed(more, c.f64b) || c.f64b.size() != c.f64.size())))
-    in.fail(Status::InvalidArgument, list, list + " must be Float64Arrays");
-  return in ? c.in.size() : 0;
-}
-Vec3 vec3(const double* v) { return Vec3{v[0], v[1], v[2]}; }
-double number_of(AgentId id) {
-  double n = -1;  // not reached: add_agents keeps only agents that have a number
-  return (void)id_number(id, &n), n;
-}
-/// World::add_agents: `profiles` Float64Array n, `feet` 3n, `goals` 3n (x NaN: none). Returns
-/// the ids (n).
-val add_agents(C c, val profiles, val feet, val goals, std::string list) {
-  In in(c.calls, "add_agents");
-  std::vector<AgentDef> defs(batch(c, in, list, profiles, feet, goals));
-  for (std::size_t i = 0; i < defs.size(); ++i) {
-    defs[i] = AgentDef{in(profile(c.in[i], entry(list, i, "profile"))), vec3(&c.f64[3 * i])};
-    if (!std::isnan(c.f64b[3 * i])) defs[i].goal = in.cell(entry(list, i, "goal"), &c.f64b[3 * i]);
-  }
-  std::vector<AgentId> ids(defs.size());
-  if (!in || c.done(c.world->add_agents(defs, ids.data(), list)) != 0) return val::undefined();
-  c.in.clear();
-  for (const AgentId& id : ids)
-    if (double n = 0; id_number(id, &n)) c.in.push_back(n);
-  if (c.in.size() < ids.size()) {  // every agent just added needs an id number, or none stays
-    for (const AgentId& a : ids) (void)c.world->remove_agent(a);
-    return c.calls.fail(Status::Unsupported, "add_agents", "", "more than 2097152 agents"),
-           val::undefined();
-  }
-  c.agents.insert(c.agents.end(), ids.begin(), ids.end());
-  return view(c.in);
-}
-/// World::set_agent_goals: `agents` Float64Array n, `goals` 3n.
-int set_agent_goals(C c, val agents, val goals, std::string list) {
-  In in(c.calls, "set_agent_goals");
-  std::vector<AgentGoal> entries(batch(c, in, list, agents, goals));
-  for (std::size_t i = 0; i < entries.size(); ++i)
-    entries[i] = AgentGoal{in(Agent{c.in[i], entry(list, i, "agent")}),
-                           in.cell(entry(list, i, "goal"), &c.f64[3 * i])};
-  return in ? c.done(c.world->set_agent_goals(entries, list)) : c.calls.last_status();
-}
-/// World::teleport_agents: `agents` Float64Array n, `feet` 3n.
-int teleport_agents(C c, val agents, val feet, std::string list) {
-  In in(c.calls, "teleport_agents");
-  std::vector<AgentMove> moves(batch(c, in, list, agents, feet));
-  for (std::size_t i = 0; i < moves.size(); ++i)
-    moves[i] = AgentMove{in(Agent{c.in[i], entry(list, i, "agent")}), vec3(&c.f64[3 * i])};
-  return in ? c.done(c.world->teleport_agents(moves, list)) : c.calls.last_status();
-}
-int remove_agent(C c, double agent) {
-  In in(c.calls, "remove_agent");
-  const AgentId id = in(Agent{agent});
-  if (!in || c.done(c.world->remove_agent(id)) != 0) return c.calls.last_status();
-  std::erase_if(c.agents,
-                [&](AgentId a) { return a.index == id.index && a.generation == id.generation; });
-  return 0;
-}
-/// Every live agent in the order added, n of them: [ids n, positions 3n, velocities 3n,
-/// modes n, on_ground n, corridor epochs n].
-val agents_snapshot(C c) {
-  std::vector<AgentState> s(c.agents.size());
-  for (std::size_t i = 0; i < s.size(); ++i) (void)c.world->agent_state(c.agents[i], &s[i]);
-  c.f64.clear();
-  for (const AgentId& id : c.agents) put(c.f64, number_of(id));
-  for (const AgentState& a : s) put(c.f64, a.feet);
-  for (const AgentState& a : s) put(c.f64, a.velocity);
-  for (const AgentState& a : s) put(c.f64, a.mode);
-  for (const AgentState& a : s) put(c.f64, a.on_ground);
-  for (const AgentState& a : s) put(c.f64, a.corridor_epoch);
-  return view(c.f64);
-}
-/// Every pending DoorAhead event, n of them: [agents n, doors 3n, ticks n].
-val take_door_events(C c) {
-  std::vector<DoorEvent> ev(c.world->pending_door_events());
-  std::size_t n = 0;
-  (void)c.world->take_door_events(ev.data(), ev.size(), &n);
-  ev.resize(n), c.f64.clear();
-  for (const DoorEvent& e : ev) put(c.f64, number_of(e.agent));
-  for (const DoorEvent& e : ev) put(c.f64, e.door);
-  for (const DoorEvent& e : ev) put(c.f64, e.tick);
-  return c.calls.ok(), view(c.f64);
-}
-/// [cells 3n, kinds n].
 val path_cells(C c, double path) {
   In in(c.calls, "path_cells");
-  const PathHandle h = in(Path{path});
+  const PathHandle h = in(bindings::path(path));
   std::vector<PathCell> cells;
   if (!in) return val::undefined();
   const Status st = fetch_all(cells, [&](PathCell* o, std::size_t cap, std::size_t* n) {
     return c.world->path_cells(h, o, cap, n);
   });
   c.f64.clear();
-  for (const PathCell& p : cells) put(c.f64, p.cell);
-  for (const PathCell& p : cells) put(c.f64, p.kind);
+  put_fields(c.f64, cells, &PathCell::cell, &PathCell::kind);
   return c.result(st, view(c.f64));
 }
-/// [searches, nodes expanded, maintenance runs, last maintenance ms, standable cells, islands,
-/// agents, thread jobs].
+
+// ---- agents (one agent: a batch of one, `list` "") ----
+/// A batch: `one` (n numbers, to c.in), `three` (3n, c.f64), `more` (3n, c.f64b, unless
+/// undefined); entry i is make(in, i, field namer), then m(world, entries).
+template <class T, class Make, class M>
+int batch(C c, const char* fn, const std::string& list, const val& one, const val& three,
+          const val& more, Make make, M m) {
+  In in(c.calls, fn);
+  if (!copy_typed(one, c.in) || !copy_typed(three, c.f64) || c.f64.size() != 3 * c.in.size() ||
+      (!more.isUndefined() && (!copy_typed(more, c.f64b) || c.f64b.size() != c.f64.size())))
+    in.fail(Status::InvalidArgument, list, list + " must be Float64Arrays");
+  std::vector<T> entries(in ? c.in.size() : 0);
+  for (std::size_t i = 0; i < entries.size(); ++i)
+    entries[i] = make(in, i, [&](const char* field) { return entry(list, i, field); });
+  return in ? c.done(m(*c.world, entries)) : c.calls.last_status();
+}
+Vec3 vec3(const double* v) { return Vec3{v[0], v[1], v[2]}; }
+/// World::add_agents (goal x NaN: none); returns the ids.
+val add_agents(C c, val profiles, val feet, val goals, std::string list) {
+  std::vector<AgentId> ids;
+  const auto make = [&](In& in, std::size_t i, auto at) {
+    AgentDef d{in(profile(c.in[i], at("profile"))), vec3(&c.f64[3 * i])};
+    if (!std::isnan(c.f64b[3 * i])) d.goal = in.cell(at("goal"), &c.f64b[3 * i]);
+    return d;
+  };
+  const auto add = [&](World& w, std::span<const AgentDef> defs) {
+    ids.resize(defs.size());
+    return w.add_agents(defs, ids.data(), list);
+  };
+  if (batch<AgentDef>(c, "add_agents", list, profiles, feet, goals, make, add) != 0)
+    return val::undefined();
+  c.in.clear();
+  for (const AgentId& id : ids)
+    if (double n = 0; id_number(id, &n)) c.in.push_back(n);
+  if (c.in.size() < ids.size()) {  // every agent just added needs an id number, or none stays
+    for (const AgentId& a : ids) (void)c.world->remove_agent(a);
+    return none(c.calls.fail(Status::Unsupported, "add_agents", "", "more than 2097152 agents"));
+  }
+  c.agents.insert(c.agents.end(), ids.begin(), ids.end());
+  return view(c.in);
+}
+int set_agent_goals(C c, val agents, val goals, std::string list) {
+  const auto make = [&](In& in, std::size_t i, auto at) {
+    return AgentGoal{in(agent(c.in[i], at("agent"))), in.cell(at("goal"), &c.f64[3 * i])};
+  };
+  return batch<AgentGoal>(c, "set_agent_goals", list, agents, goals, val::undefined(), make,
+                          [&](World& w, auto& e) { return w.set_agent_goals(e, list); });
+}
+int teleport_agents(C c, val agents, val feet, std::string list) {
+  const auto make = [&](In& in, std::size_t i, auto at) {
+    return AgentMove{in(agent(c.in[i], at("agent"))), vec3(&c.f64[3 * i])};
+  };
+  return batch<AgentMove>(c, "teleport_agents", list, agents, feet, val::undefined(), make,
+                          [&](World& w, auto& e) { return w.teleport_agents(e, list); });
+}
+int remove_agent(C c, double number) {
+  In in(c.calls, "remove_agent");
+  const AgentId id = in(agent(number));
+  if (!in || c.done(c.world->remove_agent(id)) != 0) return c.calls.last_status();
+  std::erase_if(c.agents,
+                [&](AgentId a) { return a.index == id.index && a.generation == id.generation; });
+  return 0;
+}
+/// Every live agent in the order added (layout: docs/bindings.md).
+val agents_snapshot(C c) {
+  std::vector<AgentState> s(c.agents.size());
+  for (std::size_t i = 0; i < s.size(); ++i) (void)c.world->agent_state(c.agents[i], &s[i]);
+  c.f64.clear();
+  for (const AgentId& id : c.agents) put(c.f64, number_of(id));
+  put_fields(c.f64, s, &AgentState::feet, &AgentState::velocity, &AgentState::mode,
+             &AgentState::on_ground, &AgentState::corridor_epoch);
+  return view(c.f64);
+}
+val take_door_events(C c) {
+  std::vector<DoorEvent> ev(c.world->pending_door_events());
+  std::size_t n = 0;
+  (void)c.world->take_door_events(ev.data(), ev.size(), &n);
+  ev.resize(n), c.f64.clear();
+  for (const DoorEvent& e : ev) put(c.f64, number_of(e.agent));
+  put_fields(c.f64, ev, &DoorEvent::door, &DoorEvent::tick);
+  return c.calls.ok(), view(c.f64);
+}
 val stats(C c) {
   const WorldStats s = c.world->stats();
   double jobs = 0;
@@ -409,62 +375,30 @@ val stats(C c) {
                    s.standable_cells, s.islands, c.agents.size(), jobs);
 }
 
-// ---- the calls over a WorldCore that are free functions of the C++ API: Anvil columns
-// (voxnav/io.h), the height map (voxnav/columns.h), the movement step (voxnav/integrate.h),
-// block definitions and the state hash ----
-namespace {
-val fail(WorldCore& core, Status st, const char* fn, const char* argument, std::string msg) {
-  core.calls.fail(st, fn, argument, std::move(msg));
-  return val::undefined();
-}
-/// An array of `items`, each pushed as it is.
-template <class... T>
-val array(const T&... items) {
-  val list = val::array();
-  (list.call<void>("push", items), ...);
-  return list;
-}
-}  // namespace
-
-/// Anvil chunk columns (uncompressed NBT) back to back in `data`, `offsets` n + 1 offsets into it
-/// (World-side rules: voxnav/io.h load_anvil_columns). Returns [numbers, format, unknown names...]
-/// with numbers: columns, chunks, uniform chunks, empty proto-chunks, proto-chunks left out,
-/// lowest and highest DataVersion, unknown blocks, unknown properties, min 3, max 3.
-val load_anvil_columns(WorldCore& core, val data, val offsets, bool skip_empty_proto,
-                       bool full_only) {
-  const char* fn = "load_anvil_columns";
+// ---- free functions of the C++ API (io.h, columns.h, integrate.h, state_hash.h) ----
+val load_anvil_columns(C c, val data, val offsets, bool skip_empty_proto, bool full_only) {
   std::vector<std::uint8_t> bytes;
   std::vector<std::uint32_t> offs;
-  if (!copy_typed(data, bytes) || !copy_typed(offsets, offs) || offs.empty() || offs.front() != 0 ||
-      offs.back() != bytes.size())
-    return fail(core, Status::InvalidArgument, fn, "columns",
-                "columns must be a Uint8Array and offsets into it from 0 to its length");
-  std::vector<std::span<const std::uint8_t>> columns;
-  for (std::size_t i = 0; i + 1 < offs.size(); ++i) {
-    if (offs[i + 1] < offs[i])
-      return fail(core, Status::InvalidArgument, fn, "columns", "offsets must not decrease");
-    columns.emplace_back(bytes.data() + offs[i], offs[i + 1] - offs[i]);
-  }
+  LoadReport r;
+  r.message = "columns must be a Uint8Array and offsets into it from 0 to its length";
   const LoadOptions options{.skip_empty_proto_chunks = skip_empty_proto,
                             .full_chunks_only = full_only};
-  LoadReport r;
-  if (const Status st = voxnav::load_anvil_columns(*core.world, columns, options, &r);
+  if (const Status st = copy_typed(data, bytes) && copy_typed(offsets, offs)
+                            ? voxnav::load_anvil_columns(*c.world, bytes, offs, options, &r)
+                            : Status::InvalidArgument;
       st != Status::Ok)
-    return fail(core, st, fn, "columns", r.message);
+    return none(c.calls.fail(st, "load_anvil_columns", "columns", r.message));
   val report =
-      array(core.numbers(r.columns_loaded, r.chunks_loaded, r.uniform_chunks, r.empty_proto_chunks,
-                         r.proto_chunks_left_out, r.data_version_min, r.data_version,
-                         r.unknown_blocks, r.unknown_properties, r.min, r.max),
+      array(c.numbers(r.columns_loaded, r.chunks_loaded, r.uniform_chunks, r.empty_proto_chunks,
+                      r.proto_chunks_left_out, r.data_version_min, r.data_version, r.unknown_blocks,
+                      r.unknown_properties, r.min, r.max),
             r.format);
   for (const UnknownBlock& n : r.unknown_names) report.call<void>("push", n.name);
-  core.calls.ok();
+  c.calls.ok();
   return report;
 }
 
-/// voxnav/io.h list_region_chunks of a region file's bytes (a Uint8Array): [status, message,
-/// numbers, reasons...] (status 0: Ok), per chunk the numbers index, compression, offset, size,
-/// skipped (5 each) and a reason. A module function, not a WorldCore call: it catches at its own
-/// boundary (see voxnav_bindings.cpp) and reports an allocation failure as OutOfMemory.
+/// A module function (not a WorldCore call): it catches at its own boundary.
 val list_region_chunks(val region) {
   try {
     std::vector<std::uint8_t> bytes;
@@ -485,11 +419,9 @@ val list_region_chunks(val region) {
                val::global("Float64Array").new_(0));
 }
 
-/// voxnav/columns.h column_tops of the box min .. max: [heights Int32Array, values Uint16Array]
-/// views, one entry per column at (x - min.x) + (max.x - min.x + 1) * (z - min.z).
-val top_blocks(WorldCore& core, val min, val max) {
-  In in(core.calls, "top_blocks");
-  const CellPos a = in(Cell{"min", min}), b = in(Cell{"max", max});
+val top_blocks(C c, val min, val max) {
+  In in(c.calls, "top_blocks");
+  const CellPos a = in(cell(min, "min")), b = in(cell(max, "max"));
   if (!in) return val::undefined();
   // Buffers for the columns asked for, when column_tops will accept them (it checks the limits).
   const double columns = (double(b.x) - a.x + 1) * (double(b.z) - a.z + 1);
@@ -498,45 +430,34 @@ val top_blocks(WorldCore& core, val min, val max) {
   static std::vector<std::uint16_t> values;
   heights.resize(fits ? std::size_t(columns) : 0);
   values.resize(heights.size());
-  CallError e;
-  if (column_tops(*core.world, a, b, heights.data(), values.data(), heights.size(), &e) !=
-      Status::Ok)
-    return core.calls.fail("top_blocks", std::move(e)), val::undefined();
-  core.calls.ok();
-  return array(view(heights), view(values));
+  return c.calls.api("top_blocks",
+                     [&](CallError* e) {
+                       return column_tops(*c.world, a, b, heights.data(), values.data(),
+                                          heights.size(), e);
+                     })
+             ? array(view(heights), view(values))
+             : val::undefined();
 }
 
-/// The body params of a profile: Float64Array [width, height, step_height, gravity,
-/// jump_velocity, terminal_speed, climb_speed].
-val profile_body(WorldCore& core, double profile) {
-  In in(core.calls, "profile_body");
+val profile_body(C c, double profile) {
+  In in(c.calls, "profile_body");
   const ProfileId pid = in(bindings::profile(profile));
   BodyParams p;
-  CallError e;
-  if (!in) return val::undefined();
-  if (voxnav::profile_body(*core.world, pid, &p, &e) != Status::Ok)
-    return core.calls.fail("profile_body", std::move(e)), val::undefined();
-  core.calls.ok();
-  return core.numbers(p.width, p.height, p.step_height, p.gravity, p.jump_velocity,
-                      p.terminal_speed, p.climb_speed);
+  if (!in || !c.calls.api("profile_body",
+                          [&](CallError* e) { return voxnav::profile_body(*c.world, pid, &p, e); }))
+    return val::undefined();
+  return c.numbers(p.width, p.height, p.step_height, p.gravity, p.jump_velocity, p.terminal_speed,
+                   p.climb_speed);
 }
 
-/// One movement step (voxnav/integrate.h). `packed` is a Float64Array of 26 numbers:
-///   state  [0..2] feet, [3..5] velocity, [6..8] carry, [9] on_ground (0/1), [10] mode (0..3)
-///   input  [11] move_x, [12] move_z, [13] jump (0/1), [14] climb (0..3), [15] vertical, [16..18]
-///   knock params [19] width, [20] height, [21] step_height, [22] gravity, [23] jump_velocity,
-///          [24] terminal_speed, [25] climb_speed
-/// Returns a Float64Array of 24: the new state (11, as above), then the report: displacement
-/// x, y, z, hit_wall_x, hit_wall_z, wall_speed, hit_ceiling, landed, landing_speed, stepped_up,
-/// step_rise, climbing, in_fluid.
-val step_body(WorldCore& core, val packed, double dt) {
-  std::vector<double>& in = core.in;
+val step_body(C c, val packed, double dt) {
+  std::vector<double>& in = c.in;
   if (!copy_typed(packed, in) || in.size() != 26)
-    return fail(core, Status::InvalidArgument, "step_body", "state",
-                "packed must be a Float64Array of 26 numbers");
+    return none(c.calls.fail(Status::InvalidArgument, "step_body", "state",
+                             "packed must be a Float64Array of 26 numbers"));
   // A mode or intent that is no enum value becomes 255, which step_body refuses (naming it).
   const auto small = [](double v) { return std::uint8_t(v >= 0 && v <= 255 ? v : 255); };
-  const auto vec = [&](int at) { return Vec3{in[at], in[at + 1], in[at + 2]}; };
+  const auto vec = [&](int at) { return vec3(&in[at]); };
   BodyState s{.feet = vec(0),
               .velocity = vec(3),
               .on_ground = in[9] != 0,
@@ -546,39 +467,35 @@ val step_body(WorldCore& core, val packed, double dt) {
                         in[15], vec(16)};
   const BodyParams p{in[19], in[20], in[21], in[22], in[23], in[24], in[25]};
   StepReport r;
-  CallError e;
-  if (voxnav::step_body(*core.world, s, input, p, dt, &r, &e) != Status::Ok)
-    return core.calls.fail("step_body", std::move(e)), val::undefined();
-  core.calls.ok();
-  return core.numbers(s.feet, s.velocity, s.carry, s.on_ground, s.mode, r.displacement,
-                      r.hit_wall_x, r.hit_wall_z, r.wall_speed, r.hit_ceiling, r.landed,
-                      r.landing_speed, r.stepped_up, r.step_rise, r.climbing, r.in_fluid);
+  if (!c.calls.api("step_body", [&](CallError* e) {
+        return voxnav::step_body(*c.world, s, input, p, dt, &r, e);
+      }))
+    return val::undefined();
+  return c.numbers(s.feet, s.velocity, s.carry, s.on_ground, s.mode, r.displacement, r.hit_wall_x,
+                   r.hit_wall_z, r.wall_speed, r.hit_ceiling, r.landed, r.landing_speed,
+                   r.stepped_up, r.step_rise, r.climbing, r.in_fluid);
 }
 
-/// A registry value's definition: [name, door toggle name, numbers] with numbers: door (0 none,
-/// 1 closed, 2 open), door toggle value (-1: none), climbable, hazard, slow, fluid, then 6 per
-/// collision box (min x, y, z, max x, y, z).
-val block_def(WorldCore& core, double value) {
-  In in(core.calls, "block_def");
-  const std::uint16_t v = in.value16(value, core.world->block_count());
+val block_def(C c, double value) {
+  In in(c.calls, "block_def");
+  const std::uint16_t v = in.value16(value, c.world->block_count());
   BlockDef d;
-  if (!in || core.done(core.world->block_def(v, &d)) != 0) return val::undefined();
+  if (!in || c.done(c.world->block_def(v, &d)) != 0) return val::undefined();
   const BlockTraits& t = d.traits;
-  core.numbers(t.door, t.door_toggle == kNoBlockValue ? -1.0 : t.door_toggle, t.climbable, t.hazard,
-               t.slow, t.fluid);
+  c.numbers(t.door, t.door_toggle == kNoBlockValue ? -1.0 : t.door_toggle, t.climbable, t.hazard,
+            t.slow, t.fluid);
   for (const BlockBox& b : d.boxes)
-    put(core.f64, b.min_x, b.min_y, b.min_z, b.max_x, b.max_y, b.max_z);
-  return array(d.name, t.door_toggle_name, view(core.f64));
+    put(c.f64, b.min_x, b.min_y, b.min_z, b.max_x, b.max_y, b.max_z);
+  return array(d.name, t.door_toggle_name, view(c.f64));
 }
 
-/// state_hash of every live agent in the order added, as 16 lowercase hex digits.
-std::string state_hash(WorldCore& core) {
+std::string state_hash(C c) {
   std::uint64_t h = 0;
-  if (voxnav::state_hash(*core.world, core.agents, &h) != Status::Ok)
-    return fail(core, Status::StaleHandle, "state_hash", "",
-                "an agent of this world is no longer live"),
+  if (voxnav::state_hash(*c.world, c.agents, &h) != Status::Ok)
+    return c.calls.fail(Status::StaleHandle, "state_hash", "",
+                        "an agent of this world is no longer live"),
            std::string();
-  core.calls.ok();
+  c.calls.ok();
   char buf[20];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
   return buf;
@@ -590,7 +507,7 @@ EMSCRIPTEN_BINDINGS(voxnav) {
   using namespace voxnav;
   using namespace voxnav::bindings;
   emscripten::function("names", &names);
-  emscripten::function("limits", &limits);
+  emscripten::function("limits", &bindings::limits);
   emscripten::function(
       "threadsBuilt", +[] { return kThreads; });
   emscripten::function(
@@ -610,29 +527,24 @@ EMSCRIPTEN_BINDINGS(voxnav) {
              std::vector<std::uint8_t> b, s;
              return c.done(c.world->load_minecraft_blocks(typed(blocks, b), typed(shapes, s)));
            })
-      .def("blockValue",
-           [](C c, std::string s) { return c.get<std::uint16_t>(MEMBER(block_value), s); })
+      .def("blockValue", [](C c, std::string s) { return c.get<std::uint16_t>(M(block_value), s); })
       .def("blockCount", [](C c) { return double(c.world->block_count()); })
       .def("loadBlocks", &load_blocks)
       .def("setBlockTraits", &set_block_traits)
       .def("blockDef", &bindings::block_def)
       // chunks and edits
       .def("loadChunks",
-           [](C c, val p, val v) { return chunks(c, MEMBER(load_chunks), p, typed(v, c.u16)); })
+           [](C c, val p, val v) { return chunks(c, M(load_chunks), p, typed(v, c.u16)); })
       .def("loadChunk",
-           [](C c, val p, val v) { return c.run(MEMBER(load_chunk), chunk(p), typed(v, c.u16)); })
-      .def("unloadChunks", [](C c, val p) { return chunks(c, MEMBER(unload_chunks), p); })
-      .def("unloadChunk", [](C c, val p) { return c.run(MEMBER(unload_chunk), chunk(p)); })
+           [](C c, val p, val v) { return c.run(M(load_chunk), chunk(p), typed(v, c.u16)); })
+      .def("unloadChunks", [](C c, val p) { return chunks(c, M(unload_chunks), p); })
+      .def("unloadChunk", [](C c, val p) { return c.run(M(unload_chunk), chunk(p)); })
       .def("loadAnvilColumns", &bindings::load_anvil_columns)
       .def("setBlocks", &set_blocks)
-      .def("getBlock",
-           [](C c, val x) {
-             return c.get<std::uint16_t>(MEMBER(get_block), Cell{"cell", x});
-           })
+      .def("getBlock", [](C c, val x) { return c.get<std::uint16_t>(M(get_block), cell(x)); })
       // profiles and areas
       .def("addProfile", &add_profile)
-      .def("findProfile",
-           [](C c, std::string s) { return c.get<ProfileId>(MEMBER(find_profile), s); })
+      .def("findProfile", [](C c, std::string s) { return c.get<ProfileId>(M(find_profile), s); })
       .def("defineArea", &define_area)
       .def("findArea", &find_area)
       // navigation queries (standingHeight, nearestStandable: null where there is none)
@@ -640,45 +552,40 @@ EMSCRIPTEN_BINDINGS(voxnav) {
       .def("navEpoch", [](C c) { return double(c.world->nav_epoch()); })
       .def("reachable",
            [](C c, double p, val a, val b) {
-             return c.get<Reach>(MEMBER(reachable), profile(p), Cell{"from", a}, Cell{"goal", b});
+             return c.get<Reach>(M(reachable), profile(p), cell(a, "from"), cell(b, "goal"));
            })
       .def("isStandable",
-           [](C c, double p, val x) {
-             return c.get<bool>(MEMBER(is_standable), profile(p), Cell{"cell", x});
-           })
+           [](C c, double p, val x) { return c.get<bool>(M(is_standable), profile(p), cell(x)); })
       .def("standingHeight",
            [](C c, double p, val x) {
-             return c.get<double, true>(MEMBER(standing_height), profile(p), Cell{"cell", x});
+             return c.get<double, true>(M(standing_height), profile(p), cell(x));
            })
       .def("nearestStandable",
            [](C c, double p, val x, double r) {
-             return c.get<CellPos, true>(MEMBER(nearest_standable), profile(p), Cell{"near", x},
+             return c.get<CellPos, true>(M(nearest_standable), profile(p), cell(x, "near"),
                                          integer("radius", r));
            })
       // requests
       .def("request", &search<false>)
-      .def("status", [](C c, double h) { return c.get<PathStatus>(MEMBER(status), Path{h}); })
+      .def("status", [](C c, double h) { return c.get<PathStatus>(M(status), path(h)); })
       .def("findPathNow", &search<true>)
-      .def("corridor", [](C c, double h) { return corridor_of(c, MEMBER(corridor), Path{h}); })
+      .def("corridor", [](C c, double h) { return corridor_of(c, M(corridor), path(h)); })
       .def("pathCells", &path_cells)
-      .def("release", [](C c, double h) { return c.run(MEMBER(release), Path{h}); })
+      .def("release", [](C c, double h) { return c.run(M(release), path(h)); })
       // agents
       .def("addAgents", &add_agents)
       .def("removeAgent", &remove_agent)
       .def("setAgentGoals", &set_agent_goals)
-      .def("agentState",
-           [](C c, double a) { return c.get<AgentState>(MEMBER(agent_state), Agent{a}); })
+      .def("agentState", [](C c, double a) { return c.get<AgentState>(M(agent_state), agent(a)); })
       .def("agentReason",
-           [](C c, double a) { return c.get<std::string>(MEMBER(agent_reason), Agent{a}); })
+           [](C c, double a) { return c.get<std::string>(M(agent_reason), agent(a)); })
       .def("agentCorridor",
-           [](C c, double a) { return corridor_of(c, MEMBER(agent_corridor), Agent{a}); })
+           [](C c, double a) { return corridor_of(c, M(agent_corridor), agent(a)); })
       .def("teleportAgents", &teleport_agents)
       .def("agentsSnapshot", &agents_snapshot)
       // doors
       .def("setDoorOpen",
-           [](C c, val x, bool open) {
-             return c.run(MEMBER(set_door_open), Cell{"cell", x}, open);
-           })
+           [](C c, val x, bool open) { return c.run(M(set_door_open), cell(x), open); })
       .def("takeDoorEvents", &take_door_events)
       .def("pendingDoorEvents", [](C c) { return double(c.world->pending_door_events()); })
       .def("navTick", [](C c) { return double(c.world->nav_tick()); })

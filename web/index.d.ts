@@ -106,12 +106,23 @@ export interface InitOptions {
 /** A cell or position: [x, y, z] or {x, y, z}. y is up; cells are integers. */
 export type Vec3Like = readonly [number, number, number] | { readonly x: number; readonly y: number; readonly z: number };
 
-/** Profile id (index in the order profiles were added). */
-export type ProfileId = number;
+declare const handleKind: unique symbol;
+/**
+ * A handle of one kind: a number at runtime, a type of its own for TypeScript, so an agent id
+ * passed where a path handle is expected (or a plain number) does not compile. At runtime too
+ * the number says its kind (its low 2 bits: 1 agent, 2 path, 3 profile) and its World: a handle
+ * of another kind or World is refused with VoxnavError('InvalidArgument') naming the argument
+ * ("agent 6 is a path handle, not an agent id", "... is an agent id of another World").
+ * A number read from a typed array (agentsSnapshot().ids, takeDoorEvents().agents) is cast:
+ * `ids[i] as AgentId`.
+ */
+export type Handle<Kind extends string> = number & { readonly [handleKind]: Kind };
+/** Profile id (from addProfile or findProfile; not the profile's index). */
+export type ProfileId = Handle<'ProfileId'>;
 /** Path request handle (an exact integer; stale once released). */
-export type PathHandle = number;
+export type PathHandle = Handle<'PathHandle'>;
 /** Agent id (an exact integer; stale once removed). */
-export type AgentId = number;
+export type AgentId = Handle<'AgentId'>;
 
 /** Edge kinds: the values of `kinds` arrays index this list. */
 export type EdgeKindName =

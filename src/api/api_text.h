@@ -33,7 +33,9 @@ inline std::string vec_text(Vec3 v) {
 // A profile index that is not one of the world's `count` profiles.
 inline std::string profile_error(ProfileId p, std::size_t count,
                                  const std::string& what = "profile") {
-  return what + " " + std::to_string(p.index) + " is not a profile of this world (" +
+  double n = 0;  // its number when it has one (voxnav/ids.h), else its index
+  return what + " " + (id_number(p, &n) ? num(n) : std::to_string(p.index)) +
+         " is not a profile of this world (" +
          std::to_string(count) + " added)";
 }
 // "" for a cell in range, else "<what> (x, y, z) is out of range: y is outside -2047 .. 2047".

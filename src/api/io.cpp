@@ -349,6 +349,26 @@ Status load_anvil_columns(World& world, std::span<const std::span<const std::uin
   });
 }
 
+Status load_anvil_columns(World& world, std::span<const std::uint8_t> bytes,
+                          std::span<const std::uint32_t> offsets, const LoadOptions& options,
+                          LoadReport* report) {
+  return with_report(report, [&](LoadReport& r) {
+    if (offsets.empty() || offsets.front() != 0 || offsets.back() != bytes.size()) {
+      r.message = "offsets must run from 0 to the length of the columns' bytes";
+      return Status::InvalidArgument;
+    }
+    std::vector<std::span<const std::uint8_t>> columns;
+    for (std::size_t i = 0; i + 1 < offsets.size(); ++i) {
+      if (offsets[i + 1] < offsets[i]) {
+        r.message = "offsets must not decrease";
+        return Status::InvalidArgument;
+      }
+      columns.push_back(bytes.subspan(offsets[i], offsets[i + 1] - offsets[i]));
+    }
+    return load_anvil_columns(world, columns, options, &r);
+  });
+}
+
 Status load_minecraft_legacy_ids(World& world, std::span<const std::uint8_t> json,
                                  std::string* error) {
   detail::MinecraftBlocks& blocks = detail::WorldAccess::state(world).blocks;

@@ -1,6 +1,7 @@
 #include "voxnav/world.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -171,6 +172,9 @@ const char* path_state_name(PathState s) noexcept {
 }
 
 World::World(const WorldDef& def) : state_(std::make_unique<detail::WorldState>()) {
+  static std::atomic<std::uint32_t> worlds{0};  // id tags 1 .. kMaxIdTag, in turn
+  state_->id_tag = 1 + worlds.fetch_add(1, std::memory_order_relaxed) % kMaxIdTag;
+  state_->agents.set_id_tag(state_->id_tag);
   state_->executor = def.executor;
   state_->lockstep_delay = std::max(0, def.lockstep_delay);
   state_->classes[detail::WorldState::kWalkerSlot] = std::make_unique<detail::NavWorld>(
@@ -196,10 +200,16 @@ detail::NavWorld* agent_nav(detail::WorldState& ws, AgentId id) {
   detail::NavWorld* nav = nav_of_slot(ws, ws.agents.motion(a->motion).nav_slot);
   return nav ? nav : ws.walker();
 }
+// The navigation's own handle of a handle of this World (generation 0, never valid, for one of
+// another World: its id tag differs).
+PathHandle engine_handle(const detail::WorldState& ws, PathHandle h) {
+  const std::uint32_t mask = (1u << kIdTagShift) - 1;
+  return PathHandle{h.index & kIndexMask, h.generation >> kIdTagShift == ws.id_tag ? h.generation & mask : 0};
+}
 // The request slot of a handle, or null (stale, or a class without navigation).
 const detail::RequestSlot* slot_of(detail::WorldState& ws, PathHandle h) {
   detail::NavWorld* nav = nav_of_slot(ws, h.index >> kSlotShift);
-  return nav ? nav->slot(PathHandle{h.index & kIndexMask, h.generation}) : nullptr;
+  return nav ? nav->slot(engine_handle(ws, h)) : nullptr;
 }
 }  // namespace
 
@@ -207,12 +217,14 @@ const detail::RequestSlot* slot_of(detail::WorldState& ws, PathHandle h) {
 // ---- ids as numbers (voxnav/ids.h) ----
 namespace {
 constexpr double kIdIndexRange = 2097152.0;  // 2^21
+constexpr double kKinds = 4.0;               // the kind in the low 2 bits
+constexpr double kTags = 64.0;               // a profile number's owner tag
 constexpr std::uint32_t kNumberClassShift = 19, kNumberIndexMask = (1u << kNumberClassShift) - 1;
-bool split_number(double n, std::uint32_t* index, std::uint32_t* generation) {
-  if (!(n >= 0) || n >= 9007199254740992.0 || n != std::floor(n)) return false;
-  const double g = std::floor(n / kIdIndexRange);
-  if (g > 4294967295.0) return false;
-  *index = static_cast<std::uint32_t>(n - g * kIdIndexRange);
+// The id part of a number of kind `kind` (false: not such a number).
+bool split_number(double n, IdKind kind, std::uint32_t* index, std::uint32_t* generation) {
+  if (id_number_kind(n) != kind) return false;
+  const double id = std::floor(n / kKinds), g = std::floor(id / kIdIndexRange);
+  *index = static_cast<std::uint32_t>(id - g * kIdIndexRange);
   *generation = static_cast<std::uint32_t>(g);
   return true;
 }
@@ -222,24 +234,58 @@ std::string id_text(const char* what, double number, bool ok, std::uint32_t inde
 }
 }  // namespace
 
+IdKind id_number_kind(double n) noexcept {
+  if (!(n >= 0) || n >= 9007199254740992.0 || n != std::floor(n)) return IdKind::None;
+  return static_cast<IdKind>(static_cast<int>(n - std::floor(n / kKinds) * kKinds));
+}
+std::uint32_t id_number_tag(double n) noexcept {
+  const double id = std::floor(n / kKinds);
+  switch (id_number_kind(n)) {
+    case IdKind::Profile: return static_cast<std::uint32_t>(id - std::floor(id / kTags) * kTags);
+    case IdKind::Agent:
+    case IdKind::Path: return static_cast<std::uint32_t>(std::floor(id / kIdIndexRange)) >> kIdTagShift;
+    default: return 0;
+  }
+}
+const char* id_kind_name(IdKind kind) noexcept {
+  switch (kind) {
+    case IdKind::Agent: return "agent id";
+    case IdKind::Path: return "path handle";
+    case IdKind::Profile: return "profile id";
+    default: return "";
+  }
+}
 bool id_number(AgentId agent, double* out) noexcept {
-  if (!out || agent.index >= kIdIndexRange) return false;
-  *out = agent.generation * kIdIndexRange + agent.index;
+  if (!out || agent.index >= kIdIndexRange || agent.generation >> 30) return false;
+  *out = (agent.generation * kIdIndexRange + agent.index) * kKinds + double(IdKind::Agent);
   return true;
 }
 bool id_number(PathHandle path, double* out) noexcept {
   const std::uint32_t slot = path.index >> kSlotShift, low = path.index & kIndexMask;
-  if (!out || slot > 3 || low > kNumberIndexMask) return false;
-  *out = path.generation * kIdIndexRange + double((slot << kNumberClassShift) | low);
+  if (!out || slot > 3 || low > kNumberIndexMask || path.generation >> 30) return false;
+  *out = (path.generation * kIdIndexRange + double((slot << kNumberClassShift) | low)) * kKinds +
+         double(IdKind::Path);
+  return true;
+}
+bool id_number(ProfileId profile, double* out) noexcept {
+  if (!out || profile.owner == 0 || profile.owner > kMaxIdTag) return false;
+  *out = (profile.index * kTags + profile.owner) * kKinds + double(IdKind::Profile);
   return true;
 }
 bool id_of_number(double number, AgentId* out) noexcept {
-  return out && split_number(number, &out->index, &out->generation);
+  return out && split_number(number, IdKind::Agent, &out->index, &out->generation);
 }
 bool id_of_number(double number, PathHandle* out) noexcept {
   std::uint32_t index = 0, generation = 0;
-  if (!out || !split_number(number, &index, &generation)) return false;
+  if (!out || !split_number(number, IdKind::Path, &index, &generation)) return false;
   *out = PathHandle{((index >> kNumberClassShift) << kSlotShift) | (index & kNumberIndexMask), generation};
+  return true;
+}
+bool id_of_number(double number, ProfileId* out) noexcept {
+  if (!out || id_number_kind(number) != IdKind::Profile) return false;
+  const double id = std::floor(number / kKinds), index = std::floor(id / kTags);
+  if (index > 4294967294.0) return false;
+  *out = ProfileId{static_cast<std::uint32_t>(index), id_number_tag(number)};
   return true;
 }
 
@@ -268,6 +314,7 @@ Status World::stale(const char* function, PathHandle path, bool not_ready) const
 World::~World() = default;
 
 const CallError& World::last_error() const noexcept { return last_error_; }
+std::uint32_t World::id_tag() const noexcept { return state_->id_tag; }
 
 Status World::fail(Status st, const char* function, const char* argument, std::string message,
                    std::string* error) const {
@@ -698,7 +745,7 @@ Status World::add_profile_checked(const Profile& profile, ProfileId* id, std::st
     detail::AgentMotion& m = state_->agents.motion_mut(state_->profile_motion[idx]);
     m.costs.surface =
         detail::filtered_surface_costs(*state_, idx, 0, nullptr, &m.costs.surface_min);
-    id->index = idx;
+    *id = ProfileId{idx, state_->id_tag};
     return Status::Ok;
   }
   const Status rs = detail::rebuild_surfaces(*state_);
@@ -713,7 +760,7 @@ Status World::add_profile_checked(const Profile& profile, ProfileId* id, std::st
           "profile \"" + profile.id + "\": field \"surface_malus\": more than 255 surface groups";
     return rs;
   }
-  id->index = static_cast<std::uint32_t>(state_->profiles.size() - 1);
+  *id = ProfileId{static_cast<std::uint32_t>(state_->profiles.size() - 1), state_->id_tag};
   return Status::Ok;
 }
 
@@ -781,7 +828,7 @@ Status World::find_profile(std::string_view id, ProfileId* out) const {
   if (!out) return fail(Status::InvalidArgument, "find_profile", "out", "out is null");
   for (std::size_t i = 0; i < state_->profiles.size(); ++i)
     if (state_->profiles[i].id == id) {
-      out->index = static_cast<std::uint32_t>(i);
+      *out = ProfileId{static_cast<std::uint32_t>(i), state_->id_tag};
       return Status::Ok;
     }
   return fail(Status::NotFound, "find_profile", "id", "no profile \"" + std::string(id) + "\" in this world");
@@ -1048,7 +1095,8 @@ Status World::request(const NavRequest& req, PathHandle* out) {
   const PathHandle h = state_->nav_of(cls)->request(spec);
   if (h.index > kIndexMask)  // 2^28 requests held at once: not released
     return fail(Status::Busy, fn, "", "2^28 requests are held; release some");
-  *out = PathHandle{h.index | (class_slot(cls) << kSlotShift), h.generation};
+  *out = PathHandle{h.index | (class_slot(cls) << kSlotShift),
+                    h.generation | (state_->id_tag << kIdTagShift)};
   return Status::Ok;
 }
 
@@ -1155,7 +1203,7 @@ Status World::path_cells(PathHandle h, PathCell* out, std::size_t capacity,
 
 Status World::release(PathHandle h) {
   detail::NavWorld* nav = nav_of_slot(*state_, h.index >> kSlotShift);
-  return nav && nav->release(PathHandle{h.index & kIndexMask, h.generation})
+  return nav && nav->release(engine_handle(*state_, h))
              ? Status::Ok
              : stale("release", h);
 }

@@ -1017,7 +1017,7 @@ TEST(NavApi, AgentPathCellsAreTheCorridorsSearchCells) {
   EXPECT_EQ(w.agent_path_cells(gone, nullptr, 0, &n), Status::StaleHandle);
   double number = 0;
   ASSERT_TRUE(id_number(gone, &number));
-  EXPECT_EQ(number, gone.generation * 2097152.0 + gone.index);
+  EXPECT_EQ(number, (gone.generation * 2097152.0 + gone.index) * 4 + 1);
   EXPECT_EQ(w.last_error().function, "agent_path_cells");
   EXPECT_EQ(w.last_error().argument, "agent");
   EXPECT_EQ(w.last_error().message, "agent " + std::to_string(std::uint64_t(number)) +
@@ -1037,7 +1037,10 @@ namespace {
 TEST(NavApi, IdNumbersRoundTripAndStaleMessagesShowThem) {
   double n = 0;
   ASSERT_TRUE(id_number(AgentId{5, 3}, &n));
-  EXPECT_EQ(n, 3 * 2097152.0 + 5);
+  EXPECT_EQ(n, (3 * 2097152.0 + 5) * 4 + 1);  // kind 1: an agent
+  PathHandle not_path;
+  EXPECT_FALSE(id_of_number(n, &not_path)) << "an agent's number is no path handle";
+  EXPECT_EQ(id_number_kind(n), IdKind::Agent);
   AgentId a;
   ASSERT_TRUE(id_of_number(n, &a));
   EXPECT_EQ(a.index, 5u);
@@ -1045,7 +1048,7 @@ TEST(NavApi, IdNumbersRoundTripAndStaleMessagesShowThem) {
   EXPECT_FALSE(id_number(AgentId{1u << 21, 1}, &n));
   const PathHandle h{(2u << 28) | 7u, 9};
   ASSERT_TRUE(id_number(h, &n));
-  EXPECT_EQ(n, 9 * 2097152.0 + double((2u << 19) | 7u));
+  EXPECT_EQ(n, (9 * 2097152.0 + double((2u << 19) | 7u)) * 4 + 2);  // kind 2: a path
   PathHandle back;
   ASSERT_TRUE(id_of_number(n, &back));
   EXPECT_EQ(back.index, h.index);
@@ -1058,13 +1061,13 @@ TEST(NavApi, IdNumbersRoundTripAndStaleMessagesShowThem) {
   EXPECT_EQ(w.status(PathHandle{3, 1}, &ps), Status::StaleHandle);
   EXPECT_EQ(w.last_error().function, "status");
   EXPECT_EQ(w.last_error().argument, "path");
-  EXPECT_EQ(w.last_error().message, "path 2097155 is not a live request (released, or never made by this world)");
+  EXPECT_EQ(w.last_error().message, "path 8388622 is not a live request (released, or never made by this world)");
   EXPECT_EQ(w.corridor(PathHandle{(1u << 28) | 3u, 2}, nullptr, 0, &count), Status::StaleHandle);
-  EXPECT_EQ(w.last_error().message, "path 4718595 is not a live request (released, or never made by this world)");
+  EXPECT_EQ(w.last_error().message, "path 18874382 is not a live request (released, or never made by this world)");
   EXPECT_EQ(w.release(PathHandle{3, 1}), Status::StaleHandle);
   EXPECT_EQ(w.last_error().function, "release");
   EXPECT_EQ(w.remove_agent(AgentId{0, 2}), Status::StaleHandle);
-  EXPECT_EQ(w.last_error().message, "agent 4194304 is not a live agent (removed, or never added to this world)");
+  EXPECT_EQ(w.last_error().message, "agent 16777217 is not a live agent (removed, or never added to this world)");
   std::string reason;
   EXPECT_EQ(w.agent_reason(AgentId{0, 2}, &reason), Status::StaleHandle);
   EXPECT_EQ(w.last_error().function, "agent_reason");
@@ -1099,3 +1102,51 @@ TEST(NavApi, StateHashRefusesNullOut) {
   ASSERT_EQ(voxnav::state_hash(w, {}, &h), voxnav::Status::Ok);
   EXPECT_EQ(h, voxnav::kStateHashBasis);
 }
+
+namespace voxnav {
+namespace {
+
+// Ids carry their World's id tag (voxnav/ids.h): an id of another World is refused as stale in
+// C++, and its number says which World and which kind it is.
+TEST(NavApi, IdsOfAnotherWorldAreRefused) {
+  World a, b;
+  ASSERT_NE(a.id_tag(), b.id_tag());
+  for (World* w : {&a, &b}) {
+    std::vector<std::uint16_t> floor(kChunkValues, 0);
+    for (int i = 0; i < 256; ++i) floor[i] = 1;
+    ASSERT_EQ(w->load_chunk(ChunkPos{0, 0, 0}, floor), Status::Ok);
+  }
+  ProfileId pa, pb;
+  Profile walker;
+  walker.id = "walker";
+  ASSERT_EQ(a.add_profile(walker, &pa), Status::Ok);
+  ASSERT_EQ(b.add_profile(walker, &pb), Status::Ok);
+  EXPECT_EQ(pa.owner, a.id_tag());
+  AgentId ia, ib;
+  ASSERT_EQ(a.add_agent(AgentDef{pa, Vec3{2.5, 1, 2.5}}, &ia), Status::Ok);
+  ASSERT_EQ(b.add_agent(AgentDef{pb, Vec3{2.5, 1, 2.5}}, &ib), Status::Ok);
+  EXPECT_EQ(ia.index, ib.index) << "the same slot in both Worlds";
+  AgentState s;
+  EXPECT_EQ(b.agent_state(ia, &s), Status::StaleHandle);
+  EXPECT_EQ(b.last_error().argument, "agent");
+  EXPECT_EQ(b.agent_state(ib, &s), Status::Ok);
+  NavRequest req{pa, CellPos{1, 1, 1}, CellPos{5, 1, 5}};
+  PathHandle h;
+  ASSERT_EQ(a.request(req, &h), Status::Ok);
+  PathStatus ps;
+  EXPECT_EQ(b.status(h, &ps), Status::StaleHandle);
+  EXPECT_EQ(a.status(h, &ps), Status::Ok);
+  double n = 0;
+  ASSERT_TRUE(id_number(ia, &n));
+  EXPECT_EQ(id_number_tag(n), a.id_tag());
+  ASSERT_TRUE(id_number(pa, &n));
+  EXPECT_EQ(id_number_kind(n), IdKind::Profile);
+  EXPECT_EQ(id_number_tag(n), a.id_tag());
+  ProfileId back;
+  ASSERT_TRUE(id_of_number(n, &back));
+  EXPECT_EQ(back.index, pa.index);
+  EXPECT_EQ(back.owner, pa.owner);
+}
+
+}  // namespace
+}  // namespace voxnav

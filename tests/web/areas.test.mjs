@@ -301,11 +301,12 @@ describe('named areas and area filters', { skip }, () => {
     try {
       const { blocks, shapes } = h.registryFiles();
       assert.equal(core.loadMinecraftBlocks(new Uint8Array(blocks), new Uint8Array(shapes)), 0);
-      assert.equal(core.addProfile(JSON.stringify({ id: 'walker' }), ''), 0);
+      const walker = core.addProfile(JSON.stringify({ id: 'walker' }), '');
+      assert.equal(core.findProfile('walker'), walker);
       assert.equal(core.defineArea('road', ['gravel'], -0.5), 0);
       // The wrapper resolves a filter to (excluded: a bit per area, multipliers: one per area).
       const [from, to] = [Float64Array.of(1, 1, 1), Float64Array.of(5, 1, 5)];
-      const search = ([excluded, multipliers]) => core.findPathNow(0, from, to, 0, false, excluded, multipliers);
+      const search = ([excluded, multipliers]) => core.findPathNow(walker, from, to, 0, false, excluded, multipliers);
       const none = new Float64Array(0);
       // lastError(): { status, function, argument, message } with the C++ call's names.
       const refused = (filter, re) => {
@@ -315,7 +316,7 @@ describe('named areas and area filters', { skip }, () => {
         assert.equal(e.function, 'find_path_now');
         assert.equal(e.argument, 'filter');
         assert.match(e.message, re);
-        assert.equal(core.request(0, from, to, 0, false, ...filter), undefined);
+        assert.equal(core.request(walker, from, to, 0, false, ...filter), undefined);
         assert.equal(core.lastError().function, 'request');
         assert.match(core.lastError().message, re);
       };

@@ -100,15 +100,15 @@ describe('limits and structured errors', { skip }, () => {
       is(error(() => world.setBox([0, 0, 0], [1, 1, 1], -1)), 'OutOfRange', 'setBox', 'value',
         /^setBox: value -1 is not in the block registry \(values 0 \.\. 1\)$/);
       is(error(() => world.addAgent(0, [0.5, 1, 0.5])), 'InvalidArgument', 'addAgent', 'profile',
-        /^addAgent: profile 0 is not a profile of this world \(0 added\)$/);
-      is(error(() => world.setAgentGoal(7, [0, 0, 0])), 'StaleHandle', 'setAgentGoal', 'agent',
-        /^setAgentGoal: agent 7 is not a live agent/);
+        /^addAgent: profile 0 is not a profile id$/);
+      is(error(() => world.setAgentGoal(7, [0, 0, 0])), 'InvalidArgument', 'setAgentGoal', 'agent',
+        /^setAgentGoal: agent 7 is a profile id, not an agent id$/);
       is(error(() => world.teleportAgent(1.5, [0, 0, 0])), 'InvalidArgument', 'teleportAgent', 'agent',
         /^teleportAgent: agent 1\.5 is not an agent id$/);
       is(error(() => world.status(2.5)), 'InvalidArgument', 'status', 'path', /^status: path 2\.5 is not a path handle$/);
       is(error(() => world.stepBody({ feet: [0, 1, 0] }, {}, { stepHeight: -1 })), 'InvalidArgument', 'stepBody',
         'params.stepHeight', /^stepBody: params\.stepHeight -1 is not a finite number >= 0$/);
-      is(error(() => world.profileBody(3)), 'InvalidArgument', 'profileBody', 'profile', /^profileBody: profile 3 is not a profile/);
+      is(error(() => world.profileBody(6)), 'InvalidArgument', 'profileBody', 'profile', /^profileBody: profile 6 is a path handle, not a profile id$/);
       // loadRegion: errors of reading the file and of loading its columns are loadRegion's, about `file`.
       const { blocks, shapes } = h.registryFiles();
       world.loadMinecraftBlocks(new Uint8Array(blocks), new Uint8Array(shapes));
@@ -184,10 +184,10 @@ describe('limits and structured errors', { skip }, () => {
     assert.equal(e.function, 'findArea');
     // The agent batches and setDoorOpen: the C++ World checks them and names the entry and field.
     await s.ok({ type: 'addProfile', profile: { id: 'walker' } });
-    e = await s.err({ type: 'addAgents', agents: [{ profile: 0, feet: [0.5, 1, 0.5] }, { profile: 0, feet: [0.5, 1e9, 0.5] }] },
+    e = await s.err({ type: 'addAgents', agents: [{ profile: 'walker', feet: [0.5, 1, 0.5] }, { profile: 'walker', feet: [0.5, 1e9, 0.5] }] },
       'OutOfRange', /^addAgents: agents\[1\]\.feet \(0\.5, 1000000000, 0\.5\) is out of range/);
     assert.deepEqual([e.function, e.argument], ['addAgents', 'agents[1].feet']);
-    const { ids } = await s.ok({ type: 'addAgents', agents: [{ profile: 0, feet: [0.5, 1, 0.5] }, { profile: 'walker', feet: [2.5, 1, 0.5] }] });
+    const { ids } = await s.ok({ type: 'addAgents', agents: [{ profile: 'walker', feet: [0.5, 1, 0.5] }, { profile: 'walker', feet: [2.5, 1, 0.5] }] });
     assert.equal(ids.length, 2);
     e = await s.err({ type: 'setGoals', goals: [{ agent: ids[1], goal: [4, 1, 4] }, { agent: ids[1], goal: [5, 1, 5] }] },
       'InvalidArgument', /^setGoals: goals\[1\]\.agent \(\d+\) repeats goals\[0\]\.agent/);

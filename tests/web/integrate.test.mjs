@@ -171,7 +171,7 @@ for (const build of ['sync', ...(h.hasThreadedBuild ? ['threaded'] : [])]) {
         [() => world.stepBody({ feet }, {}, { width: 0 }), 'InvalidArgument', /params\.width 0 is not in \(0, 16\]/],
         [() => world.stepBody({ feet }, {}, { stepHeight: -1 }), 'InvalidArgument', /params\.stepHeight -1/],
         [() => world.stepBody({ feet }, {}, { wings: 2 }), 'InvalidArgument', /params\.wings is not a body field/],
-        [() => world.stepBody({ feet }, {}, 99), 'InvalidArgument', /profile 99 is not a profile of this world/],
+        [() => world.stepBody({ feet }, {}, 97), 'InvalidArgument', /profile 97 is an agent id, not a profile id/],
         [() => world.stepBody({ feet }, {}, {}, 0), 'InvalidArgument', /dt 0 is not in \(0, 1\]/],
         [() => world.stepBody({ feet }, {}, {}, 1.5), 'InvalidArgument', /dt 1\.5 is not in \(0, 1\]/],
         [() => world.stepBody({ feet, mode: 'run' }), 'InvalidArgument', /state\.mode 'run' is not one of walk, fly, swim, climb/],

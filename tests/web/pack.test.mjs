@@ -87,7 +87,7 @@ describe('npm package', { skip }, () => {
   });
 
   test('index.d.ts and worker/*.d.ts pass tsc --strict for a TypeScript consumer', { skip: tscMissing }, () => {
-    for (const f of ['usage.ts', 'tsconfig.json']) {
+    for (const f of ['usage.ts', 'handles.ts', 'tsconfig.json']) {
       fs.copyFileSync(path.join(h.repoRoot, 'tests/web/types', f), path.join(consumer, f));
     }
     try {

@@ -338,7 +338,9 @@ for (const build of builds) {
         rej(() => world.corridor(hd), 'StaleHandle', /^corridor: path/);
         rej(() => world.pathCells(hd), 'StaleHandle', /^pathCells: path/);
         rej(() => world.release(hd), 'StaleHandle', /^release: path/);
-        rej(() => world.status(123456789), 'StaleHandle', /path 123456789/);
+        const never = hd + 4 * 2 ** 21 * 1000;  // the same slot 1000 generations on: never made
+        rej(() => world.status(never), 'StaleHandle', new RegExp(`path ${never} is not a live request`));
+        rej(() => world.status(123456789), 'InvalidArgument', /path 123456789 is an agent id, not a path handle/);
         rej(() => world.status(1.5), 'InvalidArgument', /^status: path 1.5 is not a path handle/);
         rej(() => world.status('7'), 'InvalidArgument', /handle must be a number/);
 
@@ -357,7 +359,7 @@ for (const build of builds) {
         rej(() => world.setBox([0, 0, 0], [70, 4, 70], stone), 'NotLoaded', /^setBox: the box min .. max covers chunk \(\d+, 0, \d+\), which is not loaded/);
         rej(() => world.request(walker, [3, 1, 3], [2 ** 25, 1, 3]), 'OutOfRange', /^request: goal/);
         rej(() => world.request(walker, [3, 1, 3], [5, 1, 5], { range: 65 }), 'InvalidArgument', /range 65/);
-        rej(() => world.request(7, [3, 1, 3], [5, 1, 5]), 'InvalidArgument', /^request: profile 7 is not a profile of this world \(1 added\)/);
+        rej(() => world.request(walker + 256, [3, 1, 3], [5, 1, 5]), 'InvalidArgument', /^request: profile \d+ is not a profile of this world \(1 added\)/);
         rej(() => world.reachable(walker, [3, 1, 3], [0, 2 ** 21, 0]), 'OutOfRange', /^reachable: goal/);
         rej(() => world.nearestStandable(walker, [3, 1, 3], 65), 'InvalidArgument', /radius 65/);
 
@@ -366,7 +368,7 @@ for (const build of builds) {
         rej(() => world.addAgent(walker, [2 ** 26, 1, 3]), 'OutOfRange', /^addAgent: feet/);
         rej(() => world.setAgentGoal(agent, [3, 1, 2 ** 25]), 'OutOfRange', /^setAgentGoal: goal/);
         rej(() => world.teleportAgent(agent, [3, Infinity, 3]), 'InvalidArgument', /Infinity/);
-        rej(() => world.removeAgent(agent + 1), 'StaleHandle', /^removeAgent: agent \d+ is not a live agent/);
+        rej(() => world.removeAgent(agent + 4), 'StaleHandle', /^removeAgent: agent \d+ is not a live agent/);
         rej(() => world.tick(0), 'InvalidArgument', /^tick: dt 0 is not in \(0, 1\] seconds/);
         rej(() => world.tick(2), 'InvalidArgument', /dt 2/);
         rej(() => world.blockValue('no_such_block'), 'NotFound', /"no_such_block"/);

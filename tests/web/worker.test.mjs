@@ -45,7 +45,7 @@ for (const build of builds) {
       const chunks = h.movingAiChunks(map, stone);
       assert.equal((await s.ok({ type: 'loadChunks', ...chunks })).chunks, chunks.positions.length / 3);
       const prof = await s.ok({ type: 'addProfile', profile: { id: 'zombie', class: 'walker', speed: { walk: 3 } } });
-      assert.equal(prof.profile, 0);
+      assert.equal(prof.profile, state.world.findProfile('zombie'));  // a profile id of this World (voxnav/ids.h)
       assert.equal(typeof prof.warning, 'string');
 
       const rows = h.readScenario('arena.map').sort((a, b) => b.optimal - a.optimal).slice(0, 6);
@@ -149,7 +149,7 @@ for (const build of builds) {
       const start = [row.sx, 1, row.sy], goal = [row.gx, 1, row.gy];
       assert.equal((await s.ok({ type: 'reachable', profile: 'walker', from: start, goal })).answer, 'yes');
 
-      const waited = await s.ok({ type: 'request', profile: 0, start, goal, wait: true });
+      const waited = await s.ok({ type: 'request', profile: 'walker', start, goal, wait: true });
       assert.equal(waited.state, 'ready');
       assert.ok(waited.waypoints instanceof Float64Array && waited.kinds instanceof Uint8Array);
       assert.deepEqual(Array.from(waited.waypoints.slice(-3)), [row.gx + 0.5, 1, row.gy + 0.5]);
@@ -224,12 +224,12 @@ for (const build of builds) {
       const { values: [stone] } = await s.ok({ type: 'blockValues', names: ['stone'] });
       await s.ok({ type: 'loadChunks', ...h.movingAiChunks(h.readMovingAiMap('arena.map'), stone) });
       await s.ok({ type: 'addProfile', profile: { id: 'walker' } });
-      const { ids: [agent] } = await s.ok({ type: 'addAgents', agents: [{ profile: 0, feet: [20.5, 1, 20.5] }] });
+      const { ids: [agent] } = await s.ok({ type: 'addAgents', agents: [{ profile: 'walker', feet: [20.5, 1, 20.5] }] });
       await s.ok({ type: 'tick' });
       const snapshot = async () => {
         const st = await s.ok({ type: 'stats' });
         const a = await s.ok({ type: 'agentState', agent });
-        const reach = await s.ok({ type: 'reachable', profile: 0, from: [20, 1, 20], goal: [25, 1, 25] });
+        const reach = await s.ok({ type: 'reachable', profile: 'walker', from: [20, 1, 20], goal: [25, 1, 25] });
         return JSON.stringify({ e: st.navEpoch, i: st.islands, n: st.agents, s: st.searches, a, reach });
       };
       const unchanged = async (msg, status, re) => {
@@ -245,20 +245,20 @@ for (const build of builds) {
         'InvalidArgument', /positions must be an Int32Array \(got Array\)/);
       await unchanged({ type: 'addProfile', profile: { id: 'boar', speed: { walk: 3, fly: 9 } } },
         'BadFormat', /profile "boar": field "speed.fly"/);
-      await unchanged({ type: 'release', handle: 2097152 * 7 + 3 }, 'StaleHandle', /not a live request/);
+      await unchanged({ type: 'release', handle: 2097152 * 7 + 3 }, 'InvalidArgument', /^release: path 14680067 is a profile id, not a path handle$/);
       await unchanged({ type: 'edit', cell: [1 << 25, 1, 0], value: stone }, 'OutOfRange', /^edit: cell \(33554432, 1, 0\) is out of range/);
       await unchanged({ type: 'edit', edits: [{ cell: [3, 1, 3], value: 1 << 20 }] }, 'OutOfRange', /^edit: edits\[0\]\.value 1048576/);
       await unchanged({ type: 'edit', min: [0, 0, 0], max: [100, 3, 100], value: stone }, 'NotLoaded', /not loaded/);
-      await unchanged({ type: 'addAgents', agents: [{ profile: 0, feet: [5.5, 1, 5.5] }, { profile: 0, feet: [NaN, 1, 1] }] },
+      await unchanged({ type: 'addAgents', agents: [{ profile: 'walker', feet: [5.5, 1, 5.5] }, { profile: 'walker', feet: [NaN, 1, 1] }] },
         'InvalidArgument', /^addAgents: agents\[1\]\.feet \(NaN, 1, 1\) is not finite/);
-      await unchanged({ type: 'addAgents', agents: [{ profile: 0, feet: [5.5, 1, 5.5], goal: [1.5, 1, 1] }] },
+      await unchanged({ type: 'addAgents', agents: [{ profile: 'walker', feet: [5.5, 1, 5.5], goal: [1.5, 1, 1] }] },
         'InvalidArgument', /^addAgents: agents\[0\]\.goal \(1\.5, 1, 1\) is not a cell \(integers expected\)/);
       await unchanged({ type: 'addAgents', agents: [{ profile: 'nobody', feet: [5.5, 1, 5.5] }] }, 'NotFound',
         /^addAgents: agents\[0\]\.profile: unknown profile "nobody"/);
       await unchanged({ type: 'setGoals', goals: [{ agent, goal: [30, 1, 30] }, { agent, goal: [0, 1 << 21, 0] }] },
         'OutOfRange', /^setGoals: goals\[1\]\.goal .* out of range/);
-      await unchanged({ type: 'removeAgents', ids: [agent, agent + 1] }, 'StaleHandle', /^removeAgents: ids\[1\]: agent \d+ is not a live agent/);
-      await unchanged({ type: 'request', profile: 0, start: [20, 1, 20], goal: [20, 1, 1 << 25] }, 'OutOfRange', /^request: goal/);
+      await unchanged({ type: 'removeAgents', ids: [agent, agent + 4] }, 'StaleHandle', /^removeAgents: ids\[1\]: agent \d+ is not a live agent/);
+      await unchanged({ type: 'request', profile: 'walker', start: [20, 1, 20], goal: [20, 1, 1 << 25] }, 'OutOfRange', /^request: goal/);
       await unchanged({ type: 'tick', dt: -1 }, 'InvalidArgument', /^tick: dt -1/);
       await unchanged({ type: 'tick', count: 0 }, 'InvalidArgument', /count 0/);
       await unchanged({ type: 'fly' }, 'InvalidArgument', /unknown message type 'fly'/);
@@ -299,7 +299,7 @@ test('the adapter runs the handlers in a worker thread and transfers typed array
     assert.equal(chunks.values.length, 0, 'the chunk values were not transferred');
     await call({ type: 'addProfile', profile: { id: 'walker' } });
     const row = h.readScenario('arena.map').at(-1);
-    const added = await call({ type: 'addAgents', agents: [{ profile: 0, feet: [row.sx + 0.5, 1, row.sy + 0.5], goal: [row.gx, 1, row.gy] }] });
+    const added = await call({ type: 'addAgents', agents: [{ profile: 'walker', feet: [row.sx + 0.5, 1, row.sy + 0.5], goal: [row.gx, 1, row.gy] }] });
     assert.equal(added.ok.ids.length, 1);
     const ticked = await call({ type: 'tick', count: 3 });
     assert.equal(ticked.ok.tick, 3);

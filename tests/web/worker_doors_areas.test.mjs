@@ -149,10 +149,11 @@ describe('worker handlers: doors, named areas, profile classes', { skip }, () =>
   });
 
   test('profiles of the walker_small and swimmer classes pass through addProfile', async () => {
-    const { s } = await doorWorld();
+    const { state, s } = await doorWorld();
     const small = await s.ok({ type: 'addProfile', profile: { id: 'chicken', class: 'walker_small', body: { width: 0.4, height: 0.7 } } });
     const fish = await s.ok({ type: 'addProfile', profile: { id: 'fish', class: 'swimmer', can_swim: true, speed: { swim: 2 } } });
-    assert.deepEqual([small.profile, fish.profile], [1, 2]);
+    assert.deepEqual([small.profile, fish.profile], [state.world.findProfile('chicken'), state.world.findProfile('fish')]);
+    assert.equal(fish.profile - small.profile, 4 * 64, 'the next index: profile ids are (index * 64 + tag) * 4 + 3');
     const chicken = await s.ok({ type: 'request', profile: 'chicken', start: [-6, 1, 0], goal: [6, 1, 0], wait: true });
     assert.equal(chicken.state, 'ready');
     await s.err({ type: 'addProfile', profile: { id: 'bird', class: 'flyer', can_fly: true } }, 'Unsupported',
@@ -169,7 +170,7 @@ describe('worker handlers: doors, named areas, profile classes', { skip }, () =>
     const snapshot = async () => {
       const st = await s.ok({ type: 'stats' });
       const a = await s.ok({ type: 'agentState', agent });
-      const p = await s.ok({ type: 'request', profile: 0, start: [2, 1, 2], goal: [12, 1, 4], wait: true });
+      const p = await s.ok({ type: 'request', profile: 'opener', start: [2, 1, 2], goal: [12, 1, 4], wait: true });
       return JSON.stringify({ e: st.navEpoch, n: st.agents, r: st.requests, s: st.searches, pending: state.pending.length, a, cost: p.cost,
         w: [...p.waypoints] });
     };
@@ -198,13 +199,13 @@ describe('worker handlers: doors, named areas, profile classes', { skip }, () =>
     await s.err({ type: 'findArea', name: 3 }, 'InvalidArgument', /^findArea: name must be a string/);
 
     for (const wait of [false, true]) {
-      await unchanged({ type: 'request', profile: 0, start: [2, 1, 2], goal: [6, 1, 2], wait, filter: { mud: { exclude: true } } },
+      await unchanged({ type: 'request', profile: 'opener', start: [2, 1, 2], goal: [6, 1, 2], wait, filter: { mud: { exclude: true } } },
         'NotFound', /^request: filter: no area "mud"/);
-      await unchanged({ type: 'request', profile: 0, start: [2, 1, 2], goal: [6, 1, 2], wait, filter: { road: { multiplier: -1 } } },
+      await unchanged({ type: 'request', profile: 'opener', start: [2, 1, 2], goal: [6, 1, 2], wait, filter: { road: { multiplier: -1 } } },
         'InvalidArgument', /^request: filter: area "road": multiplier -1/);
-      await unchanged({ type: 'request', profile: 0, start: [2, 1, 2], goal: [6, 1, 2], wait, filter: { road: { avoid: true } } },
+      await unchanged({ type: 'request', profile: 'opener', start: [2, 1, 2], goal: [6, 1, 2], wait, filter: { road: { avoid: true } } },
         'InvalidArgument', /^request: filter: area "road": avoid is not a filter field/);
-      await unchanged({ type: 'request', profile: 0, start: [2, 1, 2], goal: [6, 1, 2], wait, filter: ['road'] },
+      await unchanged({ type: 'request', profile: 'opener', start: [2, 1, 2], goal: [6, 1, 2], wait, filter: ['road'] },
         'InvalidArgument', /^request: filter: must be an object keyed by area name/);
     }
     // The door is still closed (the agent's world was compared above).

@@ -93,7 +93,7 @@ describe('worker message handlers under random and mutated messages', { skip }, 
       type: 'addAgents',
       agents: [
         { profile: 'zombie', feet: [2.5, 1, 2.5], goal: [40, 1, 40] },
-        { profile: 0, feet: [40.5, 1, 3.5], goal: [3, 1, 44] },
+        { profile: 'zombie', feet: [40.5, 1, 3.5], goal: [3, 1, 44] },
         { profile: 'zombie', feet: [20.5, 1, 20.5] },
       ],
     });
@@ -125,7 +125,7 @@ describe('worker message handlers under random and mutated messages', { skip }, 
         case 0: return { type: 'tick', dt: 0.05, count: 1 + r.int(2) };
         case 1: return { type: 'agentState', agent };
         case 2: return { type: 'reachable', profile: 'zombie', from: cell(), goal: cell() };
-        case 3: return { type: 'request', profile: 0, start: cell(), goal: cell(), wait: r.chance(0.5) };
+        case 3: return { type: 'request', profile: 'zombie', start: cell(), goal: cell(), wait: r.chance(0.5) };
         case 4: return { type: 'edit', cell: [r.int(48), 0, r.int(48)], value: r.chance(0.5) ? stone : glass };
         case 5: return { type: 'edit', edits: [{ min: [0, 0, 0], max: [r.int(48), 0, r.int(48)], value: stone }] };
         case 6: return { type: 'setGoals', goals: [{ agent, goal: cell() }] };

@@ -168,6 +168,12 @@ struct RegionChunk {
 [[nodiscard]] Status load_anvil_columns(World& world,
                                         std::span<const std::span<const std::uint8_t>> columns,
                                         const LoadOptions& options, LoadReport* report);
+/// The same for columns back to back in `bytes`: column i is bytes[offsets[i] .. offsets[i + 1]]
+/// (offsets: one more entry than columns, from 0 to bytes.size(), never decreasing). Returns: as
+/// above; InvalidArgument (offsets not so, the message says how; nothing loaded).
+[[nodiscard]] Status load_anvil_columns(World& world, std::span<const std::uint8_t> bytes,
+                                        std::span<const std::uint32_t> offsets,
+                                        const LoadOptions& options, LoadReport* report);
 
 /// Loads minecraft-data's blocks.pc-1.12.json: the numeric block ids and metadata of 1.12 and
 /// older regions, mapped onto the World's Minecraft registry (load it first). Without it, 1.12

@@ -383,6 +383,10 @@ class World {
   /// The error of the last call that failed (status, C++ function and argument names, message);
   /// a call that succeeds leaves it as it was. Every call returning a Status fills it.
   const CallError& last_error() const noexcept;
+  /// This World's id tag (1 .. kMaxIdTag, voxnav/ids.h): in its agent ids, path handles and
+  /// profile ids and their numbers, so an id of another World is refused. Worlds take the tags in
+  /// turn: two made kMaxIdTag Worlds apart share one.
+  std::uint32_t id_tag() const noexcept;
 
  private:
   Status add_profile_checked(const Profile& profile, ProfileId* id, std::string* error);

@@ -39,6 +39,7 @@ AgentId AgentSystem::add(std::uint32_t motion, const Vec3& feet) {
   } else {
     idx = static_cast<std::uint32_t>(agents_.size());
     agents_.emplace_back();
+    agents_.back().generation = next_generation(0, id_tag_);
   }
   AgentRecord& a = agents_[idx];
   const std::uint32_t gen = a.generation;
@@ -68,7 +69,7 @@ bool AgentSystem::remove(NavWorld& nav, AgentId id) {
   if (a->request.generation) (void)nav.release(a->request);
   index_.clear(id.index);
   a->alive = false;
-  if (++a->generation == 0) a->generation = 1;
+  a->generation = next_generation(a->generation, id_tag_);
   free_.push_back(id.index);
   return true;
 }

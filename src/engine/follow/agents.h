@@ -203,6 +203,8 @@ class AgentSystem {
   std::uint64_t dropped_door_events() const { return dropped_door_events_; }
 
   std::size_t capacity() const { return agents_.size(); }
+  /// The World's id tag, in the generation of every agent id (voxnav/ids.h); before any add.
+  void set_id_tag(std::uint32_t tag) { id_tag_ = tag; }
   const AgentRecord& at(std::size_t i) const { return agents_[i]; }
   const CorridorIndex& corridor_index() const { return index_; }
   /// Counters of the local repairs since the system was made (statistics and tests).
@@ -283,6 +285,8 @@ class AgentSystem {
   void clear_door_hold(AgentRecord& a, bool end_approach);
 
   std::vector<AgentRecord> agents_;
+
+  std::uint32_t id_tag_ = 0;
   const FlowFields* flows_ = nullptr;
   std::vector<std::uint32_t> free_;
   std::vector<AgentMotion> motions_;

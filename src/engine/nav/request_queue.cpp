@@ -212,7 +212,7 @@ bool RequestQueue::release(PathHandle h) {
   if (s.state == RequestState::Queued)
     queued_.erase(std::remove(queued_.begin(), queued_.end(), h.index), queued_.end());
   s.state = RequestState::Free;
-  if (++s.generation == 0) s.generation = 1;
+  s.generation = next_generation(s.generation, 0);  // below the World's tag (world.cpp)
   s.result = SearchResult{};
   s.corridor = Corridor{};
   free_.push_back(h.index);

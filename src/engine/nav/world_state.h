@@ -19,6 +19,7 @@
 namespace voxnav::detail {
 
 struct WorldState {
+  std::uint32_t id_tag = 1;  ///< this World's id tag (voxnav/ids.h), 1 .. kMaxIdTag
   BlockRegistry registry;
   MinecraftBlocks blocks;  ///< name/state lookups when a Minecraft registry is loaded
   Space space{&registry};

@@ -1,6 +1,7 @@
 // Compiled with tsc --strict --noEmit against the installed package (tests/web/pack.test.mjs):
 // checks that index.d.ts and worker/*.d.ts describe the API the way a TypeScript user calls it.
 import { init, load, ready, World, VoxnavError, EDGE_KINDS, AGENT_MODES, STATUS_NAMES, threadsAvailable, readRegion } from 'voxnav';
+import type { ProfileId } from 'voxnav';
 import type { Voxnav, Corridor, PathStatus, Reach, AgentsSnapshot, ProfileJson, StatusName, RegionLoadReport } from 'voxnav';
 import { BODY_MODES, DEFAULT_BODY } from 'voxnav';
 import type { StepResult, BodyParams, TopBlocks, PathNow, DoorEvents } from 'voxnav';
@@ -26,7 +27,7 @@ export async function main(bytes: Uint8Array, mca: ArrayBuffer): Promise<number>
   world.setBlock({ x: 1, y: 2, z: 3 }, 1);
   world.setBox([0, 0, 0], [3, 3, 3], 0);
   const profile: ProfileJson = { id: 'boar', class: 'walker', body: { width: 0.5 }, gap_jump: 'auto' };
-  const p: number = world.addProfile(profile);
+  const p: ProfileId = world.addProfile(profile);
   world.update();
   const r: Reach = world.reachable(p, [1, 1, 1], [5, 1, 5]);
   const yes: boolean = r.answer === 'yes' && world.isStandable(p, [1, 1, 1]);
@@ -140,7 +141,7 @@ export async function main(bytes: Uint8Array, mca: ArrayBuffer): Promise<number>
   }
   const area = await handle(state, { id: 7, type: 'defineArea', name: 'road', blocks: ['gravel'], cost: -0.5 });
   if (area.reply.ok) void (area.reply.ok.area + 1);
-  await handle(state, { id: 8, type: 'request', profile: 0, start: [1, 1, 1], goal: [5, 1, 5], filter: { road: { exclude: true } } });
+  await handle(state, { id: 8, type: 'request', profile: 'boar', start: [1, 1, 1], goal: [5, 1, 5], filter: { road: { exclude: true } } });
   const door = await handle(state, { id: 9, type: 'setDoorOpen', cell: [8, 1, 4], open: true });
   if (door.reply.ok) void (door.reply.ok.changed === true);
   // @ts-expect-error open is a boolean
