@@ -30,6 +30,17 @@ Status export_navigation(World& world, const ExportDef& def, std::vector<std::ui
   return Status::Ok;
 }
 
+Status navigation_info(std::span<const std::uint8_t> bytes, NavigationInfo* out,
+                       CallError* error) {
+  if (!out) return fail(error, "navigation_info", "out", "out is null", Status::InvalidArgument);
+  std::string msg;
+  detail::NavFileHeader h;
+  const Status st = detail::read_nav_header(bytes, &h, &msg);
+  if (st != Status::Ok) return fail(error, "navigation_info", "bytes", std::move(msg), st);
+  *out = NavigationInfo{h.version, h.blocks, h.chunks, h.classes};
+  return Status::Ok;
+}
+
 Status import_navigation(World& world, std::span<const std::uint8_t> bytes, ImportReport* report,
                          CallError* error) {
   std::string msg;

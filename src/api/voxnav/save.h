@@ -50,6 +50,20 @@ struct ImportReport {
                                        std::vector<std::uint8_t>* out,
                                        CallError* error = nullptr);
 
+/// What a saved-navigation file holds, from its header.
+struct NavigationInfo {
+  std::uint32_t version = 0;
+  bool blocks = false;      ///< it carries the blocks (import into a World without chunks)
+  std::size_t chunks = 0;   ///< loaded chunks it describes
+  std::size_t classes = 0;  ///< movement classes it holds navigation for
+};
+
+/// Reads a file's header after checking its magic, version, sizes and checksum (no World
+/// needed): whether it carries its blocks, how many chunks and classes. Returns: Ok; BadFormat,
+/// Unsupported as import_navigation for those checks; InvalidArgument (null `out`).
+[[nodiscard]] Status navigation_info(std::span<const std::uint8_t> bytes, NavigationInfo* out,
+                                     CallError* error = nullptr);
+
 /// Installs navigation exported by export_navigation, without building it. The whole buffer is
 /// checked first: magic, version, sizes, the CRC-32 checksum, every section's bounds and payload,
 /// the block registry's fingerprint, each class's body envelope, and the World's blocks (without

@@ -597,11 +597,10 @@ Status export_nav(WorldState& ws, const NavExportOptions& opt, std::vector<std::
   return Status::Ok;
 }
 
-Status import_nav(WorldState& ws, std::span<const std::uint8_t> bytes, NavImportSummary* summary,
-                  std::string* error) {
+Status read_nav_header(std::span<const std::uint8_t> bytes, NavFileHeader* out,
+                       std::string* error) {
   const std::size_t size = bytes.size();
   const std::uint8_t* b = bytes.data();
-  // 1. The header: magic, version, sizes, checksum, registry.
   if (size < kNavSaveHeaderBytes + kNavSaveTrailerBytes)
     return bad(error, Status::BadFormat,
                "truncated at byte " + std::to_string(size) + ": a navigation file has at least " +
@@ -635,6 +634,21 @@ Status import_nav(WorldState& ws, std::span<const std::uint8_t> bytes, NavImport
                   stored, computed);
     return bad(error, Status::BadFormat, msg);
   }
+  if (out) {
+    out->version = version;
+    out->blocks = (get_u32(b + 36) & kSaveFlagBlocks) != 0;
+    out->chunks = get_u32(b + 40);
+    out->classes = get_u32(b + 44);
+  }
+  return Status::Ok;
+}
+
+Status import_nav(WorldState& ws, std::span<const std::uint8_t> bytes, NavImportSummary* summary,
+                  std::string* error) {
+  const std::size_t size = bytes.size();
+  const std::uint8_t* b = bytes.data();
+  // 1. The header: magic, version, sizes, checksum, registry.
+  if (const Status st = read_nav_header(bytes, nullptr, error); st != Status::Ok) return st;
   if (get_u64(b + 24) != registry_fingerprint(ws.registry))
     return bad(error, Status::InvalidArgument,
                "the file was made for another block registry (registry fingerprint differs): load "
@@ -678,81 +692,82 @@ Status import_nav(WorldState& ws, std::span<const std::uint8_t> bytes, NavImport
       if (slot >= WorldState::kClassSlots || (sk == SaveSection::Blocks && slot != 0))
         return bad(error, Status::BadFormat,
                    "section " + std::to_string(k) + " names class slot " + std::to_string(slot));
-      const std::string name = section_name(sk, slot, p);
+      // (built only for a message: a name per section would allocate thousands of strings)
+      auto name = [&] { return section_name(sk, slot, p); };
       if (off < table_end || off > body_end || len > body_end - off)
         return bad(error, Status::BadFormat,
-                   "section '" + name + "' out of bounds (bytes " + std::to_string(off) + " + " +
+                   "section '" + name() + "' out of bounds (bytes " + std::to_string(off) + " + " +
                        std::to_string(len) + ", the payloads lie in " + std::to_string(table_end) +
                        " .. " + std::to_string(body_end) + ")");
       if (sk != SaveSection::Class && !chunk_in_range(p))
-        return bad(error, Status::BadFormat, "section '" + name + "': chunk out of range");
+        return bad(error, Status::BadFormat, "section '" + name() + "': chunk out of range");
       const std::span<const std::uint8_t> pay = bytes.subspan(off, len);
       std::string why;
       if (sk == SaveSection::Blocks) {
         if (!blocks.empty() && chunk_key(blocks.back().pos) >= chunk_key(p))
           return bad(error, Status::BadFormat,
-                     "section '" + name + "' is out of order or repeated");
+                     "section '" + name() + "' is out of order or repeated");
         BlocksEntry be;
         be.pos = p;
         if (pay.size() < kBlocksHead)
-          return bad(error, Status::BadFormat, "section '" + name + "': payload too short");
+          return bad(error, Status::BadFormat, "section '" + name() + "': payload too short");
         be.fingerprint = get_u64(pay.data());
         be.uniform = pay[8] != 0;
         be.value = static_cast<std::uint16_t>(pay[10] | (pay[11] << 8));
         const std::uint32_t rl = get_u32(pay.data() + 12);
         if (pay[8] > 1 || rl != pay.size() - kBlocksHead ||
             (rl != 0) != (with_blocks && !be.uniform))
-          return bad(error, Status::BadFormat, "section '" + name + "': bad head");
+          return bad(error, Status::BadFormat, "section '" + name() + "': bad head");
         if (with_blocks) {
           if (be.uniform) {
             if (be.value >= ws.registry.size())
               return bad(error, Status::BadFormat,
-                         "section '" + name + "': block value " + std::to_string(be.value) +
+                         "section '" + name() + "': block value " + std::to_string(be.value) +
                              " is not in the registry");
           } else {
             be.values.resize(kChunkCells);
             if (!rle_decode(pay.subspan(kBlocksHead),
                             reinterpret_cast<std::uint8_t*>(be.values.data()), kChunkCells * 2))
               return bad(error, Status::BadFormat,
-                         "section '" + name + "': the block values do not decode");
+                         "section '" + name() + "': the block values do not decode");
             for (const std::uint16_t v : be.values)
               if (v >= ws.registry.size())
                 return bad(error, Status::BadFormat,
-                           "section '" + name + "': block value " + std::to_string(v) +
+                           "section '" + name() + "': block value " + std::to_string(v) +
                                " is not in the registry");
           }
         }
         blocks.push_back(std::move(be));
       } else if (sk == SaveSection::Class) {
         if (has_class[slot])
-          return bad(error, Status::BadFormat, "section '" + name + "' is repeated");
+          return bad(error, Status::BadFormat, "section '" + name() + "' is repeated");
         has_class[slot] = true;
         if (pay.size() < kClassHead)
-          return bad(error, Status::BadFormat, "section '" + name + "': payload too short");
+          return bad(error, Status::BadFormat, "section '" + name() + "': payload too short");
         if (!decode_tables(pay, tables[slot], why))
-          return bad(error, Status::BadFormat, "section '" + name + "': islands: " + why);
+          return bad(error, Status::BadFormat, "section '" + name() + "': islands: " + why);
         const MovementClass cls = WorldState::kSlotClass[slot];
         if (get_u64(pay.data()) != envelope_fingerprint(class_envelope(cls)))
           return bad(error, Status::InvalidArgument,
-                     "section '" + name + "': saved for another " + movement_class_name(cls) +
+                     "section '" + name() + "': saved for another " + movement_class_name(cls) +
                          " body envelope (a build whose class rules differ): rebuild");
         if (get_u32(pay.data() + 8) != nchunks)
           return bad(error, Status::BadFormat,
-                     "section '" + name + "': " + std::to_string(get_u32(pay.data() + 8)) +
+                     "section '" + name() + "': " + std::to_string(get_u32(pay.data() + 8)) +
                          " chunks, the header says " + std::to_string(nchunks));
         navs[slot].reserve(nchunks);
       } else {
         if (!has_class[slot])
           return bad(error, Status::BadFormat,
-                     "section '" + name + "' comes before its class section");
+                     "section '" + name() + "' comes before its class section");
         std::vector<std::unique_ptr<NavChunk>>& v = navs[slot];
         if (v.size() >= blocks.size() || !(blocks[v.size()].pos == p))
           return bad(error, Status::BadFormat,
-                     "section '" + name + "' does not follow the chunk order of the blocks");
+                     "section '" + name() + "' does not follow the chunk order of the blocks");
         auto ch = std::make_unique<NavChunk>();
         ch->pos = p;
         if (!decode_nav(pay, *ch, static_cast<std::uint32_t>(tables[slot].parent.size()), why))
-          return bad(error, Status::BadFormat, "section '" + name + "': " + why);
+          return bad(error, Status::BadFormat, "section '" + name() + "': " + why);
         v.push_back(std::move(ch));
       }
     }
@@ -790,13 +805,27 @@ Status import_nav(WorldState& ws, std::span<const std::uint8_t> bytes, NavImport
                  "the World has " + std::to_string(ws.space.chunk_count()) +
                      " chunks loaded, the file describes " + std::to_string(blocks.size()) +
                      ": load the same blocks first (or export with the blocks)");
+    // Uniform chunks share a few values (air, stone): their fingerprints are computed once.
+    std::vector<std::pair<std::uint16_t, std::uint64_t>> uniform_fp;
     for (const BlocksEntry& be : blocks) {
       const Chunk* c = ws.space.chunk(be.pos);
       if (!c)
         return bad(error, Status::InvalidArgument,
                    "chunk " + pos_text(be.pos.x, be.pos.y, be.pos.z) +
                        " of the file is not loaded in the World");
-      if (blocks_fingerprint(*c) != be.fingerprint)
+      std::uint64_t fp = 0;
+      if (c && c->uniform) {
+        auto it = std::find_if(uniform_fp.begin(), uniform_fp.end(),
+                               [&](const auto& e) { return e.first == c->uniform_value; });
+        if (it == uniform_fp.end()) {
+          uniform_fp.emplace_back(c->uniform_value, blocks_fingerprint(*c));
+          it = uniform_fp.end() - 1;
+        }
+        fp = it->second;
+      } else if (c) {
+        fp = blocks_fingerprint(*c);
+      }
+      if (fp != be.fingerprint)
         return bad(error, Status::InvalidArgument,
                    "chunk " + pos_text(be.pos.x, be.pos.y, be.pos.z) +
                        ": the World's blocks differ from the saved ones");

@@ -79,6 +79,16 @@ struct NavImportSummary {
 Status export_nav(WorldState& ws, const NavExportOptions& opt, std::vector<std::uint8_t>& out,
                   std::string* error);
 
+/// What a file's header says (after the checks of its header, sizes and checksum).
+struct NavFileHeader {
+  std::uint32_t version = 0;
+  bool blocks = false;
+  std::size_t chunks = 0, classes = 0;
+};
+/// Checks a file's header, sizes and checksum (the first steps of import_nav) and reads the
+/// header. Statuses and messages as import_nav's for those steps.
+Status read_nav_header(std::span<const std::uint8_t> bytes, NavFileHeader* out, std::string* error);
+
 /// Validates all of `bytes` (header, version, sizes, checksum, every section's bounds and
 /// payload, fingerprints, the World's loaded chunks), then installs each saved class slot's
 /// navigation (creating the slots the World lacks) with its islands. On any error
