@@ -114,7 +114,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "save_bench: cannot read the block registry in %s\n", bdir.c_str());
     return 1;
   }
-  if (as_json) std::printf("[\n");
+  if (as_json)
+    std::printf("[\n");
   else
     std::printf("%-28s %7s %7s %10s %10s %10s %9s %7s\n", "world (" VOXNAV_BENCH_TARGET ")",
                 "chunks", "islands", "build ms", "export ms", "import ms", "file KB", "ratio");
@@ -164,10 +165,10 @@ int main(int argc, char** argv) {
       chunks = rep.chunks;
       const voxnav::WorldStats s = w->stats();
       if (s.islands != built.islands || s.standable_cells != built.standable_cells) {
-        std::fprintf(stderr, "save_bench: %s: imported %llu islands / %llu cells, built %llu / %llu\n",
-                     path.c_str(), (unsigned long long)s.islands,
-                     (unsigned long long)s.standable_cells, (unsigned long long)built.islands,
-                     (unsigned long long)built.standable_cells);
+        std::fprintf(
+            stderr, "save_bench: %s: imported %llu islands / %llu cells, built %llu / %llu\n",
+            path.c_str(), (unsigned long long)s.islands, (unsigned long long)s.standable_cells,
+            (unsigned long long)built.islands, (unsigned long long)built.standable_cells);
         return 1;
       }
     }
@@ -179,11 +180,12 @@ int main(int argc, char** argv) {
       name = path.substr(s2 == std::string::npos ? 0 : s2 + 1);
     }
     if (as_json) {
-      std::printf("%s  {\"world\":\"%s\",\"target\":\"%s\",\"chunks\":%zu,\"islands\":%llu,"
-                  "\"build_ms\":%.1f,\"export_ms\":%.1f,\"import_ms\":%.1f,\"bytes\":%zu,"
-                  "\"ratio\":%.1f}",
-                  first ? "" : ",\n", name.c_str(), VOXNAV_BENCH_TARGET, chunks,
-                  (unsigned long long)built.islands, b, x, im, bytes.size(), b / im);
+      std::printf(
+          "%s  {\"world\":\"%s\",\"target\":\"%s\",\"chunks\":%zu,\"islands\":%llu,"
+          "\"build_ms\":%.1f,\"export_ms\":%.1f,\"import_ms\":%.1f,\"bytes\":%zu,"
+          "\"ratio\":%.1f}",
+          first ? "" : ",\n", name.c_str(), VOXNAV_BENCH_TARGET, chunks,
+          (unsigned long long)built.islands, b, x, im, bytes.size(), b / im);
     } else {
       std::printf("%-28s %7zu %7llu %10.1f %10.1f %10.1f %9.0f %6.1fx\n", name.c_str(), chunks,
                   (unsigned long long)built.islands, b, x, im, bytes.size() / 1024.0, b / im);

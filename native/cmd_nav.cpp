@@ -67,7 +67,8 @@ int cmd_nav_export(int argc, char** argv) {
     return 1;
   }
   std::ofstream f(out_path, std::ios::binary);
-  if (!f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()))) {
+  if (!f.write(reinterpret_cast<const char*>(bytes.data()),
+               static_cast<std::streamsize>(bytes.size()))) {
     std::fprintf(stderr, "voxnav nav-export: cannot write %s\n", out_path.c_str());
     return 1;
   }
@@ -79,8 +80,8 @@ int cmd_nav_export(int argc, char** argv) {
         "\"bytes\":%zu,\"blocks\":%s,\"build_ms\":%.3f,\"export_ms\":%.3f}\n",
         json_escape(world_path).c_str(), json_escape(out_path).c_str(), report.chunks_loaded,
         static_cast<unsigned long long>(ws.islands),
-        static_cast<unsigned long long>(ws.standable_cells), bytes.size(), blocks ? "true" : "false",
-        build_ms, export_ms);
+        static_cast<unsigned long long>(ws.standable_cells), bytes.size(),
+        blocks ? "true" : "false", build_ms, export_ms);
   } else {
     std::printf("world        %s (%zu chunks)\n", world_path.c_str(), report.chunks_loaded);
     std::printf("navigation   %llu islands, %llu standable cells, built in %.1f ms\n",
@@ -164,12 +165,12 @@ int cmd_nav_import(int argc, char** argv) {
     agree = bs.islands == ws.islands && bs.standable_cells == ws.standable_cells;
   }
   if (json) {
-    std::printf("{\"world\":\"%s\",\"file\":\"%s\",\"chunks\":%zu,\"classes\":%zu,\"blocks\":%s,"
-                "\"islands\":%llu,\"standable\":%llu,\"import_ms\":%.3f",
-                json_escape(world_path).c_str(), json_escape(nav_path).c_str(), rep.chunks,
-                rep.classes, rep.blocks ? "true" : "false",
-                static_cast<unsigned long long>(ws.islands),
-                static_cast<unsigned long long>(ws.standable_cells), import_ms);
+    std::printf(
+        "{\"world\":\"%s\",\"file\":\"%s\",\"chunks\":%zu,\"classes\":%zu,\"blocks\":%s,"
+        "\"islands\":%llu,\"standable\":%llu,\"import_ms\":%.3f",
+        json_escape(world_path).c_str(), json_escape(nav_path).c_str(), rep.chunks, rep.classes,
+        rep.blocks ? "true" : "false", static_cast<unsigned long long>(ws.islands),
+        static_cast<unsigned long long>(ws.standable_cells), import_ms);
     if (compare)
       std::printf(",\"build_ms\":%.3f,\"ratio\":%.2f,\"agree\":%s", build_ms,
                   import_ms > 0 ? build_ms / import_ms : 0.0, agree ? "true" : "false");

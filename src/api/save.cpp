@@ -24,14 +24,12 @@ Status export_navigation(World& world, const ExportDef& def, std::vector<std::ui
   std::string msg;
   detail::NavExportOptions opt;
   opt.include_blocks = def.include_blocks;
-  const Status st =
-      detail::export_nav(detail::WorldAccess::state(world), opt, *out, &msg);
+  const Status st = detail::export_nav(detail::WorldAccess::state(world), opt, *out, &msg);
   if (st != Status::Ok) return fail(error, "export_navigation", "world", std::move(msg), st);
   return Status::Ok;
 }
 
-Status navigation_info(std::span<const std::uint8_t> bytes, NavigationInfo* out,
-                       CallError* error) {
+Status navigation_info(std::span<const std::uint8_t> bytes, NavigationInfo* out, CallError* error) {
   if (!out) return fail(error, "navigation_info", "out", "out is null", Status::InvalidArgument);
   std::string msg;
   detail::NavFileHeader h;
@@ -47,8 +45,8 @@ Status import_navigation(World& world, std::span<const std::uint8_t> bytes, Impo
   detail::NavImportSummary sum;
   const Status st = detail::import_nav(detail::WorldAccess::state(world), bytes, &sum, &msg);
   if (st != Status::Ok)
-    return fail(error, "import_navigation",
-                st == Status::Busy ? "world" : "bytes", std::move(msg), st);
+    return fail(error, "import_navigation", st == Status::Busy ? "world" : "bytes", std::move(msg),
+                st);
   if (report) *report = ImportReport{sum.chunks, sum.classes, sum.blocks};
   return Status::Ok;
 }

@@ -82,8 +82,8 @@ std::vector<std::uint64_t> replay(const native::Scenario& sc, const std::vector<
   std::vector<std::uint64_t> hashes;
   World w;
   std::string msg;
-  EXPECT_EQ(native::load_minecraft_blocks_dir(w, std::string(VOXNAV_FIXTURES) + "/../../data/blocks",
-                                              &msg),
+  EXPECT_EQ(native::load_minecraft_blocks_dir(
+                w, std::string(VOXNAV_FIXTURES) + "/../../data/blocks", &msg),
             Status::Ok)
       << msg;
   LoadReport rep;

@@ -3,6 +3,8 @@
 // plane and label for label and answers the same routes; every damaged file (cut anywhere, any
 // single bit flipped anywhere, another version, another registry, forged sections) is refused by
 // name with the World unchanged, and the World then still builds its own navigation.
+#include "engine/save/nav_save.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -11,7 +13,6 @@
 #include <string>
 #include <vector>
 
-#include "engine/save/nav_save.h"
 #include "save_checks.h"
 #include "splitmix.h"
 #include "voxnav/save.h"
@@ -20,7 +21,17 @@
 namespace voxnav {
 namespace {
 
-enum : std::uint16_t { kAir, kStone, kSlab, kLadder, kLava, kWater, kDoorClosed, kDoorOpen, kCount };
+enum : std::uint16_t {
+  kAir,
+  kStone,
+  kSlab,
+  kLadder,
+  kLava,
+  kWater,
+  kDoorClosed,
+  kDoorOpen,
+  kCount
+};
 
 BlockRegistryDef registry(bool extra = false) {
   BlockRegistryDef d;
@@ -154,8 +165,7 @@ void expect_refused(World& w, const std::vector<std::uint8_t>& bytes, Status wan
 
 /// Rewrites the trailing CRC-32 so that a forged change passes the checksum.
 void reseal(std::vector<std::uint8_t>& b) {
-  const std::uint32_t c =
-      detail::crc32(std::span<const std::uint8_t>(b.data(), b.size() - 4));
+  const std::uint32_t c = detail::crc32(std::span<const std::uint8_t>(b.data(), b.size() - 4));
   std::memcpy(b.data() + b.size() - 4, &c, 4);
 }
 
@@ -212,8 +222,8 @@ TEST(NavSave, AnImportIsTheBuild) {
     vmoves += ch->vmoves != nullptr;
     gaps += ch->gaps != nullptr;
   }
-  for (std::uint8_t g : {detail::kGateDoorOpen, detail::kGateDoorClosed, detail::kGateClimb,
-                         detail::kGateFire})
+  for (std::uint8_t g :
+       {detail::kGateDoorOpen, detail::kGateDoorClosed, detail::kGateClimb, detail::kGateFire})
     gates += (detail::WorldAccess::state(*w).walker()->islands().gates_present() & g) != 0;
   EXPECT_GT(vmoves, 0);
   EXPECT_GT(gaps, 0);
@@ -252,7 +262,8 @@ TEST(NavSave, AFileWithItsBlocksRestoresAnEmptyWorld) {
   test::expect_same_navigation(*b.world, *w);
   // A World that holds chunks already is refused (the file would replace them).
   std::unique_ptr<World> full = make_world();
-  expect_refused(*full, b.bytes, Status::InvalidArgument, "without chunks", "blocks into a loaded World");
+  expect_refused(*full, b.bytes, Status::InvalidArgument, "without chunks",
+                 "blocks into a loaded World");
 }
 
 TEST(NavSave, EveryCutIsRefusedByName) {
@@ -321,8 +332,8 @@ TEST(NavSave, AnotherVersionIsRefused) {
     std::vector<std::uint8_t> bad = b.bytes;
     std::memcpy(bad.data() + 8, &v, 4);
     reseal(bad);  // a well-formed file of that version, not a damaged one
-    expect_refused(*w, bad, Status::Unsupported,
-                   "version " + std::to_string(v) + ", expected 1", "version " + std::to_string(v));
+    expect_refused(*w, bad, Status::Unsupported, "version " + std::to_string(v) + ", expected 1",
+                   "version " + std::to_string(v));
   }
 }
 
@@ -340,8 +351,8 @@ TEST(NavSave, AFileForOtherBlocksIsRefused) {
   // A chunk fewer.
   std::unique_ptr<World> fewer = make_world();
   ASSERT_EQ(fewer->unload_chunk({0, 1, 0}), Status::Ok);
-  expect_refused(*fewer, b.bytes, Status::InvalidArgument, "17 chunks loaded, the file describes 18",
-                 "a chunk fewer");
+  expect_refused(*fewer, b.bytes, Status::InvalidArgument,
+                 "17 chunks loaded, the file describes 18", "a chunk fewer");
   // A World with agents.
   std::unique_ptr<World> busy = make_world();
   busy->update();
@@ -351,7 +362,8 @@ TEST(NavSave, AFileForOtherBlocksIsRefused) {
       test::standable_cells(detail::WorldAccess::state(*busy).walker()->grid());
   ASSERT_FALSE(cells.empty());
   AgentId id;
-  ASSERT_EQ(busy->add_agent(AgentDef{pid, Vec3{cells[0].x + 0.5, double(cells[0].y), cells[0].z + 0.5}}, &id),
+  ASSERT_EQ(busy->add_agent(
+                AgentDef{pid, Vec3{cells[0].x + 0.5, double(cells[0].y), cells[0].z + 0.5}}, &id),
             Status::Ok);
   expect_refused(*busy, b.bytes, Status::Busy, "live agents", "agents");
 }
@@ -419,7 +431,7 @@ TEST(NavSave, ForgedSectionsAreRefusedByName) {
     std::memcpy(&labels, f.data() + off + 12, 4);
     ASSERT_GE(labels, 2u);
     const std::uint32_t one = 1, zero = 0;
-    std::memcpy(f.data() + off + 48, &one, 4);      // parent[0] = 1
+    std::memcpy(f.data() + off + 48, &one, 4);       // parent[0] = 1
     std::memcpy(f.data() + off + 48 + 4, &zero, 4);  // parent[1] = 0
     reseal(f);
     expect_refused(*w, f, Status::BadFormat, "section 'class walker': islands", "parent loop");

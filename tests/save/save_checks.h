@@ -3,8 +3,8 @@
 #pragma once
 #include <gtest/gtest.h>
 
-#include <cstdint>
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -66,19 +66,18 @@ inline void expect_same_navigation(World& built, World& imported) {
         continue;
       }
       constexpr std::size_t n = detail::kChunkCells;
-      const bool same =
-          ca->uniform == cb->uniform && ca->uniform_kind == cb->uniform_kind &&
-          ca->nodes == cb->nodes && ca->hazard_cells == cb->hazard_cells &&
-          ca->climb_cells == cb->climb_cells && ca->costly == cb->costly &&
-          same_plane(ca->kind.get(), cb->kind.get(), n) &&
-          same_plane(ca->floor.get(), cb->floor.get(), n) &&
-          same_plane(ca->clear.get(), cb->clear.get(), n) &&
-          same_plane(ca->moves.get(), cb->moves.get(), n) &&
-          same_plane(ca->vmoves.get(), cb->vmoves.get(), n) &&
-          same_plane(ca->flags.get(), cb->flags.get(), n) &&
-          same_plane(ca->gaps.get(), cb->gaps.get(), n) &&
-          same_plane(ca->surface.get(), cb->surface.get(), n) &&
-          same_plane(ca->scc.get(), cb->scc.get(), n);
+      const bool same = ca->uniform == cb->uniform && ca->uniform_kind == cb->uniform_kind &&
+                        ca->nodes == cb->nodes && ca->hazard_cells == cb->hazard_cells &&
+                        ca->climb_cells == cb->climb_cells && ca->costly == cb->costly &&
+                        same_plane(ca->kind.get(), cb->kind.get(), n) &&
+                        same_plane(ca->floor.get(), cb->floor.get(), n) &&
+                        same_plane(ca->clear.get(), cb->clear.get(), n) &&
+                        same_plane(ca->moves.get(), cb->moves.get(), n) &&
+                        same_plane(ca->vmoves.get(), cb->vmoves.get(), n) &&
+                        same_plane(ca->flags.get(), cb->flags.get(), n) &&
+                        same_plane(ca->gaps.get(), cb->gaps.get(), n) &&
+                        same_plane(ca->surface.get(), cb->surface.get(), n) &&
+                        same_plane(ca->scc.get(), cb->scc.get(), n);
       if (!same) {
         ++differing;
         if (first.empty()) first = "planes of " + str(ca->pos);
@@ -110,7 +109,8 @@ inline void expect_same_navigation(World& built, World& imported) {
 }
 
 /// `pairs` random pairs of standable cells of the walker class (seeded): the same reachability
-/// answer, the same route status, cost, cells and corridor in both Worlds. Returns the routes found.
+/// answer, the same route status, cost, cells and corridor in both Worlds. Returns the routes
+/// found.
 inline std::size_t expect_same_routes(World& built, ProfileId pa, World& imported, ProfileId pb,
                                       int pairs, std::uint64_t seed) {
   const std::vector<CellPos> cells =

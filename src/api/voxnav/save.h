@@ -47,8 +47,7 @@ struct ImportReport {
 /// builds pending or deferred; `out` unchanged); OutOfMemory. `error` (may be null) receives the
 /// failure.
 [[nodiscard]] Status export_navigation(World& world, const ExportDef& def,
-                                       std::vector<std::uint8_t>* out,
-                                       CallError* error = nullptr);
+                                       std::vector<std::uint8_t>* out, CallError* error = nullptr);
 
 /// What a saved-navigation file holds, from its header.
 struct NavigationInfo {
@@ -80,7 +79,6 @@ struct NavigationInfo {
 /// builds pending); OutOfMemory. On every failure the World is unchanged (blocks, navigation,
 /// change serial): fall back to building it with World::update().
 [[nodiscard]] Status import_navigation(World& world, std::span<const std::uint8_t> bytes,
-                                       ImportReport* report = nullptr,
-                                       CallError* error = nullptr);
+                                       ImportReport* report = nullptr, CallError* error = nullptr);
 
 }  // namespace voxnav

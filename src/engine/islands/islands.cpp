@@ -338,8 +338,8 @@ void Islands::restore_tables(IslandTables t) {
   gate_.reserve(room);
   reach_cache_bits_ = 0;
   invalidate_reach();
-  ++comps_gen_;   // every octant's local components are stale (computed when needed)
-  new_stamp(0);   // the bounded searches' tables, as rebuild() allocates them
+  ++comps_gen_;  // every octant's local components are stale (computed when needed)
+  new_stamp(0);  // the bounded searches' tables, as rebuild() allocates them
 }
 
 std::uint32_t Islands::new_label() {

@@ -29,9 +29,9 @@ class NavWorld {
   void build_from_space();
   /// Installs navigation made elsewhere (a saved file, engine/save) instead of building it: drops
   /// every nav chunk, installs `chunks` (layers 0 to 2 of each loaded chunk), links them,
-  /// recomputes the surface planes, restores the islands, and marks the change log processed up to the
-  /// space's current serial. The islands are `tables` over the chunks' saved scc planes. The
-  /// caller checked that `chunks` describe the loaded blocks and that the tables are sound.
+  /// recomputes the surface planes, restores the islands (`tables` over the chunks' saved scc
+  /// planes), and marks the change log processed up to the space's current serial. The caller
+  /// checked that `chunks` describe the loaded blocks and that the tables are sound.
   void adopt(std::vector<std::unique_ptr<NavChunk>> chunks, IslandTables tables);
   /// Whether update() trims the space's change log up to what it processed (default). Off when
   /// several NavWorlds read one space: their owner trims at the lowest processed serial.

@@ -119,10 +119,9 @@ void add_plane(std::vector<std::uint8_t>& out, const void* data, std::size_t n) 
 }
 
 void encode_nav(const NavChunk& ch, std::vector<std::uint8_t>& out) {
-  const std::uint8_t planes = static_cast<std::uint8_t>((ch.vmoves ? kPlaneVmoves : 0) |
-                                                        (ch.flags ? kPlaneFlags : 0) |
-                                                        (ch.gaps ? kPlaneGaps : 0) |
-                                                        (ch.scc ? kPlaneScc : 0));
+  const std::uint8_t planes =
+      static_cast<std::uint8_t>((ch.vmoves ? kPlaneVmoves : 0) | (ch.flags ? kPlaneFlags : 0) |
+                                (ch.gaps ? kPlaneGaps : 0) | (ch.scc ? kPlaneScc : 0));
   out.push_back(ch.uniform ? 1 : 0);
   out.push_back(static_cast<std::uint8_t>(ch.uniform_kind));
   out.push_back(ch.uniform ? 0 : planes);
@@ -152,11 +151,13 @@ bool read_plane(std::span<const std::uint8_t> p, std::size_t& at, void* dst, std
   const std::uint32_t len = get_u32(p.data() + at);
   at += 4;
   if (len > p.size() - at) {
-    why = std::string("plane '") + plane + "' length " + std::to_string(len) + " runs past the section";
+    why = std::string("plane '") + plane + "' length " + std::to_string(len) +
+          " runs past the section";
     return false;
   }
   if (!rle_decode(p.subspan(at, len), static_cast<std::uint8_t*>(dst), bytes)) {
-    why = std::string("plane '") + plane + "' does not decode to " + std::to_string(bytes) + " bytes";
+    why =
+        std::string("plane '") + plane + "' does not decode to " + std::to_string(bytes) + " bytes";
     return false;
   }
   at += len;
@@ -214,8 +215,7 @@ bool decode_nav(std::span<const std::uint8_t> p, NavChunk& ch, std::uint32_t lab
   }
   if (planes & kPlaneGaps) {
     ch.gaps = std::unique_ptr<GapWord[]>(new GapWord[kChunkCells]);
-    if (!read_plane(p, at, ch.gaps.get(), kChunkCells * sizeof(GapWord), "gaps", why))
-      return false;
+    if (!read_plane(p, at, ch.gaps.get(), kChunkCells * sizeof(GapWord), "gaps", why)) return false;
   }
   if (planes & kPlaneScc) {
     ch.scc = std::unique_ptr<std::uint32_t[]>(new std::uint32_t[kChunkCells]);
@@ -612,7 +612,8 @@ Status read_nav_header(std::span<const std::uint8_t> bytes, NavFileHeader* out,
   if (version != kNavSaveVersion)
     return bad(error, Status::Unsupported,
                "version " + std::to_string(version) + ", expected " +
-                   std::to_string(kNavSaveVersion) + ": rebuild the navigation and export it again");
+                   std::to_string(kNavSaveVersion) +
+                   ": rebuild the navigation and export it again");
   if (get_u32(b + 12) != kNavSaveHeaderBytes)
     return bad(error, Status::BadFormat,
                "header size " + std::to_string(get_u32(b + 12)) + ", expected " +
@@ -630,8 +631,9 @@ Status read_nav_header(std::span<const std::uint8_t> bytes, NavFileHeader* out,
   const std::uint32_t computed = crc32(bytes.first(size - kNavSaveTrailerBytes));
   if (stored != computed) {
     char msg[96];
-    std::snprintf(msg, sizeof msg, "checksum mismatch (stored %08x, computed %08x): the file is damaged",
-                  stored, computed);
+    std::snprintf(msg, sizeof msg,
+                  "checksum mismatch (stored %08x, computed %08x): the file is damaged", stored,
+                  computed);
     return bad(error, Status::BadFormat, msg);
   }
   if (out) {
@@ -659,12 +661,13 @@ Status import_nav(WorldState& ws, std::span<const std::uint8_t> bytes, NavImport
     return bad(error, Status::BadFormat, "unknown header flags " + std::to_string(flags));
   const bool with_blocks = (flags & kSaveFlagBlocks) != 0;
   const std::size_t body_end = size - kNavSaveTrailerBytes;
-  const std::size_t table_end =
-      kNavSaveHeaderBytes + std::size_t(nsections) * kNavSaveSectionBytes;
+  const std::size_t table_end = kNavSaveHeaderBytes + std::size_t(nsections) * kNavSaveSectionBytes;
   if (nsections > (body_end - kNavSaveHeaderBytes) / kNavSaveSectionBytes)
     return bad(error, Status::BadFormat,
-               "section table of " + std::to_string(nsections) + " entries out of bounds (the "
-               "file has " + std::to_string(size) + " bytes)");
+               "section table of " + std::to_string(nsections) +
+                   " entries out of bounds (the "
+                   "file has " +
+                   std::to_string(size) + " bytes)");
   if (nclasses > WorldState::kClassSlots ||
       std::uint64_t(nchunks) * (1 + nclasses) + nclasses != nsections)
     return bad(error, Status::BadFormat,
@@ -788,9 +791,9 @@ Status import_nav(WorldState& ws, std::span<const std::uint8_t> bytes, NavImport
                      " chunk sections, the header says " + std::to_string(nchunks));
   }
   if (classes != nclasses)
-    return bad(error, Status::BadFormat,
-               std::to_string(classes) + " class sections, the header says " +
-                   std::to_string(nclasses));
+    return bad(
+        error, Status::BadFormat,
+        std::to_string(classes) + " class sections, the header says " + std::to_string(nclasses));
 
   // 3. The World: its blocks are the saved ones (or it has none and the file brings them), and
   //    nothing is under way that the new navigation would pull out from under.
