@@ -67,6 +67,8 @@ std::unique_ptr<World> load(const Registry& reg, const std::string& path, std::s
     return w;
   }
 #if defined(__EMSCRIPTEN__)
+  (void)mn;
+  (void)mx;
   err = "the wasm build reads chunk dumps (.dump) only";
   return nullptr;
 #else
@@ -173,6 +175,9 @@ int main(int argc, char** argv) {
       }
     }
     const double b = median(build_ms), x = median(export_ms), im = median(import_ms);
+    // The file's own CRC-32 (its last 4 bytes): native and wasm builds write the same bytes.
+    std::uint32_t crc = 0;
+    std::memcpy(&crc, bytes.data() + bytes.size() - 4, 4);
     std::string name = path;
     const std::size_t slash = path.find_last_of('/');
     if (slash != std::string::npos && slash > 0) {
@@ -183,9 +188,9 @@ int main(int argc, char** argv) {
       std::printf(
           "%s  {\"world\":\"%s\",\"target\":\"%s\",\"chunks\":%zu,\"islands\":%llu,"
           "\"build_ms\":%.1f,\"export_ms\":%.1f,\"import_ms\":%.1f,\"bytes\":%zu,"
-          "\"ratio\":%.1f}",
+          "\"ratio\":%.1f,\"crc\":\"%08x\"}",
           first ? "" : ",\n", name.c_str(), VOXNAV_BENCH_TARGET, chunks,
-          (unsigned long long)built.islands, b, x, im, bytes.size(), b / im);
+          (unsigned long long)built.islands, b, x, im, bytes.size(), b / im, crc);
     } else {
       std::printf("%-28s %7zu %7llu %10.1f %10.1f %10.1f %9.0f %6.1fx\n", name.c_str(), chunks,
                   (unsigned long long)built.islands, b, x, im, bytes.size() / 1024.0, b / im);

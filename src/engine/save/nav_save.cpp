@@ -250,6 +250,13 @@ bool decode_nav(std::span<const std::uint8_t> p, NavChunk& ch, std::uint32_t lab
     why = "node or climbable count disagrees with the kind plane";
     return false;
   }
+  int hazards = 0;
+  if (ch.flags)
+    for (int i = 0; i < kChunkCells; ++i) hazards += (ch.flags[i] & kFlagsHazard) != 0 ? 1 : 0;
+  if (hazards != ch.hazard_cells) {
+    why = "hazard count disagrees with the flag plane";
+    return false;
+  }
   return true;
 }
 
