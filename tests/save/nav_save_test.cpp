@@ -231,6 +231,10 @@ TEST(NavSave, AnImportIsTheBuild) {
   EXPECT_GT(st.nav_of(MovementClass::Swimmer)->islands().cell_count(), 100u);
   test::expect_same_navigation(*b.world, *w);
   EXPECT_GT(test::expect_same_routes(*b.world, b.walker, *w, walker, 300, 11), 30u);
+  // The imported World exports the very bytes it was given.
+  std::vector<std::uint8_t> again;
+  ASSERT_EQ(export_navigation(*w, ExportDef{}, &again, &e), Status::Ok) << e.message;
+  EXPECT_TRUE(again == b.bytes);
   // Edits after the import are maintained as after the build: the same planes and labels.
   for (World* x : {b.world.get(), w.get()}) {
     ASSERT_EQ(x->set_box({2, 3, 2}, {9, 9, 3}, kStone), Status::Ok);

@@ -537,6 +537,10 @@ Status export_nav(WorldState& ws, const NavExportOptions& opt, std::vector<std::
     slots.push_back(s);
   }
   const std::size_t sections = chunks.size() * (1 + slots.size()) + slots.size();
+  if (sections > 0xFFFFFFFFull)
+    return bad(error, Status::OutOfRange,
+               std::to_string(chunks.size()) + " chunks need " + std::to_string(sections) +
+                   " sections, more than a file holds (2^32 - 1)");
   std::vector<std::uint8_t> buf;
   try {
     buf.reserve(kNavSaveHeaderBytes + sections * kNavSaveSectionBytes + chunks.size() * 64);

@@ -75,7 +75,8 @@ struct NavImportSummary {
 
 /// Writes the navigation of every built class slot of `ws` into `out` (replaced). Fails with
 /// Busy (message in `error`) while the navigation is not up to date with the blocks (changes not
-/// processed by an update, chunk builds pending or deferred).
+/// processed by an update, chunk builds pending or deferred), OutOfRange (2^32 sections or more),
+/// OutOfMemory.
 Status export_nav(WorldState& ws, const NavExportOptions& opt, std::vector<std::uint8_t>& out,
                   std::string* error);
 
