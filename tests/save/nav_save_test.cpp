@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -443,6 +444,49 @@ TEST(NavSave, ForgedSectionsAreRefusedByName) {
   // After all that, the World builds its own navigation, the exporter's.
   rebuild_as_exporter(*w);
   test::expect_same_navigation(*b.world, *w);
+}
+
+TEST(NavSave, ForgedBytesNeverCrash) {
+  // Random bytes rewritten past the header, the checksum made right again: what a buggy writer
+  // might produce. Each file is refused by name, or imported and then still answers queries, a
+  // search and an edit without crashing (run under the sanitizer presets too).
+  const Built b = build();
+  tools::SplitMix64 rng(99);
+  int refused = 0, imported = 0;
+  for (int k = 0; k < 300; ++k) {
+    std::vector<std::uint8_t> f = b.bytes;
+    const int changes = 1 + static_cast<int>(rng.below<unsigned>(3));
+    for (int c = 0; c < changes; ++c) {
+      const std::size_t at = 64 + rng.below<std::size_t>(f.size() - 68);
+      f[at] = static_cast<std::uint8_t>(rng.next());
+    }
+    reseal(f);
+    std::unique_ptr<World> w = make_world();
+    const test::WorldSnapshot before = test::snapshot(*w);
+    CallError e;
+    if (import_navigation(*w, f, nullptr, &e) != Status::Ok) {
+      ++refused;
+      EXPECT_FALSE(e.message.empty());
+      EXPECT_TRUE(test::snapshot(*w) == before) << e.message;
+      continue;
+    }
+    ++imported;
+    ProfileId pid;
+    ASSERT_EQ(w->add_profile(Profile{}, &pid), Status::Ok);
+    NavRequest r;
+    r.profile = pid;
+    r.start = {1, 9, 1};
+    r.goal = {-10, 9, 12};
+    Reach reach;
+    (void)w->reachable(pid, r.start, r.goal, &reach);
+    PathResult path;
+    (void)w->find_path_now(r, &path);
+    (void)w->set_box({-3, 4, -3}, {3, 8, 3}, kAir);
+    w->update();
+  }
+  EXPECT_EQ(refused + imported, 300);
+  std::printf("forged files: %d refused, %d imported\n", refused, imported);
+  EXPECT_GT(refused, 100) << "most forged payloads break a check";
 }
 
 TEST(NavSave, ExportNeedsUpToDateNavigation) {
