@@ -568,7 +568,14 @@ Status export_nav(WorldState& ws, const NavExportOptions& opt, std::vector<std::
       const std::size_t len_at = buf.size();
       add_u32(buf, 0);
       if (opt.include_blocks && !c->uniform) {
-        rle_encode(reinterpret_cast<const std::uint8_t*>(c->values.get()), kChunkCells * 2, buf);
+        // Low bytes, then high bytes: each half runs longer than the interleaved words.
+        std::array<std::uint8_t, kChunkCells * 2> split;
+        for (int i = 0; i < kChunkCells; ++i) {
+          split[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(c->values[i] & 0xFF);
+          split[static_cast<std::size_t>(kChunkCells + i)] =
+              static_cast<std::uint8_t>(c->values[i] >> 8);
+        }
+        rle_encode(split.data(), split.size(), buf);
         put_u32(buf, len_at, static_cast<std::uint32_t>(buf.size() - len_at - 4));
       }
       section(SaveSection::Blocks, 0, p, start);
@@ -740,10 +747,14 @@ Status import_nav(WorldState& ws, std::span<const std::uint8_t> bytes, NavImport
                              " is not in the registry");
           } else {
             be.values.resize(kChunkCells);
-            if (!rle_decode(pay.subspan(kBlocksHead),
-                            reinterpret_cast<std::uint8_t*>(be.values.data()), kChunkCells * 2))
+            std::array<std::uint8_t, kChunkCells * 2> split;
+            if (!rle_decode(pay.subspan(kBlocksHead), split.data(), split.size()))
               return bad(error, Status::BadFormat,
                          "section '" + name() + "': the block values do not decode");
+            for (int i = 0; i < kChunkCells; ++i)
+              be.values[static_cast<std::size_t>(i)] = static_cast<std::uint16_t>(
+                  split[static_cast<std::size_t>(i)] |
+                  (split[static_cast<std::size_t>(kChunkCells + i)] << 8));
             for (const std::uint16_t v : be.values)
               if (v >= ws.registry.size())
                 return bad(error, Status::BadFormat,
