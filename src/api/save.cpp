@@ -34,8 +34,9 @@ Status navigation_info(std::span<const std::uint8_t> bytes, NavigationInfo* out,
   std::string msg;
   detail::NavFileHeader h;
   const Status st = detail::read_nav_header(bytes, &h, &msg);
+  out->library_version = h.library;
   if (st != Status::Ok) return fail(error, "navigation_info", "bytes", std::move(msg), st);
-  *out = NavigationInfo{h.version, h.blocks, h.chunks, h.classes};
+  *out = NavigationInfo{h.version, h.library, h.blocks, h.chunks, h.classes};
   return Status::Ok;
 }
 

@@ -17,6 +17,7 @@
 #include "save_checks.h"
 #include "splitmix.h"
 #include "voxnav/save.h"
+#include "voxnav/version.h"
 #include "voxnav/world.h"
 
 namespace voxnav {
@@ -340,6 +341,27 @@ TEST(NavSave, AnotherVersionIsRefused) {
     expect_refused(*w, bad, Status::Unsupported, "version " + std::to_string(v) + ", expected 1",
                    "version " + std::to_string(v));
   }
+}
+
+TEST(NavSave, AnotherLibraryReleaseIsRefused) {
+  const Built b = build();
+  NavigationInfo info;
+  ASSERT_EQ(navigation_info(b.bytes, &info), Status::Ok);
+  EXPECT_EQ(info.version, kNavigationFormatVersion);
+  EXPECT_EQ(info.library_version, static_cast<std::uint32_t>(VOXNAV_VERSION));
+  EXPECT_EQ(info.chunks, 18u);
+  EXPECT_EQ(info.classes, 2u);
+  EXPECT_FALSE(info.blocks);
+  std::unique_ptr<World> w = make_world();
+  std::vector<std::uint8_t> bad = b.bytes;
+  const std::uint32_t other = 10203;  // 1.2.3
+  std::memcpy(bad.data() + 48, &other, 4);
+  reseal(bad);
+  expect_refused(*w, bad, Status::Unsupported, "made by voxnav 1.2.3, this is voxnav ",
+                 "another release");
+  CallError e;
+  EXPECT_EQ(navigation_info(bad, &info, &e), Status::Unsupported);
+  EXPECT_EQ(info.library_version, other);
 }
 
 TEST(NavSave, AFileForOtherBlocksIsRefused) {

@@ -56,15 +56,19 @@ struct ImportReport {
 
 /// What a saved-navigation file holds, from its header.
 struct NavigationInfo {
-  std::uint32_t version = 0;
+  std::uint32_t version = 0;  ///< format version (kNavigationFormatVersion)
+  /// VOXNAV_VERSION (voxnav/version.h) of the library that wrote it; only files of this library
+  /// version import (another release may build different navigation). Filled even when that is
+  /// why the call failed.
+  std::uint32_t library_version = 0;
   bool blocks = false;      ///< it carries the blocks (import into a World without chunks)
   std::size_t chunks = 0;   ///< loaded chunks it describes
   std::size_t classes = 0;  ///< movement classes it holds navigation for
 };
 
-/// Reads a file's header after checking its magic, version, sizes and checksum (no World
-/// needed): whether it carries its blocks, how many chunks and classes. Returns: Ok; BadFormat,
-/// Unsupported as import_navigation for those checks; InvalidArgument (null `out`).
+/// Reads a file's header after checking its magic, version, sizes, checksum and library version
+/// (no World needed): whether it carries its blocks, how many chunks and classes. Returns: Ok;
+/// BadFormat, Unsupported as import_navigation for those checks; InvalidArgument (null `out`).
 [[nodiscard]] Status navigation_info(std::span<const std::uint8_t> bytes, NavigationInfo* out,
                                      CallError* error = nullptr);
 
@@ -79,7 +83,8 @@ struct NavigationInfo {
 /// Call it before adding agents.
 /// Returns: Ok; BadFormat (not a navigation file, truncated "truncated at byte N", damaged
 /// "checksum mismatch", a section "section 'chunk 4,-2,3' out of bounds" or malformed);
-/// Unsupported (another format version: "version 3, expected 1"); InvalidArgument (another block
+/// Unsupported (another format version: "version 3, expected 1"; written by another library
+/// release: "made by voxnav 0.3.0, this is voxnav 0.4.0 ..."); InvalidArgument (another block
 /// registry, another body envelope, chunks that are not the World's); Busy (live agents, chunk
 /// builds pending); OutOfMemory. On every failure the World is unchanged (blocks, navigation,
 /// change serial): fall back to building it with World::update().

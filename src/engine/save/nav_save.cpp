@@ -11,6 +11,7 @@
 
 #include "engine/nav/class_envelopes.h"
 #include "engine/nav/world_state.h"
+#include "voxnav/version.h"
 
 namespace voxnav::detail {
 
@@ -96,6 +97,12 @@ std::uint64_t get_u64(const std::uint8_t* p) {
   std::uint64_t v;
   std::memcpy(&v, p, 8);
   return v;
+}
+
+/// "major.minor.patch" of a VOXNAV_VERSION number.
+std::string version_text(std::uint32_t v) {
+  return std::to_string(v / 10000) + "." + std::to_string(v / 100 % 100) + "." +
+         std::to_string(v % 100);
 }
 
 const char* slot_name(std::uint32_t slot) {
@@ -605,7 +612,8 @@ Status export_nav(WorldState& ws, const NavExportOptions& opt, std::vector<std::
     put_u32(buf, 36, opt.include_blocks ? kSaveFlagBlocks : 0);
     put_u32(buf, 40, static_cast<std::uint32_t>(chunks.size()));
     put_u32(buf, 44, static_cast<std::uint32_t>(slots.size()));
-    put_u64(buf, 48, 0);
+    put_u32(buf, 48, static_cast<std::uint32_t>(VOXNAV_VERSION));
+    put_u32(buf, 52, 0);
     put_u64(buf, 56, 0);
     add_u32(buf, crc32(buf));
   } catch (const std::bad_alloc&) {
@@ -654,6 +662,16 @@ Status read_nav_header(std::span<const std::uint8_t> bytes, NavFileHeader* out,
                   computed);
     return bad(error, Status::BadFormat, msg);
   }
+  // The rules that made the navigation are the library's: another release may classify or move
+  // differently, so its file is refused as a cache miss (the checksum is checked first so that
+  // damage is reported as damage).
+  const std::uint32_t library = get_u32(b + 48);
+  if (out) out->library = library;
+  if (library != static_cast<std::uint32_t>(VOXNAV_VERSION))
+    return bad(error, Status::Unsupported,
+               "made by voxnav " + version_text(library) + ", this is voxnav " +
+                   version_text(VOXNAV_VERSION) +
+                   ": its navigation rules may differ; rebuild the navigation and export it again");
   if (out) {
     out->version = version;
     out->blocks = (get_u32(b + 36) & kSaveFlagBlocks) != 0;

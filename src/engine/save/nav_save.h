@@ -83,6 +83,7 @@ Status export_nav(WorldState& ws, const NavExportOptions& opt, std::vector<std::
 /// What a file's header says (after the checks of its header, sizes and checksum).
 struct NavFileHeader {
   std::uint32_t version = 0;
+  std::uint32_t library = 0;  ///< VOXNAV_VERSION of the library that wrote it
   bool blocks = false;
   std::size_t chunks = 0, classes = 0;
 };
