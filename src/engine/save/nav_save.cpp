@@ -701,9 +701,7 @@ Status import_nav(WorldState& ws, std::span<const std::uint8_t> bytes, NavImport
   if (nsections > (body_end - kNavSaveHeaderBytes) / kNavSaveSectionBytes)
     return bad(error, Status::BadFormat,
                "section table of " + std::to_string(nsections) +
-                   " entries out of bounds (the "
-                   "file has " +
-                   std::to_string(size) + " bytes)");
+                   " entries out of bounds (the file has " + std::to_string(size) + " bytes)");
   if (nclasses > WorldState::kClassSlots ||
       std::uint64_t(nchunks) * (1 + nclasses) + nclasses != nsections)
     return bad(error, Status::BadFormat,
