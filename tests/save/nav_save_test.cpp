@@ -248,6 +248,33 @@ TEST(NavSave, AnImportIsTheBuild) {
   test::expect_same_routes(*b.world, b.walker, *w, walker, 100, 12);
 }
 
+TEST(NavSave, StreamingContinuesAfterAnImport) {
+  // With chunk streaming on, the imported World streams later loads exactly as the built one.
+  std::unique_ptr<World> a = make_world();
+  a->set_chunk_streaming(true);
+  a->update();
+  std::vector<std::uint8_t> bytes;
+  CallError e;
+  ASSERT_EQ(export_navigation(*a, ExportDef{}, &bytes, &e), Status::Ok) << e.message;
+  std::unique_ptr<World> b = make_world();
+  b->set_chunk_streaming(true);
+  ASSERT_EQ(import_navigation(*b, bytes, nullptr, &e), Status::Ok) << e.message;
+  test::expect_same_navigation(*a, *b);
+  std::vector<std::uint16_t> v = chunk_values(0, 1, 0);
+  for (int i = 0; i < 600; ++i) v[static_cast<std::size_t>(i * 5)] = kStone;
+  for (World* w : {a.get(), b.get()}) {
+    ASSERT_EQ(w->unload_chunk({0, 1, 0}), Status::Ok);
+    w->update();
+    ASSERT_EQ(w->load_chunk({0, 1, 0}, v), Status::Ok);
+    ASSERT_EQ(w->set_block({-7, 6, -7}, kStone), Status::Ok);
+    for (int t = 0; t < 4; ++t) w->update();
+    EXPECT_EQ(w->pending_chunk_builds(), 0u);
+    EXPECT_EQ(detail::WorldAccess::state(*w).walker()->stats().builds_installed, 1u)
+        << "the reload was streamed";
+  }
+  test::expect_same_navigation(*a, *b);
+}
+
 TEST(NavSave, AFileWithItsBlocksRestoresAnEmptyWorld) {
   Built b = build(/*with_blocks=*/true);
   Built plain = build(false);
