@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "voxnav/native/files.h"
+#include "voxnav/save.h"
 
 namespace voxnav::cli {
 
@@ -42,6 +43,47 @@ bool load_world(World& world, const std::string& path, LoadReport& report,
   world.update();
   if (nav_build_ms)
     *nav_build_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return true;
+}
+
+bool load_world_nav(World& world, const std::string& path, const std::string& nav_file,
+                    LoadReport& report, double* nav_ms, bool* imported) {
+  if (imported) *imported = false;
+  if (nav_file.empty()) return load_world(world, path, report, nav_ms);
+  std::vector<std::uint8_t> bytes;
+  std::string err;
+  if (native::read_file(nav_file, bytes, &err) != Status::Ok) {
+    std::fprintf(stderr, "voxnav: cannot read navigation file %s: %s\n", nav_file.c_str(),
+                 err.c_str());
+    return false;
+  }
+  // The blocks without building (load_world builds at its end: an empty nav file name skips it
+  // only through here).
+  std::string msg;
+  if (native::load_minecraft_blocks_dir(world, data_dir() + "/blocks", &msg) != Status::Ok) {
+    std::fprintf(stderr, "voxnav: cannot load the block registry from %s/blocks: %s\n",
+                 data_dir().c_str(), msg.c_str());
+    return false;
+  }
+  const Status s = native::load_world_file(world, path, LoadOptions{}, &report);
+  if (s != Status::Ok) {
+    std::fprintf(stderr, "voxnav: cannot load world %s: %s (%s)\n", path.c_str(),
+                 report.message.c_str(), status_name(s));
+    return false;
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  CallError e;
+  const Status st = import_navigation(world, bytes, nullptr, &e);
+  if (st != Status::Ok) {
+    std::fprintf(stderr, "voxnav: navigation file %s refused (%s): %s; building instead\n",
+                 nav_file.c_str(), status_name(st), e.message.c_str());
+    world.update();
+  } else if (imported) {
+    *imported = true;
+  }
+  if (nav_ms)
+    *nav_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return true;
 }

@@ -17,6 +17,12 @@ std::string data_dir();
 bool load_world(World& world, const std::string& path, LoadReport& report,
                 double* nav_build_ms);
 
+/// load_world, with the navigation imported from the saved file `nav_file` (voxnav/save.h)
+/// instead of built when it is not empty. A refused file is reported on stderr (its status and
+/// message) and the navigation is built instead; `*imported` (may be null) tells which happened.
+bool load_world_nav(World& world, const std::string& path, const std::string& nav_file,
+                    LoadReport& report, double* nav_ms, bool* imported);
+
 /// Parses "X,Y,Z" (integers in the cell range, voxnav/types.h kMaxCellXZ, kMaxCellY). Empty on
 /// success, else what is wrong: "expects X,Y,Z integers" or "y 5000 is out of range: outside
 /// -2047 .. 2047".
@@ -34,5 +40,7 @@ int cmd_run(int argc, char** argv);
 int cmd_route(int argc, char** argv);
 int cmd_scen(int argc, char** argv);
 int cmd_scen3d(int argc, char** argv);
+int cmd_nav_export(int argc, char** argv);  // cmd_nav.cpp
+int cmd_nav_import(int argc, char** argv);
 
 }  // namespace voxnav::cli

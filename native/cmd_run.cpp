@@ -49,6 +49,7 @@ struct Options {
   int searches_per_update = kDefaultSearchesPerUpdate;
   bool json = false;
   std::string script;
+  std::string nav;  ///< --nav FILE: saved navigation imported instead of built
 };
 
 std::uint64_t fnv(std::uint64_t h, const void* data, std::size_t n) {
@@ -88,7 +89,7 @@ int run_script(const Options& o) {
   World world(WorldDef{pool.get(), 0});
   if (world.set_searches_per_update(o.searches_per_update) != Status::Ok) return 2;
   LoadReport report;
-  if (!load_world(world, world_path, report, nullptr)) return 1;
+  if (!load_world_nav(world, world_path, o.nav, report, nullptr, nullptr)) return 1;
   Profile p;
   std::string warn;
   ProfileId prof, swim_prof;
@@ -255,6 +256,9 @@ int cmd_run(int argc, char** argv) {
     } else if (a == "--script") {
       if (i + 1 >= argc) return std::fprintf(stderr, "voxnav run: --script expects a file\n"), 2;
       o.script = argv[++i];
+    } else if (a == "--nav") {
+      if (i + 1 >= argc) return std::fprintf(stderr, "voxnav run: --nav expects a file\n"), 2;
+      o.nav = argv[++i];
     } else if (o.world.empty() && a[0] != '-') {
       o.world = a;
     } else {
@@ -273,7 +277,7 @@ int cmd_run(int argc, char** argv) {
   LoadReport report;
   double build_ms = 0;
   const auto load0 = std::chrono::steady_clock::now();
-  if (!load_world(world, o.world, report, &build_ms)) return 1;
+  if (!load_world_nav(world, o.world, o.nav, report, &build_ms, nullptr)) return 1;
   const double load_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - load0).count() -
       build_ms;

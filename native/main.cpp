@@ -11,13 +11,19 @@ void usage() {
   std::puts(
       "usage: voxnav <command> [options]\n"
       "  run [WORLD] [--agents N] [--ticks T] [--seed S] [--edits-per-second E] [--threads K]\n"
-      "      [--searches-per-update B] [--json]\n"
+      "      [--searches-per-update B] [--nav FILE] [--json]\n"
       "      walker agents go to random reachable goals while blocks change; prints a summary.\n"
       "      B caps the path searches dispatched per tick (default 256, the World's; 0: no limit).\n"
       "      WORLD defaults to the region shipped in data/worlds.\n"
       "  run --script FILE [WORLD] [--threads K] [--json]\n"
       "      replays a scripted scenario (agents, goals, edits at fixed ticks) and prints the\n"
       "      state hash of positions and corridors (the wasm package gives the same).\n"
+      "      --nav FILE imports saved navigation (nav-export) instead of building it.\n"
+      "  nav-export WORLD OUT [--profile FILE]... [--blocks] [--json]\n"
+      "      builds WORLD's navigation (and that of each profile's class) and saves it to OUT.\n"
+      "  nav-import WORLD FILE [--compare] [--json]\n"
+      "      imports saved navigation into WORLD's blocks and reports it; --compare also builds\n"
+      "      it and checks both agree (island and standable counts), with both times.\n"
       "  route WORLD --from X,Y,Z --to X,Y,Z [--profile FILE] [--json]\n"
       "      plans one route and explains it: reachability, status, cost, cells, corridor.\n"
       "  scen MAP SCEN [--json]\n"
@@ -42,6 +48,8 @@ int main(int argc, char** argv) {
   if (cmd == "route") return voxnav::cli::cmd_route(argc - 2, argv + 2);
   if (cmd == "scen") return voxnav::cli::cmd_scen(argc - 2, argv + 2);
   if (cmd == "scen3d") return voxnav::cli::cmd_scen3d(argc - 2, argv + 2);
+  if (cmd == "nav-export") return voxnav::cli::cmd_nav_export(argc - 2, argv + 2);
+  if (cmd == "nav-import") return voxnav::cli::cmd_nav_import(argc - 2, argv + 2);
   std::fprintf(stderr, "voxnav: unknown command '%s'\n", cmd.c_str());
   usage();
   return 2;

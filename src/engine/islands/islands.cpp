@@ -290,6 +290,58 @@ void Islands::recompute(NavGrid& grid) {
   ++stats_.rebuilds;
 }
 
+void Islands::save_tables(IslandTables& t) const {
+  const std::size_t n = parent_.size();
+  t.parent = parent_;
+  t.size = size_;
+  t.gate = gate_;
+  t.out_start.assign(n + 1, 0);
+  t.out_to.clear();
+  t.out_count.clear();
+  for (std::size_t l = 0; l < n; ++l) {
+    t.out_start[l] = static_cast<std::uint32_t>(t.out_to.size());
+    for (const DagEdge& e : out_[l]) {
+      t.out_to.push_back(e.to);
+      t.out_count.push_back(e.count);
+    }
+  }
+  t.out_start[n] = static_cast<std::uint32_t>(t.out_to.size());
+  t.cells = cells_;
+  t.live = live_;
+  t.label_limit = label_limit_;
+}
+
+void Islands::restore_tables(IslandTables t) {
+  const std::size_t n = t.parent.size();
+  const std::size_t room = std::max<std::size_t>(n, t.label_limit + kApplyLabelMargin);
+  parent_ = std::move(t.parent);
+  size_ = std::move(t.size);
+  gate_ = std::move(t.gate);
+  out_.assign(n, {});
+  in_.assign(n, {});
+  for (std::size_t l = 0; l < n; ++l) {  // ascending sources: every in_ list comes out sorted
+    const std::uint32_t b = t.out_start[l], e = t.out_start[l + 1];
+    out_[l].reserve(e - b);
+    for (std::uint32_t k = b; k < e; ++k) {
+      out_[l].push_back({t.out_to[k], t.out_count[k]});
+      in_[t.out_to[k]].push_back(static_cast<std::uint32_t>(l));
+    }
+  }
+  cells_ = static_cast<std::size_t>(t.cells);
+  live_ = static_cast<std::size_t>(t.live);
+  label_limit_ = static_cast<std::size_t>(t.label_limit);
+  reach_cache_.assign(n, {});
+  for (auto* v : {&parent_, &size_}) v->reserve(room);
+  out_.reserve(room);
+  in_.reserve(room);
+  reach_cache_.reserve(room);
+  gate_.reserve(room);
+  reach_cache_bits_ = 0;
+  invalidate_reach();
+  ++comps_gen_;  // every octant's local components are stale (computed when needed)
+  new_stamp(0);  // the bounded searches' tables, as rebuild() allocates them
+}
+
 std::uint32_t Islands::new_label() {
   invalidate_reach();
   const auto l = static_cast<std::uint32_t>(parent_.size());

@@ -68,6 +68,18 @@ struct IslandStats {
   std::uint64_t out_patches = 0;
 };
 
+/// The islands' tables without their caches (engine/save writes and reads it): per raw label its
+/// union-find parent, cell count, gate kind and DAG edges out (a CSR: label l's edges are
+/// out[out_start[l] .. out_start[l + 1]), sorted by target); the cell labels live in
+/// NavChunk::scc.
+struct IslandTables {
+  std::vector<std::uint32_t> parent, size;
+  std::vector<std::uint8_t> gate;
+  std::vector<std::uint32_t> out_start;
+  std::vector<std::uint32_t> out_to, out_count;
+  std::uint64_t cells = 0, live = 0, label_limit = 0;
+};
+
 /// Strongly connected components over every node cell and its moves, and the condensation
 /// (a DAG of one-way moves such as drops) between them. Gate cells (doors, ladders, damage cells:
 /// kind_gate) are islands of one cell each that never merge with anything, so the condensation
@@ -102,6 +114,12 @@ class Islands {
   /// rebuild() for a grid whose moves did not change since the last rebuild() or apply(): keeps
   /// the local components (benchmarks compare the incremental maintenance with it).
   void recompute(NavGrid& grid);
+  /// The tables (see IslandTables), for saving.
+  void save_tables(IslandTables& t) const;
+  /// Installs saved tables over a grid whose NavChunk::scc planes hold the saved cell labels (the
+  /// caller validated both: parents form a forest, every index is below the label count). The
+  /// local components are left stale: computed when a proof first needs them.
+  void restore_tables(IslandTables t);
   /// Applies one edit's delta to the components; falls back to rebuild() when a split cannot be
   /// excluded. Returns true when some reachability answer may have changed (nodes appeared or
   /// vanished, islands merged or split, a DAG edge appeared or vanished).

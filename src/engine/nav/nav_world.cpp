@@ -59,4 +59,32 @@ void NavWorld::build_from_space() {
   ++ctx_.layers_version;
 }
 
+void NavWorld::adopt(std::vector<std::unique_ptr<NavChunk>> chunks, IslandTables tables) {
+  ctx_.exec->wait_idle();
+  std::vector<ChunkPos> old;
+  for (const NavChunk* ch : ctx_.grid.ordered_chunks()) old.push_back(ch->pos);
+  for (const ChunkPos& p : old) ctx_.grid.drop_chunk(p);
+  std::vector<ChunkPos> pos;
+  pos.reserve(chunks.size());
+  for (std::unique_ptr<NavChunk>& ch : chunks) {
+    pos.push_back(ch->pos);
+    ctx_.grid.install_chunk(std::move(ch));
+  }
+  // Every chunk is in place: each one's own neighbour pointers suffice (NavGrid::link would also
+  // relink its 26 neighbours, 27 times the lookups).
+  for (const ChunkPos& p : pos) {
+    NavChunk* c = ctx_.grid.chunk(p);
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dz = -1; dz <= 1; ++dz)
+        for (int dx = -1; dx <= 1; ++dx)
+          c->nb[nb_index(dx, dy, dz)] = ctx_.grid.chunk({p.x + dx, p.y + dy, p.z + dz});
+  }
+  for (const ChunkPos& p : pos) ctx_.grid.refresh_surface(ctx_.space, p);
+  ctx_.islands.restore_tables(std::move(tables));
+  ctx_.processed_serial = ctx_.space.serial();
+  if (trims_log_) ctx_.space.trim_changes(ctx_.processed_serial);
+  ++ctx_.epoch;
+  ++ctx_.layers_version;
+}
+
 }  // namespace voxnav::detail

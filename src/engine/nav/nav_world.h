@@ -6,6 +6,7 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "engine/nav/chunk_builds.h"
@@ -26,6 +27,12 @@ class NavWorld {
   /// Builds layers 0-2 of every chunk the space holds now and starts reading the change log from
   /// its current serial: for a NavWorld made after chunks were loaded (a second movement class).
   void build_from_space();
+  /// Installs navigation made elsewhere (a saved file, engine/save) instead of building it: drops
+  /// every nav chunk, installs `chunks` (layers 0 to 2 of each loaded chunk), links them,
+  /// recomputes the surface planes, restores the islands (`tables` over the chunks' saved scc
+  /// planes), and marks the change log processed up to the space's current serial. The caller
+  /// checked that `chunks` describe the loaded blocks and that the tables are sound.
+  void adopt(std::vector<std::unique_ptr<NavChunk>> chunks, IslandTables tables);
   /// Whether update() trims the space's change log up to what it processed (default). Off when
   /// several NavWorlds read one space: their owner trims at the lowest processed serial.
   void set_trims_log(bool on) { trims_log_ = on; }
