@@ -1286,7 +1286,7 @@ void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, doub
       break;
     }
   }
-  steer_.avoid(index_of(a), a, m, in);  // ORCA among agents (a Moving walker with avoidance)
+  steer_.avoid(index_of(a), a, m, nav, space, in);  // ORCA among agents (engine/steer)
   const IntegrateReport r = integrate_character_tick(a.body, in, Vec3{}, m.body, space, dt);
   a.last_hit_wall = r.hit_wall != 0;
 }

@@ -24,6 +24,9 @@ SteerParams compile_steer(const Avoidance& a, double body_width) {
 namespace {
 
 constexpr double kEpsilon = 1e-5;
+/// cos and sin of 0.15 rad (literals: the same bits in every build).
+constexpr double kPassCos = 0.9887710779360422;
+constexpr double kPassSin = 0.14943813247359922;
 
 inline double det(double ax, double az, double bx, double bz) { return ax * bz - az * bx; }
 
@@ -240,7 +243,7 @@ void Steering::begin(const AgentRecord* agents, std::size_t count, const AgentMo
 }
 
 void Steering::avoid(std::uint32_t slot, const AgentRecord& a, const AgentMotion& m,
-                     DriveInput& in) {
+                     const NavWorld& nav, const Space& space, DriveInput& in) {
   if (!m.steer.orca || m.swims || a.mode != AgentMode::Moving || !a.body.on_ground ||
       a.body.mode != BodyMode::Walk || in.jump || in.climb != ClimbIntent::None)
     return;
@@ -277,6 +280,19 @@ void Steering::avoid(std::uint32_t slot, const AgentRecord& a, const AgentMotion
   double vx = in.move_x, vz = in.move_z;
   orca_solve(lines.data(), count, max_speed, in.move_x, in.move_z,
              scratch.data(), vx, vz);
+  if (vx == in.move_x && vz == in.move_z) return;  // no neighbour in the way
+  // Someone is in the way: solve again for the drive turned by kPassTurn (0.15 rad, the same
+  // way for everyone, so two agents meeting head-on both bear off to the same hand and pass;
+  // without it a perfectly symmetric pair only slows down along the line and never passes).
+  const double tx = kPassCos * in.move_x - kPassSin * in.move_z;
+  const double tz = kPassSin * in.move_x + kPassCos * in.move_z;
+  orca_solve(lines.data(), count, max_speed, tx, tz, scratch.data(), vx, vz);
+  // ORCA knows nothing of blocks: keep the corridor's drive when its answer would take the body
+  // where the navigation does not let it stand this tick.
+  if (!push_allowed(a, m, nav, space, a.body.feet.x + vx * dt_, a.body.feet.z + vz * dt_)) {
+    ++stats_.orca_refused;
+    return;
+  }
   in.move_x = vx;
   in.move_z = vz;
 }

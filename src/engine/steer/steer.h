@@ -68,8 +68,11 @@ class Steering {
   void begin(const AgentRecord* agents, std::size_t count, const AgentMotion* motions, double dt);
   /// ORCA for agent `slot` (a Moving walker on the ground, walking, with avoidance): replaces the
   /// horizontal drive `in.move_x/z` by the velocity ORCA picks against the bodies recorded by
-  /// begin(). Other agents and drives are left alone.
-  void avoid(std::uint32_t slot, const AgentRecord& a, const AgentMotion& m, DriveInput& in);
+  /// begin(). The navigation has the last word: when the body would end the tick where a push
+  /// could not take it (push_allowed: a wall, a cell it cannot stand in, a hazard), the drive is
+  /// left as it was. Other agents and drives are left alone.
+  void avoid(std::uint32_t slot, const AgentRecord& a, const AgentMotion& m, const NavWorld& nav,
+             const Space& space, DriveInput& in);
   /// After every agent moved: separation (when on), then arrival contagion. Returns the slots,
   /// ascending, of Moving agents that touch an agent Arrived on the same order (the caller makes
   /// them Arrived). `navs` indexed by AgentMotion::nav_slot (null: no pushes for that class).
@@ -80,7 +83,7 @@ class Steering {
   /// Statistics of the last tick: ORCA neighbours summed over agents, pushes applied and pushes
   /// refused by the navigation (whole or shortened).
   struct Stats {
-    std::uint64_t orca_agents = 0, orca_neighbours = 0;
+    std::uint64_t orca_agents = 0, orca_neighbours = 0, orca_refused = 0;
     std::uint64_t pushes = 0, pushes_refused = 0, pushes_shortened = 0;
   };
   const Stats& stats() const { return stats_; }
