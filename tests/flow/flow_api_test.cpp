@@ -231,7 +231,8 @@ TEST(FlowApi, FollowersCrossTheFloorAndStopWhenReleased) {
   }
   // The first to arrive stands on the goal; the others cannot stand in its body (separation):
   // they arrive touching it or one another (arrival contagion), a few body widths around it.
-  const int first = static_cast<int>(std::min_element(arrival.begin(), arrival.end()) - arrival.begin());
+  const int first =
+      static_cast<int>(std::min_element(arrival.begin(), arrival.end()) - arrival.begin());
   for (std::size_t k = 0; k < ids.size(); ++k) {
     AgentState s;
     ASSERT_EQ(f.w.agent_state(ids[k], &s), Status::Ok);

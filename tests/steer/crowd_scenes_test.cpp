@@ -62,7 +62,8 @@ struct Scene {
     int width = 0;
     for (const std::string& r : rows) width = std::max(width, static_cast<int>(r.size()));
     auto at = [&](int x, int z) -> char {
-      if (x < 0 || z < 0 || z >= depth || x >= static_cast<int>(rows[static_cast<std::size_t>(z)].size()))
+      if (x < 0 || z < 0 || z >= depth ||
+          x >= static_cast<int>(rows[static_cast<std::size_t>(z)].size()))
         return '#';
       return rows[static_cast<std::size_t>(z)][static_cast<std::size_t>(x)];
     };
@@ -99,11 +100,11 @@ struct Scene {
 
 /// What a run measured.
 struct Outcome {
-  int ticks = 0;          ///< ticks until everyone (but idle agents) Arrived, or the budget
-  bool arrived = false;   ///< everyone arrived within the budget
-  double min_gap = 1e9;   ///< smallest centre distance minus both half widths, cells
-  int inside_stone = 0;   ///< agent ticks with a stone block inside the body
-  int in_lava = 0;        ///< agent ticks with lava inside the body or under its centre
+  int ticks = 0;         ///< ticks until everyone (but idle agents) Arrived, or the budget
+  bool arrived = false;  ///< everyone arrived within the budget
+  double min_gap = 1e9;  ///< smallest centre distance minus both half widths, cells
+  int inside_stone = 0;  ///< agent ticks with a stone block inside the body
+  int in_lava = 0;       ///< agent ticks with lava inside the body or under its centre
   std::string first_problem;
   std::uint64_t hash = 0;
 };
@@ -114,16 +115,20 @@ struct Outcome {
 bool body_meets(const World& w, const Vec3& f, double hw, double h, std::uint16_t value,
                 bool under) {
   const double e = 1e-3;
-  const int x0 = static_cast<int>(std::floor(f.x - hw + e)), x1 = static_cast<int>(std::floor(f.x + hw - e));
-  const int z0 = static_cast<int>(std::floor(f.z - hw + e)), z1 = static_cast<int>(std::floor(f.z + hw - e));
-  const int y0 = static_cast<int>(std::floor(f.y + e)), y1 = static_cast<int>(std::floor(f.y + h - e));
+  const int x0 = static_cast<int>(std::floor(f.x - hw + e)),
+            x1 = static_cast<int>(std::floor(f.x + hw - e));
+  const int z0 = static_cast<int>(std::floor(f.z - hw + e)),
+            z1 = static_cast<int>(std::floor(f.z + hw - e));
+  const int y0 = static_cast<int>(std::floor(f.y + e)),
+            y1 = static_cast<int>(std::floor(f.y + h - e));
   std::uint16_t v = 0;
   for (int y = y0; y <= y1; ++y)
     for (int z = z0; z <= z1; ++z)
       for (int x = x0; x <= x1; ++x)
         if (w.get_block(CellPos{x, y, z}, &v) == Status::Ok && v == value) return true;
   if (under) {
-    const CellPos below{static_cast<int>(std::floor(f.x)), static_cast<int>(std::floor(f.y + e)) - 1,
+    const CellPos below{static_cast<int>(std::floor(f.x)),
+                        static_cast<int>(std::floor(f.y + e)) - 1,
                         static_cast<int>(std::floor(f.z))};
     if (w.get_block(below, &v) == Status::Ok && v == value) return true;
   }
@@ -186,7 +191,8 @@ void expect_good(const Outcome& r, const char* scene, double overlap = 0.15) {
 }
 
 std::vector<std::string> open_floor(int w, int d) {
-  std::vector<std::string> rows(static_cast<std::size_t>(d), std::string(static_cast<std::size_t>(w), '.'));
+  std::vector<std::string> rows(static_cast<std::size_t>(d),
+                                std::string(static_cast<std::size_t>(w), '.'));
   return rows;
 }
 
@@ -242,7 +248,8 @@ TEST(CrowdScenes, IdleAgentInACorridor) {
   // from both ends.
   std::vector<std::string> rows(5, std::string(26, '#'));
   for (int z = 1; z <= 3; ++z)
-    for (int x = 1; x <= 24; ++x) rows[static_cast<std::size_t>(z)][static_cast<std::size_t>(x)] = '.';
+    for (int x = 1; x <= 24; ++x)
+      rows[static_cast<std::size_t>(z)][static_cast<std::size_t>(x)] = '.';
   Scene s(rows);
   s.add(12, 2, 0, 0, true);
   s.add(2, 2, 23, 2);

@@ -1,7 +1,7 @@
-// voxnav - crowds: shared flow fields and steering among agents. A flow field holds, for one profile and one goal cell, the
-// cheapest route cost from every cell of a region around the goal and the next cell on it, so any
-// number of agents heading for the goal share one build instead of searching each. See
-// docs/crowds.md.
+// voxnav - crowds: shared flow fields and steering among agents. A flow field holds, for one
+// profile and one goal cell, the cheapest route cost from every cell of a region around the goal
+// and the next cell on it, so any number of agents heading for the goal share one build instead of
+// searching each. See docs/crowds.md.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -146,14 +146,13 @@ bool separation(const World& world) noexcept;
 
 /// What steering did in the last tick (statistics).
 struct SteeringStats {
-  std::uint64_t orca_agents = 0;      ///< agents whose drive ORCA looked at
-  std::uint64_t orca_neighbours = 0;  ///< neighbours those agents considered, summed
-  std::uint64_t orca_refused = 0;     ///< ORCA answers dropped (the body could not stand there)
-  std::uint64_t pushes = 0;           ///< separation pushes applied (whole or shortened)
-  std::uint64_t pushes_shortened = 0; ///< ... of them cut to one axis or to half
-  std::uint64_t pushes_refused = 0;   ///< pushes dropped (the navigation refused every try)
+  std::uint64_t orca_agents = 0;       ///< agents whose drive ORCA looked at
+  std::uint64_t orca_neighbours = 0;   ///< neighbours those agents considered, summed
+  std::uint64_t orca_refused = 0;      ///< ORCA answers dropped (the body could not stand there)
+  std::uint64_t pushes = 0;            ///< separation pushes applied (whole or shortened)
+  std::uint64_t pushes_shortened = 0;  ///< ... of them cut to one axis or to half
+  std::uint64_t pushes_refused = 0;    ///< pushes dropped (the navigation refused every try)
 };
 SteeringStats steering_stats(const World& world) noexcept;
 
 }  // namespace voxnav
-

@@ -690,8 +690,8 @@ void AgentSystem::step(std::span<NavWorld* const> navs, const Space& space, doub
   }
   // 3. Steering: separation of overlapping bodies, then arrival contagion (touching an agent
   //    Arrived on the same order).
-  for (std::uint32_t i : steer_.finish(agents_.data(), agents_.size(), motions_.data(),
-                                       navs.data(), navs.size(), space)) {
+  for (std::uint32_t i : steer_.finish(agents_.data(), agents_.size(), motions_.data(), navs.data(),
+                                       navs.size(), space)) {
     AgentRecord& a = agents_[i];
     a.mode = AgentMode::Arrived;
     ++a.arrivals;

@@ -56,7 +56,8 @@ void AgentGrid::build() {
   order_.resize(n);
   // Bodies were added in slot order, so each bucket lists its bodies by slot. start_[k] is used
   // as the fill cursor of bucket k and ends as the start of bucket k + 1: shifted back after.
-  for (std::size_t i = 0; i < n; ++i) order_[start_[bucket_of_[i]]++] = static_cast<std::uint32_t>(i);
+  for (std::size_t i = 0; i < n; ++i)
+    order_[start_[bucket_of_[i]]++] = static_cast<std::uint32_t>(i);
   for (std::size_t k = buckets; k > 0; --k) start_[k] = start_[k - 1];
   start_[0] = 0;
 }

@@ -31,7 +31,7 @@ struct GridBody {
     return goal_x == o.goal_x && goal_y == o.goal_y && goal_z == o.goal_z &&
            goal_range == o.goal_range;
   }
-  std::uint8_t flags = 0;      ///< GridBody::k* bits
+  std::uint8_t flags = 0;                       ///< GridBody::k* bits
   static constexpr std::uint8_t kAvoids = 1;    ///< avoids back this tick (ORCA reciprocity)
   static constexpr std::uint8_t kPushable = 2;  ///< separation may move it
   static constexpr std::uint8_t kArrived = 4;   ///< Arrived with a goal (contagion source)

@@ -272,14 +272,12 @@ void Steering::avoid(std::uint32_t slot, const AgentRecord& a, const AgentMotion
     // A neighbour that avoids back takes half of the change; one that does not (standing, idle,
     // arrived, in the air, without avoidance) leaves all of it to this agent.
     const double share = (o.flags & GridBody::kAvoids) ? 0.5 : 1.0;
-    lines[count++] =
-        orca_line(o.x - me.x, o.z - me.z, me.vx - o.vx, me.vz - o.vz, me.vx, me.vz,
-                  me.orca_radius + o.orca_radius, tau, dt_, share);
+    lines[count++] = orca_line(o.x - me.x, o.z - me.z, me.vx - o.vx, me.vz - o.vz, me.vx, me.vz,
+                               me.orca_radius + o.orca_radius, tau, dt_, share);
   }
   if (count == 0) return;
   double vx = in.move_x, vz = in.move_z;
-  orca_solve(lines.data(), count, max_speed, in.move_x, in.move_z,
-             scratch.data(), vx, vz);
+  orca_solve(lines.data(), count, max_speed, in.move_x, in.move_z, scratch.data(), vx, vz);
   if (vx == in.move_x && vz == in.move_z) return;  // no neighbour in the way
   // Someone is in the way: solve again for the drive turned by kPassTurn (0.15 rad, the same
   // way for everyone, so two agents meeting head-on both bear off to the same hand and pass;
@@ -351,8 +349,8 @@ const std::vector<std::uint32_t>& Steering::finish(AgentRecord* agents, std::siz
   for (std::uint32_t i = 0; i < n; ++i) {
     const GridBody& b = grid_.body(i);
     if (!(b.flags & GridBody::kPushable)) continue;
-    const int k = grid_.nearest(i, b.radius + grid_.max_radius(), kMaxSeparationNeighbours,
-                                hits.data());
+    const int k =
+        grid_.nearest(i, b.radius + grid_.max_radius(), kMaxSeparationNeighbours, hits.data());
     double px = 0.0, pz = 0.0;
     for (int h = 0; h < k; ++h) {
       const GridHit& hit = hits[static_cast<std::size_t>(h)];
