@@ -42,6 +42,7 @@ struct GridBody {
 struct GridHit {
   double d2 = 0;
   std::uint32_t body = 0;
+  std::uint32_t slot = 0;
 };
 
 class AgentGrid {
@@ -54,7 +55,11 @@ class AgentGrid {
     of_slot_[b.slot] = static_cast<std::uint32_t>(bodies_.size());
     bodies_.push_back(b);
   }
-  void build();
+  /// Buckets `1 << min_shift` cells wide at least (wider for a widely spread crowd). A query
+  /// visits every bucket around the body out to its range until it holds k hits nearer than
+  /// any unvisited bucket: match the bucket to the range of the queries (the answer does not
+  /// depend on it).
+  void build(int min_shift);
 
   std::size_t size() const { return bodies_.size(); }
   const GridBody& body(std::uint32_t i) const { return bodies_[i]; }
@@ -74,8 +79,14 @@ class AgentGrid {
  private:
   std::vector<GridBody> bodies_;
   std::vector<std::uint32_t> of_slot_;
-  std::vector<std::uint32_t> start_;  ///< per bucket: first index into order_ (+1 entry)
-  std::vector<std::uint32_t> order_;  ///< body indices, bucket by bucket, by slot inside one
+  std::vector<std::uint32_t> start_;  ///< per bucket: first index into packed_ (+1 entry)
+  /// What a query reads of a body, bucket by bucket (by slot inside one): contiguous, so a
+  /// query walks memory in order.
+  struct Packed {
+    double x, z, y, top;  ///< feet, and feet + height
+    std::uint32_t body, slot;
+  };
+  std::vector<Packed> packed_;
   std::vector<std::uint32_t> bucket_of_;
   std::int64_t min_x_ = 0, min_z_ = 0;  ///< cell of bucket (0, 0)'s low corner
   std::int64_t width_ = 0, depth_ = 0;  ///< buckets along x and z

@@ -200,7 +200,8 @@ OrcaLine orca_line(double rx, double rz, double ux, double uz, double vx, double
 
 // ---- the steering of a World's agents ----
 
-void Steering::record(const AgentRecord* agents, std::size_t count, const AgentMotion* motions) {
+void Steering::record(const AgentRecord* agents, std::size_t count, const AgentMotion* motions,
+                      int min_shift) {
   grid_.clear(count);
   for (std::size_t i = 0; i < count; ++i) {
     const AgentRecord& a = agents[i];
@@ -232,14 +233,14 @@ void Steering::record(const AgentRecord* agents, std::size_t count, const AgentM
     if (a.has_goal && a.mode == AgentMode::Moving) b.flags |= GridBody::kMoving;
     grid_.add(b);
   }
-  grid_.build();
+  grid_.build(min_shift);
 }
 
 void Steering::begin(const AgentRecord* agents, std::size_t count, const AgentMotion* motions,
                      double dt) {
   dt_ = dt > 0.0 ? dt : 0.05;
   stats_ = Stats{};
-  record(agents, count, motions);
+  record(agents, count, motions, kOrcaShift);
 }
 
 void Steering::avoid(std::uint32_t slot, const AgentRecord& a, const AgentMotion& m,
@@ -287,7 +288,7 @@ void Steering::avoid(std::uint32_t slot, const AgentRecord& a, const AgentMotion
   orca_solve(lines.data(), count, max_speed, tx, tz, scratch.data(), vx, vz);
   // ORCA knows nothing of blocks: keep the corridor's drive when its answer would take the body
   // where the navigation does not let it stand this tick.
-  if (!push_allowed(a, m, nav, space, a.body.feet.x + vx * dt_, a.body.feet.z + vz * dt_)) {
+  if (!push_allowed(a, m, nav, space, a.body.feet.x + vx * dt_, a.body.feet.z + vz * dt_, false)) {
     ++stats_.orca_refused;
     return;
   }
@@ -296,10 +297,10 @@ void Steering::avoid(std::uint32_t slot, const AgentRecord& a, const AgentMotion
 }
 
 bool Steering::push_allowed(const AgentRecord& a, const AgentMotion& m, const NavWorld& nav,
-                            const Space& space, double x, double z) {
+                            const Space& space, double x, double z, bool blocks) {
   const Vec3 to{x, a.body.feet.y, z};
   // The movement step's own collision: no block may end up inside the body.
-  if (body_inside_blocks(space, to, m.body, 1e-6)) return false;
+  if (blocks && body_inside_blocks(space, to, m.body, 1e-6)) return false;
   const CellPos from = foot_cell(a.body.feet, m.foot_offset);
   const CellPos c = foot_cell(to, m.foot_offset);
   if (c == from) return true;
@@ -322,35 +323,34 @@ const std::vector<std::uint32_t>& Steering::finish(AgentRecord* agents, std::siz
                                                    const NavWorld* const* navs,
                                                    std::size_t nav_count, const Space& space) {
   contagion_.clear();
-  record(agents, count, motions);
+  record(agents, count, motions, kContactShift);
   const std::size_t n = grid_.size();
   std::array<GridHit, kMaxSeparationNeighbours> hits;
-  // Arrival contagion first, from the positions the movement step gave (pushes come after, so
-  // the answer does not depend on them).
-  for (std::uint32_t i = 0; i < n; ++i) {
-    const GridBody& b = grid_.body(i);
-    if (!(b.flags & GridBody::kMoving)) continue;
-    const double range = b.radius + grid_.max_radius() + kContactMargin;
-    const int k = grid_.nearest(i, range, kMaxSeparationNeighbours, hits.data());
-    for (int h = 0; h < k; ++h) {
-      const GridBody& o = grid_.body(hits[static_cast<std::size_t>(h)].body);
-      if (!(o.flags & GridBody::kArrived) || !b.same_order(o)) continue;
-      const double touch = b.radius + o.radius + kContactMargin;
-      if (!(hits[static_cast<std::size_t>(h)].d2 < touch * touch)) continue;
-      contagion_.push_back(b.slot);
-      break;
-    }
-  }
-  if (!separation_) return contagion_;
-  // Separation: every pushable body moves away from the bodies it overlaps, by half the overlap
-  // (all of it against a body that cannot move), all pushes computed before any is applied.
+  // One query per body serves both, from the positions the movement step gave: arrival contagion
+  // (a Moving body touching one Arrived on the same order) and separation (every pushable body
+  // moves away from the bodies it overlaps, by half the overlap, all of it against a body that
+  // cannot move). All pushes are computed before any is applied.
   push_x_.assign(n, 0.0);
   push_z_.assign(n, 0.0);
   for (std::uint32_t i = 0; i < n; ++i) {
     const GridBody& b = grid_.body(i);
-    if (!(b.flags & GridBody::kPushable)) continue;
-    const int k =
-        grid_.nearest(i, b.radius + grid_.max_radius(), kMaxSeparationNeighbours, hits.data());
+    const bool moving = (b.flags & GridBody::kMoving) != 0;
+    const bool pushable = separation_ && (b.flags & GridBody::kPushable) != 0;
+    if (!moving && !pushable) continue;
+    const double range = b.radius + grid_.max_radius() + kContactMargin;
+    const int k = grid_.nearest(i, range, kMaxSeparationNeighbours, hits.data());
+    if (moving) {
+      for (int h = 0; h < k; ++h) {
+        const GridHit& hit = hits[static_cast<std::size_t>(h)];
+        const GridBody& o = grid_.body(hit.body);
+        if (!(o.flags & GridBody::kArrived) || !b.same_order(o)) continue;
+        const double touch = b.radius + o.radius + kContactMargin;
+        if (!(hit.d2 < touch * touch)) continue;
+        contagion_.push_back(b.slot);
+        break;
+      }
+    }
+    if (!pushable) continue;
     double px = 0.0, pz = 0.0;
     for (int h = 0; h < k; ++h) {
       const GridHit& hit = hits[static_cast<std::size_t>(h)];
@@ -380,6 +380,7 @@ const std::vector<std::uint32_t>& Steering::finish(AgentRecord* agents, std::siz
     push_x_[i] = px;
     push_z_[i] = pz;
   }
+  if (!separation_) return contagion_;
   for (std::uint32_t i = 0; i < n; ++i) {
     const double px = push_x_[i], pz = push_z_[i];
     if (px == 0.0 && pz == 0.0) continue;
@@ -395,7 +396,7 @@ const std::vector<std::uint32_t>& Steering::finish(AgentRecord* agents, std::siz
     for (int t = 0; t < 4 && !done; ++t) {
       if (tries[t][0] == 0.0 && tries[t][1] == 0.0) continue;
       const double x = a.body.feet.x + tries[t][0], z = a.body.feet.z + tries[t][1];
-      if (!push_allowed(a, m, *nav, space, x, z)) continue;
+      if (!push_allowed(a, m, *nav, space, x, z, true)) continue;
       a.body.feet.x = x;
       a.body.feet.z = z;
       done = true;

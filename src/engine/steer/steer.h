@@ -59,6 +59,10 @@ class Steering {
   static constexpr double kContactMargin = 0.1;
   /// The largest push separation gives one body in one tick, as a fraction of its radius.
   static constexpr double kMaxPushFraction = 0.5;
+  /// Grid buckets: 2^kOrcaShift cells for ORCA's queries (a range of about 9 cells at walking
+  /// speed and a 1 s horizon), one cell for separation and contact (under a cell).
+  static constexpr int kOrcaShift = 2;
+  static constexpr int kContactShift = 0;
 
   void set_separation(bool on) { separation_ = on; }
   bool separation() const { return separation_; }
@@ -90,12 +94,15 @@ class Steering {
 
  private:
   /// Records the bodies of live agents into grid_ (positions as they are now).
-  void record(const AgentRecord* agents, std::size_t count, const AgentMotion* motions);
-  /// Whether the body of agents[slot] may stand at feet (x, z) (its y unchanged): no block inside
-  /// it, and its foot cell one the class stands on and the profile enters (no hazard, no door,
-  /// ladder or water).
+  void record(const AgentRecord* agents, std::size_t count, const AgentMotion* motions,
+              int min_shift);
+  /// Whether the body of `a` may stand at feet (x, z) (its y unchanged): with `blocks`, no block
+  /// inside it (a push moves the body without the movement step; ORCA's velocity goes through the
+  /// step, which collides itself); and its foot cell the one it is in, or one the class stands on
+  /// and the profile enters (no damage cell, door, ladder or water, and no cell beside a hazard
+  /// from a safe one).
   static bool push_allowed(const AgentRecord& a, const AgentMotion& m, const NavWorld& nav,
-                           const Space& space, double x, double z);
+                           const Space& space, double x, double z, bool blocks);
 
   bool separation_ = true;
   double dt_ = 0.05;
