@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -42,6 +43,7 @@ double pct(std::vector<double> v, double p) {
 
 struct Result {
   double median = 0, p95 = 0;
+  double cpu = 0;  // processor time of the tick (std::clock), median: steadier on a shared machine
   double neighbours = 0;  // ORCA neighbours per agent ORCA looked at, mean over the timed ticks
   double pushes = 0;      // separation pushes per tick, mean
   double refused = 0;     // pushes refused per tick, mean
@@ -116,11 +118,13 @@ Result run(const std::string& region, std::size_t agents, int ticks, int fields,
     if (set_agent_flow(w, ids[k], flows[goal_of[k]]) != Status::Ok) return res;
   for (int t = 0; t < 10; ++t)
     if (w.tick(0.05) != Status::Ok) return res;
-  std::vector<double> times;
+  std::vector<double> times, cpu;
   double neighbours = 0, looked = 0, pushes = 0, refused = 0;
   for (int t = 0; t < ticks; ++t) {
     const auto t0 = std::chrono::steady_clock::now();
+    const std::clock_t c0 = std::clock();
     if (w.tick(0.05) != Status::Ok) return res;
+    cpu.push_back(1000.0 * static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC);
     times.push_back(ms_since(t0));
     const SteeringStats s = steering_stats(w);
     neighbours += static_cast<double>(s.orca_neighbours);
@@ -134,6 +138,7 @@ Result run(const std::string& region, std::size_t agents, int ticks, int fields,
   }
   res.median = pct(times, 0.5);
   res.p95 = pct(times, 0.95);
+  res.cpu = pct(cpu, 0.5);
   res.neighbours = looked > 0 ? neighbours / looked : 0;
   res.pushes = pushes / ticks;
   res.refused = refused / ticks;
@@ -169,10 +174,11 @@ int main(int argc, char** argv) {
     }
   }
   std::printf(
-      "| agents | steering | tick ms (median) | tick ms (p95) | ORCA neighbours per agent | "
+      "| agents | steering | tick ms (median) | tick ms (p95) | tick CPU ms (median) | ORCA "
+      "neighbours per agent | "
       "pushes per tick | pushes refused per tick | arrived after %d ticks |\n",
       ticks + 10);
-  std::printf("|---|---|---|---|---|---|---|---|\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|\n");
   struct Mode {
     const char* name;
     bool orca, separate;
@@ -185,8 +191,8 @@ int main(int argc, char** argv) {
     for (const Mode& mode : modes) {
       const Result r = run(region, n, ticks, fields, mode.orca, mode.separate);
       if (!r.ok) return 1;
-      std::printf("| %zu | %s | %.2f | %.2f | %.2f | %.0f | %.0f | %zu |\n", n, mode.name, r.median,
-                  r.p95, r.neighbours, r.pushes, r.refused, r.arrived);
+      std::printf("| %zu | %s | %.2f | %.2f | %.2f | %.2f | %.0f | %.0f | %zu |\n", n, mode.name,
+                  r.median, r.p95, r.cpu, r.neighbours, r.pushes, r.refused, r.arrived);
       std::fflush(stdout);
     }
   return 0;
