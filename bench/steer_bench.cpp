@@ -7,9 +7,9 @@
 // pseudo-random order) and follow the field. After the fields are built and 10 warm-up ticks,
 // `--ticks` ticks of World::tick(0.05) are timed one by one: the whole tick (follow, ORCA, the
 // movement step, separation, contagion). The same run with separation only, ORCA only and
-// steering off (separation off, a profile with avoidance disabled) tells the parts apart. Median and 95th percentile,
-// milliseconds, plus what steering did (ORCA neighbours per agent, pushes) and how many agents
-// arrived by the end.
+// steering off (separation off, a profile with avoidance disabled) tells the parts apart. Median
+// and 95th percentile, milliseconds, plus what steering did (ORCA neighbours per agent, pushes) and
+// how many agents arrived by the end.
 //
 //   steer_bench [--agents 1000,10000] [--ticks 100] [--fields 4] [--region FILE.mca]
 #include <algorithm>
@@ -84,7 +84,8 @@ Result run(const std::string& region, std::size_t agents, int ticks, int fields,
   // Goals spread along the island's cell list; the cells in a fixed shuffled order.
   std::vector<CellPos> goals;
   for (int i = 1; i <= fields; ++i)
-    goals.push_back(big[big.size() * static_cast<std::size_t>(i) / static_cast<std::size_t>(fields + 1)]);
+    goals.push_back(
+        big[big.size() * static_cast<std::size_t>(i) / static_cast<std::size_t>(fields + 1)]);
   tools::SplitMix64 rng{20261202};
   for (std::size_t i = big.size(); i > 1; --i)
     std::swap(big[i - 1], big[rng.below(static_cast<std::uint32_t>(i))]);

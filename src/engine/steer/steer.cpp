@@ -277,12 +277,17 @@ void Steering::avoid(std::uint32_t slot, const AgentRecord& a, const AgentMotion
                                me.orca_radius + o.orca_radius, tau, dt_, share);
   }
   if (count == 0) return;
+  // The drive lies in the speed disc: it stands when no half-plane excludes it.
+  bool in_way = false;
+  for (std::size_t l = 0; l < count && !in_way; ++l) {
+    const OrcaLine& L = lines[l];
+    in_way = det(L.dx, L.dz, L.px - in.move_x, L.pz - in.move_z) > 0.0;
+  }
+  if (!in_way) return;  // no neighbour in the way
+  // Someone is in the way: solve for the drive turned by 0.15 rad, the same way for everyone,
+  // so two agents meeting head-on both bear off to the same hand and pass (for the drive itself,
+  // a perfectly symmetric pair only slows down along the line and never passes).
   double vx = in.move_x, vz = in.move_z;
-  orca_solve(lines.data(), count, max_speed, in.move_x, in.move_z, scratch.data(), vx, vz);
-  if (vx == in.move_x && vz == in.move_z) return;  // no neighbour in the way
-  // Someone is in the way: solve again for the drive turned by kPassTurn (0.15 rad, the same
-  // way for everyone, so two agents meeting head-on both bear off to the same hand and pass;
-  // without it a perfectly symmetric pair only slows down along the line and never passes).
   const double tx = kPassCos * in.move_x - kPassSin * in.move_z;
   const double tz = kPassSin * in.move_x + kPassCos * in.move_z;
   orca_solve(lines.data(), count, max_speed, tx, tz, scratch.data(), vx, vz);
