@@ -22,6 +22,9 @@
 #include "voxnav/crowds.h"
 #include "voxnav/state_hash.h"
 #include "voxnav/world.h"
+#ifndef __EMSCRIPTEN__
+#include "voxnav/native/thread_pool.h"
+#endif
 
 namespace voxnav {
 namespace {
@@ -51,8 +54,9 @@ struct Scene {
   std::vector<CellPos> goals;
   double half_width = 0.3;
 
-  Scene(const std::vector<std::string>& rows, const Profile& profile = Profile{}) {
-    w = std::make_unique<World>();
+  Scene(const std::vector<std::string>& rows, const Profile& profile = Profile{},
+        const WorldDef& def = WorldDef{}) {
+    w = std::make_unique<World>(def);
     std::string err;
     EXPECT_EQ(w->load_minecraft_blocks(registry().blocks, registry().shapes, &err), Status::Ok)
         << err;
@@ -320,6 +324,20 @@ TEST(CrowdScenes, SameSceneTwiceSameHashAndPinnedAcrossBuilds) {
   EXPECT_EQ(h[0], 0x6c85f44e10b0e0aeull);
   std::printf("[ hash     ] ring of 8: %016llx\n", static_cast<unsigned long long>(h[0]));
 }
+
+#ifndef __EMSCRIPTEN__
+TEST(CrowdScenes, WithThreadsTheSameHash) {
+  // Searches on a 2-thread pool (natively): the same bits as without threads.
+  native::ThreadPool pool(2);
+  WorldDef def;
+  def.executor = &pool;
+  Scene s(open_floor(33, 33), Profile{}, def);
+  ring(s, 8);
+  const Outcome r = run(s, 600);
+  EXPECT_TRUE(r.arrived);
+  EXPECT_EQ(r.hash, 0x6c85f44e10b0e0aeull);
+}
+#endif
 
 TEST(CrowdScenes, WithoutSteeringThePairWalksThroughEachOther) {
   // Avoidance off in the profile and separation off in the World: the head-on pair walks
