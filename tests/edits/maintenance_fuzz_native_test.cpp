@@ -1118,11 +1118,13 @@ TEST_P(MaintenanceAgents, CorridorsStayValidUnderEditsAndReloads) {
   EXPECT_EQ(bad_feet, 0u);
   // Agents keep walking: in the first 200 ticks (10 s) they cover at least kWalkMin metres each
   // on average under the edits. And they keep arriving: about one in 40 ticks over the full run
-  // (36 to 47 in 1,500 ticks). The short sanitizer run is too short to count arrivals: routes of
-  // 20 to 60 cells under repairs and replans end in it or not (0 to 5 seen).
+  // (35 to 47 in 1,500 ticks without steering; 30 to 44 with it, the three cases' sum unchanged
+  // at 112: where bodies stand moves which routes the edits cut), so at least one in 60. The
+  // short sanitizer run is too short to count arrivals: routes of 20 to 60 cells under repairs
+  // and replans end in it or not (0 to 5 seen).
   EXPECT_GE(walked_200 / double(agents.size()), kWalkMin);
   if (kTicks >= 1000) {
-    EXPECT_GT(arrivals, static_cast<std::uint64_t>(kTicks / 50));
+    EXPECT_GT(arrivals, static_cast<std::uint64_t>(kTicks / 60));
   }
 }
 
