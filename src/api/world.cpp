@@ -37,6 +37,7 @@ AgentMotion compile_profile(const Profile& p) {
   m.swims = p.movement_class == MovementClass::Swimmer;
   m.swim_speed = p.swim_speed;
   m.arrive_radius = p.arrive_radius;
+  m.steer = compile_steer(p.avoidance, p.width);
   m.costs.max_drop = static_cast<std::uint8_t>(p.max_drop);
   // The malus table per path type, in integer cost units; ladders only for climbers (one cell
   // up or down costs the time it takes at climb speed) and closed doors only for profiles that

@@ -13,7 +13,9 @@ namespace voxnav {
 /// Agent states. Blocked and Failed come with a reason (World::agent_reason). Blocked (no progress
 /// after recovery: back off, sidestep, replan, three times; or a closed door that stayed shut when
 /// no route around it avoids it, docs/agents.md#doors) is not terminal: the agent plans again after
-/// 100 ticks, or at once when an edit lands near it. Failed is terminal until a new goal.
+/// 100 ticks, or at once when an edit lands near it. Failed is terminal until a new goal. Arrived:
+/// within the profile's arrive radius of the goal, or touching an agent that Arrived on the same
+/// goal (arrival contagion, voxnav/crowds.h).
 enum class AgentMode : std::uint8_t { Idle, Planning, Moving, Arrived, Failed, Blocked };
 const char* agent_mode_name(AgentMode m) noexcept;
 

@@ -1,7 +1,7 @@
-// voxnav - crowds: shared flow fields. A flow field holds, for one profile and one goal cell, the
-// cheapest route cost from every cell of a region around the goal and the next cell on it, so any
-// number of agents heading for the goal share one build instead of searching each. See
-// docs/crowds.md.
+// voxnav - crowds: shared flow fields and steering among agents. A flow field holds, for one
+// profile and one goal cell, the cheapest route cost from every cell of a region around the goal
+// and the next cell on it, so any number of agents heading for the goal share one build instead of
+// searching each. See docs/crowds.md.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -127,5 +127,32 @@ std::size_t queued_flow_builds(const World& world) noexcept;
 /// agent's profile is not the field's).
 [[nodiscard]] Status set_agent_flow(World& world, AgentId agent, FlowId flow,
                                     CallError* error = nullptr);
+
+// ---- steering among agents (docs/crowds.md#steering) ----
+// Every tick, after the agents move, bodies that overlap are pushed apart (separation) and an
+// agent touching one that Arrived on the same order (the same goal cell and range, or the same
+// flow field) arrives too (arrival contagion). Profiles with Avoidance::enabled also steer their
+// drive around the others before moving (ORCA: Avoidance::radius, time_horizon, max_neighbours).
+// A push, or an ORCA velocity, never takes a body into a block, onto a cell its class cannot
+// stand on, into a hazard, door, ladder or water cell, or from a safe cell into one beside a
+// hazard: the navigation has the last word. Deterministic: the same inputs give the same bits
+// natively and in wasm, with threads or without.
+
+/// Turns separation on or off for every agent of the World (on for a new World). From the next
+/// tick. ORCA (per profile) and arrival contagion are not affected.
+void set_separation(World& world, bool on) noexcept;
+/// Whether separation is on.
+bool separation(const World& world) noexcept;
+
+/// What steering did in the last tick (statistics).
+struct SteeringStats {
+  std::uint64_t orca_agents = 0;       ///< agents whose drive ORCA looked at
+  std::uint64_t orca_neighbours = 0;   ///< neighbours those agents considered, summed
+  std::uint64_t orca_refused = 0;      ///< ORCA answers dropped (the body could not stand there)
+  std::uint64_t pushes = 0;            ///< separation pushes applied (whole or shortened)
+  std::uint64_t pushes_shortened = 0;  ///< ... of them cut to one axis or to half
+  std::uint64_t pushes_refused = 0;    ///< pushes dropped (the navigation refused every try)
+};
+SteeringStats steering_stats(const World& world) noexcept;
 
 }  // namespace voxnav

@@ -648,7 +648,9 @@ void AgentSystem::step(std::span<NavWorld* const> navs, const Space& space, doub
       any_changes
           ? std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count()
           : 0;
-  // 2. Requests, following, the stuck watch and retries of blocked agents.
+  // 2. Requests, following, the stuck watch and retries of blocked agents (ORCA reads the bodies
+  //    as they stood before anyone moved: engine/steer).
+  steer_.begin(agents_.data(), agents_.size(), motions_.data(), dt);
   for (AgentRecord& a : agents_) {
     if (!a.alive) continue;
     NavWorld* nav = nav_of(a);
@@ -686,6 +688,17 @@ void AgentSystem::step(std::span<NavWorld* const> navs, const Space& space, doub
       install(*nav, a);
     }
     follow(*nav, space, a, dt);
+  }
+  // 3. Steering: separation of overlapping bodies, then arrival contagion (touching an agent
+  //    Arrived on the same order).
+  for (std::uint32_t i : steer_.finish(agents_.data(), agents_.size(), motions_.data(), navs.data(),
+                                       navs.size(), space)) {
+    AgentRecord& a = agents_[i];
+    a.mode = AgentMode::Arrived;
+    ++a.arrivals;
+    a.replans_in_row = 0;
+    clear_door_hold(a, true);
+    reindex(a);
   }
   for (NavWorld* nav : navs)
     if (nav) nav->change_feed().consume();
@@ -1274,6 +1287,7 @@ void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, doub
       break;
     }
   }
+  steer_.avoid(index_of(a), a, m, nav, space, in);  // ORCA among agents (engine/steer)
   const IntegrateReport r = integrate_character_tick(a.body, in, Vec3{}, m.body, space, dt);
   a.last_hit_wall = r.hit_wall != 0;
 }

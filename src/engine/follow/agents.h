@@ -12,6 +12,7 @@
 #include "engine/follow/corridor_index.h"
 #include "engine/integrate/integrate.h"
 #include "engine/nav/nav_world.h"
+#include "engine/steer/steer.h"
 #include "voxnav/agents.h"
 
 namespace voxnav::detail {
@@ -34,6 +35,7 @@ struct AgentMotion {
   double swim_speed = 0.0;     ///< m/s (swimmers)
   double arrive_radius = 0.5;  ///< cells
   CostTable costs;
+  SteerParams steer;  ///< ORCA avoidance among agents (engine/steer)
   std::uint32_t max_nodes = 100000;
   int max_distance = 0;
 };
@@ -215,6 +217,9 @@ class AgentSystem {
     std::uint64_t same_waypoints = 0;  ///< repairs that left the waypoints ahead (and the epoch)
   };
   const RepairStats& repair_stats() const { return repair_stats_; }
+  /// Separation, ORCA and arrival contagion among the agents (engine/steer).
+  Steering& steering() { return steer_; }
+  const Steering& steering() const { return steer_; }
 
  private:
   void plan(NavWorld& nav, AgentRecord& a);
@@ -301,6 +306,7 @@ class AgentSystem {
   };
   std::vector<Detour> detours_;
   RepairStats repair_stats_;
+  Steering steer_;
   std::vector<std::size_t> pull_at_;  // repull_spliced() scratch
   std::vector<CellPos> pull_cells_;
   std::vector<EdgeKind> pull_kinds_;
