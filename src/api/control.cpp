@@ -3,11 +3,14 @@
 #include "voxnav/control.h"
 
 #include <cmath>
+#include <cstdlib>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include "api_text.h"
 #include "engine/follow/facing.h"
+#include "engine/query/line_walk.h"
 #include "engine/nav/world_access.h"
 #include "voxnav/world.h"
 
@@ -165,6 +168,78 @@ Status knock_agents(World& world, std::span<const AgentKnock> knocks, CallError*
   }
   for (const AgentKnock& k : knocks)
     (void)ws.agents.knock(AgentId{k.agent.index, k.agent.generation}, k.impulse);
+  return Status::Ok;
+}
+
+namespace {
+/// The profile's motion and navigation for a query, or a failure naming the argument.
+Status query_profile(const detail::WorldState& ws, ProfileId profile, CellPos from, CellPos to,
+                     const char* fn, CallError* error, const detail::AgentMotion** m,
+                     const detail::NavWorld** nav) {
+  if (profile.index >= ws.profiles.size())
+    return fail(error, fn, "profile", detail::profile_error(profile, ws.profiles.size()),
+                Status::InvalidArgument);
+  if (const std::string e = detail::cell_range_error("from", from); !e.empty())
+    return fail(error, fn, "from", e, Status::OutOfRange);
+  if (const std::string e = detail::cell_range_error("to", to); !e.empty())
+    return fail(error, fn, "to", e, Status::OutOfRange);
+  const MovementClass c = ws.profiles[profile.index].movement_class;
+  *nav = ws.nav_of(c);
+  if (c == MovementClass::Flyer || !*nav)
+    return fail(error, fn, "profile",
+                "profile " + std::to_string(profile.index) + " (" + ws.profiles[profile.index].id +
+                    ") is a flyer: flight has its own queries (voxnav/flight.h)",
+                Status::Unsupported);
+  *m = &ws.agents.motion(ws.profile_motion[profile.index]);
+  return Status::Ok;
+}
+}  // namespace
+
+Status line_walkable(const World& world, ProfileId profile, CellPos from, CellPos to, bool* out,
+                     CallError* error) {
+  const char* fn = "line_walkable";
+  if (!out) return fail(error, fn, "out", "out is null", Status::InvalidArgument);
+  const detail::WorldState& ws = detail::WorldAccess::state(world);
+  const detail::AgentMotion* m = nullptr;
+  const detail::NavWorld* nav = nullptr;
+  if (const Status st = query_profile(ws, profile, from, to, fn, error, &m, &nav);
+      st != Status::Ok)
+    return st;
+  if (m->swims)
+    return fail(error, fn, "profile",
+                "profile " + std::to_string(profile.index) + " (" + ws.profiles[profile.index].id +
+                    ") is a swimmer: it does not walk",
+                Status::Unsupported);
+  const long long span = std::max(std::llabs(static_cast<long long>(to.x) - from.x),
+                                  std::llabs(static_cast<long long>(to.z) - from.z));
+  if (span > kMaxLineWalkCells)
+    return fail(error, fn, "to",
+                "to " + detail::cell_text(to) + " is " + std::to_string(span) +
+                    " cells from from " + detail::cell_text(from) + "; at most " +
+                    std::to_string(kMaxLineWalkCells),
+                Status::InvalidArgument);
+  *out = detail::line_walkable_cells(nav->grid(), m->costs, from, to, m->walk_speed,
+                                     m->body.gravity);
+  return Status::Ok;
+}
+
+Status estimate_travel(const World& world, ProfileId profile, CellPos from, CellPos to,
+                       double* seconds, CallError* error) {
+  const char* fn = "estimate_travel";
+  if (!seconds) return fail(error, fn, "seconds", "seconds is null", Status::InvalidArgument);
+  const detail::WorldState& ws = detail::WorldAccess::state(world);
+  const detail::AgentMotion* m = nullptr;
+  const detail::NavWorld* nav = nullptr;
+  if (const Status st = query_profile(ws, profile, from, to, fn, error, &m, &nav);
+      st != Status::Ok)
+    return st;
+  if (world.reachable(profile, from, to).answer == ReachAnswer::No) {
+    *seconds = std::numeric_limits<double>::infinity();
+    return Status::Ok;
+  }
+  const std::uint64_t cost = detail::travel_cost_bound(nav->grid(), m->costs, from, to);
+  const double speed = m->swims ? m->swim_speed : m->walk_speed;
+  *seconds = static_cast<double>(cost) / static_cast<double>(detail::kCostStraight) / speed;
   return Status::Ok;
 }
 

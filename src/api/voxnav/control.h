@@ -110,4 +110,39 @@ struct AgentKnock {
 [[nodiscard]] Status knock_agents(World& world, std::span<const AgentKnock> knocks,
                                   CallError* error = nullptr);
 
+// ---- queries a brain asks without a search (docs/agents.md#queries) ----
+
+/// Longest line line_walkable judges: cells between its ends along x or z (Chebyshev).
+/// [Limit: 0..kMaxLineWalkCells]
+inline constexpr int kMaxLineWalkCells = 256;
+
+/// Whether a body of `profile`, driven straight from the centre of cell `from` toward the centre
+/// of cell `to` (both standable; foot cells), walks there without a jump: its centre crosses from
+/// column to column by moves of the navigation (a level walk, a step up or down, a drop within the
+/// profile's max_drop; diagonally only a level walk), every other column its footprint reaches is
+/// standable within a step of the floor it walks on, the columns ahead of a drop are open over
+/// the whole fall, and it never enters a cell the profile may not (an impassable path type, an
+/// excluded surface). Conservative: it may say false where the movement step could walk the line,
+/// never true where it cannot (tests/control/line_walkable_native_test.cpp checks it against the
+/// step on random segments of real regions). Cost: proportional to the line's length (8 samples
+/// per cell). `*out` is false when an end is not standable or not built.
+/// Returns: Ok; InvalidArgument (a profile not of this world, null `out`, ends more than
+/// kMaxLineWalkCells apart: "to"); OutOfRange (`from` or `to` outside the cell range);
+/// Unsupported (a swimmer or flyer profile: they do not walk).
+[[nodiscard]] Status line_walkable(const World& world, ProfileId profile, CellPos from, CellPos to,
+                                   bool* out, CallError* error = nullptr);
+
+/// A lower bound of the time an agent of `profile` takes from cell `from` to cell `to`, seconds,
+/// without a search and in constant time: the cheapest path's cost (the search's integer costs,
+/// kCostStraight = 10,000 per straight cell) is at least the octile distance in x/z and at least
+/// the rise or fall between the two floors at the cheapest rate any move (step, jump, drop,
+/// ladder) climbs or descends; the larger of the two, in cells of level walking, over the
+/// profile's cruise speed (walk_speed; swim_speed for a swimmer). Never above the optimal path's
+/// cost so converted; +infinity when reachability says No. Measured against A* over 10,000
+/// random pairs of a real region in docs/benchmarks.md.
+/// Returns: Ok; InvalidArgument (a profile not of this world, null `seconds`); OutOfRange (a cell
+/// outside the cell range); Unsupported (a flyer profile).
+[[nodiscard]] Status estimate_travel(const World& world, ProfileId profile, CellPos from,
+                                     CellPos to, double* seconds, CallError* error = nullptr);
+
 }  // namespace voxnav
