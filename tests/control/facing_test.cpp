@@ -1,7 +1,7 @@
 // Facing (docs/agents.md#facing): the library's own atan2 on binary angles against libm's (a test
 // oracle only, with a tolerance of one unit); agents turn toward their travel at the profile's
-// turn_rate and never faster; a profile without strafe turns on the spot before walking off
-// backwards while one with strafe walks at once; sprint cruises at sprint_speed; the presentation
+// turn_rate and never faster; a profile without strafe turns on the spot (until less than a
+// quarter turn is left) before walking off backwards while one with strafe walks at once; sprint cruises at sprint_speed; the presentation
 // state (edge, cruise speed, distance to stop, lookahead) against the corridor it describes.
 #include <gtest/gtest.h>
 
@@ -138,7 +138,7 @@ TEST(Facing, TurnsTowardTravelAtTheTurnRate) {
 }
 
 // Facing away from the goal: without strafe the body stands while the facing is a quarter turn
-// or more off, then accelerates as it lines up; with strafe it walks at once at full speed.
+// or more off, then walks at full speed; with strafe it walks at once.
 TEST(Facing, StrafeDecidesWhetherTheBodyTurnsBeforeMoving) {
   for (const bool strafe : {false, true}) {
     Profile p;
@@ -171,10 +171,13 @@ TEST(Facing, StrafeDecidesWhetherTheBodyTurnsBeforeMoving) {
     if (strafe) {
       EXPECT_EQ(still, 0);
     } else {
-      // 16384 units off a quarter turn at 1638 units a tick: 10 ticks standing (the tick that
-      // brings it to a quarter turn still has cos 0).
-      EXPECT_GE(still, 9);
-      EXPECT_LE(still, 11);
+      // Half a turn off, 1638 units a tick: it stands while a quarter turn (16384 units) or
+      // more is left after the tick's turn, the ticks t with 32768 - 1638 t >= 16384: 1 .. 10.
+      const int step = static_cast<int>(detail::turn_step_units(180.0, 0.05));
+      int want = 0;
+      while (32768 - step * (want + 1) >= detail::kStrafeTurnUnits) ++want;
+      EXPECT_EQ(want, 10);
+      EXPECT_EQ(still, want);
     }
     EXPECT_NEAR(full, p.walk_speed, 1e-9);
   }

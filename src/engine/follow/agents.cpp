@@ -1281,7 +1281,8 @@ void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, doub
       break;
     }
   }
-  shape_drive(a.control, m.control, a.body, m.swims, dt, in);  // facing, strafe (facing.h)
+  shape_drive(a.control, m.control, a.body, m.swims, a.ticks_without_progress > kStuckTicks, dt,
+              in);  // facing, strafe (facing.h)
   const IntegrateReport r = integrate_character_tick(a.body, in, Vec3{}, m.body, space, dt);
   a.last_hit_wall = r.hit_wall != 0;
 }

@@ -61,18 +61,24 @@ std::uint32_t turn_step_units(double turn_rate, double dt) {
 }
 
 void shape_drive(AgentControl& c, const ControlParams& p, const BodyState& body, bool swims,
-                 double dt, DriveInput& in) {
+                 bool recovering, double dt, DriveInput& in) {
+  if (recovering) return;  // backing off or sidestepping: a step, facing where it was
   const double speed2 = in.move_x * in.move_x + in.move_z * in.move_z;
   if (!(speed2 > 1e-18)) return;
   const std::uint16_t target = yaw_of_direction(in.move_x, in.move_z);
   c.yaw = turn_toward(c.yaw, target, turn_step_units(p.turn_rate, dt));
   if (p.strafe || swims || !body.on_ground || body.mode != BodyMode::Walk) return;
+  // kStrafeTurnUnits (a quarter turn) or more off the drive after this tick's turn: stand and
+  // turn. Closer: the whole drive. (All or nothing keeps the follower's geometry: the body walks
+  // the same lines, only later; a partial speed would move the points where it passes its
+  // waypoints, and with them every route's outcome.)
   const int diff = yaw_difference(c.yaw, target);
   const int err = diff < 0 ? -diff : diff;
-  // cos of the angle left: full speed straight ahead, none from a quarter turn on.
-  const double f = err >= 16384 ? 0.0 : det_sin_cos(static_cast<std::uint16_t>(err)).cos;
-  in.move_x = in.move_x * f + 0.0;
-  in.move_z = in.move_z * f + 0.0;
+  if (err >= kStrafeTurnUnits) {
+    in.move_x = 0.0;
+    in.move_z = 0.0;
+    in.jump = false;  // a jump taken while turning would leave the ground facing the wrong way
+  }
 }
 
 Vec3 take_knock(AgentControl& c) {

@@ -64,12 +64,19 @@ struct AgentControl {
   std::uint32_t lock_replans = 0;  ///< locks that ended off the corridor (the agent replanned)
 };
 
+/// A body that cannot strafe walks only while its facing is less than this many units (a
+/// quarter turn) off its drive: it never walks sideways or backwards; farther off it turns on
+/// the spot.
+inline constexpr int kStrafeTurnUnits = 16384;
+
 /// Turns the facing toward the horizontal drive and, for a walking body on the ground that
-/// cannot strafe, scales the drive by the cosine of the angle still left between the facing and
-/// the drive (none beyond a quarter turn: the body turns on the spot). Swimmers, climbers and
-/// bodies in the air keep the drive (they only turn). A drive under 1e-9 m/s turns nothing.
+/// cannot strafe, drops the drive (and a jump) while the facing is still kStrafeTurnUnits or
+/// more off it (the body turns on the spot first). Swimmers, climbers and bodies in the air keep the drive
+/// (they only turn). A drive under 1e-9 m/s turns nothing. While `recovering` (the stuck watch's
+/// jump, back-off and sidestep) the drive is left whole and the facing where it is: a creature
+/// steps back or aside without turning round, and recovery works as it did before facings.
 void shape_drive(AgentControl& c, const ControlParams& p, const BodyState& body, bool swims,
-                 double dt, DriveInput& in);
+                 bool recovering, double dt, DriveInput& in);
 
 /// The knock to hand the movement step this tick (zero for none): the pending impulse, which
 /// then starts (or restarts) the lock.
