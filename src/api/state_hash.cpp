@@ -56,6 +56,8 @@ Status state_hash(const World& world, std::span<const AgentId> agents, std::uint
     h.u32(s.repairs);
     h.u32(s.requests);
     h.u32(s.corridor_epoch);
+    h.byte(static_cast<std::uint8_t>(s.yaw));  // the facing (voxnav/control.h)
+    h.byte(static_cast<std::uint8_t>(s.yaw >> 8));
     h.u32(static_cast<std::uint32_t>(count));
     for (std::size_t i = 0; i < count; ++i) {
       h.vec(wps[i].position);

@@ -38,6 +38,7 @@ AgentMotion compile_profile(const Profile& p) {
   m.swim_speed = p.swim_speed;
   m.arrive_radius = p.arrive_radius;
   m.steer = compile_steer(p.avoidance, p.width);
+  m.control = ControlParams{p.turn_rate, p.sprint_speed, p.strafe, p.knockback.resistance};
   m.costs.max_drop = static_cast<std::uint8_t>(p.max_drop);
   // The malus table per path type, in integer cost units; ladders only for climbers (one cell
   // up or down costs the time it takes at climb speed) and closed doors only for profiles that
@@ -1389,6 +1390,7 @@ Status World::agent_state(AgentId id, AgentState* out) const {
   s.door_events = a->door_events;
   s.door_timeouts = a->door_timeouts;
   s.push_outs = a->push_outs;
+  s.yaw = a->control.yaw;
   *out = s;
   return Status::Ok;
 }
@@ -1450,7 +1452,10 @@ Status World::teleport_agents(std::span<const AgentMove> moves, std::string_view
     return refused(agent, check_once(list, i, moves[i].agent, first[i]));
   };
   const auto commit = [&] {
-    for (const AgentMove& m : moves) (void)state_->agents.teleport(m.agent, m.feet);
+    for (const AgentMove& m : moves) {
+      (void)state_->agents.teleport(m.agent, m.feet);
+      if (m.yaw) (void)state_->agents.set_yaw(m.agent, *m.yaw);
+    }
   };
   const BatchRefusal r = agent_batch(list, moves.size(), check, commit);
   return r.status == Status::Ok ? Status::Ok : fail(r.status, "teleport_agents", r.argument.c_str(), r.message);

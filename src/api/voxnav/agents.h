@@ -42,10 +42,12 @@ struct AgentGoal {
   AgentId agent;
   CellPos goal;
 };
-/// One entry of World::teleport_agents: move `agent`'s body to `feet` (metres).
+/// One entry of World::teleport_agents: move `agent`'s body to `feet` (metres), facing `yaw`
+/// (a binary angle, AgentState::yaw) when given, else keeping its facing.
 struct AgentMove {
   AgentId agent;
   Vec3 feet;
+  std::optional<std::uint16_t> yaw = std::nullopt;
 };
 struct AgentState {
   AgentMode mode = AgentMode::Idle;
@@ -73,6 +75,10 @@ struct AgentState {
   std::uint32_t door_events = 0, door_timeouts = 0;
   /// Times the body was pushed out of blocks an edit put inside it (kEmbeddedPushRadius).
   std::uint32_t push_outs = 0;
+  /// The facing: a 16-bit binary angle (65536 = one turn, counter-clockwise seen from above,
+  /// 0 faces -Z, 16384 faces -X), turned toward the travel direction at the profile's turn_rate
+  /// (voxnav/control.h, docs/agents.md#facing).
+  std::uint16_t yaw = 0;
 };
 
 // ---- doors ----

@@ -16,8 +16,9 @@ inline constexpr std::uint64_t kStateHashBasis = 0xcbf29ce484222325ull;
 
 /// FNV-1a 64 over the state of `agents`, in the order given. For each agent, in this order and
 /// as little-endian bytes: feet x, y, z and velocity x, y, z (IEEE doubles, their bit patterns),
-/// mode (1 byte), on_ground (1 byte), arrivals, replans, repairs, requests, corridor epoch and the
-/// corridor's waypoint count (uint32 each), then every waypoint of its corridor: position x, y, z
+/// mode (1 byte), on_ground (1 byte), arrivals, replans, repairs, requests and corridor epoch
+/// (uint32 each), the facing (AgentState::yaw, uint16), the corridor's waypoint count (uint32),
+/// then every waypoint of its corridor: position x, y, z
 /// (the engine's doubles, exact cell centres and standing heights at any distance from the
 /// origin), edge kind (1 byte) and cell x, y, z (int32). Equal hashes mean equal positions and
 /// corridors to the last bit; the same World calls give the same hash natively and in wasm, with

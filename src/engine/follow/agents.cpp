@@ -137,6 +137,9 @@ void AgentSystem::place(AgentRecord& a, const Vec3& feet) {
   a.body = BodyState{};
   a.body.feet = feet;
   a.placed = true;
+  a.control.knock_pending = false;  // a teleport drops a knock and its lock (not the facing)
+  a.control.pending_knock = Vec3{};
+  a.control.locked = false;
   if (motions_[a.motion].swims) a.body.mode = BodyMode::Swim;
   // (the cell stood on before is no start for a plan from here: while the new feet cell has no
   // navigation yet, current_cell falls back to this one)
@@ -1149,6 +1152,10 @@ void AgentSystem::swim_drive(NavWorld& nav, AgentRecord& a, double dt, DriveInpu
 }
 
 void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, double dt) {
+  if (a.control.locked || a.control.knock_pending) {  // knockback (control.cpp)
+    knocked_step(nav, space, a, dt);
+    return;
+  }
   const AgentMotion& m = motions_[a.motion];
   DriveInput in;
   const bool following = a.mode == AgentMode::Moving && a.next < a.corridor.points.size();
@@ -1251,7 +1258,8 @@ void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, doub
                                   : ClimbIntent::Hold;
         }
         if (horizontal && d > 1e-9) {
-          const double speed = std::min(m.walk_speed, d / dt);
+          const double cruise = a.control.sprint ? m.control.sprint_speed : m.walk_speed;
+          const double speed = std::min(cruise, d / dt);
           in.move_x = dx / d * speed;
           in.move_z = dz / d * speed;
         }
@@ -1288,6 +1296,8 @@ void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, doub
     }
   }
   steer_.avoid(index_of(a), a, m, nav, space, in);  // ORCA among agents (engine/steer)
+  shape_drive(a.control, m.control, a.body, m.swims, a.ticks_without_progress > kStuckTicks, dt,
+              in);  // facing, strafe (facing.h)
   const IntegrateReport r = integrate_character_tick(a.body, in, Vec3{}, m.body, space, dt);
   a.last_hit_wall = r.hit_wall != 0;
 }

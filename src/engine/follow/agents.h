@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/flow/flow_fields.h"
+#include "engine/follow/facing.h"
 #include "engine/follow/corridor_index.h"
 #include "engine/integrate/integrate.h"
 #include "engine/nav/nav_world.h"
@@ -36,6 +37,7 @@ struct AgentMotion {
   double arrive_radius = 0.5;  ///< cells
   CostTable costs;
   SteerParams steer;  ///< ORCA avoidance among agents (engine/steer)
+  ControlParams control;  ///< turn rate, sprint speed, strafe, knock resistance (facing.h)
   std::uint32_t max_nodes = 100000;
   int max_distance = 0;
 };
@@ -124,6 +126,7 @@ struct AgentRecord {
   std::uint32_t door_events = 0;    ///< DoorAhead events raised
   std::uint32_t door_timeouts = 0;  ///< holds that ended with the door still shut
   std::uint32_t push_outs = 0;      ///< bodies pushed out of blocks an edit put inside them
+  AgentControl control;  ///< facing, sprint, knockback (engine/follow/facing.h, control.cpp)
 };
 
 class AgentSystem {
@@ -186,6 +189,23 @@ class AgentSystem {
   /// Moves the agent's body (teleport): clears velocity and carry, bumps the corridor epoch.
   bool teleport(AgentId id, const Vec3& feet);
 
+  // ---- control (defined in control.cpp; docs/agents.md#facing) ----
+  /// Stop: the request is released, the corridor dropped (the epoch moves), the agent idles
+  /// with no goal; its drive is zero from its next step.
+  bool stop(NavWorld& nav, AgentId id);
+  /// Adds `impulse` (m/s, world frame) scaled by 1 - the profile's knock resistance to the
+  /// knock the agent takes at its next step (nothing for a fully resistant profile).
+  bool knock(AgentId id, const Vec3& impulse);
+  /// Sets the facing (binary angle) at once, as a teleport does.
+  bool set_yaw(AgentId id, std::uint16_t yaw);
+  bool set_sprint(AgentId id, bool sprint);
+  /// The remaining path length from the feet along the corridor's waypoints (metres; 0 when
+  /// not following one), and the waypoints ahead within `length` metres of path (at most
+  /// `capacity` copied; returns how many lie within it).
+  double distance_to_stop(const AgentRecord& a) const;
+  std::size_t lookahead(const AgentRecord& a, double length, Waypoint* out,
+                        std::size_t capacity) const;
+
   /// One tick for every agent, in index order: install finished requests, check corridors against
   /// the last layer change, follow, integrate, arrival and stuck watch. Call after
   /// NavWorld::update.
@@ -235,6 +255,10 @@ class AgentSystem {
                      std::vector<EdgeKind> kinds, bool partial);
   void install(NavWorld& nav, AgentRecord& a);
   void follow(NavWorld& nav, const Space& space, AgentRecord& a, double dt);
+  /// A step under a knock (control.cpp): takes a pending knock, moves the body without a drive,
+  /// and when the lock ends resumes the corridor (or replans when the body left it).
+  void knocked_step(NavWorld& nav, const Space& space, AgentRecord& a, double dt);
+  void resume_after_knock(NavWorld& nav, AgentRecord& a);
   /// A swimmer's drive toward its corridor: passes waypoints, arrival, the stuck watch.
   void swim_drive(NavWorld& nav, AgentRecord& a, double dt, DriveInput& in);
   /// A waypoint at `cell` was reached: progress resets the replan count (see stall_cell).

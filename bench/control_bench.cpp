@@ -1,0 +1,156 @@
+// control_bench: what the brain's queries cost on a real region (public API only, native).
+//
+// The default world (data/worlds/r.0.-1.mca, Minecraft 1.16), the default walker profile. 10,000
+// random pairs of cells of the same island up to 64 cells apart (seeded), for which A* finds a
+// route:
+//   estimate_travel - microseconds per call (all pairs, `--reps` passes, the median pass), and its
+//                     ratio to the optimal travel time (find_path_now's cost over walk speed);
+//   find_path_now   - microseconds per call over the same pairs (one pass), for scale;
+//   line_walkable   - microseconds per call on 10,000 random segments up to 12 cells long.
+// Prints a markdown table (docs/benchmarks.md, "Queries a brain asks").
+//
+//   control_bench [--region FILE.mca] [--reps N] [--seed S]
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "splitmix.h"
+#include "voxnav/control.h"
+#include "voxnav/native/files.h"
+#include "voxnav/world.h"
+
+using namespace voxnav;
+
+namespace {
+
+double us_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+struct Pair {
+  CellPos a, b;
+  double truth = 0;  // seconds
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string region = std::string(VOXNAV_REPO_DATA) + "/worlds/r.0.-1.mca";
+  int reps = 5;
+  std::uint64_t seed = 1;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string k = argv[i];
+    if (k == "--region") region = argv[i + 1];
+    if (k == "--reps") reps = std::max(1, std::atoi(argv[i + 1]));
+    if (k == "--seed") seed = std::strtoull(argv[i + 1], nullptr, 10);
+  }
+  World w;
+  std::string msg;
+  if (native::load_minecraft_blocks_dir(w, std::string(VOXNAV_REPO_DATA) + "/blocks", &msg) !=
+      Status::Ok) {
+    std::fprintf(stderr, "control_bench: blocks: %s\n", msg.c_str());
+    return 1;
+  }
+  LoadReport rep;
+  if (native::load_world_file(w, region, LoadOptions{}, &rep) != Status::Ok) {
+    std::fprintf(stderr, "control_bench: %s: %s\n", region.c_str(), rep.message.c_str());
+    return 1;
+  }
+  ProfileId prof;
+  if (w.add_profile(Profile{}, &prof) != Status::Ok) return 1;
+  w.update();
+  std::size_t n = 0;
+  if (w.island_cells(prof, nullptr, 0, &n) != Status::Ok) return 1;
+  std::vector<IslandCell> cells(n);
+  if (w.island_cells(prof, cells.data(), cells.size(), &n) != Status::Ok) return 1;
+  std::map<std::uint32_t, std::vector<CellPos>> islands;
+  std::map<std::pair<int, int>, std::vector<CellPos>> columns;
+  for (const IslandCell& c : cells) {
+    islands[c.island].push_back(c.cell);
+    columns[{c.cell.x, c.cell.z}].push_back(c.cell);
+  }
+  const double speed = Profile{}.walk_speed;
+  voxnav::tools::SplitMix64 rng(seed);
+  std::vector<Pair> pairs;
+  double astar_us = 0;
+  while (pairs.size() < 10000) {
+    const IslandCell& c = cells[rng.below(cells.size())];
+    const std::vector<CellPos>& isl = islands[c.island];
+    const CellPos b = isl[rng.below(isl.size())];
+    if (b == c.cell || std::max(std::abs(b.x - c.cell.x), std::abs(b.z - c.cell.z)) > 64) continue;
+    NavRequest r;
+    r.profile = prof;
+    r.start = c.cell;
+    r.goal = b;
+    PathResult res;
+    const auto t0 = std::chrono::steady_clock::now();
+    if (w.find_path_now(r, &res) != Status::Ok) return 1;
+    astar_us += us_since(t0);
+    if (res.status.state != PathState::Ready) continue;
+    pairs.push_back(Pair{c.cell, b, res.status.cost / 10000.0 / speed});
+  }
+  std::vector<double> passes;
+  std::vector<double> ratios(pairs.size());
+  double sink = 0;
+  for (int k = 0; k < reps; ++k) {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+      double s = 0;
+      if (estimate_travel(w, prof, pairs[i].a, pairs[i].b, &s) != Status::Ok) return 1;
+      ratios[i] = s / pairs[i].truth;
+      sink += s;
+    }
+    passes.push_back(us_since(t0) / static_cast<double>(pairs.size()));
+  }
+  // line_walkable on segments up to 12 cells, ends standable within 4 levels.
+  std::vector<std::pair<CellPos, CellPos>> segs;
+  while (segs.size() < 10000) {
+    const CellPos a = cells[rng.below(cells.size())].cell;
+    auto it = columns.find({a.x + rng.range(-12, 12), a.z + rng.range(-12, 12)});
+    if (it == columns.end()) continue;
+    const CellPos b = it->second[rng.below(it->second.size())];
+    if (std::abs(b.y - a.y) <= 4) segs.push_back({a, b});
+  }
+  std::vector<double> line_passes;
+  int yes = 0;
+  for (int k = 0; k < reps; ++k) {
+    yes = 0;
+    const auto t0 = std::chrono::steady_clock::now();
+    for (const auto& [a, b] : segs) {
+      bool q = false;
+      if (line_walkable(w, prof, a, b, &q) != Status::Ok) return 1;
+      yes += q ? 1 : 0;
+    }
+    line_passes.push_back(us_since(t0) / static_cast<double>(segs.size()));
+  }
+  std::sort(ratios.begin(), ratios.end());
+  auto pct = [&](double p) { return ratios[static_cast<std::size_t>(p * (ratios.size() - 1))]; };
+  const double within =
+      static_cast<double>(std::count_if(ratios.begin(), ratios.end(),
+                                        [](double x) { return x >= 2.0 / 3.0; })) /
+      static_cast<double>(ratios.size());
+  std::printf("| query | calls | us per call (median of %d passes) |\n|---|---|---|\n", reps);
+  std::printf("| estimate_travel | %zu pairs | %.3f |\n", pairs.size(), median(passes));
+  std::printf("| find_path_now (A*, the same pairs, one pass) | %zu pairs | %.1f |\n",
+              pairs.size(), astar_us / static_cast<double>(pairs.size()));
+  std::printf("| line_walkable (segments up to 12 cells; %d say yes) | %zu segments | %.3f |\n\n",
+              yes, segs.size(), median(line_passes));
+  std::printf("| estimate / optimal | min | p5 | p10 | p25 | median | p90 | max | at least 2/3 |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|\n");
+  std::printf("| %zu pairs | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.1f%% |\n",
+              ratios.size(), ratios.front(), pct(0.05), pct(0.10), pct(0.25), pct(0.5), pct(0.9),
+              ratios.back(), 100.0 * within);
+  if (sink < 0) std::printf("%f\n", sink);
+  return 0;
+}

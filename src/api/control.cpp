@@ -1,0 +1,246 @@
+// voxnav/control.h: the game's control of agents over the engine's AgentSystem (engine/follow:
+// facing.cpp, control.cpp).
+#include "voxnav/control.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "api_text.h"
+#include "engine/follow/facing.h"
+#include "engine/query/line_walk.h"
+#include "engine/nav/world_access.h"
+#include "voxnav/world.h"
+
+namespace voxnav {
+
+namespace {
+using detail::num;
+using detail::vec_text;
+
+Status fail(CallError* error, const char* fn, std::string argument, std::string msg, Status st) {
+  if (error != nullptr) *error = CallError{st, fn, std::move(argument), std::move(msg)};
+  return st;
+}
+
+std::string agent_text(AgentId a) {
+  return "agent {index " + std::to_string(a.index) + ", generation " +
+         std::to_string(a.generation) + "}";
+}
+
+Status stale(CallError* error, const char* fn, AgentId a, const std::string& what = "agent") {
+  return fail(error, fn, what,
+              what + " " + agent_text(a) +
+                  " is not a live agent (removed, or never added to this world)",
+              Status::StaleHandle);
+}
+
+bool finite3(const Vec3& v) {
+  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+}
+
+/// "" for a usable impulse, else why not (named `what`).
+std::string impulse_error(const std::string& what, const Vec3& v) {
+  if (!finite3(v)) return what + " " + vec_text(v) + " is not finite";
+  if (std::fabs(v.x) > kMaxKnock || std::fabs(v.y) > kMaxKnock || std::fabs(v.z) > kMaxKnock)
+    return what + " " + vec_text(v) + " has a component beyond " + num(kMaxKnock) + " m/s";
+  return {};
+}
+
+const detail::AgentRecord* record(const detail::WorldState& ws, AgentId a) {
+  return ws.agents.get(AgentId{a.index, a.generation});
+}
+}  // namespace
+
+Status yaw_of_direction(Vec3 direction, std::uint16_t* out, CallError* error) {
+  const char* fn = "yaw_of_direction";
+  if (!out) return fail(error, fn, "out", "out is null", Status::InvalidArgument);
+  if (!std::isfinite(direction.x) || !std::isfinite(direction.z))
+    return fail(error, fn, "direction", "direction " + vec_text(direction) + " is not finite",
+                Status::InvalidArgument);
+  if (direction.x == 0.0 && direction.z == 0.0)
+    return fail(error, fn, "direction",
+                "direction " + vec_text(direction) + " has no horizontal part",
+                Status::InvalidArgument);
+  *out = detail::yaw_of_direction(direction.x, direction.z);
+  return Status::Ok;
+}
+
+Status agent_locomotion(const World& world, AgentId agent, AgentLocomotion* out,
+                        CallError* error) {
+  const char* fn = "agent_locomotion";
+  if (!out) return fail(error, fn, "out", "out is null", Status::InvalidArgument);
+  const detail::WorldState& ws = detail::WorldAccess::state(world);
+  const detail::AgentRecord* a = record(ws, agent);
+  if (!a) return stale(error, fn, agent);
+  const detail::AgentMotion& m = ws.agents.motion(a->motion);
+  AgentLocomotion l;
+  l.yaw = a->control.yaw;
+  l.sprinting = a->control.sprint;
+  l.knocked = a->control.locked || a->control.knock_pending;
+  l.knocks = a->control.knocks;
+  l.lock_resumes = a->control.lock_resumes;
+  l.lock_replans = a->control.lock_replans;
+  const bool following = a->mode == AgentMode::Moving && a->next < a->corridor.points.size();
+  if (following) {
+    l.edge = a->corridor.points[a->next].kind;
+    l.cruise_speed = m.swims ? m.swim_speed : a->control.sprint ? m.control.sprint_speed
+                                                                : m.walk_speed;
+    l.distance_to_stop = ws.agents.distance_to_stop(*a);
+  }
+  *out = l;
+  return Status::Ok;
+}
+
+Status agent_lookahead(const World& world, AgentId agent, double length, Waypoint* out,
+                       std::size_t capacity, std::size_t* count, CallError* error) {
+  const char* fn = "agent_lookahead";
+  if (!count) return fail(error, fn, "count", "count is null", Status::InvalidArgument);
+  if (!out && capacity > 0)
+    return fail(error, fn, "out", "out is null with capacity " + std::to_string(capacity),
+                Status::InvalidArgument);
+  if (!std::isfinite(length) || length < 0.0 || length > kMaxLookahead)
+    return fail(error, fn, "length",
+                "length " + num(length) + " is not in 0 .. " + num(kMaxLookahead) + " metres",
+                Status::InvalidArgument);
+  const detail::WorldState& ws = detail::WorldAccess::state(world);
+  const detail::AgentRecord* a = record(ws, agent);
+  if (!a) return stale(error, fn, agent);
+  *count = ws.agents.lookahead(*a, length, out, capacity);
+  return Status::Ok;
+}
+
+Status set_agent_sprint(World& world, AgentId agent, bool sprint, CallError* error) {
+  detail::WorldState& ws = detail::WorldAccess::state(world);
+  return ws.agents.set_sprint(AgentId{agent.index, agent.generation}, sprint)
+             ? Status::Ok
+             : stale(error, "set_agent_sprint", agent);
+}
+
+Status stop_agent(World& world, AgentId agent, CallError* error) {
+  detail::WorldState& ws = detail::WorldAccess::state(world);
+  const detail::AgentRecord* a = record(ws, agent);
+  if (!a) return stale(error, "stop_agent", agent);
+  detail::NavWorld* nav = ws.nav_of_slot(ws.agents.motion(a->motion).nav_slot);
+  if (!nav) nav = ws.walker();
+  return ws.agents.stop(*nav, AgentId{agent.index, agent.generation})
+             ? Status::Ok
+             : stale(error, "stop_agent", agent);
+}
+
+Status teleport_agent_facing(World& world, AgentId agent, Vec3 feet, std::uint16_t yaw,
+                             CallError* error) {
+  const Status st = world.teleport_agent(agent, feet);
+  if (st != Status::Ok) {
+    const CallError& e = world.last_error();
+    return fail(error, "teleport_agent_facing", e.argument, e.message, st);
+  }
+  (void)detail::WorldAccess::state(world).agents.set_yaw(AgentId{agent.index, agent.generation},
+                                                         yaw);
+  return Status::Ok;
+}
+
+Status knock_agent(World& world, AgentId agent, Vec3 impulse, CallError* error) {
+  const char* fn = "knock_agent";
+  if (const std::string e = impulse_error("impulse", impulse); !e.empty())
+    return fail(error, fn, "impulse", e, Status::InvalidArgument);
+  detail::WorldState& ws = detail::WorldAccess::state(world);
+  return ws.agents.knock(AgentId{agent.index, agent.generation}, impulse)
+             ? Status::Ok
+             : stale(error, fn, agent);
+}
+
+Status knock_agents(World& world, std::span<const AgentKnock> knocks, CallError* error) {
+  const char* fn = "knock_agents";
+  if (knocks.size() > World::kMaxAgentBatch)
+    return fail(error, fn, "knocks",
+                "knocks has " + std::to_string(knocks.size()) + " entries; at most " +
+                    std::to_string(World::kMaxAgentBatch),
+                Status::InvalidArgument);
+  detail::WorldState& ws = detail::WorldAccess::state(world);
+  for (std::size_t i = 0; i < knocks.size(); ++i) {
+    const std::string at = "knocks[" + std::to_string(i) + "]";
+    if (!record(ws, knocks[i].agent)) return stale(error, fn, knocks[i].agent, at + ".agent");
+    if (const std::string e = impulse_error(at + ".impulse", knocks[i].impulse); !e.empty())
+      return fail(error, fn, at + ".impulse", e, Status::InvalidArgument);
+  }
+  for (const AgentKnock& k : knocks)
+    (void)ws.agents.knock(AgentId{k.agent.index, k.agent.generation}, k.impulse);
+  return Status::Ok;
+}
+
+namespace {
+/// The profile's motion and navigation for a query, or a failure naming the argument.
+Status query_profile(const detail::WorldState& ws, ProfileId profile, CellPos from, CellPos to,
+                     const char* fn, CallError* error, const detail::AgentMotion** m,
+                     const detail::NavWorld** nav) {
+  if (profile.index >= ws.profiles.size())
+    return fail(error, fn, "profile", detail::profile_error(profile, ws.profiles.size()),
+                Status::InvalidArgument);
+  if (const std::string e = detail::cell_range_error("from", from); !e.empty())
+    return fail(error, fn, "from", e, Status::OutOfRange);
+  if (const std::string e = detail::cell_range_error("to", to); !e.empty())
+    return fail(error, fn, "to", e, Status::OutOfRange);
+  const MovementClass c = ws.profiles[profile.index].movement_class;
+  *nav = ws.nav_of(c);
+  if (c == MovementClass::Flyer || !*nav)
+    return fail(error, fn, "profile",
+                "profile " + std::to_string(profile.index) + " (" + ws.profiles[profile.index].id +
+                    ") is a flyer: flight has its own queries (voxnav/flight.h)",
+                Status::Unsupported);
+  *m = &ws.agents.motion(ws.profile_motion[profile.index]);
+  return Status::Ok;
+}
+}  // namespace
+
+Status line_walkable(const World& world, ProfileId profile, CellPos from, CellPos to, bool* out,
+                     CallError* error) {
+  const char* fn = "line_walkable";
+  if (!out) return fail(error, fn, "out", "out is null", Status::InvalidArgument);
+  const detail::WorldState& ws = detail::WorldAccess::state(world);
+  const detail::AgentMotion* m = nullptr;
+  const detail::NavWorld* nav = nullptr;
+  if (const Status st = query_profile(ws, profile, from, to, fn, error, &m, &nav);
+      st != Status::Ok)
+    return st;
+  if (m->swims)
+    return fail(error, fn, "profile",
+                "profile " + std::to_string(profile.index) + " (" + ws.profiles[profile.index].id +
+                    ") is a swimmer: it does not walk",
+                Status::Unsupported);
+  const long long span = std::max(std::llabs(static_cast<long long>(to.x) - from.x),
+                                  std::llabs(static_cast<long long>(to.z) - from.z));
+  if (span > kMaxLineWalkCells)
+    return fail(error, fn, "to",
+                "to " + detail::cell_text(to) + " is " + std::to_string(span) +
+                    " cells from from " + detail::cell_text(from) + "; at most " +
+                    std::to_string(kMaxLineWalkCells),
+                Status::InvalidArgument);
+  *out = detail::line_walkable_cells(nav->grid(), m->costs, from, to, m->walk_speed,
+                                     m->body.gravity);
+  return Status::Ok;
+}
+
+Status estimate_travel(const World& world, ProfileId profile, CellPos from, CellPos to,
+                       double* seconds, CallError* error) {
+  const char* fn = "estimate_travel";
+  if (!seconds) return fail(error, fn, "seconds", "seconds is null", Status::InvalidArgument);
+  const detail::WorldState& ws = detail::WorldAccess::state(world);
+  const detail::AgentMotion* m = nullptr;
+  const detail::NavWorld* nav = nullptr;
+  if (const Status st = query_profile(ws, profile, from, to, fn, error, &m, &nav);
+      st != Status::Ok)
+    return st;
+  if (world.reachable(profile, from, to).answer == ReachAnswer::No) {
+    *seconds = std::numeric_limits<double>::infinity();
+    return Status::Ok;
+  }
+  const std::uint64_t cost = detail::travel_cost_bound(nav->grid(), m->costs, from, to);
+  const double speed = m->swims ? m->swim_speed : m->walk_speed;
+  *seconds = static_cast<double>(cost) / static_cast<double>(detail::kCostStraight) / speed;
+  return Status::Ok;
+}
+
+}  // namespace voxnav
