@@ -1295,9 +1295,12 @@ void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, doub
       break;
     }
   }
-  steer_.avoid(index_of(a), a, m, nav, space, in);  // ORCA among agents (engine/steer)
+  // The facing turns toward the corridor's drive (a body without strafe stands and turns when it
+  // is far off), then ORCA changes the velocity the body takes: an avoiding sidestep needs no
+  // turn, and ORCA's reciprocity holds only when each body takes the velocity it chose.
   shape_drive(a.control, m.control, a.body, m.swims, a.ticks_without_progress > kStuckTicks, dt,
               in);  // facing, strafe (facing.h)
+  steer_.avoid(index_of(a), a, m, nav, space, in);  // ORCA among agents (engine/steer)
   const IntegrateReport r = integrate_character_tick(a.body, in, Vec3{}, m.body, space, dt);
   a.last_hit_wall = r.hit_wall != 0;
 }
