@@ -1072,7 +1072,10 @@ TEST_P(MaintenanceAgents, CorridorsStayValidUnderEditsAndReloads) {
                         << str(f) << " (" << (loaded ? "loaded, navigation not built" : "unloaded")
                         << "), mode " << agent_mode_name(a.mode) << "; ops: " << last_ops;
       }
-      if (built && !(reloaded_under[i] == fc) && g.standable(f))
+      // Moved on: standing (on the ground) in a standable cell of a built chunk. A body in the air
+      // keeps its mark: one that jumps out of the cell below a reloaded chunk passes its own
+      // standable cell on the way up into the reloaded chunk.
+      if (built && !(reloaded_under[i] == fc) && st.on_ground && g.standable(f))
         reloaded_under[i] = ChunkPos{1 << 20, 0, 0};
       if (a.mode == AgentMode::Moving &&
           !detail::path_still_valid(g, a.corridor.cells, a.corridor.kinds, a.cell_index)) {
