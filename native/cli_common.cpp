@@ -16,8 +16,9 @@ std::string data_dir() {
   return VOXNAV_SOURCE_DATA_DIR;
 }
 
-bool load_world(World& world, const std::string& path, LoadReport& report,
-                double* nav_build_ms) {
+namespace {
+/// The block registry and the world file's blocks, without building navigation; errors printed.
+bool load_blocks(World& world, const std::string& path, LoadReport& report) {
   std::string msg;
   if (native::load_minecraft_blocks_dir(world, data_dir() + "/blocks", &msg) != Status::Ok) {
     std::fprintf(stderr, "voxnav: cannot load the block registry from %s/blocks: %s\n",
@@ -30,6 +31,13 @@ bool load_world(World& world, const std::string& path, LoadReport& report,
                  report.message.c_str(), status_name(s));
     return false;
   }
+  return true;
+}
+}  // namespace
+
+bool load_world(World& world, const std::string& path, LoadReport& report,
+                double* nav_build_ms) {
+  if (!load_blocks(world, path, report)) return false;
   if (report.unknown_blocks) {
     std::string names;
     for (const UnknownBlock& n : report.unknown_names)
@@ -58,20 +66,7 @@ bool load_world_nav(World& world, const std::string& path, const std::string& na
                  err.c_str());
     return false;
   }
-  // The blocks without building (load_world builds at its end: an empty nav file name skips it
-  // only through here).
-  std::string msg;
-  if (native::load_minecraft_blocks_dir(world, data_dir() + "/blocks", &msg) != Status::Ok) {
-    std::fprintf(stderr, "voxnav: cannot load the block registry from %s/blocks: %s\n",
-                 data_dir().c_str(), msg.c_str());
-    return false;
-  }
-  const Status s = native::load_world_file(world, path, LoadOptions{}, &report);
-  if (s != Status::Ok) {
-    std::fprintf(stderr, "voxnav: cannot load world %s: %s (%s)\n", path.c_str(),
-                 report.message.c_str(), status_name(s));
-    return false;
-  }
+  if (!load_blocks(world, path, report)) return false;  // no build: the file's navigation instead
   const auto t0 = std::chrono::steady_clock::now();
   CallError e;
   const Status st = import_navigation(world, bytes, nullptr, &e);

@@ -28,17 +28,7 @@ struct Trip {
 std::vector<Trip> pick_trips(World& w, int n, std::uint64_t seed) {
   detail::NavWorld& nav = *detail::WorldAccess::state(w).walker();
   const detail::NavGrid& g = nav.grid();
-  std::map<std::uint32_t, std::vector<CellPos>> by_island;
-  std::vector<CellPos> all;
-  for (const detail::NavChunk* ch : g.ordered_chunks()) {
-    if (ch->uniform) continue;
-    for (int i = 0; i < detail::kChunkCells; ++i) {
-      if (!detail::kind_standable(ch->kind_at(i))) continue;
-      const CellPos c = detail::cell_of(ch, i);
-      by_island[nav.islands().component(g, c)].push_back(c);
-      all.push_back(c);
-    }
-  }
+  auto [all, by_island] = test::standable_by_island(w);
   tools::SplitMix64 rng(seed);
   std::vector<Trip> trips;
   for (int tries = 0; tries < 200000 && static_cast<int>(trips.size()) < n; ++tries) {

@@ -255,4 +255,12 @@ std::vector<CellPos> standable_cells(const detail::NavGrid& g) {
   return out;
 }
 
+StandableByIsland standable_by_island(World& w) {
+  detail::NavWorld& nav = *detail::WorldAccess::state(w).walker();
+  StandableByIsland out;
+  out.all = standable_cells(nav.grid());
+  for (const CellPos& c : out.all) out.by_island[nav.islands().component(nav.grid(), c)].push_back(c);
+  return out;
+}
+
 }  // namespace voxnav::test

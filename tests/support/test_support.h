@@ -2,6 +2,7 @@
 // voxnav_test_support library). The gtest-free part, shared with bench/, is scenes.h.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <unordered_set>
@@ -50,6 +51,13 @@ int env_scale(const char* name);
 std::pair<int, int> biggest_island_column(World& w);
 /// Every standable cell of a grid, in chunk order.
 std::vector<CellPos> standable_cells(const detail::NavGrid& g);
+/// The walker class's standable cells of `w` (chunk order), and the same cells by island (the
+/// trips of the agent suites: a start and a goal it can reach).
+struct StandableByIsland {
+  std::vector<CellPos> all;
+  std::map<std::uint32_t, std::vector<CellPos>> by_island;
+};
+StandableByIsland standable_by_island(World& w);
 
 std::string str(const CellPos& c);
 std::string str(const ChunkPos& p);
