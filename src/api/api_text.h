@@ -30,6 +30,17 @@ inline std::string vec_text(Vec3 v) {
   s += ")";
   return s;
 }
+// "<what> <id number>" (voxnav/ids.h), or "<what> (index i, generation g)" for an id without one.
+inline std::string id_text(const char* what, double number, bool ok, std::uint32_t index, std::uint32_t gen) {
+  return std::string(what) + " " +
+         (ok ? num(number) : "(index " + std::to_string(index) + ", generation " + std::to_string(gen) + ")");
+}
+// An agent id as messages show it (id_text).
+inline std::string agent_text(const char* what, AgentId a) {
+  double n = 0;
+  const bool ok = id_number(a, &n);
+  return id_text(what, n, ok, a.index, a.generation);
+}
 // A profile index that is not one of the world's `count` profiles.
 inline std::string profile_error(ProfileId p, std::size_t count,
                                  const std::string& what = "profile") {

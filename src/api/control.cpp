@@ -25,14 +25,9 @@ Status fail(CallError* error, const char* fn, std::string argument, std::string 
   return st;
 }
 
-std::string agent_text(AgentId a) {
-  return "agent {index " + std::to_string(a.index) + ", generation " +
-         std::to_string(a.generation) + "}";
-}
-
 Status stale(CallError* error, const char* fn, AgentId a, const std::string& what = "agent") {
   return fail(error, fn, what,
-              what + " " + agent_text(a) +
+              detail::agent_text(what.c_str(), a) +
                   " is not a live agent (removed, or never added to this world)",
               Status::StaleHandle);
 }
@@ -176,7 +171,7 @@ namespace {
 Status query_profile(const detail::WorldState& ws, ProfileId profile, CellPos from, CellPos to,
                      const char* fn, CallError* error, const detail::AgentMotion** m,
                      const detail::NavWorld** nav) {
-  if (profile.index >= ws.profiles.size())
+  if (!ws.has_profile(profile))
     return fail(error, fn, "profile", detail::profile_error(profile, ws.profiles.size()),
                 Status::InvalidArgument);
   if (const std::string e = detail::cell_range_error("from", from); !e.empty())

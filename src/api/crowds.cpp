@@ -95,7 +95,7 @@ Status request_flow(World& world, ProfileId profile, CellPos goal, std::span<con
   const char* fn = "request_flow";
   detail::WorldState& ws = detail::WorldAccess::state(world);
   if (!out) return fail(error, fn, "out", "out is null", Status::InvalidArgument);
-  if (profile.index >= ws.profiles.size())
+  if (!ws.has_profile(profile))
     return fail(error, fn, "profile", detail::profile_error(profile, ws.profiles.size()),
                 Status::InvalidArgument);
   const MovementClass cls = ws.profiles[profile.index].movement_class;

@@ -102,7 +102,7 @@ const char* climb_intent_name(ClimbIntent c) noexcept {
 
 Status profile_body(const World& world, ProfileId profile, BodyParams* out, CallError* error) {
   const detail::WorldState& st = detail::WorldAccess::state(world);
-  if (profile.index >= st.profiles.size() || out == nullptr) {
+  if (!st.has_profile(profile) || out == nullptr) {
     if (error)
       *error = out == nullptr ? CallError{Status::InvalidArgument, "profile_body", "out", "out is null"}
                               : CallError{Status::InvalidArgument, "profile_body", "profile",

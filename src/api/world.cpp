@@ -193,7 +193,7 @@ detail::NavWorld* nav_of_slot(detail::WorldState& ws, std::uint32_t slot) {
   return ws.nav_of_slot(slot);
 }
 detail::NavWorld* nav_of_profile(detail::WorldState& ws, ProfileId p) {
-  return p.index < ws.profiles.size() ? ws.nav_of(ws.profiles[p.index].movement_class) : nullptr;
+  return ws.has_profile(p) ? ws.nav_of(ws.profiles[p.index].movement_class) : nullptr;
 }
 // The navigation an agent follows (the walker's for a stale id: the callers then fail on the id).
 detail::NavWorld* agent_nav(detail::WorldState& ws, AgentId id) {
@@ -229,10 +229,6 @@ bool split_number(double n, IdKind kind, std::uint32_t* index, std::uint32_t* ge
   *index = static_cast<std::uint32_t>(id - g * kIdIndexRange);
   *generation = static_cast<std::uint32_t>(g);
   return true;
-}
-std::string id_text(const char* what, double number, bool ok, std::uint32_t index, std::uint32_t gen) {
-  return std::string(what) + " " +
-         (ok ? num(number) : "(index " + std::to_string(index) + ", generation " + std::to_string(gen) + ")");
 }
 }  // namespace
 
@@ -299,16 +295,14 @@ Status World::check_buffer(const char* function, const void* out, std::size_t ca
   return Status::Ok;
 }
 Status World::stale(const char* function, AgentId agent) const {
-  double n = 0;
-  const bool ok = id_number(agent, &n);
   return fail(Status::StaleHandle, function, "agent",
-              id_text("agent", n, ok, agent.index, agent.generation) +
+              detail::agent_text("agent", agent) +
                   " is not a live agent (removed, or never added to this world)");
 }
 Status World::stale(const char* function, PathHandle path, bool not_ready) const {
   double n = 0;
   const bool numbered = id_number(path, &n);
-  const std::string id = id_text("path", n, numbered, path.index, path.generation);
+  const std::string id = detail::id_text("path", n, numbered, path.index, path.generation);
   if (not_ready) return fail(Status::Busy, function, "path", id + " is not ready (status is not 'ready')");
   return fail(Status::StaleHandle, function, "path", id + " is not a live request (released, or never made by this world)");
 }
@@ -919,7 +913,7 @@ std::uint64_t World::nav_epoch() const {
 Reach World::reachable(ProfileId profile, CellPos from, CellPos goal) const {
   Reach r;
   r.epoch = nav_epoch();
-  if (profile.index >= state_->profiles.size()) {
+  if (!state_->has_profile(profile)) {
     r.reason = ReachReason::BadProfile;
     return r;
   }
@@ -937,7 +931,7 @@ Reach World::reachable(ProfileId profile, CellPos from, CellPos goal) const {
 
 Status World::reachable(ProfileId profile, CellPos from, CellPos goal, Reach* out) const {
   if (!out) return fail(Status::InvalidArgument, "reachable", "out", "out is null");
-  if (profile.index >= state_->profiles.size())
+  if (!state_->has_profile(profile))
     return fail(Status::InvalidArgument, "reachable", "profile", profile_error(profile, state_->profiles.size()));
   if (std::string e = cell_range_error("from", from); !e.empty())
     return fail(Status::OutOfRange, "reachable", "from", e);
@@ -949,7 +943,7 @@ Status World::reachable(ProfileId profile, CellPos from, CellPos goal, Reach* ou
 
 Status World::is_standable(ProfileId profile, CellPos cell, bool* out) const {
   if (!out) return fail(Status::InvalidArgument, "is_standable", "out", "out is null");
-  if (profile.index >= state_->profiles.size())
+  if (!state_->has_profile(profile))
     return fail(Status::InvalidArgument, "is_standable", "profile", profile_error(profile, state_->profiles.size()));
   if (std::string e = cell_range_error("cell", cell); !e.empty())
     return fail(Status::OutOfRange, "is_standable", "cell", e);
@@ -961,7 +955,7 @@ Status World::island_of(ProfileId profile, CellPos cell, std::uint32_t* island,
                         std::uint32_t* size) const {
   const char* fn = "island_of";
   if (!island) return fail(Status::InvalidArgument, fn, "island", "island is null");
-  if (profile.index >= state_->profiles.size())
+  if (!state_->has_profile(profile))
     return fail(Status::InvalidArgument, fn, "profile", profile_error(profile, state_->profiles.size()));
   if (std::string e = cell_range_error("cell", cell); !e.empty()) return fail(Status::OutOfRange, fn, "cell", e);
   detail::NavWorld& nav = *nav_of_profile(*state_, profile);
@@ -974,7 +968,7 @@ Status World::island_cells(ProfileId profile, IslandCell* out, std::size_t capac
                            std::size_t* count) const {
   const char* fn = "island_cells";
   if (Status st = check_buffer(fn, out, capacity, count); st != Status::Ok) return st;
-  if (profile.index >= state_->profiles.size())
+  if (!state_->has_profile(profile))
     return fail(Status::InvalidArgument, fn, "profile", profile_error(profile, state_->profiles.size()));
   detail::NavWorld& nav = *nav_of_profile(*state_, profile);
   std::size_t n = 0;
@@ -991,7 +985,7 @@ Status World::island_cells(ProfileId profile, IslandCell* out, std::size_t capac
 }
 
 bool World::is_standable(ProfileId profile, CellPos cell) const {
-  if (profile.index >= state_->profiles.size() || !detail::cell_in_range(cell))
+  if (!state_->has_profile(profile) || !detail::cell_in_range(cell))
     return false;
   return nav_of_profile(*state_, profile)->grid().standable(cell);
 }
@@ -999,7 +993,7 @@ bool World::is_standable(ProfileId profile, CellPos cell) const {
 Status World::standing_height(ProfileId profile, CellPos cell, double* feet_y) const {
   const char* fn = "standing_height";
   if (!feet_y) return fail(Status::InvalidArgument, fn, "feet_y", "feet_y is null");
-  if (profile.index >= state_->profiles.size())
+  if (!state_->has_profile(profile))
     return fail(Status::InvalidArgument, fn, "profile", profile_error(profile, state_->profiles.size()));
   if (std::string e = cell_range_error("cell", cell); !e.empty()) return fail(Status::OutOfRange, fn, "cell", e);
   const detail::NavGrid& g = nav_of_profile(*state_, profile)->grid();
@@ -1013,7 +1007,7 @@ Status World::standing_height(ProfileId profile, CellPos cell, double* feet_y) c
 Status World::nearest_standable(ProfileId profile, CellPos near, int radius, CellPos* out) const {
   const char* fn = "nearest_standable";
   if (!out) return fail(Status::InvalidArgument, fn, "out", "out is null");
-  if (profile.index >= state_->profiles.size())
+  if (!state_->has_profile(profile))
     return fail(Status::InvalidArgument, fn, "profile", profile_error(profile, state_->profiles.size()));
   if (std::string e = cell_range_error("near", near); !e.empty()) return fail(Status::OutOfRange, fn, "near", e);
   if (radius < 0 || radius > kMaxNearestRadius)
@@ -1039,7 +1033,7 @@ namespace {
 // Checks a request's arguments (as World::request does) and compiles it for the engine.
 Refusal request_spec(const detail::WorldState& ws, const NavRequest& req,
                      detail::RequestSpec& spec) {
-  if (req.profile.index >= ws.profiles.size())
+  if (!ws.has_profile(req.profile))
     return {Status::InvalidArgument, "profile", profile_error(req.profile, ws.profiles.size())};
   if (std::string e = cell_range_error("start", req.start); !e.empty()) return {Status::OutOfRange, "start", e};
   if (std::string e = cell_range_error("goal", req.goal); !e.empty()) return {Status::OutOfRange, "goal", e};
@@ -1294,7 +1288,7 @@ BatchRefusal agent_batch(std::string_view list, std::size_t n, Check check, Comm
 Status World::add_agent(const AgentDef& def, AgentId* out) {
   const char* fn = "add_agent";
   if (!out) return fail(Status::InvalidArgument, fn, "out", "out is null");
-  if (def.profile.index >= state_->profiles.size())
+  if (!state_->has_profile(def.profile))
     return fail(Status::InvalidArgument, fn, "profile", profile_error(def.profile, state_->profiles.size()));
   if (!finite(def.feet))
     return fail(Status::InvalidArgument, fn, "feet", "feet " + vec_text(def.feet) + " is not finite");
@@ -1314,7 +1308,7 @@ Status World::add_agents(std::span<const AgentDef> defs, AgentId* out, std::stri
     if (!out) return {Status::InvalidArgument, "out", "out is null"};
     const AgentDef& d = defs[i];
     const std::string profile = entry_field(list, i, "profile");
-    if (d.profile.index >= state_->profiles.size())
+    if (!state_->has_profile(d.profile))
       return {Status::InvalidArgument, profile, profile_error(d.profile, state_->profiles.size(), profile)};
     const std::string feet = entry_field(list, i, "feet");
     const Refusal r = check_feet(state_->agents, state_->profile_motion[d.profile.index], d.feet, feet);

@@ -47,6 +47,13 @@ void expect_error(const World& w, const char* function, const std::string& argum
   EXPECT_EQ(w.last_error().message, message);
 }
 
+/// `defs` for another World: the same entries with that World's profile id (each World refuses
+/// another's profile ids).
+std::vector<AgentDef> with_profile(std::vector<AgentDef> defs, ProfileId p) {
+  for (AgentDef& d : defs) d.profile = p;
+  return defs;
+}
+
 std::vector<AgentDef> three_defs(ProfileId p) {
   return {AgentDef{p, Vec3{2.5, 1.0, 2.5}, CellPos{20, 1, 20}}, AgentDef{p, Vec3{5.5, 1.0, 2.5}},
           AgentDef{p, Vec3{2.5, 1.0, 8.5}, CellPos{-10, 1, 25}}};
@@ -59,7 +66,7 @@ TEST(AgentBatches, AddAgentsEqualsOneByOneCalls) {
   ASSERT_EQ(batch.w.add_agents(defs, a.data()), Status::Ok);
   // One by one as a host would: every agent added, then the goals sent in order.
   for (std::size_t i = 0; i < defs.size(); ++i)
-    ASSERT_EQ(single.w.add_agent(AgentDef{defs[i].profile, defs[i].feet}, &b[i]), Status::Ok);
+    ASSERT_EQ(single.w.add_agent(AgentDef{single.walker, defs[i].feet}, &b[i]), Status::Ok);
   for (std::size_t i = 0; i < defs.size(); ++i) {
     if (defs[i].goal) {
       ASSERT_EQ(single.w.set_agent_goal(b[i], *defs[i].goal), Status::Ok);
@@ -128,7 +135,7 @@ TEST(AgentBatches, SetAgentGoalsAllOrNothing) {
   std::vector<AgentDef> defs = three_defs(batch.walker);
   for (AgentDef& d : defs) d.goal.reset();
   ASSERT_EQ(batch.w.add_agents(defs, a.data()), Status::Ok);
-  ASSERT_EQ(single.w.add_agents(defs, b.data()), Status::Ok);
+  ASSERT_EQ(single.w.add_agents(with_profile(defs, single.walker), b.data()), Status::Ok);
   double n0 = 0;
   ASSERT_TRUE(id_number(a[0], &n0));
   const std::string id0 = number_text(n0);
@@ -177,7 +184,7 @@ TEST(AgentBatches, TeleportAgentsAllOrNothing) {
   std::vector<AgentId> a(3), b(3);
   const std::vector<AgentDef> defs = three_defs(batch.walker);
   ASSERT_EQ(batch.w.add_agents(defs, a.data()), Status::Ok);
-  ASSERT_EQ(single.w.add_agents(defs, b.data()), Status::Ok);
+  ASSERT_EQ(single.w.add_agents(with_profile(defs, single.walker), b.data()), Status::Ok);
   const double inf = std::numeric_limits<double>::infinity();
   struct Case {
     std::vector<AgentMove> moves;

@@ -1146,6 +1146,18 @@ TEST(NavApi, IdsOfAnotherWorldAreRefused) {
   ASSERT_TRUE(id_of_number(n, &back));
   EXPECT_EQ(back.index, pa.index);
   EXPECT_EQ(back.owner, pa.owner);
+  // A profile id of World a passed to World b (same index) is refused by every call taking one,
+  // and b is unchanged; a hand-made id (owner 0) is looked up by index.
+  const std::uint64_t before = b.nav_epoch();
+  EXPECT_EQ(b.reachable(pa, CellPos{1, 1, 1}, CellPos{5, 1, 5}).reason, ReachReason::BadProfile);
+  bool standable = false;
+  EXPECT_EQ(b.is_standable(pa, CellPos{1, 1, 1}, &standable), Status::InvalidArgument);
+  EXPECT_EQ(b.last_error().argument, "profile");
+  AgentId other;
+  EXPECT_EQ(b.add_agent(AgentDef{pa, Vec3{3.5, 1, 3.5}}, &other), Status::InvalidArgument);
+  EXPECT_EQ(b.request(NavRequest{pa, CellPos{1, 1, 1}, CellPos{5, 1, 5}}, &h), Status::InvalidArgument);
+  EXPECT_EQ(b.nav_epoch(), before);
+  EXPECT_EQ(b.is_standable(ProfileId{pb.index}, CellPos{1, 1, 1}, &standable), Status::Ok);
 }
 
 }  // namespace

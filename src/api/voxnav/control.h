@@ -137,8 +137,10 @@ inline constexpr int kMaxLineWalkCells = 256;
 /// kCostStraight = 10,000 per straight cell) is at least the octile distance in x/z and at least
 /// the rise or fall between the two floors at the cheapest rate any move (step, jump, drop,
 /// ladder) climbs or descends; the larger of the two, in cells of level walking, over the
-/// profile's cruise speed (walk_speed; swim_speed for a swimmer). Never above the optimal path's
-/// cost so converted; +infinity when reachability says No. Measured against A* over 10,000
+/// profile's walking cruise (walk_speed; swim_speed for a swimmer). Never above the optimal
+/// path's cost so converted, nor above the time of an agent walking the route; an agent set to
+/// sprint (set_agent_sprint) can be faster: multiply by walk_speed / sprint_speed for its bound.
+/// +infinity when reachability says No. Measured against A* over 10,000
 /// random pairs of a real region in docs/benchmarks.md.
 /// Returns: Ok; InvalidArgument (a profile not of this world, null `seconds`); OutOfRange (a cell
 /// outside the cell range); Unsupported (a flyer profile).

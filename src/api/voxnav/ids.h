@@ -8,8 +8,9 @@ namespace voxnav {
 /// Identifies a profile added to a World (index order of add_profile).
 struct ProfileId {
   std::uint32_t index = 0xFFFFFFFFu;
-  /// The id tag of the World that gave it (add_profile, find_profile; 0: made by hand, not
-  /// checked). Only id numbers use it: a World looks profiles up by index.
+  /// The id tag of the World that gave it (add_profile, find_profile). A World refuses a profile
+  /// id whose owner is another World's tag (InvalidArgument, as an index never added); 0, an id
+  /// made by hand from an index, is looked up by index alone.
   std::uint32_t owner = 0;
 };
 

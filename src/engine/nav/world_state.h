@@ -20,6 +20,11 @@ namespace voxnav::detail {
 
 struct WorldState {
   std::uint32_t id_tag = 1;  ///< this World's id tag (voxnav/ids.h), 1 .. kMaxIdTag
+  /// Whether `p` names a profile of this World: an index added, and the owner this World's tag
+  /// (or 0: an id made by hand, looked up by index; voxnav/ids.h).
+  bool has_profile(ProfileId p) const {
+    return p.index < profiles.size() && (p.owner == 0 || p.owner == id_tag);
+  }
   BlockRegistry registry;
   MinecraftBlocks blocks;  ///< name/state lookups when a Minecraft registry is loaded
   Space space{&registry};

@@ -304,8 +304,10 @@ void Steering::avoid(std::uint32_t slot, const AgentRecord& a, const AgentMotion
 bool Steering::push_allowed(const AgentRecord& a, const AgentMotion& m, const NavWorld& nav,
                             const Space& space, double x, double z, bool blocks) {
   const Vec3 to{x, a.body.feet.y, z};
-  // The movement step's own collision: no block may end up inside the body.
-  if (blocks && body_inside_blocks(space, to, m.body, 1e-6)) return false;
+  // The movement step's own collision: no block may overlap the body at all after a push (touching
+  // is fine). The movement step ignores a box the body already overlaps, so that an embedded body
+  // can walk out; a push that left even an ulp of overlap let the next step walk through the block.
+  if (blocks && body_inside_blocks(space, to, m.body, 0.0)) return false;
   const CellPos from = foot_cell(a.body.feet, m.foot_offset);
   const CellPos c = foot_cell(to, m.foot_offset);
   if (c == from) return true;
