@@ -14,15 +14,7 @@ bool separation(const World& world) noexcept {
 }
 
 SteeringStats steering_stats(const World& world) noexcept {
-  const detail::Steering::Stats& s = detail::WorldAccess::state(world).agents.steering().stats();
-  SteeringStats out;
-  out.orca_agents = s.orca_agents;
-  out.orca_neighbours = s.orca_neighbours;
-  out.orca_refused = s.orca_refused;
-  out.pushes = s.pushes;
-  out.pushes_shortened = s.pushes_shortened;
-  out.pushes_refused = s.pushes_refused;
-  return out;
+  return detail::WorldAccess::state(world).agents.steering().stats();
 }
 
 }  // namespace voxnav

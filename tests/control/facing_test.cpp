@@ -12,6 +12,7 @@
 
 #include "engine/follow/facing.h"
 #include "splitmix.h"
+#include "control_scene.h"
 #include "test_support.h"
 #include "voxnav/control.h"
 #include "voxnav/world.h"
@@ -19,7 +20,7 @@
 namespace voxnav {
 namespace {
 
-constexpr std::uint16_t kSolid = 1;  // the default registry's full block
+using test::kSolid;
 constexpr double kPi = 3.14159265358979323846;
 
 int unit_error(std::uint16_t got, double radians) {
@@ -80,30 +81,10 @@ TEST(Facing, TurnTowardTakesTheShortWayAndStopsOnTarget) {
   EXPECT_EQ(detail::turn_step_units(1.0, 0.001), 1u);      // at least one unit
 }
 
-struct Flat {
-  std::unique_ptr<World> world = std::make_unique<World>();
-  ProfileId pid;
-};
-
-Flat flat(const Profile& p) {
-  Flat f;
-  EXPECT_TRUE(test::load_flat_floor(*f.world, kSolid));
-  EXPECT_EQ(f.world->add_profile(p, &f.pid), Status::Ok);
-  f.world->update();
-  return f;
-}
-
-AgentState state(const World& w, AgentId a) {
-  AgentState s;
-  EXPECT_EQ(w.agent_state(a, &s), Status::Ok);
-  return s;
-}
-
-AgentLocomotion loco(const World& w, AgentId a) {
-  AgentLocomotion l;
-  EXPECT_EQ(agent_locomotion(w, a, &l), Status::Ok);
-  return l;
-}
+using test::Flat;
+using test::flat;
+using test::loco;
+using test::state;
 
 // An agent heading +X (yaw 49152) from facing 0 (-Z) turns by at most one tick's turn each tick,
 // reaches the heading and keeps it; the body walks the same way.

@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include "control_scene.h"
 #include "test_support.h"
 #include "voxnav/control.h"
 #include "voxnav/world.h"
@@ -18,32 +19,12 @@
 namespace voxnav {
 namespace {
 
-constexpr std::uint16_t kSolid = 1;  // the default registry's full block
+using test::kSolid;
 
-struct Flat {
-  std::unique_ptr<World> world = std::make_unique<World>();
-  ProfileId pid;
-};
-
-Flat flat(const Profile& p = Profile{}) {
-  Flat f;
-  EXPECT_TRUE(test::load_flat_floor(*f.world, kSolid));
-  EXPECT_EQ(f.world->add_profile(p, &f.pid), Status::Ok);
-  f.world->update();
-  return f;
-}
-
-AgentState state(const World& w, AgentId a) {
-  AgentState s;
-  EXPECT_EQ(w.agent_state(a, &s), Status::Ok);
-  return s;
-}
-
-AgentLocomotion loco(const World& w, AgentId a) {
-  AgentLocomotion l;
-  EXPECT_EQ(agent_locomotion(w, a, &l), Status::Ok);
-  return l;
-}
+using test::Flat;
+using test::flat;
+using test::loco;
+using test::state;
 
 AgentId walker(Flat& f, Vec3 feet, CellPos goal) {
   AgentId a;

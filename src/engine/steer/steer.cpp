@@ -239,7 +239,7 @@ void Steering::record(const AgentRecord* agents, std::size_t count, const AgentM
 void Steering::begin(const AgentRecord* agents, std::size_t count, const AgentMotion* motions,
                      double dt) {
   dt_ = dt > 0.0 ? dt : 0.05;
-  stats_ = Stats{};
+  stats_ = SteeringStats{};
   record(agents, count, motions, kOrcaShift);
 }
 

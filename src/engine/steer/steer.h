@@ -11,6 +11,7 @@
 
 #include "engine/integrate/integrate.h"
 #include "engine/steer/agent_grid.h"
+#include "voxnav/crowds.h"
 #include "voxnav/profile.h"
 
 namespace voxnav::detail {
@@ -86,11 +87,8 @@ class Steering {
 
   /// Statistics of the last tick: ORCA neighbours summed over agents, pushes applied and pushes
   /// refused by the navigation (whole or shortened).
-  struct Stats {
-    std::uint64_t orca_agents = 0, orca_neighbours = 0, orca_refused = 0;
-    std::uint64_t pushes = 0, pushes_refused = 0, pushes_shortened = 0;
-  };
-  const Stats& stats() const { return stats_; }
+  /// The public counters (voxnav/crowds.h), kept as they are reported.
+  const SteeringStats& stats() const { return stats_; }
 
  private:
   /// Records the bodies of live agents into grid_ (positions as they are now).
@@ -107,7 +105,7 @@ class Steering {
   bool separation_ = true;
   double dt_ = 0.05;
   AgentGrid grid_;
-  Stats stats_;
+  SteeringStats stats_;
   std::vector<double> push_x_, push_z_;  // per grid entry
   std::vector<std::uint32_t> contagion_;
 };
