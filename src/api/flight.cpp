@@ -65,7 +65,7 @@ Status line_flyable(const VoxelMap& map, Vec3 from, Vec3 to, bool* clear, std::s
       const std::string name = std::string(what) + "." + "xyz"[k];
       if (!std::isfinite(c[k])) return fail(error, name + " is not finite", Status::InvalidArgument);
       if (c[k] < 0 || c[k] > size[k])
-        return fail(error, name + " " + std::to_string(c[k]) + " is outside the map: 0 .. " + std::to_string(size[k]),
+        return fail(error, name + " " + detail::num(c[k]) + " is outside the map: 0 .. " + std::to_string(size[k]),
                     Status::OutOfRange);
     }
   }
