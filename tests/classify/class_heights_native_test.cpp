@@ -23,6 +23,7 @@
 #include "engine/nav/class_envelopes.h"
 #include "engine/nav/nav_world.h"
 #include "engine/nav/world_access.h"
+#include "shared_regions.h"
 #include "test_support.h"
 #include "voxnav/integrate.h"
 #include "voxnav/world.h"
@@ -104,16 +105,13 @@ bool drive(const World& w, const BodyParams& body, const NavGrid& g, CellPos s, 
   return false;
 }
 
-struct Region {
-  const char* name;
-  const char* path;
-};
+using Region = test::SharedRegion;
 // The three shared regions (natural terrain) and smallhouse1.schem (a built house: carpets under
 // lintels, trapdoors, slabs).
 const Region kRegions[] = {
-    {"1.12.2", "/minecraft/regions/1.12.2/r.0.-1.mca"},
-    {"1.16", "/minecraft/regions/1.16/r.0.-1.mca"},
-    {"1.18.2", "/minecraft/regions/1.18.2/r.0.0.mca"},
+    test::kSharedRegions[0],
+    test::kSharedRegions[1],
+    test::kSharedRegions[2],
     {"smallhouse1", "/minecraft/schematics/smallhouse1.schem"},
 };
 
@@ -121,7 +119,7 @@ class ClassHeights : public ::testing::TestWithParam<Region> {};
 
 TEST_P(ClassHeights, LowerEnvelopesAddOnlyCellsAndExecutableMoves) {
   ProfileId pid;
-  std::unique_ptr<World> w = test::load_region(std::string(VOXNAV_SHARED_DATA) + GetParam().path, &pid);
+  std::unique_ptr<World> w = test::load_region(std::string(VOXNAV_SHARED_DATA) + GetParam().file, &pid);
   ASSERT_TRUE(w);
   const detail::ClassEnvelope env18 = detail::class_envelope(MovementClass::Walker);
   ASSERT_EQ(env18.height_q, 116);  // the default body: ceil(1.8 * 64)
@@ -211,12 +209,7 @@ TEST_P(ClassHeights, LowerEnvelopesAddOnlyCellsAndExecutableMoves) {
 }
 
 INSTANTIATE_TEST_SUITE_P(SharedRegions, ClassHeights, ::testing::ValuesIn(kRegions),
-                         [](const ::testing::TestParamInfo<Region>& i) {
-                           std::string n = i.param.name;
-                           for (char& ch : n)
-                             if (ch == '.') ch = '_';
-                           return "v" + n;
-                         });
+                         [](const ::testing::TestParamInfo<Region>& i) { return std::string(i.param.name); });
 
 }  // namespace
 }  // namespace voxnav

@@ -11,27 +11,18 @@
 #include <vector>
 
 #include "engine/nav/world_access.h"
+#include "shared_regions.h"
 #include "test_support.h"
 #include "voxnav/world.h"
 
 namespace voxnav {
 namespace {
 
-struct Region {
-  const char* name;
-  const char* path;
-};
-const Region kRegions[] = {
-    {"v1_12_2", "/minecraft/regions/1.12.2/r.0.-1.mca"},
-    {"v1_16", "/minecraft/regions/1.16/r.0.-1.mca"},
-    {"v1_18_2", "/minecraft/regions/1.18.2/r.0.0.mca"},
-};
-
-class IslandCells : public ::testing::TestWithParam<Region> {};
+class IslandCells : public ::testing::TestWithParam<test::SharedRegion> {};
 
 TEST_P(IslandCells, ListExactlyTheStandableCells) {
   ProfileId pid;
-  std::unique_ptr<World> w = test::load_region(std::string(VOXNAV_SHARED_DATA) + GetParam().path, &pid);
+  std::unique_ptr<World> w = test::load_region(std::string(VOXNAV_SHARED_DATA) + GetParam().file, &pid);
   ASSERT_TRUE(w);
   const detail::NavGrid& g = detail::WorldAccess::state(*w).walker()->grid();
   // The gate cells of the region by kind: the cells the list must leave out.
@@ -75,8 +66,10 @@ TEST_P(IslandCells, ListExactlyTheStandableCells) {
   RecordProperty("damage_cells", std::to_string(damage));
 }
 
-INSTANTIATE_TEST_SUITE_P(SharedRegions, IslandCells, ::testing::ValuesIn(kRegions),
-                         [](const ::testing::TestParamInfo<Region>& i) { return std::string(i.param.name); });
+INSTANTIATE_TEST_SUITE_P(SharedRegions, IslandCells, ::testing::ValuesIn(test::kSharedRegions),
+                         [](const ::testing::TestParamInfo<test::SharedRegion>& i) {
+                           return std::string(i.param.name);
+                         });
 
 }  // namespace
 }  // namespace voxnav
