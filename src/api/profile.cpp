@@ -274,6 +274,19 @@ Status validate_profile(const Profile& p, std::string* error, std::string* warni
     return bad("jump_apex", num(p.jump_apex) + " must be in [0, " + num(lim.jump_apex) + "] cells");
   if (p.max_drop < 0 || p.max_drop > 7)
     return bad("max_drop", std::to_string(p.max_drop) + " " + kMaxDropRange);
+  // The walker classes' move words hold drops down to the class's max_drop and rises up to its
+  // step as steps: a profile asking for more would be accepted and silently cut back to the
+  // class's, so it is refused (swimmers and flyers neither step nor drop: no limit).
+  if (lim.max_drop > 0 && p.max_drop > lim.max_drop)
+    return bad("max_drop", std::to_string(p.max_drop) + " is above the " +
+                               movement_class_name(p.movement_class) + " class's " +
+                               std::to_string(lim.max_drop) +
+                               " (the deepest drop its navigation holds)");
+  if (lim.step_height > 0 && p.step_height > lim.step_height + 1e-9)
+    return bad("step_height", num(p.step_height) + " is above the " +
+                                  movement_class_name(p.movement_class) + " class's " +
+                                  num(lim.step_height) +
+                                  " (the highest rise its navigation plans as a step)");
   if (p.gap_jump < -1 || p.gap_jump > 8)
     return bad("gap_jump", std::to_string(p.gap_jump) + " " + kGapJumpRange);
   if (!finite_in("turn_rate", p.turn_rate, 1, 100000))

@@ -974,11 +974,15 @@ Status World::island_cells(ProfileId profile, IslandCell* out, std::size_t capac
   std::size_t n = 0;
   for (const detail::NavChunk* ch : nav.grid().ordered_chunks()) {
     if (ch->uniform || !ch->scc) continue;
-    for (int i = 0; i < detail::kChunkCells; ++i)
-      if (const std::uint32_t isl = nav.islands().component_at(ch, i)) {
-        if (n < capacity) out[n] = IslandCell{detail::cell_of(ch, i), isl, nav.islands().size_of(isl)};
-        ++n;
-      }
+    for (int i = 0; i < detail::kChunkCells; ++i) {
+      // Standable cells only, as is_standable answers: door, ladder and damage cells (lava,
+      // fire) are nodes on gate islands of their own, never a place to stand or spawn.
+      if (!detail::kind_standable(ch->kind_at(i))) continue;
+      const std::uint32_t isl = nav.islands().component_at(ch, i);
+      if (!isl) continue;
+      if (n < capacity) out[n] = IslandCell{detail::cell_of(ch, i), isl, nav.islands().size_of(isl)};
+      ++n;
+    }
   }
   *count = n;
   return Status::Ok;
@@ -1541,7 +1545,7 @@ WorldStats World::stats() const {
   s.nodes_expanded = n.nodes_expanded;
   s.maintenance_runs = n.maintenance_runs;
   s.last_maintenance_ms = n.last_maintenance_ms;
-  s.standable_cells = state_->walker()->islands().cell_count();
+  s.standable_cells = state_->walker()->grid().standable_count();
   s.islands = state_->walker()->islands().component_count();
   s.last_edit_check_us = state_->agents.last_edit_check_us();
   return s;

@@ -210,7 +210,7 @@ TEST(NavTerrain, WalkersAvoidFireUnlessPriced) {
 }
 
 // Classes: the walker_small class (0.95 cells tall) has its own navigation data and crawls through
-// a hole one cell high that the walker class (1.95) cannot pass.
+// a hole one cell high that the walker class (1.8) cannot pass.
 TEST(NavTerrain, SmallWalkersPassWhereWalkersCannot) {
   Flat f;
   for (int z = -16; z <= 31; ++z)

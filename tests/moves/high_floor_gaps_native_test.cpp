@@ -146,34 +146,35 @@ TEST(HighFloorGaps, HighFloorJumpsOntoAFullBlock) {
   }
 }
 
-// The clearance of the jump is exact past the ceiling scan: from soul sand (feet 56/64) the
-// envelope's top reaches 56 + height + jump rise = 260/64 = 4.06 cells above the take-off cell's
-// bottom, so a ceiling over the gap at y = 4 refuses the jump and one at y = 5 allows it.
+// The clearance of the jump is exact: from soul sand (feet 56/64) the envelope's top reaches
+// 56 + height + jump rise = 251/64 = 3.92 cells above the take-off cell's bottom (the 1.8 walker
+// envelope; the 1.95 one reached 4.06, past the ceiling scan), so a ceiling over the gap at y = 3
+// refuses the jump and one at y = 4 allows it.
 TEST(HighFloorGaps, CeilingOverTheGapIsCheckedExactly) {
   const detail::ClassEnvelope env = detail::class_envelope(MovementClass::Walker);
-  ASSERT_GT(56 + env.height_q + env.jump_q, 4 * detail::kHeightUnits);
-  ASSERT_LE(56 + env.height_q + env.jump_q, 5 * detail::kHeightUnits);
+  ASSERT_GT(56 + env.height_q + env.jump_q, 3 * detail::kHeightUnits);
+  ASSERT_LE(56 + env.height_q + env.jump_q, 4 * detail::kHeightUnits);
   World w;
   ASSERT_TRUE(test::load_real_blocks(w));
   std::uint16_t sand = 0, stone = 0;
   ASSERT_EQ(w.block_value("soul_sand", &sand), Status::Ok);
   ASSERT_EQ(w.block_value("stone", &stone), Status::Ok);
-  ASSERT_TRUE(load_floor(w, sand, 4, stone));
+  ASSERT_TRUE(load_floor(w, sand, 3, stone));
   w.update();
   ProfileId pid;
   ASSERT_EQ(w.add_profile(Profile{}, &pid), Status::Ok);
   const CellPos a{4, 0, 8}, b{20, 0, 8};
   EXPECT_EQ(walker_grid(w).gaps({11, 0, 8}), 0);
   EXPECT_EQ(w.reachable(pid, a, b).answer, ReachAnswer::No);
-  // Edits: lift the ceiling to y = 5 (the jump appears), put it back over half the trench, and
+  // Edits: lift the ceiling to y = 4 (the jump appears), put it back over half the trench, and
   // compare the layers with fresh builds of the same blocks.
   auto compare_with_fresh = [&](int low_ceiling_from_z) {
     World fresh;
     ASSERT_TRUE(test::load_real_blocks(fresh));
-    ASSERT_TRUE(load_floor(fresh, sand, 5, stone));
+    ASSERT_TRUE(load_floor(fresh, sand, 4, stone));
     for (int z = low_ceiling_from_z; z <= 31; ++z) {
-      ASSERT_EQ(fresh.set_block({12, 5, z}, 0), Status::Ok);
-      ASSERT_EQ(fresh.set_block({12, 4, z}, stone), Status::Ok);
+      ASSERT_EQ(fresh.set_block({12, 4, z}, 0), Status::Ok);
+      ASSERT_EQ(fresh.set_block({12, 3, z}, stone), Status::Ok);
     }
     fresh.update();
     ProfileId fp;
@@ -188,16 +189,16 @@ TEST(HighFloorGaps, CeilingOverTheGapIsCheckedExactly) {
         }
   };
   for (int z = -16; z <= 31; ++z) {
-    ASSERT_EQ(w.set_block({12, 4, z}, 0), Status::Ok);
-    ASSERT_EQ(w.set_block({12, 5, z}, stone), Status::Ok);
+    ASSERT_EQ(w.set_block({12, 3, z}, 0), Status::Ok);
+    ASSERT_EQ(w.set_block({12, 4, z}, stone), Status::Ok);
     w.update();  // one edit at a time: the incremental path
   }
   EXPECT_EQ(walker_grid(w).gaps({11, 0, 8}), detail::kGapLevel << 0);
   EXPECT_EQ(w.reachable(pid, a, b).answer, ReachAnswer::Yes);
   compare_with_fresh(32);
   for (int z = 8; z <= 31; ++z) {
-    ASSERT_EQ(w.set_block({12, 5, z}, 0), Status::Ok);
-    ASSERT_EQ(w.set_block({12, 4, z}, stone), Status::Ok);
+    ASSERT_EQ(w.set_block({12, 4, z}, 0), Status::Ok);
+    ASSERT_EQ(w.set_block({12, 3, z}, stone), Status::Ok);
     w.update();
   }
   EXPECT_EQ(walker_grid(w).gaps({11, 0, 8}), 0);

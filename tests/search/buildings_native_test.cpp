@@ -680,24 +680,16 @@ TEST_F(SmallHouse, ClosedDoorGates) {
 // Issue 5: "an open door lets everyone through". The ground floor's outside ring reaches the inside
 // through the open south door or the closed north door.
 // The ground doors have a carpet (1/16 of a cell) on their inner side and an upside-down stair as
-// their lintel, 2 cells above the door's floor: a walker-class body (the class envelope is 1.95
-// cells tall, whatever the profile's own height) standing on the carpet does not fit under the
-// lintel, so neither ground door joins the inside to the outside until the carpet goes. Then the
-// open south door lets everyone in, and the closed north door only the opener.
+// their lintel, 2 cells above the door's floor: 1.9375 cells of headroom, which the walker class's
+// 1.8 envelope (the default body) fits under (the 1.95 envelope it had before issue 18 cause 10
+// kept both doors shut until the host lifted the carpets). The open south door lets everyone in,
+// and the closed north door only the opener.
 TEST_F(SmallHouse, OpenDoorLetsEveryoneThrough) {
   Building& b = *b_;
   EXPECT_EQ(b.kind(kSouthDoor), CellKind::DoorOpen);
   EXPECT_EQ(b.kind(kNorthDoor), CellKind::DoorClosed);
   EXPECT_EQ(b.state(CellPos{10, 1, 12}), "red_carpet");
   EXPECT_EQ(b.state(CellPos{10, 1, 6}), "red_carpet");
-  for (ProfileId p : {b.walker, b.opener}) {
-    EXPECT_EQ(b.reach(p, kGroundNorth, kGroundInside).answer, ReachAnswer::No);
-    EXPECT_EQ(b.path(p, kGroundSouth, kGroundInside).status.state, PathState::Failed);
-  }
-  // The host takes both carpets away.
-  b.set(CellPos{10, 1, 12}, "air");
-  b.set(CellPos{10, 1, 6}, "air");
-  b.w->update();
   // The walker goes around the house and in through the open south door, never the north door.
   const PathResult walk = b.path(b.walker, kGroundNorth, kGroundInside);
   ASSERT_TRUE(ready(walk)) << describe(walk);

@@ -12,8 +12,9 @@
 namespace voxnav {
 
 /// Movement classes fix the body envelope and therefore the navigation data (built once per
-/// class, shared by every profile of it): walker_small 0.6 x 0.95, walker 0.6 x 1.95, walker_large
+/// class, shared by every profile of it): walker_small 0.6 x 0.95, walker 0.6 x 1.8, walker_large
 /// 1.98 x 2.95 (a 2x2 footprint), swimmer 0.98 x 0.98 (only in swimmable fluid), flyer 0.98 x 1.95.
+/// Why these sizes: docs/terrain.md#classes-and-body-heights.
 /// This build navigates walker_small, walker, walker_large (its cells are the low corners of its
 /// footprint: docs/terrain.md#walker_large-a-2x2-footprint) and swimmer; flyer profiles parse and validate, and
 /// World::add_profile answers Unsupported for them.
@@ -102,9 +103,15 @@ struct Profile {
   double sprint_speed = 5.6;                ///< m/s, walk_speed .. 100
   double climb_speed = 0.0;                 ///< m/s, 0 .. 100; > 0 with can_climb
   double swim_speed = 0.0;                  ///< m/s, 0 .. 100; > 0 with can_swim
-  double step_height = 0.6;                 ///< cells, 0 .. 1
+  /// Cells, 0 .. 1 and at most the class's step (walker_small, walker 0.6; walker_large 1.0; no
+  /// limit for swimmer and flyer): the class's move words hold steps up to that, so a higher step
+  /// is refused (InvalidArgument naming "step_height"), never silently cut back.
+  double step_height = 0.6;
   double jump_apex = 1.25;                  ///< cells, 0 .. 1.25 (the class's jump)
-  int max_drop = 3;                         ///< cells a creature drops without refusing, 0..7
+  /// Cells a creature drops without refusing, 0..7 and at most the class's (walker_small, walker
+  /// 3; walker_large 4; no limit for swimmer and flyer): the class's move words hold drops down to
+  /// that, so a deeper one is refused (InvalidArgument naming "max_drop"), never ignored.
+  int max_drop = 3;
   /// Gap reach, cells: -1 = auto (derived), else 0..8 (0 = none). The walker classes' navigation
   /// holds one-cell gap jumps: a longer reach plans those, 0 restricts the class.
   int gap_jump = -1;

@@ -42,7 +42,11 @@ struct WorldStats {
   std::uint64_t nodes_expanded = 0;
   std::uint64_t maintenance_runs = 0;
   double last_maintenance_ms = 0;
+  /// Cells where a walker-class body stands (World::is_standable true; what island_cells lists):
+  /// door, ladder and damage cells (fire, lava) are not counted.
   std::uint64_t standable_cells = 0;
+  /// Live islands of the walker class, gate islands (one per door, ladder or damage cell) among
+  /// them.
   std::uint64_t islands = 0;
   /// Microseconds the agents' corridor checks took after the latest maintenance run (the edits'
   /// cost on the agents side; maintenance_runs tells when it changes).
@@ -245,7 +249,9 @@ class World {
                    std::uint32_t* size = nullptr) const;
   /// Every standable cell on an island of the profile's class navigation, in a fixed order
   /// (built chunks in order, then the cells of each chunk in order), with its island's id and
-  /// size: a host picks spawn or goal cells from it. Copies up to `capacity` cells; `count` gets
+  /// size: a host picks spawn or goal cells from it. Exactly the cells is_standable() answers
+  /// true for: door, ladder and damage cells (fire, lava, cactus ...) are never listed (each is
+  /// a gate island of one cell, which island_of() still answers for). Copies up to `capacity` cells; `count` gets
   /// the total. Returns: Ok; InvalidArgument (a bad profile, a null `count`, or a null `out`
   /// with capacity > 0).
   Status island_cells(ProfileId profile, IslandCell* out, std::size_t capacity,

@@ -54,6 +54,12 @@ const std::vector<NavChunk*>& NavGrid::ordered_chunks() const {
   return ordered_;
 }
 
+std::uint64_t NavGrid::standable_count() const {
+  std::uint64_t n = 0;
+  for (const auto& [k, ch] : chunks_) n += static_cast<std::uint64_t>(ch->standable);
+  return n;
+}
+
 CellKind NavGrid::kind(CellPos c) const {
   const NavChunk* ch = chunk(chunk_of(c));
   return ch ? ch->kind_at(index_in_chunk(c)) : CellKind::Blocked;
@@ -124,6 +130,7 @@ int NavGrid::uniform_kind_for(const BlockRegistry& reg, const BlockNeighbourhood
 void NavGrid::classify_into(const BlockRegistry& reg, const BlockNeighbourhood& nb,
                             NavChunk& nc) const {
   nc.nodes = 0;
+  nc.standable = 0;
   nc.hazard_cells = 0;
   nc.climb_cells = 0;
   nc.costly = false;
@@ -339,6 +346,7 @@ void NavGrid::classify_cell(const BlockRegistry& reg, const Chunk* self, const C
     nc.floor[i] = 0;
     nc.clear[i] = static_cast<std::uint8_t>(fluid ? kHeightUnits : 0);
     nc.nodes += int(kind_node(kind)) - int(kind_node(was));
+    nc.standable += int(kind_standable(kind)) - int(kind_standable(was));
     return;
   }
   // Doors never collide for classification and never support a body: a door cell is the space a
@@ -411,6 +419,7 @@ inline void NavGrid::store_cell(NavChunk& nc, int i, CellKind kind, int support,
   nc.floor[i] = static_cast<std::uint8_t>(support < 0 ? 0 : support);
   nc.clear[i] = static_cast<std::uint8_t>(std::max(0, clearance));
   nc.nodes += int(kind_node(kind)) - int(kind_node(was));
+  nc.standable += int(kind_standable(kind)) - int(kind_standable(was));
   nc.climb_cells += int(kind == CellKind::Climbable) - int(was == CellKind::Climbable);
   if (kind_node(kind) && kind != CellKind::Walkable) nc.costly = true;
   // Flags of the value in this cell (the danger band of the cells around reads them) and the

@@ -276,6 +276,7 @@ struct NavChunk {
   std::unique_ptr<std::uint8_t[]> surface;
   std::uint32_t surface_version = 0;  ///< NavGrid::surface_version() the plane was computed for
   int nodes = 0;                      // number of node cells (kind_node)
+  int standable = 0;                  // number of standable cells (kind_standable), among nodes
   int hazard_cells = 0;               // cells with kFlagFireBlock or kFlagOtherBlock
   int climb_cells = 0;                // cells of kind Climbable
   bool costly = false;                // some cell may cost extra to enter: searches look at
@@ -377,6 +378,8 @@ class NavGrid {
   std::uint8_t vmoves(CellPos c) const;
   GapWord gaps(CellPos c) const;
 
+  /// Standable cells (kind_standable: no door, ladder or damage cell) of every chunk.
+  std::uint64_t standable_count() const;
   /// Chunks in deterministic (chunk_key) order.
   const std::vector<NavChunk*>& ordered_chunks() const;
   std::size_t chunk_count() const { return chunks_.size(); }

@@ -433,10 +433,17 @@ IntegrateReport integrate_character_tick(BodyState& state, const DriveInput& inp
   // ---- 4. step-up: a blocked horizontal move on the ground retries lifted by step_height ----
   const bool may_step = gravity_mode && params.step_height > 0.0 && (was_ground || m.ground);
   if (may_step && ((m.clip[0] && dx != 0.0) || (m.clip[2] && dz != 0.0))) {
+    // The lift is clipped against the boxes over the whole horizontal sweep (the body's box
+    // stretched by dx and dz), so under a ceiling that begins at the step's edge (a carpet at the
+    // mouth of a two-high tunnel) the body rises only as far as the ceiling ahead allows and
+    // slides in; lifted by the full step it would drive its head into that ceiling.
+    Aabb reach = body.at(start);
+    (dx > 0.0 ? reach.max[0] : reach.min[0]) += dx;
+    (dz > 0.0 ? reach.max[2] : reach.min[2]) += dz;
+    const double lift = clip_axis(col, reach, 1, params.step_height).d;
     Vec3 q = start;
+    q.y += lift;
     MoveResult s;
-    move_y(col, body, q, params.step_height, s);
-    const double lift = q.y - start.y;
     move_xz(col, body, q, dx, dz, s);
     const bool sx = s.clip[0], sz = s.clip[2];
     move_y(col, body, q, -lift + dy, s);  // settle back down, including this step's own fall

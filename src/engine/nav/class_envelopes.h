@@ -16,12 +16,17 @@ struct ClassLimits {
   bool can_climb;
 };
 
-/// walker_small 0.6 x 0.95, walker 0.6 x 1.95, walker_large 1.98 x 2.95 (a 2x2 footprint),
-/// swimmer 0.98 x 0.98, flyer 0.98 x 1.95.
+/// walker_small 0.6 x 0.95, walker 0.6 x 1.8, walker_large 1.98 x 2.95 (a 2x2 footprint),
+/// swimmer 0.98 x 0.98, flyer 0.98 x 1.95. The walker's envelope is the default body (0.6 x 1.8),
+/// not a 1.95 zombie: a 1.95 envelope refused every cell with 1.8 to 1.95 of headroom (a carpet
+/// or snow layer in a 2-high tunnel, a top trapdoor), which natural terrain hardly has but built
+/// places do (docs/terrain.md#classes-and-body-heights, issue 18 cause 10). A profile's step and
+/// drop are honoured up to the class's step_height and max_drop (what its move words hold) and
+/// refused by name above them (validate_profile).
 inline const ClassLimits& class_limits(MovementClass c) {
   static const ClassLimits k[5] = {
       {0.6, 0.95, 0.6, 1.25, 3, true},    // walker_small
-      {0.6, 1.95, 0.6, 1.25, 3, true},    // walker
+      {0.6, 1.8, 0.6, 1.25, 3, true},     // walker
       {1.98, 2.95, 1.0, 1.25, 4, false},  // walker_large
       {0.98, 0.98, 0.0, 0.0, 0, false},   // swimmer
       {0.98, 1.95, 0.0, 0.0, 0, false},   // flyer

@@ -243,7 +243,9 @@ bool decode_nav(std::span<const std::uint8_t> p, NavChunk& ch, std::uint32_t lab
   }
   // The kinds are layer 0's and the counts agree with them (a damaged or forged plane that the
   // checksum let through would otherwise reach the searches).
+  // (The standable count is not saved: it follows from the kinds.)
   int nodes = 0, climb = 0;
+  ch.standable = 0;
   for (int i = 0; i < kChunkCells; ++i) {
     const std::uint8_t k = ch.kind[i];
     if (k > std::uint8_t(CellKind::Slow)) {
@@ -251,6 +253,7 @@ bool decode_nav(std::span<const std::uint8_t> p, NavChunk& ch, std::uint32_t lab
       return false;
     }
     nodes += kind_node(static_cast<CellKind>(k)) ? 1 : 0;
+    ch.standable += kind_standable(static_cast<CellKind>(k)) ? 1 : 0;
     climb += k == std::uint8_t(CellKind::Climbable) ? 1 : 0;
   }
   if (nodes != ch.nodes || climb != ch.climb_cells) {
