@@ -153,6 +153,7 @@ int main(int argc, char** argv) {
   std::string region = std::string(VOXNAV_REPO_DATA) + "/worlds/r.0.-1.mca";
   std::vector<std::size_t> counts = {1000, 10000};
   int ticks = 100, fields = 4;
+  bool full_only = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--region" && i + 1 < argc) {
@@ -161,6 +162,8 @@ int main(int argc, char** argv) {
       ticks = std::max(1, std::atoi(argv[++i]));
     } else if (a == "--fields" && i + 1 < argc) {
       fields = std::max(1, std::atoi(argv[++i]));
+    } else if (a == "--full-only") {
+      full_only = true;
     } else if (a == "--agents" && i + 1 < argc) {
       counts.clear();
       std::stringstream ss(argv[++i]);
@@ -170,7 +173,7 @@ int main(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: steer_bench [--agents 1000,10000] [--ticks 100] [--fields 4] "
-                   "[--region FILE.mca]\n");
+                   "[--region FILE.mca] [--full-only]\n");
       return 2;
     }
   }
@@ -190,6 +193,7 @@ int main(int argc, char** argv) {
                         {"off", false, false}};
   for (std::size_t n : counts)
     for (const Mode& mode : modes) {
+      if (full_only && !(mode.orca && mode.separate)) continue;
       const Result r = run(region, n, ticks, fields, mode.orca, mode.separate);
       if (!r.ok) return 1;
       std::printf("| %zu | %s | %.2f | %.2f | %.2f | %.2f | %.0f | %.0f | %zu |\n", n, mode.name,

@@ -1385,6 +1385,7 @@ Status World::agent_state(AgentId id, AgentState* out) const {
   s.door_timeouts = a->door_timeouts;
   s.push_outs = a->push_outs;
   s.yaw = a->control.yaw;
+  s.lod = static_cast<std::uint8_t>(a->lod);
   *out = s;
   return Status::Ok;
 }

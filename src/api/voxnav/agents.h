@@ -79,6 +79,9 @@ struct AgentState {
   /// 0 faces -Z, 16384 faces -X), turned toward the travel direction at the profile's turn_rate
   /// (voxnav/control.h, docs/agents.md#facing).
   std::uint16_t yaw = 0;
+  /// The level of detail (voxnav/crowds.h set_agent_lod): 1 steps every tick, k > 1 every k-th
+  /// tick while plain walking.
+  std::uint8_t lod = 1;
 };
 
 // ---- doors ----

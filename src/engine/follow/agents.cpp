@@ -51,6 +51,7 @@ AgentId AgentSystem::add(std::uint32_t motion, const Vec3& feet) {
   a.placed = true;
   if (motions_[motion].swims) a.body.mode = BodyMode::Swim;
   a.last_cell = foot_cell(feet, motions_[motion].foot_offset);
+  a.last_step = ticks_;
   return AgentId{idx, gen};
 }
 
@@ -124,6 +125,22 @@ void AgentSystem::detach_flow(std::uint32_t index, std::uint32_t generation) {
     a.reason = "its flow field was released";
     reindex(a);
   }
+}
+
+bool AgentSystem::set_lod(AgentId id, int k) {
+  AgentRecord* a = get(id);
+  if (!a) return false;
+  a->lod = k;
+  return true;
+}
+
+bool AgentSystem::plain_walk(const AgentRecord& a) const {
+  const AgentMotion& m = motions_[a.motion];
+  return a.mode == AgentMode::Moving && !m.swims && a.next < a.corridor.points.size() &&
+         a.corridor.points[a.next].kind == EdgeKind::Walk && a.body.on_ground &&
+         a.body.mode == BodyMode::Walk && !a.control.locked && !a.control.knock_pending &&
+         !a.door_waiting && !a.door_announced && !a.check_embedded && !a.replan &&
+         a.ticks_without_progress <= kStuckTicks;
 }
 
 bool AgentSystem::teleport(AgentId id, const Vec3& feet) {
@@ -653,11 +670,20 @@ void AgentSystem::step(std::span<NavWorld* const> navs, const Space& space, doub
           : 0;
   // 2. Requests, following, the stuck watch and retries of blocked agents (ORCA reads the bodies
   //    as they stood before anyone moved: engine/steer).
+  //    A reduced agent rests this tick while its step would be plain walking and it is not its
+  //    turn ((tick + slot) % k); resting, it is neither pushed nor avoids back (steer).
+  ++ticks_;
+  for (AgentRecord& a : agents_)
+    a.lod_skip = a.alive && a.lod > 1 &&
+                 (ticks_ + index_of(a)) % static_cast<std::uint64_t>(a.lod) != 0 && plain_walk(a);
   steer_.begin(agents_.data(), agents_.size(), motions_.data(), dt);
   for (AgentRecord& a : agents_) {
-    if (!a.alive) continue;
+    if (!a.alive || a.lod_skip) continue;
     NavWorld* nav = nav_of(a);
     if (!nav) continue;
+    // The ticks since its last step (1 at full detail; a reduced agent catches up).
+    const int ticks = static_cast<int>(std::max<std::uint64_t>(1, ticks_ - a.last_step));
+    a.last_step = ticks_;
     // Blocks put inside the body: push it out, or hold it Blocked (it looks again at its retry).
     if (a.check_embedded || (a.mode == AgentMode::Blocked && a.fail == PathFailure::Embedded &&
                              a.blocked_ticks + 1 >= kBlockedRetryTicks)) {
@@ -690,7 +716,7 @@ void AgentSystem::step(std::span<NavWorld* const> navs, const Space& space, doub
     } else if (a.mode == AgentMode::Planning && !a.replan) {
       install(*nav, a);
     }
-    follow(*nav, space, a, dt);
+    follow(*nav, space, a, dt * ticks, ticks);
   }
   // 3. Steering: separation of overlapping bodies, then arrival contagion (touching an agent
   //    Arrived on the same order).
@@ -1151,7 +1177,8 @@ void AgentSystem::swim_drive(NavWorld& nav, AgentRecord& a, double dt, DriveInpu
   }
 }
 
-void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, double dt) {
+void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, double dt,
+                         int ticks) {
   if (a.control.locked || a.control.knock_pending) {  // knockback (control.cpp)
     knocked_step(nav, space, a, dt);
     return;
@@ -1276,7 +1303,7 @@ void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, doub
       if (progress + 0.05 < a.best_dist) {
         a.best_dist = progress;
         a.ticks_without_progress = 0;
-      } else if (++a.ticks_without_progress > kStuckTicks) {
+      } else if ((a.ticks_without_progress += ticks) > kStuckTicks) {
         // Recovery, in phases of 10 ticks: jump at a wall, back off, sidestep (left or right by
         // the replan count), then plan again from where the body is; after kMaxReplansInRow
         // rounds without reaching a waypoint the agent is Blocked (it retries later, see step()).
@@ -1300,7 +1327,7 @@ void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, doub
   // turn, and ORCA's reciprocity holds only when each body takes the velocity it chose.
   shape_drive(a.control, m.control, a.body, m.swims, a.ticks_without_progress > kStuckTicks, dt,
               in);  // facing, strafe (facing.h)
-  steer_.avoid(index_of(a), a, m, nav, space, in);  // ORCA among agents (engine/steer)
+  steer_.avoid(index_of(a), a, m, nav, space, dt, in);  // ORCA among agents (engine/steer)
   const IntegrateReport r = integrate_character_tick(a.body, in, Vec3{}, m.body, space, dt);
   a.last_hit_wall = r.hit_wall != 0;
 }

@@ -127,6 +127,11 @@ struct AgentRecord {
   std::uint32_t door_timeouts = 0;  ///< holds that ended with the door still shut
   std::uint32_t push_outs = 0;      ///< bodies pushed out of blocks an edit put inside them
   AgentControl control;  ///< facing, sprint, knockback (engine/follow/facing.h, control.cpp)
+  // Reduced level of detail (voxnav/crowds.h set_agent_lod): 1 steps every tick; k > 1 steps
+  // every k-th tick while plain walking (AgentSystem::plain_walk), staggered by the slot.
+  int lod = 1;
+  std::uint64_t last_step = 0;  ///< AgentSystem tick of the agent's last step
+  bool lod_skip = false;        ///< resting this tick (reduced, plain walking, not its turn)
 };
 
 class AgentSystem {
@@ -186,6 +191,13 @@ class AgentSystem {
   void set_flows(const FlowFields* flows) { flows_ = flows; }
   /// Cells a field trace covers from the agent's cell (a line-of-sight cell goes on to the goal).
   static constexpr int kTraceCells = 24;
+  /// Reduced level of detail: the agent steps every `k`-th tick (staggered by its slot) while
+  /// plain_walk() holds, with dt the ticks since its last step, and every tick otherwise. 1: full
+  /// detail. The caller checks k (voxnav/crowds.h kMaxAgentLod).
+  bool set_lod(AgentId id, int k);
+  /// The step an agent takes now is plain walking: Moving on the ground in a walk toward a Walk
+  /// waypoint, no knock, no door hold, no recovery of the stuck watch, nothing to re-plan.
+  bool plain_walk(const AgentRecord& a) const;
   /// Moves the agent's body (teleport): clears velocity and carry, bumps the corridor epoch.
   bool teleport(AgentId id, const Vec3& feet);
 
@@ -254,7 +266,9 @@ class AgentSystem {
   void install_trace(const NavGrid& grid, AgentRecord& a, std::vector<CellPos> cells,
                      std::vector<EdgeKind> kinds, bool partial);
   void install(NavWorld& nav, AgentRecord& a);
-  void follow(NavWorld& nav, const Space& space, AgentRecord& a, double dt);
+  /// One step of the agent over `ticks` ticks of `dt` seconds each (more than one for a reduced
+  /// agent's step, set_lod).
+  void follow(NavWorld& nav, const Space& space, AgentRecord& a, double dt, int ticks);
   /// A step under a knock (control.cpp): takes a pending knock, moves the body without a drive,
   /// and when the lock ends resumes the corridor (or replans when the body left it).
   void knocked_step(NavWorld& nav, const Space& space, AgentRecord& a, double dt);
@@ -316,6 +330,7 @@ class AgentSystem {
   std::vector<AgentRecord> agents_;
 
   std::uint32_t id_tag_ = 0;
+  std::uint64_t ticks_ = 0;  ///< step() calls (the reduced agents' stagger and dt)
   const FlowFields* flows_ = nullptr;
   std::vector<std::uint32_t> free_;
   std::vector<AgentMotion> motions_;
