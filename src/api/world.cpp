@@ -1386,6 +1386,8 @@ Status World::agent_state(AgentId id, AgentState* out) const {
   s.push_outs = a->push_outs;
   s.yaw = a->control.yaw;
   s.lod = static_cast<std::uint8_t>(a->lod);
+  s.crowded = a->mode == AgentMode::Blocked && a->crowded;
+  s.crowd_rests = a->crowd_rests_total;
   *out = s;
   return Status::Ok;
 }

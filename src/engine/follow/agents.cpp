@@ -85,6 +85,7 @@ void start_order(AgentRecord& a, CellPos goal, int range) {
   a.has_goal = true;
   a.fall_ticks = 0;
   a.replans_in_row = 0;
+  a.crowd_rests = 0;
   a.stalled = false;
   a.reason.clear();
   a.fail = PathFailure::None;
@@ -213,6 +214,7 @@ void AgentSystem::resolve_embedded(NavWorld& nav, const Space& space, AgentRecor
       a.replan = false;
       clear_door_hold(a, true);
       a.mode = AgentMode::Blocked;
+    a.crowded = false;
       a.fail = PathFailure::Embedded;
       a.blocked_ticks = 0;
       const Vec3& f = a.body.feet;
@@ -334,6 +336,7 @@ void AgentSystem::install(NavWorld& nav, AgentRecord& a) {
     (void)nav.release(a.request);
     a.request = PathHandle{};
     a.mode = AgentMode::Blocked;
+    a.crowded = false;
     a.blocked_ticks = 0;
     a.reason =
         "the goal lies past chunks whose navigation is not built, and no built cell is "
@@ -466,6 +469,7 @@ void AgentSystem::trace(NavWorld& nav, AgentRecord& a) {
   auto block = [&](std::string why, PathFailure fail) {
     if (a.mode == AgentMode::Moving) a.corridor.epoch = ++corridor_epoch_;
     a.mode = AgentMode::Blocked;
+    a.crowded = false;
     a.fail = fail;
     a.blocked_ticks = 0;
     a.last_cell = start;
@@ -690,7 +694,13 @@ void AgentSystem::step(std::span<NavWorld* const> navs, const Space& space, doub
       a.check_embedded = false;
       resolve_embedded(*nav, space, a);
     }
-    if (a.mode == AgentMode::Blocked && a.has_goal && ++a.blocked_ticks >= kBlockedRetryTicks) {
+    if (a.mode == AgentMode::Blocked && a.has_goal && a.crowded &&
+        a.blocked_ticks < kBlockedRetryTicks) {
+      // Resting, pinned by its crowd: after kCrowdRestTicks it walks its corridor on (an edit
+      // near it while it rests makes it plan again instead, below).
+      if (++a.blocked_ticks >= kCrowdRestTicks) resume_after_rest(a);
+    } else if (a.mode == AgentMode::Blocked && a.has_goal &&
+               ++a.blocked_ticks >= kBlockedRetryTicks) {
       a.blocked_ticks = 0;
       a.replans_in_row = 0;
       ++a.replans;
@@ -1068,6 +1078,7 @@ bool AgentSystem::hold_at_door(NavWorld& nav, AgentRecord& a, const Waypoint& do
   if (already) {
     clear_door_hold(a, true);
     a.mode = AgentMode::Blocked;
+    a.crowded = false;
     a.blocked_ticks = 0;
     const CellPos& c = door.cell;
     a.reason = "closed door at (" + std::to_string(c.x) + "," + std::to_string(c.y) + "," +
@@ -1098,13 +1109,45 @@ void AgentSystem::waypoint_reached(AgentRecord& a, const CellPos& cell) {
   if (a.stalled && cell == a.stall_cell) return;
   a.stalled = false;
   a.replans_in_row = 0;
+  a.crowd_rests = 0;
+}
+
+bool AgentSystem::pinned_by_crowd(AgentRecord& a, const Waypoint& w, double tx, double tz) {
+  const std::uint32_t other = steer_.in_the_way(index_of(a), tx, tz, kCrowdPinMargin);
+  if (other == AgentGrid::kNone) return false;
+  a.mode = AgentMode::Blocked;
+  a.crowded = true;
+  a.blocked_ticks = 0;
+  ++a.crowd_rests;
+  ++a.crowd_rests_total;
+  clear_door_hold(a, true);
+  const CellPos& c = w.cell;
+  a.reason = "pinned by its crowd: agent " + std::to_string(other) +
+             " stands in its way to waypoint " + std::to_string(a.next) + " at cell (" +
+             std::to_string(c.x) + "," + std::to_string(c.y) + "," + std::to_string(c.z) +
+             "); rests " + std::to_string(kCrowdRestTicks) + " ticks and walks on";
+  reindex(a);
+  return true;
+}
+
+void AgentSystem::resume_after_rest(AgentRecord& a) {
+  a.crowded = false;
+  a.blocked_ticks = 0;
+  a.reason.clear();
+  a.best_dist = 1e30;
+  a.ticks_without_progress = 0;
+  a.mode = a.next < a.corridor.points.size() ? AgentMode::Moving : AgentMode::Planning;
+  a.replan = a.mode == AgentMode::Planning;
+  reindex(a);
 }
 
 void AgentSystem::replan_or_block(NavWorld& nav, AgentRecord& a) {
+  a.crowd_rests = 0;  // a new round: pinned again, it rests again
   a.stall_cell = current_cell(nav.grid(), a);
   a.stalled = true;
   if (++a.replans_in_row > kMaxReplansInRow) {
     a.mode = AgentMode::Blocked;
+    a.crowded = false;
     a.blocked_ticks = 0;
     clear_door_hold(a, true);
     const CellPos c = current_cell(nav.grid(), a);
@@ -1303,7 +1346,12 @@ void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, doub
       if (progress + 0.05 < a.best_dist) {
         a.best_dist = progress;
         a.ticks_without_progress = 0;
-      } else if ((a.ticks_without_progress += ticks) > kStuckTicks) {
+      } else if ((a.ticks_without_progress += ticks) > kStuckTicks &&
+                 a.ticks_without_progress - ticks <= kStuckTicks &&
+                 a.crowd_rests < kMaxCrowdRestsInRow &&
+                 pinned_by_crowd(a, w, tx, tz)) {
+        in = DriveInput{};  // rests from this tick (Blocked, crowded)
+      } else if (a.ticks_without_progress > kStuckTicks) {
         // Recovery, in phases of 10 ticks: jump at a wall, back off, sidestep (left or right by
         // the replan count), then plan again from where the body is; after kMaxReplansInRow
         // rounds without reaching a waypoint the agent is Blocked (it retries later, see step()).

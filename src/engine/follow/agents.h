@@ -130,6 +130,10 @@ struct AgentRecord {
   // Reduced level of detail (voxnav/crowds.h set_agent_lod): 1 steps every tick; k > 1 steps
   // every k-th tick while plain walking (AgentSystem::plain_walk), staggered by the slot.
   int lod = 1;
+  // Pinned by its own crowd (voxnav/agents.h kCrowdRestTicks): Blocked and resting.
+  bool crowded = false;          ///< the Blocked agent rests, pinned by its crowd
+  int crowd_rests = 0;           ///< rests since it last reached a waypoint
+  std::uint32_t crowd_rests_total = 0;
   std::uint64_t last_step = 0;  ///< AgentSystem tick of the agent's last step
   bool lod_skip = false;        ///< resting this tick (reduced, plain walking, not its turn)
 };
@@ -145,6 +149,8 @@ class AgentSystem {
   static constexpr int kMaxReplansInRow = 3;
   /// A Blocked agent plans again after this many ticks, or at once when an edit lands near it.
   static constexpr int kBlockedRetryTicks = 100;
+  /// A body counts as in the way when it is this close (cells, beyond touching) in front.
+  static constexpr double kCrowdPinMargin = 0.25;
   /// Node budget of the short search that splices a detour into a corridor broken by an edit.
   static constexpr std::uint32_t kRepairNodes = 512;
   /// Doors: ticks an agent holds before a closed door before it gives up on it, and ticks the
@@ -281,6 +287,11 @@ class AgentSystem {
   /// The agent reached the end of a partial corridor: it plans again at the next step.
   void end_of_partial(AgentRecord& a);
   void replan_or_block(NavWorld& nav, AgentRecord& a);
+  /// At the stuck watch's first stalled tick: when another body touches the agent's body in
+  /// front of it (toward (tx, tz)), the agent rests (Blocked, crowded) and true; else false.
+  bool pinned_by_crowd(AgentRecord& a, const Waypoint& w, double tx, double tz);
+  /// The end of a rest: Moving on its corridor again, the stuck watch from zero.
+  void resume_after_rest(AgentRecord& a);
   /// The corridor point a newly installed or spliced corridor is followed from: 1 for walkers
   /// (points[0] is where they stand), 0 for swimmers (they first swim onto the path).
   std::size_t first_waypoint(const AgentRecord& a) const {

@@ -233,7 +233,9 @@ void Steering::record(const AgentRecord* agents, std::size_t count, const AgentM
     if (walking) b.flags |= GridBody::kPushable;
     if (walking && m.steer.orca && a.mode == AgentMode::Moving) b.flags |= GridBody::kAvoids;
     if (a.has_goal && a.mode == AgentMode::Arrived) b.flags |= GridBody::kArrived;
-    if (a.has_goal && a.mode == AgentMode::Moving && !a.lod_skip) b.flags |= GridBody::kMoving;
+    // (a resting agent, pinned by its crowd, arrives too when it touches one that Arrived)
+    const bool walking_on = a.mode == AgentMode::Moving || (a.mode == AgentMode::Blocked && a.crowded);
+    if (a.has_goal && walking_on && !a.lod_skip) b.flags |= GridBody::kMoving;
     grid_.add(b);
   }
   grid_.build(min_shift);
@@ -302,6 +304,24 @@ void Steering::avoid(std::uint32_t slot, const AgentRecord& a, const AgentMotion
   }
   in.move_x = vx;
   in.move_z = vz;
+}
+
+std::uint32_t Steering::in_the_way(std::uint32_t slot, double dx, double dz,
+                                   double margin) const {
+  const std::uint32_t self = grid_.of_slot(slot);
+  if (self == AgentGrid::kNone) return AgentGrid::kNone;
+  const GridBody& me = grid_.body(self);
+  std::array<GridHit, kMaxSeparationNeighbours> hits;
+  const int n = grid_.nearest(self, me.radius + grid_.max_radius() + margin,
+                              kMaxSeparationNeighbours, hits.data());
+  for (int k = 0; k < n; ++k) {
+    const GridHit& h = hits[static_cast<std::size_t>(k)];
+    const GridBody& o = grid_.body(h.body);
+    const double touch = me.radius + o.radius + margin;
+    if (!(h.d2 < touch * touch)) continue;
+    if ((o.x - me.x) * dx + (o.z - me.z) * dz > 0.0) return o.slot;
+  }
+  return AgentGrid::kNone;
 }
 
 bool Steering::push_allowed(const AgentRecord& a, const AgentMotion& m, const NavWorld& nav,
