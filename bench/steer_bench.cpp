@@ -11,7 +11,11 @@
 // and 95th percentile, milliseconds, plus what steering did (ORCA neighbours per agent, pushes) and
 // how many agents arrived by the end.
 //
+// With --lod K, agents more than 32 cells (on x or z) from the first goal (a player standing there)
+// are Reduced(K) (set_agent_lod); --full-only runs separation + ORCA only.
+//
 //   steer_bench [--agents 1000,10000] [--ticks 100] [--fields 4] [--region FILE.mca]
+//               [--full-only] [--lod K]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -48,11 +52,12 @@ struct Result {
   double pushes = 0;      // separation pushes per tick, mean
   double refused = 0;     // pushes refused per tick, mean
   std::size_t arrived = 0;
+  std::size_t reduced = 0;  // agents set Reduced(lod)
   bool ok = false;
 };
 
 Result run(const std::string& region, std::size_t agents, int ticks, int fields, bool orca,
-           bool separate) {
+           bool separate, int lod) {
   Result res;
   World w;
   std::string msg;
@@ -117,6 +122,17 @@ Result run(const std::string& region, std::size_t agents, int ticks, int fields,
   if (w.add_agents(defs, ids.data()) != Status::Ok) return res;
   for (std::size_t k = 0; k < ids.size(); ++k)
     if (set_agent_flow(w, ids[k], flows[goal_of[k]]) != Status::Ok) return res;
+  // Level of detail: a player stands on the first goal; agents more than kNearCells from it (on x
+  // or z) are Reduced(lod).
+  constexpr int kNearCells = 32;
+  if (lod > 1)
+    for (std::size_t k = 0; k < ids.size(); ++k) {
+      const Vec3& f = defs[k].feet;
+      if (std::abs(f.x - goals[0].x) <= kNearCells && std::abs(f.z - goals[0].z) <= kNearCells)
+        continue;
+      if (set_agent_lod(w, ids[k], lod) != Status::Ok) return res;
+      ++res.reduced;
+    }
   for (int t = 0; t < 10; ++t)
     if (w.tick(0.05) != Status::Ok) return res;
   std::vector<double> times, cpu;
@@ -152,7 +168,8 @@ Result run(const std::string& region, std::size_t agents, int ticks, int fields,
 int main(int argc, char** argv) {
   std::string region = std::string(VOXNAV_REPO_DATA) + "/worlds/r.0.-1.mca";
   std::vector<std::size_t> counts = {1000, 10000};
-  int ticks = 100, fields = 4;
+  int ticks = 100, fields = 4, lod = 1;
+  bool full_only = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--region" && i + 1 < argc) {
@@ -161,6 +178,10 @@ int main(int argc, char** argv) {
       ticks = std::max(1, std::atoi(argv[++i]));
     } else if (a == "--fields" && i + 1 < argc) {
       fields = std::max(1, std::atoi(argv[++i]));
+    } else if (a == "--lod" && i + 1 < argc) {
+      lod = std::max(1, std::atoi(argv[++i]));
+    } else if (a == "--full-only") {
+      full_only = true;
     } else if (a == "--agents" && i + 1 < argc) {
       counts.clear();
       std::stringstream ss(argv[++i]);
@@ -170,16 +191,16 @@ int main(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: steer_bench [--agents 1000,10000] [--ticks 100] [--fields 4] "
-                   "[--region FILE.mca]\n");
+                   "[--region FILE.mca] [--full-only] [--lod K]\n");
       return 2;
     }
   }
   std::printf(
       "| agents | steering | tick ms (median) | tick ms (p95) | tick CPU ms (median) | ORCA "
       "neighbours per agent | "
-      "pushes per tick | pushes refused per tick | arrived after %d ticks |\n",
-      ticks + 10);
-  std::printf("|---|---|---|---|---|---|---|---|---|\n");
+      "pushes per tick | pushes refused per tick | arrived after %d ticks | Reduced(%d) agents |\n",
+      ticks + 10, lod);
+  std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
   struct Mode {
     const char* name;
     bool orca, separate;
@@ -190,10 +211,12 @@ int main(int argc, char** argv) {
                         {"off", false, false}};
   for (std::size_t n : counts)
     for (const Mode& mode : modes) {
-      const Result r = run(region, n, ticks, fields, mode.orca, mode.separate);
+      if (full_only && !(mode.orca && mode.separate)) continue;
+      const Result r = run(region, n, ticks, fields, mode.orca, mode.separate, lod);
       if (!r.ok) return 1;
-      std::printf("| %zu | %s | %.2f | %.2f | %.2f | %.2f | %.0f | %.0f | %zu |\n", n, mode.name,
-                  r.median, r.p95, r.cpu, r.neighbours, r.pushes, r.refused, r.arrived);
+      std::printf("| %zu | %s | %.2f | %.2f | %.2f | %.2f | %.0f | %.0f | %zu | %zu |\n", n,
+                  mode.name, r.median, r.p95, r.cpu, r.neighbours, r.pushes, r.refused, r.arrived,
+                  r.reduced);
       std::fflush(stdout);
     }
   return 0;

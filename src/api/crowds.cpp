@@ -221,6 +221,20 @@ std::size_t queued_flow_builds(const World& world) noexcept {
   return detail::WorldAccess::state(world).flows.queued();
 }
 
+Status set_agent_lod(World& world, AgentId agent, int k, CallError* error) {
+  const char* fn = "set_agent_lod";
+  detail::WorldState& ws = detail::WorldAccess::state(world);
+  if (k < 1 || k > kMaxAgentLod)
+    return fail(error, fn, "k",
+                "k " + std::to_string(k) + " is not a level of detail in 1 .. " +
+                    std::to_string(kMaxAgentLod),
+                Status::InvalidArgument);
+  if (!ws.agents.set_lod(agent, k))
+    return fail(error, fn, "agent", detail::agent_text("agent", agent) + " is not a live agent",
+                Status::StaleHandle);
+  return Status::Ok;
+}
+
 Status set_agent_flow(World& world, AgentId agent, FlowId flow, CallError* error) {
   const char* fn = "set_agent_flow";
   detail::WorldState& ws = detail::WorldAccess::state(world);

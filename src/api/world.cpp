@@ -1389,6 +1389,9 @@ Status World::agent_state(AgentId id, AgentState* out) const {
   s.door_timeouts = a->door_timeouts;
   s.push_outs = a->push_outs;
   s.yaw = a->control.yaw;
+  s.lod = static_cast<std::uint8_t>(a->lod);
+  s.crowded = a->mode == AgentMode::Blocked && a->crowded;
+  s.crowd_rests = a->crowd_rests_total;
   *out = s;
   return Status::Ok;
 }

@@ -16,6 +16,16 @@ namespace voxnav {
 /// 100 ticks, or at once when an edit lands near it. Failed is terminal until a new goal. Arrived:
 /// within the profile's arrive radius of the goal, or touching an agent that Arrived on the same
 /// goal (arrival contagion, voxnav/crowds.h).
+/// Blocked by its own crowd: a Moving agent whose stuck watch finds another agent's body touching
+/// its own in front of it (instead of a wall) rests, Blocked with AgentState::crowded and a reason
+/// starting "pinned by its crowd", for kCrowdRestTicks ticks; then it walks its corridor on (no
+/// search) with the stuck watch from zero. After kMaxCrowdRestsInRow rests without reaching a
+/// waypoint, its next stall is treated as a wall's (back off, sidestep, replan; Blocked after
+/// three replans), and the count of rests starts again. An edit near a resting agent makes it
+/// plan again at once. A resting agent touching one that Arrived on the same order arrives.
+/// (docs/crowds.md#blocked-is-a-state)
+inline constexpr int kCrowdRestTicks = 10;
+inline constexpr int kMaxCrowdRestsInRow = 3;
 enum class AgentMode : std::uint8_t { Idle, Planning, Moving, Arrived, Failed, Blocked };
 const char* agent_mode_name(AgentMode m) noexcept;
 
@@ -79,6 +89,13 @@ struct AgentState {
   /// 0 faces -Z, 16384 faces -X), turned toward the travel direction at the profile's turn_rate
   /// (voxnav/control.h, docs/agents.md#facing).
   std::uint16_t yaw = 0;
+  /// The level of detail (voxnav/crowds.h set_agent_lod): 1 steps every tick, k > 1 every k-th
+  /// tick while plain walking.
+  std::uint8_t lod = 1;
+  /// Blocked because its own crowd pins it (kCrowdRestTicks): it rests and walks on.
+  bool crowded = false;
+  /// Rests taken because its crowd pinned it, in all.
+  std::uint32_t crowd_rests = 0;
 };
 
 // ---- doors ----

@@ -155,4 +155,22 @@ struct SteeringStats {
 };
 SteeringStats steering_stats(const World& world) noexcept;
 
+// ---- reduced level of detail (docs/crowds.md#reduced-level-of-detail) ----
+
+/// The coarsest level of detail set_agent_lod takes: a step every kMaxAgentLod ticks (0.4 s at
+/// 20 ticks a second, under a cell and three quarters at walking speed). [Limit: 1..kMaxAgentLod]
+inline constexpr int kMaxAgentLod = 8;
+/// Sets an agent's level of detail (AgentState::lod; 1 for a new agent). With `k` > 1 (Reduced(k),
+/// for agents far from the player) the agent steps only every k-th tick, on the ticks where
+/// (tick + agent.index) % k is 0 (so a crowd's steps spread over the ticks), with dt the ticks
+/// since its last step times the tick's dt, while its step is plain walking: Moving on the ground
+/// toward a Walk waypoint (no jump, climb, swim or door ahead), not knocked, not holding at a door,
+/// not in the stuck watch's recovery. Any other step it takes every tick (catching up the ticks
+/// it rested). Resting, it keeps its place and velocity: the others avoid it as a body that does
+/// not avoid back and separation pushes them, not it. Deterministic: the same calls give the same
+/// bits natively and in wasm, with threads or without. From the next tick. `k` 1: every tick.
+/// Returns: Ok; InvalidArgument (k outside 1..kMaxAgentLod: "k"); StaleHandle (agent). Nothing
+/// changes on an error.
+[[nodiscard]] Status set_agent_lod(World& world, AgentId agent, int k, CallError* error = nullptr);
+
 }  // namespace voxnav

@@ -51,6 +51,7 @@ AgentId AgentSystem::add(std::uint32_t motion, const Vec3& feet) {
   a.placed = true;
   if (motions_[motion].swims) a.body.mode = BodyMode::Swim;
   a.last_cell = foot_cell(feet, motions_[motion].foot_offset);
+  a.last_step = ticks_;
   return AgentId{idx, gen};
 }
 
@@ -84,6 +85,7 @@ void start_order(AgentRecord& a, CellPos goal, int range) {
   a.has_goal = true;
   a.fall_ticks = 0;
   a.replans_in_row = 0;
+  a.crowd_rests = 0;
   a.stalled = false;
   a.reason.clear();
   a.fail = PathFailure::None;
@@ -124,6 +126,22 @@ void AgentSystem::detach_flow(std::uint32_t index, std::uint32_t generation) {
     a.reason = "its flow field was released";
     reindex(a);
   }
+}
+
+bool AgentSystem::set_lod(AgentId id, int k) {
+  AgentRecord* a = get(id);
+  if (!a) return false;
+  a->lod = k;
+  return true;
+}
+
+bool AgentSystem::plain_walk(const AgentRecord& a) const {
+  const AgentMotion& m = motions_[a.motion];
+  return a.mode == AgentMode::Moving && !m.swims && a.next < a.corridor.points.size() &&
+         a.corridor.points[a.next].kind == EdgeKind::Walk && a.body.on_ground &&
+         a.body.mode == BodyMode::Walk && !a.control.locked && !a.control.knock_pending &&
+         !a.door_waiting && !a.door_announced && !a.check_embedded && !a.replan &&
+         a.ticks_without_progress <= kStuckTicks;
 }
 
 bool AgentSystem::teleport(AgentId id, const Vec3& feet) {
@@ -196,6 +214,7 @@ void AgentSystem::resolve_embedded(NavWorld& nav, const Space& space, AgentRecor
       a.replan = false;
       clear_door_hold(a, true);
       a.mode = AgentMode::Blocked;
+    a.crowded = false;
       a.fail = PathFailure::Embedded;
       a.blocked_ticks = 0;
       const Vec3& f = a.body.feet;
@@ -317,6 +336,7 @@ void AgentSystem::install(NavWorld& nav, AgentRecord& a) {
     (void)nav.release(a.request);
     a.request = PathHandle{};
     a.mode = AgentMode::Blocked;
+    a.crowded = false;
     a.blocked_ticks = 0;
     a.reason =
         "the goal lies past chunks whose navigation is not built, and no built cell is "
@@ -449,6 +469,7 @@ void AgentSystem::trace(NavWorld& nav, AgentRecord& a) {
   auto block = [&](std::string why, PathFailure fail) {
     if (a.mode == AgentMode::Moving) a.corridor.epoch = ++corridor_epoch_;
     a.mode = AgentMode::Blocked;
+    a.crowded = false;
     a.fail = fail;
     a.blocked_ticks = 0;
     a.last_cell = start;
@@ -653,18 +674,33 @@ void AgentSystem::step(std::span<NavWorld* const> navs, const Space& space, doub
           : 0;
   // 2. Requests, following, the stuck watch and retries of blocked agents (ORCA reads the bodies
   //    as they stood before anyone moved: engine/steer).
+  //    A reduced agent rests this tick while its step would be plain walking and it is not its
+  //    turn ((tick + slot) % k); resting, it is neither pushed nor avoids back (steer).
+  ++ticks_;
+  for (AgentRecord& a : agents_)
+    a.lod_skip = a.alive && a.lod > 1 &&
+                 (ticks_ + index_of(a)) % static_cast<std::uint64_t>(a.lod) != 0 && plain_walk(a);
   steer_.begin(agents_.data(), agents_.size(), motions_.data(), dt);
   for (AgentRecord& a : agents_) {
-    if (!a.alive) continue;
+    if (!a.alive || a.lod_skip) continue;
     NavWorld* nav = nav_of(a);
     if (!nav) continue;
+    // The ticks since its last step (1 at full detail; a reduced agent catches up).
+    const int ticks = static_cast<int>(std::max<std::uint64_t>(1, ticks_ - a.last_step));
+    a.last_step = ticks_;
     // Blocks put inside the body: push it out, or hold it Blocked (it looks again at its retry).
     if (a.check_embedded || (a.mode == AgentMode::Blocked && a.fail == PathFailure::Embedded &&
                              a.blocked_ticks + 1 >= kBlockedRetryTicks)) {
       a.check_embedded = false;
       resolve_embedded(*nav, space, a);
     }
-    if (a.mode == AgentMode::Blocked && a.has_goal && ++a.blocked_ticks >= kBlockedRetryTicks) {
+    if (a.mode == AgentMode::Blocked && a.has_goal && a.crowded &&
+        a.blocked_ticks < kBlockedRetryTicks) {
+      // Resting, pinned by its crowd: after kCrowdRestTicks it walks its corridor on (an edit
+      // near it while it rests makes it plan again instead, below).
+      if (++a.blocked_ticks >= kCrowdRestTicks) resume_after_rest(a);
+    } else if (a.mode == AgentMode::Blocked && a.has_goal &&
+               ++a.blocked_ticks >= kBlockedRetryTicks) {
       a.blocked_ticks = 0;
       a.replans_in_row = 0;
       ++a.replans;
@@ -690,7 +726,7 @@ void AgentSystem::step(std::span<NavWorld* const> navs, const Space& space, doub
     } else if (a.mode == AgentMode::Planning && !a.replan) {
       install(*nav, a);
     }
-    follow(*nav, space, a, dt);
+    follow(*nav, space, a, dt * ticks, ticks);
   }
   // 3. Steering: separation of overlapping bodies, then arrival contagion (touching an agent
   //    Arrived on the same order).
@@ -1042,6 +1078,7 @@ bool AgentSystem::hold_at_door(NavWorld& nav, AgentRecord& a, const Waypoint& do
   if (already) {
     clear_door_hold(a, true);
     a.mode = AgentMode::Blocked;
+    a.crowded = false;
     a.blocked_ticks = 0;
     const CellPos& c = door.cell;
     a.reason = "closed door at (" + std::to_string(c.x) + "," + std::to_string(c.y) + "," +
@@ -1072,13 +1109,45 @@ void AgentSystem::waypoint_reached(AgentRecord& a, const CellPos& cell) {
   if (a.stalled && cell == a.stall_cell) return;
   a.stalled = false;
   a.replans_in_row = 0;
+  a.crowd_rests = 0;
+}
+
+bool AgentSystem::pinned_by_crowd(AgentRecord& a, const Waypoint& w, double tx, double tz) {
+  const std::uint32_t other = steer_.in_the_way(index_of(a), tx, tz, kCrowdPinMargin);
+  if (other == AgentGrid::kNone) return false;
+  a.mode = AgentMode::Blocked;
+  a.crowded = true;
+  a.blocked_ticks = 0;
+  ++a.crowd_rests;
+  ++a.crowd_rests_total;
+  clear_door_hold(a, true);
+  const CellPos& c = w.cell;
+  a.reason = "pinned by its crowd: agent " + std::to_string(other) +
+             " stands in its way to waypoint " + std::to_string(a.next) + " at cell (" +
+             std::to_string(c.x) + "," + std::to_string(c.y) + "," + std::to_string(c.z) +
+             "); rests " + std::to_string(kCrowdRestTicks) + " ticks and walks on";
+  reindex(a);
+  return true;
+}
+
+void AgentSystem::resume_after_rest(AgentRecord& a) {
+  a.crowded = false;
+  a.blocked_ticks = 0;
+  a.reason.clear();
+  a.best_dist = 1e30;
+  a.ticks_without_progress = 0;
+  a.mode = a.next < a.corridor.points.size() ? AgentMode::Moving : AgentMode::Planning;
+  a.replan = a.mode == AgentMode::Planning;
+  reindex(a);
 }
 
 void AgentSystem::replan_or_block(NavWorld& nav, AgentRecord& a) {
+  a.crowd_rests = 0;  // a new round: pinned again, it rests again
   a.stall_cell = current_cell(nav.grid(), a);
   a.stalled = true;
   if (++a.replans_in_row > kMaxReplansInRow) {
     a.mode = AgentMode::Blocked;
+    a.crowded = false;
     a.blocked_ticks = 0;
     clear_door_hold(a, true);
     const CellPos c = current_cell(nav.grid(), a);
@@ -1151,7 +1220,8 @@ void AgentSystem::swim_drive(NavWorld& nav, AgentRecord& a, double dt, DriveInpu
   }
 }
 
-void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, double dt) {
+void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, double dt,
+                         int ticks) {
   if (a.control.locked || a.control.knock_pending) {  // knockback (control.cpp)
     knocked_step(nav, space, a, dt);
     return;
@@ -1276,7 +1346,12 @@ void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, doub
       if (progress + 0.05 < a.best_dist) {
         a.best_dist = progress;
         a.ticks_without_progress = 0;
-      } else if (++a.ticks_without_progress > kStuckTicks) {
+      } else if ((a.ticks_without_progress += ticks) > kStuckTicks &&
+                 a.ticks_without_progress - ticks <= kStuckTicks &&
+                 a.crowd_rests < kMaxCrowdRestsInRow &&
+                 pinned_by_crowd(a, w, tx, tz)) {
+        in = DriveInput{};  // rests from this tick (Blocked, crowded)
+      } else if (a.ticks_without_progress > kStuckTicks) {
         // Recovery, in phases of 10 ticks: jump at a wall, back off, sidestep (left or right by
         // the replan count), then plan again from where the body is; after kMaxReplansInRow
         // rounds without reaching a waypoint the agent is Blocked (it retries later, see step()).
@@ -1300,7 +1375,7 @@ void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, doub
   // turn, and ORCA's reciprocity holds only when each body takes the velocity it chose.
   shape_drive(a.control, m.control, a.body, m.swims, a.ticks_without_progress > kStuckTicks, dt,
               in);  // facing, strafe (facing.h)
-  steer_.avoid(index_of(a), a, m, nav, space, in);  // ORCA among agents (engine/steer)
+  steer_.avoid(index_of(a), a, m, nav, space, dt, in);  // ORCA among agents (engine/steer)
   const IntegrateReport r = integrate_character_tick(a.body, in, Vec3{}, m.body, space, dt);
   a.last_hit_wall = r.hit_wall != 0;
 }

@@ -127,6 +127,15 @@ struct AgentRecord {
   std::uint32_t door_timeouts = 0;  ///< holds that ended with the door still shut
   std::uint32_t push_outs = 0;      ///< bodies pushed out of blocks an edit put inside them
   AgentControl control;  ///< facing, sprint, knockback (engine/follow/facing.h, control.cpp)
+  // Reduced level of detail (voxnav/crowds.h set_agent_lod): 1 steps every tick; k > 1 steps
+  // every k-th tick while plain walking (AgentSystem::plain_walk), staggered by the slot.
+  int lod = 1;
+  // Pinned by its own crowd (voxnav/agents.h kCrowdRestTicks): Blocked and resting.
+  bool crowded = false;          ///< the Blocked agent rests, pinned by its crowd
+  int crowd_rests = 0;           ///< rests since it last reached a waypoint
+  std::uint32_t crowd_rests_total = 0;
+  std::uint64_t last_step = 0;  ///< AgentSystem tick of the agent's last step
+  bool lod_skip = false;        ///< resting this tick (reduced, plain walking, not its turn)
 };
 
 class AgentSystem {
@@ -140,6 +149,8 @@ class AgentSystem {
   static constexpr int kMaxReplansInRow = 3;
   /// A Blocked agent plans again after this many ticks, or at once when an edit lands near it.
   static constexpr int kBlockedRetryTicks = 100;
+  /// A body counts as in the way when it is this close (cells, beyond touching) in front.
+  static constexpr double kCrowdPinMargin = 0.25;
   /// Node budget of the short search that splices a detour into a corridor broken by an edit.
   static constexpr std::uint32_t kRepairNodes = 512;
   /// Doors: ticks an agent holds before a closed door before it gives up on it, and ticks the
@@ -186,6 +197,13 @@ class AgentSystem {
   void set_flows(const FlowFields* flows) { flows_ = flows; }
   /// Cells a field trace covers from the agent's cell (a line-of-sight cell goes on to the goal).
   static constexpr int kTraceCells = 24;
+  /// Reduced level of detail: the agent steps every `k`-th tick (staggered by its slot) while
+  /// plain_walk() holds, with dt the ticks since its last step, and every tick otherwise. 1: full
+  /// detail. The caller checks k (voxnav/crowds.h kMaxAgentLod).
+  bool set_lod(AgentId id, int k);
+  /// The step an agent takes now is plain walking: Moving on the ground in a walk toward a Walk
+  /// waypoint, no knock, no door hold, no recovery of the stuck watch, nothing to re-plan.
+  bool plain_walk(const AgentRecord& a) const;
   /// Moves the agent's body (teleport): clears velocity and carry, bumps the corridor epoch.
   bool teleport(AgentId id, const Vec3& feet);
 
@@ -254,7 +272,9 @@ class AgentSystem {
   void install_trace(const NavGrid& grid, AgentRecord& a, std::vector<CellPos> cells,
                      std::vector<EdgeKind> kinds, bool partial);
   void install(NavWorld& nav, AgentRecord& a);
-  void follow(NavWorld& nav, const Space& space, AgentRecord& a, double dt);
+  /// One step of the agent over `ticks` ticks of `dt` seconds each (more than one for a reduced
+  /// agent's step, set_lod).
+  void follow(NavWorld& nav, const Space& space, AgentRecord& a, double dt, int ticks);
   /// A step under a knock (control.cpp): takes a pending knock, moves the body without a drive,
   /// and when the lock ends resumes the corridor (or replans when the body left it).
   void knocked_step(NavWorld& nav, const Space& space, AgentRecord& a, double dt);
@@ -267,6 +287,11 @@ class AgentSystem {
   /// The agent reached the end of a partial corridor: it plans again at the next step.
   void end_of_partial(AgentRecord& a);
   void replan_or_block(NavWorld& nav, AgentRecord& a);
+  /// At the stuck watch's first stalled tick: when another body touches the agent's body in
+  /// front of it (toward (tx, tz)), the agent rests (Blocked, crowded) and true; else false.
+  bool pinned_by_crowd(AgentRecord& a, const Waypoint& w, double tx, double tz);
+  /// The end of a rest: Moving on its corridor again, the stuck watch from zero.
+  void resume_after_rest(AgentRecord& a);
   /// The corridor point a newly installed or spliced corridor is followed from: 1 for walkers
   /// (points[0] is where they stand), 0 for swimmers (they first swim onto the path).
   std::size_t first_waypoint(const AgentRecord& a) const {
@@ -316,6 +341,7 @@ class AgentSystem {
   std::vector<AgentRecord> agents_;
 
   std::uint32_t id_tag_ = 0;
+  std::uint64_t ticks_ = 0;  ///< step() calls (the reduced agents' stagger and dt)
   const FlowFields* flows_ = nullptr;
   std::vector<std::uint32_t> free_;
   std::vector<AgentMotion> motions_;

@@ -226,11 +226,16 @@ void Steering::record(const AgentRecord* agents, std::size_t count, const AgentM
       b.flow_index = a.flow_index;
       b.flow_generation = a.flow_generation;
     }
-    const bool walking = !m.swims && a.body.on_ground && a.body.mode == BodyMode::Walk;
+    // A reduced agent resting this tick (lod_skip) steps neither now nor in separation: the
+    // others take all of the avoidance and of the push, and it is no contagion target.
+    const bool walking =
+        !m.swims && a.body.on_ground && a.body.mode == BodyMode::Walk && !a.lod_skip;
     if (walking) b.flags |= GridBody::kPushable;
     if (walking && m.steer.orca && a.mode == AgentMode::Moving) b.flags |= GridBody::kAvoids;
     if (a.has_goal && a.mode == AgentMode::Arrived) b.flags |= GridBody::kArrived;
-    if (a.has_goal && a.mode == AgentMode::Moving) b.flags |= GridBody::kMoving;
+    // (a resting agent, pinned by its crowd, arrives too when it touches one that Arrived)
+    const bool walking_on = a.mode == AgentMode::Moving || (a.mode == AgentMode::Blocked && a.crowded);
+    if (a.has_goal && walking_on && !a.lod_skip) b.flags |= GridBody::kMoving;
     grid_.add(b);
   }
   grid_.build(min_shift);
@@ -244,7 +249,7 @@ void Steering::begin(const AgentRecord* agents, std::size_t count, const AgentMo
 }
 
 void Steering::avoid(std::uint32_t slot, const AgentRecord& a, const AgentMotion& m,
-                     const NavWorld& nav, const Space& space, DriveInput& in) {
+                     const NavWorld& nav, const Space& space, double dt, DriveInput& in) {
   if (!m.steer.orca || m.swims || a.mode != AgentMode::Moving || !a.body.on_ground ||
       a.body.mode != BodyMode::Walk || in.jump || in.climb != ClimbIntent::None)
     return;
@@ -274,7 +279,7 @@ void Steering::avoid(std::uint32_t slot, const AgentRecord& a, const AgentMotion
     // arrived, in the air, without avoidance) leaves all of it to this agent.
     const double share = (o.flags & GridBody::kAvoids) ? 0.5 : 1.0;
     lines[count++] = orca_line(o.x - me.x, o.z - me.z, me.vx - o.vx, me.vz - o.vz, me.vx, me.vz,
-                               me.orca_radius + o.orca_radius, tau, dt_, share);
+                               me.orca_radius + o.orca_radius, tau, dt, share);
   }
   if (count == 0) return;
   // The drive lies in the speed disc: it stands when no half-plane excludes it.
@@ -293,12 +298,30 @@ void Steering::avoid(std::uint32_t slot, const AgentRecord& a, const AgentMotion
   orca_solve(lines.data(), count, max_speed, tx, tz, scratch.data(), vx, vz);
   // ORCA knows nothing of blocks: keep the corridor's drive when its answer would take the body
   // where the navigation does not let it stand this tick.
-  if (!push_allowed(a, m, nav, space, a.body.feet.x + vx * dt_, a.body.feet.z + vz * dt_, false)) {
+  if (!push_allowed(a, m, nav, space, a.body.feet.x + vx * dt, a.body.feet.z + vz * dt, false)) {
     ++stats_.orca_refused;
     return;
   }
   in.move_x = vx;
   in.move_z = vz;
+}
+
+std::uint32_t Steering::in_the_way(std::uint32_t slot, double dx, double dz,
+                                   double margin) const {
+  const std::uint32_t self = grid_.of_slot(slot);
+  if (self == AgentGrid::kNone) return AgentGrid::kNone;
+  const GridBody& me = grid_.body(self);
+  std::array<GridHit, kMaxSeparationNeighbours> hits;
+  const int n = grid_.nearest(self, me.radius + grid_.max_radius() + margin,
+                              kMaxSeparationNeighbours, hits.data());
+  for (int k = 0; k < n; ++k) {
+    const GridHit& h = hits[static_cast<std::size_t>(k)];
+    const GridBody& o = grid_.body(h.body);
+    const double touch = me.radius + o.radius + margin;
+    if (!(h.d2 < touch * touch)) continue;
+    if ((o.x - me.x) * dx + (o.z - me.z) * dz > 0.0) return o.slot;
+  }
+  return AgentGrid::kNone;
 }
 
 bool Steering::push_allowed(const AgentRecord& a, const AgentMotion& m, const NavWorld& nav,

@@ -76,8 +76,13 @@ class Steering {
   /// begin(). The navigation has the last word: when the body would end the tick where a push
   /// could not take it (push_allowed: a wall, a cell it cannot stand in, a hazard), the drive is
   /// left as it was. Other agents and drives are left alone.
+  /// `dt`: the step's seconds (a reduced agent's step spans several ticks).
   void avoid(std::uint32_t slot, const AgentRecord& a, const AgentMotion& m, const NavWorld& nav,
-             const Space& space, DriveInput& in);
+             const Space& space, double dt, DriveInput& in);
+  /// The slot of the nearest body (as begin() recorded them) other than agent `slot`'s that
+  /// touches its body within `margin` cells in front of it (toward (dx, dz): less than a quarter
+  /// turn off), or AgentGrid::kNone. Fixed order: (distance, slot).
+  std::uint32_t in_the_way(std::uint32_t slot, double dx, double dz, double margin) const;
   /// After every agent moved: separation (when on), then arrival contagion. Returns the slots,
   /// ascending, of Moving agents that touch an agent Arrived on the same order (the caller makes
   /// them Arrived). `navs` indexed by AgentMotion::nav_slot (null: no pushes for that class).
