@@ -14,6 +14,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "voxnav/error.h"
+#include "voxnav/memory.h"
 #include "voxnav/numbers.h"
 #include "voxnav/world.h"
 
@@ -34,7 +36,12 @@ inline int int_or_refused(double v) { return int32_number(v) ? static_cast<int>(
 /// Thrown when the heap cannot hold an argument's copy (the World was not called).
 struct ArgumentOutOfMemory {};
 
-/// A typed array of T copied into `out` with one TypedArray.set (false: not such an array).
+/// Bytes of an argument's copy that the heap could not give in the current call (0: none), set
+/// by copy_typed: the call then ends in OutOfMemory naming it (CallState), nothing changed.
+inline double g_refused_copy_bytes = 0;
+
+/// A typed array of T copied into `out` with one TypedArray.set (false: not such an array, or
+/// its copy does not fit the heap: g_refused_copy_bytes, checked before allocating).
 template <class T>
 bool copy_typed(const val& arr, std::vector<T>& out) {
   constexpr const char* name = std::is_same_v<T, double>          ? "Float64Array"
@@ -44,7 +51,13 @@ bool copy_typed(const val& arr, std::vector<T>& out) {
                                                                   : "Int32Array";
   if (!arr.instanceof (val::global(name))) return false;
   const double length = arr["length"].as<double>();
-  if (!(length * sizeof(T) < 4294967296.0)) throw ArgumentOutOfMemory{};  // more than wasm32 holds
+  const double bytes = length * sizeof(T);
+  if (!(bytes < 4294967296.0) ||  // more than wasm32 holds
+      (length > double(out.capacity()) && !heap_has_room(static_cast<std::size_t>(bytes)))) {
+    out.clear();
+    g_refused_copy_bytes = bytes;
+    return false;
+  }
   try {
     out.resize(static_cast<std::size_t>(length));
   } catch (const std::bad_alloc&) {
@@ -116,17 +129,29 @@ struct CallState {
     o.set("argument", error.argument), o.set("message", error.message);
     return o;
   }
-  int ok() { return error = CallError{}, 0; }
+  /// Ok (0), unless an argument's copy was refused in this call (refused_copy).
+  int ok() { return g_refused_copy_bytes > 0 ? refused_copy(error.function) : (error = CallError{}, 0); }
   /// The error `e` (a conversion's, or an API function's) of binding call `fn`.
   [[gnu::noinline]] int fail(const char* fn, CallError e) {
+    if (g_refused_copy_bytes > 0) return refused_copy(fn);
     e.function = fn;
     return error = std::move(e), last_status();
+  }
+  /// OutOfMemory for call `fn` whose argument copy the heap could not give (the World was called
+  /// with no data, or not at all: it refused that, so nothing changed).
+  [[gnu::noinline]] int refused_copy(std::string fn) {
+    error = CallError{Status::OutOfMemory, std::move(fn), "",
+                      "out of memory: the wasm heap cannot hold a copy of an argument (" +
+                          number_text(g_refused_copy_bytes) + " bytes); nothing changed"};
+    g_refused_copy_bytes = 0;
+    return last_status();
   }
   [[gnu::noinline]] int fail(Status st, const char* fn, std::string argument, std::string msg) {
     return fail(fn, CallError{st, "", std::move(argument), std::move(msg)});
   }
   /// The result of a World call: Ok, or the error the World wrote.
   [[gnu::noinline]] int done(const World& w, Status st) {
+    if (g_refused_copy_bytes > 0) return refused_copy(w.last_error().function);
     return st == Status::Ok ? ok() : (error = w.last_error(), last_status());
   }
   /// An API function f(CallError*) of call `fn`: true when Ok (its error kept otherwise).

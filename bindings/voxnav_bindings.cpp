@@ -398,14 +398,22 @@ val load_anvil_columns(C c, val data, val offsets, bool skip_empty_proto, bool f
   return report;
 }
 
-/// A module function (not a WorldCore call): it catches at its own boundary.
+/// A module function (not a WorldCore call): it checks the copy of the file against the heap
+/// (copy_typed) and catches at its own boundary.
 val list_region_chunks(val region) {
+  const auto out_of_memory = [] {
+    g_refused_copy_bytes = 0;
+    return array(int(Status::OutOfMemory),
+                 std::string("out of memory: the wasm heap cannot hold the region file"),
+                 val::global("Float64Array").new_(0));
+  };
   try {
     std::vector<std::uint8_t> bytes;
     std::vector<RegionChunk> chunks;
     std::string err = "file must be a Uint8Array";
-    const Status st = copy_typed(region, bytes) ? voxnav::list_region_chunks(bytes, &chunks, &err)
-                                                : Status::InvalidArgument;
+    const bool copied = copy_typed(region, bytes);
+    if (!copied && g_refused_copy_bytes > 0) return out_of_memory();
+    const Status st = copied ? voxnav::list_region_chunks(bytes, &chunks, &err) : Status::InvalidArgument;
     std::vector<double> numbers;
     for (const RegionChunk& c : chunks)
       put(numbers, c.index, c.compression, c.offset, c.size, c.skipped);
@@ -414,9 +422,7 @@ val list_region_chunks(val region) {
     return list;
   } catch (...) {
   }
-  return array(int(Status::OutOfMemory),
-               std::string("out of memory: the wasm heap cannot hold the region file"),
-               val::global("Float64Array").new_(0));
+  return out_of_memory();
 }
 
 val top_blocks(C c, val min, val max) {

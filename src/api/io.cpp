@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "api_text.h"
+#include "memory_need.h"
 #include "engine/io/anvil_chunk.h"
 #include "engine/io/movingai.h"
 #include "engine/io/nbt.h"
@@ -118,7 +119,11 @@ Status install_columns(World& world, const std::vector<detail::DecodedColumn>& c
                 std::to_string(kMaxLoadChunks) + " (kMaxLoadChunks)";
     return Status::OutOfRange;
   }
-  // One batch: every chunk or none (the World is unchanged on any error).
+  // One batch: every chunk or none (the World is unchanged on any error), if the heap holds it.
+  if (Status s = detail::check_chunk_load(detail::WorldAccess::state(world), batch,
+                                          "loading the columns", r.message);
+      s != Status::Ok)
+    return s;
   if (Status s = space.load_chunks(batch); s != Status::Ok) {
     r.message = std::string("loading the chunks into the world failed: ") + status_name(s);
     return s;
@@ -211,6 +216,10 @@ Status schematic_impl(World& world, std::span<const std::uint8_t> file, const Lo
   batch.reserve(sch.chunks.size());
   for (const detail::DecodedChunk& c : sch.chunks)
     batch.push_back(detail::ChunkLoad{c.pos, c.data.uniform, c.data.uniform_value, c.data.values});
+  if (Status s = detail::check_chunk_load(detail::WorldAccess::state(world), batch,
+                                          "loading the schematic", r.message);
+      s != Status::Ok)
+    return s;
   if (Status s = space.load_chunks(batch); s != Status::Ok) {
     r.message = std::string("schematic: loading into the world failed: ") + status_name(s);
     return s;
@@ -236,8 +245,17 @@ Status movingai_impl(World& world, std::string_view text, LoadReport& r) {
     r.message = "the registry has no 'stone' block to build Moving AI walls with";
     return Status::InvalidArgument;
   }
+  // A column of chunks with arrays (floor and walls) and one of air above, per 16 x 16 tiles.
+  const std::size_t columns = static_cast<std::size_t>((map.width + 15) / 16) *
+                              static_cast<std::size_t>((map.height + 15) / 16);
+  detail::WorldState& ws = detail::WorldAccess::state(world);
+  if (Status s = detail::check_room(
+          detail::chunk_load_bytes(columns, columns, detail::nav_classes(ws)),
+          "the Moving AI map of " + std::to_string(2 * columns) + " chunks", r.message);
+      s != Status::Ok)
+    return s;
   detail::MovingAiWorldInfo info;
-  detail::Space& space = detail::WorldAccess::state(world).space;
+  detail::Space& space = ws.space;
   if (Status s = detail::build_movingai_world(map, reg.find("stone"), space, &info);
       s != Status::Ok) {
     r.message = std::string("building the Moving AI world failed: ") + status_name(s);
@@ -329,6 +347,15 @@ Status load_anvil_columns(World& world, std::span<const std::span<const std::uin
   return with_report(report, [&](LoadReport& r) {
     const detail::MinecraftBlocks* blocks = nullptr;
     if (Status s = minecraft_blocks(world, &blocks, r); s != Status::Ok) return s;
+    std::size_t bytes = 0, largest = 0;
+    for (const std::span<const std::uint8_t>& c : columns)
+      bytes += c.size(), largest = std::max(largest, c.size());
+    if (Status s = detail::check_room(detail::anvil_decode_bytes(bytes, columns.size(), largest),
+                                      "decoding " + std::to_string(columns.size()) +
+                                          " Anvil columns of " + std::to_string(bytes) + " bytes",
+                                      r.message);
+        s != Status::Ok)
+      return s;
     std::vector<detail::DecodedColumn> cols;
     detail::LookupTally tally;
     detail::RegionDecodeStats stats;

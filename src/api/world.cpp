@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "api_text.h"
+#include "memory_need.h"
 #include "engine/nav/class_envelopes.h"
 #include "engine/util/json_error.h"
 #include "engine/nav/profile_compile.h"
@@ -364,17 +365,23 @@ Status World::define_blocks(const BlockRegistryDef& def, std::string* error) {
 }
 
 Status World::load_blocks_json(std::span<const std::uint8_t> json, std::string* error) {
+  const char* fn = "load_blocks_json";
   std::string msg;
-  Status st = Status::Ok;
   BlockRegistryDef def;
+  Status st = Status::Ok;
   if (state_->space.chunk_count() != 0 || !state_->masks.empty())
-    st = install_blocks(*state_, {}, nullptr, "load_blocks_json", &msg);  // Busy
-  else if (st = detail::guarded(msg, [&] { return parse_block_registry_json(json, &def, &msg); });
-           st == Status::Ok)
-    st = detail::guarded(
-        msg, [&] { return install_blocks(*state_, def, nullptr, "load_blocks_json", &msg); });
+    st = install_blocks(*state_, {}, nullptr, fn, &msg);  // Busy
+  if (st == Status::Ok)
+    st = detail::guarded(msg, [&] {
+      const Status room = detail::check_room(
+          detail::registry_bytes(json.size()),
+          "a block registry of " + std::to_string(json.size()) + " bytes", msg);
+      return room != Status::Ok ? room : parse_block_registry_json(json, &def, &msg);
+    });
+  if (st == Status::Ok)
+    st = detail::guarded(msg, [&] { return install_blocks(*state_, def, nullptr, fn, &msg); });
   if (st == Status::Ok && error) error->clear();
-  return st == Status::Ok ? st : fail(st, "load_blocks_json", "json", msg, error);
+  return st == Status::Ok ? st : fail(st, fn, "json", msg, error);
 }
 
 Status World::load_minecraft_blocks(std::span<const std::uint8_t> blocks_json,
@@ -387,8 +394,12 @@ Status World::load_minecraft_blocks(std::span<const std::uint8_t> blocks_json,
   }
   detail::MinecraftBlocks blocks;
   BlockRegistryDef def;
-  if (const Status st = detail::guarded(
-          msg, [&] { return blocks.produce(blocks_json, shapes_json, def, msg); });
+  if (const Status st = detail::guarded(msg, [&] {
+        const std::size_t bytes = blocks_json.size() + shapes_json.size();
+        const Status room = detail::check_room(
+            detail::registry_bytes(bytes), "a block registry of " + std::to_string(bytes) + " bytes", msg);
+        return room != Status::Ok ? room : blocks.produce(blocks_json, shapes_json, def, msg);
+      });
       st != Status::Ok)
     return fail(st, fn, "blocks_json", msg.empty() ? "the block registry JSON is not valid" : msg, error);
   const Status st = detail::guarded(msg, [&] { return install_blocks(*state_, def, &blocks, fn, &msg); });
@@ -555,7 +566,11 @@ Status World::load_chunk(ChunkPos pos, std::span<const std::uint16_t> values) {
                                          values.data(), values.size(), block_count(), true, true);
   if (e.status != Status::Ok) return fail(e.status, "load_chunk", e.argument, e.message);
   std::string msg;
-  const Status st = detail::guarded(msg, [&] { return state_->space.load_chunk(pos, values); });
+  const detail::ChunkLoad one{pos, false, 0, values};
+  const Status st = detail::guarded(msg, [&] {
+    const Status room = detail::check_chunk_load(*state_, std::span(&one, 1), "load_chunk", msg);
+    return room != Status::Ok ? room : state_->space.load_chunk(pos, values);
+  });
   return st == Status::OutOfMemory ? fail(st, "load_chunk", "values", msg) : st;
 }
 Status World::load_chunks(std::span<const ChunkPos> positions,
@@ -563,13 +578,17 @@ Status World::load_chunks(std::span<const ChunkPos> positions,
   const Refusal e = check_chunks(state_->space, positions, values.data(), values.size(),
                                          block_count(), true, false);
   if (e.status != Status::Ok) return fail(e.status, "load_chunks", e.argument, e.message);
-  // One all-or-nothing batch (Space::load_chunks), also when memory runs out.
+  // One all-or-nothing batch (Space::load_chunks), also when memory runs out: refused up front
+  // when the heap cannot hold it (memory_need.h), and caught if an allocation still fails.
   std::string msg;
   const Status st = detail::guarded(msg, [&] {
     std::vector<detail::ChunkLoad> batch(positions.size());
     for (std::size_t i = 0; i < positions.size(); ++i)
       batch[i] = detail::ChunkLoad{positions[i], false, 0,
                                    values.subspan(i * kChunkValues, kChunkValues)};
+    if (const Status room = detail::check_chunk_load(*state_, batch, "load_chunks", msg);
+        room != Status::Ok)
+      return room;
     return state_->space.load_chunks(batch);
   });
   if (st != Status::Ok)  // OutOfMemory; others not reached: every chunk was checked
@@ -612,6 +631,31 @@ Status World::set_box(CellPos min, CellPos max, std::uint16_t value) {
 Status World::set_blocks(std::span<const BlockEdit> edits, std::string_view list) {
   return edit_blocks("set_blocks", edits, list);
 }
+namespace {
+// Whether the heap holds what `edits` (each checked) will build: a block array for every chunk
+// of one value they touch, and the navigation of every chunk they touch, classified again at the
+// next update (memory_need.h edit_bytes). OutOfMemory with `msg` when it does not.
+Status edit_room(const detail::WorldState& ws, std::span<const BlockEdit> edits, std::string& msg) {
+  std::vector<std::uint64_t> touched;  // chunk_key << 1 | uniform
+  for (const BlockEdit& e : edits) {
+    const ChunkPos c0 = detail::chunk_of(e.min), c1 = detail::chunk_of(e.max);
+    for (std::int32_t cy = c0.y; cy <= c1.y; ++cy)
+      for (std::int32_t cz = c0.z; cz <= c1.z; ++cz)
+        for (std::int32_t cx = c0.x; cx <= c1.x; ++cx) {
+          const ChunkPos p{cx, cy, cz};
+          const detail::Chunk* ch = ws.space.chunk(p);
+          touched.push_back(detail::chunk_key(p) << 1 | (ch && ch->uniform ? 1u : 0u));
+        }
+  }
+  std::sort(touched.begin(), touched.end());
+  touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+  const auto uniform = static_cast<std::size_t>(
+      std::count_if(touched.begin(), touched.end(), [](std::uint64_t k) { return (k & 1u) != 0; }));
+  return detail::check_room(detail::edit_bytes(uniform, touched.size(), detail::nav_classes(ws)),
+                            "the edits of " + std::to_string(touched.size()) + " chunks", msg);
+}
+}  // namespace
+
 // The one rule of every edit (set_block, set_box, set_blocks): all entries checked, then applied.
 Status World::edit_blocks(const char* fn, std::span<const BlockEdit> edits, std::string_view list) {
   if (edits.size() > std::size_t{1} << 24)
@@ -655,6 +699,7 @@ Status World::edit_blocks(const char* fn, std::span<const BlockEdit> edits, std:
   }
   std::string msg;  // a uniform chunk gets its array when first edited: an allocation
   const Status st = detail::guarded(msg, [&] {
+    if (const Status room = edit_room(*state_, edits, msg); room != Status::Ok) return room;
     for (const BlockEdit& e : edits) {
       const auto v = static_cast<std::uint16_t>(e.value);
       const Status s = e.min == e.max ? state_->space.set_block(e.min, v) : state_->space.set_box(e.min, e.max, v);

@@ -1,13 +1,16 @@
-// wasm out-of-memory (issues 16 and 17): the heap ends at 2 GiB (LIMITS.maxHeapBytes), and an
-// allocation that fails inside a call is a VoxnavError('OutOfMemory') naming the call, never a
-// raw RuntimeError, a bare number or "Aborted()". Built with native wasm exceptions
-// (VOXNAV_WASM_EXCEPTIONS, module.exceptionsBuilt()) the World stays as it was (blocks, state
-// hash) and usable; built without, the module stops and its Worlds only accept dispose(). Worlds
-// dropped without dispose() end in such an error once the heap is full (finalizers do not run
-// inside a synchronous loop, and never free wasm memory on time); with dispose() the heap stays
-// flat. Each test exhausts its own library instance (load()).
+// wasm out-of-memory (issues 16 and 17): the heap ends at 2 GiB (LIMITS.maxHeapBytes). The large
+// calls (loads, registries, edits, the bindings' copies of their arguments) ask the heap for
+// what they will need before allocating (docs/memory.md), so in the shipped build, without wasm
+// exceptions, a call that would run out of heap is a VoxnavError('OutOfMemory') naming the call
+// with the World unchanged, and the module and every other World stay usable: disposing Worlds
+// lets the same load succeed. Worlds dropped without dispose() end in such an error once the
+// heap is full (finalizers do not run inside a synchronous loop, and never free wasm memory on
+// time), never in Aborted(); with dispose() the heap stays flat. Each test exhausts its own
+// library instance (load()).
 import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import * as h from './helpers.mjs';
 
 const skip = h.skipReason;
@@ -73,7 +76,7 @@ describe('wasm out of memory is a VoxnavError', { skip }, () => {
       err = e;
     }
     assertOutOfMemory(err, 'loadChunks');
-    if (lib.module.exceptionsBuilt()) assert.match(err.message, /nothing changed/);
+    assert.match(err.message, /nothing changed/);
 
     // 2. Anvil columns larger than the heap are refused before anything is copied.
     err = null;
@@ -84,15 +87,6 @@ describe('wasm out of memory is a VoxnavError', { skip }, () => {
     }
     assertOutOfMemory(err, 'loadAnvilColumns');
 
-    if (!lib.module.exceptionsBuilt()) {
-      // The module stopped: every call says so, naming itself; dispose() still works.
-      assert.throws(() => w.getBlock([0, 5, 0]), (e) => e.status === 'OutOfMemory' && e.function === 'getBlock' &&
-        /^getBlock: the wasm module stopped/.test(e.message));
-      assert.throws(() => lib.createWorld(), (e) => e.status === 'OutOfMemory' && e.function === 'World');
-      w.dispose();
-      assert.equal(w.disposed, true);
-      return;
-    }
     // The world is as it was, and works.
     assert.equal(w.stateHash(), before.hash);
     assert.deepEqual(reads(), before.reads);
@@ -136,16 +130,11 @@ describe('wasm out of memory is a VoxnavError', { skip }, () => {
     assert.ok(['World', 'defineBlocks', 'loadChunks', 'setBox'].includes(err.function), err.message);
     assert.doesNotMatch(err.message, /Aborted/);
     assert.ok(made > 60, `${made} worlds before the heap was full`);
-    if (failed && err.function === 'loadChunks' && lib.module.exceptionsBuilt()) {
+    if (failed && err.function === 'loadChunks') {
       // The world whose load failed holds none of the batch, and can be disposed.
       assert.throws(() => failed.getBlock([0, 0, 1600]), (e) => e.status === 'NotLoaded');
     }
     failed?.dispose();
-    if (!lib.module.exceptionsBuilt()) {
-      assert.throws(() => witness.getBlock([3, 3, 3]), (e) => e.status === 'OutOfMemory' && e.function === 'getBlock');
-      witness.dispose();
-      return;
-    }
     // The witness is as it was and still works; so does a new small world.
     assert.equal(witness.stateHash(), before.hash);
     assert.equal(witness.getBlock([3, 3, 3]), before.block);
@@ -155,6 +144,83 @@ describe('wasm out of memory is a VoxnavError', { skip }, () => {
     w.loadChunk([0, 0, 0], new Uint16Array(4096).fill(1));
     assert.equal(w.getBlock([1, 1, 1]), 1);
     w.dispose();
+  });
+
+  test('worlds holding a region each fill the heap: the load that does not fit is refused with the World unchanged; after dispose() the same module loads it', { timeout: 900000 }, async () => {
+    const lib = await pkg.load({ build: 'sync' });
+    const { blocks, shapes } = h.registryFiles();
+    const file = fs.readFileSync(path.join(h.sharedData, 'minecraft/regions/1.18.2/r.0.0.mca'));
+    // A World's loads, in order: the registry (and the walker's profile), then the region.
+    const loadRegistry = (w) => {
+      w.loadMinecraftBlocks(blocks, shapes);
+      w.addProfile({ id: 'walker', class: 'walker' });
+    };
+    // A world of 4,096 chunks of air (stored uniform: no arrays yet), made while there is room.
+    const edits = smallWorld(lib);
+    for (let at = 0; at < 4096; at += 1024) {
+      const pos = new Int32Array(3 * 1024);
+      for (let i = 0; i < 1024; ++i) pos.set([(at + i) % 64, 0, Math.floor((at + i) / 64)], 3 * i);
+      edits.loadChunks(pos, new Uint16Array(4096 * 1024));
+    }
+    const editsHash = edits.stateHash();
+
+    const worlds = [];
+    let err = null, failed = null, failedHash = null, reference = null, cell = null;
+    for (let i = 0; i < 400 && !err; ++i) {
+      let w = null;
+      try {
+        w = lib.createWorld();
+        failedHash = w.stateHash();
+        loadRegistry(w);
+        failedHash = w.stateHash();
+        const report = await w.loadRegion(file);
+        w.tick(0.05);  // the navigation of the region: what its load's estimate counted
+        worlds.push(w);
+        if (!reference) {
+          cell = [report.min[0] + 8, 64, report.min[2] + 8];
+          reference = { hash: w.stateHash(), block: w.getBlock(cell), chunks: report.chunks };
+        }
+      } catch (e) {
+        err = e;
+        failed = w;
+      }
+    }
+    assert.ok(err, `${worlds.length} worlds holding a region fit in a 2 GiB heap`);
+    assert.equal(err.name, 'VoxnavError', `${err.name}: ${err.message}`);
+    assert.equal(err.status, 'OutOfMemory', err.message);
+    assert.doesNotMatch(err.message, /Aborted|stopped/);
+    assert.ok(worlds.length >= 10, `${worlds.length} worlds before the heap was full`);
+    // A load was refused up front: that World is as it was (its hash before the load) and usable.
+    assert.ok(failed, err.message);
+    assert.ok(['loadMinecraftBlocks', 'loadRegion'].includes(err.function), err.message);
+    assert.match(err.message, new RegExp(`^${err.function}: out of memory: .* needs up to \\d+ MiB.*nothing changed`));
+    assert.equal(failed.stateHash(), failedHash);
+    assert.throws(() => failed.getBlock(cell), (e) => e.status === 'NotLoaded');
+    // The other worlds still work, unchanged.
+    assert.equal(worlds[0].stateHash(), reference.hash);
+    assert.equal(worlds.at(-1).getBlock(cell), reference.block);
+    worlds[0].tick(0.05);
+    // An edit giving 4,096 uniform chunks their arrays and navigation does not fit either.
+    assert.throws(() => edits.setBox([0, 0, 0], [1023, 15, 1023], 1), (e) => {
+      assertOutOfMemory(e, 'setBox');
+      return /the edits of 4096 chunks need|the edits of 4096 chunks/.test(e.message) && /nothing changed/.test(e.message);
+    });
+    assert.equal(edits.stateHash(), editsHash);
+    assert.equal(edits.getBlock([1023, 15, 1023]), 0);
+
+    // Dispose the others: the same module loads the region into the World that was refused, to
+    // the same state as the first World had.
+    for (const w of worlds) w.dispose();
+    if (err.function === 'loadMinecraftBlocks') loadRegistry(failed);
+    const report = await failed.loadRegion(file);
+    assert.equal(report.chunks, reference.chunks);
+    failed.tick(0.05);
+    assert.equal(failed.stateHash(), reference.hash);
+    assert.equal(failed.getBlock(cell), reference.block);
+    failed.dispose();
+    edits.setBox([0, 0, 0], [1023, 15, 1023], 1);
+    assert.equal(edits.getBlock([1023, 15, 1023]), 1);
+    edits.dispose();
   });
 
   test('with dispose() the heap stays flat over 120 worlds', { timeout: 60000 }, async () => {

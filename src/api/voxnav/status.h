@@ -8,17 +8,17 @@ namespace voxnav {
 /// returns a Status (or a struct carrying one) and leaves the world and every agent unchanged
 /// when it is not `Ok`.
 ///
-/// Memory: loaders check what a file claims against the limits named in voxnav/io.h and
-/// voxnav/registry.h before they reserve memory, so a small file cannot ask for a large amount.
-/// Beyond that, the calls that build large structures catch std::bad_alloc (and any other
-/// exception of the standard library) at the API boundary and return OutOfMemory with the World
-/// unchanged: every loader of voxnav/io.h, World::define_blocks / load_blocks_json /
-/// load_minecraft_blocks, parse_block_registry_json, and voxnav/native/files.h. The registry
-/// loaders build the new registry aside and swap it in with moves that cannot fail. In wasm the
-/// same catch works when the modules are built with native wasm exceptions (CMake
-/// VOXNAV_WASM_EXCEPTIONS, off by default for size: docs/benchmarks.md); without them an
-/// allocation failure stops the module, and the npm package throws VoxnavError('OutOfMemory')
-/// naming the call either way (its heap ends at 2 GiB: LIMITS.maxHeapBytes).
+/// Memory: loaders check what a file claims against the limits of voxnav/io.h and registry.h
+/// first. Then the calls that build something proportional to their input (every loader of
+/// voxnav/io.h, World::load_chunk(s), load_blocks_json, load_minecraft_blocks, set_block / box /
+/// blocks) estimate what they will build, the next update()'s navigation included, and ask the
+/// heap for it (voxnav/memory.h, docs/memory.md): OutOfMemory with nothing changed when it cannot
+/// give it, in the shipped wasm (no C++ exceptions) too, the module and other Worlds still usable.
+/// Those calls, define_blocks, parse_block_registry_json and voxnav/native/files.h also catch
+/// std::bad_alloc at the API boundary (natively; in wasm built with VOXNAV_WASM_EXCEPTIONS).
+/// Not checked: the small allocations of ticks, requests and agents, covered by the headroom
+/// (kHeapHeadroomBytes) each check leaves; should one fail in the shipped wasm, the module stops
+/// and the npm package throws VoxnavError('OutOfMemory') naming the call (heap: 2 GiB at most).
 enum class [[nodiscard]] Status : std::uint8_t {
   Ok = 0,
   InvalidArgument,  ///< an argument is malformed (wrong length, NaN, negative size, bad name ...)
@@ -29,7 +29,7 @@ enum class [[nodiscard]] Status : std::uint8_t {
   BadFormat,        ///< a byte buffer is not a valid world / registry / profile document
   Unsupported,      ///< a valid input that this build does not handle (e.g. an unknown version)
   Busy,             ///< the call is not allowed now (e.g. a chunk load while one is pending)
-  OutOfMemory,      ///< an allocation failed; nothing changed (see above for which calls)
+  OutOfMemory,      ///< the heap cannot give what the call needs; nothing changed (see above)
 };
 /// The last status (statuses are 0 .. kLastStatus).
 inline constexpr Status kLastStatus = Status::OutOfMemory;

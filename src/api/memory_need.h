@@ -1,0 +1,78 @@
+// The bytes a large call of the API needs, estimated from what it will build, and the check of
+// that estimate against the heap (voxnav/memory.h) before anything is allocated or changed: the
+// one place where a load, a registry or an edit decides "OutOfMemory, nothing changed" up front
+// (voxnav/status.h). Every estimate is an upper bound of the bytes the call allocates and keeps
+// or holds at its peak, including what the next update() builds for it (the navigation of every
+// movement class of the World); docs/memory.md says how each was bounded, and
+// tests/api/memory_need_native_test.cpp compares them with the allocations measured on the
+// shipped regions. What a call allocates beyond its estimate comes out of kHeapHeadroomBytes.
+#pragma once
+#include <cstddef>
+#include <span>
+#include <string>
+
+#include "engine/world/space.h"
+#include "voxnav/status.h"
+
+namespace voxnav::detail {
+
+struct WorldState;
+
+/// What the allocator adds to every block it gives (size word and alignment), at most.
+inline constexpr std::size_t kAllocOverheadBytes = 16;
+/// One loaded chunk's block array (chunks of one value store none).
+inline constexpr std::size_t kChunkArrayBytes = kChunkCells * 2 + kAllocOverheadBytes;
+/// One loaded chunk's record, array or not: its hash-map node and bucket, its change-log entry,
+/// its entry of the batch that loads it and of the loaders' decoded columns.
+inline constexpr std::size_t kChunkRecordBytes = 320;
+/// One chunk's navigation for one movement class, built at the next update(): layer 0 (kind,
+/// floor, clearance, moves, vertical and gap moves, flags, surface groups: 16 bytes a cell at
+/// most), layer 1 (a component a cell), the NavChunk itself, and the chunk's share of the
+/// islands, the corridor index and the class's change bookkeeping (measured: below 2 KiB).
+std::size_t nav_chunk_bytes() noexcept;
+/// A load of `array_chunks` chunks with a block array and `uniform_chunks` of one value into
+/// a World whose navigation has `classes` movement classes: the blocks, the records and the
+/// navigation every chunk gets (a uniform chunk's navigation may still need arrays: the air
+/// above a floor is where bodies stand).
+std::size_t chunk_load_bytes(std::size_t array_chunks, std::size_t uniform_chunks,
+                             std::size_t classes) noexcept;
+/// The number of movement classes whose navigation ws keeps (the walker's at least).
+std::size_t nav_classes(const WorldState& ws) noexcept;
+/// Decoding Anvil columns of `bytes` uncompressed NBT in all, the largest `largest_column`: the
+/// decoded sections (a section with its own array takes at least 2 KiB of NBT for its 8 KiB of
+/// values: 4 bytes a byte, plus every column's section records) and the NBT tree of one column at
+/// a time (kNbtTreeBytesPerByte a byte of it).
+std::size_t anvil_decode_bytes(std::size_t bytes, std::size_t columns,
+                               std::size_t largest_column) noexcept;
+/// Bytes of tree per byte of NBT: a tag of at least 3 bytes of input takes ~100 bytes of tree.
+inline constexpr std::size_t kNbtTreeBytesPerByte = 40;
+/// A JSON registry (blocks, shapes) of `bytes` in all: its parsed document and the registry
+/// built from it (kJsonBytesPerByte a byte of text).
+std::size_t registry_bytes(std::size_t bytes) noexcept;
+inline constexpr std::size_t kJsonBytesPerByte = 24;
+/// Edits touching `touched` chunks, `uniform_chunks` of them of one value (each gets a block
+/// array), in a World with `classes` movement classes (each touched chunk's navigation is
+/// classified again beside the old one at the next update).
+std::size_t edit_bytes(std::size_t uniform_chunks, std::size_t touched,
+                       std::size_t classes) noexcept;
+
+/// check_room for loading `batch` (chunk_load_bytes) into ws; `what` names the load.
+Status check_chunk_load(const WorldState& ws, std::span<const ChunkLoad> batch,
+                        const std::string& what, std::string& message);
+
+/// Ok when the heap can give `bytes` (voxnav::heap_has_room); otherwise OutOfMemory with
+/// `message` "out of memory: <what> needs up to N MiB, and the heap cannot give that (...);
+/// nothing changed". Estimates add up with saturation, so a huge one is refused, never wrapped.
+Status check_room(std::size_t bytes, const std::string& what, std::string& message);
+
+/// a + b, or SIZE_MAX when that does not fit.
+inline std::size_t add_bytes(std::size_t a, std::size_t b) noexcept {
+  return a + b < a ? static_cast<std::size_t>(-1) : a + b;
+}
+/// n * each, or SIZE_MAX when that does not fit.
+inline std::size_t times_bytes(std::size_t n, std::size_t each) noexcept {
+  return each != 0 && n > static_cast<std::size_t>(-1) / each ? static_cast<std::size_t>(-1)
+                                                              : n * each;
+}
+
+}  // namespace voxnav::detail
