@@ -14,7 +14,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "voxnav/error.h"
+#include "voxnav/layouts.h"
 #include "voxnav/memory.h"
 #include "voxnav/numbers.h"
 #include "voxnav/world.h"
@@ -73,35 +73,11 @@ std::span<const T> typed(const val& arr, std::vector<T>& out) {
   return out;
 }
 /// A typed_memory_view of scratch storage: valid until the next call (the wrapper copies it).
-template <class T>
-val view(const std::vector<T>& v) {
+template <class R>  // a vector or a span
+val view(const R& v) {
   return val(typed_memory_view(v.size(), v.data()));
 }
-/// Appends numbers to `out`: an x, y, z value as three, anything else (enums, bools) as one.
-template <class... T>
-std::vector<double>& put(std::vector<double>& out, const T&... v) {
-  const auto one = [&](const auto& x) {
-    if constexpr (requires { x.z; })
-      out.insert(out.end(), {double(x.x), double(x.y), double(x.z)});
-    else
-      out.push_back(double(x));
-  };
-  (one(v), ...);
-  return out;
-}
-/// Appends field `f` of every item of `items` (put), field after field: [a.x..., a.y...].
-template <class T, class... F>
-void put_fields(std::vector<double>& out, const std::vector<T>& items, F... f) {
-  const auto field = [&](auto m) {
-    for (const T& x : items) put(out, x.*m);
-  };
-  (field(f), ...);
-}
-/// Field `field` of entry i of batch `list` ("agents[2].feet"; `field` alone when `list` is "").
-inline std::string entry(const std::string& list, std::size_t i, const char* field) {
-  return list.empty() ? std::string(field) : list + "[" + std::to_string(i) + "]." + field;
-}
-
+using Numbers = std::vector<double>;
 /// One argument, converted (In) to T (from_number, voxnav/numbers.h), and the name messages give.
 template <class T, class V = double>
 struct Arg {
@@ -137,6 +113,7 @@ struct CallState {
     e.function = fn;
     return error = std::move(e), last_status();
   }
+  /// The result of a World call: Ok, or the error the World wrote.
   /// OutOfMemory for call `fn` whose argument copy the heap could not give (the World was called
   /// with no data, or not at all: it refused that, so nothing changed).
   [[gnu::noinline]] int refused_copy(std::string fn) {
@@ -146,10 +123,6 @@ struct CallState {
     g_refused_copy_bytes = 0;
     return last_status();
   }
-  [[gnu::noinline]] int fail(Status st, const char* fn, std::string argument, std::string msg) {
-    return fail(fn, CallError{st, "", std::move(argument), std::move(msg)});
-  }
-  /// The result of a World call: Ok, or the error the World wrote.
   [[gnu::noinline]] int done(const World& w, Status st) {
     if (g_refused_copy_bytes > 0) return refused_copy(w.last_error().function);
     return st == Status::Ok ? ok() : (error = w.last_error(), last_status());
@@ -168,17 +141,6 @@ class In {
  public:
   In(CallState& calls, const char* fn) : calls_(calls), fn_(fn) {}
   explicit operator bool() const { return ok_; }
-  /// Sets the error (when none is set yet); converts to any "no value".
-  struct Failed {
-    template <class T>
-    operator T() const {
-      return T{};
-    }
-  };
-  [[gnu::noinline]] Failed fail(Status st, const std::string& argument, std::string msg) {
-    if (ok_) calls_.fail(st, fn_, argument, std::move(msg));
-    return ok_ = false, Failed{};
-  }
   /// The value an API conversion f(T* out, CallError*) (voxnav/numbers.h) makes, or T{}.
   template <class T, class F>
   T take(F&& f) {
@@ -191,12 +153,9 @@ class In {
     calls_.fail(fn_, std::move(scratch_));
     ok_ = false;
   }
-  CellPos cell(const std::string& name, const double* xyz, const char* what = "a cell") {
-    return take<CellPos>([&](auto* o, auto* e) { return from_numbers(xyz, name, o, e, what); });
-  }
   CellPos cell(const std::string& name, const val& v, const char* what = "a cell") {
     const double xyz[] = {v[0].as<double>(), v[1].as<double>(), v[2].as<double>()};
-    return cell(name, xyz, what);
+    return take<CellPos>([&](auto* o, auto* e) { return from_numbers(xyz, name, o, e, what); });
   }
   CellPos operator()(const Cell& a) { return cell(a.name, a.v); }
   ChunkPos operator()(const Arg<ChunkPos, val>& a) {
@@ -212,14 +171,19 @@ class In {
         return from_number(a.v, a.name, o, e, calls_.tag);
     });
   }
-  /// A block value for a call taking a uint16: one no uint16 holds is never in a registry.
-  std::uint16_t value16(double v, std::size_t block_count) {
-    const std::int64_t n = (*this)(Arg<std::int64_t>{"value", v});
-    if (ok_ && (n < 0 || n > 65535))
-      return fail(Status::OutOfRange, "value",
-                  "value " + std::to_string(n) + " is not in the block registry (values 0 .. " +
-                      std::to_string(block_count - 1) + ")");
-    return static_cast<std::uint16_t>(n);
+  /// A string (its content is the World's to check); another value is refused (wrong_type).
+  std::string text(const val& v, const std::string& name) {
+    if (!v.isString()) refuse(name, "a string");
+    return ok_ ? v.as<std::string>() : std::string();
+  }
+  [[gnu::noinline]] void refuse(const std::string& name, const char* type,
+                                const std::string& what = "") {
+    if (ok_ && wrong_type(name, type, &scratch_, what) != Status::Ok) failed();
+  }
+  /// A block value for a call taking a uint16 (block_value_of_number).
+  std::uint16_t value(double v, std::size_t block_count) {
+    return take<std::uint16_t>(
+        [&](auto* o, auto* e) { return block_value_of_number(v, "value", block_count, o, e); });
   }
   double operator()(double v) { return v; }
   bool operator()(bool v) { return v; }
@@ -279,36 +243,25 @@ struct WorldCore {
     if (null_if_not_found && st == Status::NotFound) return calls.ok(), val::null();
     return result(st, st == Status::Ok ? js(out) : val::undefined());
   }
-  template <class... T>
-  val numbers(const T&... v) {
-    f64.clear();
-    return view(put(f64, v...));
-  }
-
+  /// A result as JS: its numbers (voxnav/layouts.h) in a view of f64, an id number, or a value.
   template <class T>
-  static val js(const T& v) {
-    if constexpr (requires { v.index; })
+  val js(const T& v) {
+    if constexpr (std::is_same_v<T, Numbers>)
+      return f64 = v, view(f64);  // an API function's numbers (voxnav/layouts.h)
+    else if constexpr (requires { append_numbers(v, &f64); })
+      return f64.clear(), append_numbers(v, &f64), view(f64);
+    else if constexpr (requires { v.index; })
       return val(v.index);  // AreaId
     else
       return val(v);
   }
-  static val js(ProfileId p) {
+  val js(ProfileId p) {
     double n = 0;
     return (void)id_number(p, &n), val(n);
   }
-  val js(CellPos c) { return numbers(c); }
-  /// [answer, reason, epoch].
-  val js(const Reach& r) { return numbers(r.answer, r.reason, r.epoch); }
-  /// [state, failure, partial, cost, nodes expanded, cell count, waypoint count].
-  val js(const PathStatus& s) {
-    return numbers(s.state, s.failure, s.partial, s.cost, s.nodes_expanded, s.cell_count,
-                   s.waypoint_count);
-  }
-  /// AgentState's fields in order to door_timeouts (22 numbers; cell and push_outs left out).
-  val js(const AgentState& s) {
-    return numbers(s.mode, s.feet, s.velocity, s.on_ground, s.corridor_epoch, s.next_waypoint,
-                   s.arrivals, s.replans, s.repairs, s.requests, s.failure, s.waiting_at_door,
-                   s.door, s.door_hold_ticks, s.door_events, s.door_timeouts);
+  val js(CellPos c) {
+    f64.assign({double(c.x), double(c.y), double(c.z)});
+    return view(f64);
   }
 
   std::unique_ptr<World> world;
@@ -317,7 +270,6 @@ struct WorldCore {
   std::string last_warning;
   std::vector<AgentId> agents;  // every live agent, in the order added
   std::vector<ChunkPos> chunks;
-  std::vector<Waypoint> points;
   std::vector<std::int32_t> i32;  // scratch, and the buffers behind the views handed to JS
   std::vector<std::uint16_t> u16;
   std::vector<std::uint8_t> u8;

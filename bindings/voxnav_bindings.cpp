@@ -4,7 +4,6 @@
 #include <emscripten/heap.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <functional>
 #include <string>
 
@@ -12,12 +11,15 @@
 #include "voxnav/columns.h"
 #include "voxnav/integrate.h"
 #include "voxnav/io.h"
+#include "voxnav/layouts.h"
 #include "voxnav/state_hash.h"
 #include "voxnav/tables.h"
 #include "voxnav/version.h"
 
 /// A World member (any overload) and its name, for WorldCore::run and get.
 #define M(m) #m, [](auto& w, auto&&... a) { return w.m(a...); }
+/// An API function f(World&, ...) (any overload), for the same.
+#define API(f) [](auto& w, auto&&... a) { return f(w, a...); }
 
 namespace voxnav::bindings {
 
@@ -101,11 +103,6 @@ struct Core : emscripten::class_<WorldCore> {
 
 using C = WorldCore&;
 
-/// `undefined`, after `failed` (a failure recorded).
-template <class T>
-val none(const T&) {
-  return val::undefined();
-}
 /// An array of `items`, each pushed as it is.
 template <class... T>
 val array(const T&... items) {
@@ -113,107 +110,70 @@ val array(const T&... items) {
   (list.call<void>("push", items), ...);
   return list;
 }
-/// Calls a C++ "count, then copy" API (f(out, capacity, &count)) twice: `out` gets every item.
-template <class T, class F>
-Status fetch_all(std::vector<T>& out, F&& f) {
-  std::size_t n = 0;
-  Status st = f(static_cast<T*>(nullptr), std::size_t{0}, &n);
-  if (st != Status::Ok) return st;
-  out.resize(n);
-  st = f(out.data(), out.size(), &n);
-  out.resize(std::min(n, out.size()));
-  return st;
-}
-/// [positions 3n, cells 3n, kinds n] of `points`, after what c.f64 holds.
-val waypoints(C c, const std::vector<Waypoint>& points) {
-  put_fields(c.f64, points, &Waypoint::position, &Waypoint::cell, &Waypoint::kind);
-  return view(c.f64);
-}
-double number_of(AgentId id) {  // every live agent has one (add_agents keeps no other)
-  double n = -1;
-  return (void)id_number(id, &n), n;
-}
-
 // ---- the calls that need more than converting their arguments one by one ----
 /// `fn`: the JS function that called (defineBlocks writes the JSON).
 int load_blocks(C c, val json, std::string fn) {
   if (c.done(c.world->load_blocks_json(typed(json, c.u8))) != 0) c.calls.error.function = fn;
   return c.calls.last_status();
 }
-int set_block_traits(C c, double value, std::string traits_json) {
-  BlockTraitsChange t;
-  std::string msg;
-  if (const Status st = parse_block_traits_json(traits_json, &t.traits, &msg); st != Status::Ok)
-    return c.calls.fail(st, "set_block_traits", "traits", msg);
+int set_block_traits(C c, double value, std::string traits) {
   In in(c.calls, "set_block_traits");
-  t.value = in.value16(value, c.world->block_count());
-  return in ? c.done(c.world->set_block_traits(std::span(&t, 1))) : c.calls.last_status();
+  const std::uint16_t v = in.value(value, c.world->block_count());
+  const auto set = [&](CallError* e) { return set_block_traits_json(*c.world, v, traits, e); };
+  return in && c.calls.api("set_block_traits", set) ? 0 : c.calls.last_status();
 }
 /// positions: Int32Array of 3 per chunk, then World member `m` with them and `a`.
 template <class M, class... A>
 int chunks(C c, const char* fn, M m, const val& positions, const A&... a) {
-  const bool typed_ok = copy_typed(positions, c.i32);
-  if (!typed_ok || c.i32.size() % 3 != 0)
-    return c.calls.fail(Status::InvalidArgument, fn, "positions",
-                        !typed_ok ? "positions must be an Int32Array"
-                                  : "positions has " + std::to_string(c.i32.size()) +
-                                        " entries, not a multiple of 3 (x, y, z per chunk)");
-  c.chunks.clear();
-  for (std::size_t i = 0; i < c.i32.size(); i += 3)
-    c.chunks.push_back(ChunkPos{c.i32[i], c.i32[i + 1], c.i32[i + 2]});
+  if (!c.calls.api(fn, [&](CallError* e) {
+        return chunk_positions_of_numbers(typed(positions, c.i32), &c.chunks, e);
+      }))
+    return c.calls.last_status();
   const int st = c.done(m(*c.world, std::span<const ChunkPos>(c.chunks), a...));
   // The copy of a large load is not kept: the heap is shared by every World of the module.
   if (c.u16.capacity() > std::size_t{64} * kChunkValues) std::vector<std::uint16_t>().swap(c.u16);
   if (c.chunks.capacity() > 64) std::vector<ChunkPos>().swap(c.chunks);
   return st;
 }
-/// World::set_blocks (also setBlock, setBox); layout: docs/bindings.md.
+/// A batch (addAgents, setAgentGoals, teleportAgents, setBlocks; layouts: docs/bindings.md)
+/// converted by `convert(&entries, error)` (voxnav/numbers.h), then World member `m`.
+template <class T, class M, class F>
+int batch(C c, const char* fn, M m, const std::string& list, F convert) {
+  std::vector<T> entries;
+  return c.calls.api(fn, [&](CallError* e) { return convert(&entries, e); })
+             ? c.done(m(*c.world, std::span<const T>(entries), list))
+             : c.calls.last_status();
+}
 int set_blocks(C c, val cells, val values, val single, std::string list) {
-  In in(c.calls, "set_blocks");
-  if (!copy_typed(cells, c.f64) || !copy_typed(values, c.in) || !copy_typed(single, c.u8) ||
-      c.f64.size() != 6 * c.in.size() || c.u8.size() != c.in.size())
-    in.fail(Status::InvalidArgument, list, "edits must be 6 cell numbers, a value and a flag each");
-  std::vector<BlockEdit> edits(in ? c.in.size() : 0);
-  for (std::size_t i = 0; i < edits.size(); ++i) {
-    const bool one = edits[i].cell = c.u8[i] != 0;
-    edits[i].min = in.cell(entry(list, i, one ? "cell" : "min"), &c.f64[6 * i]);
-    edits[i].max = in.cell(entry(list, i, one ? "cell" : "max"), &c.f64[6 * i + 3]);
-    edits[i].value = in(Arg<std::int64_t>{entry(list, i, "value"), c.in[i]});
-  }
-  return in ? c.done(c.world->set_blocks(edits, list)) : c.calls.last_status();
+  return batch<BlockEdit>(c, M(set_blocks), list, [&](auto* out, auto* e) {
+    return block_edits_of_numbers(typed(cells, c.f64), typed(values, c.in), typed(single, c.u8),
+                                  list, out, e);
+  });
 }
 val add_profile(C c, std::string json, std::string source) {
-  Profile p;
   ProfileId id;
-  std::string err, warn;
-  if (const Status st = parse_profile_json(json, p, &err, &warn, source); st != Status::Ok)
-    return none(c.calls.fail(st, "add_profile", "profile", err));
-  const Status st = c.world->add_profile(p, &id);
-  if (st == Status::Ok) c.last_warning = warn;
-  return c.result(st, c.js(id));
+  std::string warn;
+  const auto add = [&](CallError* e) {
+    return add_profile_json(*c.world, json, source, &id, &warn, e);
+  };
+  return c.calls.api("add_profile", add) ? (c.last_warning = warn, c.js(id)) : val::undefined();
 }
+/// A block name that is no string crosses as "", which the World refuses naming it.
 val define_area(C c, val name, val blocks, double cost) {
   In in(c.calls, "define_area");
-  std::vector<std::string> names;
-  if (!name.isString())
-    return none(in.fail(Status::InvalidArgument, "name", "name must be a string"));
-  const std::string at = "area \"" + name.as<std::string>() + "\": ";
+  const std::string n = in.text(name, "name");
   if (!blocks.isArray())
-    in.fail(Status::InvalidArgument, "blocks", at + "blocks must be an array of block names");
-  for (std::size_t i = 0, n = in ? blocks["length"].as<std::size_t>() : 0; in && i < n; ++i) {
-    if (blocks[i].isString())
-      names.push_back(blocks[i].as<std::string>());
-    else
-      in.fail(Status::InvalidArgument, "blocks",
-              at + "blocks[" + std::to_string(i) + "] is not a block name (a non-empty string)");
-  }
-  return in ? c.get<AreaId>(M(define_area), name.as<std::string>(),
-                            std::span<const std::string>(names), cost)
+    in.refuse("blocks", "an array of block names", "area \"" + n + "\": blocks");
+  std::vector<std::string> names(in ? blocks["length"].as<std::size_t>() : 0);
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (blocks[i].isString()) names[i] = blocks[i].as<std::string>();
+  return in ? c.get<AreaId>(M(define_area), n, std::span<const std::string>(names), cost)
             : val::undefined();
 }
 val find_area(C c, val name) {
-  if (name.isString()) return c.get<AreaId>(M(find_area), name.as<std::string>());
-  return none(c.calls.fail(Status::InvalidArgument, "find_area", "name", "name must be a string"));
+  In in(c.calls, "find_area");
+  const std::string n = in.text(name, "name");
+  return in ? c.get<AreaId>(M(find_area), n) : val::undefined();
 }
 
 /// request() (a handle number) and find_path_now() (status, then waypoints when ready).
@@ -221,122 +181,51 @@ template <bool kNow>
 val search(C c, double profile, val start, val goal, double range, bool toward, double excluded,
            val multipliers) {
   const char* fn = kNow ? "find_path_now" : toward ? "request_toward" : "request";
-  In in(c.calls, fn);
-  const auto cell = [&](const char* name, const val& v) {
-    if (in && (!copy_typed(v, c.in) || c.in.size() != 3))
-      in.fail(Status::InvalidArgument, name,
-              std::string(name) + " must be a Float64Array [x, y, z]");
-    return in.cell(name, c.in.data());
-  };
   NavRequest req;
-  req.profile = in(bindings::profile(profile));
-  req.start = cell("start", start), req.goal = cell("goal", goal);
-  req.goal_range = in(integer("range", range)), req.toward = toward;
-  if (in && !copy_typed(multipliers, c.in))
-    in.fail(Status::InvalidArgument, "filter",
-            "filter: multipliers must be a Float64Array (one entry per area)");
-  req.filter = in.take<AreaFilter>(
-      [&](auto* o, auto* e) { return area_filter_of_numbers(excluded, c.in, o, e); });
-  if (!in) return val::undefined();
   PathHandle h;
   PathResult r;
   double id = 0;
+  if (!c.calls.api(fn, [&](CallError* e) {
+        if (!copy_typed(multipliers, c.f64))
+          return wrong_type("filter", "a Float64Array (one entry per area)", e,
+                            "filter: multipliers");
+        return request_of_numbers(profile, typed(start, c.in), typed(goal, c.f64b), range, toward,
+                                  excluded, c.f64, c.calls.tag, &req, e);
+      }))
+    return val::undefined();
   if (const Status st = kNow ? c.world->find_path_now(req, &r) : c.world->request(req, &h);
       st != Status::Ok)
     return c.result(st, val::undefined());
   if (kNow && r.status.state != PathState::Ready) r.waypoints.clear();
-  if (kNow) return c.js(r.status), c.calls.ok(), waypoints(c, r.waypoints);
-  if (id_number(h, &id)) return c.calls.ok(), val(id);
-  (void)c.world->release(h);
-  return c.calls.fail(Status::Unsupported, fn, "",
-                      "more than 524288 requests of one class are held; release some"),
-         val::undefined();
+  if (kNow) return c.js(r.status), append_numbers(r.waypoints, &c.f64), c.calls.ok(), view(c.f64);
+  if (c.calls.api(fn, [&](CallError* e) { return id_number(h, &id, e); })) return val(id);
+  return (void)c.world->release(h), val::undefined();
 }
-/// waypoints() of corridor or agent_corridor (`m`) of id `a`; an agent's corridor epoch last.
-template <class M, class A>
-val corridor_of(C c, const char* fn, M m, const A& a) {
-  In in(c.calls, fn);
-  const auto id = in(a);
-  AgentState s;
-  constexpr bool kAgent = std::is_same_v<decltype(id), const AgentId>;
-  if (!in) return val::undefined();
-  if constexpr (kAgent)
-    if (c.done(c.world->agent_state(id, &s)) != 0) return val::undefined();
-  const Status st = fetch_all(c.points, [&](Waypoint* o, std::size_t cap, std::size_t* n) {
-    return m(*c.world, id, o, cap, n);
-  });
-  c.f64.clear();
-  if (c.done(st) != 0) return val::undefined();
-  waypoints(c, c.points);
-  if (kAgent) c.f64.push_back(s.corridor_epoch);
+// ---- agents (one agent: a batch of one, `list` "") ----
+/// World::add_agents (goal x NaN: none) through add_agents_numbered; returns the id numbers.
+val add_agents(C c, val profiles, val feet, val goals, std::string list) {
+  std::vector<AgentDef> defs;
+  std::vector<AgentId> ids;
+  const auto add = [&](CallError* e) {
+    const Status st = agent_defs_of_numbers(typed(profiles, c.in), typed(feet, c.f64),
+                                            typed(goals, c.f64b), list, c.calls.tag, &defs, e);
+    return st != Status::Ok ? st : add_agents_numbered(*c.world, defs, list, &ids, &c.f64, e);
+  };
+  if (!c.calls.api("add_agents", add)) return val::undefined();
+  c.agents.insert(c.agents.end(), ids.begin(), ids.end());
   return view(c.f64);
 }
-val path_cells(C c, double path) {
-  In in(c.calls, "path_cells");
-  const PathHandle h = in(bindings::path(path));
-  std::vector<PathCell> cells;
-  if (!in) return val::undefined();
-  const Status st = fetch_all(cells, [&](PathCell* o, std::size_t cap, std::size_t* n) {
-    return c.world->path_cells(h, o, cap, n);
-  });
-  c.f64.clear();
-  put_fields(c.f64, cells, &PathCell::cell, &PathCell::kind);
-  return c.result(st, view(c.f64));
-}
-
-// ---- agents (one agent: a batch of one, `list` "") ----
-/// A batch: `one` (n numbers, to c.in), `three` (3n, c.f64), `more` (3n, c.f64b, unless
-/// undefined); entry i is make(in, i, field namer), then m(world, entries).
-template <class T, class Make, class M>
-int batch(C c, const char* fn, const std::string& list, const val& one, const val& three,
-          const val& more, Make make, M m) {
-  In in(c.calls, fn);
-  if (!copy_typed(one, c.in) || !copy_typed(three, c.f64) || c.f64.size() != 3 * c.in.size() ||
-      (!more.isUndefined() && (!copy_typed(more, c.f64b) || c.f64b.size() != c.f64.size())))
-    in.fail(Status::InvalidArgument, list, list + " must be Float64Arrays");
-  std::vector<T> entries(in ? c.in.size() : 0);
-  for (std::size_t i = 0; i < entries.size(); ++i)
-    entries[i] = make(in, i, [&](const char* field) { return entry(list, i, field); });
-  return in ? c.done(m(*c.world, entries)) : c.calls.last_status();
-}
-Vec3 vec3(const double* v) { return Vec3{v[0], v[1], v[2]}; }
-/// World::add_agents (goal x NaN: none); returns the ids.
-val add_agents(C c, val profiles, val feet, val goals, std::string list) {
-  std::vector<AgentId> ids;
-  const auto make = [&](In& in, std::size_t i, auto at) {
-    AgentDef d{in(profile(c.in[i], at("profile"))), vec3(&c.f64[3 * i])};
-    if (!std::isnan(c.f64b[3 * i])) d.goal = in.cell(at("goal"), &c.f64b[3 * i]);
-    return d;
-  };
-  const auto add = [&](World& w, std::span<const AgentDef> defs) {
-    ids.resize(defs.size());
-    return w.add_agents(defs, ids.data(), list);
-  };
-  if (batch<AgentDef>(c, "add_agents", list, profiles, feet, goals, make, add) != 0)
-    return val::undefined();
-  c.in.clear();
-  for (const AgentId& id : ids)
-    if (double n = 0; id_number(id, &n)) c.in.push_back(n);
-  if (c.in.size() < ids.size()) {  // every agent just added needs an id number, or none stays
-    for (const AgentId& a : ids) (void)c.world->remove_agent(a);
-    return none(c.calls.fail(Status::Unsupported, "add_agents", "", "more than 2097152 agents"));
-  }
-  c.agents.insert(c.agents.end(), ids.begin(), ids.end());
-  return view(c.in);
-}
 int set_agent_goals(C c, val agents, val goals, std::string list) {
-  const auto make = [&](In& in, std::size_t i, auto at) {
-    return AgentGoal{in(agent(c.in[i], at("agent"))), in.cell(at("goal"), &c.f64[3 * i])};
-  };
-  return batch<AgentGoal>(c, "set_agent_goals", list, agents, goals, val::undefined(), make,
-                          [&](World& w, auto& e) { return w.set_agent_goals(e, list); });
+  return batch<AgentGoal>(c, M(set_agent_goals), list, [&](auto* out, auto* e) {
+    return agent_goals_of_numbers(typed(agents, c.in), typed(goals, c.f64), list, c.calls.tag, out,
+                                  e);
+  });
 }
 int teleport_agents(C c, val agents, val feet, std::string list) {
-  const auto make = [&](In& in, std::size_t i, auto at) {
-    return AgentMove{in(agent(c.in[i], at("agent"))), vec3(&c.f64[3 * i])};
-  };
-  return batch<AgentMove>(c, "teleport_agents", list, agents, feet, val::undefined(), make,
-                          [&](World& w, auto& e) { return w.teleport_agents(e, list); });
+  return batch<AgentMove>(c, M(teleport_agents), list, [&](auto* out, auto* e) {
+    return agent_moves_of_numbers(typed(agents, c.in), typed(feet, c.f64), list, c.calls.tag, out,
+                                  e);
+  });
 }
 int remove_agent(C c, double number) {
   In in(c.calls, "remove_agent");
@@ -346,55 +235,31 @@ int remove_agent(C c, double number) {
                 [&](AgentId a) { return a.index == id.index && a.generation == id.generation; });
   return 0;
 }
-/// Every live agent in the order added (layout: docs/bindings.md).
-val agents_snapshot(C c) {
-  std::vector<AgentState> s(c.agents.size());
-  for (std::size_t i = 0; i < s.size(); ++i) (void)c.world->agent_state(c.agents[i], &s[i]);
-  c.f64.clear();
-  for (const AgentId& id : c.agents) put(c.f64, number_of(id));
-  put_fields(c.f64, s, &AgentState::feet, &AgentState::velocity, &AgentState::mode,
-             &AgentState::on_ground, &AgentState::corridor_epoch);
-  return view(c.f64);
-}
-val take_door_events(C c) {
-  std::vector<DoorEvent> ev(c.world->pending_door_events());
-  std::size_t n = 0;
-  (void)c.world->take_door_events(ev.data(), ev.size(), &n);
-  ev.resize(n), c.f64.clear();
-  for (const DoorEvent& e : ev) put(c.f64, number_of(e.agent));
-  put_fields(c.f64, ev, &DoorEvent::door, &DoorEvent::tick);
-  return c.calls.ok(), view(c.f64);
-}
+/// The "worldStats" layout, then the live agents and the pthread's jobs run.
 val stats(C c) {
-  const WorldStats s = c.world->stats();
   double jobs = 0;
 #ifdef VOXNAV_WASM_THREADS
   if (c.threaded) jobs = double(WorldCore::pool().jobs_run());
 #endif
-  return c.numbers(s.searches, s.nodes_expanded, s.maintenance_runs, s.last_maintenance_ms,
-                   s.standable_cells, s.islands, c.agents.size(), jobs);
+  c.js(c.world->stats());
+  return c.f64.push_back(double(c.agents.size())), c.f64.push_back(jobs), view(c.f64);
 }
 
 // ---- free functions of the C++ API (io.h, columns.h, integrate.h, state_hash.h) ----
 val load_anvil_columns(C c, val data, val offsets, bool skip_empty_proto, bool full_only) {
-  std::vector<std::uint8_t> bytes;
+  std::vector<std::uint8_t> bytes;  // not kept: the heap is shared by every World of the module
   std::vector<std::uint32_t> offs;
   LoadReport r;
-  r.message = "columns must be a Uint8Array and offsets into it from 0 to its length";
   const LoadOptions options{.skip_empty_proto_chunks = skip_empty_proto,
                             .full_chunks_only = full_only};
-  if (const Status st = copy_typed(data, bytes) && copy_typed(offsets, offs)
-                            ? voxnav::load_anvil_columns(*c.world, bytes, offs, options, &r)
-                            : Status::InvalidArgument;
-      st != Status::Ok)
-    return none(c.calls.fail(st, "load_anvil_columns", "columns", r.message));
-  val report =
-      array(c.numbers(r.columns_loaded, r.chunks_loaded, r.uniform_chunks, r.empty_proto_chunks,
-                      r.proto_chunks_left_out, r.data_version_min, r.data_version, r.unknown_blocks,
-                      r.unknown_properties, r.min, r.max),
-            r.format);
+  if (!c.calls.api("load_anvil_columns", [&](CallError* e) {
+        const Status st =
+            load_anvil_columns(*c.world, typed(data, bytes), typed(offsets, offs), options, &r);
+        return *e = CallError{st, "", "columns", r.message}, st;
+      }))
+    return val::undefined();
+  val report = array(c.js(r), r.format);
   for (const UnknownBlock& n : r.unknown_names) report.call<void>("push", n.name);
-  c.calls.ok();
   return report;
 }
 
@@ -410,13 +275,12 @@ val list_region_chunks(val region) {
   try {
     std::vector<std::uint8_t> bytes;
     std::vector<RegionChunk> chunks;
-    std::string err = "file must be a Uint8Array";
-    const bool copied = copy_typed(region, bytes);
-    if (!copied && g_refused_copy_bytes > 0) return out_of_memory();
-    const Status st = copied ? voxnav::list_region_chunks(bytes, &chunks, &err) : Status::InvalidArgument;
+    std::string err;
+    const std::span<const std::uint8_t> file = typed(region, bytes);
+    if (g_refused_copy_bytes > 0) return out_of_memory();
+    const Status st = voxnav::list_region_chunks(file, &chunks, &err);
     std::vector<double> numbers;
-    for (const RegionChunk& c : chunks)
-      put(numbers, c.index, c.compression, c.offset, c.size, c.skipped);
+    append_numbers(chunks, &numbers);
     val list = array(int(st), err, val::global("Float64Array").new_(view(numbers)));
     for (const RegionChunk& c : chunks) list.call<void>("push", c.reason);
     return list;
@@ -428,83 +292,45 @@ val list_region_chunks(val region) {
 val top_blocks(C c, val min, val max) {
   In in(c.calls, "top_blocks");
   const CellPos a = in(cell(min, "min")), b = in(cell(max, "max"));
-  if (!in) return val::undefined();
-  // Buffers for the columns asked for, when column_tops will accept them (it checks the limits).
-  const double columns = (double(b.x) - a.x + 1) * (double(b.z) - a.z + 1);
-  const bool fits = a.x <= b.x && a.z <= b.z && columns <= double(kMaxColumnTopsColumns);
   static std::vector<std::int32_t> heights;  // one pair for the module, not one per World
   static std::vector<std::uint16_t> values;
-  heights.resize(fits ? std::size_t(columns) : 0);
-  values.resize(heights.size());
-  return c.calls.api("top_blocks",
-                     [&](CallError* e) {
-                       return column_tops(*c.world, a, b, heights.data(), values.data(),
-                                          heights.size(), e);
-                     })
-             ? array(view(heights), view(values))
-             : val::undefined();
+  const auto tops = [&](CallError* e) { return column_tops(*c.world, a, b, &heights, &values, e); };
+  return in && c.calls.api("top_blocks", tops) ? array(view(heights), view(values))
+                                               : val::undefined();
 }
 
 val profile_body(C c, double profile) {
   In in(c.calls, "profile_body");
   const ProfileId pid = in(bindings::profile(profile));
   BodyParams p;
-  if (!in || !c.calls.api("profile_body",
-                          [&](CallError* e) { return voxnav::profile_body(*c.world, pid, &p, e); }))
-    return val::undefined();
-  return c.numbers(p.width, p.height, p.step_height, p.gravity, p.jump_velocity, p.terminal_speed,
-                   p.climb_speed);
+  const auto body = [&](CallError* e) { return voxnav::profile_body(*c.world, pid, &p, e); };
+  return in && c.calls.api("profile_body", body) ? c.js(p) : val::undefined();
 }
 
+/// packed: the 26 numbers of body_step_of_numbers (voxnav/numbers.h).
 val step_body(C c, val packed, double dt) {
-  std::vector<double>& in = c.in;
-  if (!copy_typed(packed, in) || in.size() != 26)
-    return none(c.calls.fail(Status::InvalidArgument, "step_body", "state",
-                             "packed must be a Float64Array of 26 numbers"));
-  // A mode or intent that is no enum value becomes 255, which step_body refuses (naming it).
-  const auto small = [](double v) { return std::uint8_t(v >= 0 && v <= 255 ? v : 255); };
-  const auto vec = [&](int at) { return vec3(&in[at]); };
-  BodyState s{.feet = vec(0),
-              .velocity = vec(3),
-              .on_ground = in[9] != 0,
-              .mode = static_cast<BodyMode>(small(in[10])),
-              .carry = vec(6)};
-  const BodyInput input{in[11], in[12], in[13] != 0, static_cast<ClimbIntent>(small(in[14])),
-                        in[15], vec(16)};
-  const BodyParams p{in[19], in[20], in[21], in[22], in[23], in[24], in[25]};
-  StepReport r;
-  if (!c.calls.api("step_body", [&](CallError* e) {
-        return voxnav::step_body(*c.world, s, input, p, dt, &r, e);
-      }))
-    return val::undefined();
-  return c.numbers(s.feet, s.velocity, s.carry, s.on_ground, s.mode, r.displacement, r.hit_wall_x,
-                   r.hit_wall_z, r.wall_speed, r.hit_ceiling, r.landed, r.landing_speed,
-                   r.stepped_up, r.step_rise, r.climbing, r.in_fluid);
+  StepResult r;
+  BodyInput input;
+  BodyParams p;
+  const auto step = [&](CallError* e) {
+    const Status st = body_step_of_numbers(typed(packed, c.in), &r.state, &input, &p, e);
+    return st != Status::Ok ? st : voxnav::step_body(*c.world, r.state, input, p, dt, &r.report, e);
+  };
+  return c.calls.api("step_body", step) ? c.js(r) : val::undefined();
 }
 
 val block_def(C c, double value) {
   In in(c.calls, "block_def");
-  const std::uint16_t v = in.value16(value, c.world->block_count());
+  const std::uint16_t v = in.value(value, c.world->block_count());
   BlockDef d;
   if (!in || c.done(c.world->block_def(v, &d)) != 0) return val::undefined();
-  const BlockTraits& t = d.traits;
-  c.numbers(t.door, t.door_toggle == kNoBlockValue ? -1.0 : t.door_toggle, t.climbable, t.hazard,
-            t.slow, t.fluid);
-  for (const BlockBox& b : d.boxes)
-    put(c.f64, b.min_x, b.min_y, b.min_z, b.max_x, b.max_y, b.max_z);
-  return array(d.name, t.door_toggle_name, view(c.f64));
+  return array(d.name, d.traits.door_toggle_name, c.js(d));
 }
 
 std::string state_hash(C c) {
   std::uint64_t h = 0;
-  if (voxnav::state_hash(*c.world, c.agents, &h) != Status::Ok)
-    return c.calls.fail(Status::StaleHandle, "state_hash", "",
-                        "an agent of this world is no longer live"),
-           std::string();
-  c.calls.ok();
-  char buf[20];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return buf;
+  const auto hash = [&](CallError* e) { return voxnav::state_hash(*c.world, c.agents, &h, e); };
+  return c.calls.api("state_hash", hash) ? state_hash_text(h) : std::string();
 }
 
 }  // namespace voxnav::bindings
@@ -575,8 +401,12 @@ EMSCRIPTEN_BINDINGS(voxnav) {
       .def("request", &search<false>)
       .def("status", [](C c, double h) { return c.get<PathStatus>(M(status), path(h)); })
       .def("findPathNow", &search<true>)
-      .def("corridor", [](C c, double h) { return corridor_of(c, M(corridor), path(h)); })
-      .def("pathCells", &path_cells)
+      .def("corridor",
+           [](C c, double h) { return c.get<Numbers>("corridor", API(corridor_numbers), path(h)); })
+      .def("pathCells",
+           [](C c, double h) {
+             return c.get<Numbers>("path_cells", API(path_cell_numbers), path(h));
+           })
       .def("release", [](C c, double h) { return c.run(M(release), path(h)); })
       // agents
       .def("addAgents", &add_agents)
@@ -586,13 +416,20 @@ EMSCRIPTEN_BINDINGS(voxnav) {
       .def("agentReason",
            [](C c, double a) { return c.get<std::string>(M(agent_reason), agent(a)); })
       .def("agentCorridor",
-           [](C c, double a) { return corridor_of(c, M(agent_corridor), agent(a)); })
+           [](C c, double a) {
+             return c.get<Numbers>("agent_corridor", API(corridor_numbers), agent(a));
+           })
       .def("teleportAgents", &teleport_agents)
-      .def("agentsSnapshot", &agents_snapshot)
+      .def("agentsSnapshot",
+           [](C c) {
+             return c.get<Numbers>("agents_snapshot", API(agent_snapshot_numbers),
+                                   std::span<const AgentId>(c.agents));
+           })
       // doors
       .def("setDoorOpen",
            [](C c, val x, bool open) { return c.run(M(set_door_open), cell(x), open); })
-      .def("takeDoorEvents", &take_door_events)
+      .def("takeDoorEvents",
+           [](C c) { return c.get<Numbers>("take_door_events", API(take_door_event_numbers)); })
       .def("pendingDoorEvents", [](C c) { return double(c.world->pending_door_events()); })
       .def("navTick", [](C c) { return double(c.world->nav_tick()); })
       // chunk streaming, the search budget, the tick (ints the World checks)
@@ -610,11 +447,7 @@ EMSCRIPTEN_BINDINGS(voxnav) {
       .def("queuedRequests", [](C c) { return double(c.world->queued_requests()); })
       .def("tick", [](C c, double dt) { return c.done(c.world->tick(dt)); })
       .def("stats", &stats)
-      .def("searchTimesUs",
-           [](C c) {
-             const std::span<const double> t = c.world->search_times_us();
-             return val(typed_memory_view(t.size(), t.data()));
-           })
+      .def("searchTimesUs", [](C c) { return view(c.world->search_times_us()); })
       .def("stateHash", &bindings::state_hash)
       .def("topBlocks", &bindings::top_blocks)
       .def("profileBody", &bindings::profile_body)

@@ -103,4 +103,18 @@ Status column_tops(const World& world, CellPos a, CellPos b, std::int32_t* heigh
   return Status::Ok;
 }
 
+Status column_tops(const World& world, CellPos a, CellPos b, std::vector<std::int32_t>* heights,
+                   std::vector<std::uint16_t>* values, CallError* error) {
+  // Sized only for a box whose columns are within the limit (the call checks the rest).
+  const double columns = (double(b.x) - a.x + 1) * (double(b.z) - a.z + 1);
+  const bool fits = a.x <= b.x && a.z <= b.z && columns <= double(kMaxColumnTopsColumns);
+  std::vector<std::int32_t> h(fits ? std::size_t(columns) : 0);
+  std::vector<std::uint16_t> v(h.size());
+  const Status st = column_tops(world, a, b, h.data(), v.data(), h.size(), error);
+  if (st == Status::Ok && (!heights || !values))
+    return fail(error, "capacity", "the output vectors are null");
+  if (st == Status::Ok) *heights = std::move(h), *values = std::move(v);
+  return st;
+}
+
 }  // namespace voxnav

@@ -1,4 +1,5 @@
 #include "voxnav/profile.h"
+#include "voxnav/world.h"
 
 #include <cmath>
 #include <cstdio>
@@ -612,6 +613,20 @@ Status parse_profile_json(std::string_view text, Profile& out, std::string* erro
   if (st != Status::Ok) return st;
   out = std::move(p);
   return Status::Ok;
+}
+
+Status add_profile_json(World& world, std::string_view json, std::string_view source,
+                        ProfileId* id, std::string* warning, CallError* error) {
+  Profile p;
+  std::string msg, warn;
+  if (const Status st = parse_profile_json(json, p, &msg, &warn, source); st != Status::Ok) {
+    if (error) *error = CallError{st, "add_profile", "profile", msg};
+    return st;
+  }
+  const Status st = world.add_profile(p, id);
+  if (st != Status::Ok && error) *error = world.last_error();
+  if (st == Status::Ok && warning) *warning = warn;
+  return st;
 }
 
 }  // namespace voxnav

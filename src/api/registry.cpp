@@ -1,4 +1,5 @@
 #include "voxnav/registry.h"
+#include "voxnav/world.h"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
@@ -216,6 +217,20 @@ Status parse_block_registry_json(std::span<const std::uint8_t> json, BlockRegist
   *out = std::move(def);
   if (error) error->clear();
   return Status::Ok;
+}
+
+Status set_block_traits_json(World& world, std::uint16_t value, std::string_view traits_json,
+                             CallError* error) {
+  BlockTraitsChange t;
+  t.value = value;
+  std::string msg;
+  if (const Status st = parse_block_traits_json(traits_json, &t.traits, &msg); st != Status::Ok) {
+    if (error) *error = CallError{st, "set_block_traits", "traits", msg};
+    return st;
+  }
+  const Status st = world.set_block_traits(std::span(&t, 1));
+  if (st != Status::Ok && error) *error = world.last_error();
+  return st;
 }
 
 }  // namespace voxnav

@@ -1,6 +1,7 @@
 // voxnav - state_hash: FNV-1a 64 over agent states and corridors (public API only).
 #include "voxnav/state_hash.h"
 
+#include <cstdio>
 #include <cstring>
 #include <vector>
 
@@ -35,16 +36,28 @@ class Fnv {
 
 }  // namespace
 
-Status state_hash(const World& world, std::span<const AgentId> agents, std::uint64_t* out) {
+std::string state_hash_text(std::uint64_t hash) {
+  char buf[20];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(hash));
+  return buf;
+}
+
+Status state_hash(const World& world, std::span<const AgentId> agents, std::uint64_t* out,
+                  CallError* error) {
   if (!out) return Status::InvalidArgument;
   Fnv h;
   std::vector<Waypoint> wps;
-  for (const AgentId id : agents) {
+  for (std::size_t k = 0; k < agents.size(); ++k) {
+    const AgentId id = agents[k];
     AgentState s;
     std::size_t count = 0;
     if (world.agent_state(id, &s) != Status::Ok ||
-        world.agent_corridor(id, nullptr, 0, &count) != Status::Ok)
+        world.agent_corridor(id, nullptr, 0, &count) != Status::Ok) {
+      if (error)
+        *error = CallError{Status::StaleHandle, "state_hash", "agents",
+                           "agents[" + std::to_string(k) + "] is not a live agent of this world"};
       return Status::StaleHandle;
+    }
     wps.resize(count);
     (void)world.agent_corridor(id, wps.data(), wps.size(), &count);
     h.vec(s.feet);

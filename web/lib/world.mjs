@@ -117,7 +117,7 @@ function isPlainObject(v) {
 }
 
 
-// ---- reshaping the binding's flat results (bindings/voxnav_bindings.cpp and convert.h give each layout) ----
+// ---- reshaping the binding's flat results (each layout is a table of src/api/layouts.cpp, voxnav/layouts.h) ----
 
 // The C++ names of the enums results carry as numbers (the module's names()), per module.
 const enumNames = new WeakMap();

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "voxnav/error.h"
 #include "voxnav/status.h"
@@ -34,5 +35,10 @@ inline constexpr std::int32_t kNoColumnTop = INT32_MIN;
 [[nodiscard]] Status column_tops(const World& world, CellPos min, CellPos max,
                                  std::int32_t* heights, std::uint16_t* values,
                                  std::size_t capacity, CallError* error = nullptr);
+/// The same into vectors sized to the column count (replaced; left unchanged on error). Returns
+/// what the call above returns ("capacity": a null vector).
+[[nodiscard]] Status column_tops(const World& world, CellPos min, CellPos max,
+                                 std::vector<std::int32_t>* heights,
+                                 std::vector<std::uint16_t>* values, CallError* error = nullptr);
 
 }  // namespace voxnav

@@ -5,11 +5,15 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
+#include "voxnav/agents.h"
 #include "voxnav/error.h"
 #include "voxnav/ids.h"
+#include "voxnav/integrate.h"
 #include "voxnav/requests.h"
 #include "voxnav/types.h"
+#include "voxnav/world.h"
 
 namespace voxnav {
 
@@ -39,5 +43,84 @@ namespace voxnav {
 /// "filter": excluded is not a 32-bit mask, or more than kMaxAreas multipliers).
 [[nodiscard]] Status area_filter_of_numbers(double excluded, std::span<const double> multipliers,
                                             AreaFilter* out, CallError* error);
+/// The refusal of a host value that is not of the type a call takes (a JS value that is no
+/// string, no typed array): InvalidArgument naming `name`, "<what> must be <type>" (`what`
+/// empty: `name`), e.g. "name must be a string". Always returns InvalidArgument.
+[[nodiscard]] Status wrong_type(const std::string& name, const char* type, CallError* error,
+                                const std::string& what = "");
+
+/// The id numbers of ids a World just gave (voxnav/ids.h), appended to `out`, for a host that
+/// hands ids out as numbers. Returns: Ok; Unsupported when an id has none ("more than 2097152
+/// agents", "more than 524288 requests of one class are held; release some"): `out` unchanged.
+[[nodiscard]] Status id_numbers(std::span<const AgentId> agents, std::vector<double>* out,
+                                CallError* error);
+[[nodiscard]] Status id_number(PathHandle path, double* out, CallError* error);
+/// World::add_agents(defs, ..., list) for a host that hands ids out as numbers: `ids` and
+/// `numbers` (replaced) get the new agents' ids and id numbers. Returns: Ok; what add_agents
+/// returns (`error` gets world.last_error(); nothing added); Unsupported when an agent has no id
+/// number (more than 2097152 agents): every agent of the batch is removed again.
+[[nodiscard]] Status add_agents_numbered(World& world, std::span<const AgentDef> defs,
+                                         const std::string& list, std::vector<AgentId>* ids,
+                                         std::vector<double>* numbers, CallError* error);
+
+/// A block value for a call taking a uint16 (World::set_block_traits, block_def): an integer in
+/// 0 .. block_count - 1 is passed on (the World checks it against its registry); another integer
+/// is refused here, as no value of the registry. Returns: Ok; InvalidArgument (not an integer,
+/// argument `name`); OutOfRange ("value 70000 is not in the block registry (values 0 .. 99)").
+[[nodiscard]] Status block_value_of_number(double v, const std::string& name,
+                                           std::size_t block_count, std::uint16_t* out,
+                                           CallError* error);
+
+/// A path request from numbers: `profile` an id number of the World of tag `tag`, `start` and
+/// `goal` three numbers each (a cell), `range` an int (the World checks [Limit: 0..kMaxGoalRange]),
+/// the filter as area_filter_of_numbers. Returns: Ok; InvalidArgument naming the first argument
+/// that does not convert ("profile", "start" (also: not 3 numbers), "goal", "range", "filter");
+/// OutOfRange (a cell no int32 holds).
+[[nodiscard]] Status request_of_numbers(double profile, std::span<const double> start,
+                                        std::span<const double> goal, double range, bool toward,
+                                        double excluded, std::span<const double> multipliers,
+                                        std::uint32_t tag, NavRequest* out, CallError* error);
+
+// ---- batches: entry i of a batch named `list` is named "<list>[i].<field>" in messages (the
+// field alone when `list` is "", a batch of one). Entries come as parallel flat arrays; every
+// entry is converted before `out` (replaced) is written. Returns: Ok; InvalidArgument (arrays
+// whose lengths do not match, argument `list`; the first field that does not convert, named);
+// OutOfRange (a cell no int32 holds). Ranges, liveness and duplicates are the World's to check.
+
+/// World::add_agents entries: profiles n id numbers, feet 3n (metres), goals 3n (a cell; an x
+/// of NaN: no goal).
+[[nodiscard]] Status agent_defs_of_numbers(std::span<const double> profiles,
+                                           std::span<const double> feet,
+                                           std::span<const double> goals, const std::string& list,
+                                           std::uint32_t tag, std::vector<AgentDef>* out,
+                                           CallError* error);
+/// World::set_agent_goals entries: agents n id numbers, goals 3n (cells).
+[[nodiscard]] Status agent_goals_of_numbers(std::span<const double> agents,
+                                            std::span<const double> goals, const std::string& list,
+                                            std::uint32_t tag, std::vector<AgentGoal>* out,
+                                            CallError* error);
+/// World::teleport_agents entries: agents n id numbers, feet 3n (metres).
+[[nodiscard]] Status agent_moves_of_numbers(std::span<const double> agents,
+                                            std::span<const double> feet, const std::string& list,
+                                            std::uint32_t tag, std::vector<AgentMove>* out,
+                                            CallError* error);
+/// World::set_blocks entries: boxes 6n (min x, y, z, max x, y, z), values n (integer block
+/// values), single n (1: the entry is one cell, min == max, named "cell"; 0: a box).
+[[nodiscard]] Status block_edits_of_numbers(std::span<const double> boxes,
+                                            std::span<const double> values,
+                                            std::span<const std::uint8_t> single,
+                                            const std::string& list, std::vector<BlockEdit>* out,
+                                            CallError* error);
+/// Chunk positions: 3 ints per chunk. Returns: Ok; InvalidArgument (argument "positions": a
+/// length that is not a multiple of 3).
+[[nodiscard]] Status chunk_positions_of_numbers(std::span<const std::int32_t> xyz,
+                                                std::vector<ChunkPos>* out, CallError* error);
+/// One movement step's arguments from 26 numbers: state feet 3, velocity 3, carry 3, onGround,
+/// mode (BodyMode), input move x, z, jump, climb (ClimbIntent), vertical, knock 3, then the 7
+/// BodyParams fields in their order. A mode or intent that is no enum value is passed on as 255,
+/// which step_body refuses naming it. Returns: Ok; InvalidArgument (argument "state": not 26
+/// numbers).
+[[nodiscard]] Status body_step_of_numbers(std::span<const double> packed, BodyState* state,
+                                          BodyInput* input, BodyParams* params, CallError* error);
 
 }  // namespace voxnav

@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "voxnav/error.h"
+#include "voxnav/ids.h"
 #include "voxnav/status.h"
 
 namespace voxnav {
@@ -164,5 +166,15 @@ Status validate_profile(const Profile& p, std::string* error, std::string* warni
 /// first when given); Ok otherwise.
 Status check_surface_blocks(const Profile& p, const std::function<bool(std::string_view)>& known,
                             std::string* error, std::string_view source = {});
+
+class World;
+/// parse_profile_json, then World::add_profile: one profile from JSON into `world`, its id to
+/// `id`. Returns: Ok; what parse_profile_json returns (argument "profile", the message naming the
+/// profile and the field); what World::add_profile returns (`error` gets world.last_error()).
+/// `warning` (may be null) gets the parse warning on success ('' when none). `error` may be
+/// null. The World is unchanged on error.
+[[nodiscard]] Status add_profile_json(World& world, std::string_view json,
+                                      std::string_view source, ProfileId* id,
+                                      std::string* warning, CallError* error);
 
 }  // namespace voxnav

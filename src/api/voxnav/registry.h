@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "voxnav/error.h"
 #include "voxnav/status.h"
 
 namespace voxnav {
@@ -136,4 +137,11 @@ struct BlockTraitsChange {
 /// `error` naming the field; `out` unchanged on error.
 [[nodiscard]] Status parse_block_traits_json(std::string_view json, BlockTraits* out,
                                              std::string* error = nullptr);
+class World;
+/// parse_block_traits_json, then World::set_block_traits for value `value`: its traits replaced,
+/// navigation rebuilt. Returns: Ok; BadFormat (argument "traits", the message naming the field);
+/// what World::set_block_traits returns (`error` gets world.last_error()). `error` may be null.
+/// The World is unchanged on error.
+[[nodiscard]] Status set_block_traits_json(World& world, std::uint16_t value,
+                                           std::string_view traits_json, CallError* error);
 }  // namespace voxnav

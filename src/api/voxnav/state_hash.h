@@ -3,7 +3,9 @@
 #pragma once
 #include <cstdint>
 #include <span>
+#include <string>
 
+#include "voxnav/error.h"
 #include "voxnav/status.h"
 
 namespace voxnav {
@@ -24,8 +26,12 @@ inline constexpr std::uint64_t kStateHashBasis = 0xcbf29ce484222325ull;
 /// corridors to the last bit; the same World calls give the same hash natively and in wasm, with
 /// or without threads.
 ///
-/// Returns: Ok; StaleHandle (an id is not a live agent of `world`; `out` unchanged);
+/// Returns: Ok; StaleHandle (an id is not a live agent of `world`; `out` unchanged; `error`,
+/// when non-null, names it: argument "agents", "agents[3] is not a live agent of this world");
 /// InvalidArgument (a null `out`).
-Status state_hash(const World& world, std::span<const AgentId> agents, std::uint64_t* out);
+Status state_hash(const World& world, std::span<const AgentId> agents, std::uint64_t* out,
+                  CallError* error = nullptr);
+/// A hash as the tools and the npm package print it: 16 lowercase hex digits.
+std::string state_hash_text(std::uint64_t hash);
 
 }  // namespace voxnav
