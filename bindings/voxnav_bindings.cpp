@@ -202,7 +202,7 @@ val search(C c, double profile, val start, val goal, double range, bool toward, 
   return (void)c.world->release(h), val::undefined();
 }
 // ---- agents (one agent: a batch of one, `list` "") ----
-/// World::add_agents (goal x NaN: none) through add_agents_numbered; returns the id numbers.
+/// World::add_agents (goals: flag, cell) through add_agents_numbered; returns the id numbers.
 val add_agents(C c, val profiles, val feet, val goals, std::string list) {
   std::vector<AgentDef> defs;
   std::vector<AgentId> ids;

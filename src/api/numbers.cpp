@@ -157,7 +157,7 @@ Status block_value_of_number(double v, const std::string& name, std::size_t bloc
                              std::uint16_t* out, CallError* error) {
   std::int64_t n = 0;
   if (const Status st = from_number(v, name, &n, error); st != Status::Ok) return st;
-  if (n < 0 || n > 65535) {
+  if (n < 0 || n > 65535 || n >= std::int64_t(block_count)) {
     if (error)
       *error =
           CallError{Status::OutOfRange, "", name,
@@ -229,14 +229,14 @@ Status agent_defs_of_numbers(std::span<const double> profiles, std::span<const d
                              std::span<const double> goals, const std::string& list,
                              std::uint32_t tag, std::vector<AgentDef>* out, CallError* error) {
   const std::size_t n = profiles.size();
-  if (const Status st = batch_lengths(list, n, {{feet.size(), 3}, {goals.size(), 3}}, error);
+  if (const Status st = batch_lengths(list, n, {{feet.size(), 3}, {goals.size(), 4}}, error);
       st != Status::Ok)
     return st;
   return batch(n, out, [&](std::size_t i, AgentDef& d) {
     d.feet = vec3(&feet[3 * i]);
     Status st = from_number(profiles[i], entry(list, i, "profile"), &d.profile, error, tag);
-    if (st == Status::Ok && !std::isnan(goals[3 * i]))
-      st = from_numbers(&goals[3 * i], entry(list, i, "goal"), &d.goal.emplace(), error);
+    if (st == Status::Ok && goals[4 * i] != 0)
+      st = from_numbers(&goals[4 * i + 1], entry(list, i, "goal"), &d.goal.emplace(), error);
     return st;
   });
 }

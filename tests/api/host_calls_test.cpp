@@ -161,21 +161,26 @@ TEST(HostBatches, EntriesNamedByListIndexAndField) {
   std::vector<AgentDef> defs;
   CallError e;
   const std::vector<double> profiles = {walker, walker}, feet = {2.5, 1, 2.5, 3.5, 1, 3.5};
-  ASSERT_EQ(agent_defs_of_numbers(profiles, feet, std::vector<double>{kNaN, 0, 0, 13, 1, 2},
+  ASSERT_EQ(agent_defs_of_numbers(profiles, feet, std::vector<double>{0, 0, 0, 0, 1, 13, 1, 2},
                                   "agents", tag, &defs, &e),
             Status::Ok);
   ASSERT_EQ(defs.size(), 2u);
   EXPECT_FALSE(defs[0].goal.has_value());
   EXPECT_EQ(defs[1].goal, (CellPos{13, 1, 2}));
   EXPECT_EQ(defs[1].feet.z, 3.5);
-  EXPECT_EQ(agent_defs_of_numbers(profiles, feet, std::vector<double>{kNaN, 0, 0, 13, 1.5, 2},
+  EXPECT_EQ(agent_defs_of_numbers(profiles, feet, std::vector<double>{1, kNaN, 1, 1, 1, 13, 1, 2},
+                                  "agents", tag, &defs, &e),
+            Status::InvalidArgument)
+      << "a NaN in a given goal is refused, not read as no goal";
+  EXPECT_EQ(e.argument, "agents[0].goal");
+  EXPECT_EQ(agent_defs_of_numbers(profiles, feet, std::vector<double>{0, 0, 0, 0, 1, 13, 1.5, 2},
                                   "agents", tag, &defs, &e),
             Status::InvalidArgument);
   EXPECT_EQ(e.argument, "agents[1].goal");
   EXPECT_EQ(e.message, "agents[1].goal (13, 1.5, 2) is not a cell (integers expected)");
   EXPECT_EQ(defs.size(), 2u) << "out is written only when every entry converts";
   EXPECT_EQ(agent_defs_of_numbers(std::vector<double>{1.5}, std::vector<double>{0, 0, 0},
-                                  std::vector<double>{kNaN, 0, 0}, "", tag, &defs, &e),
+                                  std::vector<double>{0, 0, 0, 0}, "", tag, &defs, &e),
             Status::InvalidArgument);
   EXPECT_EQ(e.message, "profile 1.5 is not a profile id");  // a batch of one: the field alone
   EXPECT_EQ(
@@ -267,6 +272,10 @@ TEST(HostNumbers, RequestsStepsValuesAndIdNumbers) {
   EXPECT_EQ(v, kStone);
   EXPECT_EQ(block_value_of_number(70000, "value", sc.w.block_count(), &v, &e), Status::OutOfRange);
   EXPECT_EQ(e.message, "value 70000 is not in the block registry (values 0 .. 1)");
+  EXPECT_EQ(block_value_of_number(2, "value", sc.w.block_count(), &v, &e), Status::OutOfRange)
+      << "a value past the registry is refused here, as the header says";
+  EXPECT_EQ(e.argument, "value");
+  EXPECT_EQ(e.message, "value 2 is not in the block registry (values 0 .. 1)");
   EXPECT_EQ(block_value_of_number(-1.5, "value", 2, &v, &e), Status::InvalidArgument);
 
   std::vector<double> ids = {7};

@@ -187,6 +187,10 @@ describe('limits and structured errors', { skip }, () => {
     e = await s.err({ type: 'addAgents', agents: [{ profile: 'walker', feet: [0.5, 1, 0.5] }, { profile: 'walker', feet: [0.5, 1e9, 0.5] }] },
       'OutOfRange', /^addAgents: agents\[1\]\.feet \(0\.5, 1000000000, 0\.5\) is out of range/);
     assert.deepEqual([e.function, e.argument], ['addAgents', 'agents[1].feet']);
+    // A NaN in a given goal is refused by name (it was once read as "no goal" and dropped).
+    e = await s.err({ type: 'addAgents', agents: [{ profile: 'walker', feet: [0.5, 1, 0.5], goal: [NaN, 1, 1] }] },
+      'InvalidArgument', /^addAgents: agents\[0\]\.goal /);
+    assert.deepEqual([e.function, e.argument], ['addAgents', 'agents[0].goal']);
     const { ids } = await s.ok({ type: 'addAgents', agents: [{ profile: 'walker', feet: [0.5, 1, 0.5] }, { profile: 'walker', feet: [2.5, 1, 0.5] }] });
     assert.equal(ids.length, 2);
     e = await s.err({ type: 'setGoals', goals: [{ agent: ids[1], goal: [4, 1, 4] }, { agent: ids[1], goal: [5, 1, 5] }] },

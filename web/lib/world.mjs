@@ -660,12 +660,13 @@ export class World {
   }
   #addAgents(fn, list, agents) {
     const core = this.#c(fn);
-    const [profiles, feet, goals] = this.#batch(fn, list, agents, 2);
+    const [profiles, feet] = this.#batch(fn, list, agents, 1);
+    const goals = new Float64Array(4 * agents.length);  // per entry: has a goal (0 / 1), the cell
     agents.forEach((a, i) => {
       const at = list ? `${list}[${i}].` : '';
       profiles[i] = number(fn, `${at}profile`, a.profile);
       feet.set(xyz(fn, `${at}feet`, a.feet), 3 * i);
-      goals.set(a.goal === undefined ? [NaN, 0, 0] : xyz(fn, `${at}goal`, a.goal), 3 * i);
+      if (a.goal !== undefined) goals.set([1, ...xyz(fn, `${at}goal`, a.goal)], 4 * i);
     });
     return Array.from(this.#value(core.addAgents(profiles, feet, goals, list), fn));
   }

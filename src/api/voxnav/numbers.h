@@ -87,8 +87,9 @@ namespace voxnav {
 // whose lengths do not match, argument `list`; the first field that does not convert, named);
 // OutOfRange (a cell no int32 holds). Ranges, liveness and duplicates are the World's to check.
 
-/// World::add_agents entries: profiles n id numbers, feet 3n (metres), goals 3n (a cell; an x
-/// of NaN: no goal).
+/// World::add_agents entries: profiles n id numbers, feet 3n (metres), goals 4n: a flag (0: the
+/// entry has no goal, else it has one) then the goal cell, so every goal number given is checked
+/// (a NaN in a goal is refused, never read as "no goal").
 [[nodiscard]] Status agent_defs_of_numbers(std::span<const double> profiles,
                                            std::span<const double> feet,
                                            std::span<const double> goals, const std::string& list,
