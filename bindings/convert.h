@@ -131,7 +131,9 @@ struct CallState {
   template <class F>
   bool api(const char* fn, F&& f) {
     CallError e;
-    return f(&e) == Status::Ok ? (ok(), true) : (fail(fn, std::move(e)), false);
+    if (f(&e) != Status::Ok) return fail(fn, std::move(e)), false;
+    if (g_refused_copy_bytes > 0) return refused_copy(fn), false;  // an argument's copy
+    return ok(), true;
   }
 };
 
