@@ -347,6 +347,10 @@ EMSCRIPTEN_BINDINGS(voxnav) {
   emscripten::function(
       "versionString", +[] { return std::string(version_string()); });
   emscripten::function("listRegionChunks", &bindings::list_region_chunks);
+  // Whether a new World fits the heap (kNewWorldBytes and the headroom): asked by the World
+  // constructor before it makes one (docs/memory.md).
+  emscripten::function(
+      "worldFits", +[] { return heap_has_room(kNewWorldBytes); });
   // By JS name; lastError() names the C++ call. Cells cross as [x, y, z].
   Core()
       .def("lastStatus", [](C c) { return c.calls.last_status(); })

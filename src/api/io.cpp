@@ -120,14 +120,16 @@ Status install_columns(World& world, const std::vector<detail::DecodedColumn>& c
     return Status::OutOfRange;
   }
   // One batch: every chunk or none (the World is unchanged on any error), if the heap holds it.
+  detail::BudgetCharge charge;
   if (Status s = detail::check_chunk_load(detail::WorldAccess::state(world), batch,
-                                          "loading the columns", r.message);
+                                          "loading the columns", r.message, charge);
       s != Status::Ok)
     return s;
   if (Status s = space.load_chunks(batch); s != Status::Ok) {
     r.message = std::string("loading the chunks into the world failed: ") + status_name(s);
     return s;
   }
+  detail::commit_charge(detail::WorldAccess::state(world), std::move(charge));
   for (const auto& c : columns) {
     r.chunks_loaded += c.sections.size();
     r.uniform_chunks += c.uniform_count();
@@ -216,14 +218,16 @@ Status schematic_impl(World& world, std::span<const std::uint8_t> file, const Lo
   batch.reserve(sch.chunks.size());
   for (const detail::DecodedChunk& c : sch.chunks)
     batch.push_back(detail::ChunkLoad{c.pos, c.data.uniform, c.data.uniform_value, c.data.values});
+  detail::BudgetCharge charge;
   if (Status s = detail::check_chunk_load(detail::WorldAccess::state(world), batch,
-                                          "loading the schematic", r.message);
+                                          "loading the schematic", r.message, charge);
       s != Status::Ok)
     return s;
   if (Status s = space.load_chunks(batch); s != Status::Ok) {
     r.message = std::string("schematic: loading into the world failed: ") + status_name(s);
     return s;
   }
+  detail::commit_charge(detail::WorldAccess::state(world), std::move(charge));
   r.format = "sponge-v" + std::to_string(sch.version);
   r.data_version = r.data_version_min = sch.data_version;
   r.chunks_loaded = sch.chunks.size();
@@ -249,8 +253,13 @@ Status movingai_impl(World& world, std::string_view text, LoadReport& r) {
   const std::size_t columns = static_cast<std::size_t>((map.width + 15) / 16) *
                               static_cast<std::size_t>((map.height + 15) / 16);
   detail::WorldState& ws = detail::WorldAccess::state(world);
-  if (Status s = detail::check_room(
-          detail::chunk_load_bytes(columns, columns, detail::nav_classes(ws)),
+  // Charged as many arrays and as many built chunks as the map has chunks (an upper bound: the
+  // air column above the floor is built as well).
+  detail::BudgetCharge charge;
+  charge.now = detail::times_bytes(2 * columns, detail::kChunkArrayBytes + detail::kChunkRecordBytes);
+  charge.pending = detail::times_bytes(detail::nav_classes(ws),
+                                       detail::times_bytes(2 * columns, detail::kNavBuildPeakBytes));
+  if (Status s = detail::check_charge(ws, charge,
           "the Moving AI map of " + std::to_string(2 * columns) + " chunks", r.message);
       s != Status::Ok)
     return s;
@@ -261,6 +270,7 @@ Status movingai_impl(World& world, std::string_view text, LoadReport& r) {
     r.message = std::string("building the Moving AI world failed: ") + status_name(s);
     return s;
   }
+  detail::commit_charge(ws, std::move(charge));
   r.format = "movingai-map";
   r.chunks_loaded = info.chunks_loaded;
   r.uniform_chunks = info.uniform_chunks;

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "engine/world/space.h"
 #include "voxnav/status.h"
@@ -56,9 +57,63 @@ inline constexpr std::size_t kJsonBytesPerByte = 24;
 std::size_t edit_bytes(std::size_t uniform_chunks, std::size_t touched,
                        std::size_t classes) noexcept;
 
-/// check_room for loading `batch` (chunk_load_bytes) into ws; `what` names the load.
+// ---- the World's budget: pending navigation builds, checked with every call's own need ----
+
+/// One chunk's navigation for one class at the first build's transient peak: its planes, the
+/// NavChunk, the scratch of classifying it and its share of the islands' rebuild. Measured on
+/// mixed chunks with a floor every 4 cells: 122,040 bytes a chunk at the peak, 67,341 kept
+/// (tests/api/memory_need_native_test.cpp, MemoryBudget).
+inline constexpr std::size_t kNavBuildPeakBytes = 136 * 1024;
+/// The same for a mostly uniform chunk (one value in all but kMostlyUniformOthers cells): every
+/// plane at most (16 bytes a cell: 64 KiB) and the islands' scratch of the few cells where a
+/// body stands (a floor layer from below and those above the odd cells: about 54 bytes each).
+/// Measured: 37,856 bytes (stone with air pockets), 41,052 (air over a stone floor).
+inline constexpr std::size_t kNavMostlyUniformPeakBytes = 96 * 1024;
+inline constexpr std::size_t kMostlyUniformOthers = 64;
+/// A quiet chunk's navigation for one class: one value, and nothing a body can stand on, in or
+/// beside (a uniform open chunk whose 26 neighbours are open or absent, or a uniform full block):
+/// the NavChunk alone, no planes. Measured: 2,848 bytes at the peak, 1,883 kept.
+inline constexpr std::size_t kNavQuietChunkBytes = 4096;
+/// One agent slot (its record, motion and follower state) when the agents' table doubles.
+std::size_t agent_slot_bytes() noexcept;
+/// One request slot when the request table doubles.
+inline constexpr std::size_t kRequestSlotBytes = 1024;
+
+/// The charge a call adds to the World's budget: the bytes the next update() will need for the
+/// builds the call queues (`pending`), the chunks charged (`keys`), and what the call itself
+/// allocates before returning (`now`: block arrays, records, a new class's navigation).
+struct BudgetCharge {
+  std::size_t now = 0;
+  std::size_t pending = 0;
+  std::vector<std::uint64_t> keys;
+};
+/// Whether a uniform chunk of `value` can be quiet: open (no collision box, no trait: air) or a
+/// full block without traits.
+bool quiet_value(const WorldState& ws, std::uint16_t value) noexcept;
+/// The charge of loading `batch` into ws: block arrays and records now, and per class the
+/// build of every chunk of the batch (kNavBuildPeakBytes, or kNavQuietChunkBytes for a quiet
+/// one) plus the rebuild of every loaded open uniform chunk beside a chunk of the batch that is
+/// not open (it may gain a floor). Chunks already charged are not charged again.
+BudgetCharge chunk_load_charge(const WorldState& ws, std::span<const ChunkLoad> batch);
+/// The charge of edits touching the chunks `touched` (sorted keys' positions): an array for each
+/// uniform one, and per class the rebuild of each touched chunk and of its loaded open uniform
+/// neighbours, those already charged excepted.
+BudgetCharge edit_charge(const WorldState& ws, std::span<const ChunkPos> touched);
+/// The charge of a new movement class: its navigation of every loaded chunk, built now.
+BudgetCharge class_charge(const WorldState& ws);
+/// Ok when the heap can give the World's pending budget plus `charge` (check_room); the charge
+/// is not added (commit_charge does that once the call succeeded).
+Status check_charge(const WorldState& ws, const BudgetCharge& charge, const std::string& what,
+                    std::string& message);
+/// Adds an accepted call's charge to the World's budget.
+void commit_charge(WorldState& ws, BudgetCharge&& charge);
+/// After update(): the budget is what is still pending (streamed builds not yet done).
+void reset_budget(WorldState& ws);
+
+/// check_charge for loading `batch` into ws; `what` names the load. On Ok, `charge` holds what to
+/// commit once the load succeeded.
 Status check_chunk_load(const WorldState& ws, std::span<const ChunkLoad> batch,
-                        const std::string& what, std::string& message);
+                        const std::string& what, std::string& message, BudgetCharge& charge);
 
 /// Ok when the heap can give `bytes` (voxnav::heap_has_room); otherwise OutOfMemory with
 /// `message` "out of memory: <what> needs up to N MiB, and the heap cannot give that (...);

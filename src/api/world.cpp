@@ -568,8 +568,13 @@ Status World::load_chunk(ChunkPos pos, std::span<const std::uint16_t> values) {
   std::string msg;
   const detail::ChunkLoad one{pos, false, 0, values};
   const Status st = detail::guarded(msg, [&] {
-    const Status room = detail::check_chunk_load(*state_, std::span(&one, 1), "load_chunk", msg);
-    return room != Status::Ok ? room : state_->space.load_chunk(pos, values);
+    detail::BudgetCharge charge;
+    const Status room =
+        detail::check_chunk_load(*state_, std::span(&one, 1), "load_chunk", msg, charge);
+    if (room != Status::Ok) return room;
+    const Status s = state_->space.load_chunk(pos, values);
+    if (s == Status::Ok) detail::commit_charge(*state_, std::move(charge));
+    return s;
   });
   return st == Status::OutOfMemory ? fail(st, "load_chunk", "values", msg) : st;
 }
@@ -586,10 +591,13 @@ Status World::load_chunks(std::span<const ChunkPos> positions,
     for (std::size_t i = 0; i < positions.size(); ++i)
       batch[i] = detail::ChunkLoad{positions[i], false, 0,
                                    values.subspan(i * kChunkValues, kChunkValues)};
-    if (const Status room = detail::check_chunk_load(*state_, batch, "load_chunks", msg);
+    detail::BudgetCharge charge;
+    if (const Status room = detail::check_chunk_load(*state_, batch, "load_chunks", msg, charge);
         room != Status::Ok)
       return room;
-    return state_->space.load_chunks(batch);
+    const Status s = state_->space.load_chunks(batch);
+    if (s == Status::Ok) detail::commit_charge(*state_, std::move(charge));
+    return s;
   });
   if (st != Status::Ok)  // OutOfMemory; others not reached: every chunk was checked
     return fail(st, "load_chunks", "positions",
@@ -632,27 +640,31 @@ Status World::set_blocks(std::span<const BlockEdit> edits, std::string_view list
   return edit_blocks("set_blocks", edits, list);
 }
 namespace {
-// Whether the heap holds what `edits` (each checked) will build: a block array for every chunk
-// of one value they touch, and the navigation of every chunk they touch, classified again at the
-// next update (memory_need.h edit_bytes). OutOfMemory with `msg` when it does not.
-Status edit_room(const detail::WorldState& ws, std::span<const BlockEdit> edits, std::string& msg) {
-  std::vector<std::uint64_t> touched;  // chunk_key << 1 | uniform
+// The charge of `edits` (each checked) on the World's budget: a block array for every chunk of
+// one value they touch, and the rebuild at the next update of every chunk they touch and of its
+// open neighbours, unless already charged (memory_need.h edit_charge).
+detail::BudgetCharge edit_room(const detail::WorldState& ws, std::span<const BlockEdit> edits,
+                               std::size_t& chunks) {
+  std::vector<std::uint64_t> keys;
+  std::vector<ChunkPos> touched;
   for (const BlockEdit& e : edits) {
     const ChunkPos c0 = detail::chunk_of(e.min), c1 = detail::chunk_of(e.max);
     for (std::int32_t cy = c0.y; cy <= c1.y; ++cy)
       for (std::int32_t cz = c0.z; cz <= c1.z; ++cz)
         for (std::int32_t cx = c0.x; cx <= c1.x; ++cx) {
           const ChunkPos p{cx, cy, cz};
-          const detail::Chunk* ch = ws.space.chunk(p);
-          touched.push_back(detail::chunk_key(p) << 1 | (ch && ch->uniform ? 1u : 0u));
+          keys.push_back(detail::chunk_key(p));
+          touched.push_back(p);
         }
   }
-  std::sort(touched.begin(), touched.end());
-  touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
-  const auto uniform = static_cast<std::size_t>(
-      std::count_if(touched.begin(), touched.end(), [](std::uint64_t k) { return (k & 1u) != 0; }));
-  return detail::check_room(detail::edit_bytes(uniform, touched.size(), detail::nav_classes(ws)),
-                            "the edits of " + std::to_string(touched.size()) + " chunks", msg);
+  std::vector<std::size_t> order(touched.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
+  std::vector<ChunkPos> unique;
+  for (std::size_t i = 0; i < order.size(); ++i)
+    if (i == 0 || keys[order[i]] != keys[order[i - 1]]) unique.push_back(touched[order[i]]);
+  chunks = unique.size();
+  return detail::edit_charge(ws, unique);
 }
 }  // namespace
 
@@ -699,7 +711,13 @@ Status World::edit_blocks(const char* fn, std::span<const BlockEdit> edits, std:
   }
   std::string msg;  // a uniform chunk gets its array when first edited: an allocation
   const Status st = detail::guarded(msg, [&] {
-    if (const Status room = edit_room(*state_, edits, msg); room != Status::Ok) return room;
+    std::size_t chunks = 0;
+    detail::BudgetCharge charge = edit_room(*state_, edits, chunks);
+    if (const Status room = detail::check_charge(
+            *state_, charge, "the edits of " + std::to_string(chunks) + " chunks", msg);
+        room != Status::Ok)
+      return room;
+    detail::commit_charge(*state_, std::move(charge));  // every entry below was checked
     for (const BlockEdit& e : edits) {
       const auto v = static_cast<std::uint16_t>(e.value);
       const Status s = e.min == e.max ? state_->space.set_block(e.min, v) : state_->space.set_box(e.min, e.max, v);
@@ -756,6 +774,17 @@ Status World::add_profile_checked(const Profile& profile, ProfileId* id, std::st
   // from then on several navigations read the change log and World::update trims it.
   bool built_nav = false;
   if (!state_->nav_of(cls)) {
+    // The class's navigation of every loaded chunk is built here, at once: checked first.
+    const detail::BudgetCharge charge = detail::class_charge(*state_);
+    std::string msg;
+    if (detail::check_charge(*state_, charge,
+                             "the " + std::string(movement_class_name(cls)) +
+                                 " navigation of " + std::to_string(state_->space.chunk_count()) +
+                                 " chunks",
+                             msg) != Status::Ok) {
+      if (error) *error = msg;
+      return Status::OutOfMemory;
+    }
     auto nav = std::make_unique<detail::NavWorld>(state_->space, detail::class_envelope(cls),
                                                   state_->executor, state_->lockstep_delay);
     nav->set_streaming(state_->streaming);
@@ -908,6 +937,7 @@ void World::update() {
   }
   if (navs.size() > 1) state_->space.trim_changes(processed);
   if (flows) detail::update_flows(*state_, flow_changes);
+  detail::reset_budget(*state_);  // what is still pending (streamed builds) stays charged
 }
 bool World::chunk_streaming() const noexcept { return state_->streaming; }
 
@@ -1137,6 +1167,13 @@ Status World::request(const NavRequest& req, PathHandle* out) {
   const Refusal e = request_spec(*state_, req, spec);
   if (e.status != Status::Ok) return fail(e.status, fn, e.argument, e.message);
   const MovementClass cls = state_->profiles[req.profile.index].movement_class;
+  {  // the request tables may double: checked with the pending builds (memory_need.h)
+    detail::BudgetCharge charge;
+    charge.now = detail::times_bytes(2 * (state_->nav_of(cls)->held_requests() + 1),
+                                     detail::kRequestSlotBytes);
+    if (std::string msg; detail::check_charge(*state_, charge, "the request tables", msg) != Status::Ok)
+      return fail(Status::OutOfMemory, fn, "", msg);
+  }
   const PathHandle h = state_->nav_of(cls)->request(spec);
   if (h.index > kIndexMask)  // 2^28 requests held at once: not released
     return fail(Status::Busy, fn, "", "2^28 requests are held; release some");
@@ -1334,6 +1371,19 @@ BatchRefusal agent_batch(std::string_view list, std::size_t n, Check check, Comm
 }
 }  // namespace
 
+namespace {
+// Whether the agents' table can take `n` more: when it doubles, the new table is allocated while
+// the old one is still held (memory_need.h agent_slot_bytes), on top of the pending builds.
+Status agent_room(const detail::WorldState& ws, std::size_t n, std::string& msg) {
+  detail::BudgetCharge charge;
+  charge.now = detail::times_bytes(2 * (ws.agents.capacity() + n), detail::agent_slot_bytes());
+  return detail::check_charge(ws, charge,
+                              "the agents' table of " + std::to_string(ws.agents.capacity() + n) +
+                                  " slots",
+                              msg);
+}
+}  // namespace
+
 Status World::add_agent(const AgentDef& def, AgentId* out) {
   const char* fn = "add_agent";
   if (!out) return fail(Status::InvalidArgument, fn, "out", "out is null");
@@ -1347,6 +1397,8 @@ Status World::add_agent(const AgentDef& def, AgentId* out) {
   if (def.goal)
     if (std::string e = cell_range_error("goal", *def.goal); !e.empty())
       return fail(Status::OutOfRange, fn, "goal", e);
+  if (std::string msg; agent_room(*state_, 1, msg) != Status::Ok)
+    return fail(Status::OutOfMemory, fn, "", msg);
   *out = state_->agents.add(state_->profile_motion[def.profile.index], def.feet);
   if (def.goal) (void)state_->agents.set_goal(*agent_nav(*state_, *out), *out, *def.goal);
   return Status::Ok;
@@ -1374,7 +1426,14 @@ Status World::add_agents(std::span<const AgentDef> defs, AgentId* out, std::stri
     for (std::size_t i = 0; i < defs.size(); ++i)
       if (defs[i].goal) (void)state_->agents.set_goal(*agent_nav(*state_, out[i]), out[i], *defs[i].goal);
   };
-  const BatchRefusal r = agent_batch(list, defs.size(), check, commit);
+  const auto check_all = [&](std::size_t i) -> BatchRefusal {
+    BatchRefusal r = check(i);
+    if (r.status == Status::Ok && i + 1 == defs.size())
+      if (std::string msg; agent_room(*state_, defs.size(), msg) != Status::Ok)
+        return {Status::OutOfMemory, "", msg};
+    return r;
+  };
+  const BatchRefusal r = agent_batch(list, defs.size(), check_all, commit);
   return r.status == Status::Ok ? Status::Ok : fail(r.status, "add_agents", r.argument.c_str(), r.message);
 }
 
@@ -1578,6 +1637,15 @@ Status World::tick(double dt) {
   if (!(dt > 0.0 && dt <= kMaxTickSeconds))
     return fail(Status::InvalidArgument, "tick", "dt",
                 "dt " + num(dt) + " is not in (0, " + num(kMaxTickSeconds) + "] seconds");
+  // The navigation builds this update runs were charged by the calls that queued them; if the
+  // heap cannot give them now (other Worlds took it meanwhile), the tick is refused before it
+  // starts, the World as it was (unload chunks or dispose Worlds, then tick again).
+  if (state_->budget_pending_bytes != 0) {
+    std::string msg;
+    detail::BudgetCharge none;
+    if (detail::check_charge(*state_, none, "the navigation builds of this tick", msg) != Status::Ok)
+      return fail(Status::OutOfMemory, "tick", "", msg);
+  }
   update();
   detail::NavWorld* navs[detail::WorldState::kClassSlots];
   for (std::uint32_t k = 0; k < detail::WorldState::kClassSlots; ++k)

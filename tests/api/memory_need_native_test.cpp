@@ -64,6 +64,8 @@ void load_registry(World& w) {
 struct Measured {
   std::size_t load_peak = 0, kept = 0, update_peak = 0;
   std::size_t decode = 0, install = 0;
+  /// The budget the load charged for the next update, that update's peak and what it kept.
+  std::size_t pending = 0, build_peak = 0, nav_kept = 0;
 };
 
 /// One shared region loaded as the npm package does, and measured.
@@ -89,14 +91,27 @@ Measured load_region_measured(World& w, const std::string& path) {
   const std::size_t before = start_peak();
   EXPECT_EQ(load_anvil_columns(w, columns, LoadOptions{}, &report), Status::Ok) << report.message;
   m.load_peak = counted_peak() - before;
-  start_peak();
+  const std::size_t loaded = start_peak();
+  m.pending = detail::WorldAccess::state(w).budget_pending_bytes;
   w.update();
   m.update_peak = counted_peak() - before;
+  m.build_peak = counted_peak() - loaded;
   m.kept = counted_live() - before;
+  m.nav_kept = counted_live() - loaded;
+  EXPECT_EQ(detail::WorldAccess::state(w).budget_pending_bytes, 0u);
   const std::size_t uniform = report.uniform_chunks, arrays = report.chunks_loaded - uniform;
   const std::size_t classes = detail::nav_classes(detail::WorldAccess::state(w));
   m.decode = detail::anvil_decode_bytes(bytes, columns.size(), largest);
   m.install = detail::chunk_load_bytes(arrays, uniform, classes);
+  const std::size_t now =
+      arrays * detail::kChunkArrayBytes + report.chunks_loaded * detail::kChunkRecordBytes;
+  std::printf("%s: budget: load %zu + pending builds %zu bytes; measured: load kept %zu, build "
+              "peak %zu, navigation kept %zu (pending / build peak %.2f)\n",
+              path.c_str(), now, m.pending, m.kept - m.nav_kept, m.build_peak, m.nav_kept,
+              double(m.pending) / double(m.build_peak));
+  EXPECT_GE(now + m.decode, m.load_peak);
+  EXPECT_GE(m.pending, m.build_peak);
+  EXPECT_LE(m.pending, 4 * m.build_peak);
   std::printf(
       "%s: %zu columns (%zu bytes of NBT), %zu chunks (%zu with arrays); load peak %zu, "
       "update peak %zu, kept %zu bytes; estimates: decode %zu, install %zu\n",
@@ -184,5 +199,181 @@ TEST(MemoryNeed, AnEmptyWorldIsSmallBesideTheHeadroom) {
   std::printf("an empty World holds %zu bytes (peak %zu)\n", held, counted_peak() - before);
   EXPECT_LE(200 * (counted_peak() - before), kHeapHeadroomBytes);
 }
+}  // namespace
+}  // namespace voxnav
+
+// ---- the World's budget per chunk kind (issue 16: the five gaps of docs/memory.md) ----
+namespace voxnav {
+namespace {
+
+/// air (0), stone (1, a full block), slab (2, half a block).
+void small_world(World& w) {
+  BlockRegistryDef def;
+  def.add("air");
+  def.add("stone", {BlockBox{}});
+  def.add("slab", {BlockBox{0, 0, 0, 1, 0.5f, 1}});
+  EXPECT_EQ(w.define_blocks(def), Status::Ok);
+}
+
+/// A box of nx x ny x nz chunks whose cell (x, y, z) in world cells holds value(x, y, z).
+template <class F>
+void load_box(World& w, int nx, int ny, int nz, F value, int y0 = 0) {
+  std::vector<ChunkPos> pos;
+  std::vector<std::uint16_t> values;
+  for (int cy = 0; cy < ny; ++cy)
+    for (int cz = 0; cz < nz; ++cz)
+      for (int cx = 0; cx < nx; ++cx) {
+        pos.push_back({cx, y0 + cy, cz});
+        for (int y = 0; y < 16; ++y)
+          for (int z = 0; z < 16; ++z)
+            for (int x = 0; x < 16; ++x)
+              values.push_back(value(cx * 16 + x, (y0 + cy) * 16 + y, cz * 16 + z));
+      }
+  ASSERT_EQ(w.load_chunks(pos, values), Status::Ok);
+}
+
+struct Build {
+  std::size_t pending = 0, peak = 0, kept = 0;
+};
+/// The budget the calls so far charged, then the next update's peak and what it kept.
+Build measure_update(World& w) {
+  Build b;
+  b.pending = detail::WorldAccess::state(w).budget_pending_bytes;
+  const std::size_t before = start_peak();
+  w.update();
+  b.peak = counted_peak() - before;
+  b.kept = counted_live() - before;
+  return b;
+}
+
+// Each kind of chunk: what its first build takes at its peak against what the load charged.
+TEST(MemoryBudget, EachChunkKindIsChargedAtLeastItsBuildPeak) {
+  struct Case {
+    const char* name;
+    int nx, ny, nz;
+    std::uint16_t (*value)(int, int, int);
+    double most;  // the charge is at most this many times the measured peak
+  };
+  const Case cases[] = {
+      // Gap 1's chunks: a floor every 4 cells (every chunk mixed, four floors of bodies).
+      {"floor every 4 cells", 12, 3, 12, [](int, int y, int) -> std::uint16_t { return y % 4 == 0; }, 3},
+      // Mostly uniform: stone with one air cell (an array, its navigation almost all blocked).
+      {"mostly uniform", 12, 3, 12, [](int x, int y, int z) -> std::uint16_t { return !(x % 16 == 5 && y % 16 == 5 && z % 16 == 5); }, 0},
+      // Mostly uniform: air with 64 stone cells, over a layer of stone chunks (charged mixed).
+      {"mostly air over stone", 12, 2, 12, [](int x, int y, int z) -> std::uint16_t { return y < 16 || (x % 2 == 0 && z % 2 == 0 && y % 16 == 4 && x % 16 < 16 && z % 16 < 16 && (x % 16) + (z % 16) * 16 < 256 && ((x % 16) / 2 + (z % 16) / 2 * 8) < 64); }, 0},
+      // Uniform open chunks alone (air): quiet.
+      {"uniform air", 24, 4, 24, [](int, int, int) -> std::uint16_t { return 0; }, 3},
+      // Uniform full blocks (stone): quiet.
+      {"uniform stone", 24, 4, 24, [](int, int, int) -> std::uint16_t { return 1; }, 3},
+      // Stone chunks under air chunks: the air above the ground is where bodies stand.
+      {"air over stone", 12, 2, 12, [](int, int y, int) -> std::uint16_t { return y < 16; }, 0},
+      // Uniform slabs: every cell holds a floor.
+      {"uniform slabs", 12, 2, 12, [](int, int, int) -> std::uint16_t { return 2; }, 0},
+  };
+  for (const Case& c : cases) {
+    World w;
+    small_world(w);
+    ProfileId walker;
+    ASSERT_EQ(w.add_profile(Profile{}, &walker), Status::Ok);
+    load_box(w, c.nx, c.ny, c.nz, c.value);
+    const Build b = measure_update(w);
+    const std::size_t chunks = std::size_t(c.nx) * c.ny * c.nz;
+    std::printf("%s: %zu chunks, charged %zu bytes a chunk, build peak %zu, kept %zu\n", c.name,
+                chunks, b.pending / chunks, b.peak / chunks, b.kept / chunks);
+    EXPECT_GE(b.pending, b.peak) << c.name;
+    if (c.most > 0) {
+      EXPECT_LE(b.pending, std::size_t(c.most * double(b.peak))) << c.name;
+    }
+  }
+}
+
+// Gap 5: an air load is charged what it needs (no navigation planes), not a worst case.
+TEST(MemoryBudget, UniformAirIsChargedItsQuietNavigationOnly) {
+  World w;
+    small_world(w);
+  ProfileId walker;
+  ASSERT_EQ(w.add_profile(Profile{}, &walker), Status::Ok);
+  load_box(w, 40, 1, 40, [](int, int, int) -> std::uint16_t { return 0; });
+  EXPECT_EQ(detail::WorldAccess::state(w).budget_pending_bytes, 1600 * detail::kNavQuietChunkBytes);
+  // A mixed chunk loaded beside them wakes its 8 loaded open neighbours (and itself): 9 builds.
+  std::vector<std::uint16_t> floor(kChunkValues, 0);
+  std::fill(floor.begin(), floor.begin() + 256, std::uint16_t{1});
+  ASSERT_EQ(w.load_chunk({20, 0, 20}, floor), Status::Ok);
+  EXPECT_EQ(detail::WorldAccess::state(w).budget_pending_bytes,
+            1600 * detail::kNavQuietChunkBytes + 9 * detail::kNavBuildPeakBytes);
+}
+
+// Gap 3: edits between two ticks add up; a chunk edited twice is charged once.
+TEST(MemoryBudget, EditsBetweenTicksAddUpAndEachChunkIsChargedOnce) {
+  World w;
+    small_world(w);
+  ProfileId walker;
+  ASSERT_EQ(w.add_profile(Profile{}, &walker), Status::Ok);
+  load_box(w, 16, 2, 16, [](int, int y, int) -> std::uint16_t { return y < 16; });
+  w.update();
+  ASSERT_EQ(detail::WorldAccess::state(w).budget_pending_bytes, 0u);
+  // 64 pillars in 64 chunks (each one stone chunk and the air chunk above), set one by one.
+  std::size_t last = 0;
+  for (int i = 0; i < 64; ++i) {
+    const int x = (i % 8) * 32 + 7, z = (i / 8) * 32 + 7;
+    ASSERT_EQ(w.set_box({x, 14, z}, {x, 18, z}, 1), Status::Ok);
+    const std::size_t now = detail::WorldAccess::state(w).budget_pending_bytes;
+    EXPECT_GT(now, last) << i;
+    last = now;
+  }
+  // The same cells again: nothing more to charge.
+  for (int i = 0; i < 64; ++i) {
+    const int x = (i % 8) * 32 + 7, z = (i / 8) * 32 + 7;
+    ASSERT_EQ(w.set_box({x, 14, z}, {x, 18, z}, 0), Status::Ok);
+  }
+  EXPECT_EQ(detail::WorldAccess::state(w).budget_pending_bytes, last);
+  const Build b = measure_update(w);
+  std::printf("128 edits in 128 chunks: charged %zu bytes, update peak %zu\n", b.pending, b.peak);
+  EXPECT_GE(b.pending, b.peak);
+}
+
+// Gap 2: a profile of a new class builds that class's navigation of every chunk at once.
+TEST(MemoryBudget, ANewClassIsChargedItsNavigationOfEveryChunk) {
+  World w;
+    small_world(w);
+  ProfileId walker;
+  ASSERT_EQ(w.add_profile(Profile{}, &walker), Status::Ok);
+  load_box(w, 12, 3, 12, [](int, int y, int) -> std::uint16_t { return y % 4 == 0; });
+  w.update();
+  const std::size_t charge = detail::class_charge(detail::WorldAccess::state(w)).now;
+  Profile large;
+  large.id = "large";
+  large.movement_class = MovementClass::WalkerLarge;
+  large.width = 1.98;
+  large.height = 2.95;
+  ProfileId id;
+  const std::size_t before = start_peak();
+  ASSERT_EQ(w.add_profile(large, &id), Status::Ok);
+  const std::size_t peak = counted_peak() - before;
+  std::printf("walker_large navigation of 432 chunks: charged %zu bytes, peak %zu\n", charge, peak);
+  EXPECT_GE(charge, peak);
+  EXPECT_LE(charge, 3 * peak);
+}
+
+// Gap 4: the agents' table doubling is charged with the pending builds.
+TEST(MemoryBudget, AgentsAreChargedTheirTableDoubling) {
+  World w;
+    small_world(w);
+  ProfileId walker;
+  ASSERT_EQ(w.add_profile(Profile{}, &walker), Status::Ok);
+  load_box(w, 4, 1, 4, [](int, int y, int) -> std::uint16_t { return y == 0; });
+  w.update();
+  std::vector<AgentDef> defs(1000);
+  for (std::size_t i = 0; i < defs.size(); ++i)
+    defs[i] = AgentDef{walker, Vec3{0.5 + double(i % 60), 1.0, 0.5 + double(i / 60)}, std::nullopt};
+  std::vector<AgentId> ids(defs.size());
+  const std::size_t before = start_peak();
+  ASSERT_EQ(w.add_agents(defs, ids.data(), "defs"), Status::Ok);
+  const std::size_t peak = counted_peak() - before;
+  const std::size_t charge = 2 * defs.size() * detail::agent_slot_bytes();
+  std::printf("1000 agents: charged %zu bytes, peak %zu\n", charge, peak);
+  EXPECT_GE(charge, peak);
+}
+
 }  // namespace
 }  // namespace voxnav

@@ -176,6 +176,9 @@ export class World {
       throw new VoxnavError('Unsupported', 'World: threaded is true but the sync build is loaded');
     this.#lib = lib;
     if (deadModules.has(lib.module)) throw new VoxnavError('OutOfMemory', `World: ${deadModules.get(lib.module)}`, 'World');
+    if (typeof lib.module.worldFits === 'function' && !lib.module.worldFits())
+      throw new VoxnavError('OutOfMemory', 'World: out of memory: a new World does not fit the ' +
+        'heap that is left (dispose some Worlds); nothing changed', 'World');
     try {
       this.#raw = new lib.module.WorldCore(delay, !!threaded);
     } catch (e) {

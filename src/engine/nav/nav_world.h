@@ -121,6 +121,7 @@ class NavWorld {
   /// At most `n` searches dispatched per update, oldest requests first (0: no limit).
   void set_search_budget(int n) { requests_.set_search_budget(n); }
   std::size_t queued_requests() const { return requests_.queued(); }
+  std::size_t held_requests() const { return requests_.slot_count(); }
   /// The chunks of the agents that pull builds around them (the World passes the chunk of every
   /// live agent's feet before each update). Any order, duplicates allowed.
   void set_agent_chunks(std::vector<ChunkPos> chunks) {

@@ -85,6 +85,8 @@ class RequestQueue {
     for (std::uint32_t idx : queued_) f(slots_[idx].spec);
   }
   std::size_t queued() const { return queued_.size(); }
+  /// Request slots held (queued, searching, done and not released, or free for reuse).
+  std::size_t slot_count() const { return slots_.size(); }
   /// At most `n` searches dispatched per update, oldest requests first (0: no limit).
   void set_search_budget(int n) { search_budget_ = n < 0 ? 0 : n; }
 

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "engine/flow/flow_fields.h"
@@ -110,6 +111,13 @@ struct WorldState {
   /// Per profile: (mask, cost units) of each surface malus entry.
   std::vector<std::vector<std::pair<std::uint32_t, std::int32_t>>> profile_masks;
   SurfaceGroups groups;
+  // ---- the API's memory budget (src/api/memory_need.h; no heap is asked here) ----
+  /// Bytes the next update() is expected to allocate at its peak for the navigation builds
+  /// still pending (every class), charged by the calls that queued them and reset by update().
+  std::size_t budget_pending_bytes = 0;
+  /// Keys (chunk_key) of the chunks whose build is charged in budget_pending_bytes: a chunk
+  /// edited again before the update is not charged twice. Membership only, never iterated.
+  std::unordered_set<std::uint64_t> budget_chunks;
 };
 
 /// Regroups the surfaces after masks changed (an area defined, a profile with surface malus
