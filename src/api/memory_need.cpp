@@ -110,7 +110,19 @@ std::size_t per_class(const WorldState& ws, std::size_t bytes) noexcept {
 }
 }  // namespace
 
-std::size_t agent_slot_bytes() noexcept { return sizeof(AgentRecord) + 64; }
+std::size_t agent_slot_bytes() noexcept { return sizeof(AgentRecord); }
+
+std::size_t agent_growth_bytes(std::size_t size, std::size_t free, std::size_t capacity,
+                               std::size_t n) noexcept {
+  const std::size_t added = n > free ? n - free : 0;
+  const std::size_t need = add_bytes(size, added);
+  if (need <= capacity) return 0;
+  std::size_t cap = std::max<std::size_t>(capacity, 1);
+  while (cap < need) cap = cap > static_cast<std::size_t>(-1) / 2 ? need : 2 * cap;
+  return times_bytes(times_bytes(cap, 2), agent_slot_bytes());
+}
+
+std::size_t request_slot_bytes() noexcept { return 2 * sizeof(RequestSlot) + 256; }
 
 bool quiet_value(const WorldState& ws, std::uint16_t value) noexcept {
   const Kind k = value_kind(ws, value);

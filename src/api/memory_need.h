@@ -66,18 +66,26 @@ std::size_t edit_bytes(std::size_t uniform_chunks, std::size_t touched,
 inline constexpr std::size_t kNavBuildPeakBytes = 136 * 1024;
 /// The same for a mostly uniform chunk (one value in all but kMostlyUniformOthers cells): every
 /// plane at most (16 bytes a cell: 64 KiB) and the islands' scratch of the few cells where a
-/// body stands (a floor layer from below and those above the odd cells: about 54 bytes each).
-/// Measured: 37,856 bytes (stone with air pockets), 41,052 (air over a stone floor).
-inline constexpr std::size_t kNavMostlyUniformPeakBytes = 96 * 1024;
+/// body stands (a floor layer from below and those above the odd cells). Measured: 37,856 bytes
+/// (stone with an air pocket), about 90,000 (air with 64 blocks, over a stone floor).
+inline constexpr std::size_t kNavMostlyUniformPeakBytes = 112 * 1024;
 inline constexpr std::size_t kMostlyUniformOthers = 64;
 /// A quiet chunk's navigation for one class: one value, and nothing a body can stand on, in or
 /// beside (a uniform open chunk whose 26 neighbours are open or absent, or a uniform full block):
 /// the NavChunk alone, no planes. Measured: 2,848 bytes at the peak, 1,883 kept.
 inline constexpr std::size_t kNavQuietChunkBytes = 4096;
-/// One agent slot (its record, motion and follower state) when the agents' table doubles.
+/// One agent slot (its record) in the agents' table.
 std::size_t agent_slot_bytes() noexcept;
-/// One request slot when the request table doubles.
-inline constexpr std::size_t kRequestSlotBytes = 1024;
+/// What adding `n` agents allocates in a table of `size` slots (`free` of them free) holding
+/// `capacity` without growing: nothing while they fit, else every doubling up to the new
+/// capacity (each new table is allocated while the old one is held: less than twice the last).
+std::size_t agent_growth_bytes(std::size_t size, std::size_t free, std::size_t capacity,
+                               std::size_t n) noexcept;
+/// One request's slot and its share of the request tables (the slot deque's block, the index
+/// vectors when they double).
+std::size_t request_slot_bytes() noexcept;
+/// Per request held, when the index vectors double (three vectors of 4-byte indices, twice).
+inline constexpr std::size_t kRequestIndexBytes = 32;
 
 /// The charge a call adds to the World's budget: the bytes the next update() will need for the
 /// builds the call queues (`pending`), the chunks charged (`keys`), and what the call itself

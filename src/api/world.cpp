@@ -1169,8 +1169,9 @@ Status World::request(const NavRequest& req, PathHandle* out) {
   const MovementClass cls = state_->profiles[req.profile.index].movement_class;
   {  // the request tables may double: checked with the pending builds (memory_need.h)
     detail::BudgetCharge charge;
-    charge.now = detail::times_bytes(2 * (state_->nav_of(cls)->held_requests() + 1),
-                                     detail::kRequestSlotBytes);
+    charge.now = detail::add_bytes(
+        detail::request_slot_bytes(),
+        detail::times_bytes(state_->nav_of(cls)->held_requests() + 1, detail::kRequestIndexBytes));
     if (std::string msg; detail::check_charge(*state_, charge, "the request tables", msg) != Status::Ok)
       return fail(Status::OutOfMemory, fn, "", msg);
   }
@@ -1372,15 +1373,15 @@ BatchRefusal agent_batch(std::string_view list, std::size_t n, Check check, Comm
 }  // namespace
 
 namespace {
-// Whether the agents' table can take `n` more: when it doubles, the new table is allocated while
-// the old one is still held (memory_need.h agent_slot_bytes), on top of the pending builds.
+// Whether the agents' table can take `n` more: when it grows, each new table is allocated while
+// the old one is held (memory_need.h agent_growth_bytes), on top of the pending builds.
 Status agent_room(const detail::WorldState& ws, std::size_t n, std::string& msg) {
+  const detail::AgentSystem& a = ws.agents;
   detail::BudgetCharge charge;
-  charge.now = detail::times_bytes(2 * (ws.agents.capacity() + n), detail::agent_slot_bytes());
-  return detail::check_charge(ws, charge,
-                              "the agents' table of " + std::to_string(ws.agents.capacity() + n) +
-                                  " slots",
-                              msg);
+  charge.now = detail::agent_growth_bytes(a.capacity(), a.free_slots(), a.slot_capacity(), n);
+  if (charge.now == 0) return Status::Ok;
+  return detail::check_charge(
+      ws, charge, "the agents' table growing to " + std::to_string(a.capacity() + n) + " slots", msg);
 }
 }  // namespace
 

@@ -370,7 +370,11 @@ TEST(MemoryBudget, AgentsAreChargedTheirTableDoubling) {
   const std::size_t before = start_peak();
   ASSERT_EQ(w.add_agents(defs, ids.data(), "defs"), Status::Ok);
   const std::size_t peak = counted_peak() - before;
-  const std::size_t charge = 2 * defs.size() * detail::agent_slot_bytes();
+  const std::size_t charge = detail::agent_growth_bytes(0, 0, 0, defs.size());
+  // A table with room left is charged nothing; one that must grow, its doublings.
+  EXPECT_EQ(detail::agent_growth_bytes(1000, 0, 1024, 24), 0u);
+  EXPECT_EQ(detail::agent_growth_bytes(1024, 10, 1024, 10), 0u);
+  EXPECT_EQ(detail::agent_growth_bytes(1024, 0, 1024, 1), 2 * 2048 * detail::agent_slot_bytes());
   std::printf("1000 agents: charged %zu bytes, peak %zu\n", charge, peak);
   EXPECT_GE(charge, peak);
 }

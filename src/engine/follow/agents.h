@@ -243,6 +243,9 @@ class AgentSystem {
   std::uint64_t dropped_door_events() const { return dropped_door_events_; }
 
   std::size_t capacity() const { return agents_.size(); }
+  /// Slots the table holds without growing (free slots are reused first), and free slots.
+  std::size_t slot_capacity() const { return agents_.capacity(); }
+  std::size_t free_slots() const { return free_.size(); }
   /// The World's id tag, in the generation of every agent id (voxnav/ids.h); before any add.
   void set_id_tag(std::uint32_t tag) { id_tag_ = tag; }
   const AgentRecord& at(std::size_t i) const { return agents_[i]; }
