@@ -11,26 +11,7 @@ namespace voxnav::detail {
 
 namespace {
 constexpr std::size_t kMiB = std::size_t{1} << 20;
-/// Layer 0 and 1 arrays of one chunk: kind, floor, clear, vmoves, flags, surface (1 byte a cell),
-/// gap moves (GapWord), moves and components (4 bytes), each its own allocation.
-constexpr std::size_t kNavCellBytes = 6 + sizeof(GapWord) + 4 + 4;
-constexpr std::size_t kNavArrays = 9;
-/// The chunk's share of the class's other structures (islands, corridor index, change
-/// bookkeeping, the grid's map node): measured below 2 KiB a chunk on the shipped regions.
-constexpr std::size_t kNavSharedBytes = 4096;
 }  // namespace
-
-std::size_t nav_chunk_bytes() noexcept {
-  return sizeof(NavChunk) + kAllocOverheadBytes + kChunkCells * kNavCellBytes +
-         kNavArrays * kAllocOverheadBytes + kNavSharedBytes;
-}
-
-std::size_t chunk_load_bytes(std::size_t array_chunks, std::size_t uniform_chunks,
-                             std::size_t classes) noexcept {
-  const std::size_t chunks = add_bytes(array_chunks, uniform_chunks);
-  const std::size_t per_chunk = kChunkRecordBytes + classes * nav_chunk_bytes();
-  return add_bytes(times_bytes(array_chunks, kChunkArrayBytes), times_bytes(chunks, per_chunk));
-}
 
 std::size_t nav_classes(const WorldState& ws) noexcept {
   std::size_t n = 0;
@@ -48,12 +29,6 @@ std::size_t anvil_decode_bytes(std::size_t bytes, std::size_t columns,
 
 std::size_t registry_bytes(std::size_t bytes) noexcept {
   return times_bytes(bytes, kJsonBytesPerByte);
-}
-
-std::size_t edit_bytes(std::size_t uniform_chunks, std::size_t touched,
-                       std::size_t classes) noexcept {
-  return add_bytes(times_bytes(uniform_chunks, kChunkArrayBytes),
-                   times_bytes(touched, classes * nav_chunk_bytes()));
 }
 
 namespace {

@@ -2,10 +2,11 @@
 // that estimate against the heap (voxnav/memory.h) before anything is allocated or changed: the
 // one place where a load, a registry or an edit decides "OutOfMemory, nothing changed" up front
 // (voxnav/status.h). Every estimate is an upper bound of the bytes the call allocates and keeps
-// or holds at its peak, including what the next update() builds for it (the navigation of every
-// movement class of the World); docs/memory.md says how each was bounded, and
-// tests/api/memory_need_native_test.cpp compares them with the allocations measured on the
-// shipped regions. What a call allocates beyond its estimate comes out of kHeapHeadroomBytes.
+// or holds at its peak. What the next update() builds for a call (the navigation of every
+// movement class of the World) is charged to the World's budget, which every check adds to the
+// call's own need (docs/memory.md); tests/api/memory_need_native_test.cpp compares the charges
+// with the allocations measured on the shipped regions and on each chunk kind. What a call
+// allocates beyond its estimate comes out of kHeapHeadroomBytes.
 #pragma once
 #include <cstddef>
 #include <span>
@@ -26,17 +27,6 @@ inline constexpr std::size_t kChunkArrayBytes = kChunkCells * 2 + kAllocOverhead
 /// One loaded chunk's record, array or not: its hash-map node and bucket, its change-log entry,
 /// its entry of the batch that loads it and of the loaders' decoded columns.
 inline constexpr std::size_t kChunkRecordBytes = 320;
-/// One chunk's navigation for one movement class, built at the next update(): layer 0 (kind,
-/// floor, clearance, moves, vertical and gap moves, flags, surface groups: 16 bytes a cell at
-/// most), layer 1 (a component a cell), the NavChunk itself, and the chunk's share of the
-/// islands, the corridor index and the class's change bookkeeping (measured: below 2 KiB).
-std::size_t nav_chunk_bytes() noexcept;
-/// A load of `array_chunks` chunks with a block array and `uniform_chunks` of one value into
-/// a World whose navigation has `classes` movement classes: the blocks, the records and the
-/// navigation every chunk gets (a uniform chunk's navigation may still need arrays: the air
-/// above a floor is where bodies stand).
-std::size_t chunk_load_bytes(std::size_t array_chunks, std::size_t uniform_chunks,
-                             std::size_t classes) noexcept;
 /// The number of movement classes whose navigation ws keeps (the walker's at least).
 std::size_t nav_classes(const WorldState& ws) noexcept;
 /// Decoding Anvil columns of `bytes` uncompressed NBT in all, the largest `largest_column`: the
@@ -51,12 +41,6 @@ inline constexpr std::size_t kNbtTreeBytesPerByte = 40;
 /// built from it (kJsonBytesPerByte a byte of text).
 std::size_t registry_bytes(std::size_t bytes) noexcept;
 inline constexpr std::size_t kJsonBytesPerByte = 24;
-/// Edits touching `touched` chunks, `uniform_chunks` of them of one value (each gets a block
-/// array), in a World with `classes` movement classes (each touched chunk's navigation is
-/// classified again beside the old one at the next update).
-std::size_t edit_bytes(std::size_t uniform_chunks, std::size_t touched,
-                       std::size_t classes) noexcept;
-
 // ---- the World's budget: pending navigation builds, checked with every call's own need ----
 
 /// One chunk's navigation for one class at the first build's transient peak: its planes, the
