@@ -360,10 +360,12 @@ Status load_anvil_columns(World& world, std::span<const std::span<const std::uin
     std::size_t bytes = 0, largest = 0;
     for (const std::span<const std::uint8_t>& c : columns)
       bytes += c.size(), largest = std::max(largest, c.size());
-    if (Status s = detail::check_room(detail::anvil_decode_bytes(bytes, columns.size(), largest),
-                                      "decoding " + std::to_string(columns.size()) +
-                                          " Anvil columns of " + std::to_string(bytes) + " bytes",
-                                      r.message);
+    detail::BudgetCharge decode;  // with the builds the World already has pending
+    decode.now = detail::anvil_decode_bytes(bytes, columns.size(), largest);
+    if (Status s = detail::check_charge(detail::WorldAccess::state(world), decode,
+                                        "decoding " + std::to_string(columns.size()) +
+                                            " Anvil columns of " + std::to_string(bytes) + " bytes",
+                                        r.message);
         s != Status::Ok)
       return s;
     std::vector<detail::DecodedColumn> cols;
