@@ -12,10 +12,17 @@
 // how many agents arrived by the end.
 //
 // With --lod K, agents more than 32 cells (on x or z) from the first goal (a player standing there)
-// are Reduced(K) (set_agent_lod); --full-only runs separation + ORCA only.
+// are Reduced(K) (set_agent_lod); --full-only runs separation + ORCA only. The last column is the
+// state hash (voxnav/state_hash.h) of every agent after the run: equal hashes mean bit-identical
+// crowds, between two builds (a speed-up must not change it) and between native and wasm.
+//
+// Built natively and to wasm from this source. Natively the region is read from the .mca (zlib),
+// and --write-dump FILE writes it as a raw chunk dump (bench/chunk_dump.h); the wasm build has no
+// zlib and reads that dump (--region-dump FILE), run under node:
+//   node --no-experimental-fetch build/wasm/bench/steer_bench.js --region-dump FILE ...
 //
 //   steer_bench [--agents 1000,10000] [--ticks 100] [--fields 4] [--region FILE.mca]
-//               [--full-only] [--lod K]
+//               [--region-dump FILE] [--write-dump FILE] [--full-only] [--lod K]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -26,10 +33,14 @@
 #include <string>
 #include <vector>
 
+#include "chunk_dump.h"
 #include "splitmix.h"  // native/tools
 #include "voxnav/crowds.h"
-#include "voxnav/native/files.h"
+#include "voxnav/state_hash.h"
 #include "voxnav/world.h"
+#if !defined(__EMSCRIPTEN__)
+#include "voxnav/native/files.h"  // region files (zlib)
+#endif
 
 using namespace voxnav;
 
@@ -53,24 +64,64 @@ struct Result {
   double refused = 0;     // pushes refused per tick, mean
   std::size_t arrived = 0;
   std::size_t reduced = 0;  // agents set Reduced(lod)
+  std::uint64_t hash = 0;   // state_hash of every agent after the run
   bool ok = false;
 };
 
-Result run(const std::string& region, std::size_t agents, int ticks, int fields, bool orca,
+struct Source {
+  std::string region;  // .mca (native only)
+  std::string dump;    // raw chunk dump (native and wasm); read instead of the region when set
+  std::string write_dump;
+};
+
+bool load_region(World& w, const Source& src) {
+  if (!src.dump.empty()) {
+    std::string name, err;
+    std::size_t chunks = 0, uniform = 0;
+    if (!bench::read_chunk_dump(src.dump, w, name, chunks, uniform, err)) {
+      std::fprintf(stderr, "steer_bench: %s\n", err.c_str());
+      return false;
+    }
+    return true;
+  }
+#if defined(__EMSCRIPTEN__)
+  std::fprintf(stderr, "steer_bench: the wasm build reads regions from --region-dump only\n");
+  return false;
+#else
+  LoadReport rep;
+  if (native::load_world_file(w, src.region, LoadOptions{}, &rep) != Status::Ok) {
+    std::fprintf(stderr, "steer_bench: %s: %s\n", src.region.c_str(), rep.message.c_str());
+    return false;
+  }
+  if (!src.write_dump.empty()) {
+    if (!bench::write_chunk_dump(w, rep.min, rep.max, src.region, src.write_dump)) {
+      std::fprintf(stderr, "steer_bench: cannot write %s\n", src.write_dump.c_str());
+      return false;
+    }
+    std::fprintf(stderr, "steer_bench: wrote the region to %s\n", src.write_dump.c_str());
+  }
+  return true;
+#endif
+}
+
+bool load_blocks(World& w) {
+  std::vector<std::uint8_t> blocks, shapes;
+  const std::string dir = VOXNAV_BENCH_BLOCKS_DIR;
+  std::string msg;
+  if (!bench::read_file(dir + "/blocks.pc-1.21.1.json", blocks) ||
+      !bench::read_file(dir + "/blockCollisionShapes.pc-1.20.5.json", shapes) ||
+      w.load_minecraft_blocks(blocks, shapes, &msg) != Status::Ok) {
+    std::fprintf(stderr, "steer_bench: blocks in %s: %s\n", dir.c_str(), msg.c_str());
+    return false;
+  }
+  return true;
+}
+
+Result run(const Source& src, std::size_t agents, int ticks, int fields, bool orca,
            bool separate, int lod) {
   Result res;
   World w;
-  std::string msg;
-  if (native::load_minecraft_blocks_dir(w, std::string(VOXNAV_REPO_DATA) + "/blocks", &msg) !=
-      Status::Ok) {
-    std::fprintf(stderr, "steer_bench: blocks: %s\n", msg.c_str());
-    return res;
-  }
-  LoadReport rep;
-  if (native::load_world_file(w, region, LoadOptions{}, &rep) != Status::Ok) {
-    std::fprintf(stderr, "steer_bench: %s: %s\n", region.c_str(), rep.message.c_str());
-    return res;
-  }
+  if (!load_blocks(w) || !load_region(w, src)) return res;
   Profile p;
   p.avoidance.enabled = orca;
   ProfileId prof;
@@ -153,6 +204,7 @@ Result run(const std::string& region, std::size_t agents, int ticks, int fields,
     AgentState st;
     if (w.agent_state(id, &st) == Status::Ok && st.mode == AgentMode::Arrived) ++res.arrived;
   }
+  if (state_hash(w, ids, &res.hash) != Status::Ok) return res;
   res.median = pct(times, 0.5);
   res.p95 = pct(times, 0.95);
   res.cpu = pct(cpu, 0.5);
@@ -166,14 +218,19 @@ Result run(const std::string& region, std::size_t agents, int ticks, int fields,
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string region = std::string(VOXNAV_REPO_DATA) + "/worlds/r.0.-1.mca";
+  Source src;
+  src.region = std::string(VOXNAV_REPO_DATA) + "/worlds/r.0.-1.mca";
   std::vector<std::size_t> counts = {1000, 10000};
   int ticks = 100, fields = 4, lod = 1;
   bool full_only = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--region" && i + 1 < argc) {
-      region = argv[++i];
+      src.region = argv[++i];
+    } else if (a == "--region-dump" && i + 1 < argc) {
+      src.dump = argv[++i];
+    } else if (a == "--write-dump" && i + 1 < argc) {
+      src.write_dump = argv[++i];
     } else if (a == "--ticks" && i + 1 < argc) {
       ticks = std::max(1, std::atoi(argv[++i]));
     } else if (a == "--fields" && i + 1 < argc) {
@@ -191,16 +248,17 @@ int main(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: steer_bench [--agents 1000,10000] [--ticks 100] [--fields 4] "
-                   "[--region FILE.mca] [--full-only] [--lod K]\n");
+                   "[--region FILE.mca] [--region-dump FILE] [--write-dump FILE] [--full-only] "
+                   "[--lod K]\n");
       return 2;
     }
   }
   std::printf(
       "| agents | steering | tick ms (median) | tick ms (p95) | tick CPU ms (median) | ORCA "
       "neighbours per agent | "
-      "pushes per tick | pushes refused per tick | arrived after %d ticks | Reduced(%d) agents |\n",
+      "pushes per tick | pushes refused per tick | arrived after %d ticks | Reduced(%d) agents | state hash |\n",
       ticks + 10, lod);
-  std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
   struct Mode {
     const char* name;
     bool orca, separate;
@@ -212,11 +270,11 @@ int main(int argc, char** argv) {
   for (std::size_t n : counts)
     for (const Mode& mode : modes) {
       if (full_only && !(mode.orca && mode.separate)) continue;
-      const Result r = run(region, n, ticks, fields, mode.orca, mode.separate, lod);
+      const Result r = run(src, n, ticks, fields, mode.orca, mode.separate, lod);
       if (!r.ok) return 1;
-      std::printf("| %zu | %s | %.2f | %.2f | %.2f | %.2f | %.0f | %.0f | %zu | %zu |\n", n,
+      std::printf("| %zu | %s | %.2f | %.2f | %.2f | %.2f | %.0f | %.0f | %zu | %zu | `%s` |\n", n,
                   mode.name, r.median, r.p95, r.cpu, r.neighbours, r.pushes, r.refused, r.arrived,
-                  r.reduced);
+                  r.reduced, state_hash_text(r.hash).c_str());
       std::fflush(stdout);
     }
   return 0;

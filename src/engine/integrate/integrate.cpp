@@ -152,9 +152,23 @@ struct AxisClip {
   double contact = 0.0;  ///< the box face the body stopped against (world coordinate)
 };
 
+/// A cell coordinate along axis A (0 x, 1 y, 2 z) as a double.
+template <int A>
+double cell_axis(const CellPos& c) {
+  if constexpr (A == 0) {
+    return static_cast<double>(c.x);
+  } else if constexpr (A == 1) {
+    return static_cast<double>(c.y);
+  } else {
+    return static_cast<double>(c.z);
+  }
+}
+
 /// Sweeps `body` along axis `a` by `d` against every box it could touch; the classic per-axis clip.
-/// Boxes already overlapping the body are ignored (a body inside a block can leave it).
-AxisClip clip_axis(const Collider& col, const Aabb& body, int a, double d) {
+/// Boxes already overlapping the body are ignored (a body inside a block can leave it). One
+/// instance per axis (the hot loop of the movement step: the axis indices are constants there).
+template <int a>
+AxisClip clip_axis_on(const Collider& col, const Aabb& body, double d) {
   AxisClip r;
   r.d = d;
   if (d == 0.0) return r;
@@ -170,19 +184,17 @@ AxisClip clip_axis(const Collider& col, const Aabb& body, int a, double d) {
     hi[i] = floor_cell(sweep.max[i]);
   }
   lo[1] -= 1;  // boxes reach up to 1.5 cells (fences): the cell below can touch the body
-  const int o1 = (a + 1) % 3, o2 = (a + 2) % 3;
+  constexpr int o1 = (a + 1) % 3, o2 = (a + 2) % 3;
   const bool up = d > 0.0;
   col.for_each_box(lo, hi, [&](const CellPos& c, const Box& b) {
-    const double base[3] = {static_cast<double>(c.x), static_cast<double>(c.y),
-                            static_cast<double>(c.z)};
-    const double bmin_o1 = base[o1] + static_cast<double>(b.min[o1]);
-    const double bmax_o1 = base[o1] + static_cast<double>(b.max[o1]);
+    const double bmin_o1 = cell_axis<o1>(c) + static_cast<double>(b.min[o1]);
+    const double bmax_o1 = cell_axis<o1>(c) + static_cast<double>(b.max[o1]);
     if (!(bmax_o1 > body.min[o1] + kEps && bmin_o1 < body.max[o1] - kEps)) return;
-    const double bmin_o2 = base[o2] + static_cast<double>(b.min[o2]);
-    const double bmax_o2 = base[o2] + static_cast<double>(b.max[o2]);
+    const double bmin_o2 = cell_axis<o2>(c) + static_cast<double>(b.min[o2]);
+    const double bmax_o2 = cell_axis<o2>(c) + static_cast<double>(b.max[o2]);
     if (!(bmax_o2 > body.min[o2] + kEps && bmin_o2 < body.max[o2] - kEps)) return;
     if (up) {
-      const double face = base[a] + static_cast<double>(b.min[a]);
+      const double face = cell_axis<a>(c) + static_cast<double>(b.min[a]);
       if (face < body.max[a] - kEps) return;  // overlapping or behind
       const double gap = face - body.max[a];
       if (gap <= r.d) {
@@ -191,7 +203,7 @@ AxisClip clip_axis(const Collider& col, const Aabb& body, int a, double d) {
         r.contact = face;
       }
     } else {
-      const double face = base[a] + static_cast<double>(b.max[a]);
+      const double face = cell_axis<a>(c) + static_cast<double>(b.max[a]);
       if (face > body.min[a] + kEps) return;
       const double gap = face - body.min[a];
       if (gap >= r.d) {
@@ -202,6 +214,12 @@ AxisClip clip_axis(const Collider& col, const Aabb& body, int a, double d) {
     }
   });
   return r;
+}
+
+AxisClip clip_axis(const Collider& col, const Aabb& body, int a, double d) {
+  if (a == 0) return clip_axis_on<0>(col, body, d);
+  if (a == 1) return clip_axis_on<1>(col, body, d);
+  return clip_axis_on<2>(col, body, d);
 }
 
 /// Moves `p` along axis `a` by the clip result: the free displacement, or snapped to the contact
