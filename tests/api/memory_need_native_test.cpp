@@ -123,8 +123,11 @@ TEST_P(MemoryNeed, EstimatesBoundTheMeasuredAllocationsOfARealRegion) {
   // is freed by then).
   EXPECT_GE(m.install, m.kept);
   EXPECT_GE(m.install + m.decode, m.update_peak);
-  // Not a bound that refuses what fits many times over: within 8 times what the load keeps.
-  EXPECT_LE(m.install, 8 * m.kept);
+  // Not a bound that refuses what fits many times over: within 10 times what the load keeps
+  // (the estimate counts every cell row of a chunk's planes stored whole, as edits may leave
+  // them; a fresh build stores most rows as one value, docs/benchmarks.md "Bytes per loaded
+  // chunk").
+  EXPECT_LE(m.install, 10 * m.kept);
 }
 
 TEST(MemoryNeed, EditsOfUniformChunksStayWithinTheirEstimate) {
