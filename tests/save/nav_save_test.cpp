@@ -222,7 +222,7 @@ TEST(NavSave, AnImportIsTheBuild) {
   int vmoves = 0, gaps = 0, gates = 0;
   for (const detail::NavChunk* ch : st.walker()->grid().ordered_chunks()) {
     vmoves += ch->vmoves != nullptr;
-    gaps += ch->gaps != nullptr;
+    gaps += bool(ch->gaps);
   }
   for (std::uint8_t g :
        {detail::kGateDoorOpen, detail::kGateDoorClosed, detail::kGateClimb, detail::kGateFire})

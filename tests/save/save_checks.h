@@ -43,6 +43,15 @@ bool same_plane(const T* a, const T* b, std::size_t n) {
   if (!a || !b) return a == b;
   return std::memcmp(a, b, n * sizeof(T)) == 0;
 }
+/// The same for a plane stored by cell row: the same cell values (a row may be stored whole on
+/// one side and as one value on the other).
+template <class T>
+bool same_plane(const detail::LayerPlane<T>& a, const detail::LayerPlane<T>& b, std::size_t n) {
+  if (!a || !b) return bool(a) == bool(b);
+  for (std::size_t i = 0; i < n; ++i)
+    if (a[static_cast<int>(i)] != b[static_cast<int>(i)]) return false;
+  return true;
+}
 
 /// Every class of `built` has navigation in `imported` with the same chunks, the same planes byte
 /// for byte (kinds, floors, clearances, move words, vertical moves, flags, gap jumps, surfaces,
@@ -69,15 +78,15 @@ inline void expect_same_navigation(World& built, World& imported) {
       const bool same = ca->uniform == cb->uniform && ca->uniform_kind == cb->uniform_kind &&
                         ca->nodes == cb->nodes && ca->hazard_cells == cb->hazard_cells &&
                         ca->climb_cells == cb->climb_cells && ca->costly == cb->costly &&
-                        same_plane(ca->kind.get(), cb->kind.get(), n) &&
-                        same_plane(ca->floor.get(), cb->floor.get(), n) &&
-                        same_plane(ca->clear.get(), cb->clear.get(), n) &&
-                        same_plane(ca->moves.get(), cb->moves.get(), n) &&
+                        same_plane(ca->kind, cb->kind, n) &&
+                        same_plane(ca->floor, cb->floor, n) &&
+                        same_plane(ca->clear, cb->clear, n) &&
+                        same_plane(ca->moves, cb->moves, n) &&
                         same_plane(ca->vmoves.get(), cb->vmoves.get(), n) &&
                         same_plane(ca->flags.get(), cb->flags.get(), n) &&
-                        same_plane(ca->gaps.get(), cb->gaps.get(), n) &&
+                        same_plane(ca->gaps, cb->gaps, n) &&
                         same_plane(ca->surface.get(), cb->surface.get(), n) &&
-                        same_plane(ca->scc.get(), cb->scc.get(), n);
+                        same_plane(ca->scc, cb->scc, n);
       if (!same) {
         ++differing;
         if (first.empty()) first = "planes of " + str(ca->pos);

@@ -150,22 +150,24 @@ void NavGrid::classify_into(const BlockRegistry& reg, const BlockNeighbourhood& 
     return;
   }
   nc.uniform = false;
-  if (!nc.kind) {
-    nc.kind = std::make_unique<std::uint8_t[]>(kChunkCells);
-    nc.floor = std::make_unique<std::uint8_t[]>(kChunkCells);
-    nc.clear = std::make_unique<std::uint8_t[]>(kChunkCells);
-    nc.moves = std::make_unique<std::uint32_t[]>(kChunkCells);
+  // Layer 0 whole while the cells are classified (every kind Blocked first), then each row whose
+  // cells all agree stored as one value.
+  for (LayerPlane<std::uint8_t>* plane : {&nc.kind, &nc.floor, &nc.clear}) {
+    plane->create();
+    for (int y = 0; y < LayerPlane<std::uint8_t>::kRows; ++y) plane->row_mut(y);
   }
-  std::fill(nc.moves.get(), nc.moves.get() + kChunkCells, 0u);
-  std::fill(nc.kind.get(), nc.kind.get() + kChunkCells, std::uint8_t(0));
+  nc.moves.create();
   if (env_.footprint2) {
     for (int i = 0; i < kChunkCells; ++i) classify_cell_2x2(reg, nb, nc, i);
-    return;
+  } else {
+    const Chunk* self = nb.self();
+    const Chunk* below = nb.at(0, -1, 0);
+    const Chunk* above = nb.at(0, 1, 0);
+    for (int i = 0; i < kChunkCells; ++i) classify_cell(reg, self, below, above, nc, i);
   }
-  const Chunk* self = nb.self();
-  const Chunk* below = nb.at(0, -1, 0);
-  const Chunk* above = nb.at(0, 1, 0);
-  for (int i = 0; i < kChunkCells; ++i) classify_cell(reg, self, below, above, nc, i);
+  nc.kind.compact();
+  nc.floor.compact();
+  nc.clear.compact();
 }
 
 void NavGrid::classify_chunk(const Space& space, ChunkPos p) {
@@ -342,9 +344,9 @@ void NavGrid::classify_cell(const BlockRegistry& reg, const Chunk* self, const C
                           : reg.top_in_footprint(v, hw) >= 0 ? CellKind::Blocked
                                                              : CellKind::Air;
     const CellKind was = static_cast<CellKind>(nc.kind[i]);
-    nc.kind[i] = static_cast<std::uint8_t>(kind);
-    nc.floor[i] = 0;
-    nc.clear[i] = static_cast<std::uint8_t>(fluid ? kHeightUnits : 0);
+    nc.kind.set(i, static_cast<std::uint8_t>(kind));
+    nc.floor.set(i, 0);
+    nc.clear.set(i, static_cast<std::uint8_t>(fluid ? kHeightUnits : 0));
     nc.nodes += int(kind_node(kind)) - int(kind_node(was));
     nc.standable += int(kind_standable(kind)) - int(kind_standable(was));
     return;
@@ -415,9 +417,9 @@ inline CellKind NavGrid::walker_kind(int support, int clearance, bool door, bool
 inline void NavGrid::store_cell(NavChunk& nc, int i, CellKind kind, int support, int clearance,
                                 std::uint32_t own_traits, bool narrow_support) const {
   const CellKind was = static_cast<CellKind>(nc.kind[i]);
-  nc.kind[i] = static_cast<std::uint8_t>(kind);
-  nc.floor[i] = static_cast<std::uint8_t>(support < 0 ? 0 : support);
-  nc.clear[i] = static_cast<std::uint8_t>(std::max(0, clearance));
+  nc.kind.set(i, static_cast<std::uint8_t>(kind));
+  nc.floor.set(i, static_cast<std::uint8_t>(support < 0 ? 0 : support));
+  nc.clear.set(i, static_cast<std::uint8_t>(std::max(0, clearance)));
   nc.nodes += int(kind_node(kind)) - int(kind_node(was));
   nc.standable += int(kind_standable(kind)) - int(kind_standable(was));
   nc.climb_cells += int(kind == CellKind::Climbable) - int(was == CellKind::Climbable);
@@ -553,9 +555,9 @@ void NavGrid::rebuild_moves_box(CellPos mn, CellPos mx) {
           for (int z = z0; z <= z1; ++z)
             for (int x = x0; x <= x1; ++x) {
               const int i = x | (z << 4) | (y << 8);
-              nc->moves[i] = 0;
+              nc->moves.set(i, 0);
               if (nc->vmoves) nc->vmoves[i] = 0;
-              if (nc->gaps) nc->gaps[i] = 0;
+              if (nc->gaps) nc->gaps.set(i, 0);
               if (kind_node(static_cast<CellKind>(nc->kind[i])))
                 compute_moves_for_cell(*nc, i, CellPos{cx * 16 + x, cy * 16 + y, cz * 16 + z});
             }
@@ -579,9 +581,9 @@ void NavGrid::rebuild_moves(ChunkPos p) {
   NavChunk* ch = chunk(p);
   if (!ch || ch->uniform) return;
   for (int i = 0; i < kChunkCells; ++i) {
-    ch->moves[i] = 0;
+    ch->moves.set(i, 0);
     if (ch->vmoves) ch->vmoves[i] = 0;
-    if (ch->gaps) ch->gaps[i] = 0;
+    if (ch->gaps) ch->gaps.set(i, 0);
     if (!kind_node(static_cast<CellKind>(ch->kind[i]))) continue;
     const CellPos c{p.x * 16 + (i & 15), p.y * 16 + (i >> 8), p.z * 16 + ((i >> 4) & 15)};
     compute_moves_for_cell(*ch, i, c);
@@ -726,7 +728,7 @@ void NavGrid::compute_moves_for_cell(NavChunk& ch, int i, CellPos c) {
       const NavChunk* tc = step_chunk(&ch, lx + kDirDx[dir], ly, lz + kDirDz[dir], ti);
       if (tc && kind_node(tc->kind_at(ti))) word |= 1u << (dir * 4);
     }
-    ch.moves[i] = word;
+    ch.moves.set(i, word);
     std::uint8_t vm = 0;
     int ti;
     if (const NavChunk* up = step_chunk(&ch, lx, ly + 1, lz, ti); up && kind_node(up->kind_at(ti)))
@@ -747,7 +749,7 @@ void NavGrid::compute_moves_for_cell(NavChunk& ch, int i, CellPos c) {
     CellKind nk = danger_of(ch, lx, ly, lz);
     if (nk == CellKind::Blocked)
       nk = (ch.flags_at(i) & kFlagSlowBase) ? CellKind::Slow : CellKind::Walkable;
-    if (nk != sk) ch.kind[i] = static_cast<std::uint8_t>(nk);
+    if (nk != sk) ch.kind.set(i, static_cast<std::uint8_t>(nk));
     if (nk != CellKind::Walkable) ch.costly = true;
   }
   const int fs = ch.floor[i];
@@ -869,7 +871,7 @@ void NavGrid::compute_moves_for_cell(NavChunk& ch, int i, CellPos c) {
     }
     word |= static_cast<std::uint32_t>(code) << (dir * 4);
   }
-  ch.moves[i] = word;
+  ch.moves.set(i, word);
   // Vertical moves: up into a climbable cell straight above (the body rises one cell in its own
   // column), down out of a climbable cell onto the one below.
   std::uint8_t vm = 0;
@@ -903,8 +905,8 @@ void NavGrid::update_gaps(NavChunk& ch, int i, int lx, int ly, int lz) {
   if (kind_standable(static_cast<CellKind>(ch.kind[i])) && (ch.moves[i] & 0xFFFFu) != 0x1111u)
     gm = gap_moves_of(ch, lx, ly, lz);
   if (gm || ch.gaps) {
-    if (!ch.gaps) ch.gaps = std::make_unique<GapWord[]>(kChunkCells);
-    ch.gaps[i] = gm;  // (not `costly`: searches look at the gap plane itself)
+    if (!ch.gaps) ch.gaps.create();
+    ch.gaps.set(i, gm);  // (not `costly`: searches look at the gap plane itself)
   }
 }
 
@@ -915,9 +917,9 @@ void NavGrid::rebuild_cell_moves(NavChunk& nc, CellPos c, bool gaps_only) {
     if (env_.gap_reach > 0) update_gaps(nc, i, c.x & 15, c.y & 15, c.z & 15);
     return;
   }
-  nc.moves[i] = 0;
+  nc.moves.set(i, 0);
   if (nc.vmoves) nc.vmoves[i] = 0;
-  if (nc.gaps) nc.gaps[i] = 0;
+  if (nc.gaps) nc.gaps.set(i, 0);
   if (kind_node(static_cast<CellKind>(nc.kind[i]))) compute_moves_for_cell(nc, i, c);
 }
 

@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "engine/classify/layer_plane.h"
 #include "engine/util/key_hash.h"
 #include "engine/world/space.h"
 #include "voxnav/executor.h"
@@ -258,19 +259,23 @@ struct NavChunk {
   /// Air) with no moves.
   bool uniform = false;
   CellKind uniform_kind = CellKind::Air;
-  std::unique_ptr<std::uint8_t[]> kind;    // CellKind per cell
-  std::unique_ptr<std::uint8_t[]> floor;   // standing height inside the cell, 1/64 units
-  std::unique_ptr<std::uint8_t[]> clear;   // free height above the feet, 1/64 (capped 255)
-  std::unique_ptr<std::uint32_t[]> moves;  // 8 x 4-bit move codes per node cell
-  std::unique_ptr<std::uint32_t[]> scc;    // layer 1: strongly connected component + 1 (0: none)
+  // Layer 0, by cell row (a row of rock or open air stores one value per plane):
+  LayerPlane<std::uint8_t> kind;   // CellKind per cell
+  LayerPlane<std::uint8_t> floor;  // standing height inside the cell, 1/64 units
+  LayerPlane<std::uint8_t> clear;  // free height above the feet, 1/64 (capped 255)
+  /// 8 x 4-bit move codes per node cell (0 elsewhere): rows without a node store no words.
+  LayerPlane<std::uint32_t> moves;
+  /// Layer 1: strongly connected component + 1 per node cell (0: none), rows without a label
+  /// store none.
+  LayerPlane<std::uint32_t> scc;
   /// Layer 1's cache of local components, per octant (lazy).
   std::unique_ptr<std::array<LocalComponents, 8>> comps;
   /// VerticalMoves per cell; null while no cell of the chunk has one.
   std::unique_ptr<std::uint8_t[]> vmoves;
   /// CellFlags per cell; null while no cell of the chunk has one.
   std::unique_ptr<std::uint8_t[]> flags;
-  /// GapMoves per cell; null while no cell of the chunk has one.
-  std::unique_ptr<GapWord[]> gaps;
+  /// GapMoves per cell; absent while no cell of the chunk has one (rows without one store none).
+  LayerPlane<GapWord> gaps;
   /// Surface group per cell (the group of the block a body stands on, or of the fluid it swims
   /// in; 0 = none); null while no cell of the chunk has one. See NavGrid::set_surface_groups.
   std::unique_ptr<std::uint8_t[]> surface;

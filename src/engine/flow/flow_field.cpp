@@ -102,16 +102,22 @@ void FlowBuild::gather(std::size_t k) {
     nb_ord[q] = it == ordinal_.end() ? kFlowNone : it->second;
   }
   s.rank.assign(kFlowSliceCells, 0xFFFF);
-  const std::uint8_t* kinds = ch->kind.get();  // (chunks_ holds no uniform chunk)
+  // (chunks_ holds no uniform chunk)
   // Only the layers and rows inside the box, 8 cells at a time past air and rock.
   const int ly0 = std::max(0, box.min.y - y0), ly1 = std::min(15, box.max.y - y0);
   const int lz0 = std::max(0, box.min.z - z0), lz1 = std::min(15, box.max.z - z0);
   for (int i = (ly0 << 8) | (lz0 << 4); i < ((ly1 << 8) | (lz1 << 4)) + 16; ++i) {
-    if ((i & 7) == 0 && !any_node8(kinds + i)) {
+    const std::uint8_t* kinds = ch->kind.row(i >> 8);
+    if (!kinds) {  // a row of one kind
+      if (!kind_node(static_cast<CellKind>(ch->kind.fill(i >> 8)))) {
+        i |= 255;
+        continue;
+      }
+    } else if ((i & 7) == 0 && !any_node8(kinds + (i & 255))) {
       i += 7;
       continue;
     }
-    if (!kind_node(static_cast<CellKind>(kinds[i]))) continue;
+    if (!kind_node(static_cast<CellKind>(ch->kind[i]))) continue;
     const int lx = i & 15, ly = i >> 8, lz = (i >> 4) & 15;
     if (lz < lz0 || lz > lz1) continue;
     const CellPos c{x0 + lx, y0 + ly, z0 + lz};

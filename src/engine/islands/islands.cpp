@@ -195,10 +195,15 @@ void Islands::recompute(NavGrid& grid) {
       ch->scc.reset();
       continue;
     }
-    if (!ch->scc) ch->scc = std::make_unique<std::uint32_t[]>(kChunkCells);
+    ch->scc.create();  // every label 0, rows without a node store none
     for (int i = 0; i < kChunkCells; ++i) {
-      if ((i & 7) == 0 && !any_node8(&ch->kind[i])) {  // 8 cells of air or rock
-        std::fill(&ch->scc[i], &ch->scc[i] + 8, 0u);
+      const std::uint8_t* kinds = ch->kind.row(i >> 8);
+      if (!kinds) {  // a row of one kind
+        if (!kind_node(static_cast<CellKind>(ch->kind.fill(i >> 8)))) {
+          i |= 255;
+          continue;
+        }
+      } else if ((i & 7) == 0 && !any_node8(kinds + (i & 255))) {  // 8 cells of air or rock
         i += 7;
         continue;
       }
@@ -207,9 +212,7 @@ void Islands::recompute(NavGrid& grid) {
         const std::uint8_t g = kind_gate(static_cast<CellKind>(ch->kind[i]));
         node_gate.push_back(g);
         any_gate |= g != 0;
-        ch->scc[i] = static_cast<std::uint32_t>(nodes.size());
-      } else {
-        ch->scc[i] = 0;
+        ch->scc.set(i, static_cast<std::uint32_t>(nodes.size()));
       }
     }
   }
@@ -274,8 +277,10 @@ void Islands::recompute(NavGrid& grid) {
     k = e;
   }
   live_ = ncomp;
-  for (std::uint32_t v = 0; v < n; ++v) nodes[v].ch->scc[nodes[v].i] = comp[v] + 1;
-  reach_cache_.assign(ncomp, {});
+  for (std::uint32_t v = 0; v < n; ++v) nodes[v].ch->scc.set(nodes[v].i, comp[v] + 1);
+  // The reach cache grows with the first query of each root (reaches()): most roots are never
+  // asked about, and its 80 bytes a label would be a third of the per-label room below.
+  std::vector<std::array<ReachEntry, 2>>().swap(reach_cache_);
   // Room for the labels edits add (new nodes, split-off sides) without moving every per-label
   // vector at a growth step in the middle of an edit.
   const std::size_t room = std::size_t(ncomp) + std::max<std::size_t>(ncomp / 2, 16384);
@@ -283,7 +288,6 @@ void Islands::recompute(NavGrid& grid) {
   for (auto* v : {&parent_, &size_}) v->reserve(room);
   out_.reserve(room);
   in_.reserve(room);
-  reach_cache_.reserve(room);
   gate_.reserve(room);
   reach_cache_bits_ = 0;
   invalidate_reach();
@@ -330,11 +334,10 @@ void Islands::restore_tables(IslandTables t) {
   cells_ = static_cast<std::size_t>(t.cells);
   live_ = static_cast<std::size_t>(t.live);
   label_limit_ = static_cast<std::size_t>(t.label_limit);
-  reach_cache_.assign(n, {});
+  std::vector<std::array<ReachEntry, 2>>().swap(reach_cache_);  // grown by reaches()
   for (auto* v : {&parent_, &size_}) v->reserve(room);
   out_.reserve(room);
   in_.reserve(room);
-  reach_cache_.reserve(room);
   gate_.reserve(room);
   reach_cache_bits_ = 0;
   invalidate_reach();
@@ -349,7 +352,6 @@ std::uint32_t Islands::new_label() {
   size_.push_back(0);
   out_.emplace_back();
   in_.emplace_back();
-  reach_cache_.emplace_back();
   gate_.push_back(0);
   return l;
 }
@@ -729,14 +731,26 @@ LocalComponents& Islands::compute_components(NavChunk* ch, int o) {
   // meets octants whose data is not in cache. Ask for all its kind rows first, and for the move
   // rows of each row that holds a node as soon as it is known, so that the loads overlap instead
   // of waiting one by one.
-  for (int yz = 0; yz < 64; ++yz) prefetch(&ch->kind[base + (yz & 7) * 16 + (yz >> 3) * 256]);
   for (int yz = 0; yz < 64; ++yz) {
     const int row = base + (yz & 7) * 16 + (yz >> 3) * 256;
-    std::uint64_t members = member_bytes8(&ch->kind[row]);
+    if (const std::uint8_t* r = ch->kind.row(row >> 8)) prefetch(r + (row & 255));
+  }
+  for (int yz = 0; yz < 64; ++yz) {
+    const int row = base + (yz & 7) * 16 + (yz >> 3) * 256;
+    const std::uint8_t* kr = ch->kind.row(row >> 8);
+    std::array<std::uint8_t, 8> same;  // a cell row stored as one kind
+    if (kr) {
+      kr += row & 255;
+    } else {
+      same.fill(ch->kind.fill(row >> 8));
+      kr = same.data();
+    }
+    std::uint64_t members = member_bytes8(kr);
     if (!members) continue;
-    prefetch(&ch->moves[row]);
+    if (const std::uint32_t* r = ch->moves.row(row >> 8)) prefetch(r + (row & 255));
     if (ch->vmoves) prefetch(&ch->vmoves[row]);
-    if (ch->gaps) prefetch(&ch->gaps[row]);
+    if (ch->gaps)
+      if (const GapWord* r = ch->gaps.row(row >> 8)) prefetch(r + (row & 255));
     for (; members; members &= members - 1)
       cells.push_back(static_cast<std::uint16_t>(row + (std::countr_zero(members) >> 3)));
   }
@@ -809,6 +823,9 @@ LocalComponents& Islands::compute_components(NavChunk* ch, int o) {
     cc.out.erase(std::unique(first, cc.out.end()), cc.out.end());
   }
   cc.out_start[ncomp] = static_cast<std::uint32_t>(cc.out.size());
+  // Kept for the World's life: without the growth slack of the push_backs above (a quarter left
+  // for the entries patch_out adds).
+  if (cc.out.capacity() > cc.out.size() + cc.out.size() / 4 + 4) cc.out.shrink_to_fit();
   cc.seen.assign(ncomp, 0);
   return cc;
 }
@@ -1050,7 +1067,9 @@ bool Islands::component_reach(const std::vector<ComponentNode>& from,
     }
     for (const CompMove& m : moves)
       if (m.what == CompMove::kComponent && m.ch->scc)
-        prefetch(&m.ch->scc[(*m.ch->comps)[m.octant].rep[m.id]]);
+        if (const int rep = (*m.ch->comps)[m.octant].rep[m.id];
+            const std::uint32_t* r = m.ch->scc.row(rep >> 8))
+          prefetch(r + (rep & 255));
     for (const CompMove& m : moves) {
       NavChunk* nch = m.ch;
       const int no = m.octant;
@@ -1123,7 +1142,7 @@ bool Islands::split_off(NavGrid& grid, std::uint32_t root, std::vector<CellPos>&
   for (std::uint32_t c = 0; c < ncomp; ++c) label[c] = new_label();
   for (std::uint32_t v = 0; v < n; ++v) {
     NavChunk* ch = grid.chunk(chunk_of(k_cells[v]));
-    ch->scc[index_in_chunk(k_cells[v])] = label[comp[v]] + 1;
+    ch->scc.set(index_in_chunk(k_cells[v]), label[comp[v]] + 1);
     ++size_[label[comp[v]]];
   }
   live_ += ncomp;
@@ -1392,7 +1411,7 @@ bool Islands::apply(NavGrid& grid, const IslandDelta& d) {
     const std::uint32_t l = known ? known : (ch && !ch->uniform && ch->scc) ? ch->scc[i] : 0u;
     if (!l) continue;
     const std::uint32_t r = find(l - 1);
-    if (ch && !ch->uniform && ch->scc) ch->scc[i] = 0;
+    if (ch && !ch->uniform && ch->scc) ch->scc.set(i, 0);
     --cells_;
     if (--size_[r] == 0) --live_;
   }
@@ -1440,13 +1459,13 @@ bool Islands::apply(NavGrid& grid, const IslandDelta& d) {
   for (const CellPos& c : d.added_nodes) {
     NavChunk* ch = grid.chunk(chunk_of(c));
     if (!ch || ch->uniform) continue;
-    if (!ch->scc) ch->scc = std::make_unique<std::uint32_t[]>(kChunkCells);
+    if (!ch->scc) ch->scc.create();
     const std::uint32_t l = new_label();
     size_[l] = 1;
     gate_[l] = kind_gate(ch->kind_at(index_in_chunk(c)));
     ++cells_;
     ++live_;
-    ch->scc[index_in_chunk(c)] = l + 1;
+    ch->scc.set(index_in_chunk(c), l + 1);
   }
   // 5. Added moves: a DAG edge, or a merge when it closes a cycle.
   for (const CellEdge& e : d.added_edges) {
@@ -1497,6 +1516,7 @@ bool Islands::reaches(std::uint32_t a, std::uint32_t b, std::uint8_t gates) {
   if (ra == rb) return true;
   if (out_[ra].empty()) return false;
   if (gate_[rb] && !(gate_[rb] & gates)) return false;
+  if (ra >= reach_cache_.size()) reach_cache_.resize(parent_.size());
   std::array<ReachEntry, 2>& slots = reach_cache_[ra];
   ReachEntry* entry = nullptr;
   for (ReachEntry& e : slots)

@@ -96,10 +96,15 @@ void EditMaintenance::chunk_level_with(std::vector<ChunkPos> classify, void (*ca
       if (!ch || ch->uniform || !ch->scc || ch->nodes == 0) continue;
       ChunkSnap sn;
       sn.key = chunk_key(p);
-      sn.moves.assign(ch->moves.get(), ch->moves.get() + kChunkCells);
-      sn.labels.assign(ch->scc.get(), ch->scc.get() + kChunkCells);
+      sn.moves.resize(kChunkCells);
+      ch->moves.copy_to(sn.moves.data());
+      sn.labels.resize(kChunkCells);
+      ch->scc.copy_to(sn.labels.data());
       if (ch->vmoves) sn.vmoves.assign(ch->vmoves.get(), ch->vmoves.get() + kChunkCells);
-      if (ch->gaps) sn.gaps.assign(ch->gaps.get(), ch->gaps.get() + kChunkCells);
+      if (ch->gaps) {
+        sn.gaps.resize(kChunkCells);
+        ch->gaps.copy_to(sn.gaps.data());
+      }
       snaps.push_back(std::move(sn));
     }
   }
@@ -299,12 +304,18 @@ void EditMaintenance::reclassify_uniform_flips() {
     sv.uniform = nc->uniform;
     sv.uniform_kind = nc->uniform_kind;
     if (!nc->uniform) {
-      sv.kind.assign(nc->kind.get(), nc->kind.get() + kChunkCells);
-      sv.floor.assign(nc->floor.get(), nc->floor.get() + kChunkCells);
-      sv.clear.assign(nc->clear.get(), nc->clear.get() + kChunkCells);
-      sv.moves.assign(nc->moves.get(), nc->moves.get() + kChunkCells);
+      for (auto [to, from] : {std::pair{&sv.kind, &nc->kind}, std::pair{&sv.floor, &nc->floor},
+                              std::pair{&sv.clear, &nc->clear}}) {
+        to->resize(kChunkCells);
+        from->copy_to(to->data());
+      }
+      sv.moves.resize(kChunkCells);
+      nc->moves.copy_to(sv.moves.data());
       if (nc->vmoves) sv.vmoves.assign(nc->vmoves.get(), nc->vmoves.get() + kChunkCells);
-      if (nc->gaps) sv.gaps.assign(nc->gaps.get(), nc->gaps.get() + kChunkCells);
+      if (nc->gaps) {
+        sv.gaps.resize(kChunkCells);
+        nc->gaps.copy_to(sv.gaps.data());
+      }
       if (nc->flags) sv.flags.assign(nc->flags.get(), nc->flags.get() + kChunkCells);
     }
     grid.classify_chunk(ctx_.space, p);

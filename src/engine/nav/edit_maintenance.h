@@ -106,8 +106,7 @@ class EditMaintenance {
   };
   static Layer0Cell layer0_of(const NavChunk& ch, int i) {
     if (ch.uniform) return {static_cast<std::uint8_t>(ch.uniform_kind), 0, 255, 0};
-    return {ch.kind[static_cast<std::size_t>(i)], ch.floor[static_cast<std::size_t>(i)],
-            ch.clear[static_cast<std::size_t>(i)], ch.flags_at(i)};
+    return {ch.kind[i], ch.floor[i], ch.clear[i], ch.flags_at(i)};
   }
   struct OldCell {
     CellPos c;

@@ -137,14 +137,25 @@ void encode_nav(const NavChunk& ch, std::vector<std::uint8_t>& out) {
   add_u32(out, static_cast<std::uint32_t>(ch.hazard_cells));
   add_u32(out, static_cast<std::uint32_t>(ch.climb_cells));
   if (ch.uniform) return;
-  add_plane(out, ch.kind.get(), kChunkCells);
-  add_plane(out, ch.floor.get(), kChunkCells);
-  add_plane(out, ch.clear.get(), kChunkCells);
-  add_plane(out, ch.moves.get(), kChunkCells * 4);
+  std::vector<std::uint8_t> bytes(kChunkCells);  // the row-stored planes, whole
+  for (const LayerPlane<std::uint8_t>* plane : {&ch.kind, &ch.floor, &ch.clear}) {
+    plane->copy_to(bytes.data());
+    add_plane(out, bytes.data(), kChunkCells);
+  }
+  std::vector<std::uint32_t> words(kChunkCells);  // the row-stored planes, whole
+  ch.moves.copy_to(words.data());
+  add_plane(out, words.data(), kChunkCells * 4);
   if (ch.vmoves) add_plane(out, ch.vmoves.get(), kChunkCells);
   if (ch.flags) add_plane(out, ch.flags.get(), kChunkCells);
-  if (ch.gaps) add_plane(out, ch.gaps.get(), kChunkCells * sizeof(GapWord));
-  if (ch.scc) add_plane(out, ch.scc.get(), kChunkCells * 4);
+  if (ch.gaps) {
+    std::vector<GapWord> gaps(kChunkCells);
+    ch.gaps.copy_to(gaps.data());
+    add_plane(out, gaps.data(), kChunkCells * sizeof(GapWord));
+  }
+  if (ch.scc) {
+    ch.scc.copy_to(words.data());
+    add_plane(out, words.data(), kChunkCells * 4);
+  }
 }
 
 /// Reads one plane at `at` of `p` (size n): false when its length runs past the payload or its
@@ -203,15 +214,17 @@ bool decode_nav(std::span<const std::uint8_t> p, NavChunk& ch, std::uint32_t lab
   }
   ch.uniform_kind = CellKind::Air;
   std::size_t at = kNavHead;
-  ch.kind = std::unique_ptr<std::uint8_t[]>(new std::uint8_t[kChunkCells]);
-  ch.floor = std::unique_ptr<std::uint8_t[]>(new std::uint8_t[kChunkCells]);
-  ch.clear = std::unique_ptr<std::uint8_t[]>(new std::uint8_t[kChunkCells]);
-  ch.moves = std::unique_ptr<std::uint32_t[]>(new std::uint32_t[kChunkCells]);
-  if (!read_plane(p, at, ch.kind.get(), kChunkCells, "kind", why) ||
-      !read_plane(p, at, ch.floor.get(), kChunkCells, "floor", why) ||
-      !read_plane(p, at, ch.clear.get(), kChunkCells, "clear", why) ||
-      !read_plane(p, at, ch.moves.get(), kChunkCells * 4, "moves", why))
+  std::vector<std::uint32_t> words(kChunkCells);  // the row-stored planes, whole
+  std::vector<std::uint8_t> kinds(kChunkCells), floors(kChunkCells), clears(kChunkCells);
+  if (!read_plane(p, at, kinds.data(), kChunkCells, "kind", why) ||
+      !read_plane(p, at, floors.data(), kChunkCells, "floor", why) ||
+      !read_plane(p, at, clears.data(), kChunkCells, "clear", why) ||
+      !read_plane(p, at, words.data(), kChunkCells * 4, "moves", why))
     return false;
+  ch.kind.assign(kinds.data());
+  ch.floor.assign(floors.data());
+  ch.clear.assign(clears.data());
+  ch.moves.assign(words.data());
   if (planes & kPlaneVmoves) {
     ch.vmoves = std::unique_ptr<std::uint8_t[]>(new std::uint8_t[kChunkCells]);
     if (!read_plane(p, at, ch.vmoves.get(), kChunkCells, "vmoves", why)) return false;
@@ -221,15 +234,17 @@ bool decode_nav(std::span<const std::uint8_t> p, NavChunk& ch, std::uint32_t lab
     if (!read_plane(p, at, ch.flags.get(), kChunkCells, "flags", why)) return false;
   }
   if (planes & kPlaneGaps) {
-    ch.gaps = std::unique_ptr<GapWord[]>(new GapWord[kChunkCells]);
-    if (!read_plane(p, at, ch.gaps.get(), kChunkCells * sizeof(GapWord), "gaps", why)) return false;
+    std::vector<GapWord> gaps(kChunkCells);
+    if (!read_plane(p, at, gaps.data(), kChunkCells * sizeof(GapWord), "gaps", why)) return false;
+    ch.gaps.assign(gaps.data());
   }
   if (planes & kPlaneScc) {
-    ch.scc = std::unique_ptr<std::uint32_t[]>(new std::uint32_t[kChunkCells]);
-    if (!read_plane(p, at, ch.scc.get(), kChunkCells * 4, "scc", why)) return false;
+    if (!read_plane(p, at, words.data(), kChunkCells * 4, "scc", why)) return false;
+    ch.scc.assign(words.data());
     for (int i = 0; i < kChunkCells; ++i)
-      if (ch.scc[i] > labels) {
-        why = "cell " + std::to_string(i) + " has island label " + std::to_string(ch.scc[i]) +
+      if (words[static_cast<std::size_t>(i)] > labels) {
+        why = "cell " + std::to_string(i) + " has island label " +
+              std::to_string(words[static_cast<std::size_t>(i)]) +
               " of " + std::to_string(labels);
         return false;
       }

@@ -62,10 +62,12 @@ std::uint32_t AStar::new_slab(std::uint32_t block, int ly) {
   }
   if (ch->uniform)
     std::fill(words_.begin() + (end - 256), words_.begin() + end, 0u);
-  else  // in copies of 256 bytes: emscripten's memcpy calls out to JavaScript from 512 bytes up
+  else if (const std::uint32_t* row = ch->moves.row(ly))
+    // in copies of 256 bytes: emscripten's memcpy calls out to JavaScript from 512 bytes up
     for (int k = 0; k < 256; k += 64)
-      std::memcpy(words_.data() + (end - 256) + k, ch->moves.get() + (ly << 8) + k,
-                  64 * sizeof(std::uint32_t));
+      std::memcpy(words_.data() + (end - 256) + k, row + k, 64 * sizeof(std::uint32_t));
+  else  // a row without a node cell stores one word for all
+    std::fill(words_.begin() + (end - 256), words_.begin() + end, ch->moves.fill(ly));
   return s;
 }
 
