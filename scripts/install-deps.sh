@@ -3,23 +3,29 @@
 #
 #   scripts/install-deps.sh              build + test tools (native, wasm, node)
 #   scripts/install-deps.sh --chromium   also Debian's Chromium, for the browser tests
+#   scripts/install-deps.sh --native     only what the native build and its tests need (test.sh
+#                                        installs the rest in the background while that builds)
 #
 # When everything is already present it does not touch apt at all. Uses sudo only when not root.
 set -euo pipefail
 
-want_chromium=0
+want_chromium=0 native_only=0
 for arg in "$@"; do
   case $arg in
     --chromium) want_chromium=1 ;;
-    -h | --help) sed -n '2,7p' "$0"; exit 0 ;;
+    --native) native_only=1 ;;
+    -h | --help) sed -n '2,9p' "$0"; exit 0 ;;
     *) echo "install-deps.sh: unknown argument '$arg'" >&2; exit 2 ;;
   esac
 done
 
 packages=(cmake g++ make zlib1g-dev nlohmann-json3-dev libglm-dev googletest libbenchmark-dev
-  emscripten binaryen nodejs npm python3 clang-14 libc++-14-dev libc++abi-14-dev
-  libclang-rt-14-dev)  # libclang-rt: the libFuzzer and sanitizer runtimes of the fuzz preset
-((want_chromium)) && packages+=(chromium)
+  python3)
+if ((!native_only)); then
+  packages+=(emscripten binaryen nodejs npm clang-14 libc++-14-dev libc++abi-14-dev
+    libclang-rt-14-dev)  # libclang-rt: the libFuzzer and sanitizer runtimes of the fuzz preset
+  ((want_chromium)) && packages+=(chromium)
+fi
 
 installed() { [[ $(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null) == installed ]]; }
 

@@ -20,12 +20,14 @@ die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 # build_dir PRESET -> the binary dir used for that preset.
 build_dir() { printf '%s/%s\n' "$VOXNAV_BUILD_ROOT" "$1"; }
 
-# configure_preset PRESET: `cmake --preset PRESET` into build_dir PRESET.
+# configure_preset PRESET: `cmake --preset PRESET` into build_dir PRESET, plus the words of
+# VOXNAV_CMAKE_ARGS_<PRESET> if set (test.sh links the wasm benchmarks at -O1 that way).
 configure_preset() {
-  local preset=$1 dir
+  local preset=$1 dir extra=VOXNAV_CMAKE_ARGS_$1
   dir=$(build_dir "$preset")
-  log "configure $preset -> $dir"
-  cmake -S "$VOXNAV_ROOT" --preset "$preset" -B "$dir"
+  log "configure $preset -> $dir${!extra:+ (${!extra})}"
+  # shellcheck disable=SC2086  # the extra arguments are words
+  cmake -S "$VOXNAV_ROOT" --preset "$preset" -B "$dir" ${!extra:-}
 }
 
 # build_preset PRESET [TARGET...]: configure, then build everything (or only the targets).

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Runs every test: installs what is missing, builds the native release, wasm and debug
-# (ASan + UBSan) presets, runs each one's ctest (the same GoogleTest suites natively, under node,
-# and sanitized), builds and runs the suites labelled "threads" under ThreadSanitizer (preset
-# tsan), then the node tests in tests/web, the browser tests in tests/browser (the demo
-# page in headless Chromium; screenshots go to $VOXNAV_BUILD_ROOT/artifacts), the real-data checks,
-# the examples, a separate CMake project built against the installed library (tests/consumer), and
-# a short fuzzing pass (scripts/fuzz.sh: the `fuzz` preset with clang + libc++, the regression
-# inputs, then VOXNAV_FUZZ_SECONDS per target, default 60, VOXNAV_JOBS targets at a time).
+# Runs every test: installs what is missing, then, in this order: the native release build and its
+# ctest; the wasm build and its ctest (the same GoogleTest suites under node); the node tests in
+# tests/web and the browser tests in tests/browser (the demo page in headless Chromium; screenshots
+# go to $VOXNAV_BUILD_ROOT/artifacts), with the real-data checks, the examples and a separate CMake
+# project built against the installed library (tests/consumer) beside them in the background; the
+# debug (ASan + UBSan) build and its ctest; the suites labelled "threads" under ThreadSanitizer
+# (preset tsan); a short fuzzing pass (scripts/fuzz.sh: the `fuzz` preset with clang + libc++, the
+# regression inputs, then VOXNAV_FUZZ_SECONDS per target, default 60, VOXNAV_JOBS targets at a
+# time). Emscripten, node, clang and Chromium install in the background during the release build.
 # Keeps going after a failure, prints a summary, and exits non-zero if anything
 # failed. Steps after the builds have a time limit (VOXNAV_WEB_TEST_TIMEOUT for the node tests,
 # default 900 s; VOXNAV_BROWSER_TEST_TIMEOUT for the browser tests, default 300 s).
@@ -31,7 +32,7 @@ for arg in "$@"; do
     --no-tsan) run_tsan=0 ;;
     --no-install) install=0 ;;
     --no-fuzz) run_fuzz=0 ;;
-    -h | --help) sed -n '2,19p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,20p' "$0"; exit 0 ;;
     *) die "test.sh: unknown argument '$arg'" ;;
   esac
 done
@@ -71,6 +72,38 @@ if [[ -d tests/browser ]]; then
   mapfile -t browser_tests < <(find tests/browser -name node_modules -prune -o -name '*.test.mjs' -print | sort)
 fi
 
+# Background steps: bg NAME COMMAND... starts a step whose output goes to a log file; bg_wait
+# waits for every started one, prints each log and records it like step does. Steps that keep one
+# core busy (the package installs, the real-data sweeps, the node and browser tests) run beside
+# each other or beside a build so that the second core does not idle.
+bg_dir=$(mktemp -d) bg_pids=() bg_names=() bg_starts=()
+trap 'rm -rf "$bg_dir"' EXIT
+bg() {
+  local name=$1 i=${#bg_pids[@]}
+  shift
+  log "[$name] $* (in the background)"
+  "$@" >"$bg_dir/$i.log" 2>&1 &
+  bg_pids+=($!) bg_names+=("$name") bg_starts+=("$SECONDS")
+}
+bg_wait() {
+  local i rc all=0
+  for i in "${!bg_pids[@]}"; do
+    wait "${bg_pids[$i]}"
+    rc=$?
+    log "[${bg_names[$i]}] output (ran in the background)"
+    cat "$bg_dir/$i.log"
+    names+=("${bg_names[$i]}") times+=($((SECONDS - bg_starts[i])))
+    if ((rc == 0)); then
+      results+=(ok)
+    else
+      results+=("FAILED (exit $rc$( ((rc == 124)) && echo ', timed out'))")
+      failed=1 all=1
+    fi
+  done
+  bg_pids=() bg_names=() bg_starts=()
+  return "$all"
+}
+
 total_start=$SECONDS
 if ((install)); then
   chromium=${VOXNAV_CHROMIUM:-}
@@ -81,42 +114,58 @@ if ((install)); then
   fi
   deps_args=()
   ((chromium == 1)) && deps_args+=(--chromium)
-  step install-deps bash scripts/install-deps.sh "${deps_args[@]}" ||
+  # What the native build needs first; Emscripten, node, clang and Chromium while it builds.
+  step "install-deps (native)" bash scripts/install-deps.sh --native ||
     { echo "test.sh: cannot install the dependencies; stopping" >&2; exit 1; }
+  bg "install-deps (the rest)" bash scripts/install-deps.sh "${deps_args[@]}"
 fi
 
-presets=(release wasm)
-((run_debug)) && presets+=(debug)
-for preset in "${presets[@]}"; do
-  if step "build $preset" build_preset "$preset"; then
-    step "ctest $preset" test_preset "$preset"
+# build_and_test PRESET: the preset's build, then its ctest.
+build_and_test() {
+  if step "build $1" build_preset "$1"; then
+    step "ctest $1" test_preset "$1"
   else
-    skip "ctest $preset" "build failed"
+    skip "ctest $1" "build failed"
   fi
-done
-((run_debug)) || skip "build debug" "--no-debug"
-
-# ThreadSanitizer leg: only the suites labelled "threads" (the thread pool with 1..8 workers, chunk
-# streaming on worker threads), built by the tsan preset's target voxnav_thread_suites.
-tsan_test() {
-  TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1} \
-    ctest --test-dir "$(build_dir tsan)" -L threads --output-on-failure --no-tests=error \
-    --timeout 1800 --parallel "$VOXNAV_JOBS"
 }
-if ((run_tsan)); then
-  if step "build tsan" build_preset tsan voxnav_thread_suites; then
-    step "ctest tsan (threads)" tsan_test
-  else
-    skip "ctest tsan (threads)" "build failed"
-  fi
-else
-  skip "build tsan" "--no-tsan"
+build_and_test release
+if ((install)); then
+  bg_wait || { echo "test.sh: cannot install the dependencies; stopping" >&2; exit 1; }
 fi
+# The wasm benchmarks are built to prove they compile; their full link optimisation (wasm-opt -O3,
+# what their numbers are measured with) adds minutes and checks nothing here.
+export VOXNAV_CMAKE_ARGS_wasm=${VOXNAV_CMAKE_ARGS_wasm--DVOXNAV_WASM_BENCH_LINK_OPT=-O1}
+build_and_test wasm
 
-# Node tests of the npm package and the server worker (they use the wasm build).
+# Node tests of the npm package and the server worker (they use the wasm build), and the demo page
+# in headless Chromium (playwright-core + Debian's chromium: threaded build when cross-origin
+# isolated, synchronous without the headers; screenshots in $VOXNAV_BUILD_ROOT/artifacts). Beside
+# them, in the background: the real-data sweeps with the release CLI (every Moving AI row,
+# deterministic run summaries, other regions, bad input), the examples, and an out-of-tree CMake
+# project built against the installed release build (find_package(voxnav)).
 export VOXNAV_WASM_BUILD_DIR VOXNAV_NATIVE_BUILD_DIR
 VOXNAV_WASM_BUILD_DIR=$(build_dir wasm)
 VOXNAV_NATIVE_BUILD_DIR=$(build_dir release)
+release_checks() {
+  local rc=0 summary=() part
+  for part in "real-data checks" examples "install + consumer"; do
+    log "[$part]"
+    case $part in
+      real-data*) limit 2400 bash scripts/real-data-checks.sh "$VOXNAV_NATIVE_BUILD_DIR" ;;
+      examples) limit 900 bash examples/run.sh "$VOXNAV_NATIVE_BUILD_DIR" ;;
+      install*) limit 600 bash tests/consumer/run.sh "$VOXNAV_NATIVE_BUILD_DIR" ;;
+    esac
+    if (($? == 0)); then summary+=("$part: ok"); else summary+=("$part: FAILED"); rc=1; fi
+  done
+  printf '  %s\n' "${summary[@]}"
+  return "$rc"
+}
+if [[ -x $VOXNAV_NATIVE_BUILD_DIR/voxnav && -f $VOXNAV_NATIVE_BUILD_DIR/libvoxnav.a ]]; then
+  bg "real-data checks, examples, install + consumer" release_checks
+else
+  skip "real-data checks, examples, install + consumer" "release build failed"
+fi
+
 npm_install() {
   local d
   for d in web tests/web tests/browser examples; do
@@ -141,9 +190,6 @@ if ((${#web_tests[@]})); then
 else
   skip "node --test tests/web" "no tests/web/*.test.mjs"
 fi
-
-# The demo page in headless Chromium (playwright-core + Debian's chromium): threaded build when
-# cross-origin isolated, synchronous without the headers; screenshots in $VOXNAV_BUILD_ROOT/artifacts.
 if ((${#browser_tests[@]})); then
   if ((npm_ok)); then
     step "node --test tests/browser" limit "${VOXNAV_BROWSER_TEST_TIMEOUT:-300}" node --test tests/browser/
@@ -153,26 +199,29 @@ if ((${#browser_tests[@]})); then
 else
   skip "node --test tests/browser" "no tests/browser/*.test.mjs"
 fi
+bg_wait
 
-# Real-data sweeps with the release CLI: every Moving AI row, deterministic run summaries, other
-# regions, bad input.
-if [[ -x $VOXNAV_NATIVE_BUILD_DIR/voxnav ]]; then
-  step "real-data checks" limit 2400 bash scripts/real-data-checks.sh "$VOXNAV_NATIVE_BUILD_DIR"
+if ((run_debug)); then
+  build_and_test debug
 else
-  skip "real-data checks" "release build failed"
+  skip "build debug" "--no-debug"
 fi
 
-if [[ -f examples/run.sh ]]; then
-  step "examples" limit 900 bash examples/run.sh "$VOXNAV_NATIVE_BUILD_DIR"
+# ThreadSanitizer leg: only the suites labelled "threads" (the thread pool with 1..8 workers, chunk
+# streaming on worker threads), built by the tsan preset's target voxnav_thread_suites.
+tsan_test() {
+  TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1} \
+    ctest --test-dir "$(build_dir tsan)" -L threads --output-on-failure --no-tests=error \
+    --timeout 1800 --parallel "$VOXNAV_JOBS"
+}
+if ((run_tsan)); then
+  if step "build tsan" build_preset tsan voxnav_thread_suites; then
+    step "ctest tsan (threads)" tsan_test
+  else
+    skip "ctest tsan (threads)" "build failed"
+  fi
 else
-  skip "examples" "no examples/run.sh"
-fi
-
-# An out-of-tree CMake project built against the installed release build (find_package(voxnav)).
-if [[ -f $VOXNAV_NATIVE_BUILD_DIR/libvoxnav.a ]]; then
-  step "install + consumer" limit 600 bash tests/consumer/run.sh "$VOXNAV_NATIVE_BUILD_DIR"
-else
-  skip "install + consumer" "release build failed"
+  skip "build tsan" "--no-tsan"
 fi
 
 # libFuzzer harnesses (fuzz/): regression inputs, then a short run of each target. Also the

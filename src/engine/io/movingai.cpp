@@ -1,5 +1,6 @@
 #include "engine/io/movingai.h"
 
+#include "engine/io/decimal.h"
 #include "voxnav/io.h"
 
 #include <algorithm>
@@ -54,14 +55,6 @@ std::vector<std::string_view> fields(std::string_view s) {
 bool to_int(std::string_view s, int& v) {
   const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
   return r.ec == std::errc() && r.ptr == s.data() + s.size();
-}
-
-bool to_double(std::string_view s, double& v) {
-  // strtod needs a terminated string; lengths here are short.
-  const std::string tmp(s);
-  char* end = nullptr;
-  v = std::strtod(tmp.c_str(), &end);
-  return end != nullptr && end == tmp.c_str() + tmp.size() && !tmp.empty();
 }
 
 bool known_tile(char c) {
@@ -192,7 +185,7 @@ Status parse_movingai_scen(std::string_view text, std::vector<MovingAiScenario>&
     MovingAiScenario s;
     if (f.size() != 9 || !to_int(f[0], s.bucket) || !to_int(f[2], s.map_width) ||
         !to_int(f[3], s.map_height) || !to_int(f[4], s.start_x) || !to_int(f[5], s.start_y) ||
-        !to_int(f[6], s.goal_x) || !to_int(f[7], s.goal_y) || !to_double(f[8], s.optimal)) {
+        !to_int(f[6], s.goal_x) || !to_int(f[7], s.goal_y) || !parse_decimal(f[8], s.optimal)) {
       message = "scen line " + std::to_string(lines.number()) +
                 ": expected bucket, map, width, height, start x, start y, goal x, goal y, length";
       out.clear();

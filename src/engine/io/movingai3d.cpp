@@ -1,10 +1,10 @@
 #include "engine/io/movingai3d.h"
 
-#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
 
+#include "engine/io/decimal.h"
 #include "engine/util/text.h"
 
 namespace voxnav::detail {
@@ -56,39 +56,6 @@ bool blank(std::string_view line) {
 bool to_int(std::string_view s, long long& v) {
   const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
   return r.ec == std::errc() && r.ptr == s.data() + s.size();
-}
-
-// A decimal number: [-]digits[.digits] or [-].digits, then an optional exponent e[+-]digits.
-// No leading '+' (as for integers), no hex, no inf or nan, no spaces; a value too large for a
-// double is refused. (strtod read "0x10" as 16 and took the locale's decimal point.)
-bool to_double(std::string_view s, double& v) {
-  if (s.empty() || s.size() > 64) return false;
-  std::size_t i = 0;
-  if (s[i] == '-') ++i;
-  std::size_t digits = 0;
-  while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i, ++digits;
-  if (i < s.size() && s[i] == '.') {
-    ++i;
-    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i, ++digits;
-  }
-  if (digits == 0) return false;
-  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
-    ++i;
-    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
-    std::size_t exp_digits = 0;
-    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i, ++exp_digits;
-    if (exp_digits == 0) return false;
-  }
-  if (i != s.size()) return false;
-  // strtod, not from_chars: libc++ 14 (Emscripten's, and the fuzz preset's) has no floating-point
-  // from_chars. The text is checked above to be a plain decimal number, and both C libraries
-  // round it correctly, so native and wasm read the same double. strtod needs a terminated string.
-  // Out of double's range (ERANGE: overflow or underflow) is refused, as from_chars refuses it.
-  const std::string tmp(s);
-  char* end = nullptr;
-  errno = 0;
-  v = std::strtod(tmp.c_str(), &end);
-  return end == tmp.c_str() + tmp.size() && errno != ERANGE;
 }
 
 // A line as it appears in messages: at most 40 bytes of it, in quotes, with every byte outside
@@ -262,11 +229,11 @@ Status parse_3dscen(std::string_view text, int sx, int sy, int sz, std::vector<V
         return Status::BadFormat;
       }
     double opt = 0, ratio = 0;
-    if (!to_double(f[6], opt) || !std::isfinite(opt) || opt < 0) {
+    if (!parse_decimal(f[6], opt) || !std::isfinite(opt) || opt < 0) {
       message = at(r.number) + "field optimal is not a finite length >= 0: " + quoted(f[6]);
       return Status::BadFormat;
     }
-    if (!to_double(f[7], ratio) || !std::isfinite(ratio)) {
+    if (!parse_decimal(f[7], ratio) || !std::isfinite(ratio)) {
       message = at(r.number) + "field ratio is not a finite number: " + quoted(f[7]);
       return Status::BadFormat;
     }

@@ -1,0 +1,1 @@
+// Compiles tests/support/suite_pch.h into the precompiled header the suites reuse.
