@@ -60,4 +60,62 @@ describe('memory budget attacks', { skip }, () => {
     assert.notEqual(w.status(path), undefined);
     w.dispose();
   });
+
+  // The heap's room counts free blocks whole (mallinfo's fordblks), but the bindings copy a
+  // typed-array argument into one block. With the top of the heap full and the free memory in
+  // holes of 16 MiB (every other World of 16 MiB disposed), a load whose values are 32 MiB passed
+  // every check and its copy's allocation stopped the module (Aborted()). The copy is now tried
+  // as one block first (bindings/convert.h copy_typed): refused with OutOfMemory, nothing changed.
+  test('a fragmented heap: a load whose argument copy has no block of its size is refused, the module lives', { timeout: 120000 }, async () => {
+    const lib = await pkg.load({ build: 'sync' });
+    const stoneWithAPocket = chunkValues((i) => (i === 1365 ? 0 : 1));
+    const fill = (n) => {
+      const positions = new Int32Array(3 * n);
+      for (let i = 0; i < n; ++i) positions.set([i % 256, 0, Math.floor(i / 256)], 3 * i);
+      const values = new Uint16Array(4096 * n);
+      for (let i = 0; i < n; ++i) values.set(stoneWithAPocket, 4096 * i);
+      const made = [];
+      for (;;) {
+        let w = null;
+        try {
+          w = smallWorld(lib);
+          w.loadChunks(positions, values);
+          made.push(w);
+        } catch (e) {
+          assert.equal(e.status, 'OutOfMemory', e.message);
+          w?.dispose();
+          return made;
+        }
+      }
+    };
+    const big = fill(2048);  // 16 MiB of blocks each
+    const small = [...fill(256), ...fill(32)];  // the top of the heap
+    assert.ok(big.length > 40, `${big.length} worlds`);
+    for (let i = 0; i < big.length; i += 2) big[i].dispose();  // holes of one World each
+    const w = smallWorld(lib);
+    const n = 4096;  // a copy of 32 MiB
+    const positions = new Int32Array(3 * n);
+    for (let i = 0; i < n; ++i) positions.set([i % 64, 1, Math.floor(i / 64)], 3 * i);
+    const values = new Uint16Array(4096 * n);
+    for (let i = 0; i < n; ++i) values.set(stoneWithAPocket, 4096 * i);
+    let err = null;
+    try {
+      w.loadChunks(positions, values);
+    } catch (e) {
+      err = e;
+    }
+    if (err) {
+      assert.equal(err.status, 'OutOfMemory', err.message);
+      assert.equal(err.function, 'loadChunks', err.message);
+      assert.match(err.message, /nothing changed/);
+      assert.throws(() => w.getBlock([0, 16, 0]), (e) => e.status === 'NotLoaded');
+    } else {
+      assert.equal(w.getBlock([0, 16, 0]), 1);
+    }
+    // The module lives: the same World loads a chunk, and every other World answers.
+    w.loadChunk([0, 0, 0], stoneWithAPocket);
+    assert.equal(w.getBlock([0, 0, 0]), 1);
+    assert.equal(big[1].getBlock([0, 0, 0]), 1);
+    for (const x of [w, ...big.filter((_, i) => i % 2), ...small]) x.dispose();
+  });
 });
