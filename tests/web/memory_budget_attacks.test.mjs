@@ -118,4 +118,46 @@ describe('memory budget attacks', { skip }, () => {
     assert.equal(big[1].getBlock([0, 0, 0]), 1);
     for (const x of [w, ...big.filter((_, i) => i % 2), ...small]) x.dispose();
   });
+
+  // Embind copies a string argument (a profile's JSON, a name) with a malloc it does not test: on
+  // a full heap a long string was written at address 0, corrupting the module (the next call
+  // spun forever). The World's wrapper now tries a long string's block first (web/lib/world.mjs).
+  test('a long string argument on a full heap is refused, the module lives', { timeout: 60000 }, async () => {
+    const lib = await pkg.load({ build: 'sync' });
+    const w = smallWorld(lib);
+    w.addProfile({ id: 'walker', class: 'walker' });
+    w.loadChunk([0, 0, 0], chunkValues(floorEvery4));
+    const stoneWithAPocket = chunkValues((i) => (i === 1365 ? 0 : 1));
+    const ballast = [];
+    for (const n of [2048, 256, 32, 4]) {
+      const positions = new Int32Array(3 * n);
+      for (let i = 0; i < n; ++i) positions.set([i % 256, 0, Math.floor(i / 256)], 3 * i);
+      const values = new Uint16Array(4096 * n);
+      for (let i = 0; i < n; ++i) values.set(stoneWithAPocket, 4096 * i);
+      for (;;) {
+        let b = null;
+        try {
+          b = smallWorld(lib);
+          b.loadChunks(positions, values);
+          ballast.push(b);
+        } catch (e) {
+          assert.equal(e.status, 'OutOfMemory', e.message);
+          b?.dispose();
+          break;
+        }
+      }
+    }
+    const before = w.stats();
+    const long = 'x'.repeat(20e6);
+    for (const [fn, call] of [['addProfile', () => w.addProfile({ id: long, class: 'walker_small' })],
+      ['findProfile', () => w.findProfile(long)]]) {
+      assert.throws(call, (e) => e.name === 'VoxnavError' && e.status === 'OutOfMemory' && e.function === fn &&
+        /nothing changed/.test(e.message), fn);
+    }
+    assert.deepEqual(w.stats(), before);
+    w.tick();
+    assert.equal(w.getBlock([0, 0, 0]), 1);
+    for (const b of ballast) b.dispose();
+    w.dispose();
+  });
 });
