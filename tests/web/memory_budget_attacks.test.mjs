@@ -160,4 +160,34 @@ describe('memory budget attacks', { skip }, () => {
     for (const b of ballast) b.dispose();
     w.dispose();
   });
+
+  // Unloading chunks does not take their charge off the budget (only update() resets it): a
+  // World that loaded 11,500 mixed chunks (1,527 MiB of builds charged) and unloaded them all
+  // before ticking is refused a 4,000-chunk load "with 1527 MiB of navigation builds already
+  // pending" while it holds nothing. A tick clears it, but only if the heap can give the stale
+  // budget at that moment (else the tick is refused too).
+  test('unloaded chunks leave no charge on the budget', {
+    timeout: 60000,
+    todo: 'the budget is a sum; unload_chunks does not know each chunk\'s charge',
+  }, async () => {
+    const lib = await pkg.load({ build: 'sync' });
+    const w = smallWorld(lib);
+    w.addProfile({ id: 'walker', class: 'walker' });
+    const one = chunkValues(floorEvery4);
+    const batch = (n, y) => {
+      const positions = new Int32Array(3 * n);
+      for (let i = 0; i < n; ++i) positions.set([i % 256, y, Math.floor(i / 256)], 3 * i);
+      const values = new Uint16Array(4096 * n);
+      for (let i = 0; i < n; ++i) values.set(one, 4096 * i);
+      return { positions, values };
+    };
+    const big = batch(11500, 0);
+    w.loadChunks(big.positions, big.values);
+    w.unloadChunks(big.positions);
+    assert.throws(() => w.getBlock([0, 0, 0]), (e) => e.status === 'NotLoaded');
+    const small = batch(4000, 5);
+    w.loadChunks(small.positions, small.values);  // nothing is loaded: this fits the heap
+    assert.equal(w.getBlock([0, 80, 0]), 1);
+    w.dispose();
+  });
 });
