@@ -41,6 +41,8 @@ struct ArgumentOutOfMemory {};
 /// by copy_typed: the call then ends in OutOfMemory naming it (CallState), nothing changed.
 inline double g_refused_copy_bytes = 0;
 
+/// Argument copies up to this size are taken from the headroom without asking heap_has_room.
+inline constexpr std::size_t kSmallCopyBytes = 64 * 1024;
 /// A typed array of T copied into `out` with one TypedArray.set (false: not such an array, or
 /// its copy does not fit the heap: g_refused_copy_bytes, checked before allocating).
 template <class T>
@@ -62,10 +64,13 @@ bool copy_typed(const val& arr, std::vector<T>& out) {
   if (length > double(out.capacity())) {
     // The copy is one block: the heap's room (heap_has_room) counts free blocks whole, and a
     // fragmented heap may hold none that large although their sum is. So the block itself is
-    // tried (malloc answers null, never aborts, in a build that grows its heap) after the old scratch is freed, and the
-    // scratch takes exactly that size (resize could ask twice the old capacity).
+    // tried (malloc answers null, never aborts, in a build that grows its heap) after the old
+    // scratch is freed, and the scratch takes exactly that size (resize could ask twice the old
+    // capacity). A small copy (an agent's goal) comes out of the headroom (docs/memory.md): only
+    // a large one must also leave kHeapHeadroomBytes free.
     std::vector<T>().swap(out);
-    if (!heap_has_room(static_cast<std::size_t>(bytes))) return refuse();
+    if (bytes > double(kSmallCopyBytes) && !heap_has_room(static_cast<std::size_t>(bytes)))
+      return refuse();
     // volatile: the compiler may drop a malloc whose block is unused, null test included.
     void* volatile block = std::malloc(static_cast<std::size_t>(bytes));
     if (block == nullptr) return refuse();

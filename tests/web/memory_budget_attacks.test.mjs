@@ -190,4 +190,58 @@ describe('memory budget attacks', { skip }, () => {
     assert.equal(w.getBlock([0, 80, 0]), 1);
     w.dispose();
   });
+
+  // The bindings asked heap_has_room (room for the copy plus the 16 MiB headroom) before every
+  // argument copy that outgrew its scratch, however small. Once a tick's corridors took part of
+  // the headroom (as docs/memory.md says they may), a 48-byte setAgentGoals was refused with
+  // OutOfMemory. Small copies now come out of the headroom (bindings/convert.h kSmallCopyBytes).
+  test('a small argument copy on a full heap comes out of the headroom', { timeout: 60000 }, async () => {
+    const lib = await pkg.load({ build: 'sync' });
+    // W: agents whose corridors are made after the heap is full; X: one agent, its scratch of
+    // numbers holds one agent's feet (24 bytes); two goals (48 bytes) outgrow it.
+    const W = smallWorld(lib);
+    const walker = W.addProfile({ id: 'walker', class: 'walker' });
+    const floor = chunkValues(floorEvery4);
+    const n = 64;
+    const positions = new Int32Array(3 * n);
+    for (let i = 0; i < n; ++i) positions.set([i % 8, 0, Math.floor(i / 8)], 3 * i);
+    const values = new Uint16Array(4096 * n);
+    for (let i = 0; i < n; ++i) values.set(floor, 4096 * i);
+    W.loadChunks(positions, values);
+    W.tick();
+    const agents = W.addAgents(Array.from({ length: 2000 }, (_, k) => ({ profile: walker, feet: [(k % 128) + 0.5, 1, Math.floor(k / 128) + 0.5] })));
+    const X = smallWorld(lib);
+    const xw = X.addProfile({ id: 'walker', class: 'walker' });
+    X.loadChunk([0, 0, 0], floor);
+    X.tick();
+    const xa = X.addAgent(xw, [1.5, 1, 1.5]), xb = X.addAgent(xw, [2.5, 1, 2.5]);
+    const stoneWithAPocket = chunkValues((i) => (i === 1365 ? 0 : 1));
+    const ballast = [];
+    for (const m of [2048, 256, 32, 4]) {
+      const p = new Int32Array(3 * m);
+      for (let i = 0; i < m; ++i) p.set([i % 256, 0, Math.floor(i / 256)], 3 * i);
+      const v = new Uint16Array(4096 * m);
+      for (let i = 0; i < m; ++i) v.set(stoneWithAPocket, 4096 * i);
+      for (;;) {
+        let b = null;
+        try {
+          b = smallWorld(lib);
+          b.loadChunks(p, v);
+          ballast.push(b);
+        } catch (e) {
+          assert.equal(e.status, 'OutOfMemory', e.message);
+          b?.dispose();
+          break;
+        }
+      }
+    }
+    // The corridors of 2,000 agents: what a tick allocates without a check, out of the headroom.
+    for (let i = 0; i < agents.length; ++i) W.setAgentGoal(agents[i], [(i * 37) % 128, 1, (i * 11) % 128]);
+    for (let i = 0; i < 3; ++i) W.tick();
+    X.setAgentGoals([{ agent: xa, goal: [10, 1, 10] }, { agent: xb, goal: [12, 1, 12] }]);
+    X.tick();
+    for (const b of ballast) b.dispose();
+    W.dispose();
+    X.dispose();
+  });
 });
