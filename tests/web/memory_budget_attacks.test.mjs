@@ -244,4 +244,65 @@ describe('memory budget attacks', { skip }, () => {
     W.dispose();
     X.dispose();
   });
+
+  // heap_has_room asks mallinfo() (which walks every block of the heap) whenever the top of the
+  // heap has less than the headroom left. On a heap filled by ~270 Worlds, once a tick's
+  // corridors took some of the top, every setBlock (checked even with nothing to charge) walks
+  // about a million blocks: ~120 ms a call, against 0.4 ms on an empty heap (measured); 10,000 edits
+  // take 20 minutes. Same for request(), tick() with builds pending and agents' table growth.
+  test('a checked call stays cheap on a nearly full heap', {
+    timeout: 120000,
+    todo: 'mallinfo() walks the whole heap on every check once the top is below the headroom',
+  }, async () => {
+    const lib = await pkg.load({ build: 'sync' });
+    const W = smallWorld(lib);
+    const walker = W.addProfile({ id: 'walker', class: 'walker' });
+    const floor = chunkValues(floorEvery4);
+    const n = 64;
+    const positions = new Int32Array(3 * n);
+    for (let i = 0; i < n; ++i) positions.set([i % 8, 0, Math.floor(i / 8)], 3 * i);
+    const values = new Uint16Array(4096 * n);
+    for (let i = 0; i < n; ++i) values.set(floor, 4096 * i);
+    W.loadChunks(positions, values);
+    W.tick();
+    const agents = W.addAgents(Array.from({ length: 2000 }, (_, k) => ({ profile: walker, feet: [(k % 128) + 0.5, 1, Math.floor(k / 128) + 0.5] })));
+    const edits = (count) => {
+      const t = performance.now();
+      for (let i = 0; i < count; ++i) {
+        try {
+          W.setBlock([i % 16, 3, 0], i & 1);  // one chunk: charged once, then nothing to charge
+        } catch (e) {
+          assert.equal(e.status, 'OutOfMemory', e.message);  // refused: the check ran all the same
+        }
+      }
+      return (performance.now() - t) / count;
+    };
+    const empty = edits(200);
+    W.tick();
+    const stoneWithAPocket = chunkValues((i) => (i === 1365 ? 0 : 1));
+    const ballast = [];
+    for (const m of [2048, 256, 32, 4]) {
+      const p = new Int32Array(3 * m);
+      for (let i = 0; i < m; ++i) p.set([i % 256, 0, Math.floor(i / 256)], 3 * i);
+      const v = new Uint16Array(4096 * m);
+      for (let i = 0; i < m; ++i) v.set(stoneWithAPocket, 4096 * i);
+      for (;;) {
+        let b = null;
+        try {
+          b = smallWorld(lib);
+          b.loadChunks(p, v);
+          ballast.push(b);
+        } catch (e) {
+          b?.dispose();
+          break;
+        }
+      }
+    }
+    for (let i = 0; i < agents.length; ++i) W.setAgentGoal(agents[i], [(i * 37) % 128, 1, (i * 11) % 128]);
+    for (let i = 0; i < 3; ++i) W.tick();
+    const full = edits(30);
+    for (const b of ballast) b.dispose();
+    W.dispose();
+    assert.ok(full < 1 + 20 * empty, `setBlock: ${full.toFixed(3)} ms a call on a full heap, ${empty.toFixed(3)} ms on an empty one`);
+  });
 });
