@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <new>
 #include <span>
@@ -40,6 +41,8 @@ struct ArgumentOutOfMemory {};
 /// by copy_typed: the call then ends in OutOfMemory naming it (CallState), nothing changed.
 inline double g_refused_copy_bytes = 0;
 
+/// Argument copies up to this size are taken from the headroom without asking heap_has_room.
+inline constexpr std::size_t kSmallCopyBytes = 64 * 1024;
 /// A typed array of T copied into `out` with one TypedArray.set (false: not such an array, or
 /// its copy does not fit the heap: g_refused_copy_bytes, checked before allocating).
 template <class T>
@@ -52,13 +55,29 @@ bool copy_typed(const val& arr, std::vector<T>& out) {
   if (!arr.instanceof (val::global(name))) return false;
   const double length = arr["length"].as<double>();
   const double bytes = length * sizeof(T);
-  if (!(bytes < 4294967296.0) ||  // more than wasm32 holds
-      (length > double(out.capacity()) && !heap_has_room(static_cast<std::size_t>(bytes)))) {
+  const auto refuse = [&] {
     out.clear();
     g_refused_copy_bytes = bytes;
     return false;
+  };
+  if (!(bytes < 4294967296.0)) return refuse();  // more than wasm32 holds
+  if (length > double(out.capacity())) {
+    // The copy is one block: the heap's room (heap_has_room) counts free blocks whole, and a
+    // fragmented heap may hold none that large although their sum is. So the block itself is
+    // tried (malloc answers null, never aborts, in a build that grows its heap) after the old
+    // scratch is freed, and the scratch takes exactly that size (resize could ask twice the old
+    // capacity). A small copy (an agent's goal) comes out of the headroom (docs/memory.md): only
+    // a large one must also leave kHeapHeadroomBytes free.
+    std::vector<T>().swap(out);
+    if (bytes > double(kSmallCopyBytes) && !heap_has_room(static_cast<std::size_t>(bytes)))
+      return refuse();
+    // volatile: the compiler may drop a malloc whose block is unused, null test included.
+    void* volatile block = std::malloc(static_cast<std::size_t>(bytes));
+    if (block == nullptr) return refuse();
+    std::free(block);
   }
   try {
+    out.reserve(static_cast<std::size_t>(length));
     out.resize(static_cast<std::size_t>(length));
   } catch (const std::bad_alloc&) {
     throw ArgumentOutOfMemory{};

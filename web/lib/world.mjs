@@ -3,6 +3,9 @@
 import { STATUS_NAMES, VoxnavError, argError, coreError, escapedError, invalid } from './errors.mjs';
 import { readRegionFor } from './anvil.mjs';
 
+// Strings longer than this (UTF-16 units) are tried in the heap before Embind copies them.
+const kStringProbe = 65536;
+
 /** Edge kinds of corridor waypoints and path cells (the values in `kinds` arrays). */
 export const EDGE_KINDS = Object.freeze([
   'start', 'walk', 'step_up', 'step_down', 'jump', 'drop', 'gap_jump', 'climb', 'swim', 'door', 'fly',
@@ -196,6 +199,7 @@ export class World {
     for (const name of methodsOf(this.#lib.module.WorldCore)) {
       const method = raw[name];
       guarded[name] = (...args) => {
+        this.#stringsFit(args);
         try {
           return method.apply(raw, args);
         } catch (e) {
@@ -204,6 +208,27 @@ export class World {
       };
     }
     return guarded;
+  }
+  // Embind copies a string argument into the heap with a malloc whose null it does not test: on
+  // a full heap it would write the string at address 0 and corrupt the module. A string (or the
+  // strings of an array) longer than kStringProbe is therefore tried as one block first; shorter
+  // ones come out of the headroom every checked call keeps free (docs/memory.md).
+  #stringsFit(args) {
+    const m = this.#lib.module;
+    if (typeof m._malloc !== 'function') return;
+    let chars = 0;
+    for (const a of args) {
+      if (typeof a === 'string') chars = Math.max(chars, a.length);
+      else if (Array.isArray(a)) for (const x of a) if (typeof x === 'string') chars = Math.max(chars, x.length);
+    }
+    if (chars <= kStringProbe) return;
+    const bytes = 3 * chars + 5;  // UTF-8: at most 3 bytes a UTF-16 unit, a length word, a nul
+    const p = bytes < 2 ** 31 ? m._malloc(bytes) : 0;
+    if (!p) {
+      throw new VoxnavError('OutOfMemory', `${this.#fn}: out of memory: the wasm heap cannot hold a copy ` +
+        `of a string argument (${bytes} bytes); nothing changed`, this.#fn);
+    }
+    m._free(p);
   }
   #escaped(fn, e) {
     const r = escapedError(fn, e);
