@@ -218,10 +218,22 @@ void commit_charge(WorldState& ws, BudgetCharge&& charge) {
 }
 
 void reset_budget(WorldState& ws) {
+  // The builds still queued for the next update. Deferred chunks (a build radius, waiting for an
+  // agent to come near) are not: most never become due, and charging them each as a mixed build
+  // made a World with many far chunks refuse every call although nothing was to be built. Those
+  // that become due are built a few at a time, as agents walk, out of the headroom.
   std::size_t pending = 0;
-  for (const NavWorld* n : ws.navs()) pending += n->pending_builds() + n->deferred_builds();
+  for (const NavWorld* n : ws.navs()) pending += n->pending_builds();
   ws.budget_pending_bytes = times_bytes(pending, kNavBuildPeakBytes);
   ws.budget_chunks.clear();
+}
+
+void uncharge_unloaded(WorldState& ws, ChunkPos pos) {
+  // Every key in budget_chunks was charged a mixed build for each class (chunk_load_charge,
+  // edit_charge); quiet and mostly uniform chunks keep their smaller charge until the update.
+  if (ws.budget_chunks.erase(chunk_key(pos)) == 0) return;
+  const std::size_t one = per_class(ws, kNavBuildPeakBytes);
+  ws.budget_pending_bytes = ws.budget_pending_bytes > one ? ws.budget_pending_bytes - one : 0;
 }
 
 Status check_chunk_load(const WorldState& ws, std::span<const ChunkLoad> batch,

@@ -99,8 +99,12 @@ Status check_charge(const WorldState& ws, const BudgetCharge& charge, const std:
                     std::string& message);
 /// Adds an accepted call's charge to the World's budget.
 void commit_charge(WorldState& ws, BudgetCharge&& charge);
-/// After update(): the budget is what is still pending (streamed builds not yet done).
+/// After update(): the budget is the builds still queued for the next update (not the chunks
+/// deferred by a build radius).
 void reset_budget(WorldState& ws);
+/// A chunk unloaded before the update that would have built it: its mixed-build charge, if it
+/// holds one, leaves the budget.
+void uncharge_unloaded(WorldState& ws, ChunkPos pos);
 
 /// check_charge for loading `batch` into ws; `what` names the load. On Ok, `charge` holds what to
 /// commit once the load succeeded.

@@ -608,12 +608,16 @@ Status World::unload_chunk(ChunkPos pos) {
   const Refusal e = check_chunks(state_->space, std::span<const ChunkPos>(&pos, 1),
                                          nullptr, 0, 0, false, true);
   if (e.status != Status::Ok) return fail(e.status, "unload_chunk", e.argument, e.message);
+  detail::uncharge_unloaded(*state_, pos);
   return state_->space.unload_chunk(pos);
 }
 Status World::unload_chunks(std::span<const ChunkPos> positions) {
   const Refusal e = check_chunks(state_->space, positions, nullptr, 0, 0, false, false);
   if (e.status != Status::Ok) return fail(e.status, "unload_chunks", e.argument, e.message);
-  for (const ChunkPos& p : positions) (void)state_->space.unload_chunk(p);  // each checked loaded
+  for (const ChunkPos& p : positions) {  // each checked loaded
+    detail::uncharge_unloaded(*state_, p);
+    (void)state_->space.unload_chunk(p);
+  }
   return Status::Ok;
 }
 Status World::set_block(CellPos cell, std::uint16_t value) {

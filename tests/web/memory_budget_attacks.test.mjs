@@ -24,16 +24,14 @@ describe('memory budget attacks', { skip }, () => {
     pkg = await h.importPackage();
   });
 
-  // With a build radius, chunks far from every agent stay deferred. update() resets the budget
-  // to (pending + deferred builds) x kNavBuildPeakBytes (memory_need.cpp reset_budget), whatever
-  // their kind: 16,000 deferred chunks of air (their load was charged 4 KiB each, 64 MiB, and the
-  // heap holds 160 MiB) become 2,125 MiB of "pending" builds after the first tick, more than the
-  // 2 GiB heap. From then on every tick, edit, request and agent growth of that World is refused
-  // with OutOfMemory although the heap is nearly empty and nothing will be built (no agent is
-  // near). Only the unchecked update() clears it.
+  // With a build radius, chunks far from every agent stay deferred. update() used to reset the
+  // budget to (pending + deferred builds) x kNavBuildPeakBytes, whatever their kind: 16,000
+  // deferred chunks of air (their load charged 4 KiB each, the heap holding 160 MiB) became
+  // 2,125 MiB of "pending" builds, and from then on every tick, edit, request and agent growth
+  // of that World was refused although nothing was to be built. Deferred chunks are no longer
+  // charged (memory_need.cpp reset_budget).
   test('deferred chunks of a build radius do not make every later call OutOfMemory', {
     timeout: 60000,
-    todo: 'reset_budget charges every deferred chunk as a mixed build (136 KiB a class), forever',
   }, async () => {
     const lib = await pkg.load({ build: 'sync' });
     const w = smallWorld(lib);
@@ -161,14 +159,13 @@ describe('memory budget attacks', { skip }, () => {
     w.dispose();
   });
 
-  // Unloading chunks does not take their charge off the budget (only update() resets it): a
-  // World that loaded 11,500 mixed chunks (1,527 MiB of builds charged) and unloaded them all
-  // before ticking is refused a 4,000-chunk load "with 1527 MiB of navigation builds already
-  // pending" while it holds nothing. A tick clears it, but only if the heap can give the stale
-  // budget at that moment (else the tick is refused too).
+  // Unloading chunks did not take their charge off the budget (only update() reset it): a World
+  // that loaded 11,500 mixed chunks (1,527 MiB of builds charged) and unloaded them all before
+  // ticking was refused a 4,000-chunk load "with 1527 MiB of navigation builds already pending"
+  // while it held nothing. Unloading a charged chunk now takes its charge off
+  // (memory_need.cpp uncharge_unloaded).
   test('unloaded chunks leave no charge on the budget', {
     timeout: 60000,
-    todo: 'the budget is a sum; unload_chunks does not know each chunk\'s charge',
   }, async () => {
     const lib = await pkg.load({ build: 'sync' });
     const w = smallWorld(lib);
