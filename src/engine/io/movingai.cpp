@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
+#include <limits>
 
 namespace voxnav::detail {
 
@@ -55,6 +56,16 @@ std::vector<std::string_view> fields(std::string_view s) {
 bool to_int(std::string_view s, int& v) {
   const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
   return r.ec == std::errc() && r.ptr == s.data() + s.size();
+}
+
+// A scen row's optimal length: a decimal number, or inf / nan (read so that the scen runner can
+// report that row as bad, naming the value, instead of refusing the whole file).
+bool to_length(std::string_view s, double& v) {
+  if (s == "inf" || s == "nan") {
+    v = s == "inf" ? std::numeric_limits<double>::infinity() : std::numeric_limits<double>::quiet_NaN();
+    return true;
+  }
+  return parse_decimal(s, v);
 }
 
 bool known_tile(char c) {
@@ -185,7 +196,7 @@ Status parse_movingai_scen(std::string_view text, std::vector<MovingAiScenario>&
     MovingAiScenario s;
     if (f.size() != 9 || !to_int(f[0], s.bucket) || !to_int(f[2], s.map_width) ||
         !to_int(f[3], s.map_height) || !to_int(f[4], s.start_x) || !to_int(f[5], s.start_y) ||
-        !to_int(f[6], s.goal_x) || !to_int(f[7], s.goal_y) || !parse_decimal(f[8], s.optimal)) {
+        !to_int(f[6], s.goal_x) || !to_int(f[7], s.goal_y) || !to_length(f[8], s.optimal)) {
       message = "scen line " + std::to_string(lines.number()) +
                 ": expected bucket, map, width, height, start x, start y, goal x, goal y, length";
       out.clear();
