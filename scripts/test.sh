@@ -82,7 +82,14 @@ bg() {
   local name=$1 i=${#bg_pids[@]}
   shift
   log "[$name] $* (in the background)"
-  "$@" >"$bg_dir/$i.log" 2>&1 &
+  # The step's own time goes to $i.time (the wait comes later).
+  (
+    start=$SECONDS
+    "$@"
+    rc=$?
+    echo $((SECONDS - start)) >"$bg_dir/$i.time"
+    exit "$rc"
+  ) >"$bg_dir/$i.log" 2>&1 &
   bg_pids+=($!) bg_names+=("$name") bg_starts+=("$SECONDS")
 }
 bg_wait() {
@@ -92,7 +99,7 @@ bg_wait() {
     rc=$?
     log "[${bg_names[$i]}] output (ran in the background)"
     cat "$bg_dir/$i.log"
-    names+=("${bg_names[$i]}") times+=($((SECONDS - bg_starts[i])))
+    names+=("${bg_names[$i]}") times+=("$(cat "$bg_dir/$i.time" 2>/dev/null || echo $((SECONDS - bg_starts[i])))")
     if ((rc == 0)); then
       results+=(ok)
     else
