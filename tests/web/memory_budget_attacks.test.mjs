@@ -18,6 +18,32 @@ function chunkValues(cell) {
   return v;
 }
 
+// Fills the heap with Worlds of stone chunks (each with one air cell), in loads of 2,048, 256, 32
+// and 4 chunks, until each size is refused with OutOfMemory; returns the Worlds (dispose them).
+function fillHeap(lib, { checkStatus = true } = {}) {
+  const stoneWithAPocket = chunkValues((i) => (i === 1365 ? 0 : 1));
+  const ballast = [];
+  for (const n of [2048, 256, 32, 4]) {
+    const positions = new Int32Array(3 * n);
+    for (let i = 0; i < n; ++i) positions.set([i % 256, 0, Math.floor(i / 256)], 3 * i);
+    const values = new Uint16Array(4096 * n);
+    for (let i = 0; i < n; ++i) values.set(stoneWithAPocket, 4096 * i);
+    for (;;) {
+      let b = null;
+      try {
+        b = smallWorld(lib);
+        b.loadChunks(positions, values);
+        ballast.push(b);
+      } catch (e) {
+        if (checkStatus) assert.equal(e.status, 'OutOfMemory', e.message);
+        b?.dispose();
+        break;
+      }
+    }
+  }
+  return ballast;
+}
+
 describe('memory budget attacks', { skip }, () => {
   let pkg;
   before(async () => {
@@ -125,26 +151,7 @@ describe('memory budget attacks', { skip }, () => {
     const w = smallWorld(lib);
     w.addProfile({ id: 'walker', class: 'walker' });
     w.loadChunk([0, 0, 0], chunkValues(floorEvery4));
-    const stoneWithAPocket = chunkValues((i) => (i === 1365 ? 0 : 1));
-    const ballast = [];
-    for (const n of [2048, 256, 32, 4]) {
-      const positions = new Int32Array(3 * n);
-      for (let i = 0; i < n; ++i) positions.set([i % 256, 0, Math.floor(i / 256)], 3 * i);
-      const values = new Uint16Array(4096 * n);
-      for (let i = 0; i < n; ++i) values.set(stoneWithAPocket, 4096 * i);
-      for (;;) {
-        let b = null;
-        try {
-          b = smallWorld(lib);
-          b.loadChunks(positions, values);
-          ballast.push(b);
-        } catch (e) {
-          assert.equal(e.status, 'OutOfMemory', e.message);
-          b?.dispose();
-          break;
-        }
-      }
-    }
+    const ballast = fillHeap(lib);
     const before = w.stats();
     const long = 'x'.repeat(20e6);
     for (const [fn, call] of [['addProfile', () => w.addProfile({ id: long, class: 'walker_small' })],
@@ -212,26 +219,7 @@ describe('memory budget attacks', { skip }, () => {
     X.loadChunk([0, 0, 0], floor);
     X.tick();
     const xa = X.addAgent(xw, [1.5, 1, 1.5]), xb = X.addAgent(xw, [2.5, 1, 2.5]);
-    const stoneWithAPocket = chunkValues((i) => (i === 1365 ? 0 : 1));
-    const ballast = [];
-    for (const m of [2048, 256, 32, 4]) {
-      const p = new Int32Array(3 * m);
-      for (let i = 0; i < m; ++i) p.set([i % 256, 0, Math.floor(i / 256)], 3 * i);
-      const v = new Uint16Array(4096 * m);
-      for (let i = 0; i < m; ++i) v.set(stoneWithAPocket, 4096 * i);
-      for (;;) {
-        let b = null;
-        try {
-          b = smallWorld(lib);
-          b.loadChunks(p, v);
-          ballast.push(b);
-        } catch (e) {
-          assert.equal(e.status, 'OutOfMemory', e.message);
-          b?.dispose();
-          break;
-        }
-      }
-    }
+    const ballast = fillHeap(lib);
     // The corridors of 2,000 agents: what a tick allocates without a check, out of the headroom.
     for (let i = 0; i < agents.length; ++i) W.setAgentGoal(agents[i], [(i * 37) % 128, 1, (i * 11) % 128]);
     for (let i = 0; i < 3; ++i) W.tick();
@@ -276,25 +264,7 @@ describe('memory budget attacks', { skip }, () => {
     };
     const empty = edits(200);
     W.tick();
-    const stoneWithAPocket = chunkValues((i) => (i === 1365 ? 0 : 1));
-    const ballast = [];
-    for (const m of [2048, 256, 32, 4]) {
-      const p = new Int32Array(3 * m);
-      for (let i = 0; i < m; ++i) p.set([i % 256, 0, Math.floor(i / 256)], 3 * i);
-      const v = new Uint16Array(4096 * m);
-      for (let i = 0; i < m; ++i) v.set(stoneWithAPocket, 4096 * i);
-      for (;;) {
-        let b = null;
-        try {
-          b = smallWorld(lib);
-          b.loadChunks(p, v);
-          ballast.push(b);
-        } catch (e) {
-          b?.dispose();
-          break;
-        }
-      }
-    }
+    const ballast = fillHeap(lib, { checkStatus: false });
     for (let i = 0; i < agents.length; ++i) W.setAgentGoal(agents[i], [(i * 37) % 128, 1, (i * 11) % 128]);
     for (let i = 0; i < 3; ++i) W.tick();
     const full = edits(30);
