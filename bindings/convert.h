@@ -124,8 +124,10 @@ struct CallState {
     o.set("argument", error.argument), o.set("message", error.message);
     return o;
   }
-  /// Ok (0), unless an argument's copy was refused in this call (refused_copy).
-  int ok() { return g_refused_copy_bytes > 0 ? refused_copy(error.function) : (error = CallError{}, 0); }
+  /// Ok (0), unless an argument's copy was refused in this call `fn` (refused_copy).
+  int ok(std::string fn) {
+    return g_refused_copy_bytes > 0 ? refused_copy(std::move(fn)) : (error = CallError{}, 0);
+  }
   /// The error `e` (a conversion's, or an API function's) of binding call `fn`.
   [[gnu::noinline]] int fail(const char* fn, CallError e) {
     if (g_refused_copy_bytes > 0) return refused_copy(fn);
@@ -144,7 +146,7 @@ struct CallState {
   }
   [[gnu::noinline]] int done(const World& w, Status st) {
     if (g_refused_copy_bytes > 0) return refused_copy(w.last_error().function);
-    return st == Status::Ok ? ok() : (error = w.last_error(), last_status());
+    return st == Status::Ok ? (error = CallError{}, 0) : (error = w.last_error(), last_status());
   }
   /// An API function f(CallError*) of call `fn`: true when Ok (its error kept otherwise).
   template <class F>
@@ -152,7 +154,7 @@ struct CallState {
     CallError e;
     if (f(&e) != Status::Ok) return fail(fn, std::move(e)), false;
     if (g_refused_copy_bytes > 0) return refused_copy(fn), false;  // an argument's copy
-    return ok(), true;
+    return ok(fn), true;
   }
 };
 
@@ -261,7 +263,7 @@ struct WorldCore {
     Out out{};
     if (!in) return val::undefined();
     const Status st = std::apply([&](auto&... x) { return m(*world, x..., &out); }, args);
-    if (null_if_not_found && st == Status::NotFound) return calls.ok(), val::null();
+    if (null_if_not_found && st == Status::NotFound) return calls.ok(fn), val::null();
     return result(st, st == Status::Ok ? js(out) : val::undefined());
   }
   /// A result as JS: its numbers (voxnav/layouts.h) in a view of f64, an id number, or a value.

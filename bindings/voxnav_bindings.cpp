@@ -197,7 +197,7 @@ val search(C c, double profile, val start, val goal, double range, bool toward, 
       st != Status::Ok)
     return c.result(st, val::undefined());
   if (kNow && r.status.state != PathState::Ready) r.waypoints.clear();
-  if (kNow) return c.js(r.status), append_numbers(r.waypoints, &c.f64), c.calls.ok(), view(c.f64);
+  if (kNow) return c.js(r.status), append_numbers(r.waypoints, &c.f64), c.calls.ok(fn), view(c.f64);
   if (c.calls.api(fn, [&](CallError* e) { return id_number(h, &id, e); })) return val(id);
   return (void)c.world->release(h), val::undefined();
 }

@@ -423,7 +423,7 @@ TEST(WalkerLarge, EditsNearChunkBordersEqualAFreshBuild) {
     vals.push_back(v);
   }
   Rng rng{0xED175};
-  const int kEdits = 1500;
+  const int kEdits = test::rounds(1000, 500);
   for (int e = 0; e < kEdits; ++e) {
     const CellPos s = sites[rng.below(static_cast<std::uint32_t>(sites.size()))];
     const CellPos c{s.x + static_cast<int>(rng.below(3)) - 1, s.y + static_cast<int>(rng.below(5)) - 1,

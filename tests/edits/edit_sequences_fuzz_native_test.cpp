@@ -54,7 +54,7 @@ CellPos pos(const CellPos& c) { return CellPos{c.x, c.y, c.z}; }
 /// Exploration knobs (unset in normal runs): VOXNAV_B2_SEED offsets the seeds, VOXNAV_B2_SCALE
 /// multiplies the number of edits.
 std::uint64_t env_seed() { return test::env_seed("VOXNAV_B2_SEED"); }
-int env_scale() { return test::env_scale("VOXNAV_B2_SCALE"); }
+constexpr const char* kScaleEnv = "VOXNAV_B2_SCALE";  // the suite's run-length multiplier
 
 #ifdef NDEBUG
 constexpr bool kRelease = true;
@@ -283,7 +283,7 @@ TEST(EditLayer0, EveryKindOfEditAtChunkBordersEveryClass) {
   };
   std::vector<std::pair<CellPos, std::uint16_t>> undo;
   std::vector<CellPos> doors;
-  const int kEdits = (kRelease ? 380 : 30) * env_scale();
+  const int kEdits = test::rounds(130, 30, kScaleEnv);
   std::size_t edits = 0, compared = 0, bad = 0;
   std::map<std::string, int> used;
   for (int k = 0; k < kEdits && bad == 0; ++k) {
@@ -471,7 +471,7 @@ TEST_P(EditIslands, ReachableMatchesBfsUnderConcentratedEdits) {
   IslandTally t;
   std::vector<CellPos> doors;
   std::size_t compares = 0, diffs = 0, edits = 0;
-  const int kEdits = (kRelease ? m.edits : m.edits / 10) * env_scale();
+  const int kEdits = test::rounds(m.edits * 2 / 5, m.edits / 10, kScaleEnv);
   for (int k = 0; k < kEdits && t.bad == 0 && diffs == 0; ++k) {
     const CellPos s = hot[static_cast<std::size_t>(below(hot.size()))];
     std::string what;

@@ -81,11 +81,7 @@ TEST(IncrementalEdits, RandomEditsAgreeWithBfsAndFreshBuild) {
   }
   ASSERT_GT(pool.size(), 50000u);
 
-#ifdef NDEBUG
-  const int kEdits = 10000;
-#else
-  const int kEdits = 800;  // ASan + UBSan builds: the same checks on fewer edits
-#endif
+  const int kEdits = test::rounds(3000, 800);
   const int kCompareEvery = 1000;
   Rng rng{0x5EED0042};
   PairOracle oracle(g);

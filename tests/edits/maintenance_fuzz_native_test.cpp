@@ -417,11 +417,7 @@ TEST_P(MaintenanceEdits, MixedBlocksBordersBoxesAndBatches) {
   EditGen gen(*w, pool, rng);
   ReachTally tally;
   std::size_t edits = 0, rejected = 0, batches = 0, compares = 0, diffs = 0;
-#ifdef NDEBUG
-  const int kBatches = GetParam().batches;
-#else
-  const int kBatches = GetParam().batches / 6;
-#endif
+  const int kBatches = test::rounds(GetParam().batches / 2, GetParam().batches / 12);
   const int compare_every = GetParam().radius > 0 ? 20 : 40;
   std::vector<std::pair<CellPos, CellPos>> boxes;
   for (int b = 0; b < kBatches && diffs == 0; ++b) {
@@ -586,11 +582,7 @@ TEST_P(MaintenanceStreamingChaos, LoadsUnloadsReloadsAndEditsInFlight) {
   ReachTally tally;
   std::vector<CellPos> probe_cells = standable_cells(nav.grid());
   ASSERT_GT(probe_cells.size(), 500u);
-#ifdef NDEBUG
-  const int kTicks = 500;
-#else
-  const int kTicks = 80;
-#endif
+  const int kTicks = test::rounds(200, 80);
   std::string log;
   for (int t = 0; t < kTicks && diffs == 0; ++t) {
     log.clear();
@@ -949,11 +941,7 @@ TEST_P(MaintenanceAgents, CorridorsStayValidUnderEditsAndReloads) {
   std::vector<ChunkPos> reloaded_under(agents.size(), ChunkPos{1 << 20, 0, 0});
   std::size_t bad_corridors = 0, bad_feet = 0, edits = 0, reloads = 0;
   std::uint64_t repairs = 0, replans = 0, arrivals = 0;
-#ifdef NDEBUG
-  const int kTicks = 1500;
-#else
-  const int kTicks = 200;
-#endif
+  const int kTicks = test::rounds(1500, 200);
   std::string last_ops, ops_hist[3];
   // Metres the agents' feet moved horizontally (every tick, all agents), and that sum after the
   // first 200 ticks (the whole sanitizer run): progress that does not hang on whether a route of
@@ -1276,7 +1264,8 @@ TEST(MaintenanceIslands, WallsAndTrenchesInBatches) {
   ReachTally tally;
   std::size_t rounds = 0, diffs = 0, edits = 0, updates = 0;
   const std::size_t fallbacks0 = nav.islands().stats().fallbacks;
-  for (int round = 0; round < 14 && diffs == 0 && tally.bad == 0; ++round) {
+  const int kRounds = test::rounds(14, 6);
+  for (int round = 0; round < kRounds && diffs == 0 && tally.bad == 0; ++round) {
     const bool along_x = round % 2 == 0;
     const bool trench = round % 3 == 2;
     const int at = along_x ? z_lo + 8 + static_cast<int>(below(std::size_t(z_hi - z_lo - 16)))

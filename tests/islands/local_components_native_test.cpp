@@ -79,7 +79,10 @@ CellPos pos(const CellPos& c) { return CellPos{c.x, c.y, c.z}; }
 /// Exploration knobs (unset in normal runs): VOXNAV_LC_SEED offsets seeds, VOXNAV_LC_SCALE
 /// multiplies run lengths.
 std::uint64_t env_seed() { return test::env_seed("VOXNAV_LC_SEED"); }
-int env_scale() { return test::env_scale("VOXNAV_LC_SCALE"); }
+// The suite's own run-length multiplier (test::rounds; the tables' update counts are the long
+// runs' unit, CI runs two fifths of them).
+constexpr const char* kScaleEnv = "VOXNAV_LC_SCALE";
+int env_scale() { return test::env_scale(kScaleEnv); }
 
 std::uint64_t comps_gen(detail::NavWorld& nav) { return nav.islands().components_generation(); }
 
@@ -572,11 +575,7 @@ TEST_P(LocalComponentsHotSpot, ConcentratedEditsKeepCachesExact) {
         for (int x = mn.x; x <= mx.x; ++x) put(CellPos{x, y, z}, v);
   };
   std::vector<std::pair<CellPos, CellPos>> boxes;
-#ifdef NDEBUG
-  const int kUpdates = GetParam().updates * env_scale();
-#else
-  const int kUpdates = GetParam().updates / 8;
-#endif
+  const int kUpdates = test::rounds(GetParam().updates * 2 / 5, GetParam().updates / 8, kScaleEnv);
   std::vector<CellPos> doors;
   for (int u = 0; u < kUpdates && t.bad == 0 && t.lc_bad == 0 && t.diffs == 0; ++u) {
     boxes.clear();
@@ -777,11 +776,7 @@ TEST_P(LocalComponentsChunks, LoadsUnloadsReloadsAndBigBoxesKeepCachesExact) {
   };
   Tally t;
   std::size_t ops[8] = {};
-#ifdef NDEBUG
-  const int kUpdates = mode.updates * env_scale();
-#else
-  const int kUpdates = mode.updates / 8;
-#endif
+  const int kUpdates = test::rounds(mode.updates * 2 / 5, mode.updates / 16, kScaleEnv);
   std::vector<std::pair<CellPos, CellPos>> boxes;
   for (int u = 0; u < kUpdates && t.bad == 0 && t.lc_bad == 0 && t.diffs == 0; ++u) {
     std::string log;
@@ -999,11 +994,7 @@ TEST_P(LocalComponentsExtremes, MazeEditsAtTheRangeLimitsKeepCachesExact) {
   };
   Tally t;
   std::vector<CellPos> near;
-#ifdef NDEBUG
-  const int kUpdates = 400 * env_scale();
-#else
-  const int kUpdates = 50;
-#endif
+  const int kUpdates = test::rounds(160, 50, kScaleEnv);
   std::vector<std::pair<CellPos, CellPos>> boxes;
   for (int u = 0; u < kUpdates && t.bad == 0 && t.lc_bad == 0 && t.diffs == 0; ++u) {
     boxes.clear();
@@ -1181,11 +1172,7 @@ TEST_P(LocalComponentsAgents, GapJumpCorridorsStayValidUnderNearbyEdits) {
   std::size_t bad_corridors = 0, edits = 0, gap_edits = 0;
   std::uint64_t repairs = 0, replans = 0, arrivals = 0;
   Tally t;
-#ifdef NDEBUG
-  const int kTicks = 3000 * env_scale();
-#else
-  const int kTicks = 300;
-#endif
+  const int kTicks = test::rounds(3000, 300, kScaleEnv);
   std::string ops;
   const std::uint16_t palette[] = {B.stone, B.stone, B.air, B.air, B.slab, B.fence, B.glass};
   for (int tk = 0; tk < kTicks && bad_corridors == 0 && t.lc_bad == 0; ++tk) {
@@ -1492,11 +1479,7 @@ TEST_P(LocalComponentsBorders, BorderEditsKeepCachesExact) {
   };
   std::vector<CellPos> doors;
   refreshed += refresh_all(w);
-#ifdef NDEBUG
-  const int kUpdates = m.updates * env_scale();
-#else
-  const int kUpdates = m.updates / 6;
-#endif
+  const int kUpdates = test::rounds(m.updates * 2 / 5, m.updates / 12, kScaleEnv);
   const std::uint64_t patches0 = nav.islands().stats().out_patches;
   std::vector<std::pair<CellPos, CellPos>> boxes;
   for (int u = 0; u < kUpdates && t.bad == 0 && t.lc_bad == 0 && t.diffs == 0; ++u) {

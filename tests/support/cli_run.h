@@ -18,8 +18,9 @@ struct CliRun {
 /// Runs `voxnav ARGS` and waits for it.
 inline CliRun run_cli(const std::string& args, bool stderr_too = true) {
   CliRun r;
-  const std::string cmd =
-      std::string(VOXNAV_CLI) + " " + args + (stderr_too ? " 2>&1" : " 2>/dev/null");
+  // Appended piece by piece: g++ 12 at -O1 warns (-Warray-bounds) about a chain of temporaries.
+  std::string cmd = VOXNAV_CLI;
+  cmd.append(" ").append(args).append(stderr_too ? " 2>&1" : " 2>/dev/null");
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return r;
   char buf[4096];

@@ -97,6 +97,17 @@ int env_scale(const char* name) {
   return s ? std::max(1, std::atoi(s)) : 1;
 }
 
+int rounds(int optimised, int sanitized, const char* suite_env) {
+#ifdef NDEBUG
+  const int base = optimised;
+  (void)sanitized;
+#else
+  const int base = sanitized;
+  (void)optimised;
+#endif
+  return base * env_scale("VOXNAV_TEST_SCALE") * (suite_env ? env_scale(suite_env) : 1);
+}
+
 std::string str(const CellPos& c) {
   char buf[48];
   std::snprintf(buf, sizeof buf, "(%d,%d,%d)", c.x, c.y, c.z);

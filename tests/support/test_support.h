@@ -46,6 +46,13 @@ const std::string& repo_region();
 std::uint64_t env_seed(const char* name);
 int env_scale(const char* name);
 
+/// The length of a randomized suite's run (edits, updates, ticks): `optimised` in builds with
+/// NDEBUG (release, wasm), `sanitized` in the ASan + UBSan build (several times slower per round),
+/// either times the multiplier in VOXNAV_TEST_SCALE and the one in the suite's own variable
+/// `suite_env` (both 1 when unset). CI runs the defaults; `scripts/long-tests.sh` runs every
+/// suite with VOXNAV_TEST_SCALE > 1 for a longer search for failures.
+int rounds(int optimised, int sanitized, const char* suite_env = nullptr);
+
 /// "(x,y,z)" and "chunk(x,y,z)", for failure messages.
 /// The chunk column (x, z) of the middle cell of the walker class's biggest island of `w`.
 std::pair<int, int> biggest_island_column(World& w);

@@ -680,7 +680,7 @@ void AgentSystem::step(std::span<NavWorld* const> navs, const Space& space, doub
   for (AgentRecord& a : agents_)
     a.lod_skip = a.alive && a.lod > 1 &&
                  (ticks_ + index_of(a)) % static_cast<std::uint64_t>(a.lod) != 0 && plain_walk(a);
-  steer_.begin(agents_.data(), agents_.size(), motions_.data(), dt);
+  steer_.begin(agents_.data(), agents_.size(), motions_.data());
   for (AgentRecord& a : agents_) {
     if (!a.alive || a.lod_skip) continue;
     NavWorld* nav = nav_of(a);

@@ -241,9 +241,7 @@ void Steering::record(const AgentRecord* agents, std::size_t count, const AgentM
   grid_.build(min_shift);
 }
 
-void Steering::begin(const AgentRecord* agents, std::size_t count, const AgentMotion* motions,
-                     double dt) {
-  dt_ = dt > 0.0 ? dt : 0.05;
+void Steering::begin(const AgentRecord* agents, std::size_t count, const AgentMotion* motions) {
   stats_ = SteeringStats{};
   record(agents, count, motions, kOrcaShift);
 }

@@ -70,7 +70,7 @@ class Steering {
 
   /// Before the agents follow: records every live agent's body (position, velocity, radii, and
   /// whether it avoids back) in the grid that avoid() reads. `count` records at `agents`.
-  void begin(const AgentRecord* agents, std::size_t count, const AgentMotion* motions, double dt);
+  void begin(const AgentRecord* agents, std::size_t count, const AgentMotion* motions);
   /// ORCA for agent `slot` (a Moving walker on the ground, walking, with avoidance): replaces the
   /// horizontal drive `in.move_x/z` by the velocity ORCA picks against the bodies recorded by
   /// begin(). The navigation has the last word: when the body would end the tick where a push
@@ -108,7 +108,6 @@ class Steering {
                            const Space& space, double x, double z, bool blocks);
 
   bool separation_ = true;
-  double dt_ = 0.05;
   AgentGrid grid_;
   SteeringStats stats_;
   std::vector<double> push_x_, push_z_;  // per grid entry
