@@ -6,10 +6,12 @@
 //   estimate_travel - microseconds per call (all pairs, `--reps` passes, the median pass), and its
 //                     ratio to the optimal travel time (find_path_now's cost over walk speed);
 //   find_path_now   - microseconds per call over the same pairs (one pass), for scale;
-//   line_walkable   - microseconds per call on 10,000 random segments up to 12 cells long.
+//   line_walkable   - microseconds per call on 10,000 random segments up to 12 cells long;
+//   chase           - tick times of 1,000 agents: 500 targets walking to goals 20-60 cells off
+//                     and 500 sprinting chasers after them (chase_agent, range 1.5 m), 400 ticks.
 // Prints a markdown table (docs/benchmarks.md, "Queries a brain asks").
 //
-//   control_bench [--region FILE.mca] [--reps N] [--seed S]
+//   control_bench [--region FILE.mca] [--reps N] [--seed S] [--chase-pairs N]
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -49,11 +51,13 @@ int main(int argc, char** argv) {
   std::string region = std::string(VOXNAV_REPO_DATA) + "/worlds/r.0.-1.mca";
   int reps = 5;
   std::uint64_t seed = 1;
+  int chase_pairs = 500;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string k = argv[i];
     if (k == "--region") region = argv[i + 1];
     if (k == "--reps") reps = std::max(1, std::atoi(argv[i + 1]));
     if (k == "--seed") seed = std::strtoull(argv[i + 1], nullptr, 10);
+    if (k == "--chase-pairs") chase_pairs = std::max(1, std::atoi(argv[i + 1]));
   }
   World w;
   std::string msg;
@@ -151,6 +155,67 @@ int main(int argc, char** argv) {
   std::printf("| %zu pairs | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.1f%% |\n",
               ratios.size(), ratios.front(), pct(0.05), pct(0.10), pct(0.25), pct(0.5), pct(0.9),
               ratios.back(), 100.0 * within);
+  // Chases: `chase_pairs` targets walking to goals 20-60 cells away on their island and as many
+  // chasers (sprinting, range 1.5 m) started 4-10 cells from them; tick times over 400 ticks.
+  std::vector<AgentId> agents;
+  int placed = 0;
+  while (placed < chase_pairs) {
+    const IslandCell& c = cells[rng.below(cells.size())];
+    const std::vector<CellPos>& isl = islands[c.island];
+    if (isl.size() < 500) continue;
+    const CellPos g = isl[rng.below(isl.size())], h = isl[rng.below(isl.size())];
+    const int dg = std::max(std::abs(g.x - c.cell.x), std::abs(g.z - c.cell.z));
+    const int dh = std::max(std::abs(h.x - c.cell.x), std::abs(h.z - c.cell.z));
+    if (dg < 20 || dg > 60 || dh < 4 || dh > 10) continue;
+    double ty = 0, hy = 0;
+    if (w.standing_height(prof, c.cell, &ty) != Status::Ok ||
+        w.standing_height(prof, h, &hy) != Status::Ok)
+      return 1;
+    AgentId t, ch;
+    if (w.add_agent(AgentDef{prof, Vec3{c.cell.x + 0.5, ty, c.cell.z + 0.5}, g}, &t) != Status::Ok ||
+        w.add_agent(AgentDef{prof, Vec3{h.x + 0.5, hy, h.z + 0.5}}, &ch) != Status::Ok ||
+        set_agent_sprint(w, ch, true) != Status::Ok || chase_agent(w, ch, t, 1.5) != Status::Ok)
+      return 1;
+    agents.push_back(ch);
+    ++placed;
+  }
+  std::vector<double> ticks;
+  int caught = 0;
+  std::vector<bool> got(agents.size(), false);
+  for (int k = 0; k < 400; ++k) {
+    const auto t0 = std::chrono::steady_clock::now();
+    if (w.tick(0.05) != Status::Ok) return 1;
+    ticks.push_back(us_since(t0) / 1000.0);
+    for (std::size_t i = 0; i < agents.size(); ++i) {
+      AgentState st;
+      if (w.agent_state(agents[i], &st) != Status::Ok) return 1;
+      if (!got[i] && st.arrivals > 0) {
+        got[i] = true;
+        ++caught;
+      }
+    }
+  }
+  // The chasers that never caught theirs, by mode at the end (printed under the table).
+  std::map<std::string, int> missed;
+  for (std::size_t i = 0; i < agents.size(); ++i) {
+    AgentState st;
+    if (w.agent_state(agents[i], &st) != Status::Ok) return 1;
+    if (!got[i]) ++missed[agent_mode_name(st.mode)];
+  }
+  std::vector<double> sorted = ticks;
+  std::sort(sorted.begin(), sorted.end());
+  double total = 0;
+  for (double t : ticks) total += t;
+  std::printf("\n| chase scene | agents | ticks | ms per tick: mean | median | p99 | max | "
+              "chasers that caught |\n|---|---|---|---|---|---|---|---|\n");
+  std::printf("| %d targets walking, %d sprinting chasers | %d | %zu | %.3f | %.3f | %.3f | %.3f | "
+              "%d of %d |\n",
+              chase_pairs, chase_pairs, 2 * chase_pairs, ticks.size(), total / ticks.size(),
+              sorted[sorted.size() / 2], sorted[sorted.size() * 99 / 100], sorted.back(), caught,
+              chase_pairs);
+  std::printf("\nchasers that never caught, by mode at the end:");
+  for (const auto& [mode, count] : missed) std::printf(" %s %d", mode.c_str(), count);
+  std::printf("\n");
   if (sink < 0) std::printf("%f\n", sink);
   return 0;
 }

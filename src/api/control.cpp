@@ -166,6 +166,189 @@ Status knock_agents(World& world, std::span<const AgentKnock> knocks, CallError*
   return Status::Ok;
 }
 
+// ---- entities and intents (docs/agents.md#goals-and-intents) ----
+
+namespace {
+std::string entity_text(const char* what, EntityId e) {
+  return std::string(what) + " (index " + std::to_string(e.index) + ", generation " +
+         std::to_string(e.generation) + ")";
+}
+
+Status stale_entity(CallError* error, const char* fn, EntityId e, const char* what = "entity") {
+  return fail(error, fn, what,
+              entity_text(what, e) + " is not a live entity (removed, or never added to this world)",
+              Status::StaleHandle);
+}
+
+/// Ok for a finite position whose cell is in range, else a failure naming "position".
+Status check_position(CallError* error, const char* fn, const Vec3& p) {
+  if (!finite3(p))
+    return fail(error, fn, "position", "position " + vec_text(p) + " is not finite",
+                Status::InvalidArgument);
+  const double lim = 4.0e9;  // (beyond it the floor below cannot be an int32)
+  if (std::fabs(p.x) > lim || std::fabs(p.y) > lim || std::fabs(p.z) > lim)
+    return fail(error, fn, "position", "position " + vec_text(p) + " is outside the cell range",
+                Status::OutOfRange);
+  const CellPos c{static_cast<std::int32_t>(std::floor(p.x)),
+                  static_cast<std::int32_t>(std::floor(p.y + 1e-3)),
+                  static_cast<std::int32_t>(std::floor(p.z))};
+  if (const std::string e = detail::cell_range_error("position", c); !e.empty())
+    return fail(error, fn, "position", e, Status::OutOfRange);
+  return Status::Ok;
+}
+
+detail::NavWorld* nav_of_agent(detail::WorldState& ws, const detail::AgentRecord& a) {
+  detail::NavWorld* nav = ws.nav_of_slot(ws.agents.motion(a.motion).nav_slot);
+  return nav ? nav : ws.walker();
+}
+
+Status check_range(CallError* error, const char* fn, double range) {
+  if (!std::isfinite(range) || range < kMinChaseRange || range > kMaxChaseRange)
+    return fail(error, fn, "range",
+                "range " + num(range) + " is not in " + num(kMinChaseRange) + " .. " +
+                    num(kMaxChaseRange) + " metres",
+                Status::InvalidArgument);
+  return Status::Ok;
+}
+}  // namespace
+
+Status add_entity(World& world, Vec3 position, EntityId* out, CallError* error) {
+  const char* fn = "add_entity";
+  if (!out) return fail(error, fn, "out", "out is null", Status::InvalidArgument);
+  if (const Status st = check_position(error, fn, position); st != Status::Ok) return st;
+  detail::WorldState& ws = detail::WorldAccess::state(world);
+  if (ws.agents.entity_count() >= kMaxEntities)
+    return fail(error, fn, "",
+                std::to_string(kMaxEntities) + " entities are live; remove some",
+                Status::Busy);
+  std::uint32_t gen = 0;
+  const std::uint32_t idx = ws.agents.add_entity(position, &gen);
+  *out = EntityId{idx, gen};
+  return Status::Ok;
+}
+
+Status set_entity_position(World& world, EntityId entity, Vec3 position, CallError* error) {
+  const char* fn = "set_entity_position";
+  detail::WorldState& ws = detail::WorldAccess::state(world);
+  detail::EntityRecord* e = ws.agents.entity(entity.index, entity.generation);
+  if (!e) return stale_entity(error, fn, entity);
+  if (const Status st = check_position(error, fn, position); st != Status::Ok) return st;
+  e->position = position;
+  return Status::Ok;
+}
+
+Status entity_position(const World& world, EntityId entity, Vec3* out, CallError* error) {
+  const char* fn = "entity_position";
+  if (!out) return fail(error, fn, "out", "out is null", Status::InvalidArgument);
+  const detail::WorldState& ws = detail::WorldAccess::state(world);
+  const detail::EntityRecord* e = ws.agents.entity(entity.index, entity.generation);
+  if (!e) return stale_entity(error, fn, entity);
+  *out = e->position;
+  return Status::Ok;
+}
+
+Status remove_entity(World& world, EntityId entity, CallError* error) {
+  detail::WorldState& ws = detail::WorldAccess::state(world);
+  return ws.agents.remove_entity(entity.index, entity.generation)
+             ? Status::Ok
+             : stale_entity(error, "remove_entity", entity);
+}
+
+Status chase_agent(World& world, AgentId agent, AgentId target, double range, CallError* error) {
+  const char* fn = "chase_agent";
+  detail::WorldState& ws = detail::WorldAccess::state(world);
+  const detail::AgentRecord* a = record(ws, agent);
+  if (!a) return stale(error, fn, agent);
+  if (!record(ws, target)) return stale(error, fn, target, "target");
+  if (target.index == agent.index)
+    return fail(error, fn, "target", detail::agent_text("target", target) + " is the agent itself",
+                Status::InvalidArgument);
+  if (const Status st = check_range(error, fn, range); st != Status::Ok) return st;
+  (void)ws.agents.set_chase(*nav_of_agent(ws, *a), AgentId{agent.index, agent.generation}, false,
+                            target.index, target.generation, range);
+  return Status::Ok;
+}
+
+Status chase_entity(World& world, AgentId agent, EntityId target, double range,
+                    CallError* error) {
+  const char* fn = "chase_entity";
+  detail::WorldState& ws = detail::WorldAccess::state(world);
+  const detail::AgentRecord* a = record(ws, agent);
+  if (!a) return stale(error, fn, agent);
+  if (!ws.agents.entity(target.index, target.generation))
+    return stale_entity(error, fn, target, "target");
+  if (const Status st = check_range(error, fn, range); st != Status::Ok) return st;
+  (void)ws.agents.set_chase(*nav_of_agent(ws, *a), AgentId{agent.index, agent.generation}, true,
+                            target.index, target.generation, range);
+  return Status::Ok;
+}
+
+Status flee_from(World& world, AgentId agent, CellPos from, int distance, CallError* error) {
+  const char* fn = "flee_from";
+  detail::WorldState& ws = detail::WorldAccess::state(world);
+  const detail::AgentRecord* a = record(ws, agent);
+  if (!a) return stale(error, fn, agent);
+  if (const std::string e = detail::cell_range_error("from", from); !e.empty())
+    return fail(error, fn, "from", e, Status::OutOfRange);
+  if (distance < 1 || distance > kMaxFleeDistance)
+    return fail(error, fn, "distance",
+                "distance " + std::to_string(distance) + " is not in 1 .. " +
+                    std::to_string(kMaxFleeDistance) + " cells",
+                Status::InvalidArgument);
+  (void)ws.agents.set_flee(*nav_of_agent(ws, *a), AgentId{agent.index, agent.generation}, from,
+                           distance);
+  return Status::Ok;
+}
+
+Status follow_path(World& world, AgentId agent, PathHandle path, CallError* error) {
+  const char* fn = "follow_path";
+  detail::WorldState& ws = detail::WorldAccess::state(world);
+  const detail::AgentRecord* a = record(ws, agent);
+  if (!a) return stale(error, fn, agent);
+  // The handle's class slot (top bits of its index) and the navigation's own handle (world.cpp).
+  constexpr std::uint32_t kSlotShift = 28;
+  const std::uint32_t slot = path.index >> kSlotShift;
+  const std::uint32_t tag_mask = (1u << kIdTagShift) - 1;
+  const PathHandle own{path.index & ((1u << kSlotShift) - 1),
+                       path.generation >> kIdTagShift == ws.id_tag ? path.generation & tag_mask
+                                                                   : 0};
+  detail::NavWorld* pnav = ws.nav_of_slot(slot);
+  const detail::RequestSlot* s = pnav ? pnav->slot(own) : nullptr;
+  double n = 0;
+  const bool numbered = id_number(path, &n);
+  const std::string id = detail::id_text("path", n, numbered, path.index, path.generation);
+  if (!s)
+    return fail(error, fn, "path",
+                id + " is not a live request (released, or never made by this world)",
+                Status::StaleHandle);
+  if (s->state != detail::RequestState::Ready)
+    return fail(error, fn, "path", id + " is not ready (status is not 'ready')", Status::Busy);
+  const std::uint32_t agent_slot = ws.agents.motion(a->motion).nav_slot;
+  if (slot != agent_slot)
+    return fail(error, fn, "path",
+                id + " was requested for another movement class than the agent's",
+                Status::InvalidArgument);
+  // The agent's cell (as its searches start from) on the request's search path.
+  const detail::Corridor& c = s->corridor;
+  const double off = ws.agents.motion(a->motion).foot_offset;
+  const CellPos here = detail::foot_cell(a->body.feet, off);
+  const CellPos below{here.x, here.y - 1, here.z};
+  std::size_t at = c.cells.size();
+  for (const CellPos& want : {here, below, a->last_cell}) {
+    for (std::size_t i = 0; i < c.cells.size() && at == c.cells.size(); ++i)
+      if (c.cells[i] == want) at = i;
+    if (at != c.cells.size()) break;
+  }
+  if (at == c.cells.size())
+    return fail(error, fn, "path",
+                id + " does not pass the agent's cell " + detail::cell_text(here) +
+                    " (request it from there: start = the agent's cell)",
+                Status::InvalidArgument);
+  (void)ws.agents.set_path(*pnav, AgentId{agent.index, agent.generation}, c, at, s->spec.goal,
+                           s->spec.goal_range, s->partial);
+  return Status::Ok;
+}
+
 namespace {
 /// The profile's motion and navigation for a query, or a failure naming the argument.
 Status query_profile(const detail::WorldState& ws, ProfileId profile, CellPos from, CellPos to,

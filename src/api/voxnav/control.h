@@ -110,6 +110,87 @@ struct AgentKnock {
 [[nodiscard]] Status knock_agents(World& world, std::span<const AgentKnock> knocks,
                                   CallError* error = nullptr);
 
+// ---- goals and intents beyond a goal cell (docs/agents.md#goals-and-intents) ----
+// Each replaces the agent's order (as World::set_agent_goal does); stop_agent ends any of them.
+
+/// Most host entities a World holds at once. [Limit: 0..kMaxEntities live entities]
+inline constexpr std::size_t kMaxEntities = 65536;
+
+/// Adds a host entity at `position` (metres, world frame: the feet of a body, or any point the
+/// host tracks), for agents to chase (chase_entity). The host moves it with set_entity_position,
+/// typically once a tick. Returns: Ok; InvalidArgument (a non-finite component: "position"; null
+/// `out`); OutOfRange (the position's cell is outside the cell range: "position"); Busy
+/// (kMaxEntities live entities).
+[[nodiscard]] Status add_entity(World& world, Vec3 position, EntityId* out,
+                                CallError* error = nullptr);
+/// Moves a host entity to `position` (metres); chasers read it at their next step. Returns: Ok;
+/// InvalidArgument ("position" not finite); OutOfRange ("position"'s cell); StaleHandle
+/// ("entity"). Nothing changes on an error.
+[[nodiscard]] Status set_entity_position(World& world, EntityId entity, Vec3 position,
+                                         CallError* error = nullptr);
+/// The entity's position (metres). Returns: Ok; InvalidArgument (null `out`); StaleHandle.
+[[nodiscard]] Status entity_position(const World& world, EntityId entity, Vec3* out,
+                                     CallError* error = nullptr);
+/// Removes a host entity; its id becomes stale. Agents chasing it stop at their next step
+/// (Failed, with a reason naming the lost target). Returns: Ok; StaleHandle ("entity").
+[[nodiscard]] Status remove_entity(World& world, EntityId entity, CallError* error = nullptr);
+
+/// A chase's range: the distance, metres (3D, feet to the target's position), within which the
+/// chaser counts as having caught its target. Bodies collide: a range below the two bodies' half
+/// widths summed is met only when a push brings them that close.
+/// [Limit: range kMinChaseRange..kMaxChaseRange]
+inline constexpr double kMinChaseRange = 0.5;
+inline constexpr double kMaxChaseRange = 64.0;
+/// Within this many cells of its target's cell (x and z, and as many levels) a chaser walks
+/// straight at the target when line_walkable says the body can; farther, it follows a corridor,
+/// searched again when the target's cell is more than kChaseReplanCells from the corridor's end.
+inline constexpr int kChaseDirectCells = 4;
+inline constexpr int kChaseReplanCells = 2;
+
+/// Makes `agent` chase another agent `target` until it is within `range` metres of it. The
+/// search goes to the target's cell at the next tick; as the target moves, the chaser walks
+/// straight at it within kChaseDirectCells (no search), and plans again toward where it went
+/// when it leaves the corridor's end by more than kChaseReplanCells (walking the old corridor
+/// while the search runs). Within range the chaser is Arrived and stands; when the target gets
+/// out of range it chases again (AgentState::arrivals counts the catches). A target that is
+/// removed makes the chaser stop, Failed with a reason naming it ("chase target agent in slot 3
+/// is gone"); a target no route reaches leaves it Blocked with a reason, retried. The chase is
+/// not an order to a place: no arrival contagion (voxnav/crowds.h).
+/// Returns: Ok; StaleHandle ("agent", "target": not a live agent); InvalidArgument ("target" is
+/// the agent itself; "range" not finite or out of its limit). Nothing changes on an error.
+[[nodiscard]] Status chase_agent(World& world, AgentId agent, AgentId target, double range,
+                                 CallError* error = nullptr);
+/// chase_agent for a host entity `target` (its position as set_entity_position last set it).
+/// Returns: Ok; StaleHandle ("agent"; "target": not a live entity); InvalidArgument ("range").
+[[nodiscard]] Status chase_entity(World& world, AgentId agent, EntityId target, double range,
+                                  CallError* error = nullptr);
+
+/// Largest distance a flee asks for, cells. [Limit: distance 1..kMaxFleeDistance]
+inline constexpr int kMaxFleeDistance = 64;
+
+/// Makes `agent` flee from cell `from`: its search (at the next tick) is a Dijkstra over the
+/// navigation's integer move costs from the agent's cell that ends at the first cell it settles
+/// at least `distance` cells from `from` (Euclidean, between integer cell coordinates, 3D:
+/// dx^2 + dy^2 + dz^2 >= distance^2), so the cheapest such cell to walk to (ties: the search's
+/// fixed expansion order, the same on every platform), within the profile's search budget. The
+/// agent walks there and is Arrived. With no such cell in reach it is Failed with a reason.
+/// A replan (stuck, an edit) flees again from where it stands.
+/// Returns: Ok; StaleHandle ("agent"); OutOfRange ("from" outside the cell range);
+/// InvalidArgument ("distance" out of its limit). Nothing changes on an error.
+[[nodiscard]] Status flee_from(World& world, AgentId agent, CellPos from, int distance,
+                               CallError* error = nullptr);
+
+/// Makes `agent` follow the corridor of the host's request `path` (World::request, Ready): from
+/// the agent's cell, which must be a cell of the request's search path (World::path_cells; the
+/// corridor is pulled again from there), to its end. The handle stays the host's (release it when
+/// done; the agent keeps its copy). A later replan (stuck, an edit no short detour mends) searches
+/// to the request's goal as set_agent_goal would. Returns: Ok; StaleHandle ("agent"; "path":
+/// released or never made); Busy ("path" not Ready: Searching or Failed); InvalidArgument
+/// ("path" of another movement class than the agent's, or not through the agent's cell).
+/// Nothing changes on an error.
+[[nodiscard]] Status follow_path(World& world, AgentId agent, PathHandle path,
+                                 CallError* error = nullptr);
+
 // ---- queries a brain asks without a search (docs/agents.md#queries) ----
 
 /// Longest line line_walkable judges: cells between its ends along x or z (Chebyshev).

@@ -43,6 +43,14 @@ struct AgentId {
   std::uint32_t generation = 0;  ///< 0 is never valid
 };
 
+/// Opaque, generation-checked id of a host entity (voxnav/control.h add_entity): a position the
+/// host sets each tick that agents may chase. Its generation carries the World's id tag like an
+/// agent's; a removed entity's id (or another World's) is refused with Status::StaleHandle.
+struct EntityId {
+  std::uint32_t index = 0;
+  std::uint32_t generation = 0;  ///< 0 is never valid
+};
+
 /// What an id number names (its low 2 bits): 0 is none.
 enum class IdKind : std::uint8_t { None = 0, Agent = 1, Path = 2, Profile = 3 };
 /// An id as one number, exact in a double, that says its kind and its World:

@@ -75,7 +75,6 @@ bool AgentSystem::remove(NavWorld& nav, AgentId id) {
   return true;
 }
 
-namespace {
 /// What a new order resets, whether a goal of its own or a flow field's (the caller plans next).
 void start_order(AgentRecord& a, CellPos goal, int range) {
   // Held Blocked with blocks inside its body: look again before following the new goal.
@@ -83,6 +82,8 @@ void start_order(AgentRecord& a, CellPos goal, int range) {
   a.goal = goal;
   a.goal_range = range;
   a.has_goal = true;
+  a.intent = AgentIntent::Goal;  // (a chase, flee or path order sets its own after this)
+  a.chase_direct = false;
   a.fall_ticks = 0;
   a.replans_in_row = 0;
   a.crowd_rests = 0;
@@ -90,7 +91,6 @@ void start_order(AgentRecord& a, CellPos goal, int range) {
   a.reason.clear();
   a.fail = PathFailure::None;
 }
-}  // namespace
 
 bool AgentSystem::set_goal(NavWorld& nav, AgentId id, CellPos goal, int range) {
   AgentRecord* a = get(id);
@@ -264,12 +264,33 @@ void AgentSystem::plan(NavWorld& nav, AgentRecord& a) {
     return;
   }
   a.replan = false;
+  a.chase_direct = false;
+  issue_request(nav, a);
+  a.mode = AgentMode::Planning;
+  reindex(a);
+}
+
+void AgentSystem::issue_request(NavWorld& nav, AgentRecord& a) {
   if (a.request.generation) (void)nav.release(a.request);
   const AgentMotion& m = motions_[a.motion];
   RequestSpec spec;
   spec.start = current_cell(nav.grid(), a);
+  if (a.intent == AgentIntent::Chase) {  // toward where the target is now
+    Vec3 p;
+    CellPos c;
+    if (chase_target(a, p, c)) a.goal = c;
+    // An agent's cell is one its class stands in: the search goes there. A host entity's may
+    // be in the air or in a block: any cell within kChaseGoalRange of it will do.
+    a.goal_range = a.chase_entity ? kChaseGoalRange : 0;
+  }
   spec.goal = a.goal;
   spec.goal_range = a.goal_range;
+  if (a.intent == AgentIntent::Flee) {
+    spec.flee_distance = a.flee_distance;
+    spec.flee_from = a.flee_from;
+    spec.goal = spec.start;
+    spec.goal_range = 0;
+  }
   spec.max_nodes = m.max_nodes;
   spec.max_distance = m.max_distance;
   spec.costs = m.costs;
@@ -277,11 +298,9 @@ void AgentSystem::plan(NavWorld& nav, AgentRecord& a) {
   spec.avoid = avoided_cells(a, nav.tick());  // doors that stayed shut in front of it
   // With a build radius the goal may lie past chunks not built yet: walk as close as the built
   // chunks go (the chunks ahead are built as the agent comes near) and plan again there.
-  spec.toward_unbuilt = nav.build_radius() > 0;
+  spec.toward_unbuilt = nav.build_radius() > 0 && a.intent != AgentIntent::Flee;
   a.request = nav.request(spec);
   ++a.requests;
-  a.mode = AgentMode::Planning;
-  reindex(a);
 }
 
 void AgentSystem::reindex(AgentRecord& a) {
@@ -299,6 +318,7 @@ void AgentSystem::install(NavWorld& nav, AgentRecord& a) {
   PathFailure why = PathFailure::None;
   const RequestState st = nav.state(a.request, &why);
   if (st == RequestState::Queued || st == RequestState::Searching) return;
+  a.chase_direct = false;  // a chaser's search came back: its corridor (or failure) replaces it
   if (st == RequestState::Failed && why == PathFailure::BadStart && !a.body.on_ground &&
       !motions_[a.motion].swims && a.placed && a.fall_ticks <= kFallWaitTicks) {
     // Still falling after being added or teleported in the air: plan again once it lands.
@@ -321,6 +341,24 @@ void AgentSystem::install(NavWorld& nav, AgentRecord& a) {
     a.fail = why;
     clear_door_hold(a, true);
     a.reason = std::string("request failed: ") + path_failure_name(why);
+    if (a.intent == AgentIntent::Chase) {
+      // The target stands where no route reaches for now: not terminal, it may come back.
+      // Blocked (the search is tried again after kBlockedRetryTicks; the chase watch walks
+      // straight at it, or catches it, meanwhile).
+      a.mode = AgentMode::Blocked;
+      a.crowded = false;
+      a.blocked_ticks = 0;
+      const CellPos& c = a.goal;
+      a.reason = "chase: no route to the target's cell (" + std::to_string(c.x) + "," +
+                 std::to_string(c.y) + "," + std::to_string(c.z) +
+                 "): " + path_failure_name(why) + "; tried again";
+    } else if (a.intent == AgentIntent::Flee) {
+      const CellPos& c = a.flee_from;
+      a.reason = "flee: no cell at least " + std::to_string(a.flee_distance) +
+                 " cells from (" + std::to_string(c.x) + "," + std::to_string(c.y) + "," +
+                 std::to_string(c.z) + ") is reachable: request failed: " +
+                 path_failure_name(why);
+    }
     (void)nav.release(a.request);
     a.request = PathHandle{};
     reindex(a);
@@ -366,6 +404,11 @@ void AgentSystem::install(NavWorld& nav, AgentRecord& a) {
   a.ticks_without_progress = 0;
   a.mode = AgentMode::Moving;
   a.reason.clear();
+  // A flee's goal is the cell its search chose (later replans flee again from where it is).
+  if (a.intent == AgentIntent::Flee && !a.corridor.cells.empty()) {
+    a.goal = a.corridor.cells.back();
+    a.goal_range = 0;
+  }
   reindex(a);
 }
 
@@ -726,6 +769,11 @@ void AgentSystem::step(std::span<NavWorld* const> navs, const Space& space, doub
     } else if (a.mode == AgentMode::Planning && !a.replan) {
       install(*nav, a);
     }
+    if (a.intent == AgentIntent::Chase && a.has_goal) {
+      // A chaser's search toward where its target went, run while it walks its old corridor.
+      if (a.mode == AgentMode::Moving && a.request.generation) install(*nav, a);
+      chase_step(*nav, a);
+    }
     follow(*nav, space, a, dt * ticks, ticks);
   }
   // 3. Steering: separation of overlapping bodies, then arrival contagion (touching an agent
@@ -744,6 +792,8 @@ void AgentSystem::step(std::span<NavWorld* const> navs, const Space& space, doub
 }
 
 void AgentSystem::on_change(NavWorld& nav, AgentRecord& a, const std::vector<Change>& changes) {
+  // A chaser walking straight at its target judges the line again at every step (chase_step).
+  if (a.chase_direct) return;
   if (boxes_touch_path(changes, a.corridor.cells, a.cell_index) &&
       !steps_valid_near(nav.grid(), a.corridor.cells, a.corridor.kinds, a.cell_index, changes)) {
     if (a.flow_generation) {  // no repair search: trace the field again (cut at the break)
@@ -1187,7 +1237,7 @@ void AgentSystem::swim_drive(NavWorld& nav, AgentRecord& a, double dt, DriveInpu
     }
     if (d <= pass) {
       if (last) {
-        if (a.partial) {
+        if (a.partial || a.intent == AgentIntent::Chase) {
           end_of_partial(a);
           return;
         }
@@ -1238,7 +1288,9 @@ void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, doub
         break;
       }
   }
-  if (m.swims) {
+  if (following && a.chase_direct) {
+    chase_drive(a, dt, in);  // straight at the target (intents.cpp)
+  } else if (m.swims) {
     if (following) swim_drive(nav, a, dt, in);
   } else if (following) {
     const Vec3& p = a.body.feet;
@@ -1267,7 +1319,9 @@ void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, doub
         reached = d <= radius && dy < 0.7 && dy > -1.0 && (a.body.on_ground || last);
       }
       if (reached) {
-        if (last && a.partial) {
+        if (last && (a.partial || a.intent == AgentIntent::Chase)) {
+          // (a chaser at the end of its corridor without the target in range: it moved; search
+          // again toward where it is now)
           end_of_partial(a);
           break;
         }

@@ -15,6 +15,7 @@
 #include "engine/nav/nav_world.h"
 #include "engine/steer/steer.h"
 #include "voxnav/agents.h"
+#include "voxnav/control.h"
 
 namespace voxnav::detail {
 
@@ -65,6 +66,18 @@ struct DoorEventRecord {
   std::uint32_t agent_generation = 0;
   CellPos door;
   std::uint64_t tick = 0;
+};
+
+/// What an agent's order is (docs/agents.md#goals-and-intents): a goal cell (or a flow field),
+/// a moving target to come within a range of, a cell far enough from a point, or a path the host
+/// requested.
+enum class AgentIntent : std::uint8_t { Goal, Chase, Flee, Path };
+
+/// A host entity: a position the host sets each tick, which agents may chase.
+struct EntityRecord {
+  std::uint32_t generation = 1;
+  bool alive = false;
+  Vec3 position;
 };
 
 struct AgentRecord {
@@ -136,7 +149,20 @@ struct AgentRecord {
   std::uint32_t crowd_rests_total = 0;
   std::uint64_t last_step = 0;  ///< AgentSystem tick of the agent's last step
   bool lod_skip = false;        ///< resting this tick (reduced, plain walking, not its turn)
+  // Intents (intents.cpp): a chase of another agent or an entity, a flee, a host's path.
+  AgentIntent intent = AgentIntent::Goal;
+  bool chase_entity = false;           ///< the target is an entity (else an agent)
+  std::uint32_t target_index = 0;      ///< the target's slot and generation
+  std::uint32_t target_generation = 0;
+  double chase_range = 0.0;            ///< metres, feet to the target's position (3D)
+  bool chase_direct = false;           ///< walking straight at the target (no search)
+  CellPos flee_from;                   ///< the point fled from (a cell)
+  int flee_distance = 0;               ///< cells
 };
+
+/// What every new order resets (a goal, a field, a chase, a flee, a path); the intent becomes
+/// Goal (the caller sets another after it).
+void start_order(AgentRecord& a, CellPos goal, int range);
 
 class AgentSystem {
  public:
@@ -207,6 +233,35 @@ class AgentSystem {
   /// Moves the agent's body (teleport): clears velocity and carry, bumps the corridor epoch.
   bool teleport(AgentId id, const Vec3& feet);
 
+  // ---- intents (defined in intents.cpp; docs/agents.md#goals-and-intents) ----
+  /// Chases: within this many cells (x/z Chebyshev, and as many levels) of the target's cell a
+  /// chaser walks straight at it when line_walkable_cells allows; a corridor is searched again
+  /// when the target's cell is more than kChaseReplanCells from the corridor's last cell.
+  static constexpr int kChaseDirectCells = voxnav::kChaseDirectCells;  // voxnav/control.h
+  static constexpr int kChaseReplanCells = voxnav::kChaseReplanCells;
+  /// The goal range of a chaser's search (cells around the target's cell): a host entity may
+  /// float above, or stand inside, cells that are not standable.
+  static constexpr int kChaseGoalRange = 1;
+  /// Host entities: add (position in metres), move, remove, look up.
+  std::uint32_t add_entity(const Vec3& position, std::uint32_t* generation);
+  EntityRecord* entity(std::uint32_t index, std::uint32_t generation);
+  const EntityRecord* entity(std::uint32_t index, std::uint32_t generation) const {
+    return const_cast<AgentSystem*>(this)->entity(index, generation);
+  }
+  bool remove_entity(std::uint32_t index, std::uint32_t generation);
+  std::size_t entity_count() const { return entities_.size() - entity_free_.size(); }
+  /// Orders: chase a target (an agent, or an entity when `entity`) to within `range` metres;
+  /// flee to the cheapest cell at least `distance` cells from `from`; follow the corridor `c`
+  /// (a Ready request's, whose path holds the agent's cell at index `at`) toward `goal`. The
+  /// caller checked the arguments.
+  bool set_chase(NavWorld& nav, AgentId id, bool entity, std::uint32_t index,
+                 std::uint32_t generation, double range);
+  bool set_flee(NavWorld& nav, AgentId id, CellPos from, int distance);
+  bool set_path(NavWorld& nav, AgentId id, const Corridor& c, std::size_t at, CellPos goal,
+                int goal_range, bool partial);
+  /// The position (feet, metres) and cell of a chaser's target; false when it is gone.
+  bool chase_target(const AgentRecord& a, Vec3& position, CellPos& cell) const;
+
   // ---- control (defined in control.cpp; docs/agents.md#facing) ----
   /// Stop: the request is released, the corridor dropped (the epoch moves), the agent idles
   /// with no goal; its drive is zero from its next step.
@@ -264,6 +319,16 @@ class AgentSystem {
 
  private:
   void plan(NavWorld& nav, AgentRecord& a);
+  /// plan()'s request (released one replaced), without changing the mode: a chaser keeps
+  /// walking its corridor while the search toward where the target went runs.
+  void issue_request(NavWorld& nav, AgentRecord& a);
+  /// A chaser's decisions before its step (intents.cpp): caught (Arrived), target gone (Failed
+  /// with a reason), straight at it, or a search toward where it went.
+  void chase_step(NavWorld& nav, AgentRecord& a);
+  /// A chaser in direct mode: the drive straight at the target (intents.cpp).
+  void chase_drive(AgentRecord& a, double dt, DriveInput& in);
+  /// The target is gone: the agent stops, Failed, with a reason naming it.
+  void lose_target(NavWorld& nav, AgentRecord& a);
   /// plan() of a field follower: traces the field into the corridor (no search).
   void trace(NavWorld& nav, AgentRecord& a);
   /// The cells of a straight walkable line from `from` to `to` on one level, each step a level
@@ -342,6 +407,8 @@ class AgentSystem {
   void clear_door_hold(AgentRecord& a, bool end_approach);
 
   std::vector<AgentRecord> agents_;
+  std::vector<EntityRecord> entities_;
+  std::vector<std::uint32_t> entity_free_;
 
   std::uint32_t id_tag_ = 0;
   std::uint64_t ticks_ = 0;  ///< step() calls (the reduced agents' stagger and dt)

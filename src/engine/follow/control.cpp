@@ -16,6 +16,8 @@ bool AgentSystem::stop(NavWorld& nav, AgentId id) {
   a->request = PathHandle{};
   a->has_goal = false;
   a->replan = false;
+  a->intent = AgentIntent::Goal;  // a chase, flee or path order ends too
+  a->chase_direct = false;
   a->partial = false;
   a->flow_generation = 0;
   a->stalled = false;

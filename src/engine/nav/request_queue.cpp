@@ -41,7 +41,8 @@ void RequestQueue::search(AStar& a, RequestSlot& s) const {
   const NavGrid& grid = ctx_.grid;
   SearchParams p{s.spec.start,     s.spec.goal,         s.spec.goal_range,
                  s.spec.max_nodes, s.spec.max_distance, s.spec.toward,
-                 &s.spec.avoid,    s.spec.avoid_cost};
+                 &s.spec.avoid,    s.spec.avoid_cost,   s.spec.flee_distance,
+                 s.spec.flee_from};
   const auto t0 = std::chrono::steady_clock::now();
   s.result = a.run(grid, p, s.spec.costs);
   s.search_us =
@@ -161,7 +162,10 @@ bool RequestQueue::screen(RequestSlot& s) {
   s.screened_version = ctx_.layers_version;
   if (s.spec.toward_unbuilt) s.spec.toward = false;  // (set again below when it applies)
   const RequestSpec& spec = s.spec;
-  const Reach r = reach_.reachable(spec.start, spec.goal, spec.goal_range, spec.costs.gates(),
+  // A flee search has no goal cell: only its start is judged (loaded, standable).
+  const bool flee = spec.flee_distance > 0;
+  const Reach r = reach_.reachable(spec.start, flee ? spec.start : spec.goal,
+                                   flee ? 0 : spec.goal_range, spec.costs.gates(),
                                    spec.costs.restricts_class);
   if (r.answer == ReachAnswer::No && !spec.toward) {
     s.state = RequestState::Failed;
@@ -221,7 +225,8 @@ bool RequestQueue::release(PathHandle h) {
 
 SearchResult RequestQueue::search_now(const RequestSpec& spec) {
   SearchParams p{spec.start,        spec.goal,   spec.goal_range, spec.max_nodes,
-                 spec.max_distance, spec.toward, &spec.avoid,     spec.avoid_cost};
+                 spec.max_distance, spec.toward, &spec.avoid,     spec.avoid_cost,
+                 spec.flee_distance, spec.flee_from};
   return main_searcher_->run(ctx_.grid, p, spec.costs);
 }
 

@@ -45,6 +45,10 @@ struct RequestSpec {
   std::uint32_t motion = 0xFFFFFFFFu;
   std::uint32_t excluded = 0;
   std::shared_ptr<const std::array<double, 32>> multiplier;
+  /// A flee search (SearchParams::flee_distance > 0): the cheapest cell at least flee_distance
+  /// cells from flee_from; `goal` and `goal_range` are not read (screening looks at the start).
+  int flee_distance = 0;
+  CellPos flee_from;
 };
 
 struct RequestSlot {

@@ -278,8 +278,15 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
   reserve_nodes(1024, 0, 0, 0);
   set_costs(costs);
 
-  const int r = p.goal_range;
+  // Flee: no heuristic (a goal range no distance exceeds makes it 0), and its own goal test.
+  const bool flee = p.flee_distance > 0;
+  const int r = flee ? (1 << 30) : p.goal_range;
   const int gx = p.goal.x, gy = p.goal.y, gz = p.goal.z;
+  const std::int64_t flee_d2 = std::int64_t(p.flee_distance) * p.flee_distance;
+  auto far_enough = [&p, flee_d2](int x, int y, int z) {
+    const std::int64_t dx = x - p.flee_from.x, dy = y - p.flee_from.y, dz = z - p.flee_from.z;
+    return dx * dx + dy * dy + dz * dz >= flee_d2;
+  };
   const int ry = std::max(r, 0);
   // Negative surface costs make some moves cheaper than their distance: the octile estimate is
   // scaled down by the cheapest ratio a move can reach (see CostTable::surface).
@@ -384,7 +391,8 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
     const int cx = slab.x0 + lx, cy = slab.y, cz = slab.z0 + lz;
     const std::uint32_t g = recs[loc].g;
     if (top_h == kNone) top_h = top_f - g;
-    if (std::abs(cx - gx) <= r && std::abs(cy - gy) <= ry && std::abs(cz - gz) <= r) {
+    if (flee ? far_enough(cx, cy, cz)
+             : std::abs(cx - gx) <= r && std::abs(cy - gy) <= ry && std::abs(cz - gz) <= r) {
       found = cur;
       break;
     }

@@ -94,6 +94,12 @@ struct SearchParams {
   /// that stayed shut on the agent). Not owned; null for none.
   const std::vector<CellPos>* avoid = nullptr;
   std::uint32_t avoid_cost = 0;
+  /// Flee (> 0): `goal` and `goal_range` are ignored; the search is a Dijkstra (no heuristic)
+  /// that ends at the first cell it settles whose squared distance from `flee_from` (integer
+  /// cell coordinates, 3D) is at least flee_distance^2: the cheapest such cell, ties broken by
+  /// the search's fixed expansion order.
+  int flee_distance = 0;
+  CellPos flee_from;
 };
 
 enum class SearchOutcome : std::uint8_t { Found, Partial, NoPath, BudgetExhausted, BadStart };

@@ -232,10 +232,13 @@ void Steering::record(const AgentRecord* agents, std::size_t count, const AgentM
         !m.swims && a.body.on_ground && a.body.mode == BodyMode::Walk && !a.lod_skip;
     if (walking) b.flags |= GridBody::kPushable;
     if (walking && m.steer.orca && a.mode == AgentMode::Moving) b.flags |= GridBody::kAvoids;
-    if (a.has_goal && a.mode == AgentMode::Arrived) b.flags |= GridBody::kArrived;
+    // Arrival contagion is for orders to a place: a chaser's or a fleer's goal cell is no
+    // shared destination (chasers arrive by their own range, fleers each at their own cell).
+    const bool place = a.intent == AgentIntent::Goal || a.intent == AgentIntent::Path;
+    if (place && a.has_goal && a.mode == AgentMode::Arrived) b.flags |= GridBody::kArrived;
     // (a resting agent, pinned by its crowd, arrives too when it touches one that Arrived)
     const bool walking_on = a.mode == AgentMode::Moving || (a.mode == AgentMode::Blocked && a.crowded);
-    if (a.has_goal && walking_on && !a.lod_skip) b.flags |= GridBody::kMoving;
+    if (place && a.has_goal && walking_on && !a.lod_skip) b.flags |= GridBody::kMoving;
     grid_.add(b);
   }
   grid_.build(min_shift);
