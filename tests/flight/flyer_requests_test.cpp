@@ -6,7 +6,8 @@
 // window, 32 cells beyond start and goal, covers the whole loaded world); the route's cells are
 // free and face neighbours, its corridor's segments are all clear (line_flyable), its length lies
 // between the straight line and the cell path; the straight line needs no search; reachability is
-// Yes exactly when the straight line is clear and never No.
+// Yes exactly when the straight line is clear, No exactly when the BFS does not reach the goal
+// (the flyer components), and a goal answering No fails Unreachable without a search.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -175,8 +176,9 @@ TEST(FlyerRequests, OverAWallThroughAHoleAndNotIntoABox) {
   EXPECT_EQ(s.bfs(a, b), -1);
   r = s.route(a, b);
   EXPECT_EQ(r.st.state, PathState::Failed);
-  EXPECT_EQ(r.st.failure, PathFailure::NoPath);
-  EXPECT_NE(s.w.reachable(s.flyer, a, b).answer, ReachAnswer::No);
+  EXPECT_EQ(r.st.failure, PathFailure::Unreachable) << "different components: no search";
+  EXPECT_EQ(r.st.nodes_expanded, 0u);
+  EXPECT_EQ(s.w.reachable(s.flyer, a, b).answer, ReachAnswer::No);
   ASSERT_EQ(s.w.set_block(CellPos{8, 6, 3}, 0), Status::Ok);
   s.w.update();
   ASSERT_GT(s.bfs(a, b), 0);
@@ -195,7 +197,17 @@ TEST(FlyerRequests, OverAWallThroughAHoleAndNotIntoABox) {
   EXPECT_EQ(s.bfs(a, boxed), -1);
   r = s.route(a, boxed);
   EXPECT_EQ(r.st.state, PathState::Failed);
-  EXPECT_EQ(r.st.failure, PathFailure::NoPath);
+  EXPECT_EQ(r.st.failure, PathFailure::Unreachable);
+  EXPECT_EQ(s.w.reachable(s.flyer, a, boxed).answer, ReachAnswer::No);
+  // Opening the box joins the components again.
+  ASSERT_EQ(s.w.set_block(CellPos{3, 9, 12}, 0), Status::Ok);
+  ASSERT_EQ(s.w.set_block(CellPos{3, 10, 12}, 0), Status::Ok);
+  s.w.update();
+  EXPECT_NE(s.w.reachable(s.flyer, a, boxed).answer, ReachAnswer::No);
+  ASSERT_GT(s.bfs(a, boxed), 0);
+  r = s.route(a, boxed);
+  ASSERT_EQ(r.st.state, PathState::Ready) << path_failure_name(r.st.failure);
+  s.check_route(r, a, boxed, s.bfs(a, boxed));
   // Bad ends.
   r = s.route(CellPos{8, 10, 3}, b);
   EXPECT_EQ(r.st.failure, PathFailure::BadStart) << "start in the wall";
@@ -233,12 +245,13 @@ TEST(FlyerRequests, RandomFieldsMatchTheBfs) {
       const int steps = s.bfs(a, b);
       const Scene::Route r = s.route(a, b);
       const Reach reach = s.w.reachable(s.flyer, a, b);
-      EXPECT_NE(reach.answer, ReachAnswer::No);
+      // The components are exact here (the BFS covers the whole loaded world): No exactly when
+      // the BFS does not reach the goal.
+      EXPECT_EQ(reach.answer == ReachAnswer::No, steps < 0) << test::str(a) << " -> " << test::str(b);
       if (steps < 0) {
         ++none;
         EXPECT_EQ(r.st.state, PathState::Failed) << test::str(a) << " -> " << test::str(b);
-        EXPECT_EQ(r.st.failure, PathFailure::NoPath);
-        EXPECT_NE(reach.answer, ReachAnswer::Yes);
+        EXPECT_EQ(r.st.failure, PathFailure::Unreachable);
         continue;
       }
       ++found;

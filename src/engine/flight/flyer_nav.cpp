@@ -29,6 +29,7 @@ double distance(CellPos a, CellPos b) {
 
 FlyerNav::FlyerNav(const Space& space) : space_(space) {
   store_.build_all(space);
+  comps_.build_all(store_, space);
   processed_ = space.serial();
 }
 
@@ -37,6 +38,7 @@ bool FlyerNav::update() {
   space_.changes_since(processed_, changes_);
   const bool changed = store_.apply(space_, changes_) != 0;
   if (changed) ++epoch_;
+  comps_.update(store_, space_, store_.changed_chunks());
   processed_ = space_.serial();
   changes_.clear();
   for (const std::uint32_t i : queue_) {
@@ -63,6 +65,11 @@ Reach FlyerNav::reachable(CellPos from, CellPos goal) const {
   }
   if (!store_.free(goal)) {
     r.reason = ReachReason::GoalNotStandable;
+    return r;
+  }
+  if (comps_.label(store_, from) != comps_.label(store_, goal)) {
+    r.answer = ReachAnswer::No;
+    r.reason = ReachReason::None;
     return r;
   }
   if (line_clear(flyer_feet(from), flyer_feet(goal))) {
@@ -141,6 +148,8 @@ void FlyerNav::serve(RequestSlot& s) {
           }
   }
   if (!store_.free(goal)) return fail(PathFailure::BadGoal, SearchOutcome::NoPath);
+  // Different components: no route, without a search (the reachability No).
+  if (comps_.label(store_, start) != comps_.label(store_, goal)) return fail(PathFailure::Unreachable, SearchOutcome::NoPath);
   std::vector<CellPos> cells;
   std::uint32_t expanded = 0;
   if (line_clear(flyer_feet(start), flyer_feet(goal))) {

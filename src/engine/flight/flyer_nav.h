@@ -12,6 +12,7 @@
 
 #include "engine/flight/flight_default.h"
 #include "engine/flight/flight_grid.h"
+#include "engine/flight/flyer_components.h"
 #include "engine/flight/flyer_store.h"
 #include "engine/nav/request_queue.h"
 #include "engine/world/space.h"
@@ -39,10 +40,11 @@ class FlyerNav {
 
   /// Whether the body flies straight from feet a to feet b (flyer_line.h). Finite, in range.
   bool line_clear(Vec3 a, Vec3 b) const;
-  /// Yes when both cells are free and the straight line between their feet positions is clear;
-  /// Unknown(FlightSearch) when both are free and it is not; Unknown(NotLoaded / StartNotStandable
-  /// / GoalNotStandable) otherwise. Never No: the layer has no components yet.
+  /// For two free cells: No when they lie in different components (flyer_components.h: never
+  /// wrong), else Yes when the straight line between their feet positions is clear, else
+  /// Unknown(FlightSearch). Unknown(NotLoaded / StartNotStandable / GoalNotStandable) otherwise.
   Reach reachable(CellPos from, CellPos goal) const;
+  const FlyerComponents& components() const { return comps_; }
 
   /// Takes a request slot (served at the next update()). The handle's index is the slot.
   PathHandle request(const RequestSpec& spec);
@@ -57,6 +59,7 @@ class FlyerNav {
  private:
   const Space& space_;
   FlyerStore store_;
+  FlyerComponents comps_;
   std::uint64_t processed_ = 0;
   std::uint64_t epoch_ = 1;
   std::vector<RequestSlot> slots_;

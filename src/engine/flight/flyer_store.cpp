@@ -22,6 +22,7 @@ void brick_of_key(std::uint64_t k, int& bx, int& by, int& bz) {
 void FlyerStore::build_all(const Space& space) {
   flags_ = flyer_value_flags(space.registry());
   chunks_.clear();
+  changed_chunks_.clear();
   for (const ChunkPos& p : space.loaded_chunks()) {
     auto c = std::make_unique<ChunkBricks>();
     for (int i = 0; i < 64; ++i)
@@ -35,17 +36,22 @@ void FlyerStore::refresh_brick(const Space& space, int bx, int by, int bz, std::
   const ChunkPos p{bx >> 2, by >> 2, bz >> 2};
   if (!space.is_loaded(p)) return;
   std::unique_ptr<ChunkBricks>& slot = chunks_[chunk_key(p)];
-  if (!slot) slot = std::make_unique<ChunkBricks>();  // all blocked until classified
+  if (!slot) {
+    slot = std::make_unique<ChunkBricks>();  // all blocked until classified
+    changed_chunks_.push_back(p);
+  }
   FlyerBrick& b = slot->bricks[(bx & 3) + 4 * (by & 3) + 16 * (bz & 3)];
   const FlyerBrick n = classify_flyer_brick(space, flags_, bx, by, bz);
   ++refreshed_;
   if (n.free != b.free || n.hover != b.hover) {
+    if (n.free != b.free && (changed_chunks_.empty() || !(changed_chunks_.back() == p))) changed_chunks_.push_back(p);
     b = n;
     ++changed;
   }
 }
 
 std::size_t FlyerStore::apply(const Space& space, const std::vector<Change>& changes) {
+  changed_chunks_.clear();
   if (changes.empty()) return 0;
   // A load may follow a registry change (World::set_block_traits reloads every chunk): the
   // values' flags are read again whenever a chunk was loaded.
@@ -60,6 +66,7 @@ std::size_t FlyerStore::apply(const Space& space, const std::vector<Change>& cha
         const auto it = chunks_.find(chunk_key(p));
         if (it != chunks_.end()) {
           chunks_.erase(it);
+          changed_chunks_.push_back(p);
           ++changed;
         }
       }
@@ -81,6 +88,9 @@ std::size_t FlyerStore::apply(const Space& space, const std::vector<Change>& cha
   }
   keys_.clear();
   if (keys_.capacity() > (std::size_t{1} << 16)) keys_.shrink_to_fit();
+  std::sort(changed_chunks_.begin(), changed_chunks_.end(),
+            [](const ChunkPos& a, const ChunkPos& b) { return chunk_key(a) < chunk_key(b); });
+  changed_chunks_.erase(std::unique(changed_chunks_.begin(), changed_chunks_.end()), changed_chunks_.end());
   return changed;
 }
 

@@ -69,6 +69,8 @@ class FlyerStore {
   }
   /// Bricks reclassified by apply() since the store was made (refreshed, changed or not).
   std::uint64_t bricks_refreshed() const { return refreshed_; }
+  /// The chunks whose bricks the last apply() changed, added or dropped, sorted by chunk_key.
+  const std::vector<ChunkPos>& changed_chunks() const { return changed_chunks_; }
 
  private:
   void refresh_brick(const Space& space, int bx, int by, int bz, std::size_t& changed);
@@ -76,6 +78,7 @@ class FlyerStore {
   std::unordered_map<std::uint64_t, std::unique_ptr<ChunkBricks>, KeyHash> chunks_;  // lookup only
   std::vector<std::uint8_t> flags_;  // flyer_value_flags of the registry
   std::vector<std::uint64_t> keys_;  // apply()'s scratch: bricks to refresh
+  std::vector<ChunkPos> changed_chunks_;
   std::uint64_t refreshed_ = 0;
 };
 
