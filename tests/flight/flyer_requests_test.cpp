@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/flight/flyer_nav.h"
+#include "engine/nav/world_access.h"
 #include "splitmix.h"
 #include "test_support.h"
 #include "voxnav/control.h"
@@ -266,6 +268,33 @@ TEST(FlyerRequests, RandomFieldsMatchTheBfs) {
   EXPECT_GT(found, 30);
   EXPECT_GT(searched, 10);
   EXPECT_GT(none, 5);
+}
+
+// The window a search reads keeps the hover cells (the floor's top row): their bricks are mixed,
+// not open, and brick_hover names exactly the cells above the floor.
+TEST(FlyerRequests, WindowKeepsHoverCells) {
+  Scene s;
+  const detail::flight::FlyerStore& store = detail::WorldAccess::state(s.w).flyer->store();
+  detail::flight::FlightGrid grid;
+  const CellPos origin{-16, 0, -16};
+  store.window(origin, 48, 32, 48, grid);
+  int hover = 0, free = 0;
+  for (int z = 0; z < 48; ++z)
+    for (int y = 0; y < 32; ++y)
+      for (int x = 0; x < 48; ++x) {
+        const std::uint32_t b = grid.brick_index_of_cell(x, y, z);
+        const bool h = (grid.brick_hover(b) >> detail::flight::FlightGrid::bit_of_cell(x, y, z)) & 1u;
+        const CellPos w{x + origin.x, y + origin.y, z + origin.z};
+        ASSERT_EQ(grid.free(x, y, z), store.free(w)) << test::str(w);
+        ASSERT_EQ(h, y == 1) << test::str(w) << ": hover cells are those just above the floor";
+        if (h) {
+          EXPECT_NE(grid.brick_ref(b), detail::flight::FlightGrid::kOpenRef) << "a brick with hover cells is mixed";
+        }
+        hover += h;
+        free += grid.free(x, y, z);
+      }
+  EXPECT_EQ(hover, 48 * 48);
+  EXPECT_EQ(free, 48 * 48 * 30) << "y = 1 .. 30 (y = 31: the head would be in an unloaded chunk)";
 }
 
 TEST(FlyerRequests, EditsReachTheNextRequest) {

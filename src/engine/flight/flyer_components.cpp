@@ -20,7 +20,7 @@ constexpr std::uint64_t layer_y(int y) {
   return m;
 }
 constexpr std::uint64_t kX0 = layer_x(0), kX3 = layer_x(3), kY0 = layer_y(0), kY3 = layer_y(3);
-constexpr std::uint64_t kZ0 = 0xFFFFull, kZ3 = 0xFFFFull << 48;
+constexpr std::uint64_t kZ3 = 0xFFFFull << 48;
 
 // Whether component a (in the lower brick) touches component b (in the brick above it along
 // `axis`: 0 x, 1 y, 2 z) across their shared face.

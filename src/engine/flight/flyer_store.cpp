@@ -1,6 +1,7 @@
 #include "engine/flight/flyer_store.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace voxnav::detail::flight {
 namespace {
@@ -98,16 +99,18 @@ void FlyerStore::window(CellPos origin, int sx, int sy, int sz, FlightGrid& grid
   const int obx = origin.x >> 2, oby = origin.y >> 2, obz = origin.z >> 2;
   std::uint64_t last_key = ~std::uint64_t{0};
   const ChunkBricks* last = nullptr;
-  grid.build(sx, sy, sz, [&](int bx, int by, int bz) -> std::uint64_t {
+  grid.build_with_hover(sx, sy, sz, [&](int bx, int by, int bz) -> std::pair<std::uint64_t, std::uint64_t> {
     const int wx = obx + bx, wy = oby + by, wz = obz + bz;
     const ChunkPos p{wx >> 2, wy >> 2, wz >> 2};
-    if (!chunk_in_range(p)) return 0;
+    if (!chunk_in_range(p)) return {0, 0};
     const std::uint64_t k = chunk_key(p);
     if (k != last_key) {
       last_key = k;
       last = chunk(p);
     }
-    return last ? last->bricks[(wx & 3) + 4 * (wy & 3) + 16 * (wz & 3)].free : 0;
+    if (!last) return {0, 0};
+    const FlyerBrick& b = last->bricks[(wx & 3) + 4 * (wy & 3) + 16 * (wz & 3)];
+    return {b.free, b.hover};
   });
 }
 

@@ -58,7 +58,7 @@ class FlyerStore {
     return it == chunks_.end() ? nullptr : it->second.get();
   }
 
-  /// Fills `grid` with the free masks of the cells origin .. origin + (sx, sy, sz) - 1 (origin a
+  /// Fills `grid` with the free and hover masks of the cells origin .. origin + (sx, sy, sz) - 1 (origin a
   /// multiple of 4 on every axis; sizes as FlightGrid::build requires): grid cell (x, y, z) is world
   /// cell origin + (x, y, z).
   void window(CellPos origin, int sx, int sy, int sz, FlightGrid& grid) const;
