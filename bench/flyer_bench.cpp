@@ -102,7 +102,7 @@ int main(int argc, char** argv) {
   }
   // Requests and reachability.
   std::vector<double> path_us, reach_us, expansions;
-  int straight = 0, searched = 0, unreachable = 0, failed = 0;
+  int straight = 0, searched = 0, unreachable = 0, nopath = 0, budget = 0, other = 0;
   while (path_us.size() < 2000) {
     const CellPos a = pick(), b = pick();
     const int d = std::max({std::abs(b.x - a.x), std::abs(b.y - a.y), std::abs(b.z - a.z)});
@@ -124,8 +124,12 @@ int main(int argc, char** argv) {
       else ++searched, expansions.push_back(r.status.nodes_expanded);
     } else if (r.status.failure == PathFailure::Unreachable) {
       ++unreachable;
+    } else if (r.status.failure == PathFailure::NoPath) {
+      ++nopath;  // no route inside the search's window
+    } else if (r.status.failure == PathFailure::BudgetExhausted) {
+      ++budget;
     } else {
-      ++failed;
+      ++other;
     }
   }
   std::printf("| what | value |\n|---|---|\n");
@@ -134,7 +138,8 @@ int main(int argc, char** argv) {
               line_us.size());
   std::printf("| reachable, median | %.2f us |\n", median(reach_us));
   std::printf("| find_path_now 16-64 cells, median | %.1f us |\n", median(path_us));
-  std::printf("| find_path_now outcomes | %d straight, %d searched (median %.0f expansions), %d unreachable, %d failed |\n",
-              straight, searched, median(expansions), unreachable, failed);
+  std::printf("| find_path_now outcomes | %d straight, %d searched (median %.0f expansions), %d unreachable, %d NoPath "
+              "(window), %d budget, %d other |\n",
+              straight, searched, median(expansions), unreachable, nopath, budget, other);
   return 0;
 }
