@@ -366,12 +366,53 @@ Status query_profile(const detail::WorldState& ws, ProfileId profile, CellPos fr
   if (c == MovementClass::Flyer || !*nav)
     return fail(error, fn, "profile",
                 "profile " + std::to_string(profile.index) + " (" + ws.profiles[profile.index].id +
-                    ") is a flyer: flight has its own queries (voxnav/flight.h)",
+                    ") is a flyer: walkers' queries do not apply (line_flyable is the flyer's straight line)",
                 Status::Unsupported);
   *m = &ws.agents.motion(ws.profile_motion[profile.index]);
   return Status::Ok;
 }
 }  // namespace
+
+Status line_flyable(const World& world, ProfileId profile, Vec3 from, Vec3 to, bool* clear,
+                    CallError* error) {
+  const char* fn = "line_flyable";
+  if (!clear) return fail(error, fn, "clear", "clear is null", Status::InvalidArgument);
+  const detail::WorldState& ws = detail::WorldAccess::state(world);
+  if (!ws.has_profile(profile))
+    return fail(error, fn, "profile", detail::profile_error(profile, ws.profiles.size()),
+                Status::InvalidArgument);
+  if (!ws.is_flyer(profile))
+    return fail(error, fn, "profile",
+                "profile " + std::to_string(profile.index) + " (" + ws.profiles[profile.index].id +
+                    ") is not a flyer: walkers use line_walkable",
+                Status::Unsupported);
+  const auto check_end = [&](const char* what, Vec3 p) -> Status {
+    if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
+      return fail(error, fn, what, std::string(what) + " " + detail::vec_text(p) + " is not finite",
+                  Status::InvalidArgument);
+    const bool near = std::fabs(p.x) < 1e9 && std::fabs(p.y) < 1e9 && std::fabs(p.z) < 1e9;
+    const CellPos c = near ? CellPos{static_cast<std::int32_t>(std::floor(p.x)), static_cast<std::int32_t>(std::floor(p.y)),
+                                     static_cast<std::int32_t>(std::floor(p.z))}
+                           : CellPos{};
+    if (!near || !detail::cell_in_range(c))
+      return fail(error, fn, what,
+                  std::string(what) + " " + detail::vec_text(p) + " is out of range: its cell must have |x|, |z| <= " +
+                      std::to_string(kMaxCellXZ) + " and |y| <= " + std::to_string(kMaxCellY),
+                  Status::OutOfRange);
+    return Status::Ok;
+  };
+  if (const Status st = check_end("from", from); st != Status::Ok) return st;
+  if (const Status st = check_end("to", to); st != Status::Ok) return st;
+  const double dx = to.x - from.x, dy = to.y - from.y, dz = to.z - from.z;
+  const double len = std::sqrt(dx * dx + dy * dy + dz * dz);
+  if (len > kMaxLineFlyCells)
+    return fail(error, fn, "to",
+                "the ends are " + detail::num(len) + " cells apart, more than kMaxLineFlyCells (" +
+                    detail::num(kMaxLineFlyCells) + ")",
+                Status::InvalidArgument);
+  *clear = ws.flyer->line_clear(from, to);
+  return Status::Ok;
+}
 
 Status line_walkable(const World& world, ProfileId profile, CellPos from, CellPos to, bool* out,
                      CallError* error) {

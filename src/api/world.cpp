@@ -211,8 +211,14 @@ PathHandle engine_handle(const detail::WorldState& ws, PathHandle h) {
 }
 // The request slot of a handle, or null (stale, or a class without navigation).
 const detail::RequestSlot* slot_of(detail::WorldState& ws, PathHandle h) {
+  if (h.index >> kSlotShift == detail::WorldState::kFlyerSlot)
+    return ws.flyer ? ws.flyer->slot(engine_handle(ws, h)) : nullptr;
   detail::NavWorld* nav = nav_of_slot(ws, h.index >> kSlotShift);
   return nav ? nav->slot(engine_handle(ws, h)) : nullptr;
+}
+// The refusal of a walkers' query asked of a flyer profile.
+std::string flyer_query_error(const detail::WorldState& ws, ProfileId p, const char* instead) {
+  return "profile " + std::to_string(p.index) + " (" + ws.profiles[p.index].id + ") is a flyer: " + instead;
 }
 }  // namespace
 
@@ -756,18 +762,40 @@ Status World::add_profile_checked(const Profile& profile, ProfileId* id, std::st
   const Status st = validate_profile(profile, error);
   if (st != Status::Ok) return st;
   const MovementClass cls = profile.movement_class;
-  if (cls == MovementClass::Flyer) {
-    if (error)
-      *error =
-          "profile \"" + profile.id + "\": field \"class\": " + movement_class_name(cls) +
-          " is not navigable in this build (walker_small, walker, walker_large and swimmer are)";
-    return Status::Unsupported;
-  }
   for (const Profile& p : state_->profiles)
     if (p.id == profile.id) {
       if (error) *error = "profile \"" + profile.id + "\": field \"id\": already added";
       return Status::InvalidArgument;
     }
+  if (cls == MovementClass::Flyer) {
+    // validate_profile checked the class envelope and can_fly. Surface malus names are still
+    // checked below against the registry; flight has no surface costs, so they change nothing.
+    const detail::BlockRegistry& reg = state_->registry;
+    const Status sb = check_surface_blocks(
+        profile,
+        [&reg](std::string_view name) { return reg.has(detail::canonical_block_name(name)); }, error);
+    if (sb != Status::Ok) return sb;
+    if (!state_->flyer) {
+      // The flyer layer of every loaded chunk is built here, at once (two 64-bit masks per brick).
+      detail::BudgetCharge charge;
+      charge.now = detail::times_bytes(state_->space.chunk_count(), sizeof(detail::flight::FlyerStore::ChunkBricks) + 64);
+      std::string msg;
+      if (detail::check_charge(*state_, charge,
+                               "the flyer navigation of " + std::to_string(state_->space.chunk_count()) + " chunks",
+                               msg) != Status::Ok) {
+        if (error) *error = msg;
+        return Status::OutOfMemory;
+      }
+      state_->flyer = std::make_unique<detail::flight::FlyerNav>(state_->space);
+      // From now on the flyer layer reads the change log too: World::update trims it.
+      for (detail::NavWorld* n : state_->navs()) n->set_trims_log(false);
+    }
+    state_->profiles.push_back(profile);
+    state_->profile_motion.push_back(state_->agents.add_motion(detail::compile_profile(profile)));
+    state_->profile_masks.emplace_back();
+    *id = ProfileId{static_cast<std::uint32_t>(state_->profiles.size() - 1), state_->id_tag};
+    return Status::Ok;
+  }
   // Surface malus names must name blocks of this world's registry.
   const detail::BlockRegistry& reg = state_->registry;
   const Status sb = check_surface_blocks(
@@ -932,6 +960,7 @@ void World::update() {
   if (flows) {
     std::uint64_t from = UINT64_MAX;
     for (detail::NavWorld* n : navs) from = std::min(from, n->processed_serial());
+    if (state_->flyer) from = std::min(from, state_->flyer->processed_serial());
     state_->space.changes_since(from, flow_changes);
   }
   for (detail::NavWorld* n : navs) {
@@ -939,7 +968,11 @@ void World::update() {
     n->update();
     processed = std::min(processed, n->processed_serial());
   }
-  if (navs.size() > 1) state_->space.trim_changes(processed);
+  if (state_->flyer) {
+    state_->flyer->update();
+    processed = std::min(processed, state_->flyer->processed_serial());
+  }
+  if (navs.size() > 1 || state_->flyer) state_->space.trim_changes(processed);
   if (flows) detail::update_flows(*state_, flow_changes);
   detail::reset_budget(*state_);  // what is still pending (streamed builds) stays charged
 }
@@ -977,6 +1010,7 @@ int World::searches_per_update() const noexcept { return state_->search_budget; 
 std::size_t World::queued_requests() const noexcept {
   std::size_t n = 0;
   for (detail::NavWorld* nav : state_->navs()) n += nav->queued_requests();
+  if (state_->flyer) n += state_->flyer->queued();
   return n;
 }
 std::size_t World::deferred_chunk_builds() const noexcept {
@@ -994,6 +1028,12 @@ Reach World::reachable(ProfileId profile, CellPos from, CellPos goal) const {
   r.epoch = nav_epoch();
   if (!state_->has_profile(profile)) {
     r.reason = ReachReason::BadProfile;
+    return r;
+  }
+  if (state_->is_flyer(profile)) {
+    const detail::WorldState& ws = *state_;
+    r = ws.flyer->reachable(from, goal);
+    r.epoch = nav_epoch();
     return r;
   }
   const detail::CostTable& costs =
@@ -1037,6 +1077,8 @@ Status World::island_of(ProfileId profile, CellPos cell, std::uint32_t* island,
   if (!state_->has_profile(profile))
     return fail(Status::InvalidArgument, fn, "profile", profile_error(profile, state_->profiles.size()));
   if (std::string e = cell_range_error("cell", cell); !e.empty()) return fail(Status::OutOfRange, fn, "cell", e);
+  if (state_->is_flyer(profile))
+    return fail(Status::Unsupported, fn, "profile", flyer_query_error(*state_, profile, "flight has no islands yet"));
   detail::NavWorld& nav = *nav_of_profile(*state_, profile);
   *island = nav.islands().component(nav.grid(), cell);
   if (size) *size = nav.islands().size_of(*island);
@@ -1049,6 +1091,8 @@ Status World::island_cells(ProfileId profile, IslandCell* out, std::size_t capac
   if (Status st = check_buffer(fn, out, capacity, count); st != Status::Ok) return st;
   if (!state_->has_profile(profile))
     return fail(Status::InvalidArgument, fn, "profile", profile_error(profile, state_->profiles.size()));
+  if (state_->is_flyer(profile))
+    return fail(Status::Unsupported, fn, "profile", flyer_query_error(*state_, profile, "flight has no islands yet"));
   detail::NavWorld& nav = *nav_of_profile(*state_, profile);
   std::size_t n = 0;
   for (const detail::NavChunk* ch : nav.grid().ordered_chunks()) {
@@ -1070,6 +1114,7 @@ Status World::island_cells(ProfileId profile, IslandCell* out, std::size_t capac
 bool World::is_standable(ProfileId profile, CellPos cell) const {
   if (!state_->has_profile(profile) || !detail::cell_in_range(cell))
     return false;
+  if (state_->is_flyer(profile)) return state_->flyer->store().free(cell);  // a flyer can be there
   return nav_of_profile(*state_, profile)->grid().standable(cell);
 }
 
@@ -1079,6 +1124,12 @@ Status World::standing_height(ProfileId profile, CellPos cell, double* feet_y) c
   if (!state_->has_profile(profile))
     return fail(Status::InvalidArgument, fn, "profile", profile_error(profile, state_->profiles.size()));
   if (std::string e = cell_range_error("cell", cell); !e.empty()) return fail(Status::OutOfRange, fn, "cell", e);
+  if (state_->is_flyer(profile)) {  // feet on the cell's bottom
+    if (!state_->space.is_cell_loaded(cell)) return fail(Status::NotLoaded, fn, "cell", cell_not_loaded("cell", cell));
+    if (!state_->flyer->store().free(cell)) return Status::NotFound;
+    *feet_y = cell.y;
+    return Status::Ok;
+  }
   const detail::NavGrid& g = nav_of_profile(*state_, profile)->grid();
   if (!g.chunk(detail::chunk_of(cell)))
     return fail(Status::NotLoaded, fn, "cell", cell_not_loaded("cell", cell));
@@ -1096,14 +1147,15 @@ Status World::nearest_standable(ProfileId profile, CellPos near, int radius, Cel
   if (radius < 0 || radius > kMaxNearestRadius)
     return fail(Status::InvalidArgument, fn, "radius",
                 "radius " + std::to_string(radius) + " is not an integer in 0 .. " + std::to_string(kMaxNearestRadius));
-  const detail::NavGrid& g = nav_of_profile(*state_, profile)->grid();
+  const bool flyer = state_->is_flyer(profile);
+  const detail::NavGrid& g = flyer ? state_->walker()->grid() : nav_of_profile(*state_, profile)->grid();
   for (int r = 0; r <= radius; ++r) {  // shells of growing Chebyshev radius
     for (int dy = -r; dy <= r; ++dy)
       for (int dz = -r; dz <= r; ++dz)
         for (int dx = -r; dx <= r; ++dx) {
           if (std::max({std::abs(dx), std::abs(dy), std::abs(dz)}) != r) continue;
           const CellPos c{near.x + dx, near.y + dy, near.z + dz};
-          if (detail::cell_in_range(c) && g.standable(c)) {
+          if (detail::cell_in_range(c) && (flyer ? state_->flyer->store().free(c) : g.standable(c))) {
             *out = c;
             return Status::Ok;
           }
@@ -1125,9 +1177,14 @@ Refusal request_spec(const detail::WorldState& ws, const NavRequest& req,
             "range " + std::to_string(req.goal_range) + " is not an integer in 0 .. " + std::to_string(kMaxGoalRange)};
   const detail::AgentMotion& m = ws.agents.motion(ws.profile_motion[req.profile.index]);
   // (a cell just above a high floor names the floor's cell: detail::feet_cell)
-  const detail::NavGrid& grid = ws.nav_of(ws.profiles[req.profile.index].movement_class)->grid();
-  spec.start = detail::feet_cell(grid, req.start);
-  spec.goal = detail::feet_cell(grid, req.goal);
+  if (ws.is_flyer(req.profile)) {  // a flyer's cells are its feet cells as given
+    spec.start = req.start;
+    spec.goal = req.goal;
+  } else {
+    const detail::NavGrid& grid = ws.nav_of(ws.profiles[req.profile.index].movement_class)->grid();
+    spec.start = detail::feet_cell(grid, req.start);
+    spec.goal = detail::feet_cell(grid, req.goal);
+  }
   spec.goal_range = req.goal_range;
   spec.toward = req.toward;
   spec.costs = m.costs;
@@ -1171,6 +1228,20 @@ Status World::request(const NavRequest& req, PathHandle* out) {
   const Refusal e = request_spec(*state_, req, spec);
   if (e.status != Status::Ok) return fail(e.status, fn, e.argument, e.message);
   const MovementClass cls = state_->profiles[req.profile.index].movement_class;
+  if (cls == MovementClass::Flyer) {
+    if (req.toward)
+      return fail(Status::Unsupported, fn, "toward", "flyers have no partial routes yet (request_toward)");
+    detail::BudgetCharge charge;
+    charge.now = detail::add_bytes(detail::request_slot_bytes(),
+                                   detail::times_bytes(state_->flyer->held() + 1, detail::kRequestIndexBytes));
+    if (std::string msg; detail::check_charge(*state_, charge, "the request tables", msg) != Status::Ok)
+      return fail(Status::OutOfMemory, fn, "", msg);
+    const PathHandle h = state_->flyer->request(spec);
+    if (h.index > kIndexMask) return fail(Status::Busy, fn, "", "2^28 requests are held; release some");
+    *out = PathHandle{h.index | (detail::WorldState::kFlyerSlot << kSlotShift),
+                      h.generation | (state_->id_tag << kIdTagShift)};
+    return Status::Ok;
+  }
   {  // the request tables may double: checked with the pending builds (memory_need.h)
     detail::BudgetCharge charge;
     charge.now = detail::add_bytes(
@@ -1192,6 +1263,27 @@ Status World::find_path_now(const NavRequest& req, PathResult* out) {
   detail::RequestSpec spec;
   const Refusal e = request_spec(*state_, req, spec);
   if (e.status != Status::Ok) return fail(e.status, "find_path_now", e.argument, e.message);
+  if (state_->is_flyer(req.profile)) {
+    if (req.toward)
+      return fail(Status::Unsupported, "find_path_now", "toward", "flyers have no partial routes yet (request_toward)");
+    detail::RequestSlot slot;
+    slot.spec = spec;
+    state_->flyer->serve(slot);
+    PathResult r;
+    r.status.state = slot.state == detail::RequestState::Ready ? PathState::Ready : PathState::Failed;
+    r.status.failure = slot.fail;
+    r.status.cost = slot.result.cost;
+    r.status.nodes_expanded = slot.result.expanded;
+    if (slot.state == detail::RequestState::Ready) {
+      r.waypoints = slot.corridor.points;
+      for (std::size_t i = 0; i < slot.result.cells.size(); ++i)
+        r.cells.push_back(PathCell{slot.result.cells[i], slot.result.kinds[i]});
+      r.status.cell_count = static_cast<std::uint32_t>(r.cells.size());
+      r.status.waypoint_count = static_cast<std::uint32_t>(r.waypoints.size());
+    }
+    *out = std::move(r);
+    return Status::Ok;
+  }
   detail::NavWorld& nav = *nav_of_profile(*state_, req.profile);
   PathResult r;
   PathStatus& ps = r.status;
@@ -1289,6 +1381,8 @@ Status World::path_cells(PathHandle h, PathCell* out, std::size_t capacity,
 }
 
 Status World::release(PathHandle h) {
+  if (h.index >> kSlotShift == detail::WorldState::kFlyerSlot)
+    return state_->flyer && state_->flyer->release(engine_handle(*state_, h)) ? Status::Ok : stale("release", h);
   detail::NavWorld* nav = nav_of_slot(*state_, h.index >> kSlotShift);
   return nav && nav->release(engine_handle(*state_, h))
              ? Status::Ok
@@ -1396,6 +1490,8 @@ Status World::add_agent(const AgentDef& def, AgentId* out) {
     return fail(Status::InvalidArgument, fn, "profile", profile_error(def.profile, state_->profiles.size()));
   if (!finite(def.feet))
     return fail(Status::InvalidArgument, fn, "feet", "feet " + vec_text(def.feet) + " is not finite");
+  if (state_->is_flyer(def.profile))
+    return fail(Status::Unsupported, fn, "profile", flyer_query_error(*state_, def.profile, "flyer agents come in a later step"));
   const double off = state_->agents.motion(state_->profile_motion[def.profile.index]).foot_offset;
   if (!feet_in_range(def.feet, off))
     return fail(Status::OutOfRange, fn, "feet", feet_range_error(def.feet));
@@ -1416,6 +1512,8 @@ Status World::add_agents(std::span<const AgentDef> defs, AgentId* out, std::stri
     const std::string profile = entry_field(list, i, "profile");
     if (!state_->has_profile(d.profile))
       return {Status::InvalidArgument, profile, profile_error(d.profile, state_->profiles.size(), profile)};
+    if (state_->is_flyer(d.profile))
+      return {Status::Unsupported, profile, flyer_query_error(*state_, d.profile, "flyer agents come in a later step")};
     const std::string feet = entry_field(list, i, "feet");
     const Refusal r = check_feet(state_->agents, state_->profile_motion[d.profile.index], d.feet, feet);
     if (r.status != Status::Ok) return refused(feet, r);

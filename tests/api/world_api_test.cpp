@@ -677,7 +677,8 @@ TEST(NavApi, BadInputIsRejectedAndChangesNothing) {
   flyer.movement_class = MovementClass::Flyer;
   flyer.can_fly = true;
   flyer.jump_apex = 0;
-  EXPECT_EQ(w.add_profile(flyer, &dup, &err), Status::Unsupported) << err;
+  EXPECT_EQ(w.add_profile(flyer, &dup, &err), Status::Ok) << err;
+  EXPECT_EQ(w.add_profile(flyer, &dup, &err), Status::InvalidArgument) << "duplicate flyer id";
   std::uint16_t val = 0;
   EXPECT_EQ(w.block_value("no_such_block_anywhere", &val), Status::NotFound);
   EXPECT_NE(val, 0) << "unknown names give the fallback solid block";

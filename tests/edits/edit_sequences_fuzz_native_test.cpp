@@ -146,10 +146,11 @@ std::vector<ProfileId> add_other_classes(World& w, bool flyer) {
     }
     ProfileId id;
     std::string err;
-    if (c == MovementClass::Flyer) {  // no flyer navigation in this build: refused, no change
+    if (c == MovementClass::Flyer) {  // the flyer layer is no NavWorld: navs() stays
       const std::size_t navs = detail::WorldAccess::state(w).navs().size();
-      EXPECT_NE(w.add_profile(p, &id, &err), Status::Ok);
+      EXPECT_EQ(w.add_profile(p, &id, &err), Status::Ok) << err;
       EXPECT_EQ(detail::WorldAccess::state(w).navs().size(), navs);
+      EXPECT_TRUE(detail::WorldAccess::state(w).flyer);
       continue;
     }
     EXPECT_EQ(w.add_profile(p, &id, &err), Status::Ok) << movement_class_name(c) << ": " << err;

@@ -213,6 +213,26 @@ inline constexpr int kMaxLineWalkCells = 256;
 [[nodiscard]] Status line_walkable(const World& world, ProfileId profile, CellPos from, CellPos to,
                                    bool* out, CallError* error = nullptr);
 
+/// Longest segment line_flyable judges, cells (Euclidean distance between the ends).
+/// [Limit: 0..kMaxLineFlyCells]
+inline constexpr double kMaxLineFlyCells = 1024;
+
+/// Whether a body of flyer profile `profile` flies straight from feet position `from` to feet
+/// position `to` (metres = cells; feet at the bottom centre of the body) without touching a
+/// collision box or a harmful fluid (lava), on the navigation as of the last update(). The test
+/// sweeps a box over the flyer cells (free = the class envelope, 0.98 x 1.95, fits with its feet
+/// on the cell's bottom; docs/flight.md#a-worlds-flyers): conservative, it may say false where the
+/// body would just pass (within 1/1024 of a block), never true where it touches geometry
+/// (tests/flight/flyer_line_native_test.cpp checks it against an exact swept-box oracle on random
+/// segments of a real region). A chunk not loaded counts as blocked. Cost: about one brick read per
+/// 4 cells of open air, cell reads near geometry.
+/// Returns: Ok; InvalidArgument (a profile not of this world, null `clear`, a non-finite end:
+/// "from" or "to", ends more than kMaxLineFlyCells apart: "to"); OutOfRange (an end whose cell is
+/// outside the cell range); Unsupported (a profile that is not a flyer: walkers use
+/// line_walkable).
+[[nodiscard]] Status line_flyable(const World& world, ProfileId profile, Vec3 from, Vec3 to,
+                                  bool* clear, CallError* error = nullptr);
+
 /// A lower bound of the time an agent of `profile` takes from cell `from` to cell `to`, seconds,
 /// without a search and in constant time: the cheapest path's cost (the search's integer costs,
 /// kCostStraight = 10,000 per straight cell) is at least the octile distance in x/z and at least

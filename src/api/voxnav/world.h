@@ -172,11 +172,13 @@ class World {
   // ---- profiles (voxnav/profile.h; docs/profiles.md) ----
   /// Adds a profile; the first one of a class builds that class's navigation from the chunks
   /// loaded so far, later ones share it. walker_large cells are *foot cells* (the low corner of
-  /// its 2x2 footprint; docs/terrain.md#walker_large-a-2x2-footprint).
-  /// Returns: Ok; InvalidArgument (validate_profile's rules, a duplicate id, a surface malus
-  /// block the registry lacks, a null `id`: `error` names the profile and the field); Unsupported
-  /// (a flyer profile: not navigable in this build); OutOfRange (its surface malus would need
-  /// more than 255 surface groups).
+  /// its 2x2 footprint; docs/terrain.md#walker_large-a-2x2-footprint). A flyer profile builds the
+  /// flyer layer (cells the 0.98 x 1.95 envelope fits in, feet on the cell's bottom: 1 KiB per
+  /// loaded chunk; docs/flight.md#a-worlds-flyers); flyers have no surface costs.
+  /// Returns: Ok; InvalidArgument (validate_profile's rules, among them the class envelope and
+  /// can_fly <-> flyer, a duplicate id, a surface malus block the registry lacks, a null `id`:
+  /// `error` names the profile and the field); OutOfMemory (the World's memory budget);
+  /// OutOfRange (its surface malus would need more than 255 surface groups).
   Status add_profile(const Profile& profile, ProfileId* id, std::string* error = nullptr);
   /// The profile with that id. Returns: Ok; NotFound; InvalidArgument (null `out`).
   Status find_profile(std::string_view id, ProfileId* out) const;
@@ -236,6 +238,10 @@ class World {
   std::uint64_t nav_epoch() const;
   /// Constant-time reachability for the profile's class: Yes, No (never wrong for the class) or
   /// Unknown with a reason; Unknown(BadProfile) for a profile not of this world (docs/requests.md).
+  /// A flyer: No when the cells' flyer components differ, Yes when the straight line between
+  /// their feet positions is clear (line_flyable; its cost, not constant), else
+  /// Unknown(FlightSearch); Unknown(StartNotStandable / GoalNotStandable) for a cell the flyer
+  /// cannot be in (docs/flight.md#components).
   Reach reachable(ProfileId profile, CellPos from, CellPos goal) const;
   /// reachable() with its arguments checked. Returns: Ok; InvalidArgument (a profile not of this
   /// world); OutOfRange (`from` or `goal` out of the cell range; last_error() names which).
@@ -244,7 +250,8 @@ class World {
   /// one another (the class's moves, ignoring the profile's restrictions). *island gets its id
   /// (>= 1, valid until nav_epoch() changes; 0 when the cell is not standable or its chunk has
   /// no navigation) and *size, when not null, its cell count (0 with id 0). Returns: Ok;
-  /// InvalidArgument (a bad profile, a null `island`), OutOfRange (a cell out of range).
+  /// InvalidArgument (a bad profile, a null `island`), OutOfRange (a cell out of range);
+  /// Unsupported (a flyer profile: flight has components, not islands).
   Status island_of(ProfileId profile, CellPos cell, std::uint32_t* island,
                    std::uint32_t* size = nullptr) const;
   /// Every standable cell on an island of the profile's class navigation, in a fixed order
@@ -253,16 +260,18 @@ class World {
   /// true for: door, ladder and damage cells (fire, lava, cactus ...) are never listed (each is
   /// a gate island of one cell, which island_of() still answers for). Copies up to `capacity` cells; `count` gets
   /// the total. Returns: Ok; InvalidArgument (a bad profile, a null `count`, or a null `out`
-  /// with capacity > 0).
+  /// with capacity > 0); Unsupported (a flyer profile).
   Status island_cells(ProfileId profile, IslandCell* out, std::size_t capacity,
                       std::size_t* count) const;
   /// Whether a body of the profile's class stands with its feet in `cell` (false for a bad
-  /// profile, a cell out of range or not built).
+  /// profile, a cell out of range or not built). A flyer: whether the cell is free (the body fits
+  /// there, feet on the cell's bottom).
   bool is_standable(ProfileId profile, CellPos cell) const;
   /// is_standable() with its arguments checked. Returns: Ok; InvalidArgument (profile);
   /// OutOfRange (cell).
   Status is_standable(ProfileId profile, CellPos cell, bool* out) const;
-  /// Feet height of a standable cell, in metres (cell.y plus the standing height inside it).
+  /// Feet height of a standable cell, in metres (cell.y plus the standing height inside it; a
+  /// flyer's free cell: cell.y).
   /// Returns: Ok; InvalidArgument (bad profile, null `feet_y`); OutOfRange; NotLoaded (its chunk
   /// has no navigation); NotFound (not standable).
   Status standing_height(ProfileId profile, CellPos cell, double* feet_y) const;
@@ -273,9 +282,14 @@ class World {
 
   /// Starts a path request; never blocks: the search runs at a later update() (docs/requests.md).
   /// A reachability No fails the handle at once (PathFailure::Unreachable) without a search.
+  /// A flyer's request is served at the next update() on the calling thread: the straight line
+  /// (a one-segment corridor, no search), else the default flight search in a window 32 cells
+  /// round start and goal, string-pulled; waypoints are feet positions, edges Fly, `cost` the
+  /// corridor's length (10,000 per cell) (docs/flight.md#requests).
   /// [Limit: req.goal_range 0..64; req.filter multipliers 0..1000, excluded bits name defined
   /// areas] Returns: Ok; InvalidArgument (bad profile, range, filter, null `out`); OutOfRange
-  /// (start or goal); Busy (2^28 handles held and not released).
+  /// (start or goal); Busy (2^28 handles held and not released); Unsupported (`toward` for a
+  /// flyer profile: no partial flight routes yet).
   Status request(const NavRequest& req, PathHandle* out);
   /// request() with `toward` set: a goal out of reach (or of the profile's search budget) gives
   /// Ready with the route to the explored cell nearest it (PathStatus::partial). Returns: as
@@ -307,7 +321,7 @@ class World {
   /// until given a goal. Walkers walk, swimmers swim (place a swimmer's feet in a water cell of
   /// its class); a body added in the air falls first (docs/agents.md).
   /// Returns: Ok; InvalidArgument (bad profile, non-finite feet, null `out`); OutOfRange (its
-  /// foot cell is out of the cell range).
+  /// foot cell is out of the cell range); Unsupported (a flyer profile: no flyer agents yet).
   /// With `def.goal` the agent is sent there at once (set_agent_goal; OutOfRange "goal").
   Status add_agent(const AgentDef& def, AgentId* out);
   /// Adds defs.size() agents, all or nothing: every entry is checked first (as add_agent: the

@@ -158,10 +158,11 @@ void DefaultSearch::run(const FlightGrid& grid, CellPos start, CellPos goal, std
       break;
     }
     ++expanded;
-    const std::uint32_t ng = g + 1;
     const auto consider = [&](std::uint32_t m, const Box& mbox) {
-      Page& q = touch(m >> 6);
+      // One unit per node, one more for a hover cell (flyers prefer open air).
       const std::uint32_t mb = m & 63;
+      const std::uint32_t ng = g + 1 + std::uint32_t((grid.brick_hover(m >> 6) >> mb) & 1u);
+      Page& q = touch(m >> 6);
       if ((q.closed >> mb) & 1u) return;
       if (ng >= q.g[mb]) return;
       q.g[mb] = ng;

@@ -2,8 +2,9 @@
 //
 // Nodes are open bricks (one node for the whole 4x4x4 brick) and, in mixed bricks, free cells.
 // Six neighbours: across a face, an open brick is one node, a mixed brick gives each free cell
-// of the touching face layer (up to 16), a blocked brick nothing. Every node costs one unit, so
-// a route through open air (few, large nodes) is cheap: flyers prefer open air. f = g + 4 h with
+// of the touching face layer (up to 16), a blocked brick nothing. Every node costs one unit, and
+// a hover cell (FlightGrid::brick_hover: a World flyer's cell just above a collision top) one
+// more, so a route through open air (few, large nodes) is cheap: flyers prefer open air. f = g + 4 h with
 // h the Manhattan distance in cells from the node's nearest cell to the goal; ties by (f, h, node
 // id); a closed node is never reopened (the weighted heuristic makes the result bounded-
 // suboptimal anyway). Reachability is the same as the optimal mode's: any 26-connected box-rule

@@ -17,6 +17,7 @@ void FlightGrid::reset(int sx, int sy, int sz) {
   refs_.assign(std::size_t(pbx_) * pby_ * pbz_, kBlockedRef);
   refs_.shrink_to_fit();
   masks_.assign({std::uint64_t{0}, ~std::uint64_t{0}});
+  hover_.clear();
   open_ = 0;
   blocked_ = 0;
 }
@@ -31,17 +32,20 @@ std::uint64_t FlightGrid::in_bounds_mask(int bx, int by, int bz) const {
   return m;
 }
 
-void FlightGrid::set_brick(int bx, int by, int bz, std::uint64_t mask) {
+void FlightGrid::set_brick(int bx, int by, int bz, std::uint64_t mask, std::uint64_t hover) {
   const std::size_t i = std::size_t(bx + 1) + std::size_t(pbx_) * (std::size_t(by + 1) + std::size_t(pby_) * std::size_t(bz + 1));
   if (mask == 0) {
     refs_[i] = kBlockedRef;
     ++blocked_;
-  } else if (mask == ~std::uint64_t{0}) {
+  } else if (mask == ~std::uint64_t{0} && hover == 0) {
     refs_[i] = kOpenRef;
     ++open_;
   } else {
     refs_[i] = static_cast<std::uint32_t>(masks_.size());
     masks_.push_back(mask);
+    // Hover masks are kept only once some brick has a hover cell (the Moving AI maps have none).
+    if (hover != 0 && hover_.empty()) hover_.assign(masks_.size() - 1, 0);
+    if (!hover_.empty()) hover_.push_back(hover);
   }
 }
 

@@ -50,6 +50,22 @@ class FlightGrid {
           set_brick(bx, by, bz, free_mask(bx, by, bz) & in_bounds_mask(bx, by, bz));
   }
 
+  /// build() with a hover mask per brick as well: `masks(bx, by, bz)` returns {free, hover}
+  /// (hover cells are free cells a search charges one more unit for: a World flyer's cells just
+  /// above a collision top, flyer_classify.h). A brick with a hover cell is mixed even when all its
+  /// cells are free, so that "all open" keeps meaning "one node, no hover cell".
+  template <class MasksFn>
+  void build_with_hover(int sx, int sy, int sz, MasksFn&& masks) {
+    reset(sx, sy, sz);
+    for (int bz = 0; bz < nbz_; ++bz)
+      for (int by = 0; by < nby_; ++by)
+        for (int bx = 0; bx < nbx_; ++bx) {
+          const std::uint64_t in = in_bounds_mask(bx, by, bz);
+          const auto [free, hover] = masks(bx, by, bz);
+          set_brick(bx, by, bz, free & in, hover & free & in);
+        }
+  }
+
   /// Builds a grid where every cell is free except the listed ones (a Moving AI .3dmap lists its
   /// blocked voxels). Cells outside the grid in `blocked` are ignored (the parser refuses them).
   void build_from_blocked(int sx, int sy, int sz, const std::vector<CellPos>& blocked);
@@ -77,6 +93,10 @@ class FlightGrid {
   /// The free mask of a padded brick index (0 blocked, ~0 open).
   std::uint64_t brick_mask(std::uint32_t padded_brick) const { return masks_[refs_[padded_brick]]; }
   std::uint32_t brick_ref(std::uint32_t padded_brick) const { return refs_[padded_brick]; }
+  /// The hover mask of a padded brick index (0 for a grid built without hover cells).
+  std::uint64_t brick_hover(std::uint32_t padded_brick) const {
+    return hover_.empty() ? 0 : hover_[refs_[padded_brick]];
+  }
 
   /// True when (x, y, z) is inside the grid and free. Any x, y, z.
   bool free(int x, int y, int z) const {
@@ -89,19 +109,20 @@ class FlightGrid {
   std::size_t mixed_bricks() const { return masks_.size() - 2; }
   /// Bytes held: the padded reference array and the mixed masks.
   std::size_t memory_bytes() const {
-    return refs_.capacity() * sizeof(std::uint32_t) + masks_.capacity() * sizeof(std::uint64_t);
+    return refs_.capacity() * sizeof(std::uint32_t) + (masks_.capacity() + hover_.capacity()) * sizeof(std::uint64_t);
   }
 
  private:
   void reset(int sx, int sy, int sz);
   std::uint64_t in_bounds_mask(int bx, int by, int bz) const;
-  void set_brick(int bx, int by, int bz, std::uint64_t mask);
+  void set_brick(int bx, int by, int bz, std::uint64_t mask, std::uint64_t hover = 0);
 
   int sx_ = 0, sy_ = 0, sz_ = 0;
   int nbx_ = 0, nby_ = 0, nbz_ = 0;  // bricks covering the grid
   int pbx_ = 0, pby_ = 0, pbz_ = 0;  // with the padding
   std::vector<std::uint32_t> refs_;
   std::vector<std::uint64_t> masks_;
+  std::vector<std::uint64_t> hover_;  // per mask, when some brick has a hover cell; else empty
   std::size_t open_ = 0, blocked_ = 0;
 };
 

@@ -7,6 +7,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "engine/flight/flyer_nav.h"
 #include "engine/flow/flow_fields.h"
 #include "engine/follow/agents.h"
 #include "engine/io/minecraft_registry.h"
@@ -65,12 +66,19 @@ struct WorldState {
   }
   /// The navigation of movement class c (null when no profile of it was added, or unsupported).
   NavWorld* nav_of(MovementClass c) const { return nav_of_slot(class_slot(c)); }
+  /// The flyer class's navigation (flight/flyer_nav.h), made with the first flyer profile; its
+  /// path handles carry kFlyerSlot. It has no NavWorld: navs() does not list it.
+  std::unique_ptr<flight::FlyerNav> flyer;
+  static constexpr std::uint32_t kFlyerSlot = kClassSlots;
+  /// Whether profile `p` (a profile of this World) is of the flyer class.
+  bool is_flyer(ProfileId p) const { return profiles[p.index].movement_class == MovementClass::Flyer; }
   /// The sum of every class's navigation epoch (World::nav_epoch): no allocation, it sits on the
   /// reachable() path.
   std::uint64_t epoch_sum() const {
     std::uint64_t sum = 0;
     for (const std::unique_ptr<NavWorld>& n : classes)
       if (n) sum += n->epoch();
+    if (flyer) sum += flyer->epoch();
     return sum;
   }
   /// Every navigation the world keeps, in slot order (walker first).
