@@ -23,22 +23,16 @@
 #include <vector>
 
 #include "splitmix.h"
+#include "bench_timing.h"
 #include "voxnav/control.h"
 #include "voxnav/native/files.h"
 #include "voxnav/world.h"
 
 using namespace voxnav;
+using voxnav::bench::median;
+using voxnav::bench::us_since;
 
 namespace {
-
-double us_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
 
 struct Pair {
   CellPos a, b;

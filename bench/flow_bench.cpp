@@ -19,22 +19,20 @@
 #include <string>
 #include <vector>
 
+#include "bench_timing.h"
 #include "voxnav/crowds.h"
 #include "voxnav/native/files.h"
 #include "voxnav/native/thread_pool.h"
 #include "voxnav/world.h"
 
 using namespace voxnav;
+using voxnav::bench::median;
+using voxnav::bench::us_since;
 
 namespace {
 
 double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
 }
 
 struct Setup {
