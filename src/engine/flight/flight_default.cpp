@@ -6,25 +6,25 @@ namespace voxnav::detail::flight {
 
 namespace {
 
-struct Box {
+struct CellBox {
   int x0, y0, z0, x1, y1, z1;
 };
 
 int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
-CellPos clamp_to(CellPos c, const Box& b) {
+CellPos clamp_to(CellPos c, const CellBox& b) {
   return CellPos{clampi(c.x, b.x0, b.x1), clampi(c.y, b.y0, b.y1), clampi(c.z, b.z0, b.z1)};
 }
 int iabs(int v) { return v < 0 ? -v : v; }
 
 // The cells a node covers: its brick when the brick is open, else its one cell.
-Box node_box(const FlightGrid& grid, std::uint32_t id) {
+CellBox node_box(const FlightGrid& grid, std::uint32_t id) {
   const std::uint32_t brick = id >> 6, bit = id & 63;
   const std::uint32_t pbx = std::uint32_t(grid.padded_x()), pby = std::uint32_t(grid.padded_y());
   const std::uint32_t rest = brick / pbx;
   const int bx = int(brick - rest * pbx) * 4 - 4, by = int(rest % pby) * 4 - 4, bz = int(rest / pby) * 4 - 4;
-  if (grid.brick_ref(brick) == FlightGrid::kOpenRef) return Box{bx, by, bz, bx + 3, by + 3, bz + 3};
+  if (grid.brick_ref(brick) == FlightGrid::kOpenRef) return CellBox{bx, by, bz, bx + 3, by + 3, bz + 3};
   const int x = bx + int(bit & 3), y = by + int((bit >> 2) & 3), z = bz + int(bit >> 4);
-  return Box{x, y, z, x, y, z};
+  return CellBox{x, y, z, x, y, z};
 }
 
 std::uint32_t node_of_cell(const FlightGrid& grid, CellPos c) {
@@ -33,7 +33,7 @@ std::uint32_t node_of_cell(const FlightGrid& grid, CellPos c) {
   return brick * 64 + std::uint32_t(FlightGrid::bit_of_cell(c.x, c.y, c.z));
 }
 
-std::uint32_t manhattan(const Box& b, CellPos goal) {
+std::uint32_t manhattan(const CellBox& b, CellPos goal) {
   const CellPos n = clamp_to(goal, b);
   return std::uint32_t(iabs(n.x - goal.x) + iabs(n.y - goal.y) + iabs(n.z - goal.z));
 }
@@ -124,7 +124,7 @@ void DefaultSearch::run(const FlightGrid& grid, CellPos start, CellPos goal, std
 
   const std::uint32_t pbx = std::uint32_t(grid.padded_x()), pbxy = pbx * std::uint32_t(grid.padded_y());
   const std::uint32_t start_id = node_of_cell(grid, start), goal_id = node_of_cell(grid, goal);
-  const auto push_node = [&](std::uint32_t id, std::uint32_t g, const Box& box) {
+  const auto push_node = [&](std::uint32_t id, std::uint32_t g, const CellBox& box) {
     const std::uint32_t h = manhattan(box, goal);
     push(Entry{(std::uint64_t(g) + 4 * std::uint64_t(h)) << 32 | h, id});
   };
@@ -158,7 +158,7 @@ void DefaultSearch::run(const FlightGrid& grid, CellPos start, CellPos goal, std
       break;
     }
     ++expanded;
-    const auto consider = [&](std::uint32_t m, const Box& mbox) {
+    const auto consider = [&](std::uint32_t m, const CellBox& mbox) {
       // One unit per node, one more for a hover cell (flyers prefer open air).
       const std::uint32_t mb = m & 63;
       const std::uint32_t ng = g + 1 + std::uint32_t((grid.brick_hover(m >> 6) >> mb) & 1u);
@@ -170,7 +170,7 @@ void DefaultSearch::run(const FlightGrid& grid, CellPos start, CellPos goal, std
       push_node(m, ng, mbox);
     };
     const std::uint32_t brick = id >> 6;
-    const Box b = node_box(grid, id);
+    const CellBox b = node_box(grid, id);
     if (grid.brick_ref(brick) == FlightGrid::kOpenRef) {
       for (int f = 0; f < 6; ++f) {
         const std::uint32_t nb = std::uint32_t(std::int64_t(brick) + fbrick[f]);
@@ -178,7 +178,7 @@ void DefaultSearch::run(const FlightGrid& grid, CellPos start, CellPos goal, std
         if (ref == FlightGrid::kBlockedRef) continue;
         const int ox = b.x0 + 4 * fdx[f], oy = b.y0 + 4 * fdy[f], oz = b.z0 + 4 * fdz[f];  // nb's first cell
         if (ref == FlightGrid::kOpenRef) {
-          consider(nb * 64, Box{ox, oy, oz, ox + 3, oy + 3, oz + 3});
+          consider(nb * 64, CellBox{ox, oy, oz, ox + 3, oy + 3, oz + 3});
           continue;
         }
         // The face layer of the mixed neighbour that touches this brick.
@@ -190,7 +190,7 @@ void DefaultSearch::run(const FlightGrid& grid, CellPos start, CellPos goal, std
                               axis == 2 ? layer : v};
             const int cb = brick_bit(c[0], c[1], c[2]);
             if ((mask >> cb) & 1u)
-              consider(nb * 64 + std::uint32_t(cb), Box{ox + c[0], oy + c[1], oz + c[2], ox + c[0], oy + c[1], oz + c[2]});
+              consider(nb * 64 + std::uint32_t(cb), CellBox{ox + c[0], oy + c[1], oz + c[2], ox + c[0], oy + c[1], oz + c[2]});
           }
       }
     } else {
@@ -201,11 +201,11 @@ void DefaultSearch::run(const FlightGrid& grid, CellPos start, CellPos goal, std
         if (ref == FlightGrid::kBlockedRef) continue;
         if (ref == FlightGrid::kOpenRef) {
           const int ox = x & ~3, oy = y & ~3, oz = z & ~3;
-          consider(nb * 64, Box{ox, oy, oz, ox + 3, oy + 3, oz + 3});
+          consider(nb * 64, CellBox{ox, oy, oz, ox + 3, oy + 3, oz + 3});
           continue;
         }
         const int nbit = FlightGrid::bit_of_cell(x, y, z);
-        if ((grid.brick_mask(nb) >> nbit) & 1u) consider(nb * 64 + std::uint32_t(nbit), Box{x, y, z, x, y, z});
+        if ((grid.brick_mask(nb) >> nbit) & 1u) consider(nb * 64 + std::uint32_t(nbit), CellBox{x, y, z, x, y, z});
       }
     }
   }
@@ -226,7 +226,7 @@ void DefaultSearch::run(const FlightGrid& grid, CellPos start, CellPos goal, std
   CellPos cur = start;
   out.cells.push_back(cur);
   for (std::size_t i = 1; i < nodes.size(); ++i) {
-    const Box a = node_box(grid, nodes[i - 1]), m = node_box(grid, nodes[i]);
+    const CellBox a = node_box(grid, nodes[i - 1]), m = node_box(grid, nodes[i]);
     // The cell of m next to the path so far, and the cell of a beside it.
     const CellPos t = clamp_to(cur, m);
     const CellPos pa = clamp_to(t, a);
