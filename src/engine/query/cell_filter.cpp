@@ -54,27 +54,34 @@ bool reach_yes(NavWorld& nav, const CellFilterSpec& f, CellPos from, CellPos goa
 
 }  // namespace
 
+namespace {
+/// Block reads with the last chunk remembered: the filter's boxes read runs of cells of one
+/// chunk, so most reads skip the space's chunk lookup.
+class BlockReader {
+ public:
+  explicit BlockReader(const Space& space) : space_(space) {}
+  std::uint16_t at(CellPos c) {
+    const ChunkPos p = chunk_of(c);
+    if (!valid_ || !(p == pos_)) {
+      pos_ = p;
+      chunk_ = space_.chunk(p);
+      valid_ = true;
+    }
+    return chunk_ ? chunk_->get(index_in_chunk(c)) : std::uint16_t(0);  // not loaded: air
+  }
+
+ private:
+  const Space& space_;
+  ChunkPos pos_;
+  const Chunk* chunk_ = nullptr;
+  bool valid_ = false;
+};
+}  // namespace
+
 bool CellFilterTest::passes_blocks(CellPos c) const {
   const NavGrid& g = nav_.grid();
   if (!cell_in_range(c) || !g.standable(c)) return false;
-  const Space& space = nav_.space();
-  const BlockRegistry& reg = space.registry();
-  for (int h = 1; h <= spec_.min_headroom; ++h)
-    if (reg.has_collision(space.block(CellPos{c.x, c.y + h, c.z}))) return false;
-  if (const int d = spec_.hazard_distance; d > 0) {
-    for (int y = c.y - 1; y <= c.y + 2; ++y)
-      for (int z = c.z - d; z <= c.z + d; ++z)
-        for (int x = c.x - d; x <= c.x + d; ++x)
-          if (reg.traits(space.block(CellPos{x, y, z})) & (kTraitHazardFire | kTraitHazardOther))
-            return false;
-  }
-  if (spec_.exclude_fluids) {
-    for (int y = c.y - 1; y <= c.y + 1; ++y)
-      for (int z = c.z - 1; z <= c.z + 1; ++z)
-        for (int x = c.x - 1; x <= c.x + 1; ++x)
-          if (reg.traits(space.block(CellPos{x, y, z})) & (kTraitFluidSwim | kTraitFluidHarm))
-            return false;
-  }
+  // Cheapest first: arithmetic, then the column above, the reachability answers, the boxes.
   if (spec_.avoid_count > 0) {
     const double px = c.x + 0.5, py = c.y, pz = c.z + 0.5;
     const double min2 = spec_.min_distance * spec_.min_distance;
@@ -85,8 +92,27 @@ bool CellFilterTest::passes_blocks(CellPos c) const {
       if (d2 < min2) return false;
     }
   }
+  const Space& space = nav_.space();
+  const BlockRegistry& reg = space.registry();
+  BlockReader blocks(space);
+  for (int h = 1; h <= spec_.min_headroom; ++h)
+    if (reg.has_collision(blocks.at(CellPos{c.x, c.y + h, c.z}))) return false;
   if (spec_.reach_from && !reach_yes(nav_, spec_, spec_.reach_cell, c)) return false;
   if (spec_.reach_to && !reach_yes(nav_, spec_, c, spec_.reach_cell)) return false;
+  if (spec_.exclude_fluids) {
+    for (int y = c.y - 1; y <= c.y + 1; ++y)
+      for (int z = c.z - 1; z <= c.z + 1; ++z)
+        for (int x = c.x - 1; x <= c.x + 1; ++x)
+          if (reg.traits(blocks.at(CellPos{x, y, z})) & (kTraitFluidSwim | kTraitFluidHarm))
+            return false;
+  }
+  if (const int d = spec_.hazard_distance; d > 0) {
+    for (int y = c.y - 1; y <= c.y + 2; ++y)
+      for (int z = c.z - d; z <= c.z + d; ++z)
+        for (int x = c.x - d; x <= c.x + d; ++x)
+          if (reg.traits(blocks.at(CellPos{x, y, z})) & (kTraitHazardFire | kTraitHazardOther))
+            return false;
+  }
   return true;
 }
 
