@@ -7,6 +7,8 @@
 //                     ratio to the optimal travel time (find_path_now's cost over walk speed);
 //   find_path_now   - microseconds per call over the same pairs (one pass), for scale;
 //   line_walkable   - microseconds per call on 10,000 random segments up to 12 cells long;
+//   find_spawn_cells - microseconds per call (and calls per second) for 1,000 boxes of 64 x 32 x 64
+//                     cells, N = 16, unfiltered and filtered; nearest_standable with the filter;
 //   chase           - tick times of 1,000 agents: 500 targets walking to goals 20-60 cells off
 //                     and 500 sprinting chasers after them (chase_agent, range 1.5 m), 400 ticks.
 // Prints a markdown table (docs/benchmarks.md, "Queries a brain asks").
@@ -25,6 +27,7 @@
 #include "splitmix.h"
 #include "bench_timing.h"
 #include "voxnav/control.h"
+#include "voxnav/queries.h"
 #include "voxnav/native/files.h"
 #include "voxnav/world.h"
 
@@ -132,6 +135,53 @@ int main(int argc, char** argv) {
     }
     line_passes.push_back(us_since(t0) / static_cast<double>(segs.size()));
   }
+  // find_spawn_cells: 1,000 boxes of 64 x 32 x 64 cells centred on random standable cells, N =
+  // 16, with no filter and with a typical one (2 cells of headroom, no hazard within 2 cells, no
+  // fluid around, 16 m from 4 players, reachable from the box's centre, a callback refusing a
+  // quarter of the cells); then the filtered nearest_standable (radius 16) from the same centres.
+  std::vector<CellPos> centres;
+  while (centres.size() < 1000) centres.push_back(cells[rng.below(cells.size())].cell);
+  std::vector<double> spawn_plain, spawn_filtered, nearest_filtered;
+  std::size_t spawned_plain = 0, spawned_filtered = 0, nearest_found = 0;
+  for (int k = 0; k < reps; ++k) {
+    for (int variant = 0; variant < 3; ++variant) {
+      spawned_plain = variant == 0 ? 0 : spawned_plain;
+      const auto t0 = std::chrono::steady_clock::now();
+      std::size_t total = 0;
+      for (const CellPos& c : centres) {
+        CellFilter f;
+        const Vec3 players[4] = {{c.x + 3.5, c.y + 0.0, c.z - 2.5}, {c.x - 20.5, c.y + 2.0, c.z + 8.5},
+                                 {c.x + 17.5, c.y - 1.0, c.z + 19.5}, {c.x - 5.5, c.y + 0.0, c.z - 25.5}};
+        if (variant > 0) {
+          f.min_headroom = 2;
+          f.hazard_distance = 2;
+          f.exclude_fluids = true;
+          f.avoid = players;
+          f.min_distance = 16.0;
+          f.reach = CellReach::From;
+          f.reach_cell = c;
+          f.reject = [](CellPos p) { return ((p.x * 7 + p.z * 3 + p.y) & 3) == 0; };
+        }
+        if (variant < 2) {
+          CellPos out[16];
+          std::size_t count = 0;
+          if (find_spawn_cells(w, prof, CellPos{c.x - 32, c.y - 16, c.z - 32},
+                               CellPos{c.x + 31, c.y + 15, c.z + 31}, f, 7, out, 16,
+                               &count) != Status::Ok)
+            return 1;
+          total += count;
+        } else {
+          CellPos out;
+          const Status st = nearest_standable(w, prof, c, 16, f, &out);
+          if (st != Status::Ok && st != Status::NotFound) return 1;
+          total += st == Status::Ok ? 1 : 0;
+        }
+      }
+      const double us = us_since(t0) / static_cast<double>(centres.size());
+      (variant == 0 ? spawn_plain : variant == 1 ? spawn_filtered : nearest_filtered).push_back(us);
+      (variant == 0 ? spawned_plain : variant == 1 ? spawned_filtered : nearest_found) = total;
+    }
+  }
   std::sort(ratios.begin(), ratios.end());
   auto pct = [&](double p) { return ratios[static_cast<std::size_t>(p * (ratios.size() - 1))]; };
   const double within =
@@ -142,8 +192,19 @@ int main(int argc, char** argv) {
   std::printf("| estimate_travel | %zu pairs | %.3f |\n", pairs.size(), median(passes));
   std::printf("| find_path_now (A*, the same pairs, one pass) | %zu pairs | %.1f |\n",
               pairs.size(), astar_us / static_cast<double>(pairs.size()));
-  std::printf("| line_walkable (segments up to 12 cells; %d say yes) | %zu segments | %.3f |\n\n",
+  std::printf("| line_walkable (segments up to 12 cells; %d say yes) | %zu segments | %.3f |\n",
               yes, segs.size(), median(line_passes));
+  std::printf("| find_spawn_cells (64x32x64 box, N = 16, no filter; %zu cells found; %.0f calls/s) "
+              "| %zu boxes | %.3f |\n",
+              spawned_plain, 1e6 / median(spawn_plain), centres.size(), median(spawn_plain));
+  std::printf("| find_spawn_cells (the same, filtered: headroom 2, no hazard within 2, no fluid, "
+              "16 m from 4 points, reachable, a callback; %zu cells found; %.0f calls/s) | %zu boxes "
+              "| %.3f |\n",
+              spawned_filtered, 1e6 / median(spawn_filtered), centres.size(),
+              median(spawn_filtered));
+  std::printf("| nearest_standable (radius 16, the same filter; %zu found) | %zu centres | %.3f "
+              "|\n\n",
+              nearest_found, centres.size(), median(nearest_filtered));
   std::printf("| estimate / optimal | min | p5 | p10 | p25 | median | p90 | max | at least 2/3 |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|\n");
   std::printf("| %zu pairs | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.1f%% |\n",
