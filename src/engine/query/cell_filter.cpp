@@ -1,6 +1,7 @@
 #include "engine/query/cell_filter.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <tuple>
 #include <vector>
@@ -126,6 +127,28 @@ std::size_t find_spawn_cells(NavWorld& nav, const CellFilterSpec& spec, CellPos 
   while ((1ull << bits) < volume) ++bits;
   const SeededPermutation perm(bits, seed);
   const CellFilterTest test(nav, spec);
+  // The box's navigation chunks in a fixed table when they are few (a 64^3 box spans at most
+  // 5 x 5 x 5): the random visit then reads standability without the grid's chunk lookup.
+  const NavGrid& g = nav.grid();
+  const ChunkPos c0 = chunk_of(mn), c1 = chunk_of(mx);
+  const std::int64_t cx = c1.x - c0.x + 1, cy = c1.y - c0.y + 1, cz = c1.z - c0.z + 1;
+  constexpr std::int64_t kTable = 256;
+  std::array<const NavChunk*, kTable> table{};
+  const bool tabled = cx * cy * cz <= kTable;
+  if (tabled)
+    for (std::int64_t y = 0; y < cy; ++y)
+      for (std::int64_t z = 0; z < cz; ++z)
+        for (std::int64_t x = 0; x < cx; ++x)
+          table[static_cast<std::size_t>(x + cx * (z + cz * y))] = g.chunk(ChunkPos{
+              c0.x + static_cast<std::int32_t>(x), c0.y + static_cast<std::int32_t>(y),
+              c0.z + static_cast<std::int32_t>(z)});
+  const auto standable = [&](CellPos c) {
+    if (!tabled) return g.standable(c);
+    const ChunkPos p = chunk_of(c);
+    const NavChunk* ch =
+        table[static_cast<std::size_t>((p.x - c0.x) + cx * ((p.z - c0.z) + cz * (p.y - c0.y)))];
+    return ch != nullptr && kind_standable(ch->kind_at(index_in_chunk(c)));
+  };
   std::size_t n = 0;
   const std::uint64_t domain = 1ull << bits;
   for (std::uint64_t i = 0; i < domain && n < capacity; ++i) {
@@ -136,7 +159,7 @@ std::size_t find_spawn_cells(NavWorld& nav, const CellFilterSpec& spec, CellPos 
     const auto z = static_cast<std::int32_t>(p % sz);
     const auto y = static_cast<std::int32_t>(p / sz);
     const CellPos c{mn.x + x, mn.y + y, mn.z + z};
-    if (test.passes_blocks(c) && test.accepted(c)) out[n++] = c;
+    if (standable(c) && test.passes_blocks(c) && test.accepted(c)) out[n++] = c;
   }
   return n;
 }
