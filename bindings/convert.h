@@ -112,6 +112,9 @@ inline Arg<ProfileId> profile(double p, std::string name = "profile") {
 inline Arg<int> integer(std::string name, double v) { return {std::move(name), v}; }
 inline Arg<AgentId> agent(double a, std::string name = "agent") { return {std::move(name), a}; }
 inline Arg<PathHandle> path(double h) { return {"path", h}; }
+inline Arg<EntityId> entity(double e, std::string name = "entity") { return {std::move(name), e}; }
+/// A point or a vector, metres ([x, y, z] numbers; the API checks they are finite).
+inline Arg<Vec3, val> vec(val v, std::string name) { return {std::move(name), v}; }
 
 /// The last failure of a WorldCore: {status, function, argument, message} (C++ names).
 struct CallState {
@@ -184,6 +187,9 @@ class In {
   ChunkPos operator()(const Arg<ChunkPos, val>& a) {
     const CellPos c = cell(a.name, a.v, "a chunk position");
     return ChunkPos{c.x, c.y, c.z};
+  }
+  Vec3 operator()(const Arg<Vec3, val>& a) {
+    return Vec3{a.v[0].as<double>(), a.v[1].as<double>(), a.v[2].as<double>()};
   }
   template <class T>  // ids: of this World (CallState::tag)
   T operator()(const Arg<T>& a) {
@@ -281,6 +287,10 @@ struct WorldCore {
   val js(ProfileId p) {
     double n = 0;
     return (void)id_number(p, &n), val(n);
+  }
+  val js(Vec3 v) {
+    f64.assign({v.x, v.y, v.z});
+    return view(f64);
   }
   val js(CellPos c) {
     f64.assign({double(c.x), double(c.y), double(c.z)});

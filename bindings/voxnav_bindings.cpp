@@ -9,9 +9,11 @@
 
 #include "convert.h"
 #include "voxnav/columns.h"
+#include "voxnav/control.h"
 #include "voxnav/integrate.h"
 #include "voxnav/io.h"
 #include "voxnav/layouts.h"
+#include "voxnav/queries.h"
 #include "voxnav/state_hash.h"
 #include "voxnav/tables.h"
 #include "voxnav/version.h"
@@ -333,6 +335,193 @@ std::string state_hash(C c) {
   return c.calls.api("state_hash", hash) ? state_hash_text(h) : std::string();
 }
 
+
+// ---- agents the game controls and the queries a brain asks (control.h, queries.h) ----
+/// API function f(World&, args..., CallError*) of C++ name `fn`, its arguments converted (In):
+/// its Status as an int.
+template <class F, class... A>
+int api_run(C c, const char* fn, F f, const A&... a) {
+  In in(c.calls, fn);
+  std::tuple args{in(a)...};
+  const auto run = [&](CallError* e) {
+    return std::apply([&](auto&... x) { return f(*c.world, x..., e); }, args);
+  };
+  return in && c.calls.api(fn, run) ? 0 : c.calls.last_status();
+}
+/// The same for f(World&, args..., Out*, CallError*): the value as JS, or undefined.
+template <class Out, class F, class... A>
+val api_get(C c, const char* fn, F f, const A&... a) {
+  In in(c.calls, fn);
+  std::tuple args{in(a)...};
+  Out out{};
+  const auto get = [&](CallError* e) {
+    return std::apply([&](auto&... x) { return f(*c.world, x..., &out, e); }, args);
+  };
+  if (!in || !c.calls.api(fn, get)) return val::undefined();
+  if constexpr (std::is_same_v<Out, AgentLocomotion>) {
+    c.f64.assign({double(out.yaw), double(out.edge), out.cruise_speed, out.distance_to_stop,
+                  double(out.sprinting), double(out.knocked), double(out.knocks),
+                  double(out.lock_resumes), double(out.lock_replans)});
+    return view(c.f64);
+  } else {
+    return c.js(out);
+  }
+}
+/// A whole number of 0 .. max as T, else `name` refused as "<name> must be <type>".
+template <class T>
+T whole(In& in, double v, double max, const char* name, const char* type) {
+  if (!(v >= 0 && v <= max && v == std::floor(v))) in.refuse(name, type);
+  return in ? static_cast<T>(v) : T{};
+}
+/// The calls of control.h on one agent that return only a Status, by `op` (one Embind function
+/// for all: each costs wasm size), with their other arguments: `other` (an id number), `v` ([x,
+/// y, z]) and `x` (a number), as each needs them.
+enum AgentOp { kStop, kSprint, kKnock, kChaseAgent, kChaseEntity, kFlee, kFollow, kTeleport };
+int agent_call(C c, int op, double a, double other, val v, double x) {
+  static constexpr const char* kNames[] = {"stop_agent",   "set_agent_sprint", "knock_agent",
+                                           "chase_agent",  "chase_entity",     "flee_from",
+                                           "follow_path",  "teleport_agent_facing"};
+  if (op < kStop || op > kTeleport) op = kStop;
+  const char* fn = kNames[op];
+  In in(c.calls, fn);
+  const AgentId id = in(agent(a));
+  AgentId target;
+  EntityId thing;
+  PathHandle handle;
+  Vec3 p;
+  CellPos from;
+  int n = 0;
+  std::uint16_t yaw = 0;
+  if (op == kChaseAgent) target = in(agent(other, "target"));
+  if (op == kChaseEntity) thing = in(entity(other, "target"));
+  if (op == kFollow) handle = in(path(other));
+  if (op == kKnock) p = in(vec(v, "impulse"));
+  if (op == kTeleport) p = in(vec(v, "feet"));
+  if (op == kFlee) from = in(cell(v, "from")), n = in(integer("distance", x));
+  if (op == kTeleport)
+    yaw = whole<std::uint16_t>(in, x, 65535, "yaw", "an integer binary angle in 0 .. 65535");
+  World& w = *c.world;
+  const auto run = [&](CallError* e) {
+    switch (op) {
+      case kSprint: return set_agent_sprint(w, id, x != 0, e);
+      case kKnock: return knock_agent(w, id, p, e);
+      case kChaseAgent: return chase_agent(w, id, target, x, e);
+      case kChaseEntity: return chase_entity(w, id, thing, x, e);
+      case kFlee: return flee_from(w, id, from, n, e);
+      case kFollow: return follow_path(w, id, handle, e);
+      case kTeleport: return teleport_agent_facing(w, id, p, yaw, e);
+      default: return stop_agent(w, id, e);
+    }
+  };
+  return in && c.calls.api(fn, run) ? 0 : c.calls.last_status();
+}
+/// agents: id numbers; impulses: 3 per agent. Entries named "knocks[i].agent" as knock_agents.
+int knock_agents(C c, val agents, val impulses) {
+  std::vector<AgentKnock> knocks;
+  const auto knock = [&](CallError* e) {
+    const std::span<const double> a = typed(agents, c.in), v = typed(impulses, c.f64);
+    if (v.size() != 3 * a.size())
+      return wrong_type("impulses", "a Float64Array of 3 numbers per agent", e);
+    knocks.resize(a.size());
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      knocks[i].impulse = Vec3{v[3 * i], v[3 * i + 1], v[3 * i + 2]};
+      const std::string at = "knocks[" + std::to_string(i) + "].agent";
+      if (const Status st = from_number(a[i], at, &knocks[i].agent, e, c.calls.tag);
+          st != Status::Ok)
+        return st;
+    }
+    return voxnav::knock_agents(*c.world, knocks, e);
+  };
+  return c.calls.api("knock_agents", knock) ? 0 : c.calls.last_status();
+}
+val lookahead(C c, double a, double length) {
+  In in(c.calls, "agent_lookahead");
+  const AgentId id = in(agent(a));
+  std::vector<Waypoint> w;
+  const auto look = [&](CallError* e) {
+    std::size_t n = 0;
+    Status st = agent_lookahead(*c.world, id, length, nullptr, 0, &n, e);
+    if (st == Status::Ok && n > 0) {
+      w.resize(n);
+      st = agent_lookahead(*c.world, id, length, w.data(), w.size(), &n, e);
+      w.resize(std::min(n, w.size()));
+    }
+    return st;
+  };
+  if (!in || !c.calls.api("agent_lookahead", look)) return val::undefined();
+  c.f64.clear();
+  append_numbers(std::span<const Waypoint>(w), &c.f64);
+  return view(c.f64);
+}
+val add_entity(C c, val position) {
+  In in(c.calls, "add_entity");
+  const Vec3 p = in(vec(position, "position"));
+  EntityId id;
+  double n = 0;
+  const auto add = [&](CallError* e) { return voxnav::add_entity(*c.world, p, &id, e); };
+  if (!in || !c.calls.api("add_entity", add)) return val::undefined();
+  return (void)id_number(id, &n), val(n);  // every entity has one (kMaxEntities < 2^21)
+}
+/// A CellFilter from fields [min_headroom, hazard_distance, exclude_fluids, min_distance, reach,
+/// reach_cell x, y, z], avoid (3 numbers a point, into `points`) and reject (a function or not).
+CellFilter cell_filter(C c, In& in, val fields, val avoid, val reject, std::vector<Vec3>& points) {
+  CellFilter f;
+  const std::span<const double> v = typed(fields, c.f64b), a = typed(avoid, c.f64);
+  if (v.size() != 8) in.refuse("filter", "a Float64Array of 8 numbers");
+  if (a.size() % 3 != 0) in.refuse("filter.avoid", "a Float64Array of 3 numbers a point");
+  if (!in) return f;
+  f.min_headroom = int_or_refused(v[0]), f.hazard_distance = int_or_refused(v[1]);
+  f.exclude_fluids = v[2] != 0, f.min_distance = v[3];
+  f.reach = static_cast<CellReach>(v[4] >= 0 && v[4] <= 3 && v[4] == std::floor(v[4]) ? v[4] : 255);
+  const double rc[] = {v[5], v[6], v[7]};
+  f.reach_cell = in.take<CellPos>(
+      [&](auto* o, auto* e) { return from_numbers(rc, "filter.reach_cell", o, e); });
+  for (std::size_t i = 0; i + 2 < a.size(); i += 3) points.push_back(Vec3{a[i], a[i + 1], a[i + 2]});
+  f.avoid = points;
+  if (reject.typeOf().as<std::string>() == "function")
+    f.reject = [reject](CellPos p) { return reject(p.x, p.y, p.z).as<bool>(); };
+  return f;
+}
+/// find_spawn_cells: [count, then 3 numbers a cell].
+val spawn_cells(C c, double profile_number, val min, val max, val fields, val avoid, val reject,
+                double seed, double max_cells) {
+  In in(c.calls, "find_spawn_cells");
+  const ProfileId p = in(profile(profile_number));
+  const CellPos a = in(cell(min, "min")), b = in(cell(max, "max"));
+  std::vector<Vec3> points;
+  const CellFilter f = cell_filter(c, in, fields, avoid, reject, points);
+  const auto s = whole<std::uint64_t>(in, seed, 9007199254740991.0, "seed", "an integer in 0 .. 2^53 - 1");
+  const auto n = whole<std::size_t>(in, max_cells, 4294967295.0, "max_cells", "an integer count");
+  std::vector<CellPos> out(std::clamp<std::size_t>(n, 1, kMaxSpawnCells));
+  std::size_t count = 0;
+  const auto find = [&](CallError* e) {
+    return find_spawn_cells(*c.world, p, a, b, f, s, out.data(), n, &count, e);
+  };
+  if (!in || !c.calls.api("find_spawn_cells", find)) return val::undefined();
+  c.f64.assign({double(count)});
+  for (std::size_t i = 0; i < std::min(count, out.size()); ++i)
+    c.f64.insert(c.f64.end(), {double(out[i].x), double(out[i].y), double(out[i].z)});
+  return view(c.f64);
+}
+/// nearest_standable with a filter: the cell, or null when there is none.
+val nearest_filtered(C c, double profile_number, val near, double radius, val fields, val avoid,
+                     val reject) {
+  const char* fn = "nearest_standable";
+  In in(c.calls, fn);
+  const ProfileId p = in(profile(profile_number));
+  const CellPos at = in(cell(near, "near"));
+  const int r = in(integer("radius", radius));
+  std::vector<Vec3> points;
+  const CellFilter f = cell_filter(c, in, fields, avoid, reject, points);
+  CellPos out;
+  Status st = Status::Ok;
+  const auto find = [&](CallError* e) {
+    st = nearest_standable(*c.world, p, at, r, f, &out, e);
+    return st == Status::NotFound ? Status::Ok : st;
+  };
+  if (!in || !c.calls.api(fn, find)) return val::undefined();
+  return st == Status::NotFound ? val::null() : c.js(out);
+}
 }  // namespace voxnav::bindings
 
 EMSCRIPTEN_BINDINGS(voxnav) {
@@ -455,5 +644,49 @@ EMSCRIPTEN_BINDINGS(voxnav) {
       .def("stateHash", &bindings::state_hash)
       .def("topBlocks", &bindings::top_blocks)
       .def("profileBody", &bindings::profile_body)
-      .def("stepBody", &bindings::step_body);
+      .def("stepBody", &bindings::step_body)
+      // agents the game controls (control.h)
+      .def("agentCall", &bindings::agent_call)
+      .def("knockAgents", &bindings::knock_agents)
+      .def("agentLocomotion",
+           [](C c, double a) {
+             return api_get<AgentLocomotion>(c, "agent_locomotion", API(agent_locomotion), agent(a));
+           })
+      .def("agentLookahead", &bindings::lookahead)
+      .def("addEntity", &bindings::add_entity)
+      .def("setEntityPosition",
+           [](C c, double e, val p) {
+             return api_run(c, "set_entity_position", API(set_entity_position), entity(e),
+                            vec(p, "position"));
+           })
+      .def("entityPosition",
+           [](C c, double e) {
+             return api_get<Vec3>(c, "entity_position", API(entity_position), entity(e));
+           })
+      .def("removeEntity",
+           [](C c, double e) { return api_run(c, "remove_entity", API(remove_entity), entity(e)); })
+      .def("yawOfDirection",
+           [](C c, val d) {
+             return api_get<std::uint16_t>(
+                 c, "yaw_of_direction", [](auto&, auto&&... a) { return yaw_of_direction(a...); },
+                 vec(d, "direction"));
+           })
+      // queries a brain asks without a search (control.h, queries.h)
+      .def("lineWalkable",
+           [](C c, double p, val a, val b) {
+             return api_get<bool>(c, "line_walkable", API(line_walkable), profile(p),
+                                  cell(a, "from"), cell(b, "to"));
+           })
+      .def("lineFlyable",
+           [](C c, double p, val a, val b) {
+             return api_get<bool>(c, "line_flyable", API(line_flyable), profile(p),
+                                  vec(a, "from"), vec(b, "to"));
+           })
+      .def("estimateTravel",
+           [](C c, double p, val a, val b) {
+             return api_get<double>(c, "estimate_travel", API(estimate_travel), profile(p),
+                                    cell(a, "from"), cell(b, "to"));
+           })
+      .def("findSpawnCells", &bindings::spawn_cells)
+      .def("nearestStandableFiltered", &bindings::nearest_filtered);
 }

@@ -9,12 +9,12 @@
 import { VoxnavError, STATUS_NAMES } from './lib/errors.mjs';
 import { instantiate, threadsAvailable } from './lib/loader.mjs';
 import {
-  World, EDGE_KINDS, AGENT_MODES, BODY_MODES, CLIMB_INTENTS, DEFAULT_BODY, setDefaultLibrary,
+  World, EDGE_KINDS, AGENT_MODES, BODY_MODES, CLIMB_INTENTS, CELL_REACH, DEFAULT_BODY, setDefaultLibrary,
 } from './lib/world.mjs';
 import { readRegion } from './lib/anvil.mjs';
 
 export {
-  VoxnavError, STATUS_NAMES, World, EDGE_KINDS, AGENT_MODES, BODY_MODES, CLIMB_INTENTS, DEFAULT_BODY,
+  VoxnavError, STATUS_NAMES, World, EDGE_KINDS, AGENT_MODES, BODY_MODES, CLIMB_INTENTS, CELL_REACH, DEFAULT_BODY,
   threadsAvailable, readRegion,
 };
 

@@ -87,6 +87,44 @@ Status from_number(double v, const std::string& name, PathHandle* out, CallError
   if (st == Status::Ok && out) (void)id_of_number(v, out);
   return st;
 }
+namespace {
+constexpr double kEntityIndexRange = 2097152.0;  // 2^21, as agent numbers (ids.h)
+// The entity id of `v` (false: not a number id_number(EntityId) gives).
+bool entity_of_number(double v, EntityId* out) {
+  if (id_number_kind(v) != IdKind::None || !(v > 0) || v >= 9007199254740992.0 || v != std::floor(v))
+    return false;
+  const double id = std::floor(v / 4.0), g = std::floor(id / kEntityIndexRange);
+  if (v != id * 4.0 || g < 1 || g >= 1073741824.0) return false;
+  out->index = static_cast<std::uint32_t>(id - g * kEntityIndexRange);
+  out->generation = static_cast<std::uint32_t>(g);
+  return true;
+}
+}  // namespace
+
+bool id_number(EntityId entity, double* out) noexcept {
+  if (!out || entity.index >= kEntityIndexRange || entity.generation == 0 ||
+      entity.generation >> 30)
+    return false;
+  *out = (entity.generation * kEntityIndexRange + entity.index) * 4.0;
+  return true;
+}
+Status from_number(double v, const std::string& name, EntityId* out, CallError* error,
+                   std::uint32_t tag) {
+  EntityId e;
+  std::string why;
+  const IdKind got = id_number_kind(v);
+  if (got != IdKind::None)
+    why = std::string("is ") + (got == IdKind::Agent ? "an " : "a ") + id_kind_name(got) +
+          ", not an entity id";
+  else if (!entity_of_number(v, &e))
+    why = "is not an entity id";
+  else if (tag != 0 && e.generation >> kIdTagShift != tag)
+    why = "is an entity id of another World";
+  const Status st = id_status(why, v, name, error);
+  if (st == Status::Ok && out) *out = e;
+  return st;
+}
+
 Status area_filter_of_numbers(double excluded, std::span<const double> multipliers, AreaFilter* out,
                               CallError* error) {
   std::string msg;

@@ -2,7 +2,9 @@
 #include "voxnav/tables.h"
 
 #include "voxnav/columns.h"
+#include "voxnav/control.h"
 #include "voxnav/io.h"
+#include "voxnav/queries.h"
 #include "voxnav/world.h"
 
 namespace voxnav {
@@ -33,6 +35,21 @@ std::span<const NamedLimit> limits() noexcept {
       {"maxColumnTopsCells", double(kMaxColumnTopsCells)},
       {"noColumnTop", kNoColumnTop},
       {"maxInflatedBytes", double(kMaxInflatedBytes)},  // one load's budget
+      // agents the game controls and the queries a brain asks (control.h, queries.h)
+      {"maxLookahead", kMaxLookahead},
+      {"maxKnock", kMaxKnock},
+      {"maxEntities", double(kMaxEntities)},
+      {"minChaseRange", kMinChaseRange},
+      {"maxChaseRange", kMaxChaseRange},
+      {"maxFleeDistance", kMaxFleeDistance},
+      {"maxLineWalkCells", kMaxLineWalkCells},
+      {"maxLineFlyCells", kMaxLineFlyCells},
+      {"maxSpawnBoxCells", double(kMaxSpawnBoxCells)},
+      {"maxSpawnCells", double(kMaxSpawnCells)},
+      {"maxFilterPoints", double(kMaxFilterPoints)},
+      {"maxFilterDistance", kMaxFilterDistance},
+      {"maxFilterHeadroom", kMaxFilterHeadroom},
+      {"maxFilterHazardDistance", kMaxFilterHazardDistance},
   };
   return kTable;
 }

@@ -27,6 +27,11 @@ const STATE_KEYS = ['feet', 'velocity', 'carry', 'onGround', 'mode', 'report'];
 const INPUT_KEYS = ['move', 'jump', 'climb', 'vertical', 'knock'];
 const REQUEST_KEYS = ['range', 'toward', 'filter'];
 const FILTER_KEYS = ['multiplier', 'exclude'];
+const CELL_FILTER_KEYS = ['minHeadroom', 'hazardDistance', 'excludeFluids', 'avoid', 'minDistance', 'reach', 'reachCell', 'reject'];
+/** CellFilter.reach values (voxnav/queries.h CellReach). */
+export const CELL_REACH = Object.freeze(['any', 'from', 'to', 'both']);
+// The agent calls of the binding's agentCall, by its op number (bindings/voxnav_bindings.cpp).
+const AGENT_OP = Object.freeze({ stop: 0, sprint: 1, knock: 2, chaseAgent: 3, chaseEntity: 4, flee: 5, follow: 6, teleport: 7 });
 
 const textEncoder = new TextEncoder();
 
@@ -607,13 +612,121 @@ export class World {
     const core = this.#c(fn);
     return this.#value(core.standingHeight(number(fn, 'profile', profile), xyz(fn, 'cell', cell)));
   }
-  /** [x, y, z] of the nearest standable cell within radius (0 .. 64), or null. */
-  nearestStandable(profile, near, radius = 8) {
+  /**
+   * [x, y, z] of the nearest standable cell within radius (0 .. 64), or null. With a `filter`
+   * (a CellFilter, as findSpawnCells takes) only cells that pass it count (ties: lower y, z, x).
+   */
+  nearestStandable(profile, near, radius = 8, filter = undefined) {
     const fn = 'nearestStandable';
     const core = this.#c(fn);
-    const r = this.#value(core.nearestStandable(number(fn, 'profile', profile), xyz(fn, 'near', near),
-      number(fn, 'radius', radius)));
-    return r === null ? null : [r[0], r[1], r[2]];
+    const p = number(fn, 'profile', profile), c = xyz(fn, 'near', near), r = number(fn, 'radius', radius);
+    if (filter === undefined || filter === null) {
+      const v = this.#value(core.nearestStandable(p, c, r));
+      return v === null ? null : [v[0], v[1], v[2]];
+    }
+    const f = this.#cellFilter(fn, filter);
+    const v = f.run(() => core.nearestStandableFiltered(p, c, r, f.fields, f.avoid, f.reject));
+    if (v === undefined) throw this.#error(fn);
+    return v === null ? null : [v[0], v[1], v[2]];
+  }
+
+  /**
+   * A CellFilter { minHeadroom?, hazardDistance?, excludeFluids?, avoid?, minDistance?, reach?,
+   * reachCell?, reject? } as the binding's numbers, and `run(call)`, which calls the binding with
+   * the host's reject callback guarded: a callback that throws rejects every later cell and its
+   * exception is thrown again after the call (the World is not changed by a query).
+   */
+  #cellFilter(fn, filter) {
+    if (!isPlainObject(filter))
+      throw argError('InvalidArgument', fn, 'filter', `filter must be an object { minHeadroom?, hazardDistance?, ... } (got ${typeName(filter)})`);
+    for (const k of Object.keys(filter)) {
+      if (!CELL_FILTER_KEYS.includes(k)) throw argError('InvalidArgument', fn, 'filter', `filter.${k} is not a cell filter field (${CELL_FILTER_KEYS.join(', ')})`);
+    }
+    const opt = (k, d) => (filter[k] === undefined ? d : number(fn, `filter.${k}`, filter[k]));
+    const reach = CELL_REACH.indexOf(filter.reach ?? 'any');
+    if (reach < 0) throw argError('InvalidArgument', fn, 'filter.reach', `filter.reach '${filter.reach}' is not one of ${CELL_REACH.join(', ')}`);
+    if (filter.excludeFluids !== undefined && typeof filter.excludeFluids !== 'boolean')
+      throw argError('InvalidArgument', fn, 'filter.excludeFluids', `filter.excludeFluids must be a boolean (got ${typeName(filter.excludeFluids)})`);
+    const rc = filter.reachCell === undefined ? [0, 0, 0] : xyz(fn, 'filter.reachCell', filter.reachCell);
+    const fields = Float64Array.of(opt('minHeadroom', 0), opt('hazardDistance', 0), filter.excludeFluids ? 1 : 0,
+      opt('minDistance', 0), reach, ...rc);
+    const points = filter.avoid ?? [];
+    if (!Array.isArray(points)) throw argError('InvalidArgument', fn, 'filter.avoid', `filter.avoid must be an array of points (got ${typeName(points)})`);
+    const avoid = new Float64Array(3 * points.length);
+    for (let i = 0; i < points.length; ++i) avoid.set(xyz(fn, `filter.avoid[${i}]`, points[i]), 3 * i);
+    const host = filter.reject;
+    if (host !== undefined && typeof host !== 'function')
+      throw argError('InvalidArgument', fn, 'filter.reject', `filter.reject must be a function (cell) => boolean (got ${typeName(host)})`);
+    let thrown = null;
+    const reject = host === undefined ? undefined : (x, y, z) => {
+      if (thrown) return true;
+      try {
+        return !!host([x, y, z]);
+      } catch (e) {
+        thrown = { e };
+        return true;
+      }
+    };
+    const run = (call) => {
+      const v = call();
+      if (thrown) throw thrown.e;
+      return v;
+    };
+    return { fields, avoid, reject, run };
+  }
+
+  // ---- queries a brain asks without a search (voxnav/control.h, voxnav/queries.h) ----
+  /**
+   * Whether a body of `profile` walks straight from the centre of cell `from` to the centre of
+   * cell `to` (both standable foot cells) without a jump; conservative (false where unsure).
+   * Ends at most LIMITS.maxLineWalkCells apart. Unsupported for swimmer and flyer profiles.
+   */
+  lineWalkable(profile, from, to) {
+    const fn = 'lineWalkable';
+    const core = this.#c(fn);
+    return this.#value(core.lineWalkable(number(fn, 'profile', profile), xyz(fn, 'from', from), xyz(fn, 'to', to)));
+  }
+  /**
+   * Whether a flyer of `profile` flies straight from feet position `from` to `to` (metres) without
+   * touching geometry; conservative. Ends at most LIMITS.maxLineFlyCells apart. Unsupported for a
+   * profile that is not a flyer.
+   */
+  lineFlyable(profile, from, to) {
+    const fn = 'lineFlyable';
+    const core = this.#c(fn);
+    return this.#value(core.lineFlyable(number(fn, 'profile', profile), xyz(fn, 'from', from), xyz(fn, 'to', to)));
+  }
+  /**
+   * A lower bound of the seconds an agent of `profile` takes from cell `from` to cell `to` at its
+   * walking cruise, in constant time (Infinity when reachable() says 'no'). Unsupported for flyers.
+   */
+  estimateTravel(profile, from, to) {
+    const fn = 'estimateTravel';
+    const core = this.#c(fn);
+    return this.#value(core.estimateTravel(number(fn, 'profile', profile), xyz(fn, 'from', from), xyz(fn, 'to', to)));
+  }
+  /**
+   * Up to `maxCells` (1 .. LIMITS.maxSpawnCells) distinct standable cells of the box min .. max
+   * (at most LIMITS.maxSpawnBoxCells cells) that pass `filter`, in the order `seed` (an integer
+   * 0 .. 2^53 - 1) visits them: the same on every platform. filter: { minHeadroom?,
+   * hazardDistance?, excludeFluids?, avoid?: points, minDistance?, reach?: 'any' | 'from' | 'to' |
+   * 'both', reachCell?, reject?: (cell) => boolean (true rejects; asked last, once per cell) }.
+   * Returns { count (how many cells pass, at most maxCells), cells: Int32Array 3 x count }.
+   */
+  findSpawnCells(profile, min, max, filter = {}, seed = 0, maxCells = 64) {
+    const fn = 'findSpawnCells';
+    const core = this.#c(fn);
+    const p = number(fn, 'profile', profile), a = xyz(fn, 'min', min), b = xyz(fn, 'max', max);
+    const f = this.#cellFilter(fn, filter ?? {});
+    const s = number(fn, 'seed', seed), n = number(fn, 'maxCells', maxCells);
+    const v = f.run(() => core.findSpawnCells(p, a, b, f.fields, f.avoid, f.reject, s, n));
+    if (v === undefined) throw this.#error(fn);
+    return { count: v[0], cells: Int32Array.from(v.subarray(1)) };
+  }
+  /** The binary angle (0 .. 65535; 0 faces -Z, 16384 faces -X) a horizontal direction [x, y, z] faces (y is ignored). */
+  yawOfDirection(direction) {
+    const fn = 'yawOfDirection';
+    return this.#value(this.#c(fn).yawOfDirection(xyz(fn, 'direction', direction)));
   }
 
   // ---- requests ----
@@ -752,8 +865,11 @@ export class World {
     const n = (v.length - 1) / 7;
     return { ...waypoints(v, n), epoch: v[7 * n] };
   }
-  teleportAgent(agent, feet) {
-    this.#teleportAgents('teleportAgent', '', [{ agent, feet }]);
+  /** Teleports an agent; with `yaw` (a binary angle, an integer 0 .. 65535) its facing too. */
+  teleportAgent(agent, feet, yaw = undefined) {
+    if (yaw === undefined) return this.#teleportAgents('teleportAgent', '', [{ agent, feet }]);
+    const fn = 'teleportAgent';
+    this.#agentCall(fn, AGENT_OP.teleport, agent, 0, xyz(fn, 'feet', feet), number(fn, 'yaw', yaw));
   }
   /**
    * Teleports agents [{ agent, feet }, ...], all or nothing: every agent live and given once,
@@ -782,6 +898,111 @@ export class World {
       modes: Uint8Array.from(v.subarray(7 * n, 8 * n)), onGround: Uint8Array.from(v.subarray(8 * n, 9 * n)),
       corridorEpochs: Uint32Array.from(v.subarray(9 * n)),
     };
+  }
+
+  // ---- agents the game controls (voxnav/control.h) ----
+  #agentCall(fn, op, agent, other = 0, v = undefined, x = 0) {
+    const core = this.#c(fn);
+    this.#check(core.agentCall(op, number(fn, 'agent', agent), other, v, x), fn);
+  }
+  /** Stops an agent: its order and corridor dropped, it idles where it stands until given a goal. */
+  stopAgent(agent) { this.#agentCall('stopAgent', AGENT_OP.stop, agent); }
+  /** Cruise at the profile's sprint speed (true) or walk speed (false, the default) from the next tick. */
+  setAgentSprint(agent, sprint) {
+    const fn = 'setAgentSprint';
+    if (typeof sprint !== 'boolean') throw argError('InvalidArgument', fn, 'sprint', `sprint must be a boolean (got ${typeName(sprint)})`);
+    this.#agentCall(fn, AGENT_OP.sprint, agent, 0, undefined, sprint ? 1 : 0);
+  }
+  /**
+   * Knocks an agent: `impulse` (m/s, world frame; each component within LIMITS.maxKnock), scaled
+   * by the profile's knockback resistance, taken at its next step; a knockback lock follows.
+   */
+  knockAgent(agent, impulse) {
+    const fn = 'knockAgent';
+    this.#agentCall(fn, AGENT_OP.knock, agent, 0, xyz(fn, 'impulse', impulse));
+  }
+  /** Knocks agents [{ agent, impulse }, ...], all or nothing (errors name "knocks[i].impulse"). */
+  knockAgents(knocks) {
+    const fn = 'knockAgents';
+    const core = this.#c(fn);
+    const [agents, impulses] = this.#batch(fn, 'knocks', knocks, 1);
+    knocks.forEach((k, i) => {
+      agents[i] = number(fn, `knocks[${i}].agent`, k.agent);
+      impulses.set(xyz(fn, `knocks[${i}].impulse`, k.impulse), 3 * i);
+    });
+    this.#check(core.knockAgents(agents, impulses), fn);
+  }
+  /**
+   * Makes `agent` chase another agent (or an entity: chaseEntity) until within `range` metres
+   * (LIMITS.minChaseRange .. maxChaseRange) of it; it chases again when the target gets away.
+   */
+  chaseAgent(agent, target, range = 1.5) {
+    const fn = 'chaseAgent';
+    this.#agentCall(fn, AGENT_OP.chaseAgent, agent, number(fn, 'target', target), undefined, number(fn, 'range', range));
+  }
+  /** chaseAgent for a host entity (addEntity), at the position setEntityPosition last gave it. */
+  chaseEntity(agent, target, range = 1.5) {
+    const fn = 'chaseEntity';
+    this.#agentCall(fn, AGENT_OP.chaseEntity, agent, number(fn, 'target', target), undefined, number(fn, 'range', range));
+  }
+  /**
+   * Makes `agent` flee from cell `from` to the cheapest cell at least `distance` cells
+   * (1 .. LIMITS.maxFleeDistance, Euclidean between cells) away from it.
+   */
+  fleeFrom(agent, from, distance) {
+    const fn = 'fleeFrom';
+    this.#agentCall(fn, AGENT_OP.flee, agent, 0, xyz(fn, 'from', from), number(fn, 'distance', distance));
+  }
+  /**
+   * Makes `agent` follow the corridor of the host's ready request `path` from the agent's cell
+   * (a cell of its search path) to its end. The handle stays the host's to release.
+   */
+  followPath(agent, path) {
+    const fn = 'followPath';
+    this.#agentCall(fn, AGENT_OP.follow, agent, number(fn, 'path', path));
+  }
+  /**
+   * What a renderer reads of an agent: { yaw, edge (the edge kind being crossed), cruiseSpeed,
+   * distanceToStop, sprinting, knocked, knocks, lockResumes, lockReplans }.
+   */
+  agentLocomotion(agent) {
+    const fn = 'agentLocomotion';
+    const v = this.#value(this.#c(fn).agentLocomotion(number(fn, 'agent', agent)));
+    return {
+      yaw: v[0], edge: EDGE_KINDS[v[1]], cruiseSpeed: v[2], distanceToStop: v[3], sprinting: v[4] === 1,
+      knocked: v[5] === 1, knocks: v[6], lockResumes: v[7], lockReplans: v[8],
+    };
+  }
+  /** The corridor waypoints ahead within `length` metres of path (0 .. LIMITS.maxLookahead): { positions, kinds, cells }. */
+  agentLookahead(agent, length) {
+    const fn = 'agentLookahead';
+    const v = this.#value(this.#c(fn).agentLookahead(number(fn, 'agent', agent), number(fn, 'length', length)));
+    return waypoints(v, v.length / 7);
+  }
+
+  // ---- host entities agents may chase (voxnav/control.h) ----
+  /** Adds a host entity at `position` (metres); returns its id (an EntityId, never an agent id). */
+  addEntity(position) {
+    const fn = 'addEntity';
+    const core = this.#c(fn);
+    return this.#value(core.addEntity(xyz(fn, 'position', position)));
+  }
+  /** Moves a host entity (typically once a tick); its chasers read it at their next step. */
+  setEntityPosition(entity, position) {
+    const fn = 'setEntityPosition';
+    const core = this.#c(fn);
+    this.#check(core.setEntityPosition(number(fn, 'entity', entity), xyz(fn, 'position', position)));
+  }
+  /** [x, y, z] of a host entity. */
+  entityPosition(entity) {
+    const fn = 'entityPosition';
+    const v = this.#value(this.#c(fn).entityPosition(number(fn, 'entity', entity)));
+    return [v[0], v[1], v[2]];
+  }
+  /** Removes a host entity; agents chasing it stop (failed) at their next step. */
+  removeEntity(entity) {
+    const fn = 'removeEntity';
+    this.#check(this.#c(fn).removeEntity(number(fn, 'entity', entity)));
   }
 
   // ---- doors ----

@@ -38,6 +38,15 @@ namespace voxnav {
                                  std::uint32_t tag = 0);
 [[nodiscard]] Status from_number(double v, const std::string& name, PathHandle* out,
                                  CallError* error, std::uint32_t tag = 0);
+/// A host entity's id (voxnav/control.h) as a number, and back. Entity numbers are
+/// (generation * 2^21 + index) * 4 with kind bits 0 (IdKind::None: no agent, path or profile
+/// conversion takes one) and a generation that is never 0 and holds the World's tag as an agent
+/// id's does. id_number: false when the id has no number (an index >= 2^21, a generation of 2^30
+/// or more). from_number: Ok; InvalidArgument ("<name> <v> is not an entity id", "... is an
+/// agent id, not an entity id", "... is an entity id of another World").
+[[nodiscard]] bool id_number(EntityId entity, double* out) noexcept;
+[[nodiscard]] Status from_number(double v, const std::string& name, EntityId* out,
+                                 CallError* error, std::uint32_t tag = 0);
 /// An area filter from a mask of excluded areas (bit i: area i) and a multiplier per area (at
 /// most kMaxAreas; the World checks their values). Returns: Ok; InvalidArgument (argument
 /// "filter": excluded is not a 32-bit mask, or more than kMaxAreas multipliers).
