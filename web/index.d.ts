@@ -77,6 +77,33 @@ export interface Limits {
   /** Bytes the chunks of one region (or one schematic) may inflate to: readRegion and the native
    *  loaders refuse more with OutOfRange. */
   readonly maxInflatedBytes: number;
+  /** agentLookahead's length, metres. */
+  readonly maxLookahead: number;
+  /** |x|, |y|, |z| of one knock impulse, m/s. */
+  readonly maxKnock: number;
+  /** Live host entities of one World (addEntity: Busy beyond). */
+  readonly maxEntities: number;
+  /** chaseAgent / chaseEntity range, metres. */
+  readonly minChaseRange: number;
+  readonly maxChaseRange: number;
+  /** fleeFrom's distance, cells. */
+  readonly maxFleeDistance: number;
+  /** lineWalkable's ends, cells apart along x or z. */
+  readonly maxLineWalkCells: number;
+  /** lineFlyable's ends, cells apart (Euclidean). */
+  readonly maxLineFlyCells: number;
+  /** Cells of findSpawnCells' box. */
+  readonly maxSpawnBoxCells: number;
+  /** findSpawnCells' maxCells. */
+  readonly maxSpawnCells: number;
+  /** Points of CellFilter.avoid. */
+  readonly maxFilterPoints: number;
+  /** CellFilter.minDistance, metres. */
+  readonly maxFilterDistance: number;
+  /** CellFilter.minHeadroom, cells. */
+  readonly maxFilterHeadroom: number;
+  /** CellFilter.hazardDistance, cells. */
+  readonly maxFilterHazardDistance: number;
 }
 
 /** The default library's limits; null until init() has resolved. */
@@ -123,6 +150,61 @@ export type ProfileId = Handle<'ProfileId'>;
 export type PathHandle = Handle<'PathHandle'>;
 /** Agent id (an exact integer; stale once removed). */
 export type AgentId = Handle<'AgentId'>;
+/**
+ * Host entity id (addEntity; stale once removed): a position agents may chase. At runtime its
+ * low 2 bits are 0, so no agent, path or profile call takes one, nor does an entity call take
+ * another kind of handle ("entity ... is an agent id, not an entity id").
+ */
+export type EntityId = Handle<'EntityId'>;
+
+/** CellFilter.reach: which way a cell must be reachable ('yes') from / to CellFilter.reachCell. */
+export type CellReachName = 'any' | 'from' | 'to' | 'both';
+export const CELL_REACH: readonly CellReachName[];
+/**
+ * The tests a cell must pass besides being standable (findSpawnCells, nearestStandable), cheapest
+ * first, `reject` last. Limits: LIMITS.maxFilter*.
+ */
+export interface CellFilter {
+  /** The h cells above hold no collision box (room for a taller body); 0: off. */
+  minHeadroom?: number;
+  /** No hazard block within d columns around (y - 1 .. y + 2); 0: off. */
+  hazardDistance?: number;
+  /** Not in a fluid nor at its edge. */
+  excludeFluids?: boolean;
+  /** Points (metres) the cell's bottom centre keeps at least minDistance from. */
+  avoid?: ReadonlyArray<Vec3Like>;
+  minDistance?: number;
+  reach?: CellReachName;
+  reachCell?: Vec3Like;
+  /**
+   * The host's last word, asked once per cell that passed every other test: true rejects it
+   * (e.g. in a player's line of sight). Must not change the World. If it throws, the call throws
+   * that error (after the query, which changes nothing).
+   */
+  reject?: (cell: [number, number, number]) => boolean;
+}
+/** findSpawnCells' result: how many cells pass (at most maxCells) and them, 3 numbers each. */
+export interface SpawnCells {
+  count: number;
+  cells: Int32Array;
+}
+/** What a renderer or an animation system reads of an agent (agentLocomotion). */
+export interface AgentLocomotion {
+  /** Facing, a binary angle 0 .. 65535 (0 faces -Z, 16384 faces -X). */
+  yaw: number;
+  /** The kind of the edge being crossed ('start' when following no corridor). */
+  edge: EdgeKindName;
+  /** m/s: sprint or walk speed while following, else 0. */
+  cruiseSpeed: number;
+  /** Metres of corridor left, 0 when not following. */
+  distanceToStop: number;
+  sprinting: boolean;
+  /** Under a knockback lock. */
+  knocked: boolean;
+  knocks: number;
+  lockResumes: number;
+  lockReplans: number;
+}
 
 /** Edge kinds: the values of `kinds` arrays index this list. */
 export type EdgeKindName =
@@ -602,7 +684,24 @@ export class World {
   isStandable(profile: ProfileId, cell: Vec3Like): boolean;
   /** Feet height in metres, or null when the loaded cell is not standable. */
   standingHeight(profile: ProfileId, cell: Vec3Like): number | null;
-  nearestStandable(profile: ProfileId, near: Vec3Like, radius?: number): [number, number, number] | null;
+  /** With a filter, only cells that pass it count (nearest first; ties: lower y, z, x). */
+  nearestStandable(profile: ProfileId, near: Vec3Like, radius?: number, filter?: CellFilter): [number, number, number] | null;
+  /**
+   * Whether a body of `profile` walks straight from cell `from`'s centre to cell `to`'s without a
+   * jump (conservative; ends at most LIMITS.maxLineWalkCells apart). Unsupported for swimmers and flyers.
+   */
+  lineWalkable(profile: ProfileId, from: Vec3Like, to: Vec3Like): boolean;
+  /** Whether a flyer flies straight from feet `from` to feet `to` (metres) touching nothing (conservative). */
+  lineFlyable(profile: ProfileId, from: Vec3Like, to: Vec3Like): boolean;
+  /** A lower bound of the travel time, seconds, in constant time (Infinity when unreachable). */
+  estimateTravel(profile: ProfileId, from: Vec3Like, to: Vec3Like): number;
+  /**
+   * Up to maxCells (default 64) standable cells of the box min .. max that pass `filter`, in the
+   * order `seed` (an integer 0 .. 2^53 - 1, default 0) gives: the same on every platform.
+   */
+  findSpawnCells(profile: ProfileId, min: Vec3Like, max: Vec3Like, filter?: CellFilter, seed?: number, maxCells?: number): SpawnCells;
+  /** The binary angle (0 .. 65535) a horizontal direction faces (y ignored). */
+  yawOfDirection(direction: Vec3Like): number;
 
   /**
    * Starts a path request (never blocks); results land at a later update() / tick(). Options:
@@ -643,10 +742,36 @@ export class World {
   /** Why a blocked or failed agent is so ('' otherwise). */
   agentReason(agent: AgentId): string;
   agentCorridor(agent: AgentId): AgentCorridor;
-  teleportAgent(agent: AgentId, feet: Vec3Like): void;
+  /** With `yaw` (an integer binary angle 0 .. 65535) the agent's facing is set too. */
+  teleportAgent(agent: AgentId, feet: Vec3Like, yaw?: number): void;
   /** Teleports agents, all or nothing (each agent live and given once; 'agents[1].feet'). */
   teleportAgents(moves: ReadonlyArray<{ agent: AgentId; feet: Vec3Like }>): void;
   agentsSnapshot(): AgentsSnapshot;
+  /** The agent brakes and idles where it stands, its order and corridor dropped. */
+  stopAgent(agent: AgentId): void;
+  /** Cruise at the profile's sprint speed (true) or walk speed (false) from the next tick. */
+  setAgentSprint(agent: AgentId, sprint: boolean): void;
+  /** A velocity change, m/s (each component within LIMITS.maxKnock), taken at the agent's next step. */
+  knockAgent(agent: AgentId, impulse: Vec3Like): void;
+  /** Knocks agents, all or nothing ('knocks[1].impulse'). */
+  knockAgents(knocks: ReadonlyArray<{ agent: AgentId; impulse: Vec3Like }>): void;
+  /** Chase another agent until within `range` metres (default 1.5; LIMITS.minChaseRange .. maxChaseRange). */
+  chaseAgent(agent: AgentId, target: AgentId, range?: number): void;
+  /** Chase a host entity until within `range` metres. */
+  chaseEntity(agent: AgentId, target: EntityId, range?: number): void;
+  /** Flee to the cheapest cell at least `distance` cells (1 .. LIMITS.maxFleeDistance) from `from`. */
+  fleeFrom(agent: AgentId, from: Vec3Like, distance: number): void;
+  /** Follow the corridor of a ready request from the agent's cell (one of its path cells). */
+  followPath(agent: AgentId, path: PathHandle): void;
+  agentLocomotion(agent: AgentId): AgentLocomotion;
+  /** The corridor waypoints within `length` metres of path ahead (0 .. LIMITS.maxLookahead). */
+  agentLookahead(agent: AgentId, length: number): Corridor;
+  /** Adds a host entity at `position` (metres) for agents to chase. */
+  addEntity(position: Vec3Like): EntityId;
+  setEntityPosition(entity: EntityId, position: Vec3Like): void;
+  entityPosition(entity: EntityId): [number, number, number];
+  /** Its chasers stop ('failed') at their next step. */
+  removeEntity(entity: EntityId): void;
 
   /**
    * Opens (open = true) or closes a door: the cell and the run straight above and below it of the
