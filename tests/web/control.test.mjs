@@ -417,3 +417,60 @@ describe('agents the game controls and brain queries (JS) on the real region', {
     world.removeAgent(other);
   });
 });
+
+describe('the server worker\'s control and query messages on the real region', { skip }, () => {
+  test('queries answer as the World does; knocks, stop, chase and flee act; errors name the field', async () => {
+    const handlers = await h.importPackage('worker/handlers.mjs');
+    const state = handlers.createState();
+    const s = h.workerSession(handlers, state);
+    const { blocks, shapes } = h.registryFiles();
+    await s.ok({ type: 'init', build: 'sync', blocksJson: blocks, shapesJson: shapes });
+    await s.ok({ type: 'loadRegion', bytes: fs.readFileSync(regionFile) });
+    const { profile } = await s.ok({ type: 'addProfile', profile: { id: 'walker' } });
+    const { profile: bird } = await s.ok({ type: 'addProfile', profile: { id: 'bird', class: 'flyer', can_fly: true } });
+    await s.ok({ type: 'tick' });
+    const w = state.world;  // the oracle: the World calls the tests above check
+    const min = [120, 55, -176], max = [151, 94, -145];
+    const spawn = await s.ok({ type: 'findSpawnCells', profile: 'walker', min, max, filter: { minHeadroom: 1 }, seed: 9, maxCells: 20 });
+    assert.equal(spawn.count, 20);
+    assert.deepEqual(spawn, w.findSpawnCells(profile, min, max, { minHeadroom: 1 }, 9, 20));
+    const cells = cellsOf(spawn.cells);
+    for (let i = 0; i + 1 < cells.length; ++i) {
+      const [a, b] = [cells[i], cells[i + 1]];
+      assert.deepEqual(await s.ok({ type: 'estimateTravel', profile: 'walker', from: a, to: b }), { seconds: w.estimateTravel(profile, a, b) });
+      if (Math.max(Math.abs(a[0] - b[0]), Math.abs(a[2] - b[2])) <= 256)
+        assert.deepEqual(await s.ok({ type: 'lineWalkable', profile, from: a, to: b }), { walkable: w.lineWalkable(profile, a, b) });
+    }
+    const up = [130.5, 100, -160.5], upFar = [140.5, 102, -150.5];
+    assert.deepEqual(await s.ok({ type: 'lineFlyable', profile: 'bird', from: up, to: upFar }), { flyable: w.lineFlyable(bird, up, upFar) });
+
+    const feet = (c) => [c[0] + 0.5, w.standingHeight(profile, c), c[2] + 0.5];
+    const { ids: [a, b] } = await s.ok({ type: 'addAgents', agents: [{ profile: 'walker', feet: feet(cells[0]) }, { profile: 'walker', feet: feet(cells[1]) }] });
+    assert.deepEqual(await s.ok({ type: 'knockAgents', knocks: [{ agent: a, impulse: [0, 6, 0] }] }), { knocked: 1 });
+    await s.ok({ type: 'tick' });
+    assert.equal(w.agentLocomotion(a).knocks, 1);
+    await s.ok({ type: 'fleeFrom', agent: b, from: cells[1], distance: 5 });
+    await s.ok({ type: 'tick', count: 200 });
+    const fled = (await s.ok({ type: 'agentState', agent: b })).feet.map(Math.floor);
+    assert.ok(fled.reduce((t, v, i) => t + (v - cells[1][i]) ** 2, 0) >= 25, `fled to ${fled}`);
+    await s.ok({ type: 'chaseAgent', agent: a, target: b, range: 3 });
+    await s.ok({ type: 'stopAgent', agent: a });
+    assert.equal((await s.ok({ type: 'agentState', agent: a })).mode, 'idle');
+
+    const hash = (await s.ok({ type: 'stateHash' })).hash;
+    let e = await s.err({ type: 'knockAgents', knocks: [{ agent: a, impulse: [0, 1, 0] }, { agent: b, impulse: [NaN, 0, 0] }] }, 'InvalidArgument', /^knockAgents: knocks\[1\]\.impulse/);
+    assert.equal(e.argument, 'knocks[1].impulse');
+    e = await s.err({ type: 'fleeFrom', agent: b, from: cells[1], distance: 500 }, 'InvalidArgument', /^fleeFrom: distance 500/);
+    assert.equal(e.argument, 'distance');
+    e = await s.err({ type: 'chaseAgent', agent: a, target: a }, 'InvalidArgument', /^chaseAgent: target/);
+    assert.equal(e.argument, 'target');
+    e = await s.err({ type: 'findSpawnCells', profile: 'walker', min, max, filter: { reject: () => true } }, 'InvalidArgument', /filter\.reject cannot be sent/);
+    assert.equal(e.argument, 'filter.reject');
+    e = await s.err({ type: 'findSpawnCells', profile: 'walker', min, max, maxCells: 5000 }, 'InvalidArgument', /^findSpawnCells: maxCells/);
+    assert.equal(e.argument, 'maxCells');
+    e = await s.err({ type: 'lineWalkable', profile: 'bird', from: cells[0], to: cells[1] }, 'Unsupported', /^lineWalkable: .*flyer/);
+    e = await s.err({ type: 'estimateTravel', profile: 'nobody', from: cells[0], to: cells[1] }, 'NotFound', /unknown profile/);
+    assert.equal((await s.ok({ type: 'stateHash' })).hash, hash);
+    await s.ok({ type: 'dispose' });
+  });
+});

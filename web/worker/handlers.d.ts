@@ -1,7 +1,7 @@
 // voxnav server worker - types of the pure message handlers (hand-written; checked with tsc --strict).
 import type {
-  AgentId, AgentState, AnvilLoadReport, AreaFilter, AreaIndex, BuildName, DoorEvents, InitOptions, PathHandle, PathStatus, ProfileId, ProfileJson,
-  Reach, RegionLoadReport, TopBlocks, Vec3Like, Voxnav, World, WorldStats,
+  AgentId, AgentState, AnvilLoadReport, AreaFilter, AreaIndex, BuildName, CellFilter, DoorEvents, InitOptions, PathHandle, PathStatus, ProfileId, ProfileJson,
+  Reach, RegionLoadReport, SpawnCells, TopBlocks, Vec3Like, Voxnav, World, WorldStats,
 } from '../index.js';
 
 export type ProfileRef = ProfileId | string;
@@ -27,8 +27,16 @@ export type Request =
   | { id: MessageId; type: 'removeAgents'; ids: AgentId[] }
   | { id: MessageId; type: 'setGoals'; goals: { agent: AgentId; goal: Vec3Like }[] }
   | { id: MessageId; type: 'teleportAgents'; agents: { agent: AgentId; feet: Vec3Like }[] }
+  | { id: MessageId; type: 'knockAgents'; knocks: { agent: AgentId; impulse: Vec3Like }[] }
+  | { id: MessageId; type: 'stopAgent'; agent: AgentId }
+  | { id: MessageId; type: 'chaseAgent'; agent: AgentId; target: AgentId; range?: number }
+  | { id: MessageId; type: 'fleeFrom'; agent: AgentId; from: Vec3Like; distance: number }
   | { id: MessageId; type: 'agentState'; agent: AgentId }
   | { id: MessageId; type: 'reachable'; profile: ProfileRef; from: Vec3Like; goal: Vec3Like }
+  | { id: MessageId; type: 'lineWalkable'; profile: ProfileRef; from: Vec3Like; to: Vec3Like }
+  | { id: MessageId; type: 'lineFlyable'; profile: ProfileRef; from: Vec3Like; to: Vec3Like }
+  | { id: MessageId; type: 'estimateTravel'; profile: ProfileRef; from: Vec3Like; to: Vec3Like }
+  | { id: MessageId; type: 'findSpawnCells'; profile: ProfileRef; min: Vec3Like; max: Vec3Like; filter?: Omit<CellFilter, 'reject'>; seed?: number; maxCells?: number }
   | { id: MessageId; type: 'request'; profile: ProfileRef; start: Vec3Like; goal: Vec3Like; range?: number; toward?: boolean; filter?: AreaFilter; wait?: boolean }
   | { id: MessageId; type: 'release'; handle: PathHandle }
   | { id: MessageId; type: 'tick'; dt?: number; count?: number }
@@ -102,8 +110,17 @@ export interface Results {
   removeAgents: { removed: number };
   setGoals: { set: number };
   teleportAgents: { moved: number };
+  knockAgents: { knocked: number };
+  stopAgent: Record<string, never>;
+  chaseAgent: Record<string, never>;
+  fleeFrom: Record<string, never>;
   agentState: AgentState & { reason: string };
   reachable: Reach;
+  lineWalkable: { walkable: boolean };
+  lineFlyable: { flyable: boolean };
+  /** Seconds, a lower bound (Infinity when unreachable). */
+  estimateTravel: { seconds: number };
+  findSpawnCells: SpawnCells;
   request: { handle: PathHandle } | PathNowResult;
   release: Record<string, never>;
   tick: { tick: number; tickMs: number; corridors: number; doorEvents: number };

@@ -14,8 +14,9 @@ import { load, VoxnavError } from '../index.mjs';
 export const MESSAGE_TYPES = Object.freeze([
   'init', 'loadBlocks', 'blockValues', 'addProfile', 'defineArea', 'findArea', 'loadRegion', 'loadChunks',
   'unloadChunks', 'edit', 'setDoorOpen', 'addAgents', 'removeAgents', 'setGoals', 'teleportAgents',
-  'agentState', 'reachable', 'request', 'release', 'tick', 'stats', 'topBlocks', 'stateHash', 'settings',
-  'dispose',
+  'knockAgents', 'stopAgent', 'chaseAgent', 'fleeFrom', 'agentState', 'reachable', 'lineWalkable',
+  'lineFlyable', 'estimateTravel', 'findSpawnCells', 'request', 'release', 'tick', 'stats', 'topBlocks',
+  'stateHash', 'settings', 'dispose',
 ]);
 
 const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
@@ -414,6 +415,38 @@ const handlers = {
     return { moved: moves.length };
   },
 
+  /**
+   * { knocks: [{ agent, impulse: [x, y, z] }] } (m/s, world frame): all or none, taken at each
+   * agent's next step (World.knockAgents; the error names 'knocks[i].impulse').
+   */
+  knockAgents(state, msg) {
+    const w = world(state, 'knockAgents');
+    const knocks = list('knockAgents', 'knocks', msg.knocks);
+    call('knockAgents', null, null, () => w.knockAgents(knocks));
+    return { knocked: knocks.length };
+  },
+
+  /** { agent }: the agent brakes and idles, its order dropped (World.stopAgent). */
+  stopAgent(state, msg) {
+    const w = world(state, 'stopAgent');
+    call('stopAgent', null, null, () => w.stopAgent(msg.agent));
+    return {};
+  },
+
+  /** { agent, target, range? = 1.5 }: chase another agent (World.chaseAgent). */
+  chaseAgent(state, msg) {
+    const w = world(state, 'chaseAgent');
+    call('chaseAgent', null, null, () => w.chaseAgent(msg.agent, msg.target, msg.range ?? 1.5));
+    return {};
+  },
+
+  /** { agent, from: cell, distance }: flee to the cheapest cell at least `distance` cells from `from` (World.fleeFrom). */
+  fleeFrom(state, msg) {
+    const w = world(state, 'fleeFrom');
+    call('fleeFrom', null, null, () => w.fleeFrom(msg.agent, msg.from, msg.distance));
+    return {};
+  },
+
   /** { agent } -> the agent's state and reason */
   agentState(state, msg) {
     const w = world(state, 'agentState');
@@ -425,6 +458,42 @@ const handlers = {
     const w = world(state, 'reachable');
     const profile = profileOf(w, 'reachable', 'profile', msg.profile);
     return call('reachable', null, null, () => w.reachable(profile, msg.from, msg.goal));
+  },
+
+  /** { profile, from, to } (cells) -> { walkable }: World.lineWalkable, no search. */
+  lineWalkable(state, msg) {
+    const w = world(state, 'lineWalkable');
+    const profile = profileOf(w, 'lineWalkable', 'profile', msg.profile);
+    return { walkable: call('lineWalkable', null, null, () => w.lineWalkable(profile, msg.from, msg.to)) };
+  },
+
+  /** { profile, from, to } (feet positions, metres) -> { flyable }: World.lineFlyable. */
+  lineFlyable(state, msg) {
+    const w = world(state, 'lineFlyable');
+    const profile = profileOf(w, 'lineFlyable', 'profile', msg.profile);
+    return { flyable: call('lineFlyable', null, null, () => w.lineFlyable(profile, msg.from, msg.to)) };
+  },
+
+  /** { profile, from, to } (cells) -> { seconds }: a lower bound of the travel time (World.estimateTravel). */
+  estimateTravel(state, msg) {
+    const w = world(state, 'estimateTravel');
+    const profile = profileOf(w, 'estimateTravel', 'profile', msg.profile);
+    return { seconds: call('estimateTravel', null, null, () => w.estimateTravel(profile, msg.from, msg.to)) };
+  },
+
+  /**
+   * { profile, min, max, filter?, seed? = 0, maxCells? = 64 } -> { count, cells: Int32Array }
+   * (World.findSpawnCells). The filter cannot hold `reject` (a function does not cross
+   * postMessage): a page filters the cells it gets instead.
+   */
+  findSpawnCells(state, msg) {
+    const type = 'findSpawnCells';
+    const w = world(state, type);
+    const profile = profileOf(w, type, 'profile', msg.profile);
+    const filter = msg.filter ?? {};
+    if (isObject(filter) && filter.reject !== undefined)
+      throw fieldError('InvalidArgument', type, 'filter.reject', 'filter.reject cannot be sent to the worker (a function does not cross postMessage)');
+    return call(type, null, null, () => w.findSpawnCells(profile, msg.min, msg.max, filter, msg.seed ?? 0, msg.maxCells ?? 64));
   },
 
   /**
