@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "voxnav/columns.h"
+#include "voxnav/control.h"
 #include "voxnav/io.h"
 #include "voxnav/numbers.h"
 #include "voxnav/tables.h"
@@ -82,6 +83,45 @@ TEST(HostNumbers, AreaFilters) {
   const std::vector<double> many(kMaxAreas + 1, 1.0);
   EXPECT_EQ(area_filter_of_numbers(0, many, &f, &e), Status::InvalidArgument);
   EXPECT_EQ(e.argument, "filter");
+}
+
+// Entity ids cross as numbers of kind bits 0 that no other conversion takes, and back.
+TEST(HostNumbers, EntityIdsHaveNumbersOfTheirOwn) {
+  World w, other;
+  EntityId ent, far;
+  ASSERT_EQ(add_entity(w, Vec3{1.5, 2, 3.5}, &ent), Status::Ok);
+  ASSERT_EQ(add_entity(other, Vec3{1.5, 2, 3.5}, &far), Status::Ok);
+  double n = 0, fn = 0;
+  ASSERT_TRUE(id_number(ent, &n));
+  ASSERT_TRUE(id_number(far, &fn));
+  EXPECT_EQ(id_number_kind(n), IdKind::None);
+  EntityId back;
+  CallError e;
+  ASSERT_EQ(from_number(n, "entity", &back, &e, w.id_tag()), Status::Ok);
+  EXPECT_EQ(back.index, ent.index);
+  EXPECT_EQ(back.generation, ent.generation);
+  Vec3 p;
+  EXPECT_EQ(entity_position(w, back, &p), Status::Ok);
+  EXPECT_EQ(p, (Vec3{1.5, 2, 3.5}));
+  // Another World's entity, an agent id, a plain number: refused, naming the argument.
+  EXPECT_EQ(from_number(fn, "target", &back, &e, w.id_tag()), Status::InvalidArgument);
+  EXPECT_EQ(e.argument, "target");
+  EXPECT_NE(e.message.find("is an entity id of another World"), std::string::npos) << e.message;
+  double an = 0;
+  ASSERT_TRUE(id_number(AgentId{3, ent.generation}, &an));
+  EXPECT_EQ(from_number(an, "entity", &back, &e), Status::InvalidArgument);
+  EXPECT_NE(e.message.find("is an agent id, not an entity id"), std::string::npos) << e.message;
+  for (const double bad : {0.0, 8.0, n + 4.0 * 2097152.0 * 1073741824.0, 1.5, -4.0}) {
+    EXPECT_EQ(from_number(bad, "entity", &back, &e), Status::InvalidArgument) << bad;
+  }
+  // An entity number is no agent id, path handle or profile id.
+  AgentId a;
+  PathHandle h;
+  ProfileId pid;
+  EXPECT_EQ(from_number(n, "agent", &a, &e), Status::InvalidArgument);
+  EXPECT_EQ(from_number(n, "path", &h, &e), Status::InvalidArgument);
+  EXPECT_EQ(from_number(n, "profile", &pid, &e), Status::InvalidArgument);
+  EXPECT_FALSE(id_number(EntityId{0, 0}, &n));
 }
 
 TEST(Tables, LimitsAndNamesAreTheHeadersConstants) {
