@@ -215,6 +215,31 @@ describe('agents the game controls and brain queries (JS) on the real region', {
     assert.throws(() => world.lineFlyable(walker, [0, 80, 0], [1, 80, 1]), { name: 'VoxnavError', status: 'Unsupported' });
   });
 
+  test('a flyer request from JS: a corridor of fly waypoints whose every segment lineFlyable passes', () => {
+    const rand = rng(31);
+    let checked = 0;
+    for (let i = 0; i < 40 && checked < 8; ++i) {
+      const a = [100 + Math.floor(rand() * 56), 75 + Math.floor(rand() * 20), -172 + Math.floor(rand() * 56)];
+      const b = [100 + Math.floor(rand() * 56), 75 + Math.floor(rand() * 20), -172 + Math.floor(rand() * 56)];
+      if (!world.isStandable(bird, a) || !world.isStandable(bird, b)) continue;
+      const r = world.findPathNow(bird, a, b);
+      if (r.state !== 'ready') continue;
+      ++checked;
+      const c = r.corridor, n = c.kinds.length;
+      assert.ok(n >= 1);
+      for (let k = 1; k < n; ++k) assert.equal(pkg.EDGE_KINDS[c.kinds[k]], 'fly');
+      const last = [c.positions[3 * n - 3], c.positions[3 * n - 2], c.positions[3 * n - 1]];
+      assert.deepEqual(last.map(Math.floor), b);
+      let from = [a[0] + 0.5, a[1], a[2] + 0.5];
+      for (let k = 0; k < n; ++k) {
+        const to = [c.positions[3 * k], c.positions[3 * k + 1], c.positions[3 * k + 2]];
+        assert.equal(world.lineFlyable(bird, from, to), true, `segment ${from} -> ${to} of ${a} -> ${b}`);
+        from = to;
+      }
+    }
+    assert.ok(checked >= 4, `${checked} flyer corridors`);
+  });
+
   /** Two standable cells about `d` cells apart on one island, the way between them ready. */
   function pairApart(d, seed, level = false) {
     const rand = rng(seed);
