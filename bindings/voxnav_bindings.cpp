@@ -381,9 +381,10 @@ int agent_call(C c, int op, double a, double other, val v, double x) {
   static constexpr const char* kNames[] = {"stop_agent",   "set_agent_sprint", "knock_agent",
                                            "chase_agent",  "chase_entity",     "flee_from",
                                            "follow_path",  "teleport_agent_facing"};
-  if (op < kStop || op > kTeleport) op = kStop;
-  const char* fn = kNames[op];
+  const bool known = op >= kStop && op <= kTeleport;
+  const char* fn = known ? kNames[op] : "agent_call";
   In in(c.calls, fn);
+  if (!known) in.refuse("op", "an agent call number (0 .. 7)");
   const AgentId id = in(agent(a));
   AgentId target;
   EntityId thing;
