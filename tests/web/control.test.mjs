@@ -443,6 +443,52 @@ describe('agents the game controls and brain queries (JS) on the real region', {
   });
 });
 
+// The same numbers as tests/control/pinned_queries_native_test.cpp pins for the native build: native
+// and wasm agree on them bit for bit.
+describe('pinned query answers, the same as the native build\'s', { skip }, () => {
+  test('spawn cells, travel estimates, straight walks, the filtered nearest cell, facings', async () => {
+    const pkg = await h.importPackage();
+    const lib = await pkg.load({ build: 'sync' });
+    const world = lib.createWorld();
+    try {
+      const { blocks, shapes } = h.registryFiles();
+      world.loadMinecraftBlocks(blocks, shapes);
+      await world.loadRegion(fs.readFileSync(regionFile));
+      const pid = world.addProfile({ id: 'walker' });
+      world.update();
+      const s = world.findSpawnCells(pid, [96, 40, -176], [159, 103, -113], {
+        minHeadroom: 1, hazardDistance: 1, excludeFluids: true, avoid: [[130.5, 70, -160.5]], minDistance: 6,
+      }, 12345, 8);
+      assert.equal(s.count, 8);
+      assert.deepEqual(Array.from(s.cells), [97, 64, -147, 151, 66, -153, 141, 74, -114, 128, 67, -170, 127, 71, -123,
+        101, 68, -165, 101, 69, -145, 145, 85, -173]);
+      const estimates = [13.136093023255814, 10.033023255813955, 14.275488372093024, 11.026558139534885,
+        12.271906976744186, 4.6511627906976747, Infinity];
+      const c = cellsOf(s.cells);
+      estimates.forEach((t, i) => assert.equal(world.estimateTravel(pid, c[i], c[i + 1]), t, `pair ${i}`));
+      const lines = [
+        [[140, 64, -146], [132, 64, -145], true, 1.9567906976744185],
+        [[140, 64, -146], [135, 64, -145], true, 1.2591162790697674],
+        [[123, 66, -158], [123, 65, -155], true, 0.69767441860465118],
+        [[133, 65, -169], [133, 64, -166], true, 0.69767441860465118],
+        [[138, 69, -149], [132, 68, -158], false],
+        [[138, 69, -149], [129, 70, -154], false],
+        [[138, 69, -149], [132, 69, -151], false],
+      ];
+      for (const [a, b, walkable, t] of lines) {
+        assert.equal(world.lineWalkable(pid, a, b), walkable, `${a} -> ${b}`);
+        if (t !== undefined) assert.equal(world.estimateTravel(pid, a, b), t);
+      }
+      assert.deepEqual(world.nearestStandable(pid, [135, 70, -160], 8, { minHeadroom: 2, avoid: [[135.5, 70, -159.5]], minDistance: 3 }),
+        [133, 68, -159]);
+      assert.equal(world.yawOfDirection([1, 0, 1]), 40960);
+      assert.equal(world.yawOfDirection([-3, 0, 2]), 22517);
+    } finally {
+      world.dispose();
+    }
+  });
+});
+
 describe('the server worker\'s control and query messages on the real region', { skip }, () => {
   test('queries answer as the World does; knocks, stop, chase and flee act; errors name the field', async () => {
     const handlers = await h.importPackage('worker/handlers.mjs');
