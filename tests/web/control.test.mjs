@@ -449,9 +449,9 @@ describe('agents the game controls and brain queries (JS) on the real region', {
 // The same numbers as tests/control/pinned_queries_native_test.cpp pins for the native build: native
 // and wasm agree on them bit for bit.
 describe('pinned query answers, the same as the native build\'s', { skip }, () => {
-  test('spawn cells, travel estimates, straight walks, the filtered nearest cell, facings', async () => {
+  for (const build of h.hasThreadedBuild ? ['sync', 'threaded'] : ['sync']) test(`spawn cells, travel estimates, straight walks, the filtered nearest cell, facings (${build} build)`, async () => {
     const pkg = await h.importPackage();
-    const lib = await pkg.load({ build: 'sync' });
+    const lib = await pkg.load({ build });
     const world = lib.createWorld();
     try {
       const { blocks, shapes } = h.registryFiles();
