@@ -168,6 +168,93 @@ TEST(IntentsRegion, ChaserCatchesATargetWalkingAway) {
   EXPECT_LT(direct_ticks, chase_ticks);  // and followed corridors too
 }
 
+// Entity targets standing one block up a step from a neighbouring cell (found by
+// tests/web/control.test.mjs: the search counted the chaser's own cell within the goal range of
+// the target's cell, so each corridor was that cell alone and it replanned every few steps,
+// Planning for ever). A standable target cell is the search's goal itself: every chaser catches.
+TEST(IntentsRegion, ChaserCatchesAnEntityOneBlockUp) {
+  Region r = load();
+  ASSERT_TRUE(r.world);
+  World& w = *r.world;
+  std::vector<std::pair<CellPos, CellPos>> steps{{{150, 67, -146}, {136, 65, -143}}};
+  tools::SplitMix64 rng(0x57E9);
+  for (int tries = 0; tries < 200000 && steps.size() < 12; ++tries) {
+    const CellPos a = r.all[rng.below(r.all.size())];
+    const CellPos b{a.x + static_cast<int>(rng.below(3)) - 1, a.y + 1, a.z + static_cast<int>(rng.below(3)) - 1};
+    if ((b.x == a.x && b.z == a.z) || !w.is_standable(r.pid, b) || r.island(a) != r.island(b)) continue;
+    bool clash = false;
+    for (const auto& o : steps) clash = clash || cheb(o.first, a) < 20;
+    if (clash) continue;
+    for (const CellPos& c : r.by_island[r.island(a)])  // the chaser 4-6 cells away
+      if (cheb(c, b) >= 4 && cheb(c, b) <= 6 && std::abs(c.y - b.y) <= 2) {
+        steps.push_back({c, b});
+        break;
+      }
+  }
+  ASSERT_GE(steps.size(), 6u);
+  int caught = 0, tried = 0;
+  for (const auto& [from, to] : steps) {
+    if (!w.is_standable(r.pid, from) || r.island(from) != r.island(to)) continue;
+    ++tried;
+    AgentId c;
+    EntityId e;
+    ASSERT_EQ(w.add_agent(AgentDef{r.pid, feet_of(w, r.pid, from)}, &c), Status::Ok);
+    ASSERT_EQ(add_entity(w, feet_of(w, r.pid, to), &e), Status::Ok);
+    ASSERT_EQ(chase_entity(w, c, e, 1.5), Status::Ok);
+    AgentState s;
+    for (int k = 0; k < 400 && (s = state_of(w, c)).mode != AgentMode::Arrived; ++k)
+      ASSERT_EQ(w.tick(0.05), Status::Ok);
+    const double d = dist3(s.feet, feet_of(w, r.pid, to));
+    EXPECT_EQ(s.mode, AgentMode::Arrived) << test::str(from) << " -> entity at " << test::str(to) << ": "
+                                          << d << " m away, " << s.replans << " replans";
+    if (s.mode == AgentMode::Arrived) {
+      EXPECT_LE(d, 1.5 + 1e-9);
+      ++caught;
+    }
+    ASSERT_EQ(w.remove_agent(c), Status::Ok);
+    ASSERT_EQ(remove_entity(w, e), Status::Ok);
+  }
+  std::printf("%d of %d chasers caught an entity one block up a step\n", caught, tried);
+  EXPECT_GE(tried, 6);
+}
+
+// An entity floating out of reach (a metre above a standable cell, range 0.9 m): the search's
+// goal is any node next to the entity's cell, the chaser gets there and is held Blocked with a
+// reason, replanning only at the blocked retry, not every step; once the entity comes down to
+// the ground, it is caught.
+TEST(IntentsRegion, ChaserHeldBlockedBelowAnEntityOutOfReach) {
+  Region r = load();
+  ASSERT_TRUE(r.world);
+  World& w = *r.world;
+  const std::vector<ChasePair> pairs = pick_pairs(r, 1, 11);
+  ASSERT_EQ(pairs.size(), 1u);
+  const CellPos under = pairs[0].target;
+  AgentId c;
+  EntityId e;
+  ASSERT_EQ(w.add_agent(AgentDef{r.pid, feet_of(w, r.pid, pairs[0].chaser)}, &c), Status::Ok);
+  const Vec3 ground = feet_of(w, r.pid, under);
+  ASSERT_EQ(add_entity(w, Vec3{ground.x, ground.y + 1.0, ground.z}, &e), Status::Ok);
+  ASSERT_EQ(chase_entity(w, c, e, 0.9), Status::Ok);
+  for (int k = 0; k < 1500 && state_of(w, c).mode != AgentMode::Blocked; ++k)
+    ASSERT_EQ(w.tick(0.05), Status::Ok);  // (the route climbs around: about 40 s)
+  const AgentState held = state_of(w, c);
+  EXPECT_EQ(held.mode, AgentMode::Blocked);
+  std::string why;
+  ASSERT_EQ(w.agent_reason(c, &why), Status::Ok);
+  EXPECT_NE(why.find("can get no closer to its chase target"), std::string::npos) << why;
+  for (int k = 0; k < 100; ++k) ASSERT_EQ(w.tick(0.05), Status::Ok);
+  const AgentState later = state_of(w, c);
+  // The blocked retry (every 100 ticks, kBlockedRetryTicks), not a replan every few steps.
+  EXPECT_LE(later.replans - held.replans, 2u) << later.replans << " vs " << held.replans;
+  // Down to the ground: caught.
+  ASSERT_EQ(set_entity_position(w, e, ground), Status::Ok);
+  AgentState s;
+  for (int k = 0; k < 200 && (s = state_of(w, c)).mode != AgentMode::Arrived; ++k)
+    ASSERT_EQ(w.tick(0.05), Status::Ok);
+  EXPECT_EQ(s.mode, AgentMode::Arrived);
+  EXPECT_LE(dist3(s.feet, ground), 0.9 + 1e-9);
+}
+
 TEST(IntentsRegion, RemovedTargetStopsTheChaserWithAReason) {
   Region r = load();
   ASSERT_TRUE(r.world);

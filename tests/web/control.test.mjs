@@ -293,14 +293,11 @@ describe('agents the game controls and brain queries (JS) on the real region', {
     world.removeAgent(chaser);
   });
 
-  // Found by this suite (engine, src/engine/follow): a chaser that comes within 2 m of an entity
-  // standing one block up (a grass step) stops short of range 1.5 or 2 and replans every ~3 ticks
-  // without moving, mode 'planning', forever; range 3 arrives, and an agent sent to the same cell
-  // with setAgentGoal arrives. Each replan's corridor is one 'start' waypoint, the chaser's own
-  // cell (137, 64, -144): the search counts it within range of the target cell (136, 65, -143),
-  // but the catch test's 3D distance from the feet (137.95, 64, -143.55) to the target's
-  // (136.5, 65, -142.5) is 2.05 m, over the range, so the chase plans again, forever.
-  test('a chaser reaches a target one block up (replan loop)', { todo: 'engine: chase replan loop near a step up' }, () => {
+  // Found by this suite: a chaser near an entity standing one block up (a grass step) replanned
+  // every few ticks, Planning for ever (the search counted the chaser's own cell within the goal
+  // range of the target's cell, the catch test's 3D distance did not). An entity's standable cell
+  // is now the search's goal itself (tests/control/intents_region_native_test.cpp).
+  test('a chaser reaches a target one block up (once a replan loop)', () => {
     const a = [150, 67, -146], b = [136, 65, -143];
     const chaser = world.addAgent(walker, feetOf(a));
     const entity = world.addEntity(feetOf(b));

@@ -265,6 +265,7 @@ void AgentSystem::plan(NavWorld& nav, AgentRecord& a) {
   }
   a.replan = false;
   a.chase_direct = false;
+  a.chase_no_closer = false;
   issue_request(nav, a);
   a.mode = AgentMode::Planning;
   reindex(a);
@@ -280,8 +281,8 @@ void AgentSystem::issue_request(NavWorld& nav, AgentRecord& a) {
     CellPos c;
     if (chase_target(a, p, c)) a.goal = c;
     // An agent's cell is one its class stands in: the search goes there. A host entity's may
-    // be in the air or in a block: any cell within kChaseGoalRange of it will do.
-    a.goal_range = a.chase_entity ? kChaseGoalRange : 0;
+    // be in the air or in a block: then any cell within kChaseGoalRange of it will do.
+    a.goal_range = a.chase_entity && !nav.grid().node(a.goal) ? kChaseGoalRange : 0;
   }
   spec.goal = a.goal;
   spec.goal_range = a.goal_range;
@@ -1319,9 +1320,11 @@ void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, doub
         reached = d <= radius && dy < 0.7 && dy > -1.0 && (a.body.on_ground || last);
       }
       if (reached) {
-        if (last && (a.partial || a.intent == AgentIntent::Chase)) {
-          // (a chaser at the end of its corridor without the target in range: it moved; search
-          // again toward where it is now)
+        if (last && a.intent == AgentIntent::Chase) {  // (the target not in range)
+          chase_corridor_end(a);
+          break;
+        }
+        if (last && a.partial) {
           end_of_partial(a);
           break;
         }

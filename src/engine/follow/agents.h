@@ -156,6 +156,7 @@ struct AgentRecord {
   std::uint32_t target_generation = 0;
   double chase_range = 0.0;            ///< metres, feet to the target's position (3D)
   bool chase_direct = false;           ///< walking straight at the target (no search)
+  bool chase_no_closer = false;  ///< Blocked at the end of a corridor to the target's cell, out of range
   CellPos flee_from;                   ///< the point fled from (a cell)
   int flee_distance = 0;               ///< cells
 };
@@ -325,6 +326,10 @@ class AgentSystem {
   /// A chaser's decisions before its step (intents.cpp): caught (Arrived), target gone (Failed
   /// with a reason), straight at it, or a search toward where it went.
   void chase_step(NavWorld& nav, AgentRecord& a);
+  /// A chaser at the last waypoint of a corridor, the target not in range: searches again toward
+  /// where the target went, or, when that is the cell the corridor led to (the search gets it no
+  /// closer), holds it Blocked with the reason until the target moves.
+  void chase_corridor_end(AgentRecord& a);
   /// A chaser in direct mode: the drive straight at the target (intents.cpp).
   void chase_drive(AgentRecord& a, double dt, DriveInput& in);
   /// The target is gone: the agent stops, Failed, with a reason naming it.

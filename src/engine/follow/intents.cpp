@@ -2,6 +2,7 @@
 // chase of a moving target (another agent or an entity), a flee from a point, and a path the host
 // requested. Kept apart from agents.cpp (the follower), which calls chase_step and chase_drive.
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 
@@ -161,6 +162,7 @@ void AgentSystem::chase_step(NavWorld& nav, AgentRecord& a) {
   if (dx * dx + dy * dy + dz * dz <= a.chase_range * a.chase_range) {
     // Caught: it stands (and chases again once the target is out of range).
     if (a.mode != AgentMode::Arrived) {
+      a.chase_no_closer = false;
       if (a.request.generation) (void)nav.release(a.request);
       a.request = PathHandle{};
       a.replan = false;
@@ -176,6 +178,10 @@ void AgentSystem::chase_step(NavWorld& nav, AgentRecord& a) {
     }
     return;
   }
+  if (a.mode == AgentMode::Blocked && a.chase_no_closer) {
+    if (tc != a.goal) plan(nav, a);  // it moved: perhaps somewhere nearer to reach
+    return;
+  }
   const AgentMotion& m = motions_[a.motion];
   const NavGrid& grid = nav.grid();
   const CellPos here = current_cell(grid, a);
@@ -183,7 +189,10 @@ void AgentSystem::chase_step(NavWorld& nav, AgentRecord& a) {
                     std::abs(tc.x - here.x) <= kChaseDirectCells &&
                     std::abs(tc.z - here.z) <= kChaseDirectCells &&
                     std::abs(tc.y - here.y) <= kChaseDirectCells;
-  if (near && line_walkable_cells(grid, m.costs, here, tc, m.walk_speed, m.body.gravity)) {
+  // (Straight only to a cell it can stand in: an entity in the air or in a block is searched
+  // for, the search taking any node next to it.)
+  if (near && grid.node(tc) &&
+      line_walkable_cells(grid, m.costs, here, tc, m.walk_speed, m.body.gravity)) {
     // Straight at it: no search. The corridor shows the line (from where the agent stood when
     // the target's cell last changed to that cell); the drive aims at the target itself.
     if (a.request.generation) (void)nav.release(a.request);
@@ -234,6 +243,35 @@ void AgentSystem::chase_step(NavWorld& nav, AgentRecord& a) {
       issue_request(nav, a);
     }
   }
+}
+
+void AgentSystem::chase_corridor_end(AgentRecord& a) {
+  Vec3 p;
+  CellPos tc;
+  if (a.partial || !chase_target(a, p, tc) || tc != a.goal) {
+    end_of_partial(a);  // it moved (or the route stopped short): search again from here
+    return;
+  }
+  // The search's goal is where the target still is, and its corridor ends here: searching again
+  // gives the same corridor. Held Blocked (retried every kBlockedRetryTicks, and at once when the
+  // target's cell changes) instead of replanning every step.
+  const Vec3& f = a.body.feet;
+  const double d = std::sqrt((p.x - f.x) * (p.x - f.x) + (p.y - f.y) * (p.y - f.y) +
+                             (p.z - f.z) * (p.z - f.z));
+  a.partial = false;
+  a.mode = AgentMode::Blocked;
+  a.chase_no_closer = true;
+  a.blocked_ticks = 0;
+  a.crowded = false;
+  a.fail = PathFailure::None;
+  char buf[160];
+  std::snprintf(buf, sizeof buf,
+                "can get no closer to its chase target: %.2f m away at the end of a corridor to "
+                "the target's cell (%d,%d,%d), range %.2f m",
+                d, tc.x, tc.y, tc.z, a.chase_range);
+  a.reason = buf;
+  clear_door_hold(a, true);
+  reindex(a);
 }
 
 void AgentSystem::chase_drive(AgentRecord& a, double dt, DriveInput& in) {
