@@ -256,8 +256,7 @@ describe('agents the game controls and brain queries (JS) on the real region', {
   const ticks = (n) => { for (let i = 0; i < n; ++i) world.tick(0.05); };
 
   test('chaseEntity and chaseAgent bring the chaser within range of its moving target', () => {
-    // Targets on the chaser's level (a target one block up can hold a close chaser in a replan
-    // loop: the todo test below).
+    // Targets on the chaser's level (a target one block up: the test below).
     const [a, b] = pairApart(14, 1, true);
     const [, c] = pairApart(14, 2, true);
     const chaser = world.addAgent(walker, feetOf(a));
