@@ -202,13 +202,13 @@ detail::NavWorld* nav_of_agent(detail::WorldState& ws, const detail::AgentRecord
   return nav ? nav : ws.walker();
 }
 
-// Flyer agents take goals only (docs/flight.md#flyer-agents): a chase, flee or path order is
+// Flyer agents take goals and chases (docs/flight.md#flyer-agents): a flee or path order is
 // refused for them.
 Status flyer_order(CallError* error, const char* fn, const detail::WorldState& ws,
                    const detail::AgentRecord& a) {
   if (!ws.agents.motion(a.motion).flies) return Status::Ok;
   return fail(error, fn, "agent",
-              std::string("the agent is a flyer: flyer agents take goals only (set_agent_goal); ") +
+              std::string("the agent is a flyer: flyer agents take goals and chases only; ") +
                   fn + " is not supported for them yet",
               Status::Unsupported);
 }
@@ -270,7 +270,6 @@ Status chase_agent(World& world, AgentId agent, AgentId target, double range, Ca
   detail::WorldState& ws = detail::WorldAccess::state(world);
   const detail::AgentRecord* a = record(ws, agent);
   if (!a) return stale(error, fn, agent);
-  if (const Status st = flyer_order(error, fn, ws, *a); st != Status::Ok) return st;
   if (!record(ws, target)) return stale(error, fn, target, "target");
   if (target.index == agent.index)
     return fail(error, fn, "target", detail::agent_text("target", target) + " is the agent itself",
@@ -287,7 +286,6 @@ Status chase_entity(World& world, AgentId agent, EntityId target, double range,
   detail::WorldState& ws = detail::WorldAccess::state(world);
   const detail::AgentRecord* a = record(ws, agent);
   if (!a) return stale(error, fn, agent);
-  if (const Status st = flyer_order(error, fn, ws, *a); st != Status::Ok) return st;
   if (!ws.agents.entity(target.index, target.generation))
     return stale_entity(error, fn, target, "target");
   if (const Status st = check_range(error, fn, range); st != Status::Ok) return st;

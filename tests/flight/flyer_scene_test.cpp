@@ -118,6 +118,58 @@ TEST(FlyerScene, OverTheWallSameBitsEverywhere) {
   EXPECT_EQ(a.hash, 0x34a3eb6a532c452cull);
 }
 
+// A flyer chases a host entity the script moves east along a row on the far side of the wall
+// (3 m/s; the flyer flies 4.3): it searches over the wall, then flies straight at it once within
+// kChaseDirectCells, catches it within the range, and stops, Failed with the reason, when the
+// entity is removed.
+TEST(FlyerScene, ChasesAnEntityOverTheWall) {
+  Scene s(wall_rows(), Profile{});
+  World& w = *s.w;
+  Profile bat;
+  bat.id = "bat";
+  bat.movement_class = MovementClass::Flyer;
+  bat.can_fly = true;
+  bat.jump_apex = 0;
+  ProfileId bp;
+  ASSERT_EQ(w.add_profile(bat, &bp), Status::Ok);
+  w.update();
+  AgentId chaser;
+  ASSERT_EQ(w.add_agent(AgentDef{bp, Vec3{6.5, 1.0, 4.5}}, &chaser), Status::Ok);
+  EntityId ent;
+  ASSERT_EQ(add_entity(w, Vec3{4.5, 1.0, 18.5}, &ent), Status::Ok);
+  ASSERT_EQ(chase_entity(w, chaser, ent, 1.0), Status::Ok);
+  int caught = -1, inside = 0;
+  double gap = 0;
+  for (int t = 0; t < 260; ++t) {
+    if (t < 200) {
+      ASSERT_EQ(set_entity_position(w, ent, Vec3{std::min(34.5, 4.5 + 3.0 * 0.05 * t), 1.0, 18.5}), Status::Ok);
+    } else if (t == 200) {
+      ASSERT_EQ(remove_entity(w, ent), Status::Ok);
+    }
+    ASSERT_EQ(w.tick(0.05), Status::Ok);
+    AgentState st;
+    ASSERT_EQ(w.agent_state(chaser, &st), Status::Ok);
+    if (body_meets(w, st.feet, 0.5 * bat.width, bat.height, s.stone, false)) ++inside;
+    if (caught < 0 && st.mode == AgentMode::Arrived && t < 200) {
+      caught = t;
+      Vec3 p;
+      ASSERT_EQ(entity_position(w, ent, &p), Status::Ok);
+      gap = std::sqrt((st.feet.x - p.x) * (st.feet.x - p.x) + (st.feet.y - p.y) * (st.feet.y - p.y) +
+                      (st.feet.z - p.z) * (st.feet.z - p.z));
+    }
+  }
+  std::printf("[ chase    ] flyer caught the entity at tick %d (gap %.3f m)\n", caught, gap);
+  EXPECT_GE(caught, 0);
+  EXPECT_LE(gap, 1.0 + 1e-9);
+  EXPECT_EQ(inside, 0);
+  AgentState st;
+  ASSERT_EQ(w.agent_state(chaser, &st), Status::Ok);
+  EXPECT_EQ(st.mode, AgentMode::Failed);
+  std::string why;
+  ASSERT_EQ(w.agent_reason(chaser, &why), Status::Ok);
+  EXPECT_NE(why.find("chase target entity"), std::string::npos) << why;
+}
+
 #ifndef __EMSCRIPTEN__
 TEST(FlyerScene, WithThreadsTheSameHash) {
   native::ThreadPool pool(2);

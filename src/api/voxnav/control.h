@@ -156,14 +156,14 @@ inline constexpr int kChaseReplanCells = 2;
 /// removed makes the chaser stop, Failed with a reason naming it ("chase target agent in slot 3
 /// is gone"); a target no route reaches leaves it Blocked with a reason, retried. The chase is
 /// not an order to a place: no arrival contagion (voxnav/crowds.h).
-/// Returns: Ok; Unsupported ("agent" is a flyer: flyer agents take goals only);
-/// StaleHandle ("agent", "target": not a live agent); InvalidArgument ("target" is
+/// A flyer chaser flies: straight at the target within kChaseDirectCells when the flyer's
+/// straight line to it is clear, else along flyer requests (docs/flight.md#flyer-agents).
+/// Returns: Ok; StaleHandle ("agent", "target": not a live agent); InvalidArgument ("target" is
 /// the agent itself; "range" not finite or out of its limit). Nothing changes on an error.
 [[nodiscard]] Status chase_agent(World& world, AgentId agent, AgentId target, double range,
                                  CallError* error = nullptr);
 /// chase_agent for a host entity `target` (its position as set_entity_position last set it).
-/// Returns: Ok; Unsupported ("agent" is a flyer: flyer agents take goals only);
-/// StaleHandle ("agent"; "target": not a live entity); InvalidArgument ("range").
+/// Returns: Ok; StaleHandle ("agent"; "target": not a live entity); InvalidArgument ("range").
 [[nodiscard]] Status chase_entity(World& world, AgentId agent, EntityId target, double range,
                                   CallError* error = nullptr);
 
@@ -177,7 +177,7 @@ inline constexpr int kMaxFleeDistance = 64;
 /// fixed expansion order, the same on every platform), within the profile's search budget. The
 /// agent walks there and is Arrived. With no such cell in reach it is Failed with a reason.
 /// A replan (stuck, an edit) flees again from where it stands.
-/// Returns: Ok; Unsupported ("agent" is a flyer: flyer agents take goals only);
+/// Returns: Ok; Unsupported ("agent" is a flyer: flyer agents take goals and chases only);
 /// StaleHandle ("agent"); OutOfRange ("from" outside the cell range);
 /// InvalidArgument ("distance" out of its limit). Nothing changes on an error.
 [[nodiscard]] Status flee_from(World& world, AgentId agent, CellPos from, int distance,
@@ -188,7 +188,7 @@ inline constexpr int kMaxFleeDistance = 64;
 /// corridor is pulled again from there), to its end. The handle stays the host's (release it when
 /// done; the agent keeps its copy). A later replan (stuck, an edit no short detour mends) searches
 /// to the request's goal as set_agent_goal would. Returns: Ok; Unsupported ("agent" is a
-/// flyer: flyer agents take goals only); StaleHandle ("agent"; "path":
+/// flyer: flyer agents take goals and chases only); StaleHandle ("agent"; "path":
 /// released or never made); Busy ("path" not Ready: Searching or Failed); InvalidArgument
 /// ("path" of another movement class than the agent's, or not through the agent's cell).
 /// Nothing changes on an error.

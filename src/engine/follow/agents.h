@@ -352,6 +352,10 @@ class AgentSystem {
   void fly_drive(AgentRecord& a, double dt, DriveInput& in);
   /// The stuck watch ran out: plan again, or Blocked after kMaxReplansInRow rounds.
   void fly_replan_or_block(AgentRecord& a);
+  /// A flying chaser's decisions: caught (Arrived, hovering), target gone (Failed with a
+  /// reason), straight at it within kChaseDirectCells when the straight line is clear, or a
+  /// flyer request toward its cell.
+  void fly_chase(AgentRecord& a);
   /// The flyers whose corridors the flyer layer's changes reach (corridor index): every
   /// remaining segment is checked; a broken one makes the agent plan again.
   void fly_edits();

@@ -60,6 +60,12 @@ void AgentSystem::fly_plan(AgentRecord& a) {
   }
   if (a.request.generation) (void)flyer_->release(a.request);
   const AgentMotion& m = motions_[a.motion];
+  if (a.intent == AgentIntent::Chase) {  // toward the target's cell now (any free cell by it)
+    Vec3 tp;
+    CellPos tc;
+    if (chase_target(a, tp, tc)) a.goal = foot_cell(tp, 0.0);
+    a.goal_range = kChaseGoalRange;
+  }
   RequestSpec spec;
   spec.start = fly_cell(a);
   spec.goal = a.goal;
@@ -142,6 +148,21 @@ void AgentSystem::fly_drive(AgentRecord& a, double dt, DriveInput& in) {
   const flight::FlyerStore& store = flyer_->store();
   const std::vector<Waypoint>& pts = a.corridor.points;
   const Vec3& p = a.body.feet;
+  if (a.chase_direct) {
+    // Straight at the chased target (fly_chase judged the line clear this step).
+    Vec3 tp;
+    CellPos tc;
+    if (!chase_target(a, tp, tc)) return;
+    const double dx = tp.x - p.x, dy = tp.y - p.y, dz = tp.z - p.z;
+    const double d = std::sqrt(dx * dx + dy * dy + dz * dz);
+    if (!(d > 1e-9)) return;
+    const double cruise = a.control.sprint ? m.control.sprint_speed : m.walk_speed;
+    const double speed = std::min(cruise, d / dt);
+    in.move_x = dx / d * speed;
+    in.move_z = dz / d * speed;
+    in.vertical = dy / d * speed;
+    return;
+  }
   // 1. The cells of the next kFlyCheckWaypoints waypoints must still be free flyer cells.
   for (std::size_t k = a.next; k < pts.size() && k < a.next + kFlyCheckWaypoints; ++k)
     if (!store.free(pts[k].cell)) {
@@ -172,7 +193,13 @@ void AgentSystem::fly_drive(AgentRecord& a, double dt, DriveInput& in) {
   const bool last = a.next + 1 == pts.size();
   const double dx = w.position.x - p.x, dy = w.position.y - p.y, dz = w.position.z - p.z;
   const double d = std::sqrt(dx * dx + dy * dy + dz * dz);
-  if (last && d <= std::max(0.25, m.arrive_radius)) {
+  if (last && a.intent == AgentIntent::Chase && d <= kFlyPass) {
+    // The end of a chaser's corridor without the target in range: it moved; plan again.
+    ++a.replans;
+    fly_plan(a);
+    return;
+  }
+  if (last && a.intent != AgentIntent::Chase && d <= std::max(0.25, m.arrive_radius)) {
     // Arrived: it hovers where it is (no drive, no gravity in Fly mode).
     a.mode = AgentMode::Arrived;
     ++a.arrivals;
@@ -205,6 +232,90 @@ void AgentSystem::fly_drive(AgentRecord& a, double dt, DriveInput& in) {
   }
 }
 
+void AgentSystem::fly_chase(AgentRecord& a) {
+  if (a.mode == AgentMode::Failed || a.mode == AgentMode::Idle) return;
+  Vec3 tp;
+  CellPos tc;
+  if (!chase_target(a, tp, tc)) {  // the target is gone: the chase stops, Failed
+    if (a.request.generation) (void)flyer_->release(a.request);
+    a.request = PathHandle{};
+    a.replan = false;
+    a.chase_direct = false;
+    a.corridor.points.clear();
+    a.corridor.cells.clear();
+    a.corridor.kinds.clear();
+    a.corridor.epoch = ++corridor_epoch_;
+    a.next = 0;
+    a.mode = AgentMode::Failed;
+    a.fail = PathFailure::None;
+    a.reason = std::string("chase target ") + (a.chase_entity ? "entity" : "agent") + " in slot " +
+               std::to_string(a.target_index) + " is gone (removed): the chase stopped";
+    reindex(a);
+    return;
+  }
+  const Vec3& f = a.body.feet;
+  const double dx = tp.x - f.x, dy = tp.y - f.y, dz = tp.z - f.z;
+  if (dx * dx + dy * dy + dz * dz <= a.chase_range * a.chase_range) {
+    if (a.mode != AgentMode::Arrived) {  // caught: it hovers (and chases again when it gets away)
+      if (a.request.generation) (void)flyer_->release(a.request);
+      a.request = PathHandle{};
+      a.replan = false;
+      a.chase_direct = false;
+      a.mode = AgentMode::Arrived;
+      ++a.arrivals;
+      a.replans_in_row = 0;
+      a.fail = PathFailure::None;
+      a.reason.clear();
+      reindex(a);
+    }
+    return;
+  }
+  const CellPos here = fly_cell(a);
+  const CellPos at = foot_cell(tp, 0.0);
+  const bool near = std::abs(at.x - here.x) <= kChaseDirectCells &&
+                    std::abs(at.y - here.y) <= kChaseDirectCells &&
+                    std::abs(at.z - here.z) <= kChaseDirectCells;
+  if (near && cell_in_range(at) && flyer_->line_clear(f, tp)) {
+    // Straight at it, no search: the corridor shows the line; the drive aims at the target.
+    if (a.request.generation) (void)flyer_->release(a.request);
+    a.request = PathHandle{};
+    a.replan = false;
+    if (!(a.chase_direct && a.mode == AgentMode::Moving && a.corridor.cells.size() == 2 &&
+          a.corridor.cells.back() == at)) {
+      a.corridor.cells = {here, at};
+      a.corridor.kinds = {EdgeKind::Start, EdgeKind::Fly};
+      a.corridor.points = {Waypoint{flight::flyer_feet(here), EdgeKind::Start, here},
+                           Waypoint{flight::flyer_feet(at), EdgeKind::Fly, at}};
+      a.corridor.epoch = ++corridor_epoch_;
+      a.next = 1;
+      a.cell_index = 0;
+      a.mode = AgentMode::Moving;
+      a.blocked_ticks = 0;
+      a.fail = PathFailure::None;
+      a.reason.clear();
+      a.chase_direct = true;
+      reindex(a);
+    }
+    a.best_dist = 1e30;  // no stuck watch on a target that flies away
+    a.ticks_without_progress = 0;
+    return;
+  }
+  if (a.chase_direct || a.mode == AgentMode::Arrived) {  // the line ended, or it got away
+    a.chase_direct = false;
+    ++a.replans;
+    fly_plan(a);
+    return;
+  }
+  if (a.mode == AgentMode::Moving && !a.corridor.cells.empty()) {
+    const CellPos& e = a.corridor.cells.back();
+    if (std::abs(at.x - e.x) > kChaseReplanCells || std::abs(at.y - e.y) > kChaseReplanCells ||
+        std::abs(at.z - e.z) > kChaseReplanCells) {
+      ++a.replans;  // the target left the corridor's end: search toward where it is now
+      fly_plan(a);
+    }
+  }
+}
+
 void AgentSystem::fly_step(const Space& space, AgentRecord& a, double dt) {
   const AgentMotion& m = motions_[a.motion];
   if (flyer_) {
@@ -216,6 +327,7 @@ void AgentSystem::fly_step(const Space& space, AgentRecord& a, double dt) {
     }
     if (a.replan && a.mode == AgentMode::Planning && a.has_goal) fly_plan(a);
     else if (a.mode == AgentMode::Planning) fly_install(a);
+    if (a.intent == AgentIntent::Chase && a.has_goal) fly_chase(a);
     const CellPos here = fly_cell(a);
     a.last_cell = here;
   }
