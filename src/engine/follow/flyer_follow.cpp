@@ -88,6 +88,15 @@ void AgentSystem::fly_install(AgentRecord& a) {
     a.mode = AgentMode::Failed;
     a.fail = why;
     a.reason = std::string("request failed: ") + path_failure_name(why);
+    if (a.intent == AgentIntent::Chase) {
+      // The target is where no route reaches for now: not terminal (as for walkers), Blocked and
+      // tried again after kBlockedRetryTicks; fly_chase flies straight at it, or catches it,
+      // meanwhile.
+      a.mode = AgentMode::Blocked;
+      a.blocked_ticks = 0;
+      a.reason = std::string("chase: no route to the target's cell: ") + path_failure_name(why) +
+                 "; tried again";
+    }
     if (s) (void)flyer_->release(a.request);
     a.request = PathHandle{};
     reindex(a);
