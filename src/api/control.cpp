@@ -202,6 +202,17 @@ detail::NavWorld* nav_of_agent(detail::WorldState& ws, const detail::AgentRecord
   return nav ? nav : ws.walker();
 }
 
+// Flyer agents take goals and chases (docs/flight.md#flyer-agents): a flee or path order is
+// refused for them.
+Status flyer_order(CallError* error, const char* fn, const detail::WorldState& ws,
+                   const detail::AgentRecord& a) {
+  if (!ws.agents.motion(a.motion).flies) return Status::Ok;
+  return fail(error, fn, "agent",
+              std::string("the agent is a flyer: flyer agents take goals and chases only; ") +
+                  fn + " is not supported for them yet",
+              Status::Unsupported);
+}
+
 Status check_range(CallError* error, const char* fn, double range) {
   if (!std::isfinite(range) || range < kMinChaseRange || range > kMaxChaseRange)
     return fail(error, fn, "range",
@@ -288,6 +299,7 @@ Status flee_from(World& world, AgentId agent, CellPos from, int distance, CallEr
   detail::WorldState& ws = detail::WorldAccess::state(world);
   const detail::AgentRecord* a = record(ws, agent);
   if (!a) return stale(error, fn, agent);
+  if (const Status st = flyer_order(error, fn, ws, *a); st != Status::Ok) return st;
   if (const std::string e = detail::cell_range_error("from", from); !e.empty())
     return fail(error, fn, "from", e, Status::OutOfRange);
   if (distance < 1 || distance > kMaxFleeDistance)
@@ -305,6 +317,7 @@ Status follow_path(World& world, AgentId agent, PathHandle path, CallError* erro
   detail::WorldState& ws = detail::WorldAccess::state(world);
   const detail::AgentRecord* a = record(ws, agent);
   if (!a) return stale(error, fn, agent);
+  if (const Status st = flyer_order(error, fn, ws, *a); st != Status::Ok) return st;
   // The handle's class slot (top bits of its index) and the navigation's own handle (world.cpp).
   constexpr std::uint32_t kSlotShift = 28;
   const std::uint32_t slot = path.index >> kSlotShift;

@@ -33,6 +33,8 @@ AgentMotion compile_profile(const Profile& p) {
   m.body.climb_speed = p.can_climb ? p.climb_speed : 0.0;
   const std::uint32_t slot = WorldState::class_slot(p.movement_class);
   m.nav_slot = static_cast<std::uint8_t>(slot < WorldState::kClassSlots ? slot : 0);
+  m.flies = p.movement_class == MovementClass::Flyer;
+  if (m.flies) m.nav_slot = static_cast<std::uint8_t>(WorldState::kFlyerSlot);
   m.foot_offset = class_envelope(p.movement_class).foot_offset();
   m.walk_speed = p.walk_speed;
   m.swims = p.movement_class == MovementClass::Swimmer;
@@ -787,6 +789,7 @@ Status World::add_profile_checked(const Profile& profile, ProfileId* id, std::st
         return Status::OutOfMemory;
       }
       state_->flyer = std::make_unique<detail::flight::FlyerNav>(state_->space);
+      state_->agents.set_flyer(state_->flyer.get());
       // From now on the flyer layer reads the change log too: World::update trims it.
       for (detail::NavWorld* n : state_->navs()) n->set_trims_log(false);
     }
@@ -1490,8 +1493,6 @@ Status World::add_agent(const AgentDef& def, AgentId* out) {
     return fail(Status::InvalidArgument, fn, "profile", profile_error(def.profile, state_->profiles.size()));
   if (!finite(def.feet))
     return fail(Status::InvalidArgument, fn, "feet", "feet " + vec_text(def.feet) + " is not finite");
-  if (state_->is_flyer(def.profile))
-    return fail(Status::Unsupported, fn, "profile", flyer_query_error(*state_, def.profile, "flyer agents come in a later step"));
   const double off = state_->agents.motion(state_->profile_motion[def.profile.index]).foot_offset;
   if (!feet_in_range(def.feet, off))
     return fail(Status::OutOfRange, fn, "feet", feet_range_error(def.feet));
@@ -1512,8 +1513,6 @@ Status World::add_agents(std::span<const AgentDef> defs, AgentId* out, std::stri
     const std::string profile = entry_field(list, i, "profile");
     if (!state_->has_profile(d.profile))
       return {Status::InvalidArgument, profile, profile_error(d.profile, state_->profiles.size(), profile)};
-    if (state_->is_flyer(d.profile))
-      return {Status::Unsupported, profile, flyer_query_error(*state_, d.profile, "flyer agents come in a later step")};
     const std::string feet = entry_field(list, i, "feet");
     const Refusal r = check_feet(state_->agents, state_->profile_motion[d.profile.index], d.feet, feet);
     if (r.status != Status::Ok) return refused(feet, r);

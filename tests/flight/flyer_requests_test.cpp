@@ -333,7 +333,8 @@ TEST(FlyerRequests, FlyerProfilesAreCheckedAndWalkerQueriesRefused) {
   AgentDef def;
   def.profile = s.flyer;
   def.feet = Vec3{0.5, 1, 0.5};
-  EXPECT_EQ(s.w.add_agent(def, &agent), Status::Unsupported);
+  EXPECT_EQ(s.w.add_agent(def, &agent), Status::Ok);  // flyer agents (flyer_agents_native_test)
+  EXPECT_EQ(flee_from(s.w, agent, CellPos{0, 1, 0}, 4), Status::Unsupported);
   bool walkable = false;
   EXPECT_EQ(line_walkable(s.w, s.flyer, CellPos{0, 1, 0}, CellPos{3, 1, 0}, &walkable), Status::Unsupported);
   double feet_y = -1;

@@ -156,6 +156,8 @@ inline constexpr int kChaseReplanCells = 2;
 /// removed makes the chaser stop, Failed with a reason naming it ("chase target agent in slot 3
 /// is gone"); a target no route reaches leaves it Blocked with a reason, retried. The chase is
 /// not an order to a place: no arrival contagion (voxnav/crowds.h).
+/// A flyer chaser flies: straight at the target within kChaseDirectCells when the flyer's
+/// straight line to it is clear, else along flyer requests (docs/flight.md#flyer-agents).
 /// Returns: Ok; StaleHandle ("agent", "target": not a live agent); InvalidArgument ("target" is
 /// the agent itself; "range" not finite or out of its limit). Nothing changes on an error.
 [[nodiscard]] Status chase_agent(World& world, AgentId agent, AgentId target, double range,
@@ -175,7 +177,8 @@ inline constexpr int kMaxFleeDistance = 64;
 /// fixed expansion order, the same on every platform), within the profile's search budget. The
 /// agent walks there and is Arrived. With no such cell in reach it is Failed with a reason.
 /// A replan (stuck, an edit) flees again from where it stands.
-/// Returns: Ok; StaleHandle ("agent"); OutOfRange ("from" outside the cell range);
+/// Returns: Ok; Unsupported ("agent" is a flyer: flyer agents take goals and chases only);
+/// StaleHandle ("agent"); OutOfRange ("from" outside the cell range);
 /// InvalidArgument ("distance" out of its limit). Nothing changes on an error.
 [[nodiscard]] Status flee_from(World& world, AgentId agent, CellPos from, int distance,
                                CallError* error = nullptr);
@@ -184,7 +187,8 @@ inline constexpr int kMaxFleeDistance = 64;
 /// the agent's cell, which must be a cell of the request's search path (World::path_cells; the
 /// corridor is pulled again from there), to its end. The handle stays the host's (release it when
 /// done; the agent keeps its copy). A later replan (stuck, an edit no short detour mends) searches
-/// to the request's goal as set_agent_goal would. Returns: Ok; StaleHandle ("agent"; "path":
+/// to the request's goal as set_agent_goal would. Returns: Ok; Unsupported ("agent" is a
+/// flyer: flyer agents take goals and chases only); StaleHandle ("agent"; "path":
 /// released or never made); Busy ("path" not Ready: Searching or Failed); InvalidArgument
 /// ("path" of another movement class than the agent's, or not through the agent's cell).
 /// Nothing changes on an error.

@@ -319,9 +319,11 @@ class World {
   // ---- agents (voxnav/agents.h; docs/agents.md) ----
   /// Adds an agent whose body stands at `def.feet` (metres, bottom centre of the body); it idles
   /// until given a goal. Walkers walk, swimmers swim (place a swimmer's feet in a water cell of
-  /// its class); a body added in the air falls first (docs/agents.md).
+  /// its class), flyers fly and hover at rest (their feet anywhere their body fits; their goals
+  /// go through the flyer requests, docs/flight.md#flyer-agents); a walker or swimmer added in
+  /// the air falls first (docs/agents.md).
   /// Returns: Ok; InvalidArgument (bad profile, non-finite feet, null `out`); OutOfRange (its
-  /// foot cell is out of the cell range); Unsupported (a flyer profile: no flyer agents yet).
+  /// foot cell is out of the cell range).
   /// With `def.goal` the agent is sent there at once (set_agent_goal; OutOfRange "goal").
   Status add_agent(const AgentDef& def, AgentId* out);
   /// Adds defs.size() agents, all or nothing: every entry is checked first (as add_agent: the

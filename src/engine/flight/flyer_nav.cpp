@@ -37,6 +37,14 @@ bool FlyerNav::update() {
   changes_.clear();
   space_.changes_since(processed_, changes_);
   const bool changed = store_.apply(space_, changes_) != 0;
+  if (!feed_coalesced_) {
+    if (feed_.size() + changes_.size() > kMaxFeed) {
+      feed_.clear();
+      feed_coalesced_ = true;
+    } else {
+      feed_.insert(feed_.end(), changes_.begin(), changes_.end());
+    }
+  }
   if (changed) ++epoch_;
   comps_.update(store_, space_, store_.changed_chunks());
   processed_ = space_.serial();

@@ -36,6 +36,16 @@ class FlyerNav {
   std::uint64_t processed_serial() const { return processed_; }
   /// Advances whenever the layer changed (a reachability answer or a path may have changed).
   std::uint64_t epoch() const { return epoch_; }
+  /// The changes every update() read since the last consume_feed() (the flyer agents' edit
+  /// check, engine/follow/flyer_follow.cpp), oldest first; more than kMaxFeed of them are
+  /// coalesced: feed_coalesced() says every corridor must be checked.
+  static constexpr std::size_t kMaxFeed = 4096;
+  const std::vector<Change>& feed() const { return feed_; }
+  bool feed_coalesced() const { return feed_coalesced_; }
+  void consume_feed() {
+    feed_.clear();
+    feed_coalesced_ = false;
+  }
   const FlyerStore& store() const { return store_; }
 
   /// Whether the body flies straight from feet a to feet b (flyer_line.h). Finite, in range.
@@ -69,6 +79,8 @@ class FlyerNav {
   DefaultSearch search_;
   DefaultSearchResult found_;
   std::vector<Change> changes_;
+  std::vector<Change> feed_;
+  bool feed_coalesced_ = false;
 };
 
 }  // namespace voxnav::detail::flight

@@ -1,4 +1,5 @@
 #include "engine/follow/agents.h"
+#include "engine/flight/flyer_nav.h"
 
 #include <algorithm>
 #include <chrono>
@@ -50,6 +51,7 @@ AgentId AgentSystem::add(std::uint32_t motion, const Vec3& feet) {
   a.body.feet = feet;
   a.placed = true;
   if (motions_[motion].swims) a.body.mode = BodyMode::Swim;
+  if (motions_[motion].flies) a.body.mode = BodyMode::Fly;  // hovers from the start
   a.last_cell = foot_cell(feet, motions_[motion].foot_offset);
   a.last_step = ticks_;
   return AgentId{idx, gen};
@@ -67,7 +69,13 @@ const AgentRecord* AgentSystem::get(AgentId id) const {
 bool AgentSystem::remove(NavWorld& nav, AgentId id) {
   AgentRecord* a = get(id);
   if (!a) return false;
-  if (a->request.generation) (void)nav.release(a->request);
+  if (a->request.generation) {
+    if (motions_[a->motion].flies) {
+      if (flyer_) (void)flyer_->release(a->request);
+    } else {
+      (void)nav.release(a->request);
+    }
+  }
   index_.clear(id.index);
   a->alive = false;
   a->generation = next_generation(a->generation, id_tag_);
@@ -159,6 +167,7 @@ void AgentSystem::place(AgentRecord& a, const Vec3& feet) {
   a.control.pending_knock = Vec3{};
   a.control.locked = false;
   if (motions_[a.motion].swims) a.body.mode = BodyMode::Swim;
+  if (motions_[a.motion].flies) a.body.mode = BodyMode::Fly;
   // (the cell stood on before is no start for a plan from here: while the new feet cell has no
   // navigation yet, current_cell falls back to this one)
   a.last_cell = foot_cell(feet, motions_[a.motion].foot_offset);
@@ -259,6 +268,10 @@ CellPos AgentSystem::current_cell(const NavGrid& grid, AgentRecord& a) const {
 }
 
 void AgentSystem::plan(NavWorld& nav, AgentRecord& a) {
+  if (motions_[a.motion].flies) {  // the flyer navigation's request (flyer_follow.cpp)
+    fly_plan(a);
+    return;
+  }
   if (a.flow_generation) {  // field followers never search
     trace(nav, a);
     return;
@@ -712,6 +725,11 @@ void AgentSystem::step(std::span<NavWorld* const> navs, const Space& space, doub
         }
     }
   }
+  // The flyers' corridors against the flyer layer's changes (flyer_follow.cpp).
+  if (flyer_ && (!flyer_->feed().empty() || flyer_->feed_coalesced())) {
+    any_changes = true;
+    fly_edits();
+  }
   last_edit_check_us_ =
       any_changes
           ? std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count()
@@ -727,6 +745,12 @@ void AgentSystem::step(std::span<NavWorld* const> navs, const Space& space, doub
   steer_.begin(agents_.data(), agents_.size(), motions_.data());
   for (AgentRecord& a : agents_) {
     if (!a.alive || a.lod_skip) continue;
+    if (motions_[a.motion].flies) {  // flyer_follow.cpp
+      const int fticks = static_cast<int>(std::max<std::uint64_t>(1, ticks_ - a.last_step));
+      a.last_step = ticks_;
+      fly_step(space, a, dt * fticks);
+      continue;
+    }
     NavWorld* nav = nav_of(a);
     if (!nav) continue;
     // The ticks since its last step (1 at full detail; a reduced agent catches up).

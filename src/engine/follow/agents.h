@@ -19,6 +19,10 @@
 
 namespace voxnav::detail {
 
+namespace flight {
+class FlyerNav;
+}
+
 /// Compiled per-profile movement settings used by the follower.
 struct AgentMotion {
   /// Which navigation the agent follows: the slot of its movement class in the navigations
@@ -27,6 +31,10 @@ struct AgentMotion {
   /// A swimmer: the body moves in MotionMode::Swim at swim_speed, and the follower steers it in
   /// 3D along the cell path (see AgentSystem::swim_drive).
   bool swims = false;
+  /// A flyer: its requests go to the World's flyer navigation (flight/flyer_nav.h), the body
+  /// moves in BodyMode::Fly at walk_speed (3D), and the follower is flyer_follow.cpp's. Its
+  /// nav_slot is WorldState::kFlyerSlot (no NavWorld).
+  bool flies = false;
   /// Body centre minus foot-cell centre along x and z, cells (ClassEnvelope::foot_offset: 0.5 for
   /// walker_large, whose cells are the low corners of its 2x2 footprint). A body at position p
   /// stands in foot cell floor(p - foot_offset) (x and z), and steers its centre to a waypoint
@@ -104,6 +112,8 @@ struct AgentRecord {
   bool stalled = false;
   int blocked_ticks = 0;  ///< ticks spent Blocked (a retry comes every kBlockedRetryTicks)
   bool last_hit_wall = false;
+  /// A flyer blocked by a wall slides down (its upward slide met a ceiling), until it passes.
+  bool fly_slide_down = false;
   /// Plan again at the next step: the body was teleported while it had a goal, or its start could
   /// not be stood on while it was still falling (it plans once it lands).
   bool replan = false;
@@ -222,6 +232,18 @@ class AgentSystem {
   void detach_flow(std::uint32_t index, std::uint32_t generation);
   /// The flow fields the followers trace (owned by the World).
   void set_flows(const FlowFields* flows) { flows_ = flows; }
+  /// The flyer navigation flyer agents plan on and follow (owned by the World; null until the
+  /// first flyer profile: flyer agents wait).
+  void set_flyer(flight::FlyerNav* flyer) { flyer_ = flyer; }
+
+  // ---- flyers (defined in flyer_follow.cpp; docs/flight.md#flyer-agents) ----
+  /// Waypoints ahead whose cells a flyer checks against the flyer layer at every step.
+  static constexpr std::size_t kFlyCheckWaypoints = 4;
+  /// A flyer steers at the furthest waypoint within this distance (cells, 3D, from its feet)
+  /// that a clear straight line reaches.
+  static constexpr double kFlySteerCells = 4.0;
+  /// A waypoint before the last is passed within this distance (cells, 3D) of the feet.
+  static constexpr double kFlyPass = 0.35;
   /// Cells a field trace covers from the agent's cell (a line-of-sight cell goes on to the goal).
   static constexpr int kTraceCells = 24;
   /// Reduced level of detail: the agent steps every `k`-th tick (staggered by its slot) while
@@ -320,6 +342,26 @@ class AgentSystem {
 
  private:
   void plan(NavWorld& nav, AgentRecord& a);
+  /// A flyer's request through the flyer navigation (the straight line, else the flight search);
+  /// the agent is Planning (Waiting without a flyer navigation).
+  void fly_plan(AgentRecord& a);
+  /// Installs a flyer's finished request (Moving, or Failed with the request's reason).
+  void fly_install(AgentRecord& a);
+  /// One step of a flyer: retries, install, the checks ahead, the drive, the movement step.
+  void fly_step(const Space& space, AgentRecord& a, double dt);
+  /// The drive toward the corridor (steering, passing, arrival, the stuck watch).
+  void fly_drive(AgentRecord& a, double dt, DriveInput& in);
+  /// The stuck watch ran out: plan again, or Blocked after kMaxReplansInRow rounds.
+  void fly_replan_or_block(AgentRecord& a);
+  /// A flying chaser's decisions: caught (Arrived, hovering), target gone (Failed with a
+  /// reason), straight at it within kChaseDirectCells when the straight line is clear, or a
+  /// flyer request toward its cell.
+  void fly_chase(AgentRecord& a);
+  /// The flyers whose corridors the flyer layer's changes reach (corridor index): every
+  /// remaining segment is checked; a broken one makes the agent plan again.
+  void fly_edits();
+  /// The free flyer cell the body is in (its foot cell, else one up or down), else the last one.
+  CellPos fly_cell(AgentRecord& a) const;
   /// plan()'s request (released one replaced), without changing the mode: a chaser keeps
   /// walking its corridor while the search toward where the target went runs.
   void issue_request(NavWorld& nav, AgentRecord& a);
@@ -418,6 +460,7 @@ class AgentSystem {
   std::uint32_t id_tag_ = 0;
   std::uint64_t ticks_ = 0;  ///< step() calls (the reduced agents' stagger and dt)
   const FlowFields* flows_ = nullptr;
+  flight::FlyerNav* flyer_ = nullptr;
   std::vector<std::uint32_t> free_;
   std::vector<AgentMotion> motions_;
   std::uint32_t corridor_epoch_ = 0;

@@ -6,13 +6,17 @@
 
 #include "engine/corridor/corridor.h"
 #include "engine/follow/agents.h"
+#include "engine/flight/flyer_nav.h"
 
 namespace voxnav::detail {
 
 bool AgentSystem::stop(NavWorld& nav, AgentId id) {
   AgentRecord* a = get(id);
   if (!a) return false;
-  if (a->request.generation) (void)nav.release(a->request);
+  if (a->request.generation) {
+    if (!motions_[a->motion].flies) (void)nav.release(a->request);
+    else if (flyer_) (void)flyer_->release(a->request);
+  }
   a->request = PathHandle{};
   a->has_goal = false;
   a->replan = false;

@@ -44,6 +44,14 @@ void CorridorIndex::set(std::uint32_t agent, const Corridor& c, std::size_t from
   for (std::size_t k = 1; k < c.points.size(); ++k) {
     const CellPos& a = c.points[k - 1].cell;
     const CellPos& b = c.points[k].cell;
+    if (c.points[k].kind == EdgeKind::Fly) {
+      // A flyer's straight segment: the box its feet cells span, the body's height above.
+      for (int by = std::min(a.y, b.y) >> 2; by <= (std::max(a.y, b.y) + 1) >> 2; ++by)
+        for (int bz = std::min(a.z, b.z) >> 2; bz <= std::max(a.z, b.z) >> 2; ++bz)
+          for (int bx = std::min(a.x, b.x) >> 2; bx <= std::max(a.x, b.x) >> 2; ++bx)
+            add(brick_key(bx, by, bz));
+      continue;
+    }
     if (c.points[k].kind != EdgeKind::Walk || a.y != b.y) continue;
     for (int bz = std::min(a.z, b.z) >> 2; bz <= std::max(a.z, b.z) >> 2; ++bz)
       for (int bx = std::min(a.x, b.x) >> 2; bx <= std::max(a.x, b.x) >> 2; ++bx)
