@@ -27,9 +27,14 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // intent sources at -Os 2, the link at -Os 4, the agents' step at -Os 5, the hot code at -O2 7,
 // each but the first costing speed the crowds need. The targets are raised to 330 KB (sync) and
 // 350 KB (threaded: the pool, agent batches, out-of-memory guards; measured 337 KB) until the
-// features that do not need a build of their own can be left out of it.
-export const TARGET_GZ = 330 * 1024;
-export const TARGET_GZ_THREADED = 350 * 1024;
+// features that do not need a build of their own can be left out of it. Later on 2026-12-03 the
+// JS calls of agent control and the brain's queries (chase, flee, knock, entities, lineWalkable,
+// lineFlyable, estimateTravel, findSpawnCells: 25 bindings, 19 KB gzipped, of which sharing one
+// binding for the status-only agent calls saved 1 KB) and flyer agents (5 KB) took the builds to
+// 346 KB and 361.5 KB: the targets are 350 KB and 365 KB. Splitting the module (a core build and
+// optional parts a game opts into) is how it gets back under 300 KB.
+export const TARGET_GZ = 350 * 1024;
+export const TARGET_GZ_THREADED = 365 * 1024;
 export const targetGz = (name) => (name.includes('threaded') ? TARGET_GZ_THREADED : TARGET_GZ);
 const RECAST = '@recast-navigation/wasm';
 const RECAST_VERSION = '0.43.1';
