@@ -171,6 +171,7 @@ TEST(StreamingNearAgents, RadiusIsValidated) {
 // streaming delay; a teleported agent pulls the builds around its new place (and what was built
 // stays built); radius 0 builds the rest, and the layers then equal a fresh build.
 TEST(StreamingNearAgents, BuildsOnlyNearAgents) {
+  VOXNAV_SKIP_SINGLE_THREADED_UNDER_TSAN();
   const Source& src = source();
   ASSERT_TRUE(src.w);
   ASSERT_FALSE(src.big.empty());
@@ -269,6 +270,7 @@ TEST(StreamingNearAgents, BuildsOnlyNearAgents) {
 
 // No is never wrong with unbuilt chunks around, and is still given.
 TEST(StreamingNearAgents, NoIsSoundAndNotVacuous) {
+  VOXNAV_SKIP_SINGLE_THREADED_UNDER_TSAN();
   const Source& src = source();
   ASSERT_TRUE(src.w);
   constexpr int kRadius = 2;
@@ -357,6 +359,7 @@ TEST(StreamingNearAgents, NoIsSoundAndNotVacuous) {
 // chunks ahead are built as it comes near, it plans again at the end of each partial corridor,
 // and it arrives, never standing in a chunk without navigation.
 TEST(StreamingNearAgents, AgentWalksTowardAGoalPastUnbuiltChunks) {
+  VOXNAV_SKIP_SINGLE_THREADED_UNDER_TSAN();
   const Source& src = source();
   ASSERT_TRUE(src.w);
   constexpr int kRadius = 2;

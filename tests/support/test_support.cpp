@@ -119,10 +119,38 @@ std::string str(const ChunkPos& p) {
   return buf;
 }
 
+const detail::NavChunk* PairOracle::chunk(const CellPos& c) {
+  const ChunkPos p = detail::chunk_of(c);
+  const std::uint64_t key = detail::chunk_key(p);
+  CacheSlot& s = cache_[(key ^ (key >> 17) ^ (key >> 40)) & (cache_.size() - 1)];
+  if (s.stamp != stamp_ || s.key != key) s = {key, g_.chunk(p), stamp_};
+  return s.chunk;
+}
+detail::CellKind PairOracle::kind(const CellPos& c) {
+  const detail::NavChunk* ch = chunk(c);
+  return ch ? ch->kind_at(detail::index_in_chunk(c)) : detail::CellKind::Blocked;
+}
+std::uint32_t PairOracle::moves(const CellPos& c) {
+  const detail::NavChunk* ch = chunk(c);
+  return ch ? ch->moves_at(detail::index_in_chunk(c)) : 0u;
+}
+std::uint8_t PairOracle::vmoves(const CellPos& c) {
+  const detail::NavChunk* ch = chunk(c);
+  return ch ? ch->vmoves_at(detail::index_in_chunk(c)) : std::uint8_t(0);
+}
+detail::GapWord PairOracle::gaps(const CellPos& c) {
+  const detail::NavChunk* ch = chunk(c);
+  return ch ? ch->gaps_at(detail::index_in_chunk(c)) : detail::GapWord(0);
+}
+
 bool PairOracle::reaches(const CellPos& a, const CellPos& b, std::uint8_t gates) {
   if (a == b) return true;
+  if (++stamp_ == 0) {  // wrapped: forget every slot
+    cache_.fill({});
+    stamp_ = 1;
+  }
   auto usable = [&](const CellPos& c) {
-    const std::uint8_t g = detail::kind_gate(g_.kind(c));
+    const std::uint8_t g = detail::kind_gate(kind(c));
     return !g || (g & gates);
   };
   if (!usable(b)) return false;
@@ -146,17 +174,17 @@ bool PairOracle::reaches(const CellPos& a, const CellPos& b, std::uint8_t gates)
         if (mine.insert(k).second) next.push_back(n);
       };
       if (forward) {
-        const std::uint32_t word = g_.moves(c);
+        const std::uint32_t word = moves(c);
         for (int dir = 0; dir < 8; ++dir) {
           const int code = detail::move_code(word, dir);
           if (code)
             visit(CellPos{c.x + detail::kDirDx[dir], c.y + detail::kMoveCodes[code].dy,
                                c.z + detail::kDirDz[dir]});
         }
-        const std::uint8_t vm = g_.vmoves(c);
+        const std::uint8_t vm = vmoves(c);
         if (vm & detail::kMoveUp) visit(CellPos{c.x, c.y + 1, c.z});
         if (vm & detail::kMoveDown) visit(CellPos{c.x, c.y - 1, c.z});
-        const detail::GapWord gm = g_.gaps(c);
+        const detail::GapWord gm = gaps(c);
         for (int d = 0; d < 4; ++d) {
           const int dx = 2 * detail::kDirDx[d], dz = 2 * detail::kDirDz[d];
           if (gm & (detail::kGapLevel << d)) visit(CellPos{c.x + dx, c.y, c.z + dz});
@@ -168,18 +196,18 @@ bool PairOracle::reaches(const CellPos& a, const CellPos& b, std::uint8_t gates)
           const int dx = 2 * detail::kDirDx[d], dz = 2 * detail::kDirDz[d];
           const CellPos sl{c.x - dx, c.y, c.z - dz}, sd{c.x - dx, c.y + 1, c.z - dz},
               su{c.x - dx, c.y - 1, c.z - dz};
-          if (g_.gaps(sl) & (detail::kGapLevel << d)) visit(sl);
-          if (g_.gaps(sd) & (detail::kGapDown << d)) visit(sd);
-          if (g_.gaps(su) & (detail::kGapUp << d)) visit(su);
+          if (gaps(sl) & (detail::kGapLevel << d)) visit(sl);
+          if (gaps(sd) & (detail::kGapDown << d)) visit(sd);
+          if (gaps(su) & (detail::kGapUp << d)) visit(su);
         }
-        if (g_.vmoves(CellPos{c.x, c.y - 1, c.z}) & detail::kMoveUp)
+        if (vmoves(CellPos{c.x, c.y - 1, c.z}) & detail::kMoveUp)
           visit(CellPos{c.x, c.y - 1, c.z});
-        if (g_.vmoves(CellPos{c.x, c.y + 1, c.z}) & detail::kMoveDown)
+        if (vmoves(CellPos{c.x, c.y + 1, c.z}) & detail::kMoveDown)
           visit(CellPos{c.x, c.y + 1, c.z});
         for (int dir = 0; dir < 8; ++dir)
           for (int dy = 1; dy >= -7; --dy) {
             const CellPos s{c.x - detail::kDirDx[dir], c.y - dy, c.z - detail::kDirDz[dir]};
-            const int code = detail::move_code(g_.moves(s), dir);
+            const int code = detail::move_code(moves(s), dir);
             if (code && detail::kMoveCodes[code].dy == dy) visit(s);
           }
       }

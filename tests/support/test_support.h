@@ -1,6 +1,7 @@
 // Helpers shared by the GoogleTest suites (tests/support/test_support.cpp, the
 // voxnav_test_support library). The gtest-free part, shared with bench/, is scenes.h.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -53,6 +54,20 @@ int env_scale(const char* name);
 /// suite with VOXNAV_TEST_SCALE > 1 for a longer search for failures.
 int rounds(int optimised, int sanitized, const char* suite_env = nullptr);
 
+/// Whether this build runs under ThreadSanitizer (the tsan preset, which builds only the suites
+/// labelled "threads").
+#if defined(__SANITIZE_THREAD__)
+inline constexpr bool kThreadSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+inline constexpr bool kThreadSanitizer = true;
+#else
+inline constexpr bool kThreadSanitizer = false;
+#endif
+#else
+inline constexpr bool kThreadSanitizer = false;
+#endif
+
 /// "(x,y,z)" and "chunk(x,y,z)", for failure messages.
 /// The chunk column (x, z) of the middle cell of the walker class's biggest island of `w`.
 std::pair<int, int> biggest_island_column(World& w);
@@ -80,8 +95,24 @@ class PairOracle {
   bool reaches(const CellPos& a, const CellPos& b, std::uint8_t gates = detail::kGateAll);
 
  private:
+  // The grid's cells read through a direct-mapped cache of chunk pointers, emptied at the start of
+  // each reaches() (the grid does not change during one). The backward step reads 72 cells per
+  // cell, and the grid's own lookup hashes the chunk every time (slow under the sanitizers).
+  const detail::NavChunk* chunk(const CellPos& c);
+  detail::CellKind kind(const CellPos& c);
+  std::uint32_t moves(const CellPos& c);
+  std::uint8_t vmoves(const CellPos& c);
+  detail::GapWord gaps(const CellPos& c);
+
   const detail::NavGrid& g_;
   std::unordered_set<std::uint64_t> fwd_seen_, bwd_seen_;
+  struct CacheSlot {
+    std::uint64_t key = 0;
+    const detail::NavChunk* chunk = nullptr;
+    std::uint32_t stamp = 0;  // the reaches() call that filled it; 0: never
+  };
+  std::array<CacheSlot, 256> cache_{};
+  std::uint32_t stamp_ = 0;
 };
 
 /// Differences between incrementally maintained layers and a fresh build of the same blocks.
@@ -97,3 +128,13 @@ struct LayerDiff {
 LayerDiff compare_layers(detail::NavWorld& inc, detail::NavWorld& fresh);
 
 }  // namespace voxnav::test
+
+/// First statement of a test in a "threads" suite that runs no thread (no executor): under
+/// ThreadSanitizer it is skipped, since there is no race to find and TSan only slows it (the
+/// release and ASan + UBSan legs run it).
+#define VOXNAV_SKIP_SINGLE_THREADED_UNDER_TSAN()                                               \
+  do {                                                                                         \
+    if (::voxnav::test::kThreadSanitizer)                                                      \
+      GTEST_SKIP() << "single-threaded: nothing for ThreadSanitizer to check (release and "    \
+                      "ASan + UBSan run it)";                                                  \
+  } while (0)
