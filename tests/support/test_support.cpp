@@ -119,28 +119,14 @@ std::string str(const ChunkPos& p) {
   return buf;
 }
 
-const detail::NavChunk* PairOracle::chunk(const CellPos& c) {
-  const ChunkPos p = detail::chunk_of(c);
+const detail::NavChunk* PairOracle::chunk_slow(const ChunkPos& p) {
   const std::uint64_t key = detail::chunk_key(p);
   CacheSlot& s = cache_[(key ^ (key >> 17) ^ (key >> 40)) & (cache_.size() - 1)];
   if (s.stamp != stamp_ || s.key != key) s = {key, g_.chunk(p), stamp_};
+  last_pos_ = p;
+  last_ = s.chunk;
+  last_stamp_ = stamp_;
   return s.chunk;
-}
-detail::CellKind PairOracle::kind(const CellPos& c) {
-  const detail::NavChunk* ch = chunk(c);
-  return ch ? ch->kind_at(detail::index_in_chunk(c)) : detail::CellKind::Blocked;
-}
-std::uint32_t PairOracle::moves(const CellPos& c) {
-  const detail::NavChunk* ch = chunk(c);
-  return ch ? ch->moves_at(detail::index_in_chunk(c)) : 0u;
-}
-std::uint8_t PairOracle::vmoves(const CellPos& c) {
-  const detail::NavChunk* ch = chunk(c);
-  return ch ? ch->vmoves_at(detail::index_in_chunk(c)) : std::uint8_t(0);
-}
-detail::GapWord PairOracle::gaps(const CellPos& c) {
-  const detail::NavChunk* ch = chunk(c);
-  return ch ? ch->gaps_at(detail::index_in_chunk(c)) : detail::GapWord(0);
 }
 
 bool PairOracle::reaches(const CellPos& a, const CellPos& b, std::uint8_t gates) {

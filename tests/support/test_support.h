@@ -98,11 +98,28 @@ class PairOracle {
   // The grid's cells read through a direct-mapped cache of chunk pointers, emptied at the start of
   // each reaches() (the grid does not change during one). The backward step reads 72 cells per
   // cell, and the grid's own lookup hashes the chunk every time (slow under the sanitizers).
-  const detail::NavChunk* chunk(const CellPos& c);
-  detail::CellKind kind(const CellPos& c);
-  std::uint32_t moves(const CellPos& c);
-  std::uint8_t vmoves(const CellPos& c);
-  detail::GapWord gaps(const CellPos& c);
+  const detail::NavChunk* chunk(const CellPos& c) {
+    const ChunkPos p = detail::chunk_of(c);
+    if (p == last_pos_ && last_stamp_ == stamp_) return last_;
+    return chunk_slow(p);
+  }
+  const detail::NavChunk* chunk_slow(const ChunkPos& p);
+  detail::CellKind kind(const CellPos& c) {
+    const detail::NavChunk* ch = chunk(c);
+    return ch ? ch->kind_at(detail::index_in_chunk(c)) : detail::CellKind::Blocked;
+  }
+  std::uint32_t moves(const CellPos& c) {
+    const detail::NavChunk* ch = chunk(c);
+    return ch ? ch->moves_at(detail::index_in_chunk(c)) : 0u;
+  }
+  std::uint8_t vmoves(const CellPos& c) {
+    const detail::NavChunk* ch = chunk(c);
+    return ch ? ch->vmoves_at(detail::index_in_chunk(c)) : std::uint8_t(0);
+  }
+  detail::GapWord gaps(const CellPos& c) {
+    const detail::NavChunk* ch = chunk(c);
+    return ch ? ch->gaps_at(detail::index_in_chunk(c)) : detail::GapWord(0);
+  }
 
   const detail::NavGrid& g_;
   std::unordered_set<std::uint64_t> fwd_seen_, bwd_seen_;
@@ -113,6 +130,9 @@ class PairOracle {
   };
   std::array<CacheSlot, 256> cache_{};
   std::uint32_t stamp_ = 0;
+  ChunkPos last_pos_{};  // the chunk read last, in the reaches() call `last_stamp_`
+  const detail::NavChunk* last_ = nullptr;
+  std::uint32_t last_stamp_ = 0;
 };
 
 /// Differences between incrementally maintained layers and a fresh build of the same blocks.
