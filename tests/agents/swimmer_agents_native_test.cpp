@@ -311,6 +311,7 @@ TEST(SwimmerAgents, StoneOnTheCorridorIsSwumAround) {
     ++tested;
     (void)w.remove_agent(id);
   }
+  std::printf("%d corridors: %u repairs, %u replans in all\n", tested, repairs, replans);
   EXPECT_GE(tested, 3) << "too few usable corridors";
   EXPECT_GT(repairs, 0u) << "at least one stone is swum around by a local repair";
 }

@@ -242,7 +242,7 @@ std::uint64_t dijkstra(const detail::NavGrid& g, const detail::CostTable& costs,
   pq.push({0, detail::cell_key(a)});
   const std::uint64_t goal = detail::cell_key(b);
   while (!pq.empty()) {
-    const auto [d, k] = pq.top();
+    const std::uint64_t d = pq.top().first, k = pq.top().second;  // (lambdas capture these)
     pq.pop();
     if (dist[k] != d) continue;
     if (k == goal) return d;

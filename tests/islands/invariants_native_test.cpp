@@ -110,7 +110,7 @@ struct Edge {
 
 class Oracle {
  public:
-  explicit Oracle(const NavGrid& grid) : grid_(grid) {
+  explicit Oracle(const NavGrid& grid) {
     for (NavChunk* ch : grid.ordered_chunks()) {
       if (ch->uniform || ch->nodes == 0) continue;
       ChunkInfo info;
@@ -350,7 +350,6 @@ class Oracle {
     std::array<std::uint64_t, 64> bits{};
     std::array<std::uint32_t, 64> prefix{};
   };
-  const NavGrid& grid_;
   std::vector<ChunkInfo> chunks_;
   std::unordered_map<std::uint64_t, std::size_t> index_;
   std::vector<CellPos> cells_;
