@@ -240,6 +240,49 @@ describe('agents the game controls and brain queries (JS) on the real region', {
     assert.ok(checked >= 4, `${checked} flyer corridors`);
   });
 
+  test('flyer agents from JS: fly corridors lineFlyable passes, every flyer arrives and hovers there', () => {
+    const rand = rng(47);
+    const flyers = [];
+    for (let i = 0; i < 200 && flyers.length < 6; ++i) {
+      const a = [100 + Math.floor(rand() * 56), 75 + Math.floor(rand() * 20), -172 + Math.floor(rand() * 56)];
+      const b = [100 + Math.floor(rand() * 56), 75 + Math.floor(rand() * 20), -172 + Math.floor(rand() * 56)];
+      if (!world.isStandable(bird, a) || !world.isStandable(bird, b)) continue;
+      if (world.findPathNow(bird, a, b).state !== 'ready') continue;
+      const id = world.addAgent(bird, [a[0] + 0.5, a[1], a[2] + 0.5]);
+      world.setAgentGoal(id, b);
+      flyers.push({ id, a, b, checked: false });
+    }
+    assert.ok(flyers.length >= 4, `${flyers.length} flyers`);
+    try {
+      for (let t = 0; t < 1200 && flyers.some((f) => world.agentState(f.id).mode !== 'arrived'); ++t) {
+        world.tick(0.05);
+        for (const f of flyers) {
+          if (f.checked || world.agentState(f.id).mode !== 'moving') continue;
+          // The corridor as installed: fly waypoints, each segment a clear flyer line.
+          const c = world.agentCorridor(f.id), n = c.kinds.length;
+          for (let k = 1; k < n; ++k) {
+            assert.equal(pkg.EDGE_KINDS[c.kinds[k]], 'fly');
+            const p = (j) => [c.positions[3 * j], c.positions[3 * j + 1], c.positions[3 * j + 2]];
+            assert.equal(world.lineFlyable(bird, p(k - 1), p(k)), true, `segment ${k} of ${f.a} -> ${f.b}`);
+          }
+          f.checked = true;
+        }
+      }
+      for (const f of flyers) {
+        const s = world.agentState(f.id);
+        assert.equal(s.mode, 'arrived', `${f.a} -> ${f.b}: ${s.mode} ${world.agentReason(f.id)}`);
+        assert.ok(Math.hypot(s.feet[0] - (f.b[0] + 0.5), s.feet[2] - (f.b[2] + 0.5)) <= 0.5, `${s.feet} vs ${f.b}`);
+        assert.ok(Math.abs(s.feet[1] - f.b[1]) <= 0.5, `${s.feet} vs ${f.b}`);
+      }
+      // Hovering: arrived flyers hold their height (no gravity).
+      const before = flyers.map((f) => world.agentState(f.id).feet[1]);
+      for (let t = 0; t < 40; ++t) world.tick(0.05);
+      flyers.forEach((f, i) => assert.equal(world.agentState(f.id).feet[1], before[i]));
+    } finally {
+      for (const f of flyers) world.removeAgent(f.id);
+    }
+  });
+
   /** Two standable cells about `d` cells apart on one island, the way between them ready. */
   function pairApart(d, seed, level = false) {
     const rand = rng(seed);
