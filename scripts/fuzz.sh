@@ -43,7 +43,13 @@ max_len() {
 }
 
 dir=$(build_dir fuzz)
-build_preset fuzz "${targets[@]/#/fuzz_}" || die "fuzz.sh: the fuzz build failed"
+# Every target: the aggregate target voxnav_fuzzers (one make goal, so the harnesses compile side by
+# side; several goals would be built one after another).
+if ((${#targets[@]} == ${#all_targets[@]})); then
+  build_preset fuzz voxnav_fuzzers || die "fuzz.sh: the fuzz build failed"
+else
+  build_preset fuzz "${targets[@]/#/fuzz_}" || die "fuzz.sh: the fuzz build failed"
+fi
 
 shared=${VOXNAV_SHARED_DATA:-$VOXNAV_ROOT/../shared/data}
 seeds=$dir/seeds

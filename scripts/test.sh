@@ -4,7 +4,8 @@
 # tests/web and the browser tests in tests/browser (the demo page in headless Chromium; screenshots
 # go to $VOXNAV_BUILD_ROOT/artifacts), with the real-data checks, the examples and a separate CMake
 # project built against the installed library (tests/consumer) beside them in the background; the
-# debug (ASan + UBSan) build and its ctest; the suites labelled "threads" under ThreadSanitizer
+# debug (ASan + UBSan) build (its suites linked from the release tree's test objects) and its
+# ctest; the suites labelled "threads" under ThreadSanitizer
 # (preset tsan); a short fuzzing pass (scripts/fuzz.sh: the `fuzz` preset with clang + libc++, the
 # regression inputs, then VOXNAV_FUZZ_SECONDS per target, default 60, VOXNAV_JOBS targets at a
 # time). Emscripten, node, clang and Chromium install in the background during the release build.
@@ -127,9 +128,10 @@ if ((install)); then
   bg "install-deps (the rest)" bash scripts/install-deps.sh "${deps_args[@]}"
 fi
 
-# build_and_test PRESET: the preset's build, then its ctest.
+# build_and_test PRESET: the preset's build, then its ctest. built_PRESET=1 after a good build.
 build_and_test() {
   if step "build $1" build_preset "$1"; then
+    printf -v "built_$1" 1
     step "ctest $1" test_preset "$1"
   else
     skip "ctest $1" "build failed"
@@ -190,7 +192,10 @@ if ((${#web_tests[@]} + ${#browser_tests[@]})); then
 fi
 if ((${#web_tests[@]})); then
   if ((npm_ok)); then
-    step "node --test tests/web" limit "${VOXNAV_WEB_TEST_TIMEOUT:-900}" node --test tests/web/
+    # VOXNAV_JOBS files at a time (node's default is one fewer than the cores): the real-data
+    # checks beside them end first, and the second core would idle.
+    step "node --test tests/web" limit "${VOXNAV_WEB_TEST_TIMEOUT:-900}" \
+      node --test --test-concurrency="$VOXNAV_JOBS" tests/web/
   else
     skip "node --test tests/web" "npm install failed"
   fi
@@ -209,6 +214,11 @@ fi
 bg_wait
 
 if ((run_debug)); then
+  # The debug suites are linked from the release tree's compiled test code when that build passed
+  # (VOXNAV_TEST_OBJECTS, tests/CMakeLists.txt), else compiled in the debug tree.
+  objects=
+  ((${built_release:-0})) && objects=$VOXNAV_NATIVE_BUILD_DIR
+  export VOXNAV_CMAKE_ARGS_debug="${VOXNAV_CMAKE_ARGS_debug:-} -DVOXNAV_TEST_OBJECTS=$objects"
   build_and_test debug
 else
   skip "build debug" "--no-debug"

@@ -8,6 +8,7 @@
 #include <exception>
 #include <new>
 #include <string>
+#include <utility>
 
 #include "voxnav/error.h"
 #include "voxnav/ids.h"
@@ -16,6 +17,13 @@
 #include "voxnav/types.h"
 
 namespace voxnav::detail {
+
+// A call's failure: *error (when given) names the function, the argument and what was wrong; the
+// status is returned.
+inline Status fail(CallError* error, const char* fn, std::string argument, std::string msg, Status st) {
+  if (error != nullptr) *error = CallError{st, fn, std::move(argument), std::move(msg)};
+  return st;
+}
 
 inline std::string num(double v) { return number_text(v); }
 inline std::string cell_text(CellPos c) { return xyz_text(c.x, c.y, c.z); }

@@ -20,10 +20,7 @@ namespace {
 using detail::num;
 using detail::vec_text;
 
-Status fail(CallError* error, const char* fn, std::string argument, std::string msg, Status st) {
-  if (error != nullptr) *error = CallError{st, fn, std::move(argument), std::move(msg)};
-  return st;
-}
+using detail::fail;
 
 Status stale(CallError* error, const char* fn, AgentId a, const std::string& what = "agent") {
   return fail(error, fn, what,

@@ -28,10 +28,7 @@ const char* flow_state_name(FlowState s) noexcept {
 namespace {
 using detail::cell_text;
 
-Status fail(CallError* error, const char* fn, const char* argument, std::string msg, Status st) {
-  if (error != nullptr) *error = CallError{st, fn, argument, std::move(msg)};
-  return st;
-}
+using detail::fail;
 
 std::string flow_text(FlowId f) {
   return "flow {index " + std::to_string(f.index) + ", generation " + std::to_string(f.generation) +

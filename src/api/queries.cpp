@@ -14,10 +14,7 @@ namespace voxnav {
 
 namespace {
 
-Status cells_fail(CallError* error, const char* fn, std::string argument, std::string msg, Status st) {
-  if (error != nullptr) *error = CallError{st, fn, std::move(argument), std::move(msg)};
-  return st;
-}
+using detail::fail;
 
 bool cells_finite3(const Vec3& v) {
   return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
@@ -30,12 +27,12 @@ Status cell_query_profile(const detail::WorldState& ws, ProfileId profile, const
                           CallError* error, detail::NavWorld** nav,
                           const detail::AgentMotion** m) {
   if (!ws.has_profile(profile))
-    return cells_fail(error, fn, "profile", detail::profile_error(profile, ws.profiles.size()),
+    return fail(error, fn, "profile", detail::profile_error(profile, ws.profiles.size()),
                 Status::InvalidArgument);
   const MovementClass c = ws.profiles[profile.index].movement_class;
   *nav = ws.nav_of(c);
   if (c == MovementClass::Flyer || !*nav)
-    return cells_fail(error, fn, "profile",
+    return fail(error, fn, "profile",
                 "profile " + std::to_string(profile.index) + " (" + ws.profiles[profile.index].id +
                     ") is a flyer: it has no standable cells",
                 Status::Unsupported);
@@ -47,44 +44,44 @@ Status cell_query_profile(const detail::WorldState& ws, ProfileId profile, const
 Status filter_spec(const CellFilter& f, const detail::AgentMotion& m, const char* fn,
                    CallError* error, detail::CellFilterSpec* spec) {
   if (f.min_headroom < 0 || f.min_headroom > kMaxFilterHeadroom)
-    return cells_fail(error, fn, "filter.min_headroom",
+    return fail(error, fn, "filter.min_headroom",
                 "filter.min_headroom " + std::to_string(f.min_headroom) +
                     " is not an integer in 0 .. " + std::to_string(kMaxFilterHeadroom),
                 Status::InvalidArgument);
   if (f.hazard_distance < 0 || f.hazard_distance > kMaxFilterHazardDistance)
-    return cells_fail(error, fn, "filter.hazard_distance",
+    return fail(error, fn, "filter.hazard_distance",
                 "filter.hazard_distance " + std::to_string(f.hazard_distance) +
                     " is not an integer in 0 .. " + std::to_string(kMaxFilterHazardDistance),
                 Status::InvalidArgument);
   if (!std::isfinite(f.min_distance) || f.min_distance < 0.0 ||
       f.min_distance > kMaxFilterDistance)
-    return cells_fail(error, fn, "filter.min_distance",
+    return fail(error, fn, "filter.min_distance",
                 "filter.min_distance " + detail::num(f.min_distance) + " is not a number in 0 .. " +
                     detail::num(kMaxFilterDistance),
                 Status::InvalidArgument);
   if (f.avoid.size() > kMaxFilterPoints)
-    return cells_fail(error, fn, "filter.avoid",
+    return fail(error, fn, "filter.avoid",
                 "filter.avoid lists " + std::to_string(f.avoid.size()) + " points, more than " +
                     std::to_string(kMaxFilterPoints),
                 Status::InvalidArgument);
   if (!f.avoid.empty() && f.avoid.data() == nullptr)
-    return cells_fail(error, fn, "filter.avoid", "filter.avoid has points but a null data pointer",
+    return fail(error, fn, "filter.avoid", "filter.avoid has points but a null data pointer",
                 Status::InvalidArgument);
   for (std::size_t i = 0; i < f.avoid.size(); ++i)
     if (!cells_finite3(f.avoid[i])) {
       const std::string what = "filter.avoid[" + std::to_string(i) + "]";
-      return cells_fail(error, fn, what, what + " " + detail::vec_text(f.avoid[i]) + " is not finite",
+      return fail(error, fn, what, what + " " + detail::vec_text(f.avoid[i]) + " is not finite",
                   Status::InvalidArgument);
     }
   const auto reach = static_cast<unsigned>(f.reach);
   if (reach > static_cast<unsigned>(CellReach::Both))
-    return cells_fail(error, fn, "filter.reach",
+    return fail(error, fn, "filter.reach",
                 "filter.reach " + std::to_string(reach) + " is not a CellReach (0 .. 3)",
                 Status::InvalidArgument);
   if (f.reach != CellReach::Any)
     if (const std::string e = detail::cell_range_error("filter.reach_cell", f.reach_cell);
         !e.empty())
-      return cells_fail(error, fn, "filter.reach_cell", e, Status::OutOfRange);
+      return fail(error, fn, "filter.reach_cell", e, Status::OutOfRange);
   spec->min_headroom = f.min_headroom;
   spec->hazard_distance = f.hazard_distance;
   spec->exclude_fluids = f.exclude_fluids;
@@ -105,32 +102,32 @@ Status find_spawn_cells(const World& world, ProfileId profile, CellPos min, Cell
                         const CellFilter& filter, std::uint64_t seed, CellPos* out,
                         std::size_t max_cells, std::size_t* count, CallError* error) {
   const char* fn = "find_spawn_cells";
-  if (!out) return cells_fail(error, fn, "out", "out is null", Status::InvalidArgument);
-  if (!count) return cells_fail(error, fn, "count", "count is null", Status::InvalidArgument);
+  if (!out) return fail(error, fn, "out", "out is null", Status::InvalidArgument);
+  if (!count) return fail(error, fn, "count", "count is null", Status::InvalidArgument);
   const detail::WorldState& ws = detail::WorldAccess::state(world);
   detail::NavWorld* nav = nullptr;
   const detail::AgentMotion* m = nullptr;
   if (const Status st = cell_query_profile(ws, profile, fn, error, &nav, &m); st != Status::Ok)
     return st;
   if (const std::string e = detail::cell_range_error("min", min); !e.empty())
-    return cells_fail(error, fn, "min", e, Status::OutOfRange);
+    return fail(error, fn, "min", e, Status::OutOfRange);
   if (const std::string e = detail::cell_range_error("max", max); !e.empty())
-    return cells_fail(error, fn, "max", e, Status::OutOfRange);
+    return fail(error, fn, "max", e, Status::OutOfRange);
   if (max.x < min.x || max.y < min.y || max.z < min.z)
-    return cells_fail(error, fn, "max",
+    return fail(error, fn, "max",
                 "max " + detail::cell_text(max) + " is below min " + detail::cell_text(min) +
                     " on an axis",
                 Status::InvalidArgument);
   const std::int64_t volume = (std::int64_t{max.x} - min.x + 1) * (std::int64_t{max.y} - min.y + 1) *
                               (std::int64_t{max.z} - min.z + 1);
   if (volume > kMaxSpawnBoxCells)
-    return cells_fail(error, fn, "max",
+    return fail(error, fn, "max",
                 "the box " + detail::cell_text(min) + " .. " + detail::cell_text(max) + " holds " +
                     std::to_string(volume) + " cells, more than kMaxSpawnBoxCells (" +
                     std::to_string(kMaxSpawnBoxCells) + ")",
                 Status::InvalidArgument);
   if (max_cells < 1 || max_cells > kMaxSpawnCells)
-    return cells_fail(error, fn, "max_cells",
+    return fail(error, fn, "max_cells",
                 "max_cells " + std::to_string(max_cells) + " is not in 1 .. " +
                     std::to_string(kMaxSpawnCells),
                 Status::InvalidArgument);
@@ -143,16 +140,16 @@ Status find_spawn_cells(const World& world, ProfileId profile, CellPos min, Cell
 Status nearest_standable(const World& world, ProfileId profile, CellPos near, int radius,
                          const CellFilter& filter, CellPos* out, CallError* error) {
   const char* fn = "nearest_standable";
-  if (!out) return cells_fail(error, fn, "out", "out is null", Status::InvalidArgument);
+  if (!out) return fail(error, fn, "out", "out is null", Status::InvalidArgument);
   const detail::WorldState& ws = detail::WorldAccess::state(world);
   detail::NavWorld* nav = nullptr;
   const detail::AgentMotion* m = nullptr;
   if (const Status st = cell_query_profile(ws, profile, fn, error, &nav, &m); st != Status::Ok)
     return st;
   if (const std::string e = detail::cell_range_error("near", near); !e.empty())
-    return cells_fail(error, fn, "near", e, Status::OutOfRange);
+    return fail(error, fn, "near", e, Status::OutOfRange);
   if (radius < 0 || radius > kMaxNearestRadius)
-    return cells_fail(error, fn, "radius",
+    return fail(error, fn, "radius",
                 "radius " + std::to_string(radius) + " is not an integer in 0 .. " +
                     std::to_string(kMaxNearestRadius),
                 Status::InvalidArgument);

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "api_text.h"
 #include "engine/nav/world_access.h"
 #include "engine/nav/world_state.h"
 #include "engine/save/nav_save.h"
@@ -11,12 +12,7 @@ namespace voxnav {
 
 static_assert(kNavigationFormatVersion == detail::kNavSaveVersion);
 
-namespace {
-Status fail(CallError* error, const char* fn, const char* argument, std::string msg, Status st) {
-  if (error != nullptr) *error = CallError{st, fn, argument, std::move(msg)};
-  return st;
-}
-}  // namespace
+using detail::fail;
 
 Status export_navigation(World& world, const ExportDef& def, std::vector<std::uint8_t>* out,
                          CallError* error) {

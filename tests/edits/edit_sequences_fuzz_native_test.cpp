@@ -56,11 +56,7 @@ CellPos pos(const CellPos& c) { return CellPos{c.x, c.y, c.z}; }
 std::uint64_t env_seed() { return test::env_seed("VOXNAV_B2_SEED"); }
 constexpr const char* kScaleEnv = "VOXNAV_B2_SCALE";  // the suite's run-length multiplier
 
-#ifdef NDEBUG
-constexpr bool kRelease = true;
-#else
-constexpr bool kRelease = false;
-#endif
+const bool kRelease = !test::sanitized_build();  // the shorter runs under the sanitizers
 
 // The region, loaded once.
 struct Source {

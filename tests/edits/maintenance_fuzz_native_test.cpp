@@ -574,11 +574,8 @@ TEST_P(MaintenanceStreamingChaos, LoadsUnloadsReloadsAndEditsInFlight) {
   };
   std::size_t ops[10] = {}, wrong_no = 0, checks_pending = 0, compares = 0, diffs = 0,
               nos_pending = 0, nos_checked = 0, full_checks = 0;
-#ifdef NDEBUG
-  const std::size_t kMaxFullChecks = 60;
-#else
-  const std::size_t kMaxFullChecks = 20;  // sanitizer builds: a fresh build costs ~0.1 s
-#endif
+  // sanitizer builds: a fresh build costs ~0.1 s
+  const std::size_t kMaxFullChecks = test::sanitized_build() ? 20 : 60;
   ReachTally tally;
   std::vector<CellPos> probe_cells = standable_cells(nav.grid());
   ASSERT_GT(probe_cells.size(), 500u);

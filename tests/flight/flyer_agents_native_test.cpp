@@ -28,15 +28,6 @@ namespace {
 
 constexpr double kDt = 0.05;
 
-Profile bat_profile() {
-  Profile p;
-  p.id = "bat";
-  p.movement_class = MovementClass::Flyer;
-  p.can_fly = true;
-  p.jump_apex = 0;
-  return p;
-}
-
 std::unique_ptr<World> region_with_bat(const WorldDef& def, ProfileId* bat) {
   auto w = std::make_unique<World>(def);
   std::string msg;
@@ -47,7 +38,7 @@ std::unique_ptr<World> region_with_bat(const WorldDef& def, ProfileId* bat) {
   EXPECT_EQ(native::load_world_file(*w, test::repo_region(), LoadOptions{}, &report), Status::Ok) << report.message;
   ProfileId walker;
   EXPECT_EQ(w->add_profile(Profile{}, &walker), Status::Ok);
-  EXPECT_EQ(w->add_profile(bat_profile(), bat, &msg), Status::Ok) << msg;
+  EXPECT_EQ(w->add_profile(test::bat_profile(), bat, &msg), Status::Ok) << msg;
   w->update();
   return w;
 }
@@ -121,7 +112,7 @@ FlyRun fly_scene(const WorldDef& def, int n, bool edits, std::uint64_t seed) {
   std::vector<AgentId> ids(defs.size());
   EXPECT_EQ(w.add_agents(defs, ids.data()), Status::Ok);
   const detail::WorldState& ws = detail::WorldAccess::state(w);
-  const Profile p = bat_profile();
+  const Profile p = test::bat_profile();
   const double hw = 0.5 * p.width;
   tools::SplitMix64 rng{seed ^ 0x5eed};
   FlyRun run;

@@ -87,22 +87,13 @@ bool oracle_clear(const detail::Space& space, const std::int64_t A[3], const std
   return true;
 }
 
-Profile flyer_profile() {
-  Profile p;
-  p.id = "bat";
-  p.movement_class = MovementClass::Flyer;
-  p.can_fly = true;
-  p.jump_apex = 0;
-  return p;
-}
-
 class FlyerLine : public ::testing::Test {
  protected:
   void SetUp() override {
     world_ = test::load_region(test::repo_region(), &walker_);
     ASSERT_TRUE(world_);
     std::string err;
-    ASSERT_EQ(world_->add_profile(flyer_profile(), &bat_, &err), Status::Ok) << err;
+    ASSERT_EQ(world_->add_profile(test::bat_profile(), &bat_, &err), Status::Ok) << err;
     world_->update();
   }
   const detail::WorldState& ws() { return detail::WorldAccess::state(*world_); }

@@ -50,11 +50,7 @@ TEST(FlyerRequestsRegion, RoutesMatchAWindowBfs) {
   ProfileId walker, bat;
   std::unique_ptr<World> w = test::load_region(test::repo_region(), &walker);
   ASSERT_TRUE(w);
-  Profile p;
-  p.id = "bat";
-  p.movement_class = MovementClass::Flyer;
-  p.can_fly = true;
-  p.jump_apex = 0;
+  Profile p = test::bat_profile();
   std::string err;
   ASSERT_EQ(w->add_profile(p, &bat, &err), Status::Ok) << err;
   w->update();

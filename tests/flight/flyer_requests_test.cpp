@@ -29,15 +29,6 @@ namespace {
 
 constexpr std::uint16_t kStone = 1;  // the default registry's full block
 
-Profile bat() {
-  Profile p;
-  p.id = "bat";
-  p.movement_class = MovementClass::Flyer;
-  p.can_fly = true;
-  p.jump_apex = 0;
-  return p;
-}
-
 struct Scene {
   World w;
   ProfileId walker, flyer;
@@ -45,7 +36,7 @@ struct Scene {
     EXPECT_TRUE(test::load_flat_floor(w, kStone));
     EXPECT_EQ(w.add_profile(Profile{}, &walker), Status::Ok);
     std::string err;
-    EXPECT_EQ(w.add_profile(bat(), &flyer, &err), Status::Ok) << err;
+    EXPECT_EQ(w.add_profile(test::bat_profile(), &flyer, &err), Status::Ok) << err;
     w.update();
   }
   bool free(CellPos c) const { return w.is_standable(flyer, c); }
@@ -316,7 +307,7 @@ TEST(FlyerRequests, EditsReachTheNextRequest) {
 
 TEST(FlyerRequests, FlyerProfilesAreCheckedAndWalkerQueriesRefused) {
   Scene s;
-  Profile p = bat();
+  Profile p = test::bat_profile();
   p.id = "bat2";
   p.can_fly = false;
   ProfileId id;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "crowd_scene.h"
+#include "scenes.h"
 #include "voxnav/control.h"
 #include "voxnav/state_hash.h"
 #include "voxnav/world.h"
@@ -46,11 +47,7 @@ struct FlyerSceneRun {
 FlyerSceneRun flyer_scene(const WorldDef& def = WorldDef{}) {
   Scene s(wall_rows(), Profile{}, def);
   World& w = *s.w;
-  Profile bat;
-  bat.id = "bat";
-  bat.movement_class = MovementClass::Flyer;
-  bat.can_fly = true;
-  bat.jump_apex = 0;
+  const Profile bat = test::bat_profile();
   ProfileId bp;
   std::string err;
   EXPECT_EQ(w.add_profile(bat, &bp, &err), Status::Ok) << err;
@@ -125,11 +122,7 @@ TEST(FlyerScene, OverTheWallSameBitsEverywhere) {
 TEST(FlyerScene, ChasesAnEntityOverTheWall) {
   Scene s(wall_rows(), Profile{});
   World& w = *s.w;
-  Profile bat;
-  bat.id = "bat";
-  bat.movement_class = MovementClass::Flyer;
-  bat.can_fly = true;
-  bat.jump_apex = 0;
+  const Profile bat = test::bat_profile();
   ProfileId bp;
   ASSERT_EQ(w.add_profile(bat, &bp), Status::Ok);
   w.update();

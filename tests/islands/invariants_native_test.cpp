@@ -757,11 +757,8 @@ TEST_P(NavInvariants, ReachabilityPathsCorridorsAndEdits) {
   };
   t0 = std::chrono::steady_clock::now();
   const std::uint64_t epoch0 = rw->world->nav_epoch();
-#ifdef NDEBUG
-  const int singles = 60, bursts = 10;
-#else
-  const int singles = 15, bursts = 4;  // every update rebuilds the islands: slow unoptimised
-#endif
+  // Every update rebuilds the islands: slow under the sanitizers.
+  const int singles = test::sanitized_build() ? 15 : 60, bursts = test::sanitized_build() ? 4 : 10;
   int updates = 0;
   for (int i = 0; i < singles; ++i) {
     one_edit();

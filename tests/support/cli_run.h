@@ -1,10 +1,13 @@
-// The voxnav CLI run from a test (*_cli_native_test suites, which get VOXNAV_CLI, its path):
-// one place for starting it, collecting its output and reading its exit code.
+// The voxnav CLI run from a test (*_cli_native_test suites, which get VOXNAV_CLI, its path, and
+// take VOXNAV_CLI_PATH from the environment instead when it is set: a suite linked into the debug
+// tree from the release tree's objects runs the debug tree's CLI): one place for starting it,
+// collecting its output and reading its exit code.
 #pragma once
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <string>
 
@@ -19,7 +22,8 @@ struct CliRun {
 inline CliRun run_cli(const std::string& args, bool stderr_too = true) {
   CliRun r;
   // Appended piece by piece: g++ 12 at -O1 warns (-Warray-bounds) about a chain of temporaries.
-  std::string cmd = VOXNAV_CLI;
+  const char* path = std::getenv("VOXNAV_CLI_PATH");
+  std::string cmd = path != nullptr && *path != '\0' ? path : VOXNAV_CLI;
   cmd.append(" ").append(args).append(stderr_too ? " 2>&1" : " 2>/dev/null");
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return r;

@@ -36,4 +36,13 @@ std::string read_text(const std::string& path) {
   return ss.str();
 }
 
+Profile bat_profile() {
+  Profile p;
+  p.id = "bat";
+  p.movement_class = MovementClass::Flyer;
+  p.can_fly = true;
+  p.jump_apex = 0;
+  return p;
+}
+
 }  // namespace voxnav::test

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "voxnav/profile.h"
+
 namespace voxnav::test {
 
 /// The real data beside the project root (../shared/data: minecraft-data blocks, regions,
@@ -19,6 +21,10 @@ bool shared_data_present();
 /// A whole file as bytes / as text (empty when it cannot be read).
 std::vector<std::uint8_t> read_bytes(const std::string& path);
 std::string read_text(const std::string& path);
+
+/// The flyer the flight suites, scenes and benchmarks share: id "bat", the Flyer class, can_fly,
+/// no jump; the default body otherwise.
+Profile bat_profile();
 
 }  // namespace voxnav::test
 

@@ -97,14 +97,21 @@ int env_scale(const char* name) {
   return s ? std::max(1, std::atoi(s)) : 1;
 }
 
-int rounds(int optimised, int sanitized, const char* suite_env) {
-#ifdef NDEBUG
-  const int base = optimised;
-  (void)sanitized;
-#else
-  const int base = sanitized;
-  (void)optimised;
+#if !defined(__EMSCRIPTEN__)
+// Defined by the AddressSanitizer runtime (g++ and clang): non-null when the suite links it.
+extern "C" void __asan_init() __attribute__((weak));
 #endif
+
+bool sanitized_build() {
+#if defined(__EMSCRIPTEN__)
+  return false;
+#else
+  return &__asan_init != nullptr;
+#endif
+}
+
+int rounds(int optimised, int sanitized, const char* suite_env) {
+  const int base = sanitized_build() ? sanitized : optimised;
   return base * env_scale("VOXNAV_TEST_SCALE") * (suite_env ? env_scale(suite_env) : 1);
 }
 

@@ -47,8 +47,13 @@ const std::string& repo_region();
 std::uint64_t env_seed(const char* name);
 int env_scale(const char* name);
 
-/// The length of a randomized suite's run (edits, updates, ticks): `optimised` in builds with
-/// NDEBUG (release, wasm), `sanitized` in the ASan + UBSan build (several times slower per round),
+/// Whether the suite runs with the AddressSanitizer runtime linked (the debug preset), decided when
+/// it runs: the debug tree may link the release tree's compiled suites (tests/CMakeLists.txt).
+bool sanitized_build();
+
+/// The length of a randomized suite's run (edits, updates, ticks): `optimised` in the builds
+/// without AddressSanitizer (release, wasm, tsan), `sanitized` in the ASan + UBSan build (several
+/// times slower per round),
 /// either times the multiplier in VOXNAV_TEST_SCALE and the one in the suite's own variable
 /// `suite_env` (both 1 when unset). CI runs the defaults; `scripts/long-tests.sh` runs every
 /// suite with VOXNAV_TEST_SCALE > 1 for a longer search for failures.

@@ -286,8 +286,7 @@ void AgentSystem::plan(NavWorld& nav, AgentRecord& a) {
 
 void AgentSystem::issue_request(NavWorld& nav, AgentRecord& a) {
   if (a.request.generation) (void)nav.release(a.request);
-  const AgentMotion& m = motions_[a.motion];
-  RequestSpec spec;
+  RequestSpec spec = motion_spec(a);
   spec.start = current_cell(nav.grid(), a);
   if (a.intent == AgentIntent::Chase) {  // toward where the target is now
     Vec3 p;
@@ -305,16 +304,39 @@ void AgentSystem::issue_request(NavWorld& nav, AgentRecord& a) {
     spec.goal = spec.start;
     spec.goal_range = 0;
   }
-  spec.max_nodes = m.max_nodes;
-  spec.max_distance = m.max_distance;
-  spec.costs = m.costs;
-  spec.motion = a.motion;
   spec.avoid = avoided_cells(a, nav.tick());  // doors that stayed shut in front of it
   // With a build radius the goal may lie past chunks not built yet: walk as close as the built
   // chunks go (the chunks ahead are built as the agent comes near) and plan again there.
   spec.toward_unbuilt = nav.build_radius() > 0 && a.intent != AgentIntent::Flee;
   a.request = nav.request(spec);
   ++a.requests;
+}
+
+RequestSpec AgentSystem::motion_spec(const AgentRecord& a) const {
+  const AgentMotion& m = motions_[a.motion];
+  RequestSpec spec;
+  spec.max_nodes = m.max_nodes;
+  spec.max_distance = m.max_distance;
+  spec.costs = m.costs;
+  spec.motion = a.motion;
+  return spec;
+}
+
+void AgentSystem::install_direct_chase(AgentRecord& a, const Waypoint& from, const Waypoint& to) {
+  a.corridor.cells = {from.cell, to.cell};
+  a.corridor.kinds = {from.kind, to.kind};
+  a.corridor.points = {from, to};
+  a.corridor.epoch = ++corridor_epoch_;
+  a.next = 1;
+  a.cell_index = 0;
+  a.partial = false;
+  a.mode = AgentMode::Moving;
+  a.crowded = false;
+  a.blocked_ticks = 0;
+  a.fail = PathFailure::None;
+  a.reason.clear();
+  a.chase_direct = true;
+  reindex(a);
 }
 
 void AgentSystem::reindex(AgentRecord& a) {

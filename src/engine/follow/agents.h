@@ -365,6 +365,11 @@ class AgentSystem {
   /// plan()'s request (released one replaced), without changing the mode: a chaser keeps
   /// walking its corridor while the search toward where the target went runs.
   void issue_request(NavWorld& nav, AgentRecord& a);
+  /// A request's fields that come from the agent's motion (node and distance budget, costs).
+  RequestSpec motion_spec(const AgentRecord& a) const;
+  /// A chaser's corridor straight at its target, no search (`from` where it stands, `to` the
+  /// target's cell): Moving along it, whatever held it before cleared.
+  void install_direct_chase(AgentRecord& a, const Waypoint& from, const Waypoint& to);
   /// A chaser's decisions before its step (intents.cpp): caught (Arrived), target gone (Failed
   /// with a reason), straight at it, or a search toward where it went.
   void chase_step(NavWorld& nav, AgentRecord& a);

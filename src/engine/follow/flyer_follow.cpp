@@ -59,21 +59,16 @@ void AgentSystem::fly_plan(AgentRecord& a) {
     return;
   }
   if (a.request.generation) (void)flyer_->release(a.request);
-  const AgentMotion& m = motions_[a.motion];
   if (a.intent == AgentIntent::Chase) {  // toward the target's cell now (any free cell by it)
     Vec3 tp;
     CellPos tc;
     if (chase_target(a, tp, tc)) a.goal = foot_cell(tp, 0.0);
     a.goal_range = kChaseGoalRange;
   }
-  RequestSpec spec;
+  RequestSpec spec = motion_spec(a);
   spec.start = fly_cell(a);
   spec.goal = a.goal;
   spec.goal_range = a.goal_range;
-  spec.max_nodes = m.max_nodes;
-  spec.max_distance = m.max_distance;
-  spec.costs = m.costs;
-  spec.motion = a.motion;
   a.request = flyer_->request(spec);
   ++a.requests;
   reindex(a);
@@ -290,21 +285,9 @@ void AgentSystem::fly_chase(AgentRecord& a) {
     a.request = PathHandle{};
     a.replan = false;
     if (!(a.chase_direct && a.mode == AgentMode::Moving && a.corridor.cells.size() == 2 &&
-          a.corridor.cells.back() == at)) {
-      a.corridor.cells = {here, at};
-      a.corridor.kinds = {EdgeKind::Start, EdgeKind::Fly};
-      a.corridor.points = {Waypoint{flight::flyer_feet(here), EdgeKind::Start, here},
-                           Waypoint{flight::flyer_feet(at), EdgeKind::Fly, at}};
-      a.corridor.epoch = ++corridor_epoch_;
-      a.next = 1;
-      a.cell_index = 0;
-      a.mode = AgentMode::Moving;
-      a.blocked_ticks = 0;
-      a.fail = PathFailure::None;
-      a.reason.clear();
-      a.chase_direct = true;
-      reindex(a);
-    }
+          a.corridor.cells.back() == at))
+      install_direct_chase(a, Waypoint{flight::flyer_feet(here), EdgeKind::Start, here},
+                           Waypoint{flight::flyer_feet(at), EdgeKind::Fly, at});
     a.best_dist = 1e30;  // no stuck watch on a target that flies away
     a.ticks_without_progress = 0;
     return;

@@ -200,23 +200,9 @@ void AgentSystem::chase_step(NavWorld& nav, AgentRecord& a) {
     a.replan = false;
     const bool same = a.chase_direct && a.mode == AgentMode::Moving &&
                       a.corridor.cells.size() == 2 && a.corridor.cells.back() == tc;
-    if (!same) {
-      a.corridor.cells = {here, tc};
-      a.corridor.kinds = {EdgeKind::Start, EdgeKind::Walk};
-      a.corridor.points = {waypoint_of(grid, here, EdgeKind::Start),
-                           waypoint_of(grid, tc, EdgeKind::Walk)};
-      a.corridor.epoch = ++corridor_epoch_;
-      a.next = 1;
-      a.cell_index = 0;
-      a.partial = false;
-      a.mode = AgentMode::Moving;
-      a.crowded = false;
-      a.blocked_ticks = 0;
-      a.fail = PathFailure::None;
-      a.reason.clear();
-      a.chase_direct = true;
-      reindex(a);
-    }
+    if (!same)
+      install_direct_chase(a, waypoint_of(grid, here, EdgeKind::Start),
+                           waypoint_of(grid, tc, EdgeKind::Walk));
     a.best_dist = 1e30;  // no stuck watch on a target that walks away
     a.ticks_without_progress = 0;
     return;
