@@ -24,8 +24,7 @@ bool cells_finite3(const Vec3& v) {
 namespace {
 /// The navigation of a walker-side profile (not a flyer) for the cell queries.
 Status cell_query_profile(const detail::WorldState& ws, ProfileId profile, const char* fn,
-                          CallError* error, detail::NavWorld** nav,
-                          const detail::AgentMotion** m) {
+                          CallError* error, detail::NavWorld** nav, const detail::AgentMotion** m) {
   if (!ws.has_profile(profile))
     return fail(error, fn, "profile", detail::profile_error(profile, ws.profiles.size()),
                 Status::InvalidArgument);
@@ -53,8 +52,7 @@ Status filter_spec(const CellFilter& f, const detail::AgentMotion& m, const char
                 "filter.hazard_distance " + std::to_string(f.hazard_distance) +
                     " is not an integer in 0 .. " + std::to_string(kMaxFilterHazardDistance),
                 Status::InvalidArgument);
-  if (!std::isfinite(f.min_distance) || f.min_distance < 0.0 ||
-      f.min_distance > kMaxFilterDistance)
+  if (!std::isfinite(f.min_distance) || f.min_distance < 0.0 || f.min_distance > kMaxFilterDistance)
     return fail(error, fn, "filter.min_distance",
                 "filter.min_distance " + detail::num(f.min_distance) + " is not a number in 0 .. " +
                     detail::num(kMaxFilterDistance),
@@ -114,12 +112,12 @@ Status find_spawn_cells(const World& world, ProfileId profile, CellPos min, Cell
   if (const std::string e = detail::cell_range_error("max", max); !e.empty())
     return fail(error, fn, "max", e, Status::OutOfRange);
   if (max.x < min.x || max.y < min.y || max.z < min.z)
-    return fail(error, fn, "max",
-                "max " + detail::cell_text(max) + " is below min " + detail::cell_text(min) +
-                    " on an axis",
-                Status::InvalidArgument);
-  const std::int64_t volume = (std::int64_t{max.x} - min.x + 1) * (std::int64_t{max.y} - min.y + 1) *
-                              (std::int64_t{max.z} - min.z + 1);
+    return fail(
+        error, fn, "max",
+        "max " + detail::cell_text(max) + " is below min " + detail::cell_text(min) + " on an axis",
+        Status::InvalidArgument);
+  const std::int64_t volume = (std::int64_t{max.x} - min.x + 1) *
+                              (std::int64_t{max.y} - min.y + 1) * (std::int64_t{max.z} - min.z + 1);
   if (volume > kMaxSpawnBoxCells)
     return fail(error, fn, "max",
                 "the box " + detail::cell_text(min) + " .. " + detail::cell_text(max) + " holds " +
@@ -159,8 +157,8 @@ Status nearest_standable(const World& world, ProfileId profile, CellPos near, in
   if (!detail::nearest_filtered(*nav, spec, near, radius, &found)) {
     if (error != nullptr)
       *error = CallError{Status::NotFound, fn, "near",
-                         "no standable cell passing the filter within " +
-                             std::to_string(radius) + " cells of " + detail::cell_text(near)};
+                         "no standable cell passing the filter within " + std::to_string(radius) +
+                             " cells of " + detail::cell_text(near)};
     return Status::NotFound;
   }
   *out = found;
