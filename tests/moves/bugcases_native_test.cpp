@@ -44,7 +44,6 @@ struct KnownFailure {
   std::set<std::string> keys;
 };
 const std::vector<KnownFailure> kKnownFailing = {
-    {"C01-B", 1, {"jumps"}},                                // stair from its low side: a jump
     {"C10-B-D1-N-S", 2, {"reachable"}},                     // open door, leaf across: planned through
     {"C10-B-D1-N-S-open-doors", 2, {"execution"}},          // ... and the agent sticks on the leaf
     {"C11-unsupported", 3, {"forbidden_edges", "max_arrival_s", "path_must_include_any"}},  // plate

@@ -359,6 +359,7 @@ void NavGrid::classify_cell(const BlockRegistry& reg, const Chunk* self, const C
   int support = -1;
   int clearance = 0;
   bool narrow = false;
+  std::uint32_t treads = kNoTreads;
   if (th < kHeightUnits) {
     const int vb = value(x, ly - 1, z);
     const std::uint32_t tr_below = vb < 0 ? 0u : reg.traits(static_cast<std::uint16_t>(vb));
@@ -389,9 +390,10 @@ void NavGrid::classify_cell(const BlockRegistry& reg, const Chunk* self, const C
       const bool own = th >= 0 && th == support;
       narrow = !reg.top_spans_cell(own ? v : static_cast<std::uint16_t>(vb),
                                    own ? support : support + kHeightUnits, kCornerMarginQ);
+      if (!own) treads = treads_of(reg, static_cast<std::uint16_t>(vb), tb);
     }
   }
-  store_cell(nc, i, kind, support, clearance, tr, narrow);
+  store_cell(nc, i, kind, support, clearance, tr, narrow, treads);
 }
 
 inline CellKind NavGrid::walker_kind(int support, int clearance, bool door, bool door_closed,
@@ -414,8 +416,21 @@ inline CellKind NavGrid::walker_kind(int support, int clearance, bool door, bool
   return CellKind::Walkable;
 }
 
+std::uint32_t NavGrid::treads_of(const BlockRegistry& reg, std::uint16_t below, int top) const {
+  std::uint32_t out = kNoTreads;
+  for (int d = 0; d < 4; ++d) {
+    const int t = reg.tread_in_footprint(below, d, env_.half_width_q, env_.step_q);
+    if (t >= 0 && t < top) {
+      out &= ~(0xFFu << (8 * d));
+      out |= static_cast<std::uint32_t>(kTreadBias + t - kHeightUnits) << (8 * d);
+    }
+  }
+  return out;
+}
+
 inline void NavGrid::store_cell(NavChunk& nc, int i, CellKind kind, int support, int clearance,
-                                std::uint32_t own_traits, bool narrow_support) const {
+                                std::uint32_t own_traits, bool narrow_support,
+                                std::uint32_t treads) const {
   const CellKind was = static_cast<CellKind>(nc.kind[i]);
   nc.kind.set(i, static_cast<std::uint8_t>(kind));
   nc.floor.set(i, static_cast<std::uint8_t>(support < 0 ? 0 : support));
@@ -432,6 +447,13 @@ inline void NavGrid::store_cell(NavChunk& nc, int i, CellKind kind, int support,
   if (kind == CellKind::Slow) f |= kFlagSlowBase;
   if (own_traits & kTraitSlow) f |= kFlagSlowBlock;
   if (narrow_support) f |= kFlagNarrowSupport;
+  if (treads != nc.treads_at(i)) {
+    if (!nc.treads) {
+      nc.treads = std::make_unique<std::uint32_t[]>(kChunkCells);
+      std::fill_n(nc.treads.get(), kChunkCells, kNoTreads);
+    }
+    nc.treads[i] = treads;
+  }
   const std::uint8_t old = nc.flags_at(i);
   if (f != old) {
     if (!nc.flags) nc.flags = std::make_unique<std::uint8_t[]>(kChunkCells);
@@ -816,7 +838,7 @@ void NavGrid::compute_moves_for_cell(NavChunk& ch, int i, CellPos c) {
             break;
           }
           if (rise > env_.jump_q || cs < rise + env_.height_q) break;
-          if (rise <= env_.step_q)
+          if (rise <= env_.step_q || (!diagonal && climbs_treads(tc->treads_at(ti), dir, dy, fs)))
             code = dy == 1 ? 3 : 1;
           else
             code = dy == 1 ? 4 : 2;

@@ -110,6 +110,18 @@ inline constexpr int kCornerMarginQ = 12;
 /// recomputes): the body must stay below their top.
 inline constexpr int kVoidSideRows = 2;
 
+/// Treads of a standable cell (NavChunk::treads): for each cardinal direction d of travel, byte d
+/// is the first tread a body moving along d mounts to climb the block it stands on in steps (a
+/// stair from its low side: its lower half), as kTreadBias + the tread's height from the cell's
+/// bottom in 1/64 units (a block in the cell below gives heights below the bottom), or kNoTread
+/// when the body climbs it by jumping. Only cells standing on a block of the cell below with a
+/// lower tread have any (BlockRegistry::tread_in_footprint); the rise onto them is a StepUp move
+/// when the source's feet lie within a step of the tread (NavGrid::compute_moves_for_cell).
+inline constexpr std::uint32_t kNoTreads = 0xFFFFFFFFu;
+inline constexpr int kNoTread = 0xFF;
+inline constexpr int kTreadBias = 64;
+inline int tread_of(std::uint32_t treads, int dir) { return (treads >> (dir * 8)) & 0xFF; }
+
 /// Vertical moves of a cell (NavChunk::vmoves): climbing a ladder up or down.
 enum VerticalMoves : std::uint8_t { kMoveUp = 1, kMoveDown = 2 };
 
@@ -274,6 +286,8 @@ struct NavChunk {
   std::unique_ptr<std::uint8_t[]> vmoves;
   /// CellFlags per cell; null while no cell of the chunk has one.
   std::unique_ptr<std::uint8_t[]> flags;
+  /// Treads per cell (kNoTreads: none); null while no cell of the chunk has one.
+  std::unique_ptr<std::uint32_t[]> treads;
   /// GapMoves per cell; absent while no cell of the chunk has one (rows without one store none).
   LayerPlane<GapWord> gaps;
   /// Surface group per cell (the group of the block a body stands on, or of the fluid it swims
@@ -299,6 +313,7 @@ struct NavChunk {
   std::uint32_t moves_at(int i) const { return uniform ? 0u : moves[i]; }
   std::uint8_t vmoves_at(int i) const { return vmoves ? vmoves[i] : std::uint8_t(0); }
   std::uint8_t flags_at(int i) const { return flags ? flags[i] : std::uint8_t(0); }
+  std::uint32_t treads_at(int i) const { return treads ? treads[i] : kNoTreads; }
   GapWord gaps_at(int i) const { return gaps ? gaps[i] : GapWord(0); }
   std::uint8_t surface_at(int i) const { return surface ? surface[i] : std::uint8_t(0); }
 };
@@ -391,6 +406,13 @@ class NavGrid {
 
  private:
   void compute_moves_for_cell(NavChunk& ch, int i, CellPos c);
+  /// Whether a body with its feet `fs` (1/64) above its cell's bottom, moving along cardinal
+  /// direction `dir` onto a cell `dy` rows up whose treads are `treads`, climbs it in steps: the
+  /// first tread along `dir` lies within the class's step of the feet.
+  bool climbs_treads(std::uint32_t treads, int dir, int dy, int fs) const {
+    const int t = dir < 4 ? tread_of(treads, dir) : kNoTread;
+    return t != kNoTread && dy * kHeightUnits + t - kTreadBias - fs <= env_.step_q;
+  }
   /// The danger band kind of a standable cell from the hazard flags around its body (0: none).
   CellKind danger_of(NavChunk& ch, int lx, int ly, int lz) const;
   /// The gap jumps (GapMoves) of standable cell (lx, ly, lz) of `ch` from layer 0 around it.
@@ -407,10 +429,14 @@ class NavGrid {
   /// the cell below (OR-ed over the columns for the 2x2 footprint). Fire outranks other hazards.
   CellKind walker_kind(int support, int clearance, bool door, bool door_closed, std::uint32_t tr,
                        std::uint32_t tr_up, std::uint32_t tr_below) const;
-  /// Stores a classified cell (kind, floor, clearance, counts and the flags of `own_traits`, the
-  /// traits of the block in the cell itself).
+  /// The treads (NavChunk::treads) of a cell standing on block value `below` of the cell below,
+  /// whose top is `top` (1/64 above that cell's bottom).
+  std::uint32_t treads_of(const BlockRegistry& reg, std::uint16_t below, int top) const;
+  /// Stores a classified cell (kind, floor, clearance, counts, the flags of `own_traits`, the
+  /// traits of the block in the cell itself, and its treads).
   void store_cell(NavChunk& nc, int i, CellKind kind, int support, int clearance,
-                  std::uint32_t own_traits, bool narrow_support = false) const;
+                  std::uint32_t own_traits, bool narrow_support = false,
+                  std::uint32_t treads = kNoTreads) const;
   /// The surface group of cell i of `nc` from the blocks (layer 0 already classified).
   void surface_cell(const BlockRegistry& reg, const std::vector<std::uint8_t>& table,
                     const BlockNeighbourhood& nb, NavChunk& nc, int i) const;

@@ -31,6 +31,7 @@ class MoveCosts {
     const ClassEnvelope& env = grid.envelope();
     step_q_ = std::min<int>(c.step_q, env.step_q);
     jump_q_ = std::min<int>(c.jump_q, env.jump_q);
+    class_step_q_ = env.step_q;
     limits_ = step_q_ < env.step_q || jump_q_ < env.jump_q;
     gaps_on_ = env.gap_reach > 0 && c.gap_reach >= env.gap_reach;
     swimmer_ = env.swimmer;
@@ -50,9 +51,7 @@ class MoveCosts {
     };
     auto rises_too_high = [&](EdgeKind kind, int dy, const NavChunk* tc, int ti) {
       const int rise = dy * kHeightUnits + tc->floor[ti] - ch->floor[i];
-      if (kind == EdgeKind::GapJump && rise > jump_q_) return true;
-      if (rise <= 0 || rise <= step_q_) return false;
-      return !(kind == EdgeKind::Jump && rise <= jump_q_);
+      return rise_refused(kind, rise, step_q_, jump_q_, class_step_q_);
     };
     if (const std::uint8_t vm = ch->vmoves_at(i)) {
       for (int b = 0; b < 2; ++b) {
@@ -121,7 +120,7 @@ class MoveCosts {
   CostTable costs_;
   std::uint32_t word_[128];
   std::uint32_t gap_[4 * kGapVariants];
-  int step_q_ = 0, jump_q_ = 0;
+  int step_q_ = 0, jump_q_ = 0, class_step_q_ = 0;
   bool limits_ = false, gaps_on_ = false, swimmer_ = false;
 };
 

@@ -1436,9 +1436,11 @@ void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, doub
           in.move_x = dx / d * speed;
           in.move_z = dz / d * speed;
         }
+        // (a StepUp rising more than a step climbs treads, a stair from its low side: the movement
+        // step lifts the body tread by tread, and a jump is only the stuck body's way out)
         if (a.body.on_ground && dy > m.body.step_height + 1e-3 &&
-            (w.kind == EdgeKind::Jump || w.kind == EdgeKind::StepUp) &&
-            (d < 1.3 || a.last_hit_wall))
+            ((w.kind == EdgeKind::Jump && (d < 1.3 || a.last_hit_wall)) ||
+             (w.kind == EdgeKind::StepUp && a.last_hit_wall)))
           in.jump = true;
         // A gap jump: take off at the edge of the take-off cell, a cell and a half before the
         // landing cell's centre (the flight covers the gap at walking speed; the approach above

@@ -114,7 +114,13 @@ std::string pos_text(std::int32_t x, std::int32_t y, std::int32_t z) {
 
 // Nav payload: a 16-byte head, then (not uniform) the planes, each a u32 length and its runs.
 constexpr std::size_t kNavHead = 16;
-enum PlaneBits : std::uint8_t { kPlaneVmoves = 1, kPlaneFlags = 2, kPlaneGaps = 4, kPlaneScc = 8 };
+enum PlaneBits : std::uint8_t {
+  kPlaneVmoves = 1,
+  kPlaneFlags = 2,
+  kPlaneGaps = 4,
+  kPlaneScc = 8,
+  kPlaneTreads = 16,
+};
 // Blocks payload: a 16-byte head (fingerprint, uniform, value, run length), then the runs.
 constexpr std::size_t kBlocksHead = 16;
 
@@ -128,7 +134,8 @@ void add_plane(std::vector<std::uint8_t>& out, const void* data, std::size_t n) 
 void encode_nav(const NavChunk& ch, std::vector<std::uint8_t>& out) {
   const std::uint8_t planes =
       static_cast<std::uint8_t>((ch.vmoves ? kPlaneVmoves : 0) | (ch.flags ? kPlaneFlags : 0) |
-                                (ch.gaps ? kPlaneGaps : 0) | (ch.scc ? kPlaneScc : 0));
+                                (ch.gaps ? kPlaneGaps : 0) | (ch.scc ? kPlaneScc : 0) |
+                                (ch.treads ? kPlaneTreads : 0));
   out.push_back(ch.uniform ? 1 : 0);
   out.push_back(static_cast<std::uint8_t>(ch.uniform_kind));
   out.push_back(ch.uniform ? 0 : planes);
@@ -156,6 +163,7 @@ void encode_nav(const NavChunk& ch, std::vector<std::uint8_t>& out) {
     ch.scc.copy_to(words.data());
     add_plane(out, words.data(), kChunkCells * 4);
   }
+  if (ch.treads) add_plane(out, ch.treads.get(), kChunkCells * 4);
 }
 
 /// Reads one plane at `at` of `p` (size n): false when its length runs past the payload or its
@@ -191,7 +199,7 @@ bool decode_nav(std::span<const std::uint8_t> p, NavChunk& ch, std::uint32_t lab
     return false;
   }
   const std::uint8_t uniform = p[0], ukind = p[1], planes = p[2], costly = p[3];
-  if (uniform > 1 || costly > 1 || (planes & ~15u) != 0) {
+  if (uniform > 1 || costly > 1 || (planes & ~31u) != 0) {
     why = "bad head flags";
     return false;
   }
@@ -251,6 +259,17 @@ bool decode_nav(std::span<const std::uint8_t> p, NavChunk& ch, std::uint32_t lab
   } else if (ch.nodes) {
     why = "node cells without island labels";
     return false;
+  }
+  if (planes & kPlaneTreads) {
+    ch.treads = std::unique_ptr<std::uint32_t[]>(new std::uint32_t[kChunkCells]);
+    if (!read_plane(p, at, ch.treads.get(), kChunkCells * 4, "treads", why)) return false;
+    for (int i = 0; i < kChunkCells; ++i)
+      for (int d = 0; d < 4; ++d)
+        if (const int t = tread_of(ch.treads[i], d); t != kNoTread && t >= kTreadBias) {
+          why = "cell " + std::to_string(i) + " has a tread " + std::to_string(t - kTreadBias) +
+                " at or above its own bottom";
+          return false;
+        }
   }
   if (at != p.size()) {
     why = std::to_string(p.size() - at) + " bytes after the last plane";

@@ -351,10 +351,8 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
   auto rises_too_high = [&](const MoveInfo& m, const NavChunk* from, int fi, const NavChunk* to,
                             int ti) {
     const int rise = m.dy * kHeightUnits + to->floor[ti] - from->floor[fi];
-    // A gap jump lands by jumping: its landing may not rise above the profile's jump either.
-    if (m.kind == static_cast<std::uint8_t>(EdgeKind::GapJump) && rise > jump_q) return true;
-    if (rise <= 0 || rise <= step_q) return false;
-    return !(m.kind == static_cast<std::uint8_t>(EdgeKind::Jump) && rise <= jump_q);
+    return rise_refused(static_cast<EdgeKind>(m.kind), rise, step_q, jump_q,
+                        grid.envelope().step_q);
   };
   const bool walk_free = kind_extra[static_cast<int>(CellKind::Walkable)] == 0 && !limits;
   // Gap jumps: the class's navigation holds them over gap_reach cells; a profile reaching less

@@ -128,6 +128,17 @@ inline std::uint32_t move_cost(const CostTable& t, int dir, int code, CellKind t
   return c + extra;
 }
 
+/// Whether a profile stepping `step_q` and jumping `jump_q` (1/64 cell, at most its class's)
+/// refuses a move of `kind` whose feet rise by `rise`: a rise above the step needs a Jump within
+/// the jump (a gap jump also lands within it), except a StepUp over treads (a stair from its low
+/// side), which rises by at most the class's step `class_step_q` at a time.
+inline bool rise_refused(EdgeKind kind, int rise, int step_q, int jump_q, int class_step_q) {
+  if (kind == EdgeKind::GapJump && rise > jump_q) return true;
+  if (rise <= 0 || rise <= step_q) return false;
+  if (kind == EdgeKind::StepUp) return step_q < class_step_q;
+  return !(kind == EdgeKind::Jump && rise <= jump_q);
+}
+
 /// Octile distance in cost units (admissible: every move covers one horizontal cell).
 inline std::uint32_t octile(int dx, int dz) {
   dx = dx < 0 ? -dx : dx;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace voxnav::detail {
 
@@ -71,6 +72,45 @@ bool BlockRegistry::top_spans_cell(std::uint16_t v, int top_q, int margin_q) con
         b.max[2] >= hi)
       return true;
   return false;
+}
+
+int BlockRegistry::tread_in_footprint(std::uint16_t v, int dir, int half_width_q,
+                                      int step_q) const {
+  const int lo = kHeightUnits / 2 - half_width_q, hi = kHeightUnits / 2 + half_width_q;
+  const int along = dir == 0 || dir == 2 ? 0 : 2, side = 2 - along;
+  const bool back = dir >= 2;  // moving toward -x or -z: the cell's high side is met first
+  // (depth at which the front edge meets a box, its top) for the boxes in the band that the
+  // footprint reaches, by depth.
+  constexpr int kMaxMet = 16;
+  std::pair<int, int> met[kMaxMet];
+  int n = 0, top = -1;
+  for (const QBox& b : qboxes_[v]) {
+    if (b.max[side] <= lo || b.min[side] >= hi) continue;
+    const int depth = back ? kHeightUnits - b.max[along] : b.min[along];
+    if (depth >= hi) continue;  // beyond the body's front edge at the centre
+    top = std::max<int>(top, b.max[1]);
+    if (n < kMaxMet) met[n] = {depth, b.max[1]};
+    ++n;
+  }
+  if (n > kMaxMet) return top;  // (no block shape has that many boxes: no tread)
+  if (n == 0) return -1;
+  std::sort(met, met + n);
+  // The heights the body stands at in turn (the running maximum of the tops met), then the lowest
+  // of them from which the rest rise by at most a step each.
+  int heights[kMaxMet], depths[kMaxMet];
+  int k = 0;
+  for (int j = 0; j < n; ++j) {
+    if (k > 0 && met[j].second <= heights[k - 1]) continue;
+    if (k > 0 && met[j].first == depths[k - 1]) {
+      heights[k - 1] = met[j].second;  // met at the same depth: one height, the highest
+    } else {
+      depths[k] = met[j].first;
+      heights[k++] = met[j].second;
+    }
+  }
+  int first = k - 1;
+  while (first > 0 && heights[first] - heights[first - 1] <= step_q) --first;
+  return heights[first];
 }
 
 int BlockRegistry::ceiling_in_footprint(std::uint16_t v, int half_width_q, int above_q) const {

@@ -89,6 +89,13 @@ class BlockRegistry {
   /// `margin_q` of all four sides: a body standing on it is held up anywhere its box overlaps the
   /// cell's corner squares of that size (diagonals past an open side rest on such tops).
   bool top_spans_cell(std::uint16_t v, int top_q, int margin_q) const;
+  /// The tread a body moving along cardinal direction `dir` (0 +x, 1 +z, 2 -x, 3 -z) first mounts
+  /// to climb `v` in steps (1/64 cell): the box tops its front edge meets, in the order it meets
+  /// them while its centre crosses to the cell's centre, within the footprint's side band; the
+  /// answer is the lowest of them from which every later rise is at most `step_q`. A stair from its
+  /// low side answers its lower half (32); a full block or a stair from its back answers the top.
+  /// -1 when no box lies in the band.
+  int tread_in_footprint(std::uint16_t v, int dir, int half_width_q, int step_q) const;
   bool has_collision(std::uint16_t v) const { return !types_[v].boxes.empty(); }
   std::uint32_t traits(std::uint16_t v) const { return types_[v].traits; }
 
