@@ -632,7 +632,7 @@ TEST_F(IntegrateTest, ScriptedThousandTickRunHasAStableHash) {
   BodyParams p;
   p.climb_speed = 2.35;
   BodyState s;
-  s.feet = {2.5, 3.0, 2.5};
+  s.feet = {3.5, 3.0, 3.4};  // the feet in the ladder's cell: it holds them (climbs)
   std::uint32_t rng = 12345u;
   auto next = [&rng]() {
     rng = rng * 1664525u + 1013904223u;
@@ -681,7 +681,7 @@ TEST_F(IntegrateTest, ScriptedThousandTickRunHasAStableHash) {
       "%.17g)\n",
       static_cast<unsigned long long>(h), landings, steps_up, walls, climbs, s.feet.x, s.feet.y,
       s.feet.z);
-  EXPECT_EQ(h, 0xf2acc85e5d4e1186ull);  // pinned; identical natively and in wasm
+  EXPECT_EQ(h, 0x3e94c22f1664c486ull);  // pinned; identical natively and in wasm
 }
 
 }  // namespace

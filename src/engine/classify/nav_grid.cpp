@@ -400,9 +400,10 @@ inline CellKind NavGrid::walker_kind(int support, int clearance, bool door, bool
                                      std::uint32_t tr, std::uint32_t tr_up,
                                      std::uint32_t tr_below) const {
   if (support < 0) {
-    // Nothing to stand on: a body of a climbing class overlapping a climbable value holds on to
-    // it, any other falls.
-    return env_.climbs && ((tr | tr_up) & kTraitClimbable) && clearance >= env_.height_q
+    // Nothing to stand on: a body of a climbing class whose feet are in a climbable value holds
+    // on to it (the movement step's rule: a rung at head height only does not hold), any other
+    // falls.
+    return env_.climbs && (tr & kTraitClimbable) && clearance >= env_.height_q
                ? CellKind::Climbable
                : CellKind::Air;
   }
@@ -446,6 +447,7 @@ inline void NavGrid::store_cell(NavChunk& nc, int i, CellKind kind, int support,
   if (own_traits & kTraitHazardOther) f |= kFlagOtherBlock;
   if (kind == CellKind::Slow) f |= kFlagSlowBase;
   if (own_traits & kTraitSlow) f |= kFlagSlowBlock;
+  if (own_traits & kTraitClimbable) f |= kFlagClimbBlock;
   if (narrow_support) f |= kFlagNarrowSupport;
   if (treads != nc.treads_at(i)) {
     if (!nc.treads) {
@@ -902,7 +904,12 @@ void NavGrid::compute_moves_for_cell(NavChunk& ch, int i, CellPos c) {
   if ((kind_standable(sk) || sk == CellKind::Climbable) && up_chunk && up_chunk->climb_cells) {
     int ti;
     const NavChunk* up = step_chunk(&ch, lx, ly + 1, lz, ti);
-    if (up && up->kind_at(ti) == CellKind::Climbable && cs >= kHeightUnits - fs + env_.height_q)
+    // From the ground the body catches the rung above with its feet: standing in a climbable
+    // value already, or by jumping into the cell above.
+    const bool catches = sk == CellKind::Climbable || (ch.flags_at(i) & kFlagClimbBlock) ||
+                         kHeightUnits - fs <= env_.jump_q;
+    if (up && up->kind_at(ti) == CellKind::Climbable && catches &&
+        cs >= kHeightUnits - fs + env_.height_q)
       vm |= kMoveUp;
   }
   if (sk == CellKind::Climbable) {

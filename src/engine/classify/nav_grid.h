@@ -96,6 +96,9 @@ enum CellFlags : std::uint8_t {
   /// block, powder snow): a diagonal whose body would overlap such a cell beside it is refused,
   /// as past a hazard (NavGrid::compute_moves_for_cell, issue 18 cause 6).
   kFlagSlowBlock = 16,
+  /// A climbable value lies in this cell: a body standing here has its feet on it and climbs the
+  /// rung above without a jump.
+  kFlagClimbBlock = 32,
 };
 /// The flags of hazard values (what the danger band reads).
 inline constexpr std::uint8_t kFlagsHazard = kFlagFireBlock | kFlagOtherBlock;

@@ -1408,6 +1408,8 @@ void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, doub
             // Up the ladder; onto a ledge: straight up until the feet clear its lip, then over it
             // (holding on while the body still overlaps the ladder).
             in.climb = ClimbIntent::Up;
+            // From the ground below the lowest rung: jump to get the feet onto it.
+            if (!ledge && !climbing && a.body.on_ground && d < 0.3) in.jump = true;
             if (ledge) {
               // Cleared: above the lip by the clearance, or level with it and off the ladder (a
               // ladder ending at the lip leaves the body standing on the ledge's edge).

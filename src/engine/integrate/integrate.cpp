@@ -111,6 +111,14 @@ class Collider {
         }
   }
 
+  /// True when the cell holding point `p` has a value with any of `traits` (unloaded: none).
+  bool point_has_trait(const Vec3& p, std::uint32_t traits) const {
+    bool loaded = false;
+    const std::uint16_t v =
+        value(CellPos{floor_cell(p.x), floor_cell(p.y + kEps), floor_cell(p.z)}, loaded);
+    return loaded && (registry_.traits(v) & traits) != 0;
+  }
+
   /// True when a cell overlapping the body (strictly, beyond the contact tolerance) has a value
   /// with any of `traits`. Unloaded cells have no traits.
   bool body_overlaps_trait(const Aabb& body, std::uint32_t traits) const {
@@ -398,8 +406,10 @@ IntegrateReport integrate_character_tick(BodyState& state, const DriveInput& inp
     } else {
       const bool can_climb_mode = state.mode == BodyMode::Walk || state.mode == BodyMode::Climb;
       const bool jumping = input.jump && state.on_ground;
+      // On a ladder while the feet are in its cell (as the game's players: the block at the
+      // body's position), not when only the head reaches a rung.
       climbing = can_climb_mode && params.climb_speed > 0.0 && !jumping && knock.y == 0.0 &&
-                 col.body_overlaps_trait(body.at(start), kTraitClimbable);
+                 col.point_has_trait(start, kTraitClimbable);
       if (climbing) {
         switch (input.climb) {
           case ClimbIntent::Up:

@@ -331,7 +331,8 @@ void EditMaintenance::reclassify_uniform_flips() {
       // (a hazard flag moved: the cells whose danger band reads it, see widen_to_hazard_readers)
       const std::uint8_t ofl = sv.flags.empty() ? 0 : sv.flags[static_cast<std::size_t>(i)];
       if ((ofl ^ nc->flags_at(i)) & kFlagsHazard) extra_hazard.push_back(cell_of(nc, i));
-      else if ((ofl ^ nc->flags_at(i)) & kFlagNarrowSupport) extra.push_back(cell_of(nc, i));
+      else if ((ofl ^ nc->flags_at(i)) & (kFlagNarrowSupport | kFlagClimbBlock))
+        extra.push_back(cell_of(nc, i));
     }
     saved.push_back(std::move(sv));
   }
