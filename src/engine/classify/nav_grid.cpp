@@ -359,7 +359,7 @@ void NavGrid::classify_cell(const BlockRegistry& reg, const Chunk* self, const C
   int support = -1;
   int clearance = 0;
   bool narrow = false;
-  std::uint32_t treads = kNoTreads;
+  std::uint32_t sides = kNoSides;
   if (th < kHeightUnits) {
     const int vb = value(x, ly - 1, z);
     const std::uint32_t tr_below = vb < 0 ? 0u : reg.traits(static_cast<std::uint16_t>(vb));
@@ -390,10 +390,26 @@ void NavGrid::classify_cell(const BlockRegistry& reg, const Chunk* self, const C
       const bool own = th >= 0 && th == support;
       narrow = !reg.top_spans_cell(own ? v : static_cast<std::uint16_t>(vb),
                                    own ? support : support + kHeightUnits, kCornerMarginQ);
-      if (!own) treads = treads_of(reg, static_cast<std::uint16_t>(vb), tb);
+      if (!own) sides = treads_of(reg, static_cast<std::uint16_t>(vb), tb);
+    }
+    if (kind != CellKind::Blocked && !env_.footprint2) {
+      // The boxes beside the body's footprint in its cells, too high to step over: walls on the
+      // faces they stand before (closed doors are not: a door move toggles them).
+      int walls = 0;
+      for (int k = 0; k < kScanCells && k * kHeightUnits < feet + env_.height_q; ++k) {
+        const int w = k == 0 ? int(v) : value(x, ly + k, z);
+        if (w < 0) break;
+        const auto wv = static_cast<std::uint16_t>(w);
+        const std::uint32_t tw = reg.traits(wv);
+        if ((tw & kTraitDoor) && !(tw & kTraitDoorOpen)) continue;
+        walls |= reg.side_walls(wv, hw, feet + env_.step_q - k * kHeightUnits,
+                                feet + env_.height_q - k * kHeightUnits);
+      }
+      for (int d = 0; d < 4; ++d)
+        if (walls & (1 << d)) sides |= kSideWall << (8 * d);
     }
   }
-  store_cell(nc, i, kind, support, clearance, tr, narrow, treads);
+  store_cell(nc, i, kind, support, clearance, tr, narrow, sides);
 }
 
 inline CellKind NavGrid::walker_kind(int support, int clearance, bool door, bool door_closed,
@@ -418,11 +434,11 @@ inline CellKind NavGrid::walker_kind(int support, int clearance, bool door, bool
 }
 
 std::uint32_t NavGrid::treads_of(const BlockRegistry& reg, std::uint16_t below, int top) const {
-  std::uint32_t out = kNoTreads;
+  std::uint32_t out = kNoSides;
   for (int d = 0; d < 4; ++d) {
     const int t = reg.tread_in_footprint(below, d, env_.half_width_q, env_.step_q);
     if (t >= 0 && t < top) {
-      out &= ~(0xFFu << (8 * d));
+      out &= ~(0x7Fu << (8 * d));
       out |= static_cast<std::uint32_t>(kTreadBias + t - kHeightUnits) << (8 * d);
     }
   }
@@ -431,7 +447,7 @@ std::uint32_t NavGrid::treads_of(const BlockRegistry& reg, std::uint16_t below, 
 
 inline void NavGrid::store_cell(NavChunk& nc, int i, CellKind kind, int support, int clearance,
                                 std::uint32_t own_traits, bool narrow_support,
-                                std::uint32_t treads) const {
+                                std::uint32_t sides) const {
   const CellKind was = static_cast<CellKind>(nc.kind[i]);
   nc.kind.set(i, static_cast<std::uint8_t>(kind));
   nc.floor.set(i, static_cast<std::uint8_t>(support < 0 ? 0 : support));
@@ -449,12 +465,12 @@ inline void NavGrid::store_cell(NavChunk& nc, int i, CellKind kind, int support,
   if (own_traits & kTraitSlow) f |= kFlagSlowBlock;
   if (own_traits & kTraitClimbable) f |= kFlagClimbBlock;
   if (narrow_support) f |= kFlagNarrowSupport;
-  if (treads != nc.treads_at(i)) {
-    if (!nc.treads) {
-      nc.treads = std::make_unique<std::uint32_t[]>(kChunkCells);
-      std::fill_n(nc.treads.get(), kChunkCells, kNoTreads);
+  if (sides != nc.sides_at(i)) {
+    if (!nc.sides) {
+      nc.sides = std::make_unique<std::uint32_t[]>(kChunkCells);
+      std::fill_n(nc.sides.get(), kChunkCells, kNoSides);
     }
-    nc.treads[i] = treads;
+    nc.sides[i] = sides;
   }
   const std::uint8_t old = nc.flags_at(i);
   if (f != old) {
@@ -645,6 +661,11 @@ CellKind NavGrid::danger_of(NavChunk& ch, int lx, int ly, int lz) const {
   return CellKind::Blocked;
 }
 
+std::uint32_t NavGrid::sides(CellPos c) const {
+  const NavChunk* ch = chunk(chunk_of(c));
+  return ch ? ch->sides_at(index_in_chunk(c)) : kNoSides;
+}
+
 std::uint8_t NavGrid::vmoves(CellPos c) const {
   const NavChunk* ch = chunk(chunk_of(c));
   return ch ? ch->vmoves_at(index_in_chunk(c)) : std::uint8_t(0);
@@ -692,18 +713,22 @@ GapWord NavGrid::gap_moves_of(NavChunk& ch, int lx, int ly, int lz) const {
   if (!column_open_to(ch, lx, ly, lz, need)) return 0;
   GapWord out = 0;
   const std::uint32_t word = ch.moves[i];
+  const std::uint32_t sides = ch.sides_at(i);
   for (int d = 0; d < 4; ++d) {
+    if (side_walled(sides, d)) continue;
     // The cell ahead is open air only when the move that way is none, a step down or a drop (a
     // walk, jump, door or climb move enters a node there).
     if (const int code = move_code(word, d); code != 0 && (code < 5 || code > 12)) continue;
     int mi;
     const NavChunk* mc = step_chunk(&ch, lx + kDirDx[d], ly, lz + kDirDz[d], mi);
     if (!mc || mc->kind_at(mi) != CellKind::Air) continue;
+    if (side_walled(mc->sides_at(mi), d) || side_walled(mc->sides_at(mi), opposite_dir(d))) continue;
     if (!column_open_to(ch, lx + kDirDx[d], ly, lz + kDirDz[d], need)) continue;
     int li;
     const NavChunk* lc = step_chunk(&ch, lx + 2 * kDirDx[d], ly, lz + 2 * kDirDz[d], li);
     if (!lc) continue;
     const CellKind lk = lc->kind_at(li);
+    if (side_walled(lc->sides_at(li), opposite_dir(d))) continue;
     if (kind_standable(lk)) {
       // Level: the landing floor at most a step above the take-off, the body fits there.
       if (lc->floor[li] - fs <= env_.step_q && lc->clear[li] >= env_.height_q)
@@ -794,18 +819,23 @@ void NavGrid::compute_moves_for_cell(NavChunk& ch, int i, CellPos c) {
   enum : std::uint8_t { kSideNone = 0, kSideWalk = 1, kSideVoid = 2 };
   std::uint8_t side[4] = {kSideNone, kSideNone, kSideNone, kSideNone};
   int side_open[4] = {0, 0, 0, 0};
+  std::uint32_t side_walls[4] = {kNoSides, kNoSides, kNoSides, kNoSides};  // the side cells' sides
   const bool void_diagonals = !env_.footprint2 && !(ch.flags_at(i) & kFlagNarrowSupport);
   for (int dir = 0; dir < 8; ++dir) {
     const bool diagonal = dir >= 4;
     if (diagonal && (axis_only || !side[kDiagA[dir]] || !side[kDiagB[dir]])) continue;
     CellKind target_kind = CellKind::Blocked;
     int target_floor = 0;
+    std::uint32_t target_sides = kNoSides;
+    int target_dy = 0;
     int code = 0;
     for (int dy = 1; dy >= -env_.max_drop; --dy) {
       int ti;
       NavChunk* tc = step_chunk(&ch, lx + kDirDx[dir], ly + dy, lz + kDirDz[dir], ti);
       if (!tc) break;  // unloaded: never a move
       const CellKind k = tc->kind_at(ti);
+      target_sides = tc->sides_at(ti);
+      target_dy = dy;
       if (k == CellKind::Climbable && dy >= 0) {
         // A ladder cell beside: stepped into at the same level (a Climb), never jumped up to.
         if (dy == 1) continue;
@@ -840,7 +870,7 @@ void NavGrid::compute_moves_for_cell(NavChunk& ch, int i, CellPos c) {
             break;
           }
           if (rise > env_.jump_q || cs < rise + env_.height_q) break;
-          if (rise <= env_.step_q || (!diagonal && climbs_treads(tc->treads_at(ti), dir, dy, fs)))
+          if (rise <= env_.step_q || (!diagonal && climbs_treads(tc->sides_at(ti), dir, dy, fs)))
             code = dy == 1 ? 3 : 1;
           else
             code = dy == 1 ? 4 : 2;
@@ -857,8 +887,18 @@ void NavGrid::compute_moves_for_cell(NavChunk& ch, int i, CellPos c) {
       }
       if (dy == 1) continue;
       if (k != CellKind::Air) break;  // a wall or fluid stops the fall
-      // The body leaves the source at its feet height: the first open cell must fit it there.
+      // The body leaves the source at its feet height: the first open cell must fit it there,
+      // with no wall on the face it enters by.
       if (dy == 0 && !tc->uniform && tc->clear[ti] < fs + env_.height_q) break;
+      if (dy == 0 && !diagonal && side_walled(target_sides, opposite_dir(dir))) break;
+    }
+    if (code && crosses_wall(ch.sides_at(i), target_sides, dir, target_dy)) code = 0;
+    if (code && diagonal) {
+      // The body cuts the corner of each side cell: a wall on either face at that corner stops it.
+      const int a = kDiagA[dir], b = kDiagB[dir];
+      if (side_walled(side_walls[a], b) || side_walled(side_walls[a], opposite_dir(a)) ||
+          side_walled(side_walls[b], a) || side_walled(side_walls[b], opposite_dir(b)))
+        code = 0;
     }
     if (diagonal && !code_walkish(code)) code = 0;
     if (diagonal && code && (side[kDiagA[dir]] == kSideVoid || side[kDiagB[dir]] == kSideVoid)) {
@@ -881,6 +921,7 @@ void NavGrid::compute_moves_for_cell(NavChunk& ch, int i, CellPos c) {
       const NavChunk* uc = step_chunk(&ch, lx + kDirDx[dir], ly + 1, lz + kDirDz[dir], ui);
       const bool side_slow =
           (sc && (sc->flags_at(si) & kFlagSlowBlock)) || (uc && (uc->flags_at(ui) & kFlagSlowBlock));
+      if (sc) side_walls[dir] = sc->sides_at(si);
       if (code_walkish(code) && target_kind != CellKind::DamageFire &&
           target_kind != CellKind::DamageOther && !side_slow) {
         side[dir] = kSideWalk;

@@ -113,17 +113,27 @@ inline constexpr int kCornerMarginQ = 12;
 /// recomputes): the body must stay below their top.
 inline constexpr int kVoidSideRows = 2;
 
-/// Treads of a standable cell (NavChunk::treads): for each cardinal direction d of travel, byte d
-/// is the first tread a body moving along d mounts to climb the block it stands on in steps (a
-/// stair from its low side: its lower half), as kTreadBias + the tread's height from the cell's
-/// bottom in 1/64 units (a block in the cell below gives heights below the bottom), or kNoTread
-/// when the body climbs it by jumping. Only cells standing on a block of the cell below with a
-/// lower tread have any (BlockRegistry::tread_in_footprint); the rise onto them is a StepUp move
-/// when the source's feet lie within a step of the tread (NavGrid::compute_moves_for_cell).
-inline constexpr std::uint32_t kNoTreads = 0xFFFFFFFFu;
-inline constexpr int kNoTread = 0xFF;
+/// What a body moving along each cardinal direction d meets at the cell's sides (NavChunk::sides),
+/// byte d of a word:
+///  - kSideWall (bit 7): a collision box lies between the body's footprint and the cell's face on
+///    side d, across the body's width and too high to step over at the cell's feet height (a
+///    ladder's plate, an open door's leaf, a fence's arm): no move leaves or enters the cell
+///    through that side (BlockRegistry::side_walls);
+///  - the tread (bits 0..6): for a cell standing on a block of the cell below, the first tread a
+///    body moving along d mounts to climb that block in steps (a stair from its low side: its
+///    lower half), as kTreadBias + its height from the cell's bottom in 1/64 units (below the
+///    bottom), or kNoTread when the body climbs it by jumping (BlockRegistry::tread_in_footprint).
+///    A rise onto the cell whose first tread lies within a step of the source's feet is a StepUp
+///    (NavGrid::compute_moves_for_cell).
+inline constexpr std::uint32_t kNoSides = 0x7F7F7F7Fu;
+inline constexpr int kNoTread = 0x7F;
 inline constexpr int kTreadBias = 64;
-inline int tread_of(std::uint32_t treads, int dir) { return (treads >> (dir * 8)) & 0xFF; }
+inline constexpr std::uint32_t kSideWall = 0x80;
+inline int tread_of(std::uint32_t sides, int dir) { return (sides >> (dir * 8)) & 0x7F; }
+inline bool side_walled(std::uint32_t sides, int dir) { return ((sides >> (dir * 8)) & kSideWall) != 0; }
+inline bool any_wall(std::uint32_t sides) { return (sides & 0x80808080u) != 0; }
+/// The cardinal direction opposite d (0..3).
+inline int opposite_dir(int d) { return (d + 2) & 3; }
 
 /// Vertical moves of a cell (NavChunk::vmoves): climbing a ladder up or down.
 enum VerticalMoves : std::uint8_t { kMoveUp = 1, kMoveDown = 2 };
@@ -289,8 +299,8 @@ struct NavChunk {
   std::unique_ptr<std::uint8_t[]> vmoves;
   /// CellFlags per cell; null while no cell of the chunk has one.
   std::unique_ptr<std::uint8_t[]> flags;
-  /// Treads per cell (kNoTreads: none); null while no cell of the chunk has one.
-  std::unique_ptr<std::uint32_t[]> treads;
+  /// Sides per cell (kNoSides: no wall, no tread); null while no cell of the chunk has one.
+  std::unique_ptr<std::uint32_t[]> sides;
   /// GapMoves per cell; absent while no cell of the chunk has one (rows without one store none).
   LayerPlane<GapWord> gaps;
   /// Surface group per cell (the group of the block a body stands on, or of the fluid it swims
@@ -316,7 +326,7 @@ struct NavChunk {
   std::uint32_t moves_at(int i) const { return uniform ? 0u : moves[i]; }
   std::uint8_t vmoves_at(int i) const { return vmoves ? vmoves[i] : std::uint8_t(0); }
   std::uint8_t flags_at(int i) const { return flags ? flags[i] : std::uint8_t(0); }
-  std::uint32_t treads_at(int i) const { return treads ? treads[i] : kNoTreads; }
+  std::uint32_t sides_at(int i) const { return sides ? sides[i] : kNoSides; }
   GapWord gaps_at(int i) const { return gaps ? gaps[i] : GapWord(0); }
   std::uint8_t surface_at(int i) const { return surface ? surface[i] : std::uint8_t(0); }
 };
@@ -399,6 +409,7 @@ class NavGrid {
   bool standable(CellPos c) const { return kind_standable(kind(c)); }
   bool node(CellPos c) const { return kind_node(kind(c)); }
   std::uint8_t vmoves(CellPos c) const;
+  std::uint32_t sides(CellPos c) const;
   GapWord gaps(CellPos c) const;
 
   /// Standable cells (kind_standable: no door, ladder or damage cell) of every chunk.
@@ -410,11 +421,22 @@ class NavGrid {
  private:
   void compute_moves_for_cell(NavChunk& ch, int i, CellPos c);
   /// Whether a body with its feet `fs` (1/64) above its cell's bottom, moving along cardinal
-  /// direction `dir` onto a cell `dy` rows up whose treads are `treads`, climbs it in steps: the
+  /// direction `dir` onto a cell `dy` rows up whose sides are `sides`, climbs it in steps: the
   /// first tread along `dir` lies within the class's step of the feet.
-  bool climbs_treads(std::uint32_t treads, int dir, int dy, int fs) const {
-    const int t = dir < 4 ? tread_of(treads, dir) : kNoTread;
+  bool climbs_treads(std::uint32_t sides, int dir, int dy, int fs) const {
+    const int t = dir < 4 ? tread_of(sides, dir) : kNoTread;
     return t != kNoTread && dy * kHeightUnits + t - kTreadBias - fs <= env_.step_q;
+  }
+  /// Whether a move along direction `dir` from a cell with sides `from` to one `dy` rows away
+  /// with sides `to` crosses a wall: the target's face it enters by, and (unless it rises to the
+  /// row above, over the source's boxes) the source's face it leaves by; a diagonal both faces of
+  /// each.
+  static bool crosses_wall(std::uint32_t from, std::uint32_t to, int dir, int dy) {
+    if (dir < 4)
+      return side_walled(to, opposite_dir(dir)) || (dy <= 0 && side_walled(from, dir));
+    const int a = kDiagA[dir], b = kDiagB[dir];
+    return side_walled(from, a) || side_walled(from, b) || side_walled(to, opposite_dir(a)) ||
+           side_walled(to, opposite_dir(b));
   }
   /// The danger band kind of a standable cell from the hazard flags around its body (0: none).
   CellKind danger_of(NavChunk& ch, int lx, int ly, int lz) const;
@@ -432,14 +454,14 @@ class NavGrid {
   /// the cell below (OR-ed over the columns for the 2x2 footprint). Fire outranks other hazards.
   CellKind walker_kind(int support, int clearance, bool door, bool door_closed, std::uint32_t tr,
                        std::uint32_t tr_up, std::uint32_t tr_below) const;
-  /// The treads (NavChunk::treads) of a cell standing on block value `below` of the cell below,
+  /// The treads (NavChunk::sides) of a cell standing on block value `below` of the cell below,
   /// whose top is `top` (1/64 above that cell's bottom).
   std::uint32_t treads_of(const BlockRegistry& reg, std::uint16_t below, int top) const;
   /// Stores a classified cell (kind, floor, clearance, counts, the flags of `own_traits`, the
-  /// traits of the block in the cell itself, and its treads).
+  /// traits of the block in the cell itself, and its sides).
   void store_cell(NavChunk& nc, int i, CellKind kind, int support, int clearance,
                   std::uint32_t own_traits, bool narrow_support = false,
-                  std::uint32_t treads = kNoTreads) const;
+                  std::uint32_t sides = kNoSides) const;
   /// The surface group of cell i of `nc` from the blocks (layer 0 already classified).
   void surface_cell(const BlockRegistry& reg, const std::vector<std::uint8_t>& table,
                     const BlockNeighbourhood& nb, NavChunk& nc, int i) const;

@@ -86,7 +86,8 @@ bool line_walkable_level(const NavGrid& grid, CellPos a, CellPos b, const Surfac
     if (!ch || ch->uniform) return false;
     const int i = index_in_chunk(c);
     const bool end = (x == a.x && z == a.z) || (x == b.x && z == b.z);  // the line's own ends
-    return kind_standable(static_cast<CellKind>(ch->kind[i])) &&
+    // (a cell with a wall beside its footprint is crossed by the grid's own moves only)
+    return kind_standable(static_cast<CellKind>(ch->kind[i])) && !any_wall(ch->sides_at(i)) &&
            std::abs(static_cast<int>(ch->floor[i]) - fa) <= step &&
            !excluded_surface(surface, ch, i) && (end || within(line_cost(surface, ch, i), anchor_cost));
   };
@@ -262,7 +263,7 @@ class AnchorLines {
     const NavChunk* ch = chunk_at(c);
     if (!ch || ch->uniform) return false;
     const int i = index_in_chunk(c);
-    return kind_standable(static_cast<CellKind>(ch->kind[i])) &&
+    return kind_standable(static_cast<CellKind>(ch->kind[i])) && !any_wall(ch->sides_at(i)) &&
            std::abs(static_cast<int>(ch->floor[i]) - fa_) <= step_ &&
            !excluded_surface(surface_, ch, i);
   }

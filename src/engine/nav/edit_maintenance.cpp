@@ -317,7 +317,7 @@ void EditMaintenance::reclassify_uniform_flips() {
         nc->gaps.copy_to(sv.gaps.data());
       }
       if (nc->flags) sv.flags.assign(nc->flags.get(), nc->flags.get() + kChunkCells);
-      if (nc->treads) sv.treads.assign(nc->treads.get(), nc->treads.get() + kChunkCells);
+      if (nc->sides) sv.sides.assign(nc->sides.get(), nc->sides.get() + kChunkCells);
     }
     grid.classify_chunk(ctx_.space, p);
     for (int i = 0; i < kChunkCells; ++i) {
@@ -326,8 +326,8 @@ void EditMaintenance::reclassify_uniform_flips() {
       const int ncl = nc->uniform ? 255 : nc->clear[i];
       const int of = sv.uniform ? 0 : sv.floor[static_cast<std::size_t>(i)];
       const int nf = nc->uniform ? 0 : nc->floor[i];
-      const std::uint32_t otr = sv.treads.empty() ? kNoTreads : sv.treads[static_cast<std::size_t>(i)];
-      if (ok != nk || oc != ncl || of != nf || otr != nc->treads_at(i)) extra.push_back(cell_of(nc, i));
+      const std::uint32_t otr = sv.sides.empty() ? kNoSides : sv.sides[static_cast<std::size_t>(i)];
+      if (ok != nk || oc != ncl || of != nf || otr != nc->sides_at(i)) extra.push_back(cell_of(nc, i));
       // (a hazard flag moved: the cells whose danger band reads it, see widen_to_hazard_readers)
       const std::uint8_t ofl = sv.flags.empty() ? 0 : sv.flags[static_cast<std::size_t>(i)];
       if ((ofl ^ nc->flags_at(i)) & kFlagsHazard) extra_hazard.push_back(cell_of(nc, i));

@@ -93,7 +93,7 @@ class EditMaintenance {
     bool uniform = false;
     CellKind uniform_kind = CellKind::Air;
     std::vector<std::uint8_t> kind, floor, clear, vmoves, flags;
-    std::vector<std::uint32_t> treads;  // empty: none
+    std::vector<std::uint32_t> sides;  // empty: none
     std::vector<GapWord> gaps;
     std::vector<std::uint32_t> moves;
     CellKind kind_at(int i) const {
@@ -103,12 +103,12 @@ class EditMaintenance {
   struct Layer0Cell {  // what a cell's moves read of it (uniform chunks: their defaults)
     std::uint8_t kind = static_cast<std::uint8_t>(CellKind::Blocked), floor = 0, clear = 255,
                  flags = 0;
-    std::uint32_t treads = kNoTreads;
+    std::uint32_t sides = kNoSides;
     bool operator==(const Layer0Cell&) const = default;
   };
   static Layer0Cell layer0_of(const NavChunk& ch, int i) {
-    if (ch.uniform) return {static_cast<std::uint8_t>(ch.uniform_kind), 0, 255, 0, kNoTreads};
-    return {ch.kind[i], ch.floor[i], ch.clear[i], ch.flags_at(i), ch.treads_at(i)};
+    if (ch.uniform) return {static_cast<std::uint8_t>(ch.uniform_kind), 0, 255, 0, kNoSides};
+    return {ch.kind[i], ch.floor[i], ch.clear[i], ch.flags_at(i), ch.sides_at(i)};
   }
   struct OldCell {
     CellPos c;

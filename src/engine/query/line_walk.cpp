@@ -172,6 +172,7 @@ bool line_walkable_cells(const NavGrid& grid, const CostTable& costs, CellPos a,
       // body overhangs an edge, held by the floor under its centre), or ground within a step of
       // its floor.
       const CellPos o{x, c.y, z};
+      if (any_wall(grid.sides(o))) return false;  // crossed by the grid's own moves only
       if (grid.kind(o) == CellKind::Air && clear_q(grid, o) >= cf + env.height_q + 1) continue;
       if (!grid.standable(o) || std::abs(grid.floor_q(o) - cf) > step ||
           !enterable(grid, costs, o))

@@ -119,7 +119,7 @@ enum PlaneBits : std::uint8_t {
   kPlaneFlags = 2,
   kPlaneGaps = 4,
   kPlaneScc = 8,
-  kPlaneTreads = 16,
+  kPlaneSides = 16,
 };
 // Blocks payload: a 16-byte head (fingerprint, uniform, value, run length), then the runs.
 constexpr std::size_t kBlocksHead = 16;
@@ -135,7 +135,7 @@ void encode_nav(const NavChunk& ch, std::vector<std::uint8_t>& out) {
   const std::uint8_t planes =
       static_cast<std::uint8_t>((ch.vmoves ? kPlaneVmoves : 0) | (ch.flags ? kPlaneFlags : 0) |
                                 (ch.gaps ? kPlaneGaps : 0) | (ch.scc ? kPlaneScc : 0) |
-                                (ch.treads ? kPlaneTreads : 0));
+                                (ch.sides ? kPlaneSides : 0));
   out.push_back(ch.uniform ? 1 : 0);
   out.push_back(static_cast<std::uint8_t>(ch.uniform_kind));
   out.push_back(ch.uniform ? 0 : planes);
@@ -163,7 +163,7 @@ void encode_nav(const NavChunk& ch, std::vector<std::uint8_t>& out) {
     ch.scc.copy_to(words.data());
     add_plane(out, words.data(), kChunkCells * 4);
   }
-  if (ch.treads) add_plane(out, ch.treads.get(), kChunkCells * 4);
+  if (ch.sides) add_plane(out, ch.sides.get(), kChunkCells * 4);
 }
 
 /// Reads one plane at `at` of `p` (size n): false when its length runs past the payload or its
@@ -260,12 +260,12 @@ bool decode_nav(std::span<const std::uint8_t> p, NavChunk& ch, std::uint32_t lab
     why = "node cells without island labels";
     return false;
   }
-  if (planes & kPlaneTreads) {
-    ch.treads = std::unique_ptr<std::uint32_t[]>(new std::uint32_t[kChunkCells]);
-    if (!read_plane(p, at, ch.treads.get(), kChunkCells * 4, "treads", why)) return false;
+  if (planes & kPlaneSides) {
+    ch.sides = std::unique_ptr<std::uint32_t[]>(new std::uint32_t[kChunkCells]);
+    if (!read_plane(p, at, ch.sides.get(), kChunkCells * 4, "sides", why)) return false;
     for (int i = 0; i < kChunkCells; ++i)
       for (int d = 0; d < 4; ++d)
-        if (const int t = tread_of(ch.treads[i], d); t != kNoTread && t >= kTreadBias) {
+        if (const int t = tread_of(ch.sides[i], d); t != kNoTread && t >= kTreadBias) {
           why = "cell " + std::to_string(i) + " has a tread " + std::to_string(t - kTreadBias) +
                 " at or above its own bottom";
           return false;

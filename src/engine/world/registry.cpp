@@ -74,6 +74,20 @@ bool BlockRegistry::top_spans_cell(std::uint16_t v, int top_q, int margin_q) con
   return false;
 }
 
+int BlockRegistry::side_walls(std::uint16_t v, int half_width_q, int lo_q, int hi_q) const {
+  const int lo = kHeightUnits / 2 - half_width_q, hi = kHeightUnits / 2 + half_width_q;
+  int out = 0;
+  for (const QBox& b : qboxes_[v]) {
+    if (b.max[1] <= lo_q || b.min[1] >= hi_q) continue;
+    const bool x_band = b.max[2] > lo && b.min[2] < hi, z_band = b.max[0] > lo && b.min[0] < hi;
+    if (x_band && b.min[0] >= hi) out |= 1;
+    if (x_band && b.max[0] <= lo) out |= 4;
+    if (z_band && b.min[2] >= hi) out |= 2;
+    if (z_band && b.max[2] <= lo) out |= 8;
+  }
+  return out;
+}
+
 int BlockRegistry::tread_in_footprint(std::uint16_t v, int dir, int half_width_q,
                                       int step_q) const {
   const int lo = kHeightUnits / 2 - half_width_q, hi = kHeightUnits / 2 + half_width_q;

@@ -89,6 +89,12 @@ class BlockRegistry {
   /// `margin_q` of all four sides: a body standing on it is held up anywhere its box overlaps the
   /// cell's corner squares of that size (diagonals past an open side rest on such tops).
   bool top_spans_cell(std::uint16_t v, int top_q, int margin_q) const;
+  /// The sides d (bit d; 0 +x, 1 +z, 2 -x, 3 -z) of `v`'s cell where a box lies between the
+  /// footprint square (half width `half_width_q`, 1/64 cell) and the cell's face, across the
+  /// footprint's side band, and overlaps the heights (lo_q, hi_q) (1/64 above the cell's bottom):
+  /// a body whose too-high part spans those heights cannot cross that face (a ladder's plate, an
+  /// open door's leaf, an open trapdoor).
+  int side_walls(std::uint16_t v, int half_width_q, int lo_q, int hi_q) const;
   /// The tread a body moving along cardinal direction `dir` (0 +x, 1 +z, 2 -x, 3 -z) first mounts
   /// to climb `v` in steps (1/64 cell): the box tops its front edge meets, in the order it meets
   /// them while its centre crosses to the cell's centre, within the footprint's side band; the
