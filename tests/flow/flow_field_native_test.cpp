@@ -71,7 +71,9 @@ struct Oracle {
     const int step_q = std::min<int>(costs.step_q, g.envelope().step_q);
     const int jump_q = std::min<int>(costs.jump_q, g.envelope().jump_q);
     const bool limits = step_q < g.envelope().step_q || jump_q < g.envelope().jump_q;
-    const bool gaps_on = g.envelope().gap_reach > 0 && costs.gap_reach >= g.envelope().gap_reach;
+    // Gap jumps over at most this many cells of air (the profile's reach within the class's).
+    const int gap_cells = std::min<int>(costs.gap_reach, g.envelope().gap_reach);
+    const bool gaps_on = gap_cells > 0;
     for (std::uint32_t u = 0; u < cells.size(); ++u) {
       const CellPos c = cells[u];
       auto add = [&](CellPos t, int dir, int code) {
@@ -121,6 +123,9 @@ struct Oracle {
         if (gm & (detail::kGapUp << d))  // from a high floor onto the next cell row
           add(CellPos{c.x + 2 * detail::kDirDx[d], c.y + 1, c.z + 2 * detail::kDirDz[d]}, d,
               detail::kCodeGapUp);
+        if (gap_cells >= 2 && (gm & (detail::kGapLevel2 << d)))  // over two cells of air
+          add(CellPos{c.x + 3 * detail::kDirDx[d], c.y, c.z + 3 * detail::kDirDz[d]}, d,
+              detail::kCodeGapLevel2);
       }
     }
     // Dijkstra from the goal over the reversed moves (ordered by cost, then cell order).

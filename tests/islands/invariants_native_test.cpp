@@ -196,16 +196,20 @@ class Oracle {
             Edge{tid, static_cast<std::uint8_t>(dir),
                  static_cast<std::uint8_t>(b == 0 ? detail::kCodeVertUp : detail::kCodeVertDown)});
       }
-      // Gap jumps: two cells along a cardinal direction, level, a cell lower or a row up.
+      // Gap jumps: two cells along a cardinal direction, level, a cell lower or a row up; three
+      // cells (over two of air), level.
       const detail::GapWord gm = grid.gaps(c);
       for (int d = 0; d < 4; ++d)
-        for (int b = 0; b < 3; ++b) {
-          const detail::GapWord bit = b == 0 ? detail::kGapLevel : b == 1 ? detail::kGapDown : detail::kGapUp;
+        for (int b = 0; b < 4; ++b) {
+          const detail::GapWord bit = b == 0   ? detail::kGapLevel
+                                      : b == 1 ? detail::kGapDown
+                                      : b == 2 ? detail::kGapUp
+                                               : detail::kGapLevel2;
           if (!(gm & (bit << d))) continue;
           ++moves_;
           ++gap_moves_;
-          const int dy = b == 0 ? 0 : b == 1 ? -1 : 1;
-          const CellPos t{c.x + 2 * detail::kDirDx[d], c.y + dy, c.z + 2 * detail::kDirDz[d]};
+          const int dy = b == 1 ? -1 : b == 2 ? 1 : 0, r = b == 3 ? 3 : 2;
+          const CellPos t{c.x + r * detail::kDirDx[d], c.y + dy, c.z + r * detail::kDirDz[d]};
           const std::uint32_t tid = id(t);
           if (tid == kNone) {
             ++bad_target_count_;
@@ -216,7 +220,8 @@ class Oracle {
               Edge{tid, static_cast<std::uint8_t>(d),
                    static_cast<std::uint8_t>(b == 0   ? detail::kCodeGapLevel
                                              : b == 1 ? detail::kCodeGapDown
-                                                      : detail::kCodeGapUp)});
+                                             : b == 2 ? detail::kCodeGapUp
+                                                      : detail::kCodeGapLevel2)});
         }
       std::size_t seen = 0;
       bool ok = true;
@@ -482,14 +487,15 @@ std::string validate_path(const NavGrid& grid, const detail::SearchResult& r, co
     const std::uint32_t word = grid.moves(a);
     bool found = false;
     const detail::GapWord gm = grid.gaps(a);
-    for (int dir = 0; dir < 20 && !found; ++dir) {
-      // 0..7: the move word; 8..19: the gap jumps (bit dir - 8 of the gap word).
+    for (int dir = 0; dir < 24 && !found; ++dir) {
+      // 0..7: the move word; 8..23: the gap jumps (bit dir - 8 of the gap word).
       const int code = dir < 8                                     ? detail::move_code(word, dir)
                        : !(gm & (1u << (dir - 8)))                 ? 0
                        : dir < 12 ? detail::kCodeGapLevel
-                       : dir < 16 ? detail::kCodeGapDown : detail::kCodeGapUp;
+                       : dir < 16 ? detail::kCodeGapDown
+                       : dir < 20 ? detail::kCodeGapUp : detail::kCodeGapLevel2;
       if (!code) continue;
-      const int reach = dir < 8 ? 1 : 2, d = dir < 8 ? dir : (dir - 8) & 3;
+      const int reach = dir < 8 ? 1 : dir < 20 ? 2 : 3, d = dir < 8 ? dir : (dir - 8) & 3;
       const CellPos t{a.x + reach * detail::kDirDx[d], a.y + detail::kMoveCodes[code].dy,
                    a.z + reach * detail::kDirDz[d]};
       if (!(t == b)) continue;

@@ -113,6 +113,8 @@ void moves_of(const NavGrid& g, const CellPos& c, std::vector<CellPos>& out) {
     if (gm & (detail::kGapLevel << d)) out.push_back(CellPos{c.x + dx, c.y, c.z + dz});
     if (gm & (detail::kGapDown << d)) out.push_back(CellPos{c.x + dx, c.y - 1, c.z + dz});
     if (gm & (detail::kGapUp << d)) out.push_back(CellPos{c.x + dx, c.y + 1, c.z + dz});
+    if (gm & (detail::kGapLevel2 << d))
+      out.push_back(CellPos{c.x + 3 * detail::kDirDx[d], c.y, c.z + 3 * detail::kDirDz[d]});
   }
 }
 

@@ -47,7 +47,6 @@ const std::vector<KnownFailure> kKnownFailing = {
     {"C10-B-D1-N-S-open-doors", 2, {"reachable"}},  // an open leaf across the route walls it: a
                                                     // door opener does not close it to pass
     {"C15-drop4-maxdrop4", 10, {"profile"}},                // max_drop 4 refused by name (class holds 3)
-    {"C16-a-gap2-walk", 10, {"reachable"}},                 // gap jumps stop at one cell
 };
 
 // ../shared/bugcases, beside ../shared/data.

@@ -19,22 +19,22 @@ namespace {
 
 
 // A flat stone floor (y = 0, the feet at y = 1) over 3 x 3 chunk columns, cut by a trench along
-// z at x = 12 (and x = 13 when `wide`): nothing below it is loaded, so nothing can be dropped
-// into or climbed out of; only a gap jump crosses it.
+// z at x = 12 .. 12 + width - 1: nothing below it is loaded, so nothing can be dropped into or
+// climbed out of; only a gap jump crosses it.
 struct Trench {
   World world;
   ProfileId walker;
   std::uint16_t stone = 0;
-  explicit Trench(bool wide = false) {
+  explicit Trench(int width = 1) {
     EXPECT_TRUE(test::load_real_blocks(world));
     EXPECT_EQ(world.block_value("stone", &stone), Status::Ok);
-    EXPECT_TRUE(load(world, stone, wide));
+    EXPECT_TRUE(load(world, stone, width));
     world.update();
     EXPECT_EQ(world.add_profile(Profile{}, &walker), Status::Ok);
   }
   const detail::NavGrid& grid() { return detail::WorldAccess::state(world).walker()->grid(); }
   // The floor chunks with the trench, and air above.
-  static bool load(World& w, std::uint16_t stone, bool wide) {
+  static bool load(World& w, std::uint16_t stone, int width) {
     std::vector<std::uint16_t> air(detail::kChunkCells, 0);
     bool ok = true;
     for (int cz = -1; cz <= 1; ++cz)
@@ -42,7 +42,7 @@ struct Trench {
         std::vector<std::uint16_t> floor(detail::kChunkCells, 0);
         for (int i = 0; i < 256; ++i) {
           const int x = cx * 16 + (i & 15);
-          if (x != 12 && !(wide && x == 13)) floor[static_cast<std::size_t>(i)] = stone;
+          if (x < 12 || x >= 12 + width) floor[static_cast<std::size_t>(i)] = stone;
         }
         ok = ok && w.load_chunk({cx, 0, cz}, floor) == Status::Ok &&
              w.load_chunk({cx, 1, cz}, air) == Status::Ok;
@@ -52,10 +52,11 @@ struct Trench {
 };
 
 TEST(GapJumps, DefaultWalkerReachIsTheClassReach) {
-  // floor(4.3 * 2 sqrt(2 * 32 * 1.25) / 32 - 0.5) = floor(1.90) = 1.
+  // Flight 2 sqrt(2 * 32 * 1.25) / 32 = 0.559 s; at the faster of walk 4.3 and sprint 5.6:
+  // floor(5.6 * 0.559 - 0.15) = floor(2.98) = 2 (walking alone, floor(2.25) = 2 too).
   Profile p;
-  EXPECT_EQ(detail::compile_profile_costs(p).gap_reach, 1);
-  EXPECT_EQ(detail::class_envelope(MovementClass::Walker).gap_reach, 1);
+  EXPECT_EQ(detail::compile_profile_costs(p).gap_reach, 2);
+  EXPECT_EQ(detail::class_envelope(MovementClass::Walker).gap_reach, 2);
   EXPECT_EQ(detail::class_envelope(MovementClass::WalkerLarge).gap_reach, 0);
   EXPECT_EQ(detail::class_envelope(MovementClass::Swimmer).gap_reach, 0);
   // A profile that cannot jump the class's gap restricts the class.
@@ -63,9 +64,17 @@ TEST(GapJumps, DefaultWalkerReachIsTheClassReach) {
   EXPECT_NE(detail::class_restrictions(p).find("gap reach 0"), std::string::npos)
       << detail::class_restrictions(p);
   Profile slow;
-  slow.walk_speed = 2.0;  // floor(2 * 0.559 - 0.5) = 0
+  slow.walk_speed = 2.0;  // floor(2 * 0.559 - 0.15) = 0
+  slow.sprint_speed = 2.0;
   EXPECT_EQ(detail::compile_profile_costs(slow).gap_reach, 0);
   EXPECT_TRUE(detail::compile_profile_costs(slow).restricts_class);
+  slow.walk_speed = 2.0;  // sprinting at 5: floor(5 * 0.559 - 0.15) = 2, the run-up makes it
+  slow.sprint_speed = 5.0;
+  EXPECT_EQ(detail::compile_profile_costs(slow).gap_reach, 2);
+  Profile trot;
+  trot.walk_speed = trot.sprint_speed = 2.5;  // floor(1.40 - 0.15) = 1: one cell, not two
+  EXPECT_EQ(detail::compile_profile_costs(trot).gap_reach, 1);
+  EXPECT_NE(detail::class_restrictions(trot).find("gap reach 1"), std::string::npos);
 }
 
 TEST(GapJumps, WalkerJumpsAOneCellTrench) {
@@ -137,10 +146,46 @@ TEST(GapJumps, LandingHigherThanTheProfilesJumpIsRefused) {
   EXPECT_EQ(res.status.state, PathState::Ready);
 }
 
-TEST(GapJumps, TwoCellTrenchIsBeyondTheClass) {
-  Trench t(true);
-  EXPECT_EQ(t.grid().gaps({11, 1, 8}), 0);
-  EXPECT_EQ(t.world.reachable(t.walker, {4, 1, 8}, {20, 1, 8}).answer, ReachAnswer::No);
+// A two-cell trench: the walking jump's 2.4 cells of flight carry the body over (issue 18, cause
+// 10), both ways, and an agent crosses it without falling; a profile reaching one cell plans no
+// route; a three-cell trench is beyond the class.
+TEST(GapJumps, TwoCellTrenchIsJumpedThreeIsNot) {
+  Trench t(2);
+  for (int z = -16; z <= 31; ++z) {
+    EXPECT_EQ(t.grid().gaps({11, 1, z}), detail::kGapLevel2 << 0) << z;  // +x
+    EXPECT_EQ(t.grid().gaps({14, 1, z}), detail::kGapLevel2 << 2) << z;  // -x
+  }
+  EXPECT_EQ(t.world.reachable(t.walker, {4, 1, 8}, {20, 1, 8}).answer, ReachAnswer::Yes);
+  for (const double x0 : {4.5, 20.5}) {
+    AgentId a;
+    ASSERT_EQ(t.world.add_agent({t.walker, {x0, 1.0, 8.5}}, &a), Status::Ok);
+    ASSERT_EQ(t.world.set_agent_goal(a, {x0 < 10 ? 20 : 4, 1, 8}), Status::Ok);
+    AgentState st;
+    double low = 1.0;
+    for (int i = 0; i < 200 && st.mode != AgentMode::Arrived; ++i) {
+      ASSERT_EQ(t.world.tick(detail::kSimulationTick), Status::Ok);
+      ASSERT_EQ(t.world.agent_state(a, &st), Status::Ok);
+      low = std::min(low, st.feet.y);
+    }
+    EXPECT_EQ(st.mode, AgentMode::Arrived) << "from x " << x0;
+    EXPECT_GE(low, 1.0 - 1e-9) << "the body fell into the trench from x " << x0;
+    ASSERT_EQ(t.world.remove_agent(a), Status::Ok);
+  }
+  Profile trot;
+  trot.id = "trot";
+  trot.walk_speed = trot.sprint_speed = 2.5;  // one cell of reach
+  ProfileId tp;
+  ASSERT_EQ(t.world.add_profile(trot, &tp), Status::Ok);
+  NavRequest q;
+  q.profile = tp;
+  q.start = {4, 1, 8};
+  q.goal = {20, 1, 8};
+  PathResult res;
+  ASSERT_EQ(t.world.find_path_now(q, &res), Status::Ok);
+  EXPECT_EQ(res.status.state, PathState::Failed);
+  Trench wide(3);
+  EXPECT_EQ(wide.grid().gaps({11, 1, 8}), 0);
+  EXPECT_EQ(wide.world.reachable(wide.walker, {4, 1, 8}, {20, 1, 8}).answer, ReachAnswer::No);
 }
 
 TEST(GapJumps, EditsFillAndOpenTheGap) {
@@ -167,7 +212,7 @@ TEST(GapJumps, EditsFillAndOpenTheGap) {
   // Layers equal a fresh build of the same blocks.
   World fresh;
   ASSERT_TRUE(test::load_real_blocks(fresh));
-  ASSERT_TRUE(Trench::load(fresh, t.stone, false));
+  ASSERT_TRUE(Trench::load(fresh, t.stone, 1));
   for (int z = -16; z <= 31; ++z)
     for (int y = 1; y <= 2; ++y)
       if (z != 8) {

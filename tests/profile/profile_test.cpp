@@ -876,32 +876,32 @@ TEST(Profile, ExampleProfilesParse) {
 
 TEST(ProfileCompile, JumpVelocityAndGapReach) {
   // g = 32 m/s^2 (the integrator's gravity). v = sqrt(2 g apex); flight time 2v/g;
-  // gap reach = floor(walk * 2v/g - 0.5).
-  Profile p;  // the default walker: walk 4.3, apex 1.25
+  // gap reach = floor(max(walk, sprint) * 2v/g - 0.15) (kGapTakeOff, kGapMargin).
+  Profile p;  // the default walker: walk 4.3, sprint 5.6, apex 1.25
   detail::CompiledProfile c = detail::compile_profile_costs(p);
-  // v = sqrt(80) = 8.94427...; 2v/g = 0.559017; 4.3 * 0.559017 = 2.40377; - 0.5 = 1.90 -> 1.
+  // v = sqrt(80) = 8.94427...; 2v/g = 0.559017; 5.6 * 0.559017 = 3.13050; - 0.15 = 2.98 -> 2.
   EXPECT_DOUBLE_EQ(c.jump_velocity, std::sqrt(80.0));
   EXPECT_EQ(c.jump_velocity, BodyParams{}.jump_velocity) << "the integrator's default jump";
-  EXPECT_EQ(c.gap_reach, 1);
-  // walk 6, apex 1: v = sqrt(64) = 8; 2v/g = 0.5; 6 * 0.5 = 3; - 0.5 = 2.5 -> 2.
+  EXPECT_EQ(c.gap_reach, 2);
+  // walk 6, apex 1: v = sqrt(64) = 8; 2v/g = 0.5; 6 * 0.5 = 3; - 0.15 = 2.85 -> 2.
   p.walk_speed = 6.0;
   p.sprint_speed = 6.0;
   p.jump_apex = 1.0;
   c = detail::compile_profile_costs(p);
   EXPECT_EQ(c.jump_velocity, 8.0);
   EXPECT_EQ(c.gap_reach, 2);
-  // walk 8, apex 1.25: v = 8.94427; 2v/g = 0.559017; 8 * 0.559017 = 4.47214; - 0.5 = 3.97 -> 3.
+  // walk 8, apex 1.25: v = 8.94427; 2v/g = 0.559017; 8 * 0.559017 = 4.47214; - 0.15 = 4.32 -> 4.
   p.walk_speed = p.sprint_speed = 8.0;
   p.jump_apex = 1.25;
-  EXPECT_EQ(detail::compile_profile_costs(p).gap_reach, 3);
-  // walk 3, apex 0.5: v = sqrt(32) = 5.65685; 2v/g = 0.353553; 3 * 0.353553 = 1.06066; - 0.5 = 0.56
-  // -> 0: this body cannot clear a gap.
+  EXPECT_EQ(detail::compile_profile_costs(p).gap_reach, 4);
+  // walk 3, apex 0.5: v = sqrt(32) = 5.65685; 2v/g = 0.353553; 3 * 0.353553 = 1.06066; - 0.15 =
+  // 0.91 -> 0: this body cannot clear a gap.
   p.walk_speed = p.sprint_speed = 3.0;
   p.jump_apex = 0.5;
   c = detail::compile_profile_costs(p);
   EXPECT_DOUBLE_EQ(c.jump_velocity, std::sqrt(32.0));
   EXPECT_EQ(c.gap_reach, 0);
-  // No jump: v = 0, floor(-0.5) = -1 clamped to 0.
+  // No jump: v = 0, floor(-0.15) = -1 clamped to 0.
   p.jump_apex = 0.0;
   c = detail::compile_profile_costs(p);
   EXPECT_EQ(c.jump_velocity, 0.0);

@@ -183,6 +183,8 @@ bool PairOracle::reaches(const CellPos& a, const CellPos& b, std::uint8_t gates)
           if (gm & (detail::kGapLevel << d)) visit(CellPos{c.x + dx, c.y, c.z + dz});
           if (gm & (detail::kGapDown << d)) visit(CellPos{c.x + dx, c.y - 1, c.z + dz});
           if (gm & (detail::kGapUp << d)) visit(CellPos{c.x + dx, c.y + 1, c.z + dz});
+          if (gm & (detail::kGapLevel2 << d))
+            visit(CellPos{c.x + 3 * detail::kDirDx[d], c.y, c.z + 3 * detail::kDirDz[d]});
         }
       } else {
         for (int d = 0; d < 4; ++d) {
@@ -192,6 +194,8 @@ bool PairOracle::reaches(const CellPos& a, const CellPos& b, std::uint8_t gates)
           if (gaps(sl) & (detail::kGapLevel << d)) visit(sl);
           if (gaps(sd) & (detail::kGapDown << d)) visit(sd);
           if (gaps(su) & (detail::kGapUp << d)) visit(su);
+          const CellPos s2{c.x - 3 * detail::kDirDx[d], c.y, c.z - 3 * detail::kDirDz[d]};
+          if (gaps(s2) & (detail::kGapLevel2 << d)) visit(s2);
         }
         if (vmoves(CellPos{c.x, c.y - 1, c.z}) & detail::kMoveUp)
           visit(CellPos{c.x, c.y - 1, c.z});

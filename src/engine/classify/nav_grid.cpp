@@ -729,6 +729,7 @@ GapWord NavGrid::gap_moves_of(NavChunk& ch, int lx, int ly, int lz) const {
     if (!lc) continue;
     const CellKind lk = lc->kind_at(li);
     if (side_walled(lc->sides_at(li), opposite_dir(d))) continue;
+    if (lk == CellKind::Air && env_.gap_reach >= 2) out |= gap2_level(ch, lx, ly, lz, d, fs, need);
     if (kind_standable(lk)) {
       // Level: the landing floor at most a step above the take-off, the body fits there.
       if (lc->floor[li] - fs <= env_.step_q && lc->clear[li] >= env_.height_q)
@@ -762,6 +763,23 @@ GapWord NavGrid::gap_moves_of(NavChunk& ch, int lx, int ly, int lz) const {
     if (kind_standable(lc2->kind_at(li2)) && lc2->clear[li2] >= env_.height_q) out |= kGapDown << d;
   }
   return out;
+}
+
+GapWord NavGrid::gap2_level(NavChunk& ch, int lx, int ly, int lz, int d, int fs, int need) const {
+  // Over two cells of open air (the second checked here, the first by the caller) onto standable
+  // ground three cells along d, within a step of the take-off floor: the walking jump's flight
+  // (2.4 cells at the default speed, ClassEnvelope::gap_reach) carries the body there. The body
+  // rises by its jump over both air columns.
+  const int ax = lx + 2 * kDirDx[d], az = lz + 2 * kDirDz[d];
+  int ai, li;
+  const NavChunk* ac = step_chunk(&ch, ax, ly, az, ai);
+  if (!ac || ac->kind_at(ai) != CellKind::Air || !column_open_to(ch, ax, ly, az, need)) return 0;
+  if (side_walled(ac->sides_at(ai), d)) return 0;
+  const NavChunk* lc = step_chunk(&ch, lx + 3 * kDirDx[d], ly, lz + 3 * kDirDz[d], li);
+  if (!lc || !kind_standable(lc->kind_at(li)) || side_walled(lc->sides_at(li), opposite_dir(d)))
+    return 0;
+  if (lc->floor[li] - fs > env_.step_q || lc->clear[li] < env_.height_q) return 0;
+  return static_cast<GapWord>(kGapLevel2 << d);
 }
 
 void NavGrid::compute_moves_for_cell(NavChunk& ch, int i, CellPos c) {

@@ -141,15 +141,21 @@ enum VerticalMoves : std::uint8_t { kMoveUp = 1, kMoveDown = 2 };
 /// Gap jumps of a cell (NavChunk::gaps), one bit per cardinal direction d (0..3): bit d a jump
 /// over one cell of open air landing at the same level (two cells along d), bit 4 + d one landing
 /// a cell lower, bit 8 + d one landing in the cell row above (a take-off from a high floor, soul
-/// sand at 0.875, onto a full block: the landing feet rise at most a step either way). See
-/// ClassEnvelope::gap_reach.
+/// sand at 0.875, onto a full block: the landing feet rise at most a step either way), bit 12 + d
+/// a jump over two cells of open air landing at the same level (three cells along d: a walking
+/// jump carries the body 2.4 cells). See ClassEnvelope::gap_reach.
 using GapWord = std::uint16_t;
-enum GapMoves : GapWord { kGapLevel = 1, kGapDown = 16, kGapUp = 256 };
-/// The gap jump landings v (0 level, 1 a cell lower, 2 a cell row up): bit kGapBit[v] << d of a
-/// gap word, the cell row kGapDy[v] of the landing, and the move code kGapCode[v].
-inline constexpr int kGapVariants = 3;
-inline constexpr GapWord kGapBit[kGapVariants] = {kGapLevel, kGapDown, kGapUp};
-inline constexpr int kGapDy[kGapVariants] = {0, -1, 1};
+enum GapMoves : GapWord { kGapLevel = 1, kGapDown = 16, kGapUp = 256, kGapLevel2 = 4096 };
+/// The gap jump variants v (0 level, 1 a cell lower, 2 a cell row up, 3 level over two cells):
+/// bit kGapBit[v] << d of a gap word, the cell row kGapDy[v] of the landing, the cells of open
+/// air kGapCells[v] it crosses (the landing is kGapCells[v] + 1 cells along d), and the move code
+/// kGapCode[v].
+inline constexpr int kGapVariants = 4;
+inline constexpr GapWord kGapBit[kGapVariants] = {kGapLevel, kGapDown, kGapUp, kGapLevel2};
+inline constexpr int kGapDy[kGapVariants] = {0, -1, 1, 0};
+inline constexpr int kGapCells[kGapVariants] = {1, 1, 1, 2};
+/// The longest gap jump of the navigation, cells of open air.
+inline constexpr int kMaxGapCells = 2;
 
 /// Cells a walker cell's ceiling scan reads: its own and kScanCells - 1 above (its clearance is
 /// exact up to there, and capped at 255). The edit dependency box of layer 0 reaches this far down
@@ -205,10 +211,10 @@ struct MoveCode {
   EdgeKind kind;
 };
 /// Codes 0..15 are the nibbles of a move word; 16 and 17 stand for the vertical moves (vmoves) and
-/// 18 to 20 for the gap jumps (gaps) in iterations over a cell's moves.
+/// 18 to 21 for the gap jumps (gaps) in iterations over a cell's moves.
 inline constexpr int kMoveCodeCount = 16;
 inline constexpr MoveCode
-    kMoveCodes[kMoveCodeCount + 5] =
+    kMoveCodes[kMoveCodeCount + 6] =
         {
             {0, EdgeKind::Start},      // 0: no move
             {0, EdgeKind::Walk},       // 1
@@ -227,11 +233,15 @@ inline constexpr MoveCode
             {0, EdgeKind::GapJump},   // 18: over a gap, landing at the same level (gaps kGapLevel)
             {-1, EdgeKind::GapJump},  // 19: over a gap, landing a cell lower (gaps kGapDown)
             {1, EdgeKind::GapJump},   // 20: over a gap, landing a cell row up (gaps kGapUp)
+            {0, EdgeKind::GapJump},   // 21: over a two-cell gap, landing level (gaps kGapLevel2)
 };
 inline constexpr int kCodeDoor = 13, kCodeClimbUp = 14, kCodeClimbLevel = 15;
 inline constexpr int kCodeVertUp = 16, kCodeVertDown = 17;
-inline constexpr int kCodeGapLevel = 18, kCodeGapDown = 19, kCodeGapUp = 20;
-inline constexpr int kGapCode[kGapVariants] = {kCodeGapLevel, kCodeGapDown, kCodeGapUp};
+inline constexpr int kCodeGapLevel = 18, kCodeGapDown = 19, kCodeGapUp = 20, kCodeGapLevel2 = 21;
+inline constexpr int kGapCode[kGapVariants] = {kCodeGapLevel, kCodeGapDown, kCodeGapUp,
+                                               kCodeGapLevel2};
+/// Cells along its direction a gap jump of move code `code` (kCodeGapLevel..) lands.
+inline int gap_code_reach(int code) { return code == kCodeGapLevel2 ? 3 : 2; }
 /// Direction numbers of the vertical moves in iterations (after the 8 horizontal ones).
 inline constexpr int kDirUp = 8, kDirDown = 9;
 
@@ -442,6 +452,9 @@ class NavGrid {
   CellKind danger_of(NavChunk& ch, int lx, int ly, int lz) const;
   /// The gap jumps (GapMoves) of standable cell (lx, ly, lz) of `ch` from layer 0 around it.
   GapWord gap_moves_of(NavChunk& ch, int lx, int ly, int lz) const;
+  /// The level two-cell gap jump along d (kGapLevel2 << d, or 0) of standable cell (lx, ly, lz)
+  /// with floor `fs`, the cells one and two along d open air to `need` (the first checked).
+  GapWord gap2_level(NavChunk& ch, int lx, int ly, int lz, int d, int fs, int need) const;
   /// Recomputes the gap byte of cell i of `ch` (its move word already computed).
   void update_gaps(NavChunk& ch, int i, int lx, int ly, int lz);
   void classify_cell(const BlockRegistry& reg, const Chunk* self, const Chunk* below,

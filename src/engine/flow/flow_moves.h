@@ -33,7 +33,7 @@ class MoveCosts {
     jump_q_ = std::min<int>(c.jump_q, env.jump_q);
     class_step_q_ = env.step_q;
     limits_ = step_q_ < env.step_q || jump_q_ < env.jump_q;
-    gaps_on_ = env.gap_reach > 0 && c.gap_reach >= env.gap_reach;
+    gap_cells_ = std::min<int>(c.gap_reach, env.gap_reach);
     swimmer_ = env.swimmer;
   }
 
@@ -69,12 +69,13 @@ class MoveCosts {
         f(tc, ti, 0, b == 0 ? 1 : -1, 0, cost, swimmer_ ? EdgeKind::Swim : EdgeKind::Climb);
       }
     }
-    if (gaps_on_) {
+    if (gap_cells_ > 0) {
       if (const GapWord gm = ch->gaps_at(i)) {
         for (int d = 0; d < 4; ++d)
           for (int v = 0; v < kGapVariants; ++v) {
-            if (!(gm & (kGapBit[v] << d))) continue;
-            const int dx = 2 * kDirDx[d], dz = 2 * kDirDz[d], dy = kGapDy[v];
+            if (!(gm & (kGapBit[v] << d)) || kGapCells[v] > gap_cells_) continue;
+            const int reach = kGapCells[v] + 1;
+            const int dx = reach * kDirDx[d], dz = reach * kDirDz[d], dy = kGapDy[v];
             int ti = 0;
             NavChunk* tc = step_chunk(ch, lx + dx, ly + dy, lz + dz, ti);
             if (!tc || tc->uniform) continue;
@@ -121,7 +122,8 @@ class MoveCosts {
   std::uint32_t word_[128];
   std::uint32_t gap_[4 * kGapVariants];
   int step_q_ = 0, jump_q_ = 0, class_step_q_ = 0;
-  bool limits_ = false, gaps_on_ = false, swimmer_ = false;
+  int gap_cells_ = 0;  // the longest gap jump taken, cells of air (0: none)
+  bool limits_ = false, swimmer_ = false;
 };
 
 }  // namespace voxnav::detail

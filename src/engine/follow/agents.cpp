@@ -1,5 +1,6 @@
 #include "engine/follow/agents.h"
 #include "engine/flight/flyer_nav.h"
+#include "engine/nav/profile_compile.h"
 
 #include <algorithm>
 #include <chrono>
@@ -449,13 +450,20 @@ void AgentSystem::install(NavWorld& nav, AgentRecord& a) {
 }
 
 namespace {
-/// Whether cell c lies where a change can alter its moves: one column around the change (two for
-/// gap jumps), from five below it (the ceiling scan of the cell one up) to max_drop + 5 above it
+
+// Cells of open air a gap jump waypoint `w` crosses from the one before it (1 without one).
+int gap_cells_to(const Waypoint* prev, const Waypoint& w) {
+  if (!prev) return 1;
+  return std::max(std::abs(w.cell.x - prev->cell.x), std::abs(w.cell.z - prev->cell.z)) - 1;
+}
+/// Whether cell c lies where a change can alter its moves: one column around the change (up to
+/// kMaxGapCells + 1 for gap jumps), from five below it (the ceiling scan of the cell one up) to max_drop + 5 above it
 /// (a drop onto a cell whose layer 0 the change reads). The agents looked at after a change are
 /// those whose corridors pass bricks of this box.
 bool near_change(const std::vector<Change>& changes, const CellPos& c, int max_drop) {
+  constexpr int r = kMaxGapCells + 1;
   for (const Change& ch : changes)
-    if (c.x >= ch.min.x - 2 && c.x <= ch.max.x + 2 && c.z >= ch.min.z - 2 && c.z <= ch.max.z + 2 &&
+    if (c.x >= ch.min.x - r && c.x <= ch.max.x + r && c.z >= ch.min.z - r && c.z <= ch.max.z + r &&
         c.y >= ch.min.y - 5 && c.y <= ch.max.y + max_drop + 5)
       return true;
   return false;
@@ -1433,7 +1441,10 @@ void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, doub
                                   : ClimbIntent::Hold;
         }
         if (horizontal && d > 1e-9) {
-          const double cruise = a.control.sprint ? m.control.sprint_speed : m.walk_speed;
+          double cruise = a.control.sprint ? m.control.sprint_speed : m.walk_speed;
+          if (w.kind == EdgeKind::GapJump)  // run the gap at the speed that lands on the centre
+            cruise = gap_run_speed(gap_cells_to(prev, w) + 1, m.walk_speed, m.control.sprint_speed,
+                                   m.body.jump_velocity, m.body.gravity);
           const double speed = std::min(cruise, d / dt);
           in.move_x = dx / d * speed;
           in.move_z = dz / d * speed;
@@ -1444,10 +1455,13 @@ void AgentSystem::follow(NavWorld& nav, const Space& space, AgentRecord& a, doub
             ((w.kind == EdgeKind::Jump && (d < 1.3 || a.last_hit_wall)) ||
              (w.kind == EdgeKind::StepUp && a.last_hit_wall)))
           in.jump = true;
-        // A gap jump: take off at the edge of the take-off cell, a cell and a half before the
-        // landing cell's centre (the flight covers the gap at walking speed; the approach above
-        // slows the body onto the landing point).
-        if (w.kind == EdgeKind::GapJump && a.body.on_ground && d < 1.75 && d > 0.6) in.jump = true;
+        // A gap jump: take off a quarter cell past the take-off cell's centre, before its edge
+        // (the flight covers the gap at walking speed, CompiledProfile::gap_reach; the approach
+        // above slows the body onto the landing point).
+        if (w.kind == EdgeKind::GapJump && a.body.on_ground) {
+          const double reach = gap_cells_to(prev, w) + 1;
+          if (d < reach - kGapTakeOff && d > reach - 1.4) in.jump = true;
+        }
       }
       // Stuck watch: the distance to the target must shrink.
       if (progress + 0.05 < a.best_dist) {

@@ -130,7 +130,8 @@ inline void for_each_octant_move(const NavChunk* ch, int o, int i, Inner&& inner
   if (const GapWord gm = ch->gaps_at(i)) {
     for (int d = 0; d < 4; ++d)
       for (int v = 0; v < kGapVariants; ++v)
-        if (gm & (kGapBit[v] << d)) target(lx + 2 * kDirDx[d], ly + kGapDy[v], lz + 2 * kDirDz[d]);
+        if (gm & (kGapBit[v] << d))
+          target(lx + (kGapCells[v] + 1) * kDirDx[d], ly + kGapDy[v], lz + (kGapCells[v] + 1) * kDirDz[d]);
   }
 }
 
@@ -151,9 +152,11 @@ inline bool has_move(const NavChunk* ch, int i, int dx, int dy, int dz) {
   }
   if (dx != 0 && dz != 0) return false;
   for (int d = 0; d < 4; ++d)
-    if (2 * kDirDx[d] == dx && 2 * kDirDz[d] == dz)
-      for (int v = 0; v < kGapVariants; ++v)
-        if (kGapDy[v] == dy) return (ch->gaps_at(i) & (kGapBit[v] << d)) != 0;
+    for (int v = 0; v < kGapVariants; ++v) {
+      const int r = kGapCells[v] + 1;
+      if (r * kDirDx[d] == dx && r * kDirDz[d] == dz && kGapDy[v] == dy)
+        return (ch->gaps_at(i) & (kGapBit[v] << d)) != 0;
+    }
   return false;
 }
 
@@ -764,7 +767,8 @@ LocalComponents& Islands::compute_components(NavChunk* ch, int o) {
     cc.of[static_cast<std::size_t>(index_in_octant(cells[v]))] = static_cast<std::uint16_t>(v);
   // One pass over the moves: those between member cells (dense ids, for Tarjan) and those
   // leaving the octant (nb_index << 12 | target index), both per cell in CSR form. The buffers
-  // keep room for 18 moves per cell (8 directions, 2 vertical, 8 gap jumps) of a full octant.
+  // keep room for 18 moves per cell (8 directions, 2 vertical, 8 gap jumps: at most two landings
+  // per direction) of a full octant.
   constexpr std::size_t kMaxMoves = 512 * 18;
   if (comp_edges_.size() < kMaxMoves) comp_edges_.resize(kMaxMoves);
   if (comp_cross_.size() < kMaxMoves) comp_cross_.resize(kMaxMoves);
@@ -903,13 +907,14 @@ void Islands::patch_out(NavChunk* ch, int o, const CellPos& from, const CellPos&
       static_cast<std::uint32_t>(nb) << 12 | static_cast<std::uint32_t>(index_in_chunk(to));
   if (!added) {
     // Another member of the component may still move into the same cell: one within a move's
-    // reach of it (two columns for a gap jump; from one cell below to seven above, the deepest
-    // drop) and inside the octant.
+    // reach of it (up to kMaxGapCells + 1 columns for a gap jump; from one cell below to seven
+    // above, the deepest drop) and inside the octant.
     const int bx = ch->pos.x * 16 + (o & 1) * 8, by = ch->pos.y * 16 + (o >> 2) * 8,
               bz = ch->pos.z * 16 + ((o >> 1) & 1) * 8;
-    const int x0 = std::max(to.x - 2, bx), x1 = std::min(to.x + 2, bx + 7);
+    constexpr int kReach = kMaxGapCells + 1;
+    const int x0 = std::max(to.x - kReach, bx), x1 = std::min(to.x + kReach, bx + 7);
     const int y0 = std::max(to.y - 1, by), y1 = std::min(to.y + 7, by + 7);
-    const int z0 = std::max(to.z - 2, bz), z1 = std::min(to.z + 2, bz + 7);
+    const int z0 = std::max(to.z - kReach, bz), z1 = std::min(to.z + kReach, bz + 7);
     for (int y = y0; y <= y1; ++y)
       for (int z = z0; z <= z1; ++z)
         for (int sx = x0; sx <= x1; ++sx) {

@@ -337,7 +337,7 @@ class Islands {
 /// Iterates the moves of a node cell: calls f(target_chunk, target_index, target_cell, dir, code)
 /// for every move in its move word, then for its vertical moves (dir kDirUp / kDirDown, code
 /// kCodeVertUp / kCodeVertDown), then for its gap jumps (dir the cardinal direction, code
-/// kGapCode[v] for landing v; the target is two cells along dir, kGapDy[v] rows up).
+/// kGapCode[v] for landing v; the target is kGapCells[v] + 1 cells along dir, kGapDy[v] rows up).
 template <class F>
 inline void for_each_move(NavChunk* ch, int i, const CellPos& c, F&& f) {
   const std::uint32_t word = ch->moves_at(i);
@@ -373,7 +373,7 @@ inline void for_each_move(NavChunk* ch, int i, const CellPos& c, F&& f) {
     for (int d = 0; d < 4; ++d)
       for (int v = 0; v < kGapVariants; ++v) {
         if (!(gm & (kGapBit[v] << d))) continue;
-        const int dx = 2 * kDirDx[d], dz = 2 * kDirDz[d], dy = kGapDy[v];
+        const int r = kGapCells[v] + 1, dx = r * kDirDx[d], dz = r * kDirDz[d], dy = kGapDy[v];
         int ti;
         if (NavChunk* tc = step_chunk(ch, lx + dx, ly + dy, lz + dz, ti))
           f(tc, ti, CellPos{c.x + dx, c.y + dy, c.z + dz}, d, kGapCode[v]);
@@ -406,7 +406,7 @@ inline void for_each_move_into(const NavGrid& grid, const CellPos& c, F&& f) {
     f(sc, si, CellPos{c.x, c.y + 1, c.z});
   for (int d = 0; d < 4; ++d)
     for (int v = 0; v < kGapVariants; ++v) {
-      const int dx = 2 * kDirDx[d], dz = 2 * kDirDz[d], dy = kGapDy[v];
+      const int r = kGapCells[v] + 1, dx = r * kDirDx[d], dz = r * kDirDz[d], dy = kGapDy[v];
       NavChunk* sc = step_chunk(ch, lx - dx, ly - dy, lz - dz, si);
       if (sc && (sc->gaps_at(si) & (kGapBit[v] << d)))
         f(sc, si, CellPos{c.x - dx, c.y - dy, c.z - dz});

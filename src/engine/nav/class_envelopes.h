@@ -35,10 +35,12 @@ inline const ClassLimits& class_limits(MovementClass c) {
 }
 
 /// Cells of open air the gap jumps of the walker classes' navigation cross (ClassEnvelope::
-/// gap_reach): the reach a profile with the default walk speed and jump apex compiles to
-/// (floor(4.3 * 2 sqrt(2 g 1.25) / g - 0.5) = 1 with g = 32). A longer compiled reach is capped at
-/// it, so every profile of the class shares the class's islands.
-inline constexpr int kClassGapReach = 1;
+/// gap_reach): the reach a profile with the default walk speed and jump apex compiles to (a walking
+/// jump's flight 4.317 * 2 sqrt(2 g 1.25) / g = 2.41 cells with g = 32: a gap of 2, see
+/// CompiledProfile::gap_reach; the gap words hold up to kMaxGapCells). A longer compiled reach is
+/// capped at it; a shorter one restricts the class (its searches take the gaps it reaches).
+inline constexpr int kClassGapReach = 2;
+static_assert(kClassGapReach <= kMaxGapCells, "the gap words hold jumps over kMaxGapCells cells");
 
 /// The highest rise a jump of apex `apex` cells lands on, in layer 0 units (1/64 cell), rounded
 /// down: the height the movement step's own jump reaches at the simulation's tick

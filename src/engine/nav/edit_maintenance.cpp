@@ -174,7 +174,8 @@ void EditMaintenance::chunk_level_with(std::vector<ChunkPos> classify, void (*ca
       auto edge = [&](int dir, int co, int cn) {
         const int dyo = kMoveCodes[co].dy, dyn = kMoveCodes[cn].dy;
         if (co && cn && dyo == dyn) return;
-        const int reach = std::max(co, cn) >= kCodeGapLevel ? 2 : 1;  // a gap jump: two cells
+        const int top = std::max(co, cn);  // a gap jump lands two or three cells along
+        const int reach = top >= kCodeGapLevel ? gap_code_reach(top) : 1;
         const int dx = dir < 8 ? reach * kDirDx[dir] : 0, dz = dir < 8 ? reach * kDirDz[dir] : 0;
         if (co) {
           const CellPos t{c.x + dx, c.y + dyo, c.z + dz};
@@ -384,8 +385,8 @@ EditMaintenance::ChangedBox EditMaintenance::reclassify_box(const EditBox& box) 
 
 void EditMaintenance::collect_move_cells(const ChangedBox& changed, int f2) {
   // Every cell with a move into a reclassified cell (one column around it, one cell below to
-  // max_drop cells above) and the cells themselves; with gap jumps also the cells two columns
-  // away along the axes (a gap jump reads the cells two ahead).
+  // max_drop cells above) and the cells themselves; with gap jumps also the cells two and three
+  // columns away along the axes (a gap jump reads the cells up to kMaxGapCells + 1 ahead).
   const std::vector<CellPos>& extra = scratch_extra_;
   const std::vector<CellPos>& extra_hazard = scratch_extra_hazard_;
   std::vector<CellPos>& cells = scratch_cells_;
@@ -400,20 +401,22 @@ void EditMaintenance::collect_move_cells(const ChangedBox& changed, int f2) {
       for (int z = mn.z - 1; z <= mx.z + 1; ++z)
         for (int x = mn.x - 1; x <= mx.x + 1; ++x)
           if (cell_in_range(CellPos{x, y, z})) cells.push_back(CellPos{x, y, z});
-      // A gap jump two columns away reads the landing column from kGapReadDown below its
+      // A gap jump two or three columns away reads the landing column from kGapReadDown below its
       // take-off level to kGapReadUp above it.
       static_assert(kGapReadUp <= 1, "the loop starts one cell below the reclassified cells");
       if (!gaps || y < mn.y - kGapReadUp || y > mx.y + kGapReadDown) continue;
       auto gap_cell = [&](CellPos g) {
         if (cell_in_range(g)) gap_cells.push_back(g);
       };
-      for (int x = mn.x; x <= mx.x; ++x) {
-        gap_cell(CellPos{x, y, mn.z - 2});
-        gap_cell(CellPos{x, y, mx.z + 2});
-      }
-      for (int z = mn.z; z <= mx.z; ++z) {
-        gap_cell(CellPos{mn.x - 2, y, z});
-        gap_cell(CellPos{mx.x + 2, y, z});
+      for (int r = 2; r <= kMaxGapCells + 1; ++r) {  // (the take-offs r columns away)
+        for (int x = mn.x; x <= mx.x; ++x) {
+          gap_cell(CellPos{x, y, mn.z - r});
+          gap_cell(CellPos{x, y, mx.z + r});
+        }
+        for (int z = mn.z; z <= mx.z; ++z) {
+          gap_cell(CellPos{mn.x - r, y, z});
+          gap_cell(CellPos{mx.x + r, y, z});
+        }
       }
     }
   };
@@ -534,7 +537,8 @@ IslandDelta& EditMaintenance::island_delta() {
     if (word == o.word && vword == o.vword && gword == o.gword && relabel.empty()) continue;
     auto edge = [&](int dir, int co, int cn) {
       const int dyo = kMoveCodes[co].dy, dyn = kMoveCodes[cn].dy;
-      const int reach = std::max(co, cn) >= kCodeGapLevel ? 2 : 1;  // a gap jump: two cells
+      const int top = std::max(co, cn);  // a gap jump lands two or three cells along
+      const int reach = top >= kCodeGapLevel ? gap_code_reach(top) : 1;
       const int dx = dir < 8 ? reach * kDirDx[dir] : 0, dz = dir < 8 ? reach * kDirDz[dir] : 0;
       const CellPos to{o.c.x + dx, o.c.y + dyo, o.c.z + dz},
           tn{o.c.x + dx, o.c.y + dyn, o.c.z + dz};

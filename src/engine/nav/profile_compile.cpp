@@ -26,9 +26,13 @@ int gap_reach_of(const Profile& p) {
   if (p.movement_class != MovementClass::WalkerSmall && p.movement_class != MovementClass::Walker)
     return 0;
   const double g = gravity();
-  // Flight time 2v/g at walking speed, less half a cell for take-off and landing.
-  const double reach =
-      std::floor(p.walk_speed * (2.0 * jump_velocity_for_apex(g, p.jump_apex) / g) - 0.5);
+  // A gap of n cells lands n + 1 cells from the take-off centre. Taking off kGapTakeOff past it,
+  // the body flies (2v/g at up to its sprinting speed, gap_run_speed) to within 0.8 of the landing
+  // centre (half a cell and its half width 0.3), with kGapMargin to spare:
+  // n + 1 - kGapTakeOff - 0.8 + kGapMargin <= flight.
+  const double flight = std::max(p.walk_speed, p.sprint_speed) *
+                        gap_flight_time(jump_velocity_for_apex(g, p.jump_apex), g);
+  const double reach = std::floor(flight - (1.0 - kGapTakeOff - 0.8) - kGapMargin);
   int auto_reach = 0;
   if (reach > 0) auto_reach = reach >= kMaxGapJump ? kMaxGapJump : static_cast<int>(reach);
   // A given gap_jump only narrows the reach: the body cannot jump further than its physics.

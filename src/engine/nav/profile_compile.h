@@ -2,6 +2,7 @@
 // Everything here is derived deterministically (IEEE +,-,*,/,sqrt, floor), so native and wasm
 // builds compile a profile to the same integers.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -16,13 +17,34 @@ inline constexpr std::uint32_t kPathCostImpassable = 0xFFFFFFFFu;
 
 /// The longest gap jump a profile plans, cells (the upper bound of Profile::gap_jump).
 inline constexpr int kMaxGapJump = 8;
+/// Where the follower takes off for a gap jump: this far (cells) past the take-off cell's centre,
+/// before its edge. The body then lands with its centre within half a cell plus its half width
+/// (0.3) of the landing cell's near edge when its flight covers reach - kGapTakeOff - 0.8 cells;
+/// a gap of n cells (reach n + 1) is planned when the flight covers n + kGapMargin - 0.05 cells.
+inline constexpr double kGapTakeOff = 0.25;
+inline constexpr double kGapMargin = 0.2;
+/// A jump's flight time back to its take-off height, s: 2v/g.
+inline double gap_flight_time(double jump_velocity, double gravity) {
+  return 2.0 * jump_velocity / gravity;
+}
+/// The speed the follower runs a gap jump landing `reach` cells along at (m/s): the speed whose
+/// flight from kGapTakeOff past the take-off centre ends on the landing centre, within the
+/// body's walking and sprinting speeds (a short gap at walking speed lands past the centre, within
+/// the landing cell; a long one is run up).
+inline double gap_run_speed(int reach, double walk, double sprint, double jump_velocity,
+                            double gravity) {
+  const double want = (reach - kGapTakeOff) / gap_flight_time(jump_velocity, gravity);
+  return std::min(std::max(want, walk), std::max(walk, sprint));
+}
 
 struct CompiledProfile {
   /// sqrt(2 g jump_apex), m/s, g = the integrator's gravity (BodyParams::gravity, 32 m/s^2).
   double jump_velocity = 0.0;
-  /// Cells of air a gap jump clears. Auto (gap_jump -1): floor(walk_speed * 2v/g - 0.5), the
-  /// distance covered at walking speed during the jump's flight time 2v/g, less half a cell for
-  /// the take-off and landing, clamped to 0 .. kMaxGapJump. A gap_jump given in the profile is
+  /// Cells of air a gap jump clears. Auto (gap_jump -1): floor(speed * 2v/g - kGapMargin + 0.05)
+  /// at the faster of the walking and sprinting speeds, from the distance covered during the
+  /// jump's flight time 2v/g, the take-off spot and the landing tolerance (kGapTakeOff), clamped
+  /// to 0 .. kMaxGapJump: 2 for the default walker (2.41 cells of flight walking); the follower
+  /// runs each gap at gap_run_speed. A gap_jump given in the profile is
   /// used when it is smaller, but never more than the auto value: the follower runs the route
   /// with the integrator, whose jump cannot carry the body further than that, so a longer planned
   /// gap would be a move the body fails. 0 for walker_large, swimmer and flyer (no gap jumps).

@@ -141,15 +141,15 @@ void AStar::set_costs(const CostTable& c) {
     m.dy = static_cast<std::int8_t>(b == 0 ? 1 : -1);
     m.kind = static_cast<std::uint8_t>(EdgeKind::Climb);
   }
-  // A gap jump covers two cells along its direction: two straight moves and a jump.
+  // A gap jump covers two or three cells along its direction: as many straight moves and a jump.
   for (int d = 0; d < 4; ++d)
     for (int v = 0; v < kGapVariants; ++v) {
       MoveInfo& m = gmoves_[d * kGapVariants + v];
       CostTable base = c;
       base.kind_extra.fill(0);
       m.cost = move_cost(base, d, kGapCode[v], CellKind::Walkable);
-      m.dx = static_cast<std::int8_t>(2 * kDirDx[d]);
-      m.dz = static_cast<std::int8_t>(2 * kDirDz[d]);
+      m.dx = static_cast<std::int8_t>((kGapCells[v] + 1) * kDirDx[d]);
+      m.dz = static_cast<std::int8_t>((kGapCells[v] + 1) * kDirDz[d]);
       m.dy = static_cast<std::int8_t>(kGapDy[v]);
       m.dxz = static_cast<std::int16_t>(m.dx + 16 * m.dz);
       m.kind = static_cast<std::uint8_t>(EdgeKind::GapJump);
@@ -357,8 +357,8 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
   const bool walk_free = kind_extra[static_cast<int>(CellKind::Walkable)] == 0 && !limits;
   // Gap jumps: the class's navigation holds them over gap_reach cells; a profile reaching less
   // refuses them.
-  const bool gaps_on =
-      grid.envelope().gap_reach > 0 && costs.gap_reach >= grid.envelope().gap_reach;
+  const int gap_cells = std::min<int>(costs.gap_reach, grid.envelope().gap_reach);
+  const bool gaps_on = gap_cells > 0;
   const std::vector<CellPos>* const avoid = p.avoid && !p.avoid->empty() ? p.avoid : nullptr;
 
   for (;;) {
@@ -516,7 +516,7 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
               ch->gaps[(static_cast<std::uint32_t>(ly) << 8) | static_cast<std::uint32_t>(cxz)]) {
         for (int d = 0; d < 4; ++d)
           for (int v = 0; v < kGapVariants; ++v) {
-            if (!(gm & (kGapBit[v] << d))) continue;
+            if (!(gm & (kGapBit[v] << d)) || kGapCells[v] > gap_cells) continue;
             const MoveInfo& m = gmoves_[d * kGapVariants + v];
             if (at_bound && (std::abs(cx + m.dx - sx) > md || std::abs(cz + m.dz - sz) > md))
               continue;

@@ -45,7 +45,8 @@ struct CostTable {
   std::uint8_t step_q = 255;
   std::uint8_t jump_q = 255;
   /// Cells of open air the profile's gap jumps cross (0: none; 255: the class's reach). The
-  /// navigation holds gap jumps over ClassEnvelope::gap_reach cells; a smaller reach refuses them.
+  /// navigation holds gap jumps over up to ClassEnvelope::gap_reach cells; a search takes those
+  /// crossing at most this many.
   std::uint8_t gap_reach = 255;
   /// Surface costs by surface group (NavChunk::surface), added when a move enters a cell of the
   /// group: the profile's surface malus and the request's area filter, compiled. A negative cost
@@ -118,7 +119,8 @@ inline std::uint32_t move_cost(const CostTable& t, int dir, int code, CellKind t
   std::uint32_t c = dir >= 8 ? t.climb_cost : dir < 4 ? kCostStraight : kCostDiagonal;
   const MoveCode m = kMoveCodes[code];
   if (m.kind == EdgeKind::GapJump)
-    c = 2 * kCostStraight + t.jump_extra;  // two cells along an axis, and the jump
+    c = static_cast<std::uint32_t>(gap_code_reach(code)) * kCostStraight +
+        t.jump_extra;  // two or three cells along an axis, and the jump
   else if (m.kind == EdgeKind::Jump || (m.kind == EdgeKind::Climb && dir < 8 && m.dy > 0))
     c += t.jump_extra;
   else if (m.kind == EdgeKind::Drop)
