@@ -108,7 +108,7 @@ std::string parse_cell(const std::string& s, CellPos& out) {
   return {};
 }
 
-bool add_profile(World& world, const std::string& file, ProfileId& id) {
+bool add_profile(World& world, const std::string& file, ProfileId& id, Profile* out) {
   Profile p;
   std::string err, warn;
   if (!file.empty()) {
@@ -128,6 +128,7 @@ bool add_profile(World& world, const std::string& file, ProfileId& id) {
     std::fprintf(stderr, "voxnav: %s\n", err.c_str());
     return false;
   }
+  if (out) *out = p;
   return true;
 }
 

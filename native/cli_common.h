@@ -29,7 +29,7 @@ bool load_world_nav(World& world, const std::string& path, const std::string& na
 std::string parse_cell(const std::string& s, CellPos& out);
 
 /// Adds the default walker profile, or the profile in a JSON file.
-bool add_profile(World& world, const std::string& file, ProfileId& id);
+bool add_profile(World& world, const std::string& file, ProfileId& id, Profile* out = nullptr);
 
 /// Percentile (0..100) of a list (sorted copy), 0 for an empty list.
 double percentile(std::vector<double> v, double p);
@@ -38,6 +38,7 @@ std::string json_escape(const std::string& s);
 
 int cmd_run(int argc, char** argv);
 int cmd_route(int argc, char** argv);
+int cmd_moves(int argc, char** argv);
 int cmd_scen(int argc, char** argv);
 int cmd_scen3d(int argc, char** argv);
 int cmd_nav_export(int argc, char** argv);  // cmd_nav.cpp

@@ -26,6 +26,10 @@ void usage() {
       "      it and checks both agree (island and standable counts), with both times.\n"
       "  route WORLD --from X,Y,Z --to X,Y,Z [--profile FILE] [--json]\n"
       "      plans one route and explains it: reachability, status, cost, cells, corridor.\n"
+      "  moves WORLD [--profile FILE] [--limit CELLS] [--json]\n"
+      "      drives every planned move of every standable cell (or an even sample of CELLS\n"
+      "      cells) with the movement step, and the unplanned candidates between neighbouring\n"
+      "      cells: planned but not executable (exit 3 when any), executable but not planned.\n"
       "  scen MAP SCEN [--json]\n"
       "      solves every row of a Moving AI .map/.scen pair and compares with the optimal "
       "lengths.\n"
@@ -46,6 +50,7 @@ int main(int argc, char** argv) {
   const std::string cmd = argv[1];
   if (cmd == "run") return voxnav::cli::cmd_run(argc - 2, argv + 2);
   if (cmd == "route") return voxnav::cli::cmd_route(argc - 2, argv + 2);
+  if (cmd == "moves") return voxnav::cli::cmd_moves(argc - 2, argv + 2);
   if (cmd == "scen") return voxnav::cli::cmd_scen(argc - 2, argv + 2);
   if (cmd == "scen3d") return voxnav::cli::cmd_scen3d(argc - 2, argv + 2);
   if (cmd == "nav-export") return voxnav::cli::cmd_nav_export(argc - 2, argv + 2);

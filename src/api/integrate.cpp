@@ -6,6 +6,7 @@
 
 #include "api_text.h"
 #include "engine/integrate/integrate.h"
+#include "engine/nav/profile_compile.h"
 #include "engine/nav/world_access.h"
 #include "voxnav/world.h"
 
@@ -147,6 +148,40 @@ Status step_body(const World& world, BodyState& state, const BodyInput& input,
     out.in_fluid = r.in_fluid;
     *report = out;
   }
+  return Status::Ok;
+}
+
+Status gap_jump_run(const BodyParams& params, int cells, double walk_speed, double sprint_speed,
+                    double* speed, double* take_off, CallError* error) {
+  const char* fn = "gap_jump_run";
+  if (!speed) return detail::fail(error, fn, "speed", "speed is null", Status::InvalidArgument);
+  if (!take_off)
+    return detail::fail(error, fn, "take_off", "take_off is null", Status::InvalidArgument);
+  if (cells < 1 || cells > detail::kMaxGapJump)
+    return detail::fail(error, fn, "cells",
+                        "cells " + std::to_string(cells) + " is not in 1 .. " +
+                            std::to_string(detail::kMaxGapJump),
+                        Status::InvalidArgument);
+  if (!std::isfinite(walk_speed) || walk_speed <= 0.0)
+    return detail::fail(error, fn, "walk_speed",
+                        "walk_speed " + detail::num(walk_speed) + " is not a positive number",
+                        Status::InvalidArgument);
+  if (!std::isfinite(sprint_speed) || sprint_speed < walk_speed)
+    return detail::fail(error, fn, "sprint_speed",
+                        "sprint_speed " + detail::num(sprint_speed) + " is not a number of at least walk_speed " +
+                            detail::num(walk_speed),
+                        Status::InvalidArgument);
+  if (!std::isfinite(params.gravity) || params.gravity <= 0.0)
+    return detail::fail(error, fn, "params.gravity",
+                        "params.gravity " + detail::num(params.gravity) + " is not positive",
+                        Status::InvalidArgument);
+  if (!std::isfinite(params.jump_velocity) || params.jump_velocity <= 0.0)
+    return detail::fail(error, fn, "params.jump_velocity",
+                        "params.jump_velocity " + detail::num(params.jump_velocity) + " is not positive",
+                        Status::InvalidArgument);
+  *speed = detail::gap_run_speed(cells + 1, walk_speed, sprint_speed, params.jump_velocity,
+                                 params.gravity);
+  *take_off = cells + 1 - detail::kGapTakeOff;
   return Status::Ok;
 }
 

@@ -7,6 +7,7 @@
 
 #include "api_text.h"
 #include "engine/nav/world_access.h"
+#include "engine/flow/flow_moves.h"
 #include "engine/query/cell_filter.h"
 #include "voxnav/world.h"
 
@@ -162,6 +163,37 @@ Status nearest_standable(const World& world, ProfileId profile, CellPos near, in
     return Status::NotFound;
   }
   *out = found;
+  return Status::Ok;
+}
+
+Status cell_moves(const World& world, ProfileId profile, CellPos from, CellMove* out,
+                  std::size_t capacity, std::size_t* count, CallError* error) {
+  const char* fn = "cell_moves";
+  if (!out) return fail(error, fn, "out", "out is null", Status::InvalidArgument);
+  if (!count) return fail(error, fn, "count", "count is null", Status::InvalidArgument);
+  if (capacity < kMaxCellMoves)
+    return fail(error, fn, "capacity",
+                "capacity " + std::to_string(capacity) + " is below kMaxCellMoves (" +
+                    std::to_string(kMaxCellMoves) + ")",
+                Status::InvalidArgument);
+  const detail::WorldState& ws = detail::WorldAccess::state(world);
+  detail::NavWorld* nav = nullptr;
+  const detail::AgentMotion* m = nullptr;
+  if (const Status st = cell_query_profile(ws, profile, fn, error, &nav, &m); st != Status::Ok)
+    return st;
+  if (const std::string e = detail::cell_range_error("from", from); !e.empty())
+    return fail(error, fn, "from", e, Status::OutOfRange);
+  std::size_t n = 0;
+  detail::NavChunk* ch = nav->grid().chunk(detail::chunk_of(from));
+  const int i = detail::index_in_chunk(from);
+  if (ch && !ch->uniform && detail::kind_node(ch->kind_at(i))) {
+    const detail::MoveCosts moves(nav->grid(), m->costs);
+    moves.for_each(ch, i, [&](detail::NavChunk*, int, int dx, int dy, int dz, std::uint32_t cost,
+                              EdgeKind kind) {
+      if (n < kMaxCellMoves) out[n++] = {{from.x + dx, from.y + dy, from.z + dz}, kind, cost};
+    });
+  }
+  *count = n;
   return Status::Ok;
 }
 

@@ -100,4 +100,16 @@ Status step_body(const World& world, BodyState& state, const BodyInput& input,
                  const BodyParams& params, double dt, StepReport* report = nullptr,
                  CallError* error = nullptr);
 
+/// How a body of `params` (its gravity and jump velocity) runs a gap jump over `cells` cells of
+/// open air (a GapJump waypoint cells + 1 cells along from the one before it), as the agents'
+/// follower does: `*speed` (m/s) the run's speed, the one whose flight lands on the landing
+/// cell's centre, kept between `walk_speed` and `sprint_speed`; `*take_off` (cells) the
+/// horizontal distance to the landing cell's centre at which it jumps (a quarter cell past the
+/// take-off cell's centre). For hosts that drive their own bodies along voxnav's corridors.
+/// Returns: Ok; InvalidArgument ("cells" not 1..8; a speed not finite and positive, or
+/// sprint_speed below walk_speed; "params.gravity" or "params.jump_velocity" not positive; a null
+/// `speed` or `take_off`).
+Status gap_jump_run(const BodyParams& params, int cells, double walk_speed, double sprint_speed,
+                    double* speed, double* take_off, CallError* error = nullptr);
+
 }  // namespace voxnav

@@ -108,4 +108,27 @@ struct CellFilter {
                                        int radius, const CellFilter& filter, CellPos* out,
                                        CallError* error = nullptr);
 
+/// One move of a profile's navigation (layer 2) out of a cell: the cell it lands in, its kind and
+/// the integer cost the profile's searches give it (10000 per cell of level walking).
+struct CellMove {
+  CellPos to;
+  EdgeKind kind = EdgeKind::Walk;
+  std::uint32_t cost = 0;
+};
+/// The most moves one cell has (8 directions, 2 along a ladder, 8 gap jumps), and more.
+inline constexpr std::size_t kMaxCellMoves = 32;
+
+/// The moves a search of `profile` takes out of cell `from` (walks, steps, jumps, drops, door
+/// and ladder moves, gap jumps; those the profile refuses left out: a drop deeper than its
+/// max_drop, a rise above its step or jump, an impassable target, a gap it cannot clear), in the
+/// search's order: a host draws them, or drives its own body along them (the movement step
+/// carries the class's body along each; `voxnav moves` checks it on a whole world). A cell that
+/// is no node of the navigation has none. Cost: one read of the cell's move words and of each
+/// target. [Limit: capacity >= kMaxCellMoves] Returns: Ok (also with *count = 0);
+/// InvalidArgument (null `out` or `count`; "capacity" below kMaxCellMoves; "profile" not of this
+/// world); OutOfRange ("from"); Unsupported (a flyer profile). On an error nothing is written.
+[[nodiscard]] Status cell_moves(const World& world, ProfileId profile, CellPos from, CellMove* out,
+                                std::size_t capacity, std::size_t* count,
+                                CallError* error = nullptr);
+
 }  // namespace voxnav
