@@ -64,7 +64,7 @@ std::string class_restrictions(const Profile& p) {
   if (const int reach = gap_reach_of(p);
       (p.movement_class == MovementClass::WalkerSmall || p.movement_class == MovementClass::Walker) &&
       reach < kClassGapReach)
-    add("gap reach " + std::to_string(reach) + " (fields \"gap_jump\", \"speed.walk\", \"jump_apex\") is below the class's " +
+    add("gap reach " + std::to_string(reach) + " (fields \"gap_jump\", \"speed.walk\", \"speed.sprint\", \"jump_apex\") is below the class's " +
         std::to_string(kClassGapReach));
   if (p.max_drop < lim.max_drop)
     add("field \"max_drop\": " + std::to_string(p.max_drop) + " is below the class's " +
