@@ -149,7 +149,7 @@ int run_script(const Options& o) {
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   std::uint64_t hash = 0;
   (void)state_hash(world, agents, &hash);
-  std::uint64_t arrivals = 0, replans = 0, swimmer_arrivals = 0, push_outs = 0;
+  std::uint64_t arrivals = 0, replans = 0, repairs = 0, swimmer_arrivals = 0, push_outs = 0;
   int moving = 0, blocked = 0;
   for (std::size_t i = 0; i < agents.size(); ++i) {
     AgentState s;
@@ -157,6 +157,7 @@ int run_script(const Options& o) {
     arrivals += s.arrivals;
     if (i >= walkers) swimmer_arrivals += s.arrivals;
     replans += s.replans;
+    repairs += s.repairs;
     push_outs += s.push_outs;
     moving += s.mode == AgentMode::Moving;
     blocked += s.mode == AgentMode::Blocked;
@@ -167,13 +168,13 @@ int run_script(const Options& o) {
     std::printf(
         "{\"script\":\"%s\",\"world\":\"%s\",\"agents\":%zu,\"ticks\":%d,\"edits\":%zu,"
         "\"edits_applied\":%zu,\"threads\":%d,\"searches\":%llu,\"arrivals\":%llu,"
-        "\"replans\":%llu,\"moving\":%d,\"swimmers\":%zu,\"swimmer_arrivals\":%llu,"
+        "\"replans\":%llu,\"repairs\":%llu,\"moving\":%d,\"swimmers\":%zu,\"swimmer_arrivals\":%llu,"
         "\"run_ms\":%.1f,\"push_outs\":%llu,\"blocked_now\":%d,\"stuck_after_s\":%g,"
         "\"stuck_now\":%zu,\"stuck_in_place\":%zu,\"stuck\":[",
         json_escape(o.script).c_str(), json_escape(world_path).c_str(), agents.size(), sc.ticks,
         sc.edits.size(), applied, o.threads, static_cast<unsigned long long>(ws.searches),
-        static_cast<unsigned long long>(arrivals), static_cast<unsigned long long>(replans), moving,
-        sc.swimmers, static_cast<unsigned long long>(swimmer_arrivals), run_ms,
+        static_cast<unsigned long long>(arrivals), static_cast<unsigned long long>(replans),
+        static_cast<unsigned long long>(repairs), moving, sc.swimmers, static_cast<unsigned long long>(swimmer_arrivals), run_ms,
         static_cast<unsigned long long>(push_outs), blocked, StuckWatch::kStuckSeconds,
         stuck.size(), in_place_count(stuck));
     for (std::size_t i = 0; i < stuck.size(); ++i)

@@ -58,8 +58,11 @@ describe('scripted scenario: native and wasm agree', { skip }, () => {
     assert.equal(native.swimmers, 8);
     assert.equal(native.ticks, script.ticks);
     assert.equal(native.edits_applied, 23, 'every edit lands in a loaded chunk');
-    // The edits broke corridors: more (walker) searches than the walkers' first ones.
-    assert.ok(native.searches > script.agents.length, `searches ${native.searches}, replans ${native.replans}`);
+    // The edits broke corridors: each walker searched once, and the corridors the edits cut were
+    // repaired around the edit (a local splice) or searched again.
+    assert.ok(native.searches >= script.agents.length, `searches ${native.searches}`);
+    assert.ok(native.repairs + native.replans >= 10,
+      `repairs ${native.repairs}, replans ${native.replans}: the edits should cut corridors`);
     assert.ok(native.arrivals >= 10, `arrivals ${native.arrivals}`);
     // The swimmers swim: most of them arrive within the 400 ticks, stone dropped ahead or not.
     assert.ok(native.swimmer_arrivals >= 6, `swimmer arrivals ${native.swimmer_arrivals}`);
