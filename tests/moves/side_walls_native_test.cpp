@@ -57,17 +57,8 @@ struct WallWorld {
     BodyState s;
     s.feet = {kX - kDx[d] + 0.5, 1.0, kZ - kDz[d] + 0.5};
     s.on_ground = true;
-    const double tx = kX + 0.5, tz = kZ + 0.5, dt = detail::kSimulationTick;
-    for (int t = 0; t < 60; ++t) {
-      BodyInput in;
-      const double ex = tx - s.feet.x, ez = tz - s.feet.z, dist = std::hypot(ex, ez);
-      if (dist > 1e-9) {
-        const double speed = std::min(profile.walk_speed, dist / dt);
-        in.move_x = ex / dist * speed;
-        in.move_z = ez / dist * speed;
-      }
-      if (step_body(world, s, in, body, dt) != Status::Ok) return false;
-    }
+    const double tx = kX + 0.5, tz = kZ + 0.5;
+    if (!test::walk_body_to(world, s, body, tx, tz, profile.walk_speed, 60)) return false;
     return s.feet.y >= 1.0 - 1e-9 && s.feet.y < 1.2 && std::hypot(tx - s.feet.x, tz - s.feet.z) < 0.1;
   }
   // Whether the planner moves straight from the cell before into the block's cell.

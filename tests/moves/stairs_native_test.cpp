@@ -46,17 +46,8 @@ struct StairWorld {
     BodyState s;
     s.feet = {kX - kDx[d] + 0.5, 1.0, kZ - kDz[d] + 0.5};
     s.on_ground = true;
-    const double tx = kX + 0.5, tz = kZ + 0.5, dt = detail::kSimulationTick;
-    for (int t = 0; t < 60; ++t) {
-      BodyInput in;
-      const double ex = tx - s.feet.x, ez = tz - s.feet.z, dist = std::hypot(ex, ez);
-      if (dist > 1e-9) {
-        const double speed = std::min(profile.walk_speed, dist / dt);
-        in.move_x = ex / dist * speed;
-        in.move_z = ez / dist * speed;
-      }
-      if (step_body(world, s, in, body, dt) != Status::Ok) return false;
-    }
+    const double tx = kX + 0.5, tz = kZ + 0.5;
+    if (!test::walk_body_to(world, s, body, tx, tz, profile.walk_speed, 60)) return false;
     return s.on_ground && std::abs(s.feet.y - 2.0) < 1e-6 && std::hypot(tx - s.feet.x, tz - s.feet.z) < 0.1;
   }
   // The planner's move from the cell before the stair onto its top: the edge kind of a one-move

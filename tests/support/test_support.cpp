@@ -7,11 +7,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <span>
 #include <unordered_map>
 
+#include "engine/integrate/integrate.h"
 #include "engine/islands/islands.h"
 #include "engine/nav/world_access.h"
 #ifndef __EMSCRIPTEN__
@@ -67,6 +69,21 @@ bool load_real_blocks(World& w) {
   return status == Status::Ok;
 }
 #endif
+
+bool walk_body_to(const World& w, BodyState& s, const BodyParams& body, double tx, double tz,
+                  double speed, int ticks) {
+  for (int t = 0; t < ticks; ++t) {
+    BodyInput in;
+    const double ex = tx - s.feet.x, ez = tz - s.feet.z, dist = std::hypot(ex, ez);
+    if (dist > 1e-9) {
+      const double v = std::min(speed, dist / detail::kSimulationTick);
+      in.move_x = ex / dist * v;
+      in.move_z = ez / dist * v;
+    }
+    if (step_body(w, s, in, body, detail::kSimulationTick) != Status::Ok) return false;
+  }
+  return true;
+}
 
 bool load_flat_floor(World& w, std::uint16_t floor_value) {
   std::vector<std::uint16_t> floor(detail::kChunkCells, 0), air(detail::kChunkCells, 0);

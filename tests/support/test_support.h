@@ -12,6 +12,7 @@
 
 #include "engine/classify/nav_grid.h"
 #include "engine/nav/nav_world.h"
+#include "voxnav/integrate.h"
 #include "scenes.h"
 #include "voxnav/world.h"
 
@@ -36,6 +37,12 @@ bool load_real_blocks(World& w);
 /// floor of `floor_value` at y = 0 and open air above it up to y = 31. False (with a test failure)
 /// when a chunk is refused.
 bool load_flat_floor(World& w, std::uint16_t floor_value);
+
+/// Drives `s` with the movement step (step_body, 20 Hz) for `ticks` ticks toward the point
+/// (tx, tz) at `speed` m/s, slowing onto it, never jumping: how the move oracles walk a body from
+/// one cell's centre to the next. False when a step is refused.
+bool walk_body_to(const World& w, BodyState& s, const BodyParams& body, double tx, double tz,
+                  double speed, int ticks);
 
 /// The real region shipped in the repository (data/worlds/r.0.-1.mca, Minecraft 1.16): the
 /// default world of `voxnav run`.

@@ -115,7 +115,7 @@ struct CellMove {
   EdgeKind kind = EdgeKind::Walk;
   std::uint32_t cost = 0;
 };
-/// The most moves one cell has (8 directions, 2 along a ladder, 8 gap jumps), and more.
+/// Room for every move of one cell: at most 18 (8 directions, 2 along a ladder, 8 gap jumps).
 inline constexpr std::size_t kMaxCellMoves = 32;
 
 /// The moves a search of `profile` takes out of cell `from` (walks, steps, jumps, drops, door

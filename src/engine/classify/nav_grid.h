@@ -240,8 +240,11 @@ inline constexpr int kCodeVertUp = 16, kCodeVertDown = 17;
 inline constexpr int kCodeGapLevel = 18, kCodeGapDown = 19, kCodeGapUp = 20, kCodeGapLevel2 = 21;
 inline constexpr int kGapCode[kGapVariants] = {kCodeGapLevel, kCodeGapDown, kCodeGapUp,
                                                kCodeGapLevel2};
-/// Cells along its direction a gap jump of move code `code` (kCodeGapLevel..) lands.
+/// Cells along its direction a gap jump of move code `code` (kGapCode[v]) lands: kGapCells[v] + 1.
 inline int gap_code_reach(int code) { return code == kCodeGapLevel2 ? 3 : 2; }
+static_assert(kGapCells[0] == 1 && kGapCells[1] == 1 && kGapCells[2] == 1 && kGapCells[3] == 2 &&
+                  kGapCode[3] == kCodeGapLevel2,
+              "gap_code_reach: only kCodeGapLevel2 crosses two cells");
 /// Direction numbers of the vertical moves in iterations (after the 8 horizontal ones).
 inline constexpr int kDirUp = 8, kDirDown = 9;
 
