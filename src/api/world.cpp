@@ -1306,11 +1306,13 @@ Status World::find_path_now(const NavRequest& req, PathResult* out) {
     ps.failure = PathFailure::BadGoal;
   } else {
     // The search and the outcome rules of NavWorld::update.
-    detail::SearchResult sr = nav.search_now(spec);
+    const bool proven = reach.answer == ReachAnswer::Yes;
+    detail::SearchResult sr = nav.search_now(spec, proven);
     const detail::SearchOutcome o = sr.outcome;
     ps.cost = sr.cost;
     ps.nodes_expanded = sr.expanded;
-    if (o == detail::SearchOutcome::Found || (o == detail::SearchOutcome::Partial && spec.toward)) {
+    if (o == detail::SearchOutcome::Found ||
+        (o == detail::SearchOutcome::Partial && detail::search_bounds(spec, proven).partial)) {
       ps.state = PathState::Ready;
       ps.partial = o == detail::SearchOutcome::Partial;
       detail::string_pull(nav.grid(), sr.cells, sr.kinds, r.waypoints, spec.costs.surface.get());

@@ -84,6 +84,31 @@ bool AgentSystem::remove(NavWorld& nav, AgentId id) {
   return true;
 }
 
+/// Staged trips: the most doublings of the profile's search budget (8 times it) a stage that
+/// ends no nearer the goal than an earlier one may bring; one more and the trip fails.
+constexpr int kMaxStageBoost = 3;
+
+std::uint32_t boosted_budget(std::uint32_t nodes, int boost) {
+  return static_cast<std::uint32_t>(
+      std::min<std::uint64_t>(static_cast<std::uint64_t>(nodes) << boost, 0xFFFFFFFFu));
+}
+
+/// A staged route was installed: a stage ending nearer the goal than every earlier one resets the
+/// budget, one that does not doubles it. False when it would pass kMaxStageBoost (the stages
+/// circle: the trip fails BudgetExhausted). Every reset needs a strictly nearer stage end, so the
+/// stages of one trip end.
+bool note_stage(AgentRecord& a) {
+  const CellPos& e = a.corridor.cells.back();
+  const std::uint32_t d = octile(e.x - a.goal.x, e.z - a.goal.z) +
+                          static_cast<std::uint32_t>(std::abs(e.y - a.goal.y)) * kCostStraight;
+  if (d < a.stage_best) {
+    a.stage_best = d;
+    a.stage_boost = 0;
+    return true;
+  }
+  return ++a.stage_boost <= kMaxStageBoost;
+}
+
 /// What a new order resets, whether a goal of its own or a flow field's (the caller plans next).
 void start_order(AgentRecord& a, CellPos goal, int range) {
   // Held Blocked with blocks inside its body: look again before following the new goal.
@@ -97,6 +122,8 @@ void start_order(AgentRecord& a, CellPos goal, int range) {
   a.replans_in_row = 0;
   a.crowd_rests = 0;
   a.stalled = false;
+  a.stage_best = 0xFFFFFFFFu;
+  a.stage_boost = 0;
   a.reason.clear();
   a.fail = PathFailure::None;
 }
@@ -309,6 +336,10 @@ void AgentSystem::issue_request(NavWorld& nav, AgentRecord& a) {
   // With a build radius the goal may lie past chunks not built yet: walk as close as the built
   // chunks go (the chunks ahead are built as the agent comes near) and plan again there.
   spec.toward_unbuilt = nav.build_radius() > 0 && a.intent != AgentIntent::Flee;
+  // A goal proven reachable but past what one search's budget explores: walk the stage toward it
+  // and plan again from its end (end_of_partial).
+  spec.staged = a.intent != AgentIntent::Flee;
+  spec.max_nodes = boosted_budget(spec.max_nodes, a.stage_boost);
   a.request = nav.request(spec);
   ++a.requests;
 }
@@ -404,18 +435,33 @@ void AgentSystem::install(NavWorld& nav, AgentRecord& a) {
   const RequestSlot* s = nav.slot(a.request);
   a.corridor = s->corridor;
   a.partial = s->partial;
+  if (a.partial && s->proven && a.corridor.cells.size() >= 2 && !note_stage(a)) {
+    a.mode = AgentMode::Failed;
+    a.fail = PathFailure::BudgetExhausted;
+    clear_door_hold(a, true);
+    a.reason = "request failed: budget_exhausted: the goal is reachable, but the stages toward it "
+               "(searches of up to " + std::to_string(boosted_budget(motions_[a.motion].max_nodes,
+                                                                      kMaxStageBoost)) +
+               " nodes) stopped getting nearer";
+    (void)nav.release(a.request);
+    a.request = PathHandle{};
+    reindex(a);
+    return;
+  }
   const bool stale = s->layers_version != nav.layers_version();
   if (a.partial && a.corridor.cells.size() < 2) {
-    // The built chunks end where it stands: wait (Blocked, retried) for the chunks around it
-    // to be built or the world to change.
+    // The built chunks end where it stands, or the cell nearest the goal that the budget
+    // explored is this one: wait (Blocked, retried) for the chunks around it to be built or the
+    // world to change.
+    a.reason = s->proven ? "the goal is reachable but farther than one search's budget explores, "
+                           "and no explored cell is closer to it"
+                         : "the goal lies past chunks whose navigation is not built, and no built "
+                           "cell is closer to it";
     (void)nav.release(a.request);
     a.request = PathHandle{};
     a.mode = AgentMode::Blocked;
     a.crowded = false;
     a.blocked_ticks = 0;
-    a.reason =
-        "the goal lies past chunks whose navigation is not built, and no built cell is "
-        "closer to it";
     reindex(a);
     return;
   }

@@ -79,7 +79,9 @@ class NavWorld {
   bool release(PathHandle h) { return requests_.release(h); }
 
   /// Runs one search on the calling thread (searcher slot 0), bypassing the request queue.
-  SearchResult search_now(const RequestSpec& spec) { return requests_.search_now(spec); }
+  SearchResult search_now(const RequestSpec& spec, bool proven = false) {
+    return requests_.search_now(spec, proven);
+  }
 
   const NavGrid& grid() const { return ctx_.grid; }
   NavGrid& grid() { return ctx_.grid; }

@@ -39,10 +39,12 @@ RequestQueue::RequestQueue(NavContext& ctx, Reachability& reach) : ctx_(ctx), re
 
 void RequestQueue::search(AStar& a, RequestSlot& s) const {
   const NavGrid& grid = ctx_.grid;
-  SearchParams p{s.spec.start,     s.spec.goal,         s.spec.goal_range,
-                 s.spec.max_nodes, s.spec.max_distance, s.spec.toward,
-                 &s.spec.avoid,    s.spec.avoid_cost,   s.spec.flee_distance,
+  const SearchBounds b = search_bounds(s.spec, s.proven);
+  SearchParams p{s.spec.start,     s.spec.goal,       s.spec.goal_range,
+                 s.spec.max_nodes, b.max_distance,    b.partial,
+                 &s.spec.avoid,    s.spec.avoid_cost, s.spec.flee_distance,
                  s.spec.flee_from};
+  p.stage = b.stage;
   const auto t0 = std::chrono::steady_clock::now();
   s.result = a.run(grid, p, s.spec.costs);
   s.search_us =
@@ -75,7 +77,8 @@ void RequestQueue::deliver_finished() {
       s.corridor.kinds.assign(1, EdgeKind::Start);
       s.corridor.points.clear();
     }
-    if (o == SearchOutcome::Found || (o == SearchOutcome::Partial && s.spec.toward) || stays_put) {
+    const bool stage = o == SearchOutcome::Partial && search_bounds(s.spec, s.proven).partial;
+    if (o == SearchOutcome::Found || stage || stays_put) {
       s.state = RequestState::Ready;
       s.partial = o != SearchOutcome::Found;
     } else {
@@ -146,6 +149,7 @@ PathHandle RequestQueue::request(const RequestSpec& spec) {
   s.corridor = Corridor{};
   s.fail = PathFailure::None;
   s.partial = false;
+  s.proven = false;
   s.state = RequestState::Queued;
   s.screened_version = 0;
   if (ctx_.space.serial() != ctx_.processed_serial) {
@@ -160,6 +164,7 @@ PathHandle RequestQueue::request(const RequestSpec& spec) {
 
 bool RequestQueue::screen(RequestSlot& s) {
   s.screened_version = ctx_.layers_version;
+  s.proven = false;
   if (s.spec.toward_unbuilt) s.spec.toward = false;  // (set again below when it applies)
   const RequestSpec& spec = s.spec;
   // A flee search has no goal cell: only its start is judged (loaded, standable).
@@ -187,6 +192,7 @@ bool RequestQueue::screen(RequestSlot& s) {
     s.state = RequestState::Failed;
     s.fail = PathFailure::BadGoal;
   } else {
+    s.proven = r.answer == ReachAnswer::Yes;
     return true;
   }
   return false;  // failed at once, without a search
@@ -223,10 +229,12 @@ bool RequestQueue::release(PathHandle h) {
   return true;
 }
 
-SearchResult RequestQueue::search_now(const RequestSpec& spec) {
-  SearchParams p{spec.start,        spec.goal,   spec.goal_range, spec.max_nodes,
-                 spec.max_distance, spec.toward, &spec.avoid,     spec.avoid_cost,
+SearchResult RequestQueue::search_now(const RequestSpec& spec, bool proven) {
+  const SearchBounds b = search_bounds(spec, proven);
+  SearchParams p{spec.start,         spec.goal,      spec.goal_range, spec.max_nodes,
+                 b.max_distance,     b.partial,      &spec.avoid,     spec.avoid_cost,
                  spec.flee_distance, spec.flee_from};
+  p.stage = b.stage;
   return main_searcher_->run(ctx_.grid, p, spec.costs);
 }
 

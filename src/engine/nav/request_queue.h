@@ -34,6 +34,10 @@ struct RequestSpec {
   /// over the built chunks, a partial route being a success (the agents' requests with a build
   /// radius: they walk toward the goal, and the chunks ahead are built as they come near).
   bool toward_unbuilt = false;
+  /// The agents' requests: when reachable() proves the goal reachable (Yes) and the budget runs
+  /// out, the route to the explored cell nearest the goal is a success, partial: a stage the
+  /// follower walks and then extends by planning again from its end.
+  bool staged = false;
   CostTable costs;
   /// Door cells to avoid (the follower's doors that stayed shut): entering one costs avoid_cost
   /// more.
@@ -51,6 +55,23 @@ struct RequestSpec {
   CellPos flee_from;
 };
 
+/// How far a screened request searches. A goal that reachable() proves reachable (Yes) is searched
+/// without the profile's distance window: the window could only cut off a route known to exist,
+/// and the expansion budget still bounds the memory. `partial`: on failure the search returns the
+/// route to the explored cell nearest the goal (a request_toward, or a staged agent request).
+/// `stage`: a staged agent request (RequestSpec::staged) whose budget runs out ends at the open
+/// node of lowest f (SearchParams::stage).
+struct SearchBounds {
+  int max_distance = 0;
+  bool partial = false;
+  bool stage = false;
+};
+inline SearchBounds search_bounds(const RequestSpec& spec, bool proven) {
+  const bool far_ok = proven && spec.flee_distance == 0;
+  const bool stage = far_ok && spec.staged;
+  return SearchBounds{far_ok ? 0 : spec.max_distance, spec.toward || stage, stage && !spec.toward};
+}
+
 struct RequestSlot {
   std::uint32_t generation = 1;
   RequestState state = RequestState::Free;
@@ -60,6 +81,9 @@ struct RequestSlot {
   Corridor corridor;
   std::uint64_t deliver_tick = 0;  ///< tick at which a finished search is applied
   bool partial = false;
+  /// Screened with reachable() answering Yes: the goal is proven reachable (searched without the
+  /// distance window, SearchBounds).
+  bool proven = false;
   std::uint64_t epoch = 0;             ///< navigation epoch the search ran against
   std::uint64_t layers_version = 0;    ///< NavWorld::layers_version() the search ran against
   std::uint64_t screened_version = 0;  ///< layers_version() of its last screening (0: none)
@@ -74,8 +98,9 @@ class RequestQueue {
   RequestState state(PathHandle h, PathFailure* why = nullptr) const;
   const RequestSlot* slot(PathHandle h) const;
   bool release(PathHandle h);
-  /// Runs one search on the calling thread (searcher slot 0), bypassing the queue.
-  SearchResult search_now(const RequestSpec& spec);
+  /// Runs one search on the calling thread (searcher slot 0), bypassing the queue and its
+  /// screening; `proven`: reachable() answered Yes (search_bounds).
+  SearchResult search_now(const RequestSpec& spec, bool proven = false);
 
   /// Applies the searches due at this tick, in request order: Ready or Failed, with statistics.
   void deliver_finished();

@@ -396,6 +396,11 @@ SearchResult AStar::run(const NavGrid& grid, const SearchParams& p, const CostTa
     }
     if (expanded >= p.max_nodes) {
       budget_hit = true;
+      if (p.stage) {  // the open node of lowest f: the end of the most promising route so far
+        best = cur;
+        best_h = top_h;
+        best_g = g;
+      }
       break;
     }
     ++expanded;

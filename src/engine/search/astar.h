@@ -101,6 +101,10 @@ struct SearchParams {
   /// the search's fixed expansion order.
   int flee_distance = 0;
   CellPos flee_from;
+  /// With `partial`, when the budget runs out: the route ends at the node the search would have
+  /// expanded next (the open node of lowest f, the end of the most promising route so far: a
+  /// stage toward a goal known to be reachable) instead of the explored node nearest the goal.
+  bool stage = false;
 };
 
 enum class SearchOutcome : std::uint8_t { Found, Partial, NoPath, BudgetExhausted, BadStart };
