@@ -72,6 +72,8 @@ const char* const kUsage = R"(usage: search_bench [options]
   --region-dump FILE  read the region from a raw chunk dump instead (native and wasm)
   --write-dump FILE   write the loaded region as a raw chunk dump (run.sh: native writes, wasm reads)
   --region-repeats R  timed runs of every pair (default 3)
+  --unbounded         A* alone on the pairs without the distance window, budget 50M nodes (the
+                      optimal reference of far routes, bench/far_routes.mjs)
   --reach-pairs P     distinct random standable pairs for reachable() (default 4096)
   --reach-calls N     steady-state reachable() calls (default 1000000)
   --seed S            seed of the random pairs (default 1)
@@ -199,6 +201,9 @@ struct Options {
   int repeats = 3;
   std::string pairs, region, region_dump, write_dump;
   int region_repeats = 3;
+  /// Region pairs: A* alone runs without the distance window and with a 50M-node budget (the
+  /// optimal reference of far routes; the request keeps the profile's own rules).
+  bool unbounded = false;
   int reach_pairs = 4096;
   long long reach_calls = 1000000;
   std::uint64_t seed = 1;
@@ -531,7 +536,8 @@ bool bench_region(const Options& o, const RegistryBytes& rb) {
   const double nav_build_ms = ms_since(tb);
   const voxnav::Profile walker_profile;
   vt::RawSearcher nav(world, &walker_profile);  // the default walker's costs
-  const vt::SearchLimits motion = vt::compiled_limits(walker_profile);
+  vt::SearchLimits motion = vt::compiled_limits(walker_profile);
+  if (o.unbounded) motion = vt::SearchLimits{50000000u, 0};
 
   // ---- pairs ----
   std::vector<std::uint8_t> pb;
@@ -614,6 +620,7 @@ bool bench_region(const Options& o, const RegistryBytes& rb) {
       pr["request"] =
           ps.state == voxnav::PathState::Ready ? "ready" : voxnav::path_failure_name(ps.failure);
       pr["cost"] = nav.cost();
+      pr["request_cost"] = ps.state == voxnav::PathState::Ready ? ps.cost : 0u;
       pr["cells"] = nav.cells().size();
       pr["length"] = round_to(path_length_xz(nav.cells()), 4);
       pr["expanded"] = nav.expanded();
@@ -821,6 +828,8 @@ int main(int argc, char** argv) {
       o.write_dump = value();
     else if (a == "--region-repeats")
       o.region_repeats = std::atoi(value().c_str());
+    else if (a == "--unbounded")
+      o.unbounded = true;
     else if (a == "--reach-pairs")
       o.reach_pairs = std::atoi(value().c_str());
     else if (a == "--reach-calls")
