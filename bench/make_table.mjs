@@ -316,7 +316,7 @@ function main () {
   // comparison (bench/ab_run.sh) and the load runs (bench/crowd_bench).
   const target = o.out || 'docs/benchmarks.md'
   const prev = fs.existsSync(target) ? fs.readFileSync(target, 'utf8') : ''
-  for (const name of ['edits', 'abcompare', 'load', 'sizes', 'far-routes']) {
+  for (const name of ['edits', 'abcompare', 'load', 'sizes', 'far-routes', 'pairs-compare']) {
     const kept = new RegExp(`<!-- ${name}:begin -->[\\s\\S]*?<!-- ${name}:end -->\\n?`).exec(prev)
     if (kept) out.push(kept[0])
   }

@@ -72,6 +72,8 @@ const char* const kUsage = R"(usage: search_bench [options]
   --region-dump FILE  read the region from a raw chunk dump instead (native and wasm)
   --write-dump FILE   write the loaded region as a raw chunk dump (run.sh: native writes, wasm reads)
   --region-repeats R  timed runs of every pair (default 3)
+  --walk TICKS        walk every Ready region route with an agent (one at a time, ticks of 0.05 s,
+                      at most TICKS): per pair "walk" (arrived, failed, blocked, timeout), "walk_s"
   --unbounded         A* alone on the pairs without the distance window, budget 50M nodes (the
                       optimal reference of far routes, bench/far_routes.mjs)
   --reach-pairs P     distinct random standable pairs for reachable() (default 4096)
@@ -204,6 +206,9 @@ struct Options {
   /// Region pairs: A* alone runs without the distance window and with a 50M-node budget (the
   /// optimal reference of far routes; the request keeps the profile's own rules).
   bool unbounded = false;
+  /// Region pairs: walk every Ready route with an agent of the profile, one pair at a time, for
+  /// at most this many ticks of 0.05 s (0: no walks).
+  int walk_ticks = 0;
   int reach_pairs = 4096;
   long long reach_calls = 1000000;
   std::uint64_t seed = 1;
@@ -637,6 +642,43 @@ bool bench_region(const Options& o, const RegistryBytes& rb) {
   }
   const double search_total_ms = sum(search_ms);
 
+  // ---- walks: every Ready route walked by an agent of the profile, one pair at a time ----
+  std::map<std::string, int> walks;
+  if (o.walk_ticks > 0) {
+    for (std::size_t k = 0; k < n; ++k) {
+      if (per_pair[k]["request"] != "ready") continue;
+      const Pair& p = pairs[k];
+      double y = 0;
+      voxnav::AgentId id;
+      std::string result = "failed";
+      int t = 0;
+      if (world.standing_height(prof, p.from, &y) == voxnav::Status::Ok &&
+          world.add_agent(voxnav::AgentDef{prof, {p.from.x + 0.5, y, p.from.z + 0.5}}, &id) ==
+              voxnav::Status::Ok) {
+        (void)world.set_agent_goal(id, p.to);
+        voxnav::AgentState st;
+        result = "timeout";
+        for (; t < o.walk_ticks; ++t) {
+          (void)world.tick(0.05);
+          if (world.agent_state(id, &st) != voxnav::Status::Ok) break;
+          if (st.mode == voxnav::AgentMode::Arrived) {
+            result = "arrived";
+            break;
+          }
+          if (st.mode == voxnav::AgentMode::Failed) {
+            result = "failed";
+            break;
+          }
+        }
+        if (result == "timeout" && st.mode == voxnav::AgentMode::Blocked) result = "blocked";
+        (void)world.remove_agent(id);
+      }
+      ++walks[result];
+      per_pair[k]["walk"] = result;
+      per_pair[k]["walk_s"] = round_to(0.05 * (t + 1), 2);
+    }
+  }
+
   json out;
   out["bench"] = "region";
   out["library"] = "voxnav";
@@ -670,6 +712,7 @@ bool bench_region(const Options& o, const RegistryBytes& rb) {
   out["mexp_per_s"] = round_to(
       search_total_ms > 0 ? static_cast<double>(exp_total) / search_total_ms / 1000.0 : 0.0, 3);
   out["fingerprint"] = fp.hex();
+  if (o.walk_ticks > 0) out["walks"] = walks;
   out["env"] = environment();
   out["pairs"] = per_pair;
   emit(out);
@@ -830,6 +873,8 @@ int main(int argc, char** argv) {
       o.region_repeats = std::atoi(value().c_str());
     else if (a == "--unbounded")
       o.unbounded = true;
+    else if (a == "--walk")
+      o.walk_ticks = std::atoi(value().c_str());
     else if (a == "--reach-pairs")
       o.reach_pairs = std::atoi(value().c_str());
     else if (a == "--reach-calls")
