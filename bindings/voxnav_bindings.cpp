@@ -321,6 +321,23 @@ val step_body(C c, val packed, double dt) {
   return c.calls.api("step_body", step) ? c.js(r) : val::undefined();
 }
 
+/// gap_jump_run for a body of this gravity and jump velocity: [speed, take_off].
+val gap_jump_run(C c, double gravity, double jump_velocity, double cells, double walk,
+                 double sprint) {
+  In in(c.calls, "gap_jump_run");
+  const int n = in(integer("cells", cells));
+  BodyParams p;
+  p.gravity = gravity;
+  p.jump_velocity = jump_velocity;
+  double speed = 0, take_off = 0;
+  const auto run = [&](CallError* e) {
+    return voxnav::gap_jump_run(p, n, walk, sprint, &speed, &take_off, e);
+  };
+  if (!in || !c.calls.api("gap_jump_run", run)) return val::undefined();
+  c.f64.assign({speed, take_off});
+  return view(c.f64);
+}
+
 val block_def(C c, double value) {
   In in(c.calls, "block_def");
   const std::uint16_t v = in.value(value, c.world->block_count());
@@ -504,6 +521,23 @@ val spawn_cells(C c, double profile_number, val min, val max, val fields, val av
     c.f64.insert(c.f64.end(), {double(out[i].x), double(out[i].y), double(out[i].z)});
   return view(c.f64);
 }
+/// cell_moves: [count, then 5 numbers a move: x, y, z, kind, cost].
+val cell_moves(C c, double profile_number, val from) {
+  In in(c.calls, "cell_moves");
+  const ProfileId p = in(profile(profile_number));
+  const CellPos at = in(cell(from, "from"));
+  std::array<CellMove, kMaxCellMoves> out;
+  std::size_t count = 0;
+  const auto moves = [&](CallError* e) {
+    return voxnav::cell_moves(*c.world, p, at, out.data(), out.size(), &count, e);
+  };
+  if (!in || !c.calls.api("cell_moves", moves)) return val::undefined();
+  c.f64.assign({double(count)});
+  for (std::size_t i = 0; i < count; ++i)
+    c.f64.insert(c.f64.end(), {double(out[i].to.x), double(out[i].to.y), double(out[i].to.z),
+                               double(out[i].kind), double(out[i].cost)});
+  return view(c.f64);
+}
 /// nearest_standable with a filter: the cell, or null when there is none.
 val nearest_filtered(C c, double profile_number, val near, double radius, val fields, val avoid,
                      val reject) {
@@ -586,6 +620,7 @@ EMSCRIPTEN_BINDINGS(voxnav) {
            [](C c, double p, val x) {
              return c.get<double, true>(M(standing_height), profile(p), cell(x));
            })
+      .def("cellMoves", &bindings::cell_moves)
       .def("nearestStandable",
            [](C c, double p, val x, double r) {
              return c.get<CellPos, true>(M(nearest_standable), profile(p), cell(x, "near"),
@@ -646,6 +681,7 @@ EMSCRIPTEN_BINDINGS(voxnav) {
       .def("topBlocks", &bindings::top_blocks)
       .def("profileBody", &bindings::profile_body)
       .def("stepBody", &bindings::step_body)
+      .def("gapJumpRun", &bindings::gap_jump_run)
       // agents the game controls (control.h)
       .def("agentCall", &bindings::agent_call)
       .def("knockAgents", &bindings::knock_agents)

@@ -96,6 +96,8 @@ export interface Limits {
   readonly maxSpawnBoxCells: number;
   /** findSpawnCells' maxCells. */
   readonly maxSpawnCells: number;
+  /** The most moves cellMoves returns for one cell. */
+  readonly maxCellMoves: number;
   /** Points of CellFilter.avoid. */
   readonly maxFilterPoints: number;
   /** CellFilter.minDistance, metres. */
@@ -210,6 +212,12 @@ export interface AgentLocomotion {
 export type EdgeKindName =
   | 'start' | 'walk' | 'step_up' | 'step_down' | 'jump' | 'drop' | 'gap_jump' | 'climb' | 'swim' | 'door' | 'fly';
 export const EDGE_KINDS: readonly EdgeKindName[];
+/** One move of World.cellMoves: the cell it lands in, its kind and its integer cost. */
+export interface CellMove {
+  to: [number, number, number];
+  kind: EdgeKindName;
+  cost: number;
+}
 
 /** Agent modes: the values of `modes` arrays index this list. */
 export type AgentModeName = 'idle' | 'planning' | 'moving' | 'arrived' | 'failed' | 'blocked';
@@ -687,6 +695,12 @@ export class World {
   /** With a filter, only cells that pass it count (nearest first; ties: lower y, z, x). */
   nearestStandable(profile: ProfileId, near: Vec3Like, radius?: number, filter?: CellFilter): [number, number, number] | null;
   /**
+   * The moves a search of `profile` takes out of cell `from` (walks, steps, jumps, drops, door and
+   * ladder moves, gap jumps; those the profile refuses left out), in the search's order; [] for a
+   * cell that is no node. cost: 10000 per cell of level walking. Unsupported for flyers.
+   */
+  cellMoves(profile: ProfileId, from: Vec3Like): CellMove[];
+  /**
    * Whether a body of `profile` walks straight from cell `from`'s centre to cell `to`'s without a
    * jump (conservative; ends at most LIMITS.maxLineWalkCells apart). Unsupported for swimmers and flyers.
    */
@@ -867,6 +881,14 @@ export class World {
    * cell range.
    */
   stepBody(state: BodyState | StepResult, input?: BodyInput, params?: ProfileId | BodyParams, dt?: number): StepResult;
+  /**
+   * How a body (a profile id or body fields, as stepBody takes) runs a gap jump over `cells`
+   * (1 .. 8) cells of open air, as the agents' follower does: the run speed (m/s, between
+   * walkSpeed and sprintSpeed) whose flight lands on the landing cell's centre, and the
+   * horizontal distance (cells) to that centre at which it takes off. Throws InvalidArgument for
+   * bad cells, speeds or body fields.
+   */
+  gapJumpRun(params: ProfileId | BodyParams, cells: number, walkSpeed: number, sprintSpeed: number): { speed: number; takeOff: number };
 }
 
 /** One loaded instance of the library. */

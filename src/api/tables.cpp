@@ -46,6 +46,7 @@ std::span<const NamedLimit> limits() noexcept {
       {"maxLineFlyCells", kMaxLineFlyCells},
       {"maxSpawnBoxCells", double(kMaxSpawnBoxCells)},
       {"maxSpawnCells", double(kMaxSpawnCells)},
+      {"maxCellMoves", double(kMaxCellMoves)},
       {"maxFilterPoints", double(kMaxFilterPoints)},
       {"maxFilterDistance", kMaxFilterDistance},
       {"maxFilterHeadroom", kMaxFilterHeadroom},

@@ -60,8 +60,8 @@ describe('agents the game controls and brain queries (JS) on the real region', {
     assert.deepEqual(
       [L.maxLookahead, L.maxKnock, L.maxEntities, L.minChaseRange, L.maxChaseRange, L.maxFleeDistance,
         L.maxLineWalkCells, L.maxLineFlyCells, L.maxSpawnBoxCells, L.maxSpawnCells, L.maxFilterPoints,
-        L.maxFilterDistance, L.maxFilterHeadroom, L.maxFilterHazardDistance],
-      [4096, 1000, 65536, 0.5, 64, 64, 256, 1024, 262144, 4096, 64, 4096, 16, 4]);
+        L.maxFilterDistance, L.maxFilterHeadroom, L.maxFilterHazardDistance, L.maxCellMoves],
+      [4096, 1000, 65536, 0.5, 64, 64, 256, 1024, 262144, 4096, 64, 4096, 16, 4, 32]);
     assert.deepEqual(pkg.CELL_REACH, ['any', 'from', 'to', 'both']);
   });
 
@@ -176,6 +176,40 @@ describe('agents the game controls and brain queries (JS) on the real region', {
     assert.ok(pairs >= 100, `${pairs} reachable pairs`);
     assert.ok(sum / pairs > 0.5, `mean ratio ${sum / pairs}`);
     assert.equal(world.estimateTravel(walker, cells[0], cells[0]), 0);
+  });
+
+  test('cellMoves: every move lands on a standable cell and costs no less than the optimal route to it', () => {
+    // Oracle: findPathNow searches the same graph; the cheapest route from a cell to a neighbour
+    // it moves to is never dearer than that one move, and a level walk costs one cell (straight or
+    // diagonal) when findPathNow finds it in one move.
+    const rand = rng(11);
+    let moves = 0, direct = 0;
+    const kinds = new Set();
+    for (let i = 0; i < 120; ++i) {
+      const c = cells[Math.floor(rand() * cells.length)];
+      const out = world.cellMoves(walker, c);
+      assert.ok(out.length <= lib.LIMITS.maxCellMoves, `${c}: ${out.length} moves`);
+      for (const m of out) {
+        ++moves;
+        kinds.add(m.kind);
+        assert.ok(pkg.EDGE_KINDS.includes(m.kind), m.kind);
+        assert.equal(world.isStandable(walker, m.to), true, `${c} -> ${m.to} (${m.kind})`);
+        assert.ok(Math.max(Math.abs(m.to[0] - c[0]), Math.abs(m.to[2] - c[2])) <= 4, `${c} -> ${m.to}`);
+        const r = world.findPathNow(walker, c, m.to);
+        assert.equal(r.state, 'ready', `${c} -> ${m.to}`);
+        assert.ok(r.cost <= m.cost, `${c} -> ${m.to} (${m.kind}): route ${r.cost} > move ${m.cost}`);
+        if (m.kind === 'walk' && m.to[1] === c[1] && r.cost === m.cost && r.cellCount === 2) {
+          ++direct;
+          const diagonal = m.to[0] !== c[0] && m.to[2] !== c[2];
+          assert.ok(m.cost >= (diagonal ? 14142 : COST_CELL), `${c} -> ${m.to}: ${m.cost}`);
+        }
+      }
+    }
+    assert.ok(moves >= 500, `${moves} moves`);
+    assert.ok(direct >= 100, `${direct} direct level walks`);
+    assert.ok(kinds.has('walk') && kinds.size >= 3, [...kinds].join(' '));
+    // A cell that is no node of the navigation has no moves.
+    assert.deepEqual(world.cellMoves(walker, [cells[0][0], cells[0][1] - 1, cells[0][2]]), []);
   });
 
   test('lineFlyable never passes a segment whose swept body overlaps a collision box', () => {
@@ -461,6 +495,10 @@ describe('agents the game controls and brain queries (JS) on the real region', {
       [() => world.findSpawnCells(walker, ...BOX, { minDistance: 5000 }, 1, 4), 'InvalidArgument', 'findSpawnCells', 'filter.minDistance'],
       [() => world.findSpawnCells(walker, ...BOX, { colour: 'red' }, 1, 4), 'InvalidArgument', 'findSpawnCells', 'filter'],
       [() => world.nearestStandable(walker, a, 99, {}), 'InvalidArgument', 'nearestStandable', 'radius'],
+      [() => world.cellMoves(walker, [0, 1e6, 0]), 'OutOfRange', 'cellMoves', 'from'],
+      [() => world.cellMoves(walker, [0, NaN, 0]), 'InvalidArgument', 'cellMoves', 'from'],
+      [() => world.cellMoves(bird, a), 'Unsupported', 'cellMoves', 'profile'],
+      [() => world.cellMoves(12345, a), 'InvalidArgument', 'cellMoves', 'profile'],
       [() => world.yawOfDirection([0, 5, 0]), 'InvalidArgument', 'yawOfDirection', 'direction'],
     ];
     for (const [call, status, fn, argument] of cases) {

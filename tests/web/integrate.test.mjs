@@ -194,4 +194,63 @@ for (const build of ['sync', ...(h.hasThreadedBuild ? ['threaded'] : [])]) {
       assert.equal(out.onGround, true);
     });
   });
+
+  describe(`gapJumpRun against the movement step (${build} build)`, { skip }, () => {
+    let pkg, lib, world, map, walker;
+    before(async () => {
+      pkg = await h.importPackage();
+      lib = await pkg.load({ build });
+      ({ world, map, walker } = h.worldWithMap(lib, 'arena.map'));
+    });
+    after(() => world && world.dispose());
+
+    test('a body run and launched as gapJumpRun says lands on the landing cell over 1- and 2-cell gaps', () => {
+      const WALKS = 4.317, SPRINTS = 5.612;
+      // A row with 12 passable cells in a row (and its neighbours): the run-up, the gap, the landing.
+      let row = null;
+      for (let z = 2; z < map.height - 2 && !row; ++z) {
+        for (let x = 2; x + 12 < map.width && !row; ++x) {
+          let ok = true;
+          for (let dx = 0; dx < 12 && ok; ++dx) for (let dz = -1; dz <= 1 && ok; ++dz) ok = map.passable(x + dx, z + dz);
+          if (ok) row = [x, z];
+        }
+      }
+      assert.ok(row, 'arena has an open row');
+      const [x0, z] = row;
+      for (const cells of [1, 2]) {
+        const take = x0 + 5;                // take-off cell
+        const land = take + cells + 1;      // landing cell
+        for (let x = take + 1; x < land; ++x) world.setBlock([x, 0, z], 0);  // the gap (a pit one deep)
+        const run = world.gapJumpRun(walker, cells, WALKS, SPRINTS);
+        assert.ok(run.speed >= WALKS - 1e-12 && run.speed <= SPRINTS + 1e-12, `cells ${cells}: speed ${run.speed}`);
+        assert.ok(run.takeOff > cells && run.takeOff < cells + 1, `cells ${cells}: takeOff ${run.takeOff}`);
+        let s = { feet: [x0 + 0.5, 1, z + 0.5], onGround: true };
+        let jumped = false, landedAt = null;
+        for (let i = 0; i < 200 && !landedAt; ++i) {
+          const jump = !jumped && s.onGround && land + 0.5 - s.feet[0] <= run.takeOff;
+          s = world.stepBody(s, { move: [run.speed, 0], jump }, walker);
+          jumped ||= jump;
+          if (jumped && !jump && s.onGround) landedAt = s.feet;
+        }
+        assert.ok(landedAt, `cells ${cells}: the body landed`);
+        assert.equal(landedAt[1], 1, `cells ${cells}: landed at feet y ${landedAt[1]} (1 = across the gap)`);
+        assert.ok(Math.floor(landedAt[0]) >= land, `cells ${cells}: landed at x ${landedAt[0]}, the landing cell is ${land}`);
+        for (let x = take + 1; x < land; ++x) world.setBlock([x, 0, z], world.blockValue('stone'));
+      }
+      const bad = [
+        [() => world.gapJumpRun(walker, 0, WALKS, SPRINTS), 'InvalidArgument', 'cells'],
+        [() => world.gapJumpRun(walker, 1, WALKS, 1), 'InvalidArgument', 'sprintSpeed'],
+        [() => world.gapJumpRun({ gravity: -1 }, 1, WALKS, SPRINTS), 'InvalidArgument', 'params.gravity'],
+        [() => world.gapJumpRun(walker, 1.5, WALKS, SPRINTS), 'InvalidArgument', 'cells'],
+      ];
+      for (const [call, status, argument] of bad) {
+        assert.throws(call, (e) => {
+          assert.ok(e instanceof pkg.VoxnavError, String(e));
+          assert.equal(e.status, status, e.message);
+          assert.equal(e.argument, argument, e.message);
+          return true;
+        });
+      }
+    });
+  });
 }

@@ -631,6 +631,21 @@ export class World {
   }
 
   /**
+   * The moves a search of `profile` takes out of cell `from`, in the search's order:
+   * [{ to: [x, y, z], kind: an EDGE_KINDS name, cost }] (cost: 10000 per cell of level walking);
+   * [] for a cell that is no node of the navigation. Unsupported for flyers.
+   */
+  cellMoves(profile, from) {
+    const fn = 'cellMoves';
+    const core = this.#c(fn);
+    const v = this.#value(core.cellMoves(number(fn, 'profile', profile), xyz(fn, 'from', from)));
+    const moves = [];
+    for (let i = 0, k = 1; i < v[0]; ++i, k += 5)
+      moves.push({ to: [v[k], v[k + 1], v[k + 2]], kind: EDGE_KINDS[v[k + 3]], cost: v[k + 4] });
+    return moves;
+  }
+
+  /**
    * A CellFilter { minHeadroom?, hazardDistance?, excludeFluids?, avoid?, minDistance?, reach?,
    * reachCell?, reject? } as the binding's numbers, and `run(call)`, which calls the binding with
    * the host's reject callback guarded: a callback that throws rejects every later cell and its
@@ -1164,6 +1179,42 @@ export class World {
     return out;
   }
 
+  /** stepBody's and gapJumpRun's params (a profile id or body fields) as body fields. */
+  #body(fn, core, params) {
+    let body = params;
+    if (typeof params === 'number') {
+      const v = core.profileBody(params);
+      if (v === undefined) {
+        const e = core.lastError();
+        throw argError(STATUS_NAMES[e.status] ?? 'Unknown', fn, 'params', `params: ${e.message}`);
+      }
+      body = {};
+      BODY_KEYS.forEach((k, i) => { body[k] = v[i]; });
+    }
+    if (body === null || typeof body !== 'object') throw argError('InvalidArgument', fn, 'params', `params must be a profile id or an object`);
+    for (const k of Object.keys(body)) {
+      if (!BODY_KEYS.includes(k)) throw argError('InvalidArgument', fn, 'params', `params.${k} is not a body field (${BODY_KEYS.join(', ')})`);
+    }
+    return body;
+  }
+
+  /**
+   * How a body (params: a profile id or body fields, as stepBody takes) runs a gap jump over
+   * `cells` (1 .. 8) cells of open air, as the agents' follower does: { speed } (m/s, the run
+   * speed whose flight lands on the landing cell's centre, between walkSpeed and sprintSpeed) and
+   * { takeOff } (cells: the horizontal distance to the landing cell's centre at which it jumps).
+   */
+  gapJumpRun(params, cells, walkSpeed, sprintSpeed) {
+    const fn = 'gapJumpRun';
+    const core = this.#c(fn);
+    const body = this.#body(fn, core, params);
+    const g = body.gravity === undefined ? DEFAULT_BODY.gravity : number(fn, 'params.gravity', body.gravity);
+    const v = body.jumpVelocity === undefined ? DEFAULT_BODY.jumpVelocity : number(fn, 'params.jumpVelocity', body.jumpVelocity);
+    const r = this.#value(core.gapJumpRun(g, v, number(fn, 'cells', cells), number(fn, 'walkSpeed', walkSpeed),
+      number(fn, 'sprintSpeed', sprintSpeed)));
+    return { speed: r[0], takeOff: r[1] };
+  }
+
   /**
    * One step of the movement integrator (the one agents use) for a body you own, against this
    * world's blocks. state: { feet, velocity?, carry?, onGround?, mode? } (a state this method
@@ -1184,20 +1235,7 @@ export class World {
     for (const k of Object.keys(input)) {
       if (!INPUT_KEYS.includes(k)) throw argError('InvalidArgument', fn, 'input', `input.${k} is not an input field (${INPUT_KEYS.join(', ')})`);
     }
-    let body = params;
-    if (typeof params === 'number') {
-      const v = core.profileBody(params);
-      if (v === undefined) {
-        const e = core.lastError();
-        throw argError(STATUS_NAMES[e.status] ?? 'Unknown', fn, 'params', `params: ${e.message}`);
-      }
-      body = {};
-      BODY_KEYS.forEach((k, i) => { body[k] = v[i]; });
-    }
-    if (body === null || typeof body !== 'object') throw argError('InvalidArgument', fn, 'params', `params must be a profile id or an object`);
-    for (const k of Object.keys(body)) {
-      if (!BODY_KEYS.includes(k)) throw argError('InvalidArgument', fn, 'params', `params.${k} is not a body field (${BODY_KEYS.join(', ')})`);
-    }
+    const body = this.#body(fn, core, params);
     const mode = BODY_MODES.indexOf(state.mode ?? 'walk');
     if (mode < 0) throw argError('InvalidArgument', fn, 'state', `state.mode '${state.mode}' is not one of ${BODY_MODES.join(', ')}`);
     const climb = CLIMB_INTENTS.indexOf(input.climb ?? 'none');

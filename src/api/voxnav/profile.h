@@ -126,7 +126,9 @@ struct Profile {
   bool can_fly = false;                     ///< exactly when the class is flyer
   int drop_malus = 1;                       ///< extra cost per dropped cell, quarter cells, 0..1000
   std::uint32_t search_max_nodes = 100000;  ///< A* expansion budget per request, 1 .. 10^8
-  int search_max_distance = 256;            ///< cells from the start a search may go, 1 .. 2^20
+  /// Cells from the start a search may go, 1 .. 2^20, while reachability cannot vouch for the goal:
+  /// a goal reachable() answers Yes for is searched without this window (docs/requests.md).
+  int search_max_distance = 256;
   /// Extra cost, in cells of level walking, added when a move enters a cell of a path type
   /// (indexed by PathType): 0 .. 1000, or kImpassable (never entered; not allowed for walkable).
   /// Default kDefaultMalus.

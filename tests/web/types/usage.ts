@@ -4,7 +4,7 @@ import { init, load, ready, World, VoxnavError, EDGE_KINDS, AGENT_MODES, STATUS_
 import type { ProfileId } from 'voxnav';
 import type { Voxnav, Corridor, PathStatus, Reach, AgentsSnapshot, ProfileJson, StatusName, RegionLoadReport } from 'voxnav';
 import { BODY_MODES, DEFAULT_BODY } from 'voxnav';
-import type { StepResult, BodyParams, TopBlocks, PathNow, DoorEvents } from 'voxnav';
+import type { StepResult, BodyParams, TopBlocks, PathNow, DoorEvents, CellMove } from 'voxnav';
 import type { AreaFilter, AreaIndex } from 'voxnav';
 import type { BlockDef, BlockTraits, BlockBox } from 'voxnav';
 import { createState, handle, transferList, MESSAGE_TYPES } from 'voxnav/worker/handlers';
@@ -68,6 +68,10 @@ export async function main(bytes: Uint8Array, mca: ArrayBuffer): Promise<number>
   const landed: boolean = again.report.landed && BODY_MODES.includes(again.mode) && DEFAULT_BODY.width === body.width;
   // @ts-expect-error body modes are checked
   world.stepBody({ feet: [0, 0, 0], mode: 'run' });
+  // The moves a search takes from a cell, and how agents run a gap jump.
+  const moves: CellMove[] = world.cellMoves(p, [1, 1, 1]);
+  const leap: { speed: number; takeOff: number } = world.gapJumpRun(p, 2, 4.3, 5.6);
+  void [moves[0]?.kind, moves[0]?.to[0], leap.speed + leap.takeOff, world.gapJumpRun({ gravity: 30 }, 1, 4, 5)];
   const hash: string = world.stateHash();
   const tops: TopBlocks = world.topBlocks([0, 0, 0], [15, 255, 15]);
   void [landed, hash, tops.heights[0] + tops.values[tops.width]];
