@@ -242,6 +242,7 @@ for (const build of ['sync', ...(h.hasThreadedBuild ? ['threaded'] : [])]) {
         [() => world.gapJumpRun(walker, 1, WALKS, 1), 'InvalidArgument', 'sprintSpeed'],
         [() => world.gapJumpRun({ gravity: -1 }, 1, WALKS, SPRINTS), 'InvalidArgument', 'params.gravity'],
         [() => world.gapJumpRun(walker, 1.5, WALKS, SPRINTS), 'InvalidArgument', 'cells'],
+        [() => world.gapJumpRun({ width: '0.6' }, 1, WALKS, SPRINTS), 'InvalidArgument', 'params.width'],
       ];
       for (const [call, status, argument] of bad) {
         assert.throws(call, (e) => {

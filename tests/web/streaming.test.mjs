@@ -101,6 +101,8 @@ for (const build of builds) {
         ['setSearchesPerUpdate', [1]], ['searchesPerUpdate', []], ['queuedRequests', []]]) {
         throwsVoxnav(pkg, () => world[name](...args), 'StaleHandle', new RegExp(`^${name}: this world was disposed`));
       }
+      // The error names the function called, as every other error does.
+      assert.throws(() => world.cellMoves(0, [0, 0, 0]), (e) => e.status === 'StaleHandle' && e.function === 'cellMoves');
     });
 
     test('bad arguments throw VoxnavError naming the argument and the range, and change nothing', () => {

@@ -261,7 +261,7 @@ export class World {
   }
 
   #c(fn) {
-    if (!this.#core) throw new VoxnavError('StaleHandle', `${fn}: this world was disposed`);
+    if (!this.#core) throw new VoxnavError('StaleHandle', `${fn}: this world was disposed`, fn);
     const dead = deadModules.get(this.#lib.module);
     if (dead !== undefined || this.#broken !== null)
       throw new VoxnavError('OutOfMemory', `${fn}: ${dead ?? this.#broken}`, fn);
@@ -1208,6 +1208,7 @@ export class World {
     const fn = 'gapJumpRun';
     const core = this.#c(fn);
     const body = this.#body(fn, core, params);
+    for (const k of BODY_KEYS) if (body[k] !== undefined) number(fn, `params.${k}`, body[k]);
     const g = body.gravity === undefined ? DEFAULT_BODY.gravity : number(fn, 'params.gravity', body.gravity);
     const v = body.jumpVelocity === undefined ? DEFAULT_BODY.jumpVelocity : number(fn, 'params.jumpVelocity', body.jumpVelocity);
     const r = this.#value(core.gapJumpRun(g, v, number(fn, 'cells', cells), number(fn, 'walkSpeed', walkSpeed),
