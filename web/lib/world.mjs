@@ -1179,7 +1179,10 @@ export class World {
     return out;
   }
 
-  /** stepBody's and gapJumpRun's params (a profile id or body fields) as body fields. */
+  /**
+   * stepBody's and gapJumpRun's params (a profile id or body fields) as the numbers of BODY_KEYS,
+   * in order (a field left out: DEFAULT_BODY's).
+   */
   #body(fn, core, params) {
     let body = params;
     if (typeof params === 'number') {
@@ -1195,7 +1198,7 @@ export class World {
     for (const k of Object.keys(body)) {
       if (!BODY_KEYS.includes(k)) throw argError('InvalidArgument', fn, 'params', `params.${k} is not a body field (${BODY_KEYS.join(', ')})`);
     }
-    return body;
+    return BODY_KEYS.map((k) => (body[k] === undefined ? DEFAULT_BODY[k] : number(fn, `params.${k}`, body[k])));
   }
 
   /**
@@ -1208,9 +1211,7 @@ export class World {
     const fn = 'gapJumpRun';
     const core = this.#c(fn);
     const body = this.#body(fn, core, params);
-    for (const k of BODY_KEYS) if (body[k] !== undefined) number(fn, `params.${k}`, body[k]);
-    const g = body.gravity === undefined ? DEFAULT_BODY.gravity : number(fn, 'params.gravity', body.gravity);
-    const v = body.jumpVelocity === undefined ? DEFAULT_BODY.jumpVelocity : number(fn, 'params.jumpVelocity', body.jumpVelocity);
+    const g = body[BODY_KEYS.indexOf('gravity')], v = body[BODY_KEYS.indexOf('jumpVelocity')];
     const r = this.#value(core.gapJumpRun(g, v, number(fn, 'cells', cells), number(fn, 'walkSpeed', walkSpeed),
       number(fn, 'sprintSpeed', sprintSpeed)));
     return { speed: r[0], takeOff: r[1] };
@@ -1260,9 +1261,7 @@ export class World {
     packed[14] = climb;
     packed[15] = input.vertical === undefined ? 0 : number(fn, 'input.vertical', input.vertical);
     packed.set(input.knock === undefined ? [0, 0, 0] : xyz(fn, 'input.knock', input.knock), 16);
-    BODY_KEYS.forEach((k, i) => {
-      packed[19 + i] = body[k] === undefined ? DEFAULT_BODY[k] : number(fn, `params.${k}`, body[k]);
-    });
+    packed.set(body, 19);
     const r = this.#value(core.stepBody(packed, number(fn, 'dt', dt)));
     return {
       feet: [r[0], r[1], r[2]], velocity: [r[3], r[4], r[5]], carry: [r[6], r[7], r[8]],

@@ -122,8 +122,8 @@ struct AgentRecord {
   /// The corridor stops short of the goal (a request toward a goal past unbuilt chunks, with a
   /// build radius): at its end the agent plans again instead of arriving.
   bool partial = false;
-  /// Staged trips (RequestSpec::staged): the octile distance (cost units) from the nearest stage
-  /// end so far to the goal, and the doublings of the search budget in force (a stage that ends no
+  /// Staged trips (RequestSpec::staged): the distance (cost units: octile in x/z plus kCostStraight
+  /// per cell of height) from the nearest stage end so far to the goal, and the doublings of the search budget in force (a stage that ends no
   /// nearer than an earlier one doubles it, up to kMaxStageBoost: stages cannot circle for ever).
   std::uint32_t stage_best = 0xFFFFFFFFu;
   int stage_boost = 0;

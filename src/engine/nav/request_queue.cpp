@@ -39,12 +39,7 @@ RequestQueue::RequestQueue(NavContext& ctx, Reachability& reach) : ctx_(ctx), re
 
 void RequestQueue::search(AStar& a, RequestSlot& s) const {
   const NavGrid& grid = ctx_.grid;
-  const SearchBounds b = search_bounds(s.spec, s.proven);
-  SearchParams p{s.spec.start,     s.spec.goal,       s.spec.goal_range,
-                 s.spec.max_nodes, b.max_distance,    b.partial,
-                 &s.spec.avoid,    s.spec.avoid_cost, s.spec.flee_distance,
-                 s.spec.flee_from};
-  p.stage = b.stage;
+  const SearchParams p = search_params(s.spec, s.proven);
   const auto t0 = std::chrono::steady_clock::now();
   s.result = a.run(grid, p, s.spec.costs);
   s.search_us =
@@ -77,8 +72,8 @@ void RequestQueue::deliver_finished() {
       s.corridor.kinds.assign(1, EdgeKind::Start);
       s.corridor.points.clear();
     }
-    const bool stage = o == SearchOutcome::Partial && search_bounds(s.spec, s.proven).partial;
-    if (o == SearchOutcome::Found || stage || stays_put) {
+    const bool partial_ok = o == SearchOutcome::Partial && search_bounds(s.spec, s.proven).partial;
+    if (o == SearchOutcome::Found || partial_ok || stays_put) {
       s.state = RequestState::Ready;
       s.partial = o != SearchOutcome::Found;
     } else {
@@ -230,12 +225,7 @@ bool RequestQueue::release(PathHandle h) {
 }
 
 SearchResult RequestQueue::search_now(const RequestSpec& spec, bool proven) {
-  const SearchBounds b = search_bounds(spec, proven);
-  SearchParams p{spec.start,         spec.goal,      spec.goal_range, spec.max_nodes,
-                 b.max_distance,     b.partial,      &spec.avoid,     spec.avoid_cost,
-                 spec.flee_distance, spec.flee_from};
-  p.stage = b.stage;
-  return main_searcher_->run(ctx_.grid, p, spec.costs);
+  return main_searcher_->run(ctx_.grid, search_params(spec, proven), spec.costs);
 }
 
 }  // namespace voxnav::detail

@@ -35,8 +35,8 @@ struct RequestSpec {
   /// radius: they walk toward the goal, and the chunks ahead are built as they come near).
   bool toward_unbuilt = false;
   /// The agents' requests: when reachable() proves the goal reachable (Yes) and the budget runs
-  /// out, the route to the explored cell nearest the goal is a success, partial: a stage the
-  /// follower walks and then extends by planning again from its end.
+  /// out, the route to the open node of lowest f (SearchParams::stage) is a success, partial: a
+  /// stage the follower walks and then extends by planning again from its end.
   bool staged = false;
   CostTable costs;
   /// Door cells to avoid (the follower's doors that stayed shut): entering one costs avoid_cost
@@ -70,6 +70,15 @@ inline SearchBounds search_bounds(const RequestSpec& spec, bool proven) {
   const bool far_ok = proven && spec.flee_distance == 0;
   const bool stage = far_ok && spec.staged;
   return SearchBounds{far_ok ? 0 : spec.max_distance, spec.toward || stage, stage && !spec.toward};
+}
+/// The search a request runs: its spec within search_bounds(spec, proven).
+inline SearchParams search_params(const RequestSpec& spec, bool proven) {
+  const SearchBounds b = search_bounds(spec, proven);
+  SearchParams p{spec.start,         spec.goal,      spec.goal_range, spec.max_nodes,
+                 b.max_distance,     b.partial,      &spec.avoid,     spec.avoid_cost,
+                 spec.flee_distance, spec.flee_from};
+  p.stage = b.stage;
+  return p;
 }
 
 struct RequestSlot {
